@@ -1,0 +1,26 @@
+import { createHash } from "node:crypto";
+
+/**
+ * Deterministic client order ids. An id is a pure function of (session, token, side, level, seq),
+ * so a replayed backtest produces the same ids and a reconciler can recognise its own orders after
+ * an ambiguous send. The session tag separates process runs so a restarted bot never reuses an id.
+ * @example clientOrderId({ session: "a1b2c3", tokenId: "123", side: "buy", level: 0, seq: 7 }) // "mm-a1b2c3-…-7"
+ */
+export function clientOrderId(parts: {
+  session: string;
+  tokenId: string;
+  side: "buy" | "sell";
+  level: number;
+  seq: number;
+}): string {
+  // The token id is 78 digits; a short stable digest keeps ids readable in logs and well under any length cap.
+  const token = createHash("sha256").update(parts.tokenId).digest("hex").slice(0, 10);
+  return `mm-${parts.session}-${token}-${parts.side === "buy" ? "b" : "s"}${parts.level}-${parts.seq}`;
+}
+
+const SESSION_RE = /^[a-z0-9]{1,16}$/;
+
+/** Validates a session tag (lowercase alphanumerics, 1–16 chars) so ids stay parseable. */
+export function isValidSessionTag(tag: string): boolean {
+  return SESSION_RE.test(tag);
+}
