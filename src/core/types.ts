@@ -57,3 +57,28 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type Address = `0x${string}`;
 /** A 0x-prefixed hex string. */
 export type Hex = `0x${string}`;
+
+/**
+ * Body of POST /api/orders/place as mm sends it. The signed EIP-712 struct is not sent as such:
+ * the exchange rebuilds it from these fields (its `platform_canonical_struct`), so `nonce` carries
+ * the struct's salt (an assumption, see README "Assumptions").
+ */
+export interface PlaceOrderRequest {
+  marketId: string;
+  side: Side;
+  /** Outcome label as the market lists it (e.g. "YES"). */
+  outcome: string;
+  /** Decimal string, a multiple of the market's tick. */
+  price: string;
+  /** Decimal string, at most 6 decimals. */
+  quantity: string;
+  /** Decimal string of the EIP-712 salt. */
+  nonce: string;
+  /** Unix seconds; 0 = no on-chain expiry. */
+  expiry: number;
+  maker: Address;
+  signature: Hex;
+  clientOrderId?: string;
+  type?: OrderType;
+  timeInForce?: TimeInForce;
+}
