@@ -45,12 +45,13 @@ export interface LoggerConfig {
  */
 export function createLogger(config: LoggerConfig): Logger {
   const secrets = expandSecrets(config.secrets ?? []);
+  const scrubLine = secretScrubber(secrets);
   const options: LoggerOptions = {
     level: config.level,
     base: config.base ?? {},
     redact: { paths: [...REDACT_PATHS], censor: CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
-    hooks: secrets.length === 0 ? {} : { streamWrite: (line: string) => scrub(line, secrets) },
+    hooks: secrets.length === 0 ? {} : { streamWrite: scrubLine },
   };
   const wantPretty = config.pretty ?? process.stdout.isTTY === true;
   const destination =
@@ -76,20 +77,18 @@ export function expandSecrets(secrets: readonly string[]): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every occurrence of each secret (case-insensitive for hex keys) in `line`. */
+/**
+ * Builds a function that replaces every occurrence of the given secrets in a line. Matching is
+ * case-insensitive: a hex private key may be printed in either case, and over-redacting a case
+ * variant of a base64url secret costs nothing.
+ */
+export function secretScrubber(secrets: readonly string[]): (line: string) => string {
+  if (secrets.length === 0) return (line) => line;
+  const pattern = new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+  return (line) => line.replace(pattern, CENSOR);
+}
+
+/** One-off form of {@link secretScrubber}. */
 export function scrub(line: string, secrets: readonly string[]): string {
-  let result = line;
-  for (const s of secrets) {
-    if (result.includes(s)) result = result.split(s).join(CENSOR);
-    else if (/^[0-9a-fA-Fx]+$/.test(s)) {
-      const lower = result.toLowerCase();
-      const needle = s.toLowerCase();
-      let i = lower.indexOf(needle);
-      while (i >= 0) {
-        result = result.slice(0, i) + CENSOR + result.slice(i + s.length);
-        i = result.toLowerCase().indexOf(needle, i + CENSOR.length);
-      }
-    }
-  }
-  return result;
+  return secretScrubber(secrets)(line);
 }
