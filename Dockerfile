@@ -1,0 +1,22 @@
+# mm: build the TypeScript once, ship only the runtime dependencies and the compiled output.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY strategies ./strategies
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+COPY config ./config
+# Secrets come from the environment (MM_API_KEY, MM_PRIVATE_KEY) or mounted files, never the image.
+USER node
+ENTRYPOINT ["node", "bin/mm.js"]
+CMD ["--help"]
