@@ -59,3 +59,27 @@ export function assertFeeBps(bps: number): number {
   }
   return bps;
 }
+
+const FEE_DENOMINATOR_BUY = 10_000n * 1_000_000n * 1_000_000n; // bps · p(1−p) in micro² units
+const FEE_DENOMINATOR_SELL = FEE_DENOMINATOR_BUY * 1_000_000n; // and × price in micro units
+
+/**
+ * Taker fee of one fill in 6-decimal wei, for venues and accounting that run on integers.
+ * BUY: shares wei = ⌈qty · bps/10⁴ · p(1−p)⌉; SELL: USDC wei = ⌈qty · p · bps/10⁴ · p(1−p)⌉.
+ * Rounded up to the next micro-unit (the venue never under-charges; the real rounding is not
+ * shown in the spec: see README "Assumptions"). Exact otherwise.
+ * @example takerFeeWei("buy", 200, 500_000n, 100_000_000n) // 500000n (0.5 shares)
+ */
+export function takerFeeWei(side: Side, feeTakerBps: number, priceWei: bigint, qtyWei: bigint): bigint {
+  assertFeeBps(feeTakerBps);
+  if (priceWei < 0n || priceWei > 1_000_000n || qtyWei < 0n) {
+    throw new ValidationError("invalid_amounts", "fee operands out of range", {
+      priceWei: priceWei.toString(),
+      qtyWei: qtyWei.toString(),
+    });
+  }
+  const base = qtyWei * BigInt(feeTakerBps) * priceWei * (1_000_000n - priceWei);
+  const num = side === "buy" ? base : base * priceWei;
+  const den = side === "buy" ? FEE_DENOMINATOR_BUY : FEE_DENOMINATOR_SELL;
+  return (num + den - 1n) / den;
+}

@@ -106,3 +106,33 @@ describe("fees", () => {
     expect(() => assertFeeBps(1.5)).toThrow(expect.objectContaining({ code: "invalid_fee_bps" }));
   });
 });
+
+describe("takerFeeWei", () => {
+  it("matches the decimal formula, rounded up to a micro-unit", async () => {
+    const { takerFeeWei } = await import("../../../src/core/fees.js");
+    expect(takerFeeWei("buy", 200, 500_000n, 100_000_000n)).toBe(500_000n); // 0.5 shares
+    expect(takerFeeWei("sell", 200, 500_000n, 100_000_000n)).toBe(250_000n); // 0.25 USDC
+    expect(takerFeeWei("buy", 0, 500_000n, 100_000_000n)).toBe(0n);
+    expect(takerFeeWei("buy", 200, 500_000n, 1n)).toBe(1n); // 0.005 micro-shares → 1
+    fc.assert(
+      fc.property(
+        fc.constantFrom("buy", "sell") as fc.Arbitrary<"buy" | "sell">,
+        fc.integer({ min: 0, max: 1000 }),
+        fc.bigInt({ min: 1n, max: 999_999n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        (side, bps, p, q) => {
+          const exact = takerFee(
+            side,
+            bps,
+            new Dec(p.toString()).div(1e6),
+            new Dec(q.toString()).div(1e6),
+          ).amount;
+          const wei = takerFeeWei(side, bps, p, q);
+          const micro = exact.times(1e6);
+          expect(new Dec(wei.toString()).gte(micro)).toBe(true);
+          expect(new Dec(wei.toString()).minus(micro).lt(1)).toBe(true);
+        },
+      ),
+    );
+  });
+});
