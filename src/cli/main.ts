@@ -1,0 +1,123 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError } from "../config/errors.js";
+import { packageRoot } from "../config/paths.js";
+import { expandSecrets, scrub } from "../observability/logger.js";
+import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { COMMANDS } from "./commands.js";
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "Usage: mm <command> [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Options:",
+    "  -h, --help      Show this help; `mm <command> --help` shows a command's help.",
+    "  -v, --version   Print the version.",
+    "",
+    "Exit codes: 0 ok, 1 unexpected error, 2 configuration or usage error.",
+    "",
+  ].join("\n");
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
+    version?: string;
+  };
+  return manifest.version ?? "unknown";
+}
+
+/**
+ * Runs `mm` with the given arguments (without node and script) and resolves to the exit code.
+ * Everything it writes to stderr is scrubbed of the secrets found in the environment.
+ * @example process.exitCode = await main(["config", "--config", "live.json"], processIo());
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const secrets = expandSecrets([io.env.MM_API_KEY ?? "", io.env.MM_PRIVATE_KEY ?? ""]);
+  const safe: CliIo = { ...io, stderr: (text) => io.stderr(scrub(text, secrets)) };
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    safe.stderr(usage());
+    return EXIT.usage;
+  }
+  if (first === "-h" || first === "--help" || first === "help") {
+    const command = first === "help" && rest[0] !== undefined ? find(rest[0]) : undefined;
+    safe.stdout(command?.help ?? usage());
+    return EXIT.ok;
+  }
+  if (first === "-v" || first === "--version") {
+    safe.stdout(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const command = find(first);
+  if (command === undefined) {
+    const what = first.startsWith("-") ? "unknown option" : "unknown command";
+    safe.stderr(`mm: ${what} ${JSON.stringify(first)}\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, safe);
+  } catch (err) {
+    return report(err, command, safe);
+  }
+}
+
+function find(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+function report(err: unknown, command: Command, io: CliIo): number {
+  if (err instanceof ConfigError) {
+    io.stderr(
+      err
+        .lines()
+        .map((line) => `config error: ${line}\n`)
+        .join(""),
+    );
+    return EXIT.usage;
+  }
+  if (err instanceof UsageError || isParseArgsError(err)) {
+    io.stderr(`mm ${command.name}: ${(err as Error).message}\nRun 'mm ${command.name} --help' for usage.\n`);
+    return EXIT.usage;
+  }
+  io.stderr(`mm ${command.name}: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+  return EXIT.unexpected;
+}
+
+/** node:util parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for bad options. */
+function isParseArgsError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
+}
+
+/** The real process streams, environment and working directory. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. */
+export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  process.exitCode = await main(argv, processIo());
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// `tsx src/cli/main.ts …` (npm run mm) runs the CLI directly; bin/mm.js imports it and calls runCli.
+if (isEntryPoint()) await runCli();

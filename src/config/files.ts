@@ -1,0 +1,145 @@
+import { readFileSync } from "node:fs";
+import type { ConfigIssue } from "./errors.js";
+import { jsonTypeOf } from "./formats.js";
+import { isSetting, type SchemaNode, schema } from "./schema.js";
+import { isSecretKeyName, secretShape } from "./secret-shapes.js";
+
+/** A config file after the structural check: only known settings of the right JSON type remain. */
+export interface CheckedFile {
+  /** The settings to layer (unknown, mistyped and secret entries removed). */
+  readonly data: Record<string, unknown>;
+  /** Dotted paths of the settings this file sets. */
+  readonly paths: readonly string[];
+  readonly issues: readonly ConfigIssue[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reads one JSON config file and checks its structure against the schema: unknown keys, wrong JSON
+ * types and any secret (a secret-named key or a secret-shaped value, wherever it sits) are issues.
+ * Never quotes file content in an issue: a parse error could otherwise echo a pasted key.
+ */
+export function readConfigFile(file: string): CheckedFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
+    return { data: {}, paths: [], issues: [{ field: file, message: `cannot read config file (${code})` }] };
+  }
+  let parsed: unknown;
+  try {
+    parsed = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    return {
+      data: {},
+      paths: [],
+      issues: [{ field: file, message: "is not valid JSON (JSON has no comments and no trailing commas)" }],
+    };
+  }
+  if (!isObject(parsed)) {
+    return {
+      data: {},
+      paths: [],
+      issues: [{ field: file, message: "must contain a JSON object of settings" }],
+    };
+  }
+  return checkObject(parsed, file);
+}
+
+function checkObject(parsed: Json, file: string): CheckedFile {
+  const issues: ConfigIssue[] = [];
+  const paths: string[] = [];
+  const data = checkGroup(parsed, schema, "", file, issues, paths);
+  return { data, paths, issues };
+}
+
+function checkGroup(
+  obj: Json,
+  group: SchemaNode,
+  prefix: string,
+  file: string,
+  issues: ConfigIssue[],
+  paths: string[],
+): Json {
+  const out: Json = {};
+  const where = `(in ${file})`;
+  for (const [key, value] of Object.entries(obj)) {
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    const child = Object.hasOwn(group, key) ? (group as Record<string, SchemaNode>)[key] : undefined;
+    if (child !== undefined && isSetting(child) && child.envOnly === true) {
+      issues.push({
+        field: path,
+        message: `secret values are never read from config files ${where}; ${HOW}`,
+      });
+      continue;
+    }
+    if (child !== undefined && !isSetting(child)) {
+      if (isObject(value)) out[key] = checkGroup(value, child, path, file, issues, paths);
+      else issues.push({ field: path, message: `must be an object of settings ${where}` });
+      continue;
+    }
+    // Keys inside a known setting are market slugs (tickSizes…), not names to judge.
+    const secrets = findSecrets(key, value, path, where, child === undefined);
+    if (secrets.length > 0) {
+      issues.push(...secrets);
+    } else if (child === undefined) {
+      issues.push({ field: path, message: `unknown setting ${where}` });
+    } else {
+      const problem = jsonProblem(value, jsonTypeOf(child.format));
+      if (problem === null) {
+        out[key] = value;
+        paths.push(path);
+      } else {
+        issues.push({ field: path, message: `${problem} ${where}` });
+      }
+    }
+  }
+  return out;
+}
+
+const HOW =
+  "set the API key with MM_API_KEY or secrets.apiKeyFile and the private key with MM_PRIVATE_KEY or secrets.privateKeyFile";
+
+/**
+ * Secrets at or under `key: value`: a secret-named key (apiKey, private_key, secret…) or a
+ * secret-shaped string, at any depth, in known and unknown settings alike.
+ */
+function findSecrets(
+  key: string,
+  value: unknown,
+  path: string,
+  where: string,
+  names: boolean,
+): ConfigIssue[] {
+  if (names && isSecretKeyName(key)) {
+    return [{ field: path, message: `secret values are never read from config files ${where}; ${HOW}` }];
+  }
+  if (typeof value === "string") {
+    const shape = secretShape(value);
+    return shape === null
+      ? []
+      : [
+          {
+            field: path,
+            message: `looks like ${shape}: secrets are never read from config files ${where}; ${HOW}`,
+          },
+        ];
+  }
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => findSecrets(k, v, `${path}.${k}`, where, names));
+}
+
+/** Why a file value has the wrong JSON type for its setting, or null. Maps must hold strings. */
+function jsonProblem(value: unknown, type: "string" | "number" | "object"): string | null {
+  const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  if (type === "object") {
+    if (!isObject(value)) return `must be a JSON object, got ${kind === "object" ? "an object" : kind}`;
+    const bad = Object.entries(value).find(([, v]) => typeof v !== "string");
+    return bad === undefined ? null : `${JSON.stringify(bad[0])} must map to a decimal string`;
+  }
+  return kind === type ? null : `must be a JSON ${type}, got ${kind === "object" ? "an object" : kind}`;
+}

@@ -1,0 +1,12 @@
+export * from "./api-key.js";
+export * from "./describe.js";
+export * from "./docs.js";
+export * from "./errors.js";
+export * from "./load.js";
+export * from "./logger-options.js";
+export * from "./market-params.js";
+export * from "./paths.js";
+export type { LogLevel, MakerKind, PartnerKind, PrettyMode } from "./schema.js";
+export * from "./secret.js";
+export * from "./secrets.js";
+export * from "./types.js";
