@@ -1,0 +1,11 @@
+export * from "./amounts.js";
+export * from "./events.js";
+export * from "./ids.js";
+export { FEE_ACCOUNT, USDC } from "./ledger.js";
+export type { SelfTradePolicy } from "./matching.js";
+export type { BookDiff, BookLevel, LevelChange } from "./order-book.js";
+export type { HistoryQuery } from "./order-store.js";
+export * from "./sim-venue.js";
+export type { TradeQuery } from "./trade-store.js";
+export * from "./types.js";
+export * from "./wire.js";
