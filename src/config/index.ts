@@ -1,4 +1,3 @@
-export * from "./api-key.js";
 export * from "./describe.js";
 export * from "./docs.js";
 export * from "./errors.js";

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
+import { parseApiKey } from "../core/api-key.js";
 import type { Address, Hex } from "../core/types.js";
-import { parseApiKey } from "./api-key.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { Secret } from "./secret.js";
 

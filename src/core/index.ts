@@ -1,3 +1,4 @@
+export * from "./api-key.js";
 export * from "./clock.js";
 export * from "./decimal.js";
 export * from "./errors.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseApiKey } from "../../../src/config/api-key.js";
-import { makeApiKey } from "./support.js";
+import { parseApiKey } from "../../../src/core/api-key.js";
+import { makeApiKey } from "../config/support.js";
 
 const KEY_ID = "0123456789abcdef";
 const SECRET = Buffer.alloc(32, 0x5a).toString("base64url");

@@ -1,0 +1,215 @@
+import type { ParsedEnvelope } from "./envelopes.js";
+import { normaliseFeeRow, normaliseOrder, normaliseTradeRecord, normaliseWithdrawal } from "./records.js";
+import type { DecimalString, FeeRow, Order, TradeRecord, Withdrawal } from "./types.js";
+import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull } from "./validate.js";
+
+/**
+ * Every response (and request) shape the spec marks "not shown", in one place. Each assumption is the
+ * most plausible reading; when the real API answers differently, the change is here and nowhere else.
+ * The README "Assumptions" section lists the same items.
+ *
+ * A general rule applies to every list: it may come bare (`[...]`) or wrapped (`{<name>: [...]}`).
+ * Records the spec does not describe at all are returned as plain JSON objects after checking that they
+ * are objects; only the fields mm relies on are typed and checked.
+ */
+
+/** An order book level. Assumed `{price, size}` decimal strings, `size` the level's total. */
+export interface BookLevel {
+  price: DecimalString;
+  size: DecimalString;
+}
+
+/** GET /api/markets/{symbol}/orderbook. Assumed `{bids: BookLevel[], asks: BookLevel[], ...}`. */
+export interface OrderbookSnapshot {
+  bids: BookLevel[];
+  asks: BookLevel[];
+  [field: string]: unknown;
+}
+
+/** GET /api/markets/{symbol}/trades element. Assumed to carry at least `price` and `quantity`. */
+export interface MarketTrade {
+  price: DecimalString;
+  quantity: DecimalString;
+  [field: string]: unknown;
+}
+
+/** GET /api/markets/{symbol}/price-history point. Assumed `{time, price}`; list key `history`. */
+export interface PricePoint {
+  /** ISO string or epoch number, as sent. */
+  time: string | number;
+  price: DecimalString;
+  [field: string]: unknown;
+}
+
+/** GET /api/orders/{id}/fills element. Assumed like a REST trade: `id`, `price`, `quantity` at least. */
+export interface OrderFill {
+  id: string;
+  price: DecimalString;
+  quantity: DecimalString;
+  [field: string]: unknown;
+}
+
+/** POST /api/orders/cancel. Assumed `{orderId, status}` or the cancelled Order record (`id`, `status`). */
+export interface CancelResult {
+  orderId: string;
+  status: string | undefined;
+}
+
+/** GET /api/me/balances. Assumed USDC in human units: `available` (checked), `locked` and `total` optional. */
+export interface Balances {
+  available: DecimalString;
+  locked?: DecimalString;
+  total?: DecimalString;
+  [field: string]: unknown;
+}
+
+/** GET /api/me/positions element. Assumed `tokenId` (uint256 decimal string) and `quantity` (shares). */
+export interface Position {
+  tokenId: string;
+  quantity: DecimalString;
+  marketId?: string;
+  [field: string]: unknown;
+}
+
+/** GET /api/me/vault. Assumed `{vaultAddress, ...}` (the name the trade and split records use). */
+export interface VaultInfo {
+  vaultAddress: string;
+  [field: string]: unknown;
+}
+
+/** GET /api/me/trades. Assumed a bare list or `{trades, nextCursor}`. */
+export interface TradeListPage {
+  trades: TradeRecord[];
+  nextCursor: string | null;
+}
+
+/** Records the spec does not describe at all (fee tier, portfolio, deposit limits, fees summary, platform). */
+export type OpaqueRecord = Record<string, unknown>;
+
+/**
+ * POST /api/withdrawals/request body. Assumed: amount in USDC human units, destination address, and the
+ * vault owner's EIP-712 signature with its nonce and deadline; extra fields pass through as given.
+ */
+export interface WithdrawalRequest {
+  amount: DecimalString;
+  destination: string;
+  signature: string;
+  nonce?: string;
+  deadline?: number;
+  [field: string]: unknown;
+}
+
+/**
+ * POST /api/withdrawals/request response. Assumed: the created Withdrawal record (201); codes the spec
+ * lists as "200 (envelope)" come either alone (`{code, message}` without an `id`: a reject) or beside
+ * the record (`new_destination_edd`: accepted, sent to compliance review), surfaced as `code`.
+ */
+export interface WithdrawalRequestResult {
+  withdrawal: Withdrawal;
+  code?: string;
+}
+
+export const openOrders = (b: unknown, p: string): Order[] => listOf(b, "orders", p, normaliseOrder);
+
+export function cancelResult(b: unknown, p: string): CancelResult {
+  const o = obj(b, p);
+  const orderId = typeof o.orderId === "string" ? id(o, "orderId", p) : id(o, "id", p);
+  return { orderId, status: optStr(o, "status", p) };
+}
+
+export const fills = (b: unknown, p: string): OrderFill[] =>
+  listOf(b, "fills", p, (v, q) => {
+    const o = obj(v, q);
+    return { ...o, id: id(o, "id", q), price: dec(o, "price", q), quantity: dec(o, "quantity", q) };
+  });
+
+export const opaque = (b: unknown, p: string): OpaqueRecord => ({ ...obj(b, p) });
+
+export const opaqueList = (key: string) => (b: unknown, p: string) => listOf(b, key, p, opaque);
+
+export function balances(b: unknown, p: string): Balances {
+  const o = obj(b, p);
+  const out: Balances = { ...o, available: dec(o, "available", p) };
+  const locked = optDec(o, "locked", p);
+  const total = optDec(o, "total", p);
+  if (locked !== undefined) out.locked = locked;
+  if (total !== undefined) out.total = total;
+  return out;
+}
+
+export const positions = (b: unknown, p: string): Position[] =>
+  listOf(b, "positions", p, (v, q) => {
+    const o = obj(v, q);
+    return { ...o, tokenId: id(o, "tokenId", q), quantity: dec(o, "quantity", q) };
+  });
+
+export function vault(b: unknown, p: string): VaultInfo {
+  const o = obj(b, p);
+  return { ...o, vaultAddress: id(o, "vaultAddress", p) };
+}
+
+export function meTrades(b: unknown, p: string): TradeListPage {
+  if (Array.isArray(b)) return { trades: items(b, p, normaliseTradeRecord), nextCursor: null };
+  const o = obj(b, p);
+  return {
+    trades: items(o.trades, `${p}.trades`, normaliseTradeRecord),
+    nextCursor: strOrNull(o, "nextCursor", p),
+  };
+}
+
+export const meFees = (b: unknown, p: string): FeeRow[] => listOf(b, "fees", p, normaliseFeeRow);
+
+export function orderbook(b: unknown, p: string): OrderbookSnapshot {
+  const o = obj(b, p);
+  const side = (key: "bids" | "asks") =>
+    arr(o[key], `${p}.${key}`).map((v, i) => {
+      const q = `${p}.${key}[${i}]`;
+      const l = obj(v, q);
+      return { price: dec(l, "price", q), size: dec(l, "size", q) };
+    });
+  return { ...o, bids: side("bids"), asks: side("asks") };
+}
+
+export const marketTrades = (b: unknown, p: string): MarketTrade[] =>
+  listOf(b, "trades", p, (v, q) => {
+    const o = obj(v, q);
+    return { ...o, price: dec(o, "price", q), quantity: dec(o, "quantity", q) };
+  });
+
+export const priceHistory = (b: unknown, p: string): PricePoint[] =>
+  listOf(b, "history", p, (v, q) => {
+    const o = obj(v, q);
+    const time = o.time;
+    if (typeof time !== "string" && typeof time !== "number") fail(`${q}.time`, "a string or number", time);
+    return { ...o, time, price: dec(o, "price", q) };
+  });
+
+/** Platform status: any object; `frozen`, when present, must be a boolean (the risk guard reads it). */
+export function platformStatus(b: unknown, p: string): OpaqueRecord {
+  const o = obj(b, p);
+  if (o.frozen !== undefined && typeof o.frozen !== "boolean") fail(`${p}.frozen`, "a boolean", o.frozen);
+  return { ...o };
+}
+
+/** A withdrawal-request reject inside a 2xx body: a `code` without a withdrawal `id`. */
+export function withdrawalRejectOf(body: unknown): ParsedEnvelope | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const o = body as Record<string, unknown>;
+  if (typeof o.code !== "string" || typeof o.id === "string") return undefined;
+  const { code, message, details, ...rest } = o;
+  const extra = typeof details === "object" && details !== null ? (details as Record<string, unknown>) : {};
+  return {
+    shape: "bare",
+    code,
+    message: typeof message === "string" ? message : undefined,
+    traceId: undefined,
+    details: { ...rest, ...extra },
+  };
+}
+
+export function withdrawalRequestResult(b: unknown, p: string): WithdrawalRequestResult {
+  const o = obj(b, p);
+  const withdrawal = normaliseWithdrawal(o, p);
+  const code = typeof o.code === "string" ? str(o, "code", p) : undefined;
+  return code === undefined ? { withdrawal } : { withdrawal, code };
+}

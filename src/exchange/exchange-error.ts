@@ -1,0 +1,103 @@
+import { MmError } from "../core/errors.js";
+import type { ExchangeCodeLike } from "./codes.js";
+
+/**
+ * What a failure tells the caller about the request's effect on the exchange:
+ * - `rejected`: definite; the exchange refused it and did nothing. Sending it again unchanged fails again.
+ * - `retryable`: the exchange did not act (rate limited, unavailable, never reached); safe to send again later.
+ * - `ambiguous`: the request may or may not have taken effect; only a later read can tell (for an order,
+ *   the reconciler). Never resend an ambiguous write blindly.
+ */
+export type ExchangeOutcome = "rejected" | "retryable" | "ambiguous";
+
+export interface ExchangeErrorInit {
+  code: ExchangeCodeLike;
+  message: string;
+  outcome: ExchangeOutcome;
+  /** `METHOD /route/template`, e.g. `GET /api/orders/{id}`. */
+  endpoint: string;
+  httpStatus?: number | undefined;
+  /** X-Request-Id of the response, when one arrived. */
+  requestId?: string | undefined;
+  /** `error.trace_id` of a nested envelope, or X-Trace-Id. */
+  traceId?: string | undefined;
+  /** Wait the exchange asked for (Retry-After), in milliseconds. */
+  retryAfterMs?: number | undefined;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * Every failure of an exchange call, whichever envelope (placement result, nested, bare) or transport
+ * failure it came from. Branch on `code` and `outcome`; quote `requestId` in support tickets.
+ * @example
+ * try { await client.orders.cancel(id) } catch (e) {
+ *   if (e instanceof ExchangeError && e.code === "not_cancellable") return; // already terminal
+ *   throw e;
+ * }
+ */
+export class ExchangeError extends MmError {
+  declare readonly code: ExchangeCodeLike;
+  readonly outcome: ExchangeOutcome;
+  readonly endpoint: string;
+  readonly httpStatus: number | undefined;
+  readonly requestId: string | undefined;
+  readonly traceId: string | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ExchangeErrorInit) {
+    super(init.code, init.message, init.details ?? {}, { cause: init.cause });
+    this.outcome = init.outcome;
+    this.endpoint = init.endpoint;
+    this.httpStatus = init.httpStatus;
+    this.requestId = init.requestId;
+    this.traceId = init.traceId;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      outcome: this.outcome,
+      endpoint: this.endpoint,
+      httpStatus: this.httpStatus,
+      requestId: this.requestId,
+      traceId: this.traceId,
+      retryAfterMs: this.retryAfterMs,
+    };
+  }
+}
+
+/**
+ * Classifies an HTTP response that carries a failure (an error status, or a business reject inside a
+ * 200/201 body).
+ *
+ * - 429: retryable. The rate limiter refuses before any processing.
+ * - 503: retryable ("upstream unavailable": the gateway could not hand the request on), except
+ *   `exchange_malformed_response`, which says the upstream *did* answer (just not in JSON): it may have
+ *   acted, so that one is ambiguous.
+ * - 501: rejected. The feature is disabled; retrying cannot help.
+ * - Other 5xx (500 `idempotency_race`, 502, 504, …) and 408: ambiguous. The request reached a server that
+ *   failed while handling it, so it may have taken effect. `idempotency_race` in particular means another
+ *   request with the same (wallet, clientOrderId) is in flight and may create the order. For reads this
+ *   costs nothing: the retry policy retries idempotent calls on any 5xx regardless.
+ * - Everything else (4xx, 2xx with a code): rejected, a definite business or validation answer.
+ * @example classifyHttpFailure(503, "exchange_unavailable") // "retryable"
+ */
+export function classifyHttpFailure(status: number, code: string): ExchangeOutcome {
+  if (status === 429) return "retryable";
+  if (status === 503) return code === "exchange_malformed_response" ? "ambiguous" : "retryable";
+  if (status === 501) return "rejected";
+  if (status >= 500 || status === 408) return "ambiguous";
+  return "rejected";
+}
+
+/**
+ * Classifies a transport failure by whether any byte of the request can have reached the server.
+ * Before the connection was established nothing was sent: retryable. After it, the server may have
+ * read and acted on the request even though no answer came back: ambiguous.
+ * @example classifyTransportFailure(false) // "retryable" (connection refused)
+ */
+export function classifyTransportFailure(written: boolean): ExchangeOutcome {
+  return written ? "ambiguous" : "retryable";
+}
