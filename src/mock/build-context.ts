@@ -1,0 +1,71 @@
+import type { Clock } from "../core/clock.js";
+import { LiveClock } from "../core/live-clock.js";
+import { toWei } from "../core/wei.js";
+import { createLogger, type Logger } from "../observability/logger.js";
+import { SplitMix64, seededVenueIds } from "../venue/ids.js";
+import { USDC } from "../venue/ledger.js";
+import { SimVenue } from "../venue/sim-venue.js";
+import { type MockContext, marketCatalog } from "./context.js";
+import { Directory } from "./directory.js";
+import { noFaults } from "./faults/state.js";
+import { FixedWindowLimiter } from "./rate-limiter.js";
+import type { Scenario } from "./scenario/types.js";
+import { vaultOf } from "./vault.js";
+
+export interface MockContextOptions {
+  readonly scenario: Scenario;
+  /** Default: the wall clock. Tests may pass a SimClock. */
+  readonly clock?: Clock;
+  /** Default: a silent logger. */
+  readonly logger?: Logger;
+}
+
+/**
+ * Builds the shared state of a mock exchange from a scenario: the venue with its markets and
+ * funded wallets, the directory of partners/keys/wallets, the rate limiter, an empty fault state
+ * and the seeded random source. No sockets: see listenHttp and the gateways for those.
+ */
+export function buildMockContext(opts: MockContextOptions): MockContext {
+  const { scenario } = opts;
+  const clock = opts.clock ?? new LiveClock();
+  const log = opts.logger ?? createLogger({ level: "silent", pretty: false });
+  const rng = new SplitMix64(scenario.seed);
+  const venue = new SimVenue({
+    clock,
+    ids: seededVenueIds(scenario.seed),
+    vaultOf,
+    onListenerError: (err, event) => log.error({ err, event: event.type }, "mock: venue listener failed"),
+  });
+  for (const m of scenario.markets) {
+    venue.registerMarket({
+      marketId: m.id,
+      conditionId: m.conditionId,
+      outcomes: [
+        { label: "YES", tokenId: m.yesTokenId },
+        { label: "NO", tokenId: m.noTokenId },
+      ],
+      tickSize: toWei(m.tickSize, "tickSize"),
+      feeTakerBps: m.feeTakerBps,
+      status: m.status,
+      negRisk: m.negRisk,
+    });
+  }
+  for (const w of scenario.wallets) {
+    venue.credit(w.address, USDC, toWei(w.usdc, "usdc"));
+    for (const [token, qty] of Object.entries(w.shares)) venue.credit(w.address, token, toWei(qty, "shares"));
+  }
+  let requestSeq = 0;
+  const prefix = rng.next().toString(16).padStart(16, "0").slice(0, 8);
+  return {
+    scenario,
+    clock,
+    venue,
+    directory: new Directory(scenario, clock),
+    limiter: new FixedWindowLimiter(clock),
+    faults: noFaults(),
+    markets: marketCatalog(scenario),
+    log,
+    random: () => Number(rng.next() >> 11n) / 2 ** 53,
+    nextRequestId: () => `${prefix}-${(++requestSeq).toString(16).padStart(8, "0")}`,
+  };
+}

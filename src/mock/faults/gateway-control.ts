@@ -1,0 +1,25 @@
+/**
+ * What fault injection and admin actions need from the WebSocket gateways. Implemented by the
+ * gateways (src/mock/ws); used by the admin API (src/mock/faults) so that revoking a key or
+ * suspending a partner closes live sockets as the spec says, and status changes are pushed.
+ */
+export interface GatewayControl {
+  /** Terminates every open socket abruptly (no close frame), as a network drop would. */
+  dropAll(): void;
+  /** Closes every socket authenticated with this keyId with `4401 <reason>`. */
+  closeKey(keyId: string, reason: string): void;
+  /** Closes every socket of this partner's keys with `4401 <reason>`. */
+  closePartner(partnerId: string, reason: string): void;
+  /** Pushes the current platform status to `system` subscribers. */
+  publishPlatformStatus(): void;
+  /** Pushes a market lifecycle event to `condition_lifecycle` subscribers. */
+  publishMarketLifecycle(
+    conditionId: string,
+    event:
+      | { type: "market_paused" | "market_unpaused" }
+      | { type: "market_resolved"; resolution: string; payouts?: Record<string, string> }
+      | { type: "market_status"; status: string; reason?: string },
+  ): void;
+  /** Number of open sockets (for tests and the admin listing). */
+  openSockets(): number;
+}

@@ -1,0 +1,39 @@
+/**
+ * Faults the mock has been asked to inject (through /__admin/* or the test API). Read by the HTTP
+ * server, the WebSocket gateways and the flow simulator; everything is off by default.
+ */
+export interface FaultState {
+  /** Answer the next `count` HTTP requests (not /__admin) with this status and code. */
+  failNext:
+    | { count: number; status: 429 | 500 | 502 | 503; code: string; retryAfterSeconds: number }
+    | undefined;
+  /** Extra latency added before every HTTP answer, ms. */
+  httpLatencyMs: number;
+  /** Accept the next `count` placements into the venue but never answer them (ambiguous outcome). */
+  hangPlacements: number;
+  /** Market-feed faults per token id ("*" = every token). */
+  feed: {
+    /** Skip one seq number on the next book frame of these tokens (a gap). */
+    skipSeq: Set<string>;
+    /** Swap the order of the next two book frames of these tokens. */
+    reorder: Set<string>;
+    /** Send nothing at all on these tokens' feeds (including pongs? no: only channel events). */
+    silenced: Set<string>;
+  };
+  /** Extra latency before WebSocket frames are sent, ms. */
+  wsLatencyMs: number;
+  /** The platform_status frozen flag. */
+  platformFrozen: boolean;
+}
+
+/** A fresh fault state with nothing injected. */
+export function noFaults(): FaultState {
+  return {
+    failNext: undefined,
+    httpLatencyMs: 0,
+    hangPlacements: 0,
+    feed: { skipSeq: new Set(), reorder: new Set(), silenced: new Set() },
+    wsLatencyMs: 0,
+    platformFrozen: false,
+  };
+}
