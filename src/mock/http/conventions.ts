@@ -28,11 +28,17 @@ export function clientIp(req: IncomingMessage): string {
   return peer;
 }
 
+/** The socket peer address, IPv4-mapped IPv6 unwrapped. */
+export function peerIp(req: IncomingMessage): string {
+  return normaliseIp(req.socket.remoteAddress ?? "");
+}
+
 function normaliseIp(ip: string): string {
   return ip.startsWith("::ffff:") ? ip.slice(7) : ip;
 }
 
-function isLoopback(ip: string): boolean {
+/** True for 127.0.0.0/8 and ::1. */
+export function isLoopback(ip: string): boolean {
   return ip === "::1" || ip.startsWith("127.");
 }
 

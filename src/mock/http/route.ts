@@ -11,7 +11,10 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** Parsed JSON body (undefined when none). */
   readonly body: unknown;
+  /** Client IP after trusted X-Forwarded-For (what rate limits and allowlists see). */
   readonly ip: string;
+  /** The socket's own peer address, never taken from headers (what /__admin trusts). */
+  readonly peer: string;
   readonly requestId: string;
   readonly traceId: string;
   /** Present on authenticated routes, and on public routes when a valid key was sent. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AuthFailure, authenticate, checkWriteClearance, type Identity } from "../auth/authenticate.js";
 import type { MockContext } from "../context.js";
-import { API_VERSION, clientIp, EXPOSED_HEADERS, headerValue, readBody } from "./conventions.js";
+import { API_VERSION, clientIp, EXPOSED_HEADERS, headerValue, peerIp, readBody } from "./conventions.js";
 import { HttpProblem, problemBody } from "./problem.js";
 import { findRoute, type RequestContext, type Route, type RouteResult } from "./route.js";
 
@@ -163,6 +163,7 @@ async function handle(ctx: MockContext, routes: readonly Route[], req: IncomingM
       headers: req.headers,
       body,
       ip,
+      peer: peerIp(req),
       requestId,
       traceId,
       identity,
