@@ -24,24 +24,30 @@ export interface BenchResult {
   vsBaseline?: number;
 }
 
-/** Runs each case for about `seconds` after a warm-up and reports the median batch rate. */
+/**
+ * Runs the cases round-robin, one batch of each per round, for about `seconds` in all after a
+ * warm-up, and reports each case's median batch rate. Interleaving means a burst of machine
+ * noise hits every case alike, so the ratios against the baseline stay trustworthy.
+ */
 export async function runCases(cases: BenchCase[], seconds = 2): Promise<BenchResult[]> {
-  const results: BenchResult[] = [];
   for (const c of cases) {
     await c.setup?.();
     await c.run(c.batch); // warm-up: JIT, caches
-    const rates: number[] = [];
-    const deadline = performance.now() + seconds * 1000;
-    while (performance.now() < deadline || rates.length < 5) {
+  }
+  const rates: number[][] = cases.map(() => []);
+  const deadline = performance.now() + seconds * 1000 * cases.length;
+  while (performance.now() < deadline || (rates[0]?.length ?? 0) < 5) {
+    for (const [i, c] of cases.entries()) {
       const t0 = performance.now();
       await c.run(c.batch);
-      const dt = (performance.now() - t0) / 1000;
-      rates.push(c.batch / dt);
+      rates[i]?.push(c.batch / ((performance.now() - t0) / 1000));
     }
-    await c.teardown?.();
-    rates.sort((a, b) => a - b);
-    results.push({ name: c.name, opsPerSec: rates[Math.floor(rates.length / 2)] ?? 0 });
   }
+  for (const c of cases) await c.teardown?.();
+  const results: BenchResult[] = cases.map((c, i) => {
+    const sorted = (rates[i] ?? []).sort((a, b) => a - b);
+    return { name: c.name, opsPerSec: sorted[Math.floor(sorted.length / 2)] ?? 0 };
+  });
   const base = cases.findIndex((c) => c.baseline === true);
   const baseRate = base >= 0 ? results[base]?.opsPerSec : undefined;
   if (baseRate !== undefined) {
