@@ -274,6 +274,9 @@ export class SimVenue {
     let events: VenueEvent[];
     try {
       expireDue(s, now);
+      // Commit expiries first, so a snapshot taken by fn already carries their seq.
+      for (const tokenId of s.touched) this.#commitBook(tokenId, now);
+      s.touched.clear();
       return fn(now);
     } finally {
       for (const tokenId of s.touched) this.#commitBook(tokenId, now);
