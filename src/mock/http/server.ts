@@ -35,9 +35,11 @@ async function handle(ctx: MockContext, routes: readonly Route[], req: IncomingM
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSED_HEADERS,
   };
+  const isAdminPath = (req.url ?? "").startsWith("/__admin/");
   const send = async (result: RouteResult) => {
     if (result === NO_ANSWER) return;
-    if (ctx.faults.httpLatencyMs > 0) await delay(ctx, ctx.faults.httpLatencyMs);
+    // The admin channel is never slowed by the faults it injects.
+    if (ctx.faults.httpLatencyMs > 0 && !isAdminPath) await delay(ctx, ctx.faults.httpLatencyMs);
     const all = { ...headers, ...result.headers, "X-Server-Time": String(ctx.clock.now()) };
     if (result.body === undefined) {
       res.writeHead(result.status, all).end();

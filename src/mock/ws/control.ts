@@ -1,0 +1,24 @@
+import type { GatewayControl } from "../faults/gateway-control.js";
+import type { Connection } from "./connection.js";
+import type { Feeds } from "./feeds.js";
+import { CLOSE_AUTH } from "./handshake.js";
+
+/**
+ * GatewayControl over the live connections: what the admin API calls when it revokes a key,
+ * suspends a partner, drops the network or changes a market or the platform.
+ */
+export function gatewayControl(connections: ReadonlySet<Connection>, feeds: Feeds): GatewayControl {
+  const closeWhere = (match: (c: Connection) => boolean, reason: string) => {
+    for (const c of [...connections]) if (match(c)) c.close(CLOSE_AUTH, reason);
+  };
+  return {
+    dropAll: () => {
+      for (const c of [...connections]) c.terminate();
+    },
+    closeKey: (keyId, reason) => closeWhere((c) => c.keyId === keyId, reason),
+    closePartner: (partnerId, reason) => closeWhere((c) => c.partnerId === partnerId, reason),
+    publishPlatformStatus: () => feeds.lifecycle.publishPlatformStatus(),
+    publishMarketLifecycle: (conditionId, event) => feeds.lifecycle.publish(conditionId, event),
+    openSockets: () => connections.size,
+  };
+}
