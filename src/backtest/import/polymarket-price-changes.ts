@@ -1,0 +1,187 @@
+import { createReadStream } from "node:fs";
+import { rename, rm, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { isEntryRejection, parseChanges } from "../../book/entries.js";
+import { microToString } from "../../book/micro.js";
+import { csvRecords } from "./csv.js";
+import { ImportError } from "./errors.js";
+import { type MarketFrame, RecordedWriter } from "./recorded-format.js";
+import { microsToMs, parseTimestampMicros } from "./timestamp.js";
+
+/**
+ * The `sid` written into imported frames. A capture has no subscription of ours; a number, as the
+ * gateway hands sids out (1, 2, …), so replayed frames pass the same envelope checks as live ones.
+ */
+export const IMPORTED_SID = 1;
+const REQUIRED = ["id", "asset_id", "market", "timestamp", "changes"] as const;
+
+/** Options of importPolymarketPriceChanges. */
+export interface PolymarketImportOptions {
+  readonly input: string;
+  readonly output: string;
+  /** data.outcomeIndex of every frame; omitted from the frames when not given (the CSV lacks it). */
+  readonly outcomeIndex?: number;
+  /** Replace an existing output file. */
+  readonly force?: boolean;
+}
+
+/** What an import did. */
+export interface ImportSummary {
+  readonly rows: number;
+  readonly tokens: number;
+  readonly frames: number;
+  /** Rows that were not in (timestamp, id) order in the input. */
+  readonly reordered: number;
+  readonly firstTs: number | undefined;
+  readonly lastTs: number | undefined;
+}
+
+interface Row {
+  readonly id: bigint;
+  readonly micros: number;
+  readonly tokenId: string;
+  readonly conditionId: string;
+  readonly changes: { side: "buy" | "sell"; price: string; size: string }[];
+}
+
+/**
+ * Converts a CSV of Polymarket legacy `price_change` messages (columns id, asset_id, market,
+ * timestamp, hash, changes) into the recorded format: per token a synthetic empty book_snapshot
+ * (seq 1) at its first row's time, then one book_delta per row with contiguous seq/prevSeq, rows
+ * sorted by (timestamp, id). BUY changes are bids, SELL asks; `size` is the new level total.
+ * The rows are held in memory to be sorted (about the CSV's size); the output is streamed and
+ * written to `<output>.partial` first, so a failed import leaves no truncated file behind.
+ * @example await importPolymarketPriceChanges({ input: "pc.csv", output: "pc.jsonl.gz" })
+ */
+export async function importPolymarketPriceChanges(opts: PolymarketImportOptions): Promise<ImportSummary> {
+  if (opts.force !== true && (await exists(opts.output))) {
+    throw new ImportError("output_exists", `${opts.output} exists (use --force to replace it)`, {
+      file: opts.output,
+    });
+  }
+  const { rows, reordered } = await readRows(opts.input);
+  rows.sort((a, b) => a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const partial = `${opts.output}.partial`;
+  const writer = RecordedWriter.create(partial);
+  const seqs = new Map<string, number>();
+  try {
+    for (const row of rows) {
+      const recvTs = microsToMs(row.micros);
+      const base: Record<string, unknown> = { tokenId: row.tokenId, conditionId: row.conditionId };
+      if (opts.outcomeIndex !== undefined) base.outcomeIndex = opts.outcomeIndex;
+      let seq = seqs.get(row.tokenId);
+      if (seq === undefined) {
+        seq = 1;
+        const data = { ...base, bids: [], asks: [], seq, tsMs: recvTs };
+        await writer.write({ recvTs, frame: frame("book_snapshot", row.tokenId, data) });
+      }
+      const data = { ...base, seq: seq + 1, prevSeq: seq, changes: row.changes, tsMs: recvTs };
+      await writer.write({ recvTs, frame: frame("book_delta", row.tokenId, data) });
+      seqs.set(row.tokenId, seq + 1);
+    }
+    await writer.close();
+    await rename(partial, opts.output);
+  } catch (err) {
+    await writer.close().catch(() => {});
+    await rm(partial, { force: true });
+    throw err;
+  }
+  return {
+    rows: rows.length,
+    tokens: seqs.size,
+    frames: writer.count,
+    reordered,
+    firstTs: rows[0] === undefined ? undefined : microsToMs(rows[0].micros),
+    lastTs: rows.at(-1) === undefined ? undefined : microsToMs((rows.at(-1) as Row).micros),
+  };
+}
+
+function frame(type: string, tokenId: string, data: Record<string, unknown>): MarketFrame {
+  return { type, sid: IMPORTED_SID, channel: "token_book", id: tokenId, data };
+}
+
+async function readRows(file: string): Promise<{ rows: Row[]; reordered: number }> {
+  const input = createReadStream(file, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const rows: Row[] = [];
+  let reordered = 0;
+  let col: Record<(typeof REQUIRED)[number], number> | undefined;
+  let width = 0;
+  for await (const { fields, line } of csvRecords(lines, file)) {
+    if (col === undefined) {
+      col = header(fields, file);
+      width = fields.length;
+      continue;
+    }
+    if (fields.length !== width) {
+      throw bad("csv_field_count", file, line, `${fields.length} fields, the header has ${width}`);
+    }
+    const row = toRow(fields, col, file, line);
+    const prev = rows.at(-1);
+    if (
+      prev !== undefined &&
+      (row.micros < prev.micros || (row.micros === prev.micros && row.id < prev.id))
+    ) {
+      reordered++;
+    }
+    rows.push(row);
+  }
+  if (col === undefined) throw bad("csv_bad_header", file, 1, "the file is empty");
+  return { rows, reordered };
+}
+
+function header(fields: string[], file: string): Record<(typeof REQUIRED)[number], number> {
+  const names = fields.map((f) => f.trim().toLowerCase());
+  const out = {} as Record<(typeof REQUIRED)[number], number>;
+  for (const name of REQUIRED) {
+    const i = names.indexOf(name);
+    if (i < 0) throw bad("csv_bad_header", file, 1, `missing column ${JSON.stringify(name)}`);
+    out[name] = i;
+  }
+  return out;
+}
+
+function toRow(
+  fields: string[],
+  col: Record<(typeof REQUIRED)[number], number>,
+  file: string,
+  line: number,
+): Row {
+  const get = (name: (typeof REQUIRED)[number]) => (fields[col[name]] as string).trim();
+  const id = get("id");
+  if (!/^\d{1,30}$/.test(id)) throw bad("bad_row", file, line, `id ${JSON.stringify(id)} is not an integer`);
+  const tokenId = get("asset_id");
+  if (!/^\d{1,80}$/.test(tokenId)) throw bad("bad_row", file, line, "asset_id is not a decimal token id");
+  const conditionId = get("market").toLowerCase();
+  if (!/^0x[0-9a-f]{64}$/.test(conditionId)) throw bad("bad_row", file, line, "market is not a bytes32 hex");
+  const micros = parseTimestampMicros(get("timestamp"));
+  if (micros === undefined)
+    throw bad("bad_timestamp", file, line, `timestamp ${JSON.stringify(get("timestamp"))}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(get("changes"));
+  } catch {
+    throw bad("bad_changes", file, line, "changes is not JSON");
+  }
+  const parsed = parseChanges(raw);
+  if (isEntryRejection(parsed)) {
+    throw bad("bad_changes", file, line, `changes[${parsed.index}]: ${parsed.code}`);
+  }
+  const changes = parsed.map((c) => ({
+    side: c.side === "bid" ? ("buy" as const) : ("sell" as const),
+    price: microToString(c.price),
+    size: microToString(c.size),
+  }));
+  return { id: BigInt(id), micros, tokenId, conditionId, changes };
+}
+
+function bad(code: string, file: string, line: number, what: string): ImportError {
+  return new ImportError(code, `${file}:${line}: ${what}`, { file, line });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

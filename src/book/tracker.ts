@@ -1,0 +1,274 @@
+import type { Clock } from "../core/clock.js";
+import {
+  type BookCounters,
+  type BookState,
+  type BookStateEvent,
+  type BookStateReason,
+  zeroCounters,
+} from "./book-state.js";
+import { type EntryRejection, parseBookInto, parseChangesInto } from "./entries.js";
+import type { BookDeltaEvent, BookEvent, BookSnapshotEvent, BookUpdateEvent } from "./events.js";
+import { LevelBuffer } from "./level-buffer.js";
+import type { BookView } from "./order-book.js";
+import { SnapshotRetry } from "./snapshot-retry.js";
+import { StallWatch } from "./stall-watch.js";
+import { StatePublisher } from "./state-publisher.js";
+import { isSeq, sameBook, TokenBook } from "./token-book.js";
+import {
+  type BookTrackerOptions,
+  type SnapshotPort,
+  type TrackerConfig,
+  trackerConfig,
+} from "./tracker-config.js";
+
+/**
+ * Keeps one OrderBook per token in step with the token_book channel and says, per book, whether it
+ * can be trusted (see BookStatus). Rules, from the spec's "Book rules":
+ * - a book_snapshot (one follows every subscribe) replaces the book and makes it `synced`;
+ * - book_update (full replacement) and book_delta (changes) must carry prevSeq = the last seq;
+ *   otherwise it is a gap: `resyncing`, one get_book_snapshot, frames ignored until a snapshot;
+ * - frames lacking seq or prevSeq are dropped; frames with seq ≤ the last one are dropped;
+ * - book_snapshot_failed and unanswered requests are retried with exponential back-off;
+ * - a crossed book is not quotable and, under the "resync" policy, is resynced;
+ * - stalls are judged per book against its own rate and the connection's liveness.
+ * Events for a token never tracked start tracking it. Malformed input is counted, never thrown.
+ * Time comes from the injected Clock only, so a replay reproduces every decision.
+ */
+export class BookTracker {
+  readonly config: TrackerConfig;
+  readonly #clock: Clock;
+  readonly #port: SnapshotPort;
+  readonly #books = new Map<string, TokenBook>();
+  readonly #counters = zeroCounters();
+  readonly #buf = new LevelBuffer();
+  readonly #pub: StatePublisher;
+  readonly #watch: StallWatch;
+  #lastRejection: EntryRejection | undefined;
+
+  constructor(opts: BookTrackerOptions) {
+    this.config = trackerConfig(opts.config);
+    this.#clock = opts.clock;
+    this.#port = opts.port;
+    this.#pub = new StatePublisher(opts.clock);
+    this.#watch = new StallWatch(opts.clock, this.config.stall, this.#books, {
+      connectionSilent: (st) => this.#pub.set(st, "stale", "connection_silent"),
+      connectionAlive: (st) => this.#pub.set(st, "synced", "connection_alive"),
+      bookSilent: (st) => {
+        this.#counters.stalls++;
+        st.probe = true;
+        st.awaiting = true;
+        this.#pub.set(st, "stale", "book_silent");
+        st.retry.requestNow();
+      },
+    });
+  }
+
+  /** Starts tracking a token just subscribed: `resyncing` until its snapshot arrives. */
+  track(tokenId: string): void {
+    if (!this.#books.has(tokenId)) this.#add(tokenId);
+  }
+
+  /** After a resubscribe (reconnect): the book waits for the snapshot that follows subscribe. */
+  expectSnapshot(tokenId: string): void {
+    const st = this.#books.get(tokenId);
+    if (st === undefined) this.#add(tokenId);
+    else this.#resync(st, "resubscribed", false);
+  }
+
+  /** Stops tracking a token (after unsubscribe). */
+  untrack(tokenId: string): void {
+    this.#books.get(tokenId)?.retry.cancel();
+    this.#books.delete(tokenId);
+    if (this.#books.size === 0) this.#watch.stop();
+  }
+
+  /** Tracked token ids. */
+  tokens(): string[] {
+    return [...this.#books.keys()];
+  }
+
+  /** The book of a token (read-only view), whatever its state; check state() before quoting. */
+  book(tokenId: string): BookView | undefined {
+    return this.#books.get(tokenId)?.book;
+  }
+
+  /** The state of a token's book. */
+  state(tokenId: string): BookState | undefined {
+    return this.#books.get(tokenId)?.view();
+  }
+
+  /** Counters over all books (a live object: read, do not write). */
+  get counters(): Readonly<BookCounters> {
+    return this.#counters;
+  }
+
+  /** The most recent malformed-entry rejection, for diagnostics. */
+  get lastRejection(): EntryRejection | undefined {
+    return this.#lastRejection;
+  }
+
+  /** Calls `fn` on every status or quotability change; returns an unsubscribe function. */
+  onState(fn: (e: BookStateEvent) => void): () => void {
+    return this.#pub.onState(fn);
+  }
+
+  /** Calls `fn` after every applied snapshot, update or delta; returns an unsubscribe function. */
+  onBook(fn: (book: BookView) => void): () => void {
+    return this.#pub.onBook(fn);
+  }
+
+  /** The connection proved alive (e.g. a pong) at `ts`. */
+  onConnectionAlive(ts: number = this.#clock.now()): void {
+    this.#watch.alive(ts);
+  }
+
+  /** Consumes one token_book event. */
+  onEvent(e: BookEvent): void {
+    const st = this.#books.get(e.tokenId) ?? this.#add(e.tokenId);
+    if (e.type === "book_delta" || e.type === "book_update") this.#sequenced(st, e);
+    else if (e.type === "book_snapshot") this.#snapshot(st, e);
+    else {
+      this.#counters.snapshotFailures++;
+      if (st.retry.pending || st.status === "resyncing") st.retry.failed();
+    }
+  }
+
+  /** Cancels every timer; the tracker must not be used afterwards. */
+  close(): void {
+    for (const st of this.#books.values()) st.retry.cancel();
+    this.#watch.stop();
+  }
+
+  #sequenced(st: TokenBook, e: BookDeltaEvent | BookUpdateEvent): void {
+    const c = this.#counters;
+    const { seq, prevSeq } = e;
+    if (seq === undefined || prevSeq === undefined) c.droppedMissingSeq++;
+    else if (!isSeq(seq) || !isSeq(prevSeq)) c.malformed++;
+    else if (st.status === "resyncing") c.droppedWhileResyncing++;
+    else if (seq <= (st.lastSeq as number)) c.droppedStale++;
+    else if (prevSeq !== st.lastSeq) {
+      c.gaps++;
+      this.#resync(st, "gap", true);
+    } else {
+      const delta = e.type === "book_delta";
+      const bad = delta ? parseChangesInto(e.changes, this.#buf) : parseBookInto(e.bids, e.asks, this.#buf);
+      if (bad !== undefined) {
+        this.#malformed(st, bad);
+        return;
+      }
+      if (delta) {
+        st.book.applyChanges(this.#buf);
+        c.deltas++;
+      } else {
+        st.book.replace(this.#buf);
+        c.updates++;
+      }
+      const now = this.#clock.now();
+      st.lastSeq = seq;
+      st.lastUpdateTs = now;
+      st.rate.arrive(now);
+      if (st.probe) {
+        // The stream is alive after all: stop probing (a late answer is handled like any snapshot).
+        st.probe = false;
+        st.awaiting = false;
+        st.retry.settle();
+      }
+      this.#settle(st, "update_received");
+    }
+  }
+
+  #snapshot(st: TokenBook, e: BookSnapshotEvent): void {
+    const c = this.#counters;
+    const seq = e.seq;
+    if (seq === undefined) return void c.droppedMissingSeq++;
+    if (!isSeq(seq)) return void c.malformed++;
+    const last = st.lastSeq;
+    // Resyncing: any snapshot is the cure. Otherwise only a newer one (or, for an answer we asked
+    // for, one at our own seq: nothing happened since).
+    if (st.status !== "resyncing" && last !== undefined && (st.awaiting ? seq < last : seq <= last)) {
+      return void c.droppedStale++;
+    }
+    const bad = parseBookInto(e.bids, e.asks, this.#buf);
+    if (bad !== undefined) {
+      this.#malformed(st, bad);
+      return;
+    }
+    const now = this.#clock.now();
+    if (st.probe && st.lastUpdateTs !== undefined && sameBook(st.book, this.#buf)) {
+      st.rate.absorb(now - st.lastUpdateTs); // a genuinely quiet spell: widen this book's yardstick
+    }
+    st.book.replace(this.#buf);
+    st.lastSeq = seq;
+    st.lastUpdateTs = now;
+    st.rate.restart(now);
+    st.awaiting = false;
+    st.probe = false;
+    c.snapshots++;
+    this.#settle(st, "snapshot");
+  }
+
+  /** After a frame was applied: crossed detection, then `synced` unless the policy resyncs. */
+  #settle(st: TokenBook, why: BookStateReason): void {
+    const wasCrossed = st.crossed;
+    st.crossed = st.book.isCrossed();
+    const resync = st.crossed && this.config.crossed === "resync";
+    if (why === "snapshot" && !resync) st.retry.settle();
+    if (st.crossed && !wasCrossed) this.#counters.crossed++;
+    if (resync) {
+      st.awaiting = true;
+      this.#pub.set(st, "resyncing", "crossed");
+      // A crossed snapshot is asked again after back-off, so repeated ones slow the requests down.
+      if (why === "snapshot") st.retry.failed();
+      else st.retry.requestNow();
+    } else if (st.crossed) {
+      if (!wasCrossed) {
+        st.awaiting = true; // "flag": ask once, accept an answer, keep applying meanwhile
+        this.#send(st);
+      }
+      this.#pub.set(st, "synced", wasCrossed ? why : "crossed");
+    } else {
+      this.#pub.set(st, "synced", wasCrossed ? "uncrossed" : why);
+    }
+    this.#pub.bookChanged(st);
+  }
+
+  #malformed(st: TokenBook, bad: EntryRejection): void {
+    this.#counters.malformed++;
+    this.#lastRejection = bad;
+    // The exchange's book moved on by a frame we could not apply: ours can only be resynced.
+    if (st.status === "resyncing") st.retry.failed();
+    else this.#resync(st, "malformed", true);
+  }
+
+  #resync(st: TokenBook, reason: BookStateReason, requestNow: boolean): void {
+    st.awaiting = true;
+    st.probe = false;
+    this.#pub.set(st, "resyncing", reason);
+    if (requestNow) st.retry.requestNow();
+    else st.retry.expect();
+  }
+
+  #send(st: TokenBook): void {
+    this.#counters.resyncs++;
+    try {
+      this.#port.requestSnapshot(st.tokenId);
+    } catch {
+      // The pending timeout turns this into a retry with back-off.
+      this.#counters.portErrors++;
+    }
+  }
+
+  #add(tokenId: string): TokenBook {
+    const st = new TokenBook(tokenId, this.config.stall.alpha, this.#clock.now(), (t) => {
+      return new SnapshotRetry(this.#clock, this.config.backoff, this.config.snapshotTimeoutMs, {
+        send: () => this.#send(t),
+        timedOut: () => void this.#counters.snapshotTimeouts++,
+      });
+    });
+    this.#books.set(tokenId, st);
+    st.retry.expect();
+    this.#pub.announce(st, undefined);
+    this.#watch.arm();
+    return st;
+  }
+}

@@ -1,0 +1,88 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ImportError } from "../backtest/import/errors.js";
+import { importPolymarketPriceChanges } from "../backtest/import/polymarket-price-changes.js";
+import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+
+const FORMATS = ["polymarket-price-change-csv"] as const;
+
+const OPTIONS = {
+  format: { type: "string", short: "f" },
+  "outcome-index": { type: "string" },
+  force: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const HELP = [
+  "Usage: mm import --format FORMAT [--outcome-index N] [--force] IN OUT",
+  "",
+  "Converts a market-data capture into mm's recorded format (gzip JSON Lines of",
+  '{"recvTs": ms, "frame": /ws/market frame}), the input of `mm backtest`.',
+  "",
+  "Formats:",
+  "  polymarket-price-change-csv  Polymarket legacy price_change messages as CSV (columns id,",
+  "                               asset_id, market, timestamp, hash, changes). Each token starts",
+  "                               with a synthetic empty book_snapshot (seq 1); every row becomes",
+  "                               one book_delta with contiguous seq/prevSeq, rows sorted by",
+  "                               timestamp then id; BUY changes are bids, SELL changes asks.",
+  "",
+  "Options:",
+  "  -f, --format FORMAT      Input format (required).",
+  "      --outcome-index N    data.outcomeIndex to write into every frame (the CSV lacks it;",
+  "                           omitted from the frames when not given).",
+  "      --force              Replace OUT if it exists.",
+  "  -h, --help               Show this help.",
+  "",
+  "Prints a one-line JSON summary. Exit code 0 on success, 2 on bad usage or bad input",
+  "(the error names the file and line); OUT is only created when the whole import succeeded.",
+  "",
+].join("\n");
+
+/** `mm import`: convert a capture into the recorded format. */
+export const importCommand: Command = {
+  name: "import",
+  summary: "Convert a market-data capture (Polymarket price_change CSV) into the recorded format",
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+    });
+    if (values.help === true) {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    if (values.format === undefined) throw new UsageError("--format is required");
+    if (!(FORMATS as readonly string[]).includes(values.format)) {
+      throw new UsageError(`unknown format ${JSON.stringify(values.format)} (known: ${FORMATS.join(", ")})`);
+    }
+    if (positionals.length !== 2) throw new UsageError("expected two arguments: IN OUT");
+    const outcomeIndex = parseOutcomeIndex(values["outcome-index"]);
+    const [input, output] = positionals.map((p) => resolve(io.cwd, p)) as [string, string];
+    try {
+      const summary = await importPolymarketPriceChanges({
+        input,
+        output,
+        force: values.force === true,
+        ...(outcomeIndex === undefined ? {} : { outcomeIndex }),
+      });
+      io.stdout(`${JSON.stringify({ output, ...summary })}\n`);
+      return EXIT.ok;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (err instanceof ImportError || code === "ENOENT" || code === "EISDIR" || code === "EACCES") {
+        io.stderr(`mm import: ${(err as Error).message}\n`);
+        return EXIT.usage;
+      }
+      throw err;
+    }
+  },
+};
+
+function parseOutcomeIndex(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,3}$/.test(text)) throw new UsageError(`--outcome-index must be a small non-negative integer`);
+  return Number(text);
+}
