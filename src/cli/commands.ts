@@ -1,6 +1,7 @@
 import type { Command } from "./command.js";
 import { configCommand } from "./config.js";
 import { importCommand } from "./import.js";
+import { mockCommand } from "./mock.js";
 
 /** Every `mm` subcommand, in the order `mm --help` lists them. Add new ones here. */
-export const COMMANDS: readonly Command[] = [configCommand, importCommand];
+export const COMMANDS: readonly Command[] = [configCommand, mockCommand, importCommand];

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../config/errors.js";
 import { packageRoot } from "../config/paths.js";
+import { ScenarioError } from "../mock/scenario/load.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
 import { COMMANDS } from "./commands.js";
@@ -77,6 +78,12 @@ function report(err: unknown, command: Command, io: CliIo): number {
         .lines()
         .map((line) => `config error: ${line}\n`)
         .join(""),
+    );
+    return EXIT.usage;
+  }
+  if (err instanceof ScenarioError) {
+    io.stderr(
+      err.issues.map((line) => `scenario error: ${line} (in ${String(err.details.file)})\n`).join(""),
     );
     return EXIT.usage;
   }

@@ -17,6 +17,7 @@ import {
   arr,
   bool,
   dec,
+  decOrNull,
   fail,
   id,
   int,
@@ -162,7 +163,8 @@ export function normaliseTradeRecord(value: unknown, path: string): TradeRecord 
     orderId: str(o, "orderId", path),
     marketId: str(o, "marketId", path),
     vaultAddress: str(o, "vaultAddress", path),
-    fee: dec(o, "fee", path),
+    // The spec: "Fee is the per-wallet amount, resolved after settlement" — null until then.
+    fee: decOrNull(o, "fee", path),
     side: oneOf(o, "side", SIDES, path),
     price: dec(o, "price", path),
     quantity: dec(o, "quantity", path),

@@ -196,8 +196,8 @@ export interface TradeRecord {
   orderId: string;
   marketId: string;
   vaultAddress: string;
-  /** Per-wallet fee, resolved after settlement. */
-  fee: DecimalString;
+  /** Per-wallet fee, resolved after settlement: null (or absent on the wire) until then. */
+  fee: DecimalString | null;
   side: Side;
   price: DecimalString;
   quantity: DecimalString;

@@ -61,6 +61,11 @@ export function optStr(o: Obj, key: string, path: string): string | undefined {
 }
 
 /** A decimal string (the API never sends decimals as JSON numbers). */
+/** A decimal string, or null/absent (e.g. a trade's fee before settlement) → null. */
+export function decOrNull(o: Obj, key: string, path: string): string | null {
+  return o[key] === null || o[key] === undefined ? null : dec(o, key, path);
+}
+
 export function dec(o: Obj, key: string, path: string): string {
   const v = o[key];
   try {

@@ -66,7 +66,10 @@ beforeAll(async () => {
     "GET /api/orders/fees-summary": ok({ totalFees: "1.25" }),
     "GET /api/me/balances": ok({ available: "1000.5", locked: "20" }),
     "GET /api/me/positions": ok([{ tokenId: "713210", quantity: "25", marketId: "m" }]),
-    "GET /api/me/trades": ok({ trades: [sampleTrade()], nextCursor: "c2" }),
+    "GET /api/me/trades": ok({
+      trades: [sampleTrade(), sampleTrade({ id: "trade-unsettled", fee: null })],
+      nextCursor: "c2",
+    }),
     "GET /api/me/fees": ok([{ tradeId: "trade-1", role: "taker", amount: "0.05" }]),
     "GET /api/me/fee-tier": ok({ tier: 1 }),
     "GET /api/me/portfolio": ok({ value: "1020.5" }),
@@ -211,7 +214,11 @@ describe("me and withdrawals", () => {
   it("balances, positions, trades, fees, fee-tier, portfolio, vault, deposit-limits", async () => {
     expect(await client.me.balances()).toEqual({ available: "1000.5", locked: "20" });
     expect(await client.me.positions()).toEqual([{ tokenId: "713210", quantity: "25", marketId: "m" }]);
-    expect(await client.me.trades({ limit: 10 })).toEqual({ trades: [sampleTrade()], nextCursor: "c2" });
+    // A trade not yet settled has no fee (spec: "resolved after settlement"); it must still parse.
+    expect(await client.me.trades({ limit: 10 })).toEqual({
+      trades: [sampleTrade(), sampleTrade({ id: "trade-unsettled", fee: null })],
+      nextCursor: "c2",
+    });
     expect(last().url).toBe("/api/me/trades?limit=10");
     expect(await client.me.fees()).toEqual([{ tradeId: "trade-1", role: "taker", amount: "0.05" }]);
     expect(await client.me.feeTier()).toEqual({ tier: 1 });
