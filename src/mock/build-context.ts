@@ -56,11 +56,13 @@ export function buildMockContext(opts: MockContextOptions): MockContext {
   }
   let requestSeq = 0;
   const prefix = rng.next().toString(16).padStart(16, "0").slice(0, 8);
+  const directory = new Directory(scenario, clock);
   return {
-    scenario,
+    // The directory now holds each secret only as a peppered hash; drop the clear values here too.
+    scenario: { ...scenario, apiKeys: scenario.apiKeys.map((k) => ({ ...k, key: withoutSecret(k.key) })) },
     clock,
     venue,
-    directory: new Directory(scenario, clock),
+    directory,
     limiter: new FixedWindowLimiter(clock),
     faults: noFaults(),
     markets: marketCatalog(scenario),
@@ -68,4 +70,9 @@ export function buildMockContext(opts: MockContextOptions): MockContext {
     random: () => Number(rng.next() >> 11n) / 2 ** 53,
     nextRequestId: () => `${prefix}-${(++requestSeq).toString(16).padStart(8, "0")}`,
   };
+}
+
+/** `<svc>_<env>_<keyId>_<secret>` → `<svc>_<env>_<keyId>_[hashed]`: the public part stays for logs. */
+function withoutSecret(key: string): string {
+  return `${key.split("_").slice(0, 3).join("_")}_[hashed]`;
 }

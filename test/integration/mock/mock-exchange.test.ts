@@ -3,6 +3,7 @@ import WebSocket from "ws";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
+import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import { OrderBuilder } from "../../../src/signing/order-builder.js";
 import { PrivateKeySigner } from "../../../src/signing/private-key-signer.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
@@ -50,10 +51,12 @@ describe("createMockExchange: the assembled paper venue", () => {
   let mock: MockExchange;
   let client: ExchangeHttpClient;
   let builder: OrderBuilder;
-  const s = () => mock.context.scenario;
+  // The mock keeps only hashes of key secrets; the test reads the clear keys from the file itself.
+  const scenario = loadScenario(defaultScenarioPath());
+  const s = () => scenario;
 
   beforeAll(async () => {
-    mock = await createMockExchange({ admin: true });
+    mock = await createMockExchange({ admin: true, scenario });
     const wallet = s().wallets[0];
     if (wallet?.privateKey === undefined) throw new Error("scenario wallet 0 needs a key");
     client = new ExchangeHttpClient({
@@ -71,6 +74,13 @@ describe("createMockExchange: the assembled paper venue", () => {
   });
   afterAll(async () => {
     await mock.close();
+  });
+
+  it("keeps no clear API key secret in its state", () => {
+    const secret = (scenario.apiKeys[0]?.key ?? "").split("_").slice(3).join("_");
+    expect(secret).toHaveLength(43);
+    expect(JSON.stringify(mock.context.scenario)).not.toContain(secret);
+    expect(mock.context.scenario.apiKeys[0]?.key).toMatch(/^mm_test_[0-9a-f]{16}_\[hashed\]$/);
   });
 
   it("binds loopback and serves the spec's conventions", async () => {
