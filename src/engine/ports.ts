@@ -1,0 +1,20 @@
+import type { PlaceOrderRequest } from "../core/types.js";
+import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
+import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
+
+/**
+ * What the engine needs from an exchange. The HTTP client (live, paper) and the simulated venue
+ * (backtest) both implement it, so the engine is the same code in every mode. Every method
+ * resolves or rejects with an ExchangeError whose `outcome` says rejected / retryable / ambiguous;
+ * `place` never throws for exchange reasons: it returns the three-way outcome.
+ */
+export interface ExchangePort {
+  place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome>;
+  cancel(orderId: string): Promise<{ orderId: string; status: string }>;
+  cancelAll(marketId?: string): Promise<CancelAllResult>;
+  openOrders(): Promise<Order[]>;
+  order(orderId: string): Promise<Order>;
+  /** Recent trades of the wallet, newest first, for backfilling fills missed while disconnected. */
+  trades(opts: { limit?: number; cursor?: string }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
+  positions(): Promise<{ tokenId: string; quantity: string }[]>;
+}
