@@ -59,33 +59,30 @@ export class Directory {
    * clears it to trade after the onboarding delay. Returns the (new or existing) record.
    */
   onboard(address: Address): WalletRecord {
-    const existing = this.wallet(address);
-    if (existing !== undefined) return existing;
-    const record: WalletRecord = {
-      address: address.toLowerCase() as Address,
-      vault: vaultOf(address),
-      kycTier: 0,
-      banned: false,
-      usableFromMs: this.#clock.now() + this.#onboardingDelayMs,
-      depositCaps: { single: "100000", days30: "100000", months12: "100000" },
-    };
-    this.#wallets.set(record.address, record);
-    return record;
+    return (
+      this.wallet(address) ??
+      this.#add(address, {
+        usableFromMs: this.#clock.now() + this.#onboardingDelayMs,
+        depositCaps: { single: "100000", days30: "100000", months12: "100000" },
+      })
+    );
   }
 
   /** Registers a wallet seen for the first time under a KYC-requiring partner (tier 0: reads only). */
   remember(address: Address): WalletRecord {
-    const existing = this.wallet(address);
-    if (existing !== undefined) return existing;
+    return this.wallet(address) ?? this.#add(address, { usableFromMs: undefined, depositCaps: undefined });
+  }
+
+  #add(address: Address, extra: Pick<WalletRecord, "usableFromMs" | "depositCaps">): WalletRecord {
+    const lower = address.toLowerCase() as Address;
     const record: WalletRecord = {
-      address: address.toLowerCase() as Address,
-      vault: vaultOf(address),
+      address: lower,
+      vault: vaultOf(lower),
       kycTier: 0,
       banned: false,
-      usableFromMs: undefined,
-      depositCaps: undefined,
+      ...extra,
     };
-    this.#wallets.set(record.address, record);
+    this.#wallets.set(lower, record);
     return record;
   }
 }

@@ -1,21 +1,14 @@
-import type { MarketStatus } from "../../../core/types.js";
+import { MARKET_STATUSES, type MarketStatus } from "../../../core/types.js";
 import { toWei } from "../../../core/wei.js";
 import { weiToString } from "../../../venue/wire.js";
 import type { MockContext } from "../../context.js";
 import type { EventScenario, MarketScenario } from "../../scenario/types.js";
 
 /** Statuses under which a market is publicly listed in a match (DRAFT/PROPOSED/CANCELLED/VOIDED are not). */
-export const PUBLIC_MARKET_STATUSES: ReadonlySet<MarketStatus> = new Set<MarketStatus>([
-  "PRE_MARKET",
-  "OPEN",
-  "PAUSED",
-  "SUSPENDED",
-  "CLOSED",
-  "PENDING_RESOLUTION",
-  "DELAYED",
-  "DISPUTED",
-  "RESOLVED",
-]);
+const NOT_PUBLIC: readonly MarketStatus[] = ["DRAFT", "PROPOSED", "CANCELLED", "VOIDED"];
+export const PUBLIC_MARKET_STATUSES: ReadonlySet<MarketStatus> = new Set(
+  MARKET_STATUSES.filter((s) => !NOT_PUBLIC.includes(s)),
+);
 
 interface Timeline {
   updatedAt: number;
