@@ -1,0 +1,190 @@
+import type { DesiredQuote, TokenMarket } from "../core/trading.js";
+import type { RiskConfig } from "./config.js";
+import {
+  fmtSize,
+  type GateReason,
+  marketDecision,
+  type RiskDecision,
+  tokenDecision,
+  walletDecision,
+} from "./decision.js";
+import { ErrorRateHalt } from "./error-rate.js";
+import { type BookHealth, bookGate, marketGate } from "./gates.js";
+import { applyInventoryCaps, type InventoryExposure } from "./inventory-caps.js";
+import { DrawdownKillSwitch } from "./kill-switch.js";
+import { checkQuote } from "./quote-limits.js";
+
+/** Everything the guard needs to judge one token's desired quotes. */
+export interface RiskTokenContext {
+  readonly market: TokenMarket;
+  readonly book: BookHealth;
+  readonly inventory: InventoryExposure;
+}
+
+/** The quotes that may rest, and every decision taken on the way (log each, count each by reason). */
+export interface RiskFilterResult {
+  readonly allowed: DesiredQuote[];
+  readonly decisions: RiskDecision[];
+}
+
+/** What the guard last saw of a token, for `mustCancel` between `filter` calls. */
+interface TokenMemo {
+  marketId: string | undefined;
+  /** The TokenMarket's status (overridden by onMarketStatus reports for its market). */
+  status: string | undefined;
+  book: BookHealth | undefined;
+}
+
+/**
+ * The last word before quotes reach the order manager. Pure: no I/O, no clock of its own — every
+ * time-dependent call takes `now`. Gates, first match wins, each meaning "no quote, cancel the live
+ * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market),
+ * book_crossed, book_resyncing, book_stale (the token). Then every quote is checked on its own
+ * (quote-limits.ts) and each side is fitted into the inventory caps (inventory-caps.ts).
+ * Event inputs return a decision on the transition into a blocking state (a wallet or market
+ * cancel-all to send once); `filter` returns a token-scoped cancel on every call while a gate holds.
+ * @example
+ * const guard = new RiskGuard(parseRiskConfig(settings.risk));
+ * const { allowed, decisions } = guard.filter({ market, book: tracker.state(tokenId), inventory }, desired, clock.now());
+ */
+export class RiskGuard {
+  readonly config: RiskConfig;
+  readonly #kill: DrawdownKillSwitch;
+  readonly #errors: ErrorRateHalt;
+  #frozen = false;
+  readonly #marketStatus = new Map<string, string>();
+  readonly #tokens = new Map<string, TokenMemo>();
+
+  constructor(config: RiskConfig) {
+    this.config = config;
+    this.#kill = new DrawdownKillSwitch(config.killSwitch.maxDrawdownMicro);
+    this.#errors = new ErrorRateHalt(config.errorRate);
+  }
+
+  /** Filters one token's desired quotes; `allowed` may be empty (the order manager then cancels the live ones). */
+  filter(ctx: RiskTokenContext, desired: readonly DesiredQuote[], now: number): RiskFilterResult {
+    const { market } = ctx;
+    const memo = this.#tokens.get(market.tokenId);
+    if (memo === undefined) {
+      this.#tokens.set(market.tokenId, { marketId: market.marketId, status: market.status, book: ctx.book });
+    } else {
+      // In place: filter runs per token on every book update, hundreds of tokens at a time.
+      memo.marketId = market.marketId;
+      memo.status = market.status;
+      memo.book = ctx.book;
+    }
+    const gate = this.#gate(market.tokenId, now);
+    if (gate !== undefined) {
+      return { allowed: [], decisions: [tokenDecision(gate, market.tokenId, market.marketId)] };
+    }
+    const decisions: RiskDecision[] = [];
+    const checked: DesiredQuote[] = [];
+    for (const q of desired) {
+      const ok = checkQuote(q, market, this.config.order, decisions);
+      if (ok !== undefined) checked.push(ok);
+    }
+    const allowed = applyInventoryCaps(checked, ctx.inventory, this.config.inventory, market, decisions);
+    return { allowed, decisions };
+  }
+
+  /**
+   * Why the token's live quotes must be cancelled right now (the same gates as `filter`, from the
+   * last known book and market status), or undefined. Takes `now` because the error-rate halt ends
+   * with time.
+   */
+  mustCancel(tokenId: string, now: number): GateReason | undefined {
+    return this.#gate(tokenId, now);
+  }
+
+  /** Registers a token's market so that `mustCancel` can see its market status before any `filter`. */
+  watch(market: TokenMarket): void {
+    const book = this.#tokens.get(market.tokenId)?.book;
+    this.#tokens.set(market.tokenId, { marketId: market.marketId, status: market.status, book });
+  }
+
+  /** A book changed state (BookTracker event); a token cancel when it stops being quotable. */
+  onBookState(tokenId: string, book: BookHealth): RiskDecision | undefined {
+    const memo = this.#tokens.get(tokenId) ?? { marketId: undefined, status: undefined, book: undefined };
+    const before = memo.book === undefined ? undefined : bookGate(memo.book);
+    memo.book = { status: book.status, crossed: book.crossed };
+    this.#tokens.set(tokenId, memo);
+    const after = bookGate(memo.book);
+    return after === undefined || after === before ? undefined : tokenDecision(after, tokenId, memo.marketId);
+  }
+
+  /** Total PnL (USDC micro-units); a wallet cancel-all when the trailing drawdown trips the kill switch. */
+  onPnl(totalPnlMicro: bigint, now: number): RiskDecision | undefined {
+    if (!this.#kill.observe(totalPnlMicro, now)) return undefined;
+    const t = this.#kill.trip;
+    return walletDecision("kill_switch", {
+      peak: fmtSize(t?.peakMicro ?? 0n),
+      pnl: fmtSize(totalPnlMicro),
+      drawdown: fmtSize(t?.drawdownMicro ?? 0n),
+      limit: fmtSize(this.#kill.maxDrawdownMicro),
+    });
+  }
+
+  /** An order error (exchange code of a reject or failed send); a wallet cancel-all when it trips the halt. */
+  onOrderError(code: string, now: number): RiskDecision | undefined {
+    if (!this.#errors.record(code, now)) return undefined;
+    const s = this.config.errorRate;
+    return walletDecision("error_rate_halt", {
+      code,
+      maxErrors: s.maxErrors,
+      windowMs: s.windowMs,
+      until: this.#errors.haltedUntil,
+    });
+  }
+
+  /** platform_status (`frozen` field); a wallet cancel-all when the platform becomes frozen. */
+  onPlatformStatus(frozen: boolean): RiskDecision | undefined {
+    const was = this.#frozen;
+    this.#frozen = frozen;
+    return frozen && !was ? walletDecision("platform_frozen") : undefined;
+  }
+
+  /**
+   * A market's status (market_status, or "PAUSED" on market_paused, "OPEN" on market_unpaused,
+   * "RESOLVED" on market_resolved, or a REST refresh). The latest report wins over the
+   * TokenMarket's status. A market cancel-all when the market leaves OPEN.
+   */
+  onMarketStatus(marketId: string, status: string): RiskDecision | undefined {
+    const before = this.#marketStatus.get(marketId);
+    this.#marketStatus.set(marketId, status);
+    if (marketGate(status) === undefined || (before !== undefined && before !== "OPEN")) return undefined;
+    return marketDecision("market_not_open", marketId, { status });
+  }
+
+  /** True from a kill-switch trip until `resetKillSwitch`. */
+  killSwitchActive(): boolean {
+    return this.#kill.active;
+  }
+
+  /** Operator action: re-arms the kill switch, the drawdown peak restarting at the last PnL. */
+  resetKillSwitch(): void {
+    this.#kill.reset();
+  }
+
+  /** True while the error-rate halt's cool-down runs. */
+  errorHalted(now: number): boolean {
+    return this.#errors.halted(now);
+  }
+
+  /** Whether platform_status last said frozen. */
+  platformFrozen(): boolean {
+    return this.#frozen;
+  }
+
+  /** The gates in precedence order; a token never seen is judged by the wallet-wide gates only. */
+  #gate(tokenId: string, now: number): GateReason | undefined {
+    if (this.#kill.active) return "kill_switch";
+    if (this.#frozen) return "platform_frozen";
+    if (this.#errors.halted(now)) return "error_rate_halt";
+    const memo = this.#tokens.get(tokenId);
+    if (memo === undefined) return undefined;
+    const reported = memo.marketId === undefined ? undefined : this.#marketStatus.get(memo.marketId);
+    const status = reported ?? memo.status;
+    if (status !== undefined && marketGate(status) !== undefined) return "market_not_open";
+    return memo.book === undefined ? undefined : bookGate(memo.book);
+  }
+}

@@ -1,0 +1,127 @@
+import type { DesiredQuote, TokenMarket } from "../core/trading.js";
+import type { Side } from "../core/types.js";
+import type { RiskConfig } from "./config.js";
+import { fmtSize, quoteDecision, type RiskDecision, type RiskReason } from "./decision.js";
+
+/**
+ * The inventory the caps apply to, share micro-units. Gross sums count every token's |position|
+ * (a YES and a NO holding add up: conservative, it is capital at risk either way). Inconsistent
+ * input (a gross below a part of it) is read as the larger figure, never as headroom.
+ */
+export interface InventoryExposure {
+  /** Signed position in the token being quoted (positive long) as the engine measures it. */
+  readonly positionMicro: bigint;
+  /** Σ |position| over the market's tokens, this one included. */
+  readonly marketGrossMicro: bigint;
+  /** Σ |position| over every token of the wallet, this one included. */
+  readonly totalGrossMicro: bigint;
+}
+
+/** How much one side may rest in total, and the reason given when a quote is cut to fit. */
+export interface SideLimit {
+  readonly capMicro: bigint;
+  readonly reason: RiskReason;
+}
+
+/** Both sides' limits, and whether quoting is reduce-only. */
+export interface SideLimits {
+  readonly buy: SideLimit;
+  readonly sell: SideLimit;
+  readonly reduceOnly: boolean;
+}
+
+const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+const pos0 = (v: bigint): bigint => (v > 0n ? v : 0n);
+
+/**
+ * The per-side limits for one token. With p its position, a = |p| and
+ * L = min(perMarket.hard − (market gross − a), total.hard − (total gross − a)), the largest |p| the
+ * hard caps leave this token (L⁺ = max(L, 0)):
+ * - hard cap: a bound on the worst case, every resting quote of a side filling. Buys may total
+ *   L⁺ − p and sells L⁺ + p, so the position ends within [−L⁺, L⁺] and neither gross passes its hard
+ *   cap — or, when the position is already beyond L⁺, only moves towards zero. A side that cannot
+ *   fit one minimum-size order is blocked (`hard_cap_side_blocked`): at or over the hard cap, the
+ *   side that increases |p| gets no quote at all; a smaller fit is clipped (`hard_cap_size_clipped`).
+ * - soft cap: a switch on the current state. Once market gross ≥ perMarket.soft or total gross ≥
+ *   total.soft, quoting is reduce-only: the side(s) that would increase |p| (both when p = 0) get
+ *   nothing, and the reducing side may total at most a, so a full fill lands flat, never flipped
+ *   (`soft_cap_reduce_only`).
+ * So soft stops adding inventory early and keeps unwinding; hard is the ceiling no combination
+ * of fills can cross.
+ */
+export function sideLimits(
+  exp: InventoryExposure,
+  caps: RiskConfig["inventory"],
+  minSizeMicro: bigint,
+): SideLimits {
+  const p = exp.positionMicro;
+  const a = abs(p);
+  const mGross = exp.marketGrossMicro > a ? exp.marketGrossMicro : a;
+  const tGross = exp.totalGrossMicro > mGross ? exp.totalGrossMicro : mGross;
+  const byMarket = caps.perMarket.hardMicro - (mGross - a);
+  const byTotal = caps.total.hardMicro - (tGross - a);
+  const room = pos0(byMarket < byTotal ? byMarket : byTotal);
+  const hard: Record<Side, bigint> = { buy: pos0(room - p), sell: pos0(room + p) };
+  const reduceOnly = mGross >= caps.perMarket.softMicro || tGross >= caps.total.softMicro;
+  const limit = (side: Side): SideLimit => {
+    const increasing = p === 0n || (side === "buy" ? p > 0n : p < 0n);
+    const blocked = increasing && hard[side] < minSizeMicro;
+    if (blocked) return { capMicro: 0n, reason: "hard_cap_side_blocked" };
+    if (reduceOnly) return { capMicro: increasing ? 0n : a, reason: "soft_cap_reduce_only" };
+    return { capMicro: hard[side], reason: "hard_cap_size_clipped" };
+  };
+  return { buy: limit("buy"), sell: limit("sell"), reduceOnly };
+}
+
+/**
+ * Fits each side's quotes into its limit, nearest level first (then the more aggressive price):
+ * a quote that fits passes, one that overflows is clipped to what is left if that is at least the
+ * minimum size, otherwise dropped. Returns the survivors in their input order.
+ */
+export function applyInventoryCaps(
+  quotes: readonly DesiredQuote[],
+  exp: InventoryExposure,
+  caps: RiskConfig["inventory"],
+  market: TokenMarket,
+  decisions: RiskDecision[],
+): DesiredQuote[] {
+  const min = market.minSizeMicro > 1n ? market.minSizeMicro : 1n;
+  const limits = sideLimits(exp, caps, min);
+  const kept: (DesiredQuote | undefined)[] = new Array(quotes.length);
+  for (const side of ["buy", "sell"] as const) {
+    const { capMicro, reason } = limits[side];
+    let left = capMicro;
+    // Formatting is Decimal work: only pay for it when a decision is actually taken.
+    const detail = () => ({ cap: fmtSize(capMicro), position: fmtSize(exp.positionMicro) });
+    for (const i of priority(quotes, side)) {
+      const q = quotes[i] as DesiredQuote;
+      if (q.sizeMicro <= left) {
+        kept[i] = q;
+        left -= q.sizeMicro;
+      } else if (left >= min) {
+        decisions.push(quoteDecision(reason, "clip", market, q, { ...detail(), to: fmtSize(left) }));
+        kept[i] = { ...q, sizeMicro: left };
+        left = 0n;
+      } else {
+        decisions.push(quoteDecision(reason, "drop", market, q, detail()));
+      }
+    }
+  }
+  return kept.filter((q): q is DesiredQuote => q !== undefined);
+}
+
+/**
+ * Indices of one side's quotes, nearest the touch first: level ascending, then bids high-to-low,
+ * asks low-to-high, then input order.
+ */
+function priority(quotes: readonly DesiredQuote[], side: Side): number[] {
+  const dir = side === "buy" ? -1 : 1;
+  const idx: number[] = [];
+  quotes.forEach((q, i) => {
+    if (q.side === side) idx.push(i);
+  });
+  const at = (i: number) => quotes[i] as DesiredQuote;
+  return idx.sort(
+    (i, j) => at(i).level - at(j).level || dir * (at(i).priceMicro - at(j).priceMicro) || i - j,
+  );
+}

@@ -1,0 +1,73 @@
+import type { DesiredQuote, TokenMarket } from "../core/trading.js";
+import { mulWeiCeil, WEI_PER_UNIT } from "../core/wei.js";
+import type { RiskConfig } from "./config.js";
+import { fmtPrice, fmtSize, quoteDecision, type RiskDecision } from "./decision.js";
+
+/** Prices are micro-units of 1 USDC per share: a share pays at most 1. */
+const ONE_MICRO = 1_000_000;
+
+/**
+ * The checks of one quote on its own, in this order (the first failure drops it):
+ * 1. `invalid_quote`: side not buy/sell, level not a non-negative integer, price not an integer
+ *    number of micro-units, or size not a positive bigint;
+ * 2. `price_off_tick`: price not a multiple of the market's tick;
+ * 3. `price_out_of_band`: price outside [tick, 1 − tick];
+ * 4. `size_below_min`: size below the market's minimum;
+ * 5. size above `order.maxSize`: clipped to it (`order_size_clipped`) under the "clip" policy,
+ *    dropped (`order_size_exceeded`) under "drop" or when the clipped size is below the minimum;
+ * 6. notional ⌈price × size⌉ above `order.maxNotional`: clipped to the largest size within it
+ *    (`notional_clipped`), or dropped (`notional_exceeded`) likewise.
+ * Returns the quote as it may be sent (possibly smaller), or undefined, with the decisions taken.
+ */
+export function checkQuote(
+  q: DesiredQuote,
+  market: TokenMarket,
+  order: RiskConfig["order"],
+  decisions: RiskDecision[],
+): DesiredQuote | undefined {
+  const drop = (reason: Parameters<typeof quoteDecision>[0], detail: Record<string, string> = {}) => {
+    decisions.push(quoteDecision(reason, "drop", market, q, detail));
+    return undefined;
+  };
+  if (!wellFormed(q)) return drop("invalid_quote");
+  const tick = market.tickMicro;
+  if (q.priceMicro % tick !== 0) return drop("price_off_tick", { tick: fmtPrice(tick) });
+  if (q.priceMicro < tick || q.priceMicro > ONE_MICRO - tick) {
+    return drop("price_out_of_band", { min: fmtPrice(tick), max: fmtPrice(ONE_MICRO - tick) });
+  }
+  // A market without a minimum still cannot take a zero size (a clip could otherwise produce one).
+  const min = market.minSizeMicro > 1n ? market.minSizeMicro : 1n;
+  if (q.sizeMicro < min) return drop("size_below_min", { min: fmtSize(min) });
+
+  let out = q;
+  if (out.sizeMicro > order.maxSizeMicro) {
+    const limit = { limit: fmtSize(order.maxSizeMicro) };
+    if (order.oversize === "drop" || order.maxSizeMicro < min) return drop("order_size_exceeded", limit);
+    decisions.push(
+      quoteDecision("order_size_clipped", "clip", market, q, { ...limit, to: fmtSize(order.maxSizeMicro) }),
+    );
+    out = { ...out, sizeMicro: order.maxSizeMicro };
+  }
+  const price = BigInt(out.priceMicro);
+  if (mulWeiCeil(price, out.sizeMicro) > order.maxNotionalMicro) {
+    // Largest s with ⌈price·s / 10⁶⌉ ≤ maxNotional, i.e. price·s ≤ maxNotional·10⁶.
+    const fit = (order.maxNotionalMicro * WEI_PER_UNIT) / price;
+    const limit = { limit: fmtSize(order.maxNotionalMicro) };
+    if (order.oversize === "drop" || fit < min) return drop("notional_exceeded", limit);
+    decisions.push(quoteDecision("notional_clipped", "clip", market, out, { ...limit, to: fmtSize(fit) }));
+    out = { ...out, sizeMicro: fit };
+  }
+  return out;
+}
+
+/** Guards against a strategy bug producing something the signer would choke on. */
+function wellFormed(q: DesiredQuote): boolean {
+  return (
+    (q.side === "buy" || q.side === "sell") &&
+    Number.isSafeInteger(q.level) &&
+    q.level >= 0 &&
+    Number.isSafeInteger(q.priceMicro) &&
+    typeof q.sizeMicro === "bigint" &&
+    q.sizeMicro > 0n
+  );
+}
