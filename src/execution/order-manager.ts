@@ -1,0 +1,148 @@
+import { clientOrderId } from "../core/ids.js";
+import type { DesiredQuote } from "../core/trading.js";
+import type { CancelAllIntent, CancelIntent, Intent } from "./intents.js";
+import { DEFAULT_TOLERANCE, diffQuotes, type QuoteTolerance } from "./order-manager-diff.js";
+import type { TrackedOrder } from "./order-state.js";
+import type { OrderStore } from "./order-store.js";
+
+/** The token being quoted, as the order manager needs it. */
+export interface QuotedToken {
+  readonly tokenId: string;
+  readonly marketId: string;
+  readonly tickMicro: number;
+}
+
+export interface OrderManagerOptions {
+  /** Session tag of this process run (see core/ids.ts): ids never repeat across restarts. */
+  readonly session: string;
+  readonly store: OrderStore;
+  readonly tolerance?: QuoteTolerance;
+  /** First sequence number (default 1). */
+  readonly firstSeq?: number;
+}
+
+/**
+ * Turns desired quotes into intents and keeps the order store in step with what it asked for, so a
+ * second diff before the first intents are answered never repeats them:
+ * - a new placement is tracked at once as `placing` (queued) under a fresh deterministic clientOrderId
+ *   (session, token, side, level, seq; seq is per manager and only ever grows);
+ * - a cancel moves the order to `cancelling`;
+ * - a queued placement superseded before it was sent is retired (state `cancelled`) and a cancel intent
+ *   without orderId tells the queue to drop it.
+ * The engine reports sends and answers through order-manager-outcomes.ts.
+ * @example
+ * const om = new OrderManager({ session: "a1", store });
+ * const intents = om.diff({ tokenId, marketId, tickMicro: 10_000 }, strategyQuotes, clock.now());
+ */
+export class OrderManager {
+  readonly #session: string;
+  readonly #store: OrderStore;
+  readonly #tolerance: QuoteTolerance;
+  #seq: number;
+
+  constructor(opts: OrderManagerOptions) {
+    this.#session = opts.session;
+    this.#store = opts.store;
+    this.#tolerance = opts.tolerance ?? DEFAULT_TOLERANCE;
+    this.#seq = opts.firstSeq ?? 1;
+  }
+
+  /** The sequence number the next placement will use. */
+  get nextSeq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Diffs `desired` against the token's live orders (see diffQuotes) and records the result in the store.
+   * @returns cancels (including drops of superseded queued placements), then placements.
+   */
+  diff(token: QuotedToken, desired: readonly DesiredQuote[], now: number): Intent[] {
+    const live = this.#store.live(token.tokenId);
+    const res = diffQuotes({
+      tokenId: token.tokenId,
+      marketId: token.marketId,
+      tickMicro: token.tickMicro,
+      desired,
+      live,
+      tolerance: this.#tolerance,
+      newClientOrderId: (q) =>
+        clientOrderId({
+          session: this.#session,
+          tokenId: token.tokenId,
+          side: q.side,
+          level: q.level,
+          seq: this.#seq++,
+        }),
+    });
+    const out: Intent[] = [];
+    for (const o of res.superseded) out.push(...this.#retire(o, "superseded", now));
+    for (const c of res.cancels) {
+      this.#store.apply(c.clientOrderId, { kind: "cancel_requested" }, now);
+      out.push(c);
+    }
+    for (const p of res.places) {
+      this.#store.track(
+        { clientOrderId: p.clientOrderId, tokenId: p.tokenId, marketId: p.marketId, ...p.quote },
+        now,
+      );
+      out.push(p);
+    }
+    return out;
+  }
+
+  /**
+   * Pulls every quote of one token (stale or resyncing book, risk limits): cancels its open orders and
+   * drops its queued placements. Orders already cancelling, placements in flight and unknown orders
+   * cannot be cancelled yet; the engine keeps the token's desired quotes empty, so the next diff cancels
+   * each of them as soon as it becomes open.
+   */
+  cancelAllFor(tokenId: string, reason: string, now: number): CancelIntent[] {
+    return this.#cancelWhere((o) => o.tokenId === tokenId, reason, now);
+  }
+
+  /** Like cancelAllFor, for every token of a market (market paused or not OPEN, platform frozen). */
+  cancelMarket(marketId: string, reason: string, now: number): CancelIntent[] {
+    return this.#cancelWhere((o) => o.marketId === marketId, reason, now);
+  }
+
+  /**
+   * The kill switch: one cancel-all for the whole wallet. Nothing changes locally until it is answered
+   * (applyCancelAllOutcome); queued placements are dropped at once.
+   */
+  killAll(reason: string, now: number): Intent[] {
+    const out: Intent[] = [];
+    for (const o of [...this.#store.all()]) {
+      if (o.state === "placing" && o.queued) out.push(...this.#retire(o, reason, now));
+    }
+    const all: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason };
+    out.push(all);
+    return out;
+  }
+
+  #cancelWhere(match: (o: TrackedOrder) => boolean, reason: string, now: number): CancelIntent[] {
+    const out: CancelIntent[] = [];
+    for (const o of [...this.#store.all()]) {
+      if (!match(o)) continue;
+      if (o.state === "placing" && o.queued) out.push(...this.#retire(o, reason, now));
+      else if (o.state === "open" && this.#store.apply(o.clientOrderId, { kind: "cancel_requested" }, now)) {
+        out.push(cancelOf(o, reason));
+      }
+    }
+    return out;
+  }
+
+  #retire(o: TrackedOrder, reason: string, now: number): CancelIntent[] {
+    return this.#store.apply(o.clientOrderId, { kind: "dropped" }, now) ? [cancelOf(o, reason)] : [];
+  }
+}
+
+function cancelOf(o: TrackedOrder, reason: string): CancelIntent {
+  return {
+    kind: "cancel",
+    tokenId: o.tokenId,
+    marketId: o.marketId,
+    clientOrderId: o.clientOrderId,
+    orderId: o.orderId,
+    reason,
+  };
+}

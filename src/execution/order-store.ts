@@ -1,0 +1,189 @@
+import type { Fill, LocalOrderState } from "../core/trading.js";
+import type { Side } from "../core/types.js";
+import { isTerminal, type OrderEvent, refreshFilled, type TrackedOrder, transition } from "./order-state.js";
+
+/** What a new order needs; everything else starts empty. */
+export interface NewOrder {
+  readonly clientOrderId: string;
+  readonly tokenId: string;
+  readonly marketId: string;
+  readonly side: Side;
+  readonly level: number;
+  readonly priceMicro: number;
+  readonly sizeMicro: bigint;
+}
+
+/** The reconciler's verdict on one order (see reconcile-*.ts): the exchange's view, applied as authority. */
+export interface OrderUpdate {
+  readonly clientOrderId: string;
+  readonly orderId?: string | undefined;
+  readonly state: LocalOrderState;
+  readonly remoteFilledMicro?: bigint | undefined;
+  /** Why, for the log. */
+  readonly reason: string;
+}
+
+/**
+ * Every order of this session, by clientOrderId and by exchange orderId, plus the fills seen per
+ * exchange orderId (so a fill that arrives before its order's id is known still counts once it is).
+ * Never throws on a bad transition: it is ignored and counted in `illegalTransitions`.
+ */
+export class OrderStore {
+  readonly #byClient = new Map<string, TrackedOrder>();
+  readonly #byOrderId = new Map<string, TrackedOrder>();
+  readonly #fills = new Map<string, Map<string, bigint>>();
+  #illegal = 0;
+
+  /** Transitions refused by the table in order-state.ts (or conflicting ids) since start. */
+  get illegalTransitions(): number {
+    return this.#illegal;
+  }
+
+  /** Registers a placement the order manager just issued: state `placing`, queued (not yet sent). */
+  track(init: NewOrder, now: number): TrackedOrder {
+    const existing = this.#byClient.get(init.clientOrderId);
+    if (existing !== undefined) {
+      this.#illegal++;
+      return existing;
+    }
+    const o: TrackedOrder = {
+      ...init,
+      orderId: undefined,
+      filledMicro: 0n,
+      state: "placing",
+      updatedAtMs: now,
+      queued: true,
+      sentAtMs: undefined,
+      createdAtMs: now,
+      fillSumMicro: 0n,
+      remoteFilledMicro: 0n,
+      needsReconcile: false,
+      lastCode: undefined,
+    };
+    this.#byClient.set(o.clientOrderId, o);
+    return o;
+  }
+
+  /**
+   * Takes over an order found on the exchange (adoption of an orphan). Refused when its clientOrderId
+   * or orderId is already tracked.
+   */
+  adopt(init: NewOrder & { orderId: string; filledMicro: bigint }, now: number): TrackedOrder | undefined {
+    if (this.#byClient.has(init.clientOrderId) || this.#byOrderId.has(init.orderId)) {
+      this.#illegal++;
+      return undefined;
+    }
+    const o = this.track(init, now);
+    o.queued = false;
+    o.state = "open";
+    o.remoteFilledMicro = init.filledMicro;
+    this.#bind(o, init.orderId);
+    return o;
+  }
+
+  /** Applies one event; false when it was illegal (ignored, counted) or the order is not tracked. */
+  apply(clientOrderId: string, ev: OrderEvent, now: number): boolean {
+    const o = this.#byClient.get(clientOrderId);
+    if (o === undefined || !transition(o, ev, now)) {
+      this.#illegal++;
+      return false;
+    }
+    if (o.orderId !== undefined) this.#bind(o, o.orderId);
+    return true;
+  }
+
+  /**
+   * Records a fill against its exchange orderId (and binds that id to the order named by the fill's
+   * clientOrderId, when it was unknown). Idempotent by tradeId. Does not touch inventory.
+   * @returns the order the fill belongs to, when tracked.
+   */
+  recordFill(fill: Fill): TrackedOrder | undefined {
+    let perOrder = this.#fills.get(fill.orderId);
+    if (perOrder === undefined) {
+      perOrder = new Map();
+      this.#fills.set(fill.orderId, perOrder);
+    }
+    perOrder.set(fill.tradeId, fill.sizeMicro);
+    let o = this.#byOrderId.get(fill.orderId);
+    if (o === undefined && fill.clientOrderId !== undefined) {
+      const named = this.#byClient.get(fill.clientOrderId);
+      if (named !== undefined && named.orderId === undefined) o = named;
+    }
+    if (o === undefined) return undefined;
+    this.#bind(o, fill.orderId);
+    return o;
+  }
+
+  /**
+   * Applies the reconciler's verdict. A terminal local state is final (the exchange itself said so),
+   * so only its filled quantity may rise; any other state takes the verdict.
+   */
+  reconcile(u: OrderUpdate, now: number): boolean {
+    const o = this.#byClient.get(u.clientOrderId);
+    if (o === undefined || (u.orderId !== undefined && o.orderId !== undefined && o.orderId !== u.orderId)) {
+      this.#illegal++;
+      return false;
+    }
+    if (u.orderId !== undefined) this.#bind(o, u.orderId);
+    if (u.remoteFilledMicro !== undefined && u.remoteFilledMicro > o.remoteFilledMicro) {
+      o.remoteFilledMicro = u.remoteFilledMicro;
+    }
+    if (!isTerminal(o.state) && o.state !== u.state) {
+      o.state = u.state;
+      o.queued = false;
+      o.updatedAtMs = now;
+    }
+    if (isTerminal(o.state) || u.state === o.state) o.needsReconcile = false;
+    refreshFilled(o);
+    return true;
+  }
+
+  /** The order with this clientOrderId. */
+  get(clientOrderId: string): TrackedOrder | undefined {
+    return this.#byClient.get(clientOrderId);
+  }
+
+  /** The order with this exchange id. */
+  byOrderId(orderId: string): TrackedOrder | undefined {
+    return this.#byOrderId.get(orderId);
+  }
+
+  /** Non-terminal orders of a token (what the order manager diffs against), in creation order. */
+  live(tokenId: string): TrackedOrder[] {
+    const out: TrackedOrder[] = [];
+    for (const o of this.#byClient.values()) if (o.tokenId === tokenId && !isTerminal(o.state)) out.push(o);
+    return out;
+  }
+
+  /** Every tracked order, in creation order. */
+  all(): IterableIterator<TrackedOrder> {
+    return this.#byClient.values();
+  }
+
+  /**
+   * Forgets terminal orders last changed before `beforeMs` (bounding memory in a long run). Their
+   * recorded fills go too, so prune well after late fills and trade backfills can still arrive.
+   */
+  prune(beforeMs: number): number {
+    let n = 0;
+    for (const o of [...this.#byClient.values()]) {
+      if (!isTerminal(o.state) || o.updatedAtMs >= beforeMs) continue;
+      this.#byClient.delete(o.clientOrderId);
+      if (o.orderId !== undefined) {
+        this.#byOrderId.delete(o.orderId);
+        this.#fills.delete(o.orderId);
+      }
+      n++;
+    }
+    return n;
+  }
+
+  #bind(o: TrackedOrder, orderId: string): void {
+    if (o.orderId === undefined) o.orderId = orderId;
+    if (!this.#byOrderId.has(orderId)) this.#byOrderId.set(orderId, o);
+    let sum = 0n;
+    for (const q of this.#fills.get(orderId)?.values() ?? []) sum += q;
+    o.fillSumMicro = sum;
+    refreshFilled(o);
+  }
+}

@@ -1,0 +1,69 @@
+import type { Order } from "../exchange/types.js";
+import { isTerminal, localStateOfRemote, type TrackedOrder } from "./order-state.js";
+import type { OrderUpdate } from "./order-store.js";
+import { remoteFilled } from "./reconcile-open-orders.js";
+
+/** The exchange has no such order: GET /api/orders/{id} answered 404, or no history row has the clientOrderId. */
+export const NOT_FOUND = "not_found" as const;
+
+/** Tuning of resolveGhost. */
+export interface GhostOptions {
+  /**
+   * How long after it was sent an unknown placement may still surface on the exchange. Not found by
+   * clientOrderId after that, it is taken as never placed. Default 30 000 ms (covers the client's request
+   * timeout and the exchange's history lag with room to spare).
+   */
+  readonly graceMs?: number;
+}
+
+/**
+ * Resolves a ghost (ours, believed live, absent from the open list) or an unresolved unknown order from
+ * what the exchange says about it: the Order from GET /api/orders/{id} (or the history row with its
+ * clientOrderId), or NOT_FOUND.
+ *
+ * INVARIANTS
+ * - Pure; returns the update to apply (OrderStore.reconcile), or undefined to wait and ask again later.
+ * - Found: the local state becomes the exchange's (OPEN/PENDING/PARTIAL → open, FILLED → filled,
+ *   CANCELLED → cancelled, EXPIRED → expired, REJECTED → rejected, SETTLEMENT_FAILED → cancelled),
+ *   its orderId is bound and filled quantity raised to the exchange's. A cancel still in flight keeps
+ *   the order `cancelling` while the exchange says open.
+ * - Not found, no orderId (an ambiguous placement): before graceMs after sending, wait; after it, the
+ *   placement never reached the book → `rejected` (so the level may be quoted again). If it surfaces
+ *   later after all, the open-orders diff reports it as an orphan and it is cancelled.
+ * - Not found, with an orderId the exchange gave us: it no longer exists → `cancelled` (an anomaly,
+ *   reason `order_not_found`).
+ * - A terminal local order is never moved (the store enforces it too).
+ * @example
+ * const u = resolveGhost(ghost, await lookup(ghost.orderId), clock.now());
+ * if (u) store.reconcile(u, now);
+ */
+export function resolveGhost(
+  local: TrackedOrder,
+  remote: Order | typeof NOT_FOUND,
+  now: number,
+  opts: GhostOptions = {},
+): OrderUpdate | undefined {
+  if (isTerminal(local.state)) return undefined;
+  if (remote === NOT_FOUND) {
+    if (local.orderId !== undefined) {
+      return { clientOrderId: local.clientOrderId, state: "cancelled", reason: "order_not_found" };
+    }
+    const sentAt = local.sentAtMs ?? local.createdAtMs;
+    if (now - sentAt < (opts.graceMs ?? 30_000)) return undefined;
+    return { clientOrderId: local.clientOrderId, state: "rejected", reason: "never_placed" };
+  }
+  if (local.orderId !== undefined && remote.id !== local.orderId) return undefined;
+  if (local.orderId === undefined && remote.clientOrderId !== local.clientOrderId) return undefined;
+  const remoteState = localStateOfRemote(remote.status);
+  const state =
+    remoteState === "open" && local.state === "cancelling" && !local.needsReconcile
+      ? "cancelling"
+      : remoteState;
+  return {
+    clientOrderId: local.clientOrderId,
+    orderId: remote.id,
+    state,
+    remoteFilledMicro: remoteFilled(remote),
+    reason: `exchange_${remote.status.toLowerCase()}`,
+  };
+}

@@ -1,0 +1,140 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
+import type { Order, TradeRecord } from "../exchange/types.js";
+import type { OrderUpdate } from "./order-store.js";
+import type { ReconcileState } from "./reconcile-fills.js";
+import { NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
+import { reconcileOpenOrders } from "./reconcile-open-orders.js";
+import { adoptOrphans, type TokenOfOrder } from "./reconcile-orphans.js";
+import { type BackfillReport, backfillTrades } from "./reconcile-trades.js";
+
+/** The reads a REST reconcile needs (ExchangePort plus an order-history search by clientOrderId). */
+export interface ReconcileSource {
+  /** GET /api/orders/open. */
+  openOrders(): Promise<Order[]>;
+  /** GET /api/orders/{id}; rejects with ExchangeError `order_not_found` when there is none. */
+  order(orderId: string): Promise<Order>;
+  /** The wallet's orders (any status) carrying these clientOrderIds, from GET /api/orders/history. */
+  ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]>;
+  /** GET /api/me/trades, newest first. */
+  trades(opts: {
+    limit?: number;
+    cursor?: string;
+  }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
+}
+
+/** How runReconcile treats orphans, pages trades and waits for answers in flight. */
+export interface ReconcileRunOptions {
+  /** Adopt orphans instead of reporting them for cancellation. */
+  readonly adopt?: boolean;
+  readonly tokenOf: TokenOfOrder;
+  /** Stop paging trades at the first page holding a trade older than this (epoch ms). Default: all pages. */
+  readonly tradesSinceMs?: number;
+  /** Safety cap on trade pages. Default 50. */
+  readonly maxTradePages?: number;
+  readonly tradePageSize?: number;
+  /** See OpenOrdersOptions / GhostOptions. */
+  readonly cancellingGraceMs?: number;
+  readonly unknownGraceMs?: number;
+}
+
+/** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
+export interface ReconcileReport {
+  readonly updates: readonly OrderUpdate[];
+  /** Orphans to cancel (all of them unless adopting; with `adopt`, those that could not be adopted). */
+  readonly orphans: readonly Order[];
+  readonly adopted: number;
+  /** Unknown orders still unresolved (within their grace period). */
+  readonly pending: number;
+  readonly backfill: BackfillReport;
+}
+
+/**
+ * One full REST reconcile, in the order that lets each step use what the previous one learned:
+ * 1. open orders → updates, orphans, ghosts, unresolved unknowns;
+ * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history;
+ * 3. trades backfill (orders resolved in 2 map their trades to tokens); trades of orders still unknown
+ *    to the store are mapped by fetching their order (tokenOf).
+ * Fills keep arriving over the WebSocket meanwhile; every step is idempotent and order-independent
+ * with them. The caller applies the orphan cancels, runs the position check and schedules the next run.
+ * All time comes from `now`.
+ */
+export async function runReconcile(
+  source: ReconcileSource,
+  state: ReconcileState,
+  now: number,
+  opts: ReconcileRunOptions,
+): Promise<ReconcileReport> {
+  const store = state.orders;
+  const diff = reconcileOpenOrders(store.all(), await source.openOrders(), now, {
+    ...(opts.cancellingGraceMs === undefined ? {} : { graceMs: opts.cancellingGraceMs }),
+  });
+  const updates: OrderUpdate[] = [...diff.updates];
+  for (const u of diff.updates) store.reconcile(u, now);
+  const ghostOpts = opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs };
+  for (const g of diff.ghosts) {
+    const u = resolveGhost(g, await lookup(source, g.orderId as string), now, ghostOpts);
+    if (u !== undefined && store.reconcile(u, now)) updates.push(u);
+  }
+  let pending = 0;
+  if (diff.unresolved.length > 0) {
+    const found = await source.ordersByClientId(diff.unresolved.map((o) => o.clientOrderId));
+    const byCid = new Map(found.map((o) => [o.clientOrderId, o]));
+    for (const o of diff.unresolved) {
+      const u = resolveGhost(o, byCid.get(o.clientOrderId) ?? NOT_FOUND, now, ghostOpts);
+      if (u !== undefined && store.reconcile(u, now)) updates.push(u);
+      else pending++;
+    }
+  }
+  let orphans = diff.orphans;
+  let adopted = 0;
+  if (opts.adopt === true && orphans.length > 0) {
+    const res = adoptOrphans(store, orphans, opts.tokenOf, now);
+    adopted = res.adopted.length;
+    orphans = res.rejected;
+  }
+  const trades = await collectTrades(source, opts);
+  let backfill = backfillTrades(state, trades);
+  if (backfill.unmapped.length > 0) {
+    const tokens = new Map<string, string | undefined>();
+    for (const t of backfill.unmapped) {
+      if (tokens.has(t.orderId)) continue;
+      const o = await lookup(source, t.orderId);
+      tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
+    }
+    const again = backfillTrades(state, backfill.unmapped, { tokenOfOrder: (id) => tokens.get(id) });
+    backfill = {
+      applied: [...backfill.applied, ...again.applied],
+      duplicates: backfill.duplicates + again.duplicates,
+      fees: backfill.fees + again.fees,
+      unmapped: again.unmapped,
+      invalid: [...backfill.invalid, ...again.invalid],
+    };
+  }
+  return { updates, orphans, adopted, pending, backfill };
+}
+
+async function lookup(source: ReconcileSource, orderId: string): Promise<Order | typeof NOT_FOUND> {
+  try {
+    return await source.order(orderId);
+  } catch (err) {
+    if (err instanceof ExchangeError && err.code === "order_not_found") return NOT_FOUND;
+    throw err;
+  }
+}
+
+async function collectTrades(source: ReconcileSource, opts: ReconcileRunOptions): Promise<TradeRecord[]> {
+  const out: TradeRecord[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < (opts.maxTradePages ?? 50); page++) {
+    const res = await source.trades({
+      limit: opts.tradePageSize ?? 200,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
+    out.push(...res.trades);
+    const since = opts.tradesSinceMs;
+    const older = since !== undefined && res.trades.some((t) => Date.parse(t.createdAt) < since);
+    if (res.nextCursor === null || older || res.trades.length === 0) break;
+    cursor = res.nextCursor;
+  }
+  return out;
+}

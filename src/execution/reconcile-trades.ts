@@ -1,0 +1,111 @@
+import type { Fill } from "../core/trading.js";
+import type { Side } from "../core/types.js";
+import { toWei } from "../core/wei.js";
+import type { TradeRecord } from "../exchange/types.js";
+import type { FeeAmount } from "./inventory-math.js";
+import { applyFill, type ReconcileState } from "./reconcile-fills.js";
+
+/** What a backfill did. */
+export interface BackfillReport {
+  /** Fills that were missing (dropped or not yet delivered over the WebSocket), now applied. */
+  readonly applied: readonly Fill[];
+  /** Trades already applied (the usual case). */
+  readonly duplicates: number;
+  /** Fees newly set from the records (also on trades first seen over the WebSocket). */
+  readonly fees: number;
+  /** Trades of orders this session cannot map to a token: resolve their orders, then backfill again. */
+  readonly unmapped: readonly TradeRecord[];
+  /** Records with an unreadable price, quantity, fee or createdAt: skipped. */
+  readonly invalid: readonly TradeRecord[];
+}
+
+export interface BackfillOptions {
+  /** Token of an orderId the store does not track (e.g. from GET /api/orders/{id} + the market catalog). */
+  readonly tokenOfOrder?: (orderId: string) => string | undefined;
+}
+
+/**
+ * Backfills fills missed while disconnected from GET /api/me/trades records.
+ *
+ * A REST trade has no tokenId and no clientOrderId: it is mapped to its token through its orderId (the
+ * store's order, or `tokenOfOrder`); `id` is the tradeId. Its timestamp is `createdAt` parsed to epoch ms,
+ * assumed to be the same instant as the user_fill's tsMs (so both deliveries sort alike).
+ *
+ * Fees: `fee` is null until settlement. Its asset is the record's `feeAsset` when present, else by side
+ * (BUY → shares, SELL → USDC: the spec's taker rule; maker rows are assumed to follow it, and a maker
+ * fee is normally 0). Fees are set even for trades already applied from the WebSocket, which never
+ * carries one.
+ *
+ * INVARIANTS
+ * - Idempotent and deduplicated against WebSocket fills by (tradeId, orderId) (applyFill).
+ * - Backfilling any subset of the true trades, any number of times, in any order, never moves the
+ *   state away from the truth; backfilling all of them reaches it.
+ * @example
+ * const page = await port.trades({ limit: 200 });
+ * const rep = backfillTrades(state, page.trades);
+ */
+export function backfillTrades(
+  state: ReconcileState,
+  trades: readonly TradeRecord[],
+  opts: BackfillOptions = {},
+): BackfillReport {
+  const applied: Fill[] = [];
+  const unmapped: TradeRecord[] = [];
+  const invalid: TradeRecord[] = [];
+  let duplicates = 0;
+  let fees = 0;
+  for (const t of trades) {
+    const local = state.orders.byOrderId(t.orderId);
+    const tokenId = local?.tokenId ?? opts.tokenOfOrder?.(t.orderId);
+    if (tokenId === undefined) {
+      unmapped.push(t);
+      continue;
+    }
+    const fill = fillFromTrade(t, tokenId, local?.clientOrderId);
+    const fee = feeOfTrade(t);
+    if (fill === undefined || fee === "invalid") {
+      invalid.push(t);
+      continue;
+    }
+    if (applyFill(state, fill).applied) applied.push(fill);
+    else duplicates++;
+    if (fee !== undefined && state.inventory.setFee(t.id, t.orderId, fee)) fees++;
+  }
+  return { applied, duplicates, fees, unmapped, invalid };
+}
+
+/** A REST trade as a Fill of `tokenId`; undefined when an amount or the timestamp is unreadable. */
+export function fillFromTrade(t: TradeRecord, tokenId: string, clientOrderId?: string): Fill | undefined {
+  const tsMs = Date.parse(t.createdAt);
+  if (!Number.isFinite(tsMs)) return undefined;
+  try {
+    return {
+      tradeId: t.id,
+      orderId: t.orderId,
+      clientOrderId,
+      tokenId,
+      side: t.side,
+      priceMicro: Number(toWei(t.price, "price")),
+      sizeMicro: toWei(t.quantity, "quantity"),
+      tsMs,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fee of a REST trade (see backfillTrades for the asset rule); undefined while unresolved. */
+export function feeOfTrade(t: TradeRecord): FeeAmount | undefined | "invalid" {
+  if (t.fee === null || t.fee === undefined) return undefined;
+  const declared = (t as { feeAsset?: unknown }).feeAsset;
+  const asset = declared === "shares" || declared === "usdc" ? declared : assetBySide(t.side);
+  try {
+    return { asset, amountMicro: toWei(t.fee, "fee") };
+  } catch {
+    return "invalid";
+  }
+}
+
+function assetBySide(side: Side): FeeAmount["asset"] {
+  return side === "buy" ? "shares" : "usdc";
+}

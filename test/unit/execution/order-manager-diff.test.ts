@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import type { DesiredQuote } from "../../../src/core/trading.js";
+import {
+  DEFAULT_TOLERANCE,
+  type DiffInput,
+  diffQuotes,
+  type LiveOrder,
+  MISSING_LIVE_URGENCY,
+  withinTolerance,
+} from "../../../src/execution/order-manager-diff.js";
+import { MARKET, TOKEN, tracked } from "./reconcile-support.js";
+
+const TICK = 10_000;
+const bid = (level: number, priceMicro: number, sizeMicro = 10_000_000n): DesiredQuote => ({
+  side: "buy",
+  level,
+  priceMicro,
+  sizeMicro,
+});
+const ask = (level: number, priceMicro: number, sizeMicro = 10_000_000n): DesiredQuote => ({
+  side: "sell",
+  level,
+  priceMicro,
+  sizeMicro,
+});
+
+function run(desired: DesiredQuote[], live: LiveOrder[], tolerance = DEFAULT_TOLERANCE) {
+  let n = 0;
+  const input: DiffInput = {
+    tokenId: TOKEN,
+    marketId: MARKET,
+    tickMicro: TICK,
+    desired,
+    live,
+    tolerance,
+    newClientOrderId: (q) => `new-${q.side}${q.level}-${++n}`,
+  };
+  return diffQuotes(input);
+}
+
+describe("diffQuotes", () => {
+  it("places every desired quote when nothing is live, most urgent, in (side, level) order", () => {
+    const r = run([ask(0, 520_000), bid(1, 470_000), bid(0, 480_000)], []);
+    expect(r.cancels).toEqual([]);
+    expect(r.places.map((p) => [p.clientOrderId, p.quote.priceMicro, p.urgencyTicks])).toEqual([
+      ["new-buy0-1", 480_000, MISSING_LIVE_URGENCY],
+      ["new-buy1-2", 470_000, MISSING_LIVE_URGENCY],
+      ["new-sell0-3", 520_000, MISSING_LIVE_URGENCY],
+    ]);
+    expect(r.places[0]).toMatchObject({ kind: "place", tokenId: TOKEN, marketId: MARKET });
+  });
+
+  it("leaves a matching open order alone and cancels one nobody wants", () => {
+    const keep = tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000 });
+    const extra = tracked({ clientOrderId: "x", orderId: "ox", side: "sell", priceMicro: 520_000 });
+    const r = run([bid(0, 480_000)], [keep, extra]);
+    expect(r.places).toEqual([]);
+    expect(r.cancels).toEqual([
+      {
+        kind: "cancel",
+        tokenId: TOKEN,
+        marketId: MARKET,
+        clientOrderId: "x",
+        orderId: "ox",
+        reason: "not_desired",
+      },
+    ]);
+  });
+
+  it("cancel-replaces a price move of one tick, with urgency = ticks moved", () => {
+    const live = tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000 });
+    const r = run([bid(0, 450_000)], [live]);
+    expect(r.cancels.map((c) => [c.clientOrderId, c.reason])).toEqual([["k", "requote"]]);
+    expect(r.places.map((p) => p.urgencyTicks)).toEqual([3]);
+    expect(run([bid(0, 490_000)], [live]).places).toHaveLength(1);
+  });
+
+  it("priceTicks 2 tolerates a one-tick wobble but not two", () => {
+    const live = tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000 });
+    const tol = { priceTicks: 2, sizeFraction: 0.1 };
+    expect(run([bid(0, 490_000)], [live], tol).places).toEqual([]);
+    expect(run([bid(0, 500_000)], [live], tol).places).toHaveLength(1);
+  });
+
+  it("size: below the fraction stays, at or above it requotes (on the unfilled remainder)", () => {
+    const live = tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000, sizeMicro: 10_000_000n });
+    expect(run([bid(0, 480_000, 10_999_999n)], [live]).places).toEqual([]); // 9.09 % below
+    expect(run([bid(0, 480_000, 11_200_000n)], [live]).places).toHaveLength(1); // 1.2 ≥ 1.12
+    const eaten = { ...live, filledMicro: 1_500_000n }; // 8.5 left of a desired 10
+    const r = run([bid(0, 480_000)], [eaten]);
+    expect(r.places.map((p) => p.urgencyTicks)).toEqual([0]);
+  });
+
+  it("withinTolerance with zero tolerances still keeps an identical quote", () => {
+    const o = tracked({ clientOrderId: "k", priceMicro: 480_000 });
+    const zero = { priceTicks: 0, sizeFraction: 0 };
+    expect(withinTolerance(o, bid(0, 480_000), TICK, zero)).toBe(true);
+    expect(withinTolerance(o, bid(0, 480_001), TICK, zero)).toBe(false);
+    expect(withinTolerance(o, bid(0, 480_000, 10_000_001n), TICK, zero)).toBe(false);
+  });
+
+  it("touches no in-flight order and places nothing on a level with one in flight", () => {
+    const placing = tracked({ clientOrderId: "p", state: "placing", queued: false, priceMicro: 470_000 });
+    const cancelling = tracked({ clientOrderId: "c", side: "sell", state: "cancelling", orderId: "oc" });
+    const r = run([bid(0, 480_000)], [placing, cancelling]);
+    expect(r).toEqual({ cancels: [], places: [], superseded: [] });
+  });
+
+  it("never places on a level whose order is unknown (no double exposure), but still cancels open ones there", () => {
+    const unknown = tracked({ clientOrderId: "u", state: "unknown", priceMicro: 470_000 });
+    const stale = tracked({ clientOrderId: "s", orderId: "os", priceMicro: 460_000 });
+    const r = run([bid(0, 480_000)], [unknown, stale]);
+    expect(r.places).toEqual([]);
+    expect(r.cancels.map((c) => c.clientOrderId)).toEqual(["s"]);
+    expect(run([], [unknown]).cancels).toEqual([]);
+  });
+
+  it("supersedes a queued placement whose quote moved, keeps one that still fits", () => {
+    const queued = tracked({
+      clientOrderId: "q",
+      state: "placing",
+      queued: true,
+      sentAtMs: undefined,
+      priceMicro: 470_000,
+    });
+    const moved = run([bid(0, 480_000)], [queued]);
+    expect(moved.superseded).toEqual([queued]);
+    expect(moved.places.map((p) => p.urgencyTicks)).toEqual([1]);
+    expect(run([bid(0, 470_000)], [queued])).toEqual({ cancels: [], places: [], superseded: [] });
+    expect(run([], [queued]).superseded).toEqual([queued]);
+  });
+
+  it("cancels extra open orders on a level, keeping the one that fits", () => {
+    const a = tracked({ clientOrderId: "a", orderId: "oa", priceMicro: 470_000 });
+    const b = tracked({ clientOrderId: "b", orderId: "ob", priceMicro: 480_000 });
+    const c = tracked({ clientOrderId: "c", orderId: "oc", priceMicro: 480_000 });
+    const r = run([bid(0, 480_000)], [a, b, c]);
+    expect(r.places).toEqual([]);
+    expect(r.cancels.map((x) => [x.clientOrderId, x.reason])).toEqual([
+      ["a", "requote"],
+      ["c", "duplicate"],
+    ]);
+  });
+
+  it("ignores terminal orders and duplicate desired levels (first wins)", () => {
+    const done = tracked({ clientOrderId: "f", state: "filled", priceMicro: 480_000 });
+    const r = run([bid(0, 480_000), bid(0, 300_000)], [done]);
+    expect(r.places.map((p) => p.quote.priceMicro)).toEqual([480_000]);
+  });
+
+  it("is deterministic", () => {
+    const live = [tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000 })];
+    const d = [bid(0, 450_000), ask(0, 530_000)];
+    expect(run(d, live)).toEqual(run(d, live));
+  });
+});
