@@ -1,4 +1,5 @@
 import type { PlaceOrderRequest } from "../core/types.js";
+import type { CancelResult } from "../exchange/assumptions.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
 
@@ -10,11 +11,14 @@ import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
  */
 export interface ExchangePort {
   place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome>;
-  cancel(orderId: string): Promise<{ orderId: string; status: string }>;
+  cancel(orderId: string): Promise<CancelResult>;
   cancelAll(marketId?: string): Promise<CancelAllResult>;
   openOrders(): Promise<Order[]>;
   order(orderId: string): Promise<Order>;
   /** Recent trades of the wallet, newest first, for backfilling fills missed while disconnected. */
-  trades(opts: { limit?: number; cursor?: string }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
+  trades(opts: {
+    limit?: number;
+    cursor?: string;
+  }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
   positions(): Promise<{ tokenId: string; quantity: string }[]>;
 }
