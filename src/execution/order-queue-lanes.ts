@@ -1,0 +1,178 @@
+import type { CancelAllIntent, CancelIntent, PlaceIntent } from "./intents.js";
+
+/** A placement waiting to be sent. */
+export interface QueuedPlace {
+  readonly intent: PlaceIntent;
+  readonly key: string;
+  readonly seq: number;
+  readonly enqueuedAt: number;
+  /** Sends so far (a retryable reject may re-queue it once). */
+  attempts: number;
+}
+
+/** A single cancel waiting to be sent; duplicates for the same order ride along in `intents`. */
+export interface QueuedCancel {
+  readonly intents: CancelIntent[];
+  readonly clientOrderId: string;
+  readonly marketId: string;
+  orderId: string;
+  readonly seq: number;
+  readonly enqueuedAt: number;
+  attempts: number;
+}
+
+/** A cancel-all waiting to be sent, with the single cancels it makes unnecessary. */
+export interface QueuedCancelAll {
+  /** Explicit intents it answers (none when the queue substituted it for single cancels). */
+  readonly intents: CancelAllIntent[];
+  /** Undefined: every market (the kill switch). */
+  readonly marketId: string | undefined;
+  readonly covered: QueuedCancel[];
+  readonly seq: number;
+  readonly enqueuedAt: number;
+  attempts: number;
+}
+
+/** (tokenId, side, level): a newer placement for the same key supersedes a queued one. */
+export function quoteKey(i: PlaceIntent): string {
+  return `${i.tokenId}|${i.quote.side}|${i.quote.level}`;
+}
+
+/** Most urgent first; among equals, oldest first. */
+function before(a: QueuedPlace, b: QueuedPlace): boolean {
+  const ua = a.intent.urgencyTicks;
+  const ub = b.intent.urgencyTicks;
+  return ua !== ub ? ua > ub : a.seq < b.seq;
+}
+
+/**
+ * Placements ordered by urgency (then age), indexed by quote key and clientOrderId. The order makes
+ * shedding cheap: the calmest placements are always at the tail.
+ */
+export class PlacementLane {
+  readonly #items: QueuedPlace[] = [];
+  readonly #byKey = new Map<string, QueuedPlace>();
+  readonly #byCoid = new Map<string, QueuedPlace>();
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** Adds `item`; returns the queued placement it supersedes, if any (already removed). */
+  add(item: QueuedPlace): QueuedPlace | undefined {
+    const old = this.#byKey.get(item.key);
+    if (old !== undefined) this.remove(old);
+    this.#items.splice(this.#indexFor(item), 0, item);
+    this.#byKey.set(item.key, item);
+    this.#byCoid.set(item.intent.clientOrderId, item);
+    return old;
+  }
+
+  remove(item: QueuedPlace): void {
+    const i = this.#indexFor(item);
+    if (this.#items[i] !== item) return;
+    this.#items.splice(i, 1);
+    this.#byKey.delete(item.key);
+    this.#byCoid.delete(item.intent.clientOrderId);
+  }
+
+  byClientOrderId(coid: string): QueuedPlace | undefined {
+    return this.#byCoid.get(coid);
+  }
+
+  byKey(key: string): QueuedPlace | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /** The most urgent placement `eligible` accepts. */
+  first(eligible: (item: QueuedPlace) => boolean): QueuedPlace | undefined {
+    for (const item of this.#items) if (eligible(item)) return item;
+    return undefined;
+  }
+
+  /** Removes calm placements from the tail while more than `keep` are queued. */
+  shedTail(keep: number, calmUrgencyTicks: number): QueuedPlace[] {
+    const out: QueuedPlace[] = [];
+    for (;;) {
+      const tail = this.#items[this.#items.length - 1];
+      if (tail === undefined || this.#items.length <= keep || tail.intent.urgencyTicks > calmUrgencyTicks)
+        break;
+      this.remove(tail);
+      out.push(tail);
+    }
+    return out;
+  }
+
+  /** Removes and returns every placement `pred` selects. */
+  removeWhere(pred: (item: QueuedPlace) => boolean): QueuedPlace[] {
+    const out = this.#items.filter(pred);
+    for (const item of out) this.remove(item);
+    return out;
+  }
+
+  /** Binary search: the item's index if present, else where it belongs. */
+  #indexFor(item: QueuedPlace): number {
+    let lo = 0;
+    let hi = this.#items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(this.#items[mid] as QueuedPlace, item)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Single cancels in arrival order (retries go back to the front), indexed by clientOrderId and market. */
+export class CancelLane {
+  #items: QueuedCancel[] = [];
+  readonly #byCoid = new Map<string, QueuedCancel>();
+  readonly #perMarket = new Map<string, number>();
+
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** Queues a cancel; a cancel already queued for the same order absorbs it. */
+  add(item: QueuedCancel, front = false): void {
+    const same = this.#byCoid.get(item.clientOrderId);
+    if (same !== undefined) {
+      same.intents.push(...item.intents);
+      return;
+    }
+    if (front) this.#items.unshift(item);
+    else this.#items.push(item);
+    this.#byCoid.set(item.clientOrderId, item);
+    this.#perMarket.set(item.marketId, (this.#perMarket.get(item.marketId) ?? 0) + 1);
+  }
+
+  first(): QueuedCancel | undefined {
+    return this.#items[0];
+  }
+
+  remove(item: QueuedCancel): void {
+    const i = this.#items.indexOf(item);
+    if (i < 0) return;
+    this.#items.splice(i, 1);
+    this.#byCoid.delete(item.clientOrderId);
+    const n = (this.#perMarket.get(item.marketId) ?? 1) - 1;
+    if (n > 0) this.#perMarket.set(item.marketId, n);
+    else this.#perMarket.delete(item.marketId);
+  }
+
+  has(coid: string): boolean {
+    return this.#byCoid.has(coid);
+  }
+
+  /** Markets with their number of queued cancels. */
+  markets(): ReadonlyMap<string, number> {
+    return this.#perMarket;
+  }
+
+  /** Removes and returns the cancels of one market (undefined: all markets). */
+  takeMarket(marketId: string | undefined): QueuedCancel[] {
+    const out = this.#items.filter((c) => marketId === undefined || c.marketId === marketId);
+    for (const c of out) this.remove(c);
+    return out;
+  }
+}

@@ -1,0 +1,113 @@
+import type { ExchangeError } from "../exchange/exchange-error.js";
+import type { CancelAllResult } from "../exchange/types.js";
+import type { CancelIntent, PlaceIntent } from "./intents.js";
+import type { QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
+import type { PlaceSend, WriteSend } from "./order-queue-send.js";
+import type { CancelAllOutcome, CancelOutcome, PlaceDropReason, QueueReport } from "./order-queue-types.js";
+
+/** The part of the queue that settlement acts on (kept narrow so the rules read in one place). */
+export interface SettleTarget {
+  readonly awaiting: Map<string, CancelIntent[]>;
+  readonly inFlightPlaces: Map<string, QueuedPlace>;
+  cancelAllAvailable: boolean;
+  readonly maxCancelAttempts: number;
+  report(r: QueueReport): void;
+  dropPlace(intent: PlaceIntent, reason: PlaceDropReason): void;
+  intakeCancel(intent: CancelIntent, orderId: string | undefined): void;
+  requeuePlace(item: QueuedPlace): boolean;
+  requeueCancel(item: QueuedCancel): void;
+  requeueCancelAll(item: QueuedCancelAll): void;
+}
+
+/**
+ * A placement's answer. A retryable reject is re-queued once when still desired (see
+ * OrderQueue.requeuePlace); otherwise the outcome is reported as is. Cancels that waited for this
+ * placement then proceed: with its orderId when accepted, as `not_sent` when definitely rejected, as
+ * ambiguous when the placement is.
+ */
+export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend): void {
+  const coid = item.intent.clientOrderId;
+  q.inFlightPlaces.delete(coid);
+  const waiting = q.awaiting.get(coid) ?? [];
+  q.awaiting.delete(coid);
+  if (res.kind === "withdrawn") {
+    q.dropPlace(item.intent, waiting.length > 0 ? "cancelled_unsent" : "superseded");
+    for (const intent of waiting)
+      q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_dropped" } });
+    return;
+  }
+  const { outcome } = res;
+  if (outcome.kind === "rejected" && outcome.retryable && waiting.length === 0 && q.requeuePlace(item))
+    return;
+  q.report({ kind: "place", intent: item.intent, outcome, sentAt: res.sentAt, answeredAt: res.answeredAt });
+  for (const intent of waiting) {
+    if (outcome.kind === "accepted") q.intakeCancel(intent, outcome.result.orderId);
+    else if (outcome.kind === "rejected") {
+      q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_rejected" } });
+    } else q.report({ kind: "cancel", intent, outcome: { kind: "ambiguous", error: outcome.error } });
+  }
+}
+
+/** A single cancel's answer; retryable failures go back to the front until maxCancelAttempts. */
+export function settleCancel(
+  q: SettleTarget,
+  item: QueuedCancel,
+  res: WriteSend<{ orderId: string; status: string | undefined }>,
+): void {
+  if (!res.ok && res.error.outcome === "retryable" && item.attempts < q.maxCancelAttempts) {
+    q.requeueCancel(item);
+    return;
+  }
+  const outcome: CancelOutcome = res.ok
+    ? { kind: "done", orderId: res.value.orderId, status: res.value.status }
+    : failure(res.error);
+  for (const intent of item.intents) q.report({ kind: "cancel", intent, outcome });
+}
+
+/**
+ * A cancel-all's answer. Success settles the cancels it covered as `covered`. A retryable failure is
+ * retried until maxCancelAttempts; after that, or on a definite reject, the covered cancels go back to
+ * the cancel lane (still wanted), and a 501 turns cancel-all off. Ambiguity spreads to covered cancels.
+ */
+export function settleCancelAll(
+  q: SettleTarget,
+  item: QueuedCancelAll,
+  res: WriteSend<CancelAllResult>,
+): void {
+  if (!res.ok && res.error.outcome === "retryable" && item.attempts < q.maxCancelAttempts) {
+    q.requeueCancelAll(item);
+    return;
+  }
+  if (res.ok) {
+    const done: CancelAllOutcome = { kind: "done", cancelled: res.value.cancelled, marketId: item.marketId };
+    for (const intent of item.intents) q.report({ kind: "cancel_all", intent, outcome: done });
+    const covered: CancelOutcome = {
+      kind: "covered",
+      marketId: item.marketId,
+      cancelled: res.value.cancelled,
+    };
+    for (const c of item.covered)
+      for (const intent of c.intents) q.report({ kind: "cancel", intent, outcome: covered });
+    return;
+  }
+  const { error } = res;
+  const outcome = failure(error);
+  for (const intent of item.intents) q.report({ kind: "cancel_all", intent, outcome });
+  if (error.outcome === "ambiguous") {
+    for (const c of item.covered)
+      for (const intent of c.intents) q.report({ kind: "cancel", intent, outcome });
+    return;
+  }
+  if (error.httpStatus === 501 || error.code === "not_implemented") q.cancelAllAvailable = false;
+  // Back to the front in their original order.
+  for (const c of [...item.covered].reverse()) {
+    c.attempts = 0;
+    q.requeueCancel(c);
+  }
+}
+
+function failure(error: ExchangeError): Extract<CancelOutcome, { kind: "failed" | "ambiguous" }> {
+  return error.outcome === "ambiguous"
+    ? { kind: "ambiguous", error }
+    : { kind: "failed", code: error.code, retryable: error.outcome === "retryable", error };
+}

@@ -1,0 +1,227 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
+import type { CancelAllIntent, CancelIntent, Intent, PlaceIntent } from "./intents.js";
+import {
+  CancelLane,
+  PlacementLane,
+  type QueuedCancel,
+  type QueuedCancelAll,
+  type QueuedPlace,
+  quoteKey,
+} from "./order-queue-lanes.js";
+import type { SettleTarget } from "./order-queue-settle.js";
+import type {
+  OrderQueueOptions,
+  PlaceDropReason,
+  QueueDepth,
+  QueueReport,
+  QueueStats,
+} from "./order-queue-types.js";
+import { endpointOf } from "./rate-budget.js";
+
+/**
+ * Everything the order queue holds between decisions: the three lanes, what is in flight, cancels
+ * waiting for an orderId, and the totals. Intake applies the supersede, local-cancel and cancel-all
+ * absorption rules as intents arrive; the scheduler (order-queue.ts) decides what leaves and when.
+ */
+export class QueueState implements SettleTarget {
+  readonly places = new PlacementLane();
+  readonly cancels = new CancelLane();
+  /** Kill switch (marketId undefined) first, then market cancel-alls by age. */
+  cancelAlls: QueuedCancelAll[] = [];
+  /** Cancels waiting for their in-flight placement's answer, by clientOrderId. */
+  readonly awaiting = new Map<string, CancelIntent[]>();
+  readonly inFlightPlaces = new Map<string, QueuedPlace>();
+  readonly inFlightCancels = new Set<string>();
+  readonly inFlightCancelAlls = new Set<QueuedCancelAll>();
+  cancelAllAvailable: boolean;
+  /** No more placements are sent (the queue is closing). */
+  closed = false;
+  readonly stats: QueueStats = {
+    sent: { place: 0, cancel: 0, cancel_all: 0 },
+    rateLimited: 0,
+    shed: 0,
+    superseded: 0,
+    cancelledUnsent: 0,
+    substitutions: 0,
+    requeued: 0,
+  };
+  readonly #o: OrderQueueOptions;
+  #seq = 0;
+
+  constructor(opts: OrderQueueOptions) {
+    this.#o = opts;
+    this.cancelAllAvailable = opts.cancelAllAvailable ?? true;
+  }
+
+  get maxCancelAttempts(): number {
+    return this.#o.maxCancelAttempts ?? 3;
+  }
+
+  /** A fresh sequence number (ties in priority go to the older item). */
+  nextSeq(): number {
+    return this.#seq++;
+  }
+
+  /** Applies one intent to the lanes. */
+  intake(intent: Intent): void {
+    if (intent.kind === "place") this.#intakePlace(intent);
+    else if (intent.kind === "cancel") this.intakeCancel(intent, undefined);
+    else this.#intakeCancelAll(intent);
+  }
+
+  report(r: QueueReport): void {
+    this.#o.onReport(r);
+  }
+
+  /** Reports a placement that will never be sent. */
+  dropPlace(intent: PlaceIntent, reason: PlaceDropReason): void {
+    if (reason === "shed") {
+      this.stats.shed++;
+      this.#o.metrics?.shed?.(intent);
+    } else if (reason === "superseded") {
+      this.stats.superseded++;
+      this.#o.metrics?.superseded?.(intent);
+    } else if (reason === "cancelled_unsent") this.stats.cancelledUnsent++;
+    this.report({ kind: "place_dropped", intent, reason });
+  }
+
+  #intakePlace(intent: PlaceIntent): void {
+    if (this.closed) {
+      this.dropPlace(intent, "closed");
+      return;
+    }
+    const now = this.#o.clock.now();
+    const item: QueuedPlace = {
+      intent,
+      key: quoteKey(intent),
+      seq: this.nextSeq(),
+      enqueuedAt: now,
+      attempts: 0,
+    };
+    const old = this.places.add(item);
+    if (old !== undefined) this.dropPlace(old.intent, "superseded");
+  }
+
+  /** Routes a cancel; `orderId` overrides the intent's (filled in from its placement's answer). */
+  intakeCancel(intent: CancelIntent, orderId: string | undefined): void {
+    const coid = intent.clientOrderId;
+    const queued = this.places.byClientOrderId(coid);
+    if (queued !== undefined) {
+      this.places.remove(queued);
+      this.dropPlace(queued.intent, "cancelled_unsent");
+      this.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_dropped" } });
+      return;
+    }
+    const id = orderId ?? intent.orderId;
+    if (id === undefined) {
+      if (this.inFlightPlaces.has(coid)) {
+        const list = this.awaiting.get(coid) ?? [];
+        list.push(intent);
+        this.awaiting.set(coid, list);
+        return;
+      }
+      const error = new ExchangeError({
+        code: "order_id_unknown",
+        message: "no orderId and no placement of it queued or in flight; reconcile by clientOrderId",
+        outcome: "rejected",
+        endpoint: endpointOf("cancel"),
+        details: { clientOrderId: coid },
+      });
+      this.report({
+        kind: "cancel",
+        intent,
+        outcome: { kind: "failed", code: error.code, retryable: false, error },
+      });
+      return;
+    }
+    const item: QueuedCancel = {
+      intents: [intent],
+      clientOrderId: coid,
+      marketId: intent.marketId,
+      orderId: id,
+      seq: this.nextSeq(),
+      enqueuedAt: this.#o.clock.now(),
+      attempts: 0,
+    };
+    const cover = this.cancelAlls.find((a) => a.marketId === undefined || a.marketId === intent.marketId);
+    if (cover !== undefined) cover.covered.push(item);
+    else this.cancels.add(item);
+  }
+
+  /**
+   * A cancel-all drops the placements of its scope queued before it (they were meant for the book it
+   * clears) and absorbs its scope's queued cancels; the kill switch absorbs queued market cancel-alls.
+   */
+  #intakeCancelAll(intent: CancelAllIntent): void {
+    const m = intent.marketId;
+    for (const p of this.places.removeWhere((p) => m === undefined || p.intent.marketId === m)) {
+      this.dropPlace(p.intent, "cancel_all");
+    }
+    const covered = this.cancels.takeMarket(m);
+    const into = this.cancelAlls.find((a) => a.marketId === undefined || a.marketId === m);
+    if (into !== undefined) {
+      into.intents.push(intent);
+      into.covered.push(...covered);
+      return;
+    }
+    const now = this.#o.clock.now();
+    const item: QueuedCancelAll = {
+      intents: [intent],
+      marketId: m,
+      covered,
+      seq: this.nextSeq(),
+      enqueuedAt: now,
+      attempts: 0,
+    };
+    if (m === undefined) {
+      for (const a of this.cancelAlls) {
+        item.intents.push(...a.intents);
+        item.covered.push(...a.covered);
+      }
+      this.cancelAlls = [item];
+    } else this.cancelAlls.push(item);
+  }
+
+  /** Puts a cancel back after a retryable answer (front of its lane). */
+  requeueCancel(item: QueuedCancel): void {
+    this.cancels.add(item, true);
+  }
+
+  requeueCancelAll(item: QueuedCancelAll): void {
+    this.cancelAlls.push(item);
+    this.cancelAlls.sort(
+      (a, b) => Number(b.marketId === undefined) - Number(a.marketId === undefined) || a.seq - b.seq,
+    );
+  }
+
+  /** Re-queues a placement rejected as retryable when still desired and not superseded; false when not. */
+  requeuePlace(item: QueuedPlace): boolean {
+    if (this.closed || item.attempts > 1 || this.places.byKey(item.key) !== undefined) return false;
+    if (this.awaiting.has(item.intent.clientOrderId) || this.#o.stillDesired?.(item.intent) !== true)
+      return false;
+    this.places.add(item);
+    this.stats.requeued++;
+    return true;
+  }
+
+  /** Lane depths (inFlight is filled in by the scheduler, which owns p-queue). */
+  depth(inFlight: number): QueueDepth {
+    let awaiting = 0;
+    for (const list of this.awaiting.values()) awaiting += list.length;
+    return {
+      cancelAll: this.cancelAlls.length,
+      cancel: this.cancels.size,
+      place: this.places.size,
+      awaitingOrderId: awaiting,
+      inFlight,
+    };
+  }
+
+  /** Markets whose placements wait for a queued or in-flight cancel-all ("*" = every market). */
+  blockedMarkets(): Set<string> {
+    const out = new Set<string>();
+    for (const a of this.cancelAlls) out.add(a.marketId ?? "*");
+    for (const a of this.inFlightCancelAlls) out.add(a.marketId ?? "*");
+    return out;
+  }
+}

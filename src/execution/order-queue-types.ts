@@ -1,0 +1,122 @@
+import type { Clock } from "../core/clock.js";
+import type { PlaceOrderRequest } from "../core/types.js";
+import type { ExchangePort } from "../engine/ports.js";
+import type { ExchangeCodeLike } from "../exchange/codes.js";
+import type { ExchangeError } from "../exchange/exchange-error.js";
+import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
+import type { RateLimitState } from "../exchange/rate-limit-state.js";
+import type { CancelAllIntent, CancelIntent, PlaceIntent } from "./intents.js";
+import type { RateBudget } from "./rate-budget.js";
+
+/** The three kinds of request the queue sends. */
+export type QueueOp = "place" | "cancel" | "cancel_all";
+
+/**
+ * Why a queued placement was never sent:
+ * - `superseded`: a newer placement for the same (tokenId, side, level) replaced it;
+ * - `shed`: a calm requote the budget could not send soon (see OrderQueueOptions.calmUrgencyTicks);
+ * - `cancelled_unsent`: a cancel arrived for it before it left;
+ * - `cancel_all`: a cancel-all of its market (or the kill switch) was queued after it;
+ * - `closed`: the queue is closing (placements are no longer sent; cancels still are).
+ */
+export type PlaceDropReason = "superseded" | "shed" | "cancelled_unsent" | "cancel_all" | "closed";
+
+/** How a cancel ended. */
+export type CancelOutcome =
+  /** The exchange answered the single cancel. */
+  | { kind: "done"; orderId: string; status: string | undefined }
+  /** A cancel-all of its market (or the kill switch) covered it and succeeded. */
+  | { kind: "covered"; marketId: string | undefined; cancelled: number }
+  /** Nothing to cancel on the exchange: its placement was dropped unsent or definitely rejected. */
+  | { kind: "not_sent"; reason: "placement_dropped" | "placement_rejected" }
+  /** A definite answer (e.g. not_cancellable, order_not_found), or retryable after the last attempt. */
+  | { kind: "failed"; code: ExchangeCodeLike; retryable: boolean; error: ExchangeError }
+  /** It may or may not have taken effect: the reconciler finds out. */
+  | { kind: "ambiguous"; error: ExchangeError };
+
+/** How a cancel-all ended. */
+export type CancelAllOutcome =
+  | { kind: "done"; cancelled: number; marketId: string | undefined }
+  | { kind: "failed"; code: ExchangeCodeLike; retryable: boolean; error: ExchangeError }
+  | { kind: "ambiguous"; error: ExchangeError };
+
+/** What the queue reports for each intent, exactly once per intent. */
+export type QueueReport =
+  | { kind: "place"; intent: PlaceIntent; outcome: PlaceOrderOutcome; sentAt: number; answeredAt: number }
+  | { kind: "place_dropped"; intent: PlaceIntent; reason: PlaceDropReason }
+  | { kind: "cancel"; intent: CancelIntent; outcome: CancelOutcome }
+  | { kind: "cancel_all"; intent: CancelAllIntent; outcome: CancelAllOutcome };
+
+/** Depth of each lane, for gauges. */
+export interface QueueDepth {
+  cancelAll: number;
+  cancel: number;
+  place: number;
+  /** Cancels held until their placement's answer gives them an orderId. */
+  awaitingOrderId: number;
+  inFlight: number;
+}
+
+/** Optional metric hooks; every one is called synchronously and must not throw. */
+export interface OrderQueueMetrics {
+  depth?(depth: QueueDepth): void;
+  /** Time an item spent queued before it was sent. */
+  waited?(op: QueueOp, ms: number): void;
+  sent?(op: QueueOp): void;
+  rateLimited?(op: QueueOp, retryAfterMs: number | undefined): void;
+  shed?(intent: PlaceIntent): void;
+  superseded?(intent: PlaceIntent): void;
+  /** A cancel-all replaced `cancels` single cancels of a market. */
+  substituted?(marketId: string, cancels: number): void;
+  /** Tokens charged to foreign use after the server's headers disagreed with our count. */
+  foreignUse?(op: QueueOp, tokens: number): void;
+}
+
+/** Running totals (also for metrics). */
+export interface QueueStats {
+  sent: Record<QueueOp, number>;
+  rateLimited: number;
+  shed: number;
+  superseded: number;
+  cancelledUnsent: number;
+  substitutions: number;
+  requeued: number;
+}
+
+export interface OrderQueueOptions {
+  clock: Clock;
+  port: Pick<ExchangePort, "place" | "cancel" | "cancelAll">;
+  /** Builds and signs the request of a placement (the engine's OrderBuilder); called just before sending. */
+  sign: (intent: PlaceIntent) => PlaceOrderRequest | Promise<PlaceOrderRequest>;
+  budget: RateBudget;
+  /** Receives one report per intent. Called synchronously; must not throw. */
+  onReport: (report: QueueReport) => void;
+  /** Last X-RateLimit-* state per endpoint (ExchangeHttpClient.rateLimit); enables header sync. */
+  rateLimitState?: (endpoint: string) => RateLimitState | undefined;
+  /**
+   * clientOrderIds of every order of ours that may rest in a market (any non-terminal state), from the
+   * order manager. Without it the queue never substitutes a cancel-all for single cancels.
+   */
+  restingOrders?: (marketId: string) => Iterable<string>;
+  /**
+   * Whether a placement rejected as retryable (429, 503, circuit open) is still wanted. Without it such
+   * a placement is reported, never re-queued.
+   */
+  stillDesired?: (intent: PlaceIntent) => boolean;
+  /**
+   * Requests in flight at most (p-queue concurrency). Default 16 (the HTTP client's socket pool). It must
+   * cover the send rate × round trip, or it, not the budget, limits throughput.
+   */
+  concurrency?: number;
+  /** Placements the budget cannot send within this horizon may be shed when calm. Default 1000 ms. */
+  shedHorizonMs?: number;
+  /** Placements with urgencyTicks at or below this are calm: shed first under a tight budget. Default 2. */
+  calmUrgencyTicks?: number;
+  /** Attempts per cancel / cancel-all when the answer is retryable (429, 503). Default 3. */
+  maxCancelAttempts?: number;
+  /** Block used after a 429 without Retry-After. Default 1000 ms. */
+  defaultRetryAfterMs?: number;
+  /** Whether the exchange offers cancel-all (a 501 turns it off at run time). Default true. */
+  cancelAllAvailable?: boolean;
+  metrics?: OrderQueueMetrics;
+}

@@ -1,0 +1,207 @@
+import type { RateLimitScope } from "../exchange/rate-limits.js";
+import { rateLimitsFor } from "../exchange/rate-limits.js";
+import { type ServerRateView, TokenBucket } from "./token-bucket.js";
+
+/** The requests the engine paces: the order queue's writes and the reconciler's order reads. */
+export type BudgetOp = "place" | "cancel" | "cancel_all" | "order_reads";
+
+/** The endpoint (as the HTTP client names it) whose table rows and headers govern each op. */
+export const BUDGET_ENDPOINTS: Readonly<Record<BudgetOp, { method: "GET" | "POST"; route: string }>> = {
+  place: { method: "POST", route: "/api/orders/place" },
+  cancel: { method: "POST", route: "/api/orders/cancel" },
+  cancel_all: { method: "POST", route: "/api/orders/cancel-all" },
+  order_reads: { method: "GET", route: "/api/orders/open" },
+};
+
+/** Endpoint key of an op as RateLimitTracker stores it, e.g. `POST /api/orders/place`. */
+export function endpointOf(op: BudgetOp): string {
+  const e = BUDGET_ENDPOINTS[op];
+  return `${e.method} ${e.route}`;
+}
+
+export interface RateBudgetOptions {
+  /** The partner's rateLimitPerMin (baseline 600): scales every wallet-scoped limit. */
+  rateLimitPerMin: number;
+  /** Arrival-jitter allowance per bucket (see TokenBucket.marginMs). Default 50 ms. */
+  marginMs?: number;
+  /**
+   * Multiplier on IP-scoped limits for a whitelisted IP (spec: operators lift IP limits per IP).
+   * Default 1. Only set it to what the operator granted.
+   */
+  ipLimitFactor?: number;
+  /** IP buckets shared with other wallets' budgets in this process (one IP, several wallets). */
+  shareIpWith?: RateBudget;
+}
+
+/** One bucket as metrics see it. */
+export interface BucketSnapshot {
+  op: BudgetOp;
+  bucket: string;
+  scope: RateLimitScope;
+  limit: number;
+  windowMs: number;
+  remaining: number;
+  blockedUntil: number;
+}
+
+interface Slot {
+  readonly bucket: string;
+  readonly scope: RateLimitScope;
+  readonly tb: TokenBucket;
+}
+
+/**
+ * Every rate bucket mm's trading path spends, built from the rate-limit table (src/exchange/rate-limits.ts)
+ * as data: per wallet place 50/s, cancel 20/s, cancel-all 5/s, order reads 600/60 s (scaled by
+ * rateLimitPerMin / 600), per IP place 1000/60 s. An op may send only when every bucket that applies to
+ * it has a token (the server checks both scopes).
+ *
+ * Smoothing: a 1 s bucket may be spent in one burst; a longer window is paced at limit / window with a
+ * burst of ten seconds' worth, so a 60 s IP budget is not spent in the first seconds and then idle.
+ * @example
+ * const budget = new RateBudget({ rateLimitPerMin: 600 });
+ * if (budget.available("place", clock.now()) > 0) budget.reserve("place", clock.now());
+ */
+export class RateBudget {
+  readonly #slots = new Map<BudgetOp, Slot[]>();
+  readonly #ipBuckets: Map<string, TokenBucket>;
+
+  constructor(opts: RateBudgetOptions) {
+    const margin = opts.marginMs ?? 50;
+    const ipFactor = opts.ipLimitFactor ?? 1;
+    this.#ipBuckets = opts.shareIpWith === undefined ? new Map() : opts.shareIpWith.#ipBuckets;
+    for (const op of Object.keys(BUDGET_ENDPOINTS) as BudgetOp[]) {
+      const e = BUDGET_ENDPOINTS[op];
+      const applied = rateLimitsFor(e.method, e.route, { rateLimitPerMin: opts.rateLimitPerMin });
+      const slots = applied.map((a): Slot => {
+        const limit = a.rule.scope === "ip" ? Math.max(1, Math.floor(a.limit * ipFactor)) : a.limit;
+        const make = () =>
+          new TokenBucket({
+            limit,
+            windowMs: a.windowMs,
+            marginMs: margin,
+            burst: burstFor(limit, a.windowMs),
+          });
+        if (a.rule.scope === "wallet") return { bucket: a.rule.bucket, scope: "wallet", tb: make() };
+        let tb = this.#ipBuckets.get(a.rule.bucket);
+        if (tb === undefined) {
+          tb = make();
+          this.#ipBuckets.set(a.rule.bucket, tb);
+        }
+        return { bucket: a.rule.bucket, scope: "ip", tb };
+      });
+      this.#slots.set(op, slots);
+    }
+  }
+
+  /** Sends of `op` allowed at `now`: the minimum over its buckets. */
+  available(op: BudgetOp, now: number): number {
+    let n = Number.POSITIVE_INFINITY;
+    for (const s of this.#of(op)) n = Math.min(n, s.tb.available(now));
+    return n;
+  }
+
+  /** Earliest time ≥ now at which `op` may send once (Infinity while only an answer can free a token). */
+  nextAvailableAt(op: BudgetOp, now: number): number {
+    let at = now;
+    for (const s of this.#of(op)) at = Math.max(at, s.tb.nextAvailableAt(now));
+    return at;
+  }
+
+  /** Estimated sends of `op` possible within the next `horizonMs`. */
+  capacityWithin(op: BudgetOp, now: number, horizonMs: number): number {
+    let n = Number.POSITIVE_INFINITY;
+    for (const s of this.#of(op)) n = Math.min(n, s.tb.capacityWithin(now, horizonMs));
+    return n;
+  }
+
+  /** Per-window limit of `op`'s tightest bucket in requests per second (for cost comparisons). */
+  ratePerSecond(op: BudgetOp): number {
+    let r = Number.POSITIVE_INFINITY;
+    for (const s of this.#of(op)) r = Math.min(r, (s.tb.capacity * 1000) / s.tb.windowMs);
+    return r;
+  }
+
+  /** Holds a token in every bucket of `op`. Throws BucketEmptyError (a bug) when one is empty. */
+  reserve(op: BudgetOp, now: number): void {
+    const slots = this.#of(op);
+    // Check all first so that an empty bucket leaves no partial reservation behind; its reserve throws.
+    const empty = slots.find((s) => s.tb.available(now) < 1);
+    if (empty !== undefined) empty.tb.reserve(now);
+    for (const s of slots) s.tb.reserve(now);
+  }
+
+  /** The reserved request left at `sentAt`. */
+  commit(op: BudgetOp, sentAt: number): void {
+    for (const s of this.#of(op)) s.tb.commit(sentAt);
+  }
+
+  /** The reserved request was not sent. */
+  release(op: BudgetOp, now: number): void {
+    for (const s of this.#of(op)) s.tb.release(now);
+  }
+
+  /** Reserve and commit at once (reads and other immediate sends). */
+  take(op: BudgetOp, now: number): void {
+    this.reserve(op, now);
+    this.commit(op, now);
+  }
+
+  /** A 429's Retry-After: `op`'s buckets send nothing before `until` (the 429 names no scope, so all). */
+  block(op: BudgetOp, until: number): void {
+    for (const s of this.#of(op)) s.tb.block(until);
+  }
+
+  /**
+   * Applies an answer's X-RateLimit-* headers. They describe the tightest applicable bucket without
+   * naming it, so they go to the bucket of `op` whose limit is nearest (by ratio) to X-RateLimit-Limit.
+   * @returns tokens charged as foreign use
+   */
+  observe(op: BudgetOp, view: ServerRateView, sentAt: number, now: number): number {
+    let best: Slot | undefined;
+    let bestDist = Number.POSITIVE_INFINITY;
+    for (const s of this.#of(op)) {
+      const dist = Math.abs(Math.log(Math.max(1, view.limit) / s.tb.limit));
+      if (dist < bestDist) {
+        best = s;
+        bestDist = dist;
+      }
+    }
+    return best === undefined ? 0 : best.tb.observe(view, sentAt, now);
+  }
+
+  /** Remaining budget of every bucket, for metrics. */
+  snapshot(now: number): BucketSnapshot[] {
+    const out: BucketSnapshot[] = [];
+    for (const [op, slots] of this.#slots) {
+      for (const s of slots) {
+        out.push({
+          op,
+          bucket: s.bucket,
+          scope: s.scope,
+          limit: s.tb.capacity,
+          windowMs: s.tb.windowMs,
+          remaining: s.tb.available(now),
+          blockedUntil: s.tb.blockedUntil,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The buckets of `op` (tests and diagnostics). */
+  buckets(op: BudgetOp): readonly TokenBucket[] {
+    return this.#of(op).map((s) => s.tb);
+  }
+
+  #of(op: BudgetOp): Slot[] {
+    const slots = this.#slots.get(op);
+    if (slots === undefined) throw new RangeError(`unknown budget op ${op}`);
+    return slots;
+  }
+}
+
+/** One-second windows may burst their whole limit; longer ones are paced with ten seconds' worth. */
+function burstFor(limit: number, windowMs: number): number {
+  return windowMs <= 1_000 ? limit : Math.max(1, Math.ceil((limit * 10_000) / windowMs));
+}

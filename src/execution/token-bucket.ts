@@ -1,0 +1,241 @@
+import { MmError } from "../core/errors.js";
+import { insertSorted, lowerBound, upperBound } from "./token-bucket-sorted.js";
+
+/** Shape of one bucket: the server's fixed window plus our safety margin and smoothing burst. */
+export interface TokenBucketOptions {
+  /** Requests the server allows per fixed window. */
+  limit: number;
+  windowMs: number;
+  /**
+   * How long past the window a spent token stays out. It must cover the spread of the delay between
+   * our send and the server's count (latency jitter, signing), because the server counts arrivals.
+   */
+  marginMs?: number;
+  /** Smoothing: at most this many sends back to back, refilled at limit / (window + margin). */
+  burst?: number;
+}
+
+/** What the exchange's X-RateLimit-* headers said, anchored to the local clock (see rate-limit-state.ts). */
+export interface ServerRateView {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  observedAt: number;
+}
+
+/** Thrown when code tries to take a token the bucket does not have: a bug, never a runtime condition. */
+export class BucketEmptyError extends MmError {
+  constructor(details: Record<string, unknown>) {
+    super("rate_bucket_empty", "tried to send with an empty rate bucket", details);
+  }
+}
+
+/**
+ * A token bucket in which every spent token comes back exactly `window + margin` after the request
+ * that spent it was sent. Invariant: at any instant at most `limit` tokens are out (reserved,
+ * sent within the last window + margin, or charged to foreign use the server reported). Hence any
+ * interval of length window + margin holds at most `limit` sends, whatever the alignment of the
+ * server's fixed windows and however late within `margin` each request reaches the server.
+ *
+ * A reservation (taken when a send is decided, committed when it actually leaves) keeps a token out
+ * from decision to send, so asynchronous signing in between cannot break the invariant.
+ * Time is always passed in (ms on the injected Clock); the bucket never reads time itself.
+ * @example
+ * const b = new TokenBucket({ limit: 50, windowMs: 1000, marginMs: 50 });
+ * if (b.available(now) > 0) b.take(now);
+ */
+export class TokenBucket {
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly marginMs: number;
+  readonly burst: number;
+  /** window + margin: how long one token stays out after its send. */
+  readonly holdMs: number;
+  #capacity: number;
+  /** Release times (send + holdMs) of committed sends, ascending. */
+  readonly #held: number[] = [];
+  #reserved = 0;
+  #foreign = { count: 0, until: 0 };
+  #blockedUntil = 0;
+  // Pacer in integer units: one token = holdMs units, refilled at `limit` units per ms.
+  #units: number;
+  #unitsAt = 0;
+
+  constructor(opts: TokenBucketOptions) {
+    if (!(opts.limit >= 1 && Number.isInteger(opts.limit)))
+      throw new RangeError("limit must be an integer ≥ 1");
+    if (!(opts.windowMs > 0)) throw new RangeError("windowMs must be positive");
+    this.limit = opts.limit;
+    this.windowMs = opts.windowMs;
+    this.marginMs = Math.max(0, Math.round(opts.marginMs ?? 0));
+    this.holdMs = this.windowMs + this.marginMs;
+    this.burst = Math.min(this.limit, Math.max(1, Math.floor(opts.burst ?? this.limit)));
+    this.#capacity = this.limit;
+    this.#units = this.burst * this.holdMs;
+  }
+
+  /** Current ceiling: the table's limit, or lower once the server reported a lower X-RateLimit-Limit. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Time before which nothing may be sent (Retry-After). */
+  get blockedUntil(): number {
+    return this.#blockedUntil;
+  }
+
+  /** Tokens that may be spent at `now` (0 while blocked). */
+  available(now: number): number {
+    if (now < this.#blockedUntil) return 0;
+    const free = this.#capacity - this.#reserved - this.#aliveHeld(now) - this.#aliveForeign(now);
+    return Math.max(0, Math.min(free, this.#pacerTokens(now)));
+  }
+
+  /** Earliest time ≥ now at which one token is available; Infinity while only a commit can free one. */
+  nextAvailableAt(now: number): number {
+    const over = this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now) - this.#capacity + 1;
+    let at = Math.max(now, this.#blockedUntil);
+    if (over > 0) at = Math.max(at, this.#releaseOfNth(now, over));
+    if (this.burst < this.limit) {
+      const units = this.#unitsNow(now);
+      if (units < this.holdMs) at = Math.max(at, now + Math.ceil((this.holdMs - units) / this.limit));
+    }
+    return at;
+  }
+
+  /**
+   * Estimate of how many sends the bucket can grant during the next `horizonMs` (used to decide what to
+   * shed). Exact for horizons up to window + margin.
+   */
+  capacityWithin(now: number, horizonMs: number): number {
+    const end = now + horizonMs;
+    if (this.#blockedUntil > end) return 0;
+    const logTokens = this.#capacity - this.#reserved - this.#aliveHeld(end) - this.#aliveForeign(end);
+    const pacer =
+      this.burst < this.limit
+        ? Math.floor((this.#unitsNow(now) + this.limit * horizonMs) / this.holdMs)
+        : Number.POSITIVE_INFINITY;
+    return Math.max(0, Math.min(logTokens, pacer));
+  }
+
+  /** Holds a token from now until {@link commit} or {@link release}. Throws BucketEmptyError when none is free. */
+  reserve(now: number): void {
+    if (this.available(now) < 1) {
+      throw new BucketEmptyError({
+        limit: this.limit,
+        windowMs: this.windowMs,
+        now,
+        blockedUntil: this.#blockedUntil,
+      });
+    }
+    this.#units = this.#unitsNow(now) - this.holdMs;
+    this.#unitsAt = now;
+    this.#reserved++;
+    this.prune(now);
+  }
+
+  /** The reserved request left at `sentAt`: its token comes back at sentAt + window + margin. */
+  commit(sentAt: number): void {
+    if (this.#reserved < 1) throw new RangeError("commit without a reservation");
+    this.#reserved--;
+    insertSorted(this.#held, sentAt + this.holdMs);
+  }
+
+  /** The reserved request was not sent after all: the token comes back at once. */
+  release(now: number): void {
+    if (this.#reserved < 1) throw new RangeError("release without a reservation");
+    this.#reserved--;
+    this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(now) + this.holdMs);
+    this.#unitsAt = now;
+  }
+
+  /** Reserve and send at once. */
+  take(now: number): void {
+    this.reserve(now);
+    this.commit(now);
+  }
+
+  /** Retry-After: nothing leaves before `until`. Never shortens an existing block. */
+  block(until: number): void {
+    this.#blockedUntil = Math.max(this.#blockedUntil, until);
+  }
+
+  /**
+   * Brings the local view in step with the server's headers; can only lower it. A lower
+   * X-RateLimit-Limit lowers the capacity for good. Requests the server counted beyond ours (another
+   * process on the same wallet or IP) are charged as foreign use until the server's reset. Our own
+   * sends that the server may have counted are those within window + margin before the answered
+   * request and everything sent since: a generous count, so only use we cannot explain is charged.
+   * @returns tokens charged as foreign use (0 when the server agrees with us)
+   */
+  observe(view: ServerRateView, sentAt: number, now: number): number {
+    if (view.limit >= 1 && view.limit < this.#capacity) this.#capacity = view.limit;
+    const until = Math.min(view.resetAt, view.observedAt + this.holdMs);
+    if (until <= now) return 0;
+    const serverUsed = Math.max(0, view.limit - view.remaining);
+    // Release ≥ sentAt ⇔ sent at most one hold before the answered request, or after it.
+    const ours = this.#held.length - lowerBound(this.#held, sentAt);
+    const foreign = Math.max(0, serverUsed - ours);
+    if (foreign === 0) return 0;
+    if (this.#foreign.until <= now) this.#foreign = { count: foreign, until };
+    else
+      this.#foreign = {
+        count: Math.max(this.#foreign.count, foreign),
+        until: Math.max(this.#foreign.until, until),
+      };
+    return foreign;
+  }
+
+  /** Sends and charges still out at `now` (for metrics and tests). */
+  outstanding(now: number): number {
+    return this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now);
+  }
+
+  #aliveHeld(at: number): number {
+    return this.#held.length - upperBound(this.#held, at);
+  }
+
+  #aliveForeign(at: number): number {
+    return at < this.#foreign.until ? this.#foreign.count : 0;
+  }
+
+  /** Release time of the n-th token to come back after `now` (1-based), over sends and foreign use. */
+  #releaseOfNth(now: number, n: number): number {
+    const held = this.#held;
+    const foreign = this.#aliveForeign(now);
+    let i = upperBound(held, now);
+    let k = n;
+    let foreignPending = foreign > 0;
+    for (;;) {
+      const h = held[i];
+      // The foreign charge comes back all at once, at its `until`.
+      if (foreignPending && (h === undefined || this.#foreign.until <= h)) {
+        if (k <= foreign) return this.#foreign.until;
+        k -= foreign;
+        foreignPending = false;
+        continue;
+      }
+      if (h === undefined) return Number.POSITIVE_INFINITY;
+      if (k === 1) return h;
+      k--;
+      i++;
+    }
+  }
+
+  /**
+   * Forgets sends older than two holds (bounded memory). One hold of history is kept past the release
+   * so that {@link observe} can still tell our own sends from foreign ones in a late answer.
+   */
+  prune(now: number): void {
+    const n = upperBound(this.#held, now - this.holdMs);
+    if (n > 0) this.#held.splice(0, n);
+  }
+
+  #unitsNow(now: number): number {
+    return Math.min(this.burst * this.holdMs, this.#units + this.limit * Math.max(0, now - this.#unitsAt));
+  }
+
+  #pacerTokens(now: number): number {
+    return this.burst < this.limit ? Math.floor(this.#unitsNow(now) / this.holdMs) : Number.POSITIVE_INFINITY;
+  }
+}
