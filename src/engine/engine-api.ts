@@ -1,0 +1,47 @@
+import type { BookState } from "../book/book-state.js";
+import type { BookView } from "../book/order-book.js";
+import type { Fill } from "../core/trading.js";
+
+/**
+ * The engine as the adapters see it: the daemon and paper mode feed it from the gateway client and
+ * BookTracker, the backtest runner from recorded or synthetic data on a SimClock. The same object
+ * runs in every mode; it reads time only from its Clock and touches the exchange only through
+ * its ExchangePort.
+ */
+export interface Engine {
+  /**
+   * Reconciles with the exchange (startup policy: cancel pre-existing orders of the wallet, or
+   * adopt them), loads positions, then enables quoting. Resolves once ready.
+   */
+  start(): Promise<void>;
+  /** A tracked book changed (snapshot, update or delta applied). */
+  onBook(tokenId: string, book: BookView): void;
+  /** A book's tracker state changed (synced / resyncing / stale, crossed flag). */
+  onBookState(state: BookState): void;
+  /** A user_fill (or a backfilled fill) of ours. */
+  onFill(fill: Fill): void;
+  /** A market's status changed (condition_lifecycle or a REST read). */
+  onMarketStatus(marketId: string, status: string): void;
+  /** platform_status frozen flag. */
+  onPlatformStatus(frozen: boolean): void;
+  /** A WebSocket reconnected: fills may have been missed, so reconcile. */
+  onReconnect(): void;
+  /**
+   * Stops quoting, cancels every quote (cancel-all per market, then a wallet-wide cancel-all),
+   * waits for the queue to drain up to `timeoutMs`, and resolves with what is left open (0 = clean).
+   */
+  stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }>;
+  /** Readiness and counts for /ready, logs and tests. */
+  status(): EngineStatus;
+}
+
+export interface EngineStatus {
+  readonly started: boolean;
+  readonly reconciled: boolean;
+  readonly quotingTokens: number;
+  readonly openOrders: number;
+  readonly inFlight: number;
+  readonly killSwitch: boolean;
+  /** Total PnL (realised + unrealised at mid) in USDC micro-units. */
+  readonly pnlMicro: bigint;
+}
