@@ -2,6 +2,7 @@ import type { Command } from "./command.js";
 import { configCommand } from "./config.js";
 import { importCommand } from "./import.js";
 import { mockCommand } from "./mock.js";
+import { recordCommand } from "./record.js";
 
 /** Every `mm` subcommand, in the order `mm --help` lists them. Add new ones here. */
-export const COMMANDS: readonly Command[] = [configCommand, mockCommand, importCommand];
+export const COMMANDS: readonly Command[] = [configCommand, mockCommand, recordCommand, importCommand];

@@ -1,0 +1,74 @@
+import type { ClosedInfo } from "./connection-types.js";
+import type { GatewayFatalError } from "./errors.js";
+import { Listeners } from "./listeners.js";
+import type { ChannelEvent } from "./schema/events.js";
+import type { Channel } from "./types.js";
+import type { RejectedIds } from "./waiters.js";
+
+/** Where and when an event arrived. */
+export interface EventMeta {
+  readonly link: number;
+  readonly sid: number | string;
+  readonly channel: Channel;
+  /** Local receive time on the client's Clock. */
+  readonly recvTs: number;
+}
+
+/**
+ * The listener side of GatewayClient: what can be listened to, and the sets the client emits on.
+ * Listeners run synchronously; one that throws is isolated and reported to `onListenerError`.
+ */
+export class ClientListeners {
+  protected readonly events: Listeners<[ChannelEvent, EventMeta]>;
+  protected readonly frames: Listeners<[Record<string, unknown>, number, number]>;
+  protected readonly fatals: Listeners<[GatewayFatalError]>;
+  protected readonly ups: Listeners<[number, boolean]>;
+  protected readonly downs: Listeners<[number, ClosedInfo]>;
+  protected readonly pongs: Listeners<[number, number, number | undefined]>;
+  protected readonly rejections: Listeners<[RejectedIds]>;
+
+  constructor(onListenerError: (err: unknown) => void) {
+    this.events = new Listeners(onListenerError);
+    this.frames = new Listeners(onListenerError);
+    this.fatals = new Listeners(onListenerError);
+    this.ups = new Listeners(onListenerError);
+    this.downs = new Listeners(onListenerError);
+    this.pongs = new Listeners(onListenerError);
+    this.rejections = new Listeners(onListenerError);
+  }
+
+  /** Typed, validated events of subscribed ids. Returns the removal. */
+  onEvent(fn: (e: ChannelEvent, meta: EventMeta) => void): () => void {
+    return this.events.add(fn);
+  }
+
+  /** Every push frame as received (before validation), with receive time and link: for recorders. */
+  onFrame(fn: (frame: Record<string, unknown>, recvTs: number, link: number) => void): () => void {
+    return this.frames.add(fn);
+  }
+
+  /** The client stopped for good (4401 …, 1008): called once. */
+  onFatal(fn: (err: GatewayFatalError) => void): () => void {
+    return this.fatals.add(fn);
+  }
+
+  /** A link connected (`reconnect` after a drop); its subscriptions are being restored. */
+  onLinkUp(fn: (link: number, reconnect: boolean) => void): () => void {
+    return this.ups.add(fn);
+  }
+
+  /** A link's connection dropped; what it carried is lost until the reconnect. */
+  onLinkDown(fn: (link: number, info: ClosedInfo) => void): () => void {
+    return this.downs.add(fn);
+  }
+
+  /** A keepalive pong arrived on a link. */
+  onPong(fn: (link: number, rttMs: number, serverTs: number | undefined) => void): () => void {
+    return this.pongs.add(fn);
+  }
+
+  /** The server refused ids (at subscribe, or on a resubscribe after a reconnect). */
+  onRejected(fn: (r: RejectedIds) => void): () => void {
+    return this.rejections.add(fn);
+  }
+}

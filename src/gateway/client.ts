@@ -1,0 +1,261 @@
+import { ClientListeners } from "./client-listeners.js";
+import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
+import { bump, type GatewayCounters, zeroGatewayCounters } from "./counters.js";
+import { GatewayError, type GatewayFatalError } from "./errors.js";
+import { ConnectionLink, type LinkState } from "./link.js";
+import { type GatewayClientOptions, type GatewaySettings, gatewaySettings, gatewayUrl } from "./options.js";
+import { ReadyWaiters } from "./ready.js";
+import {
+  type BookSnapshotRequested,
+  type Pong,
+  parsePong,
+  parseSnapshotRequested,
+  parseSubscriptionList,
+  type SubscriptionInfo,
+} from "./replies.js";
+import { type EventFrameRejection, eventKey, parseEventFrame } from "./schema/events.js";
+import { SubscriptionManager } from "./subscriptions.js";
+import { type Channel, gatewayOf } from "./types.js";
+import type { SubscribeOutcome } from "./waiters.js";
+
+/**
+ * Client of one gateway (/ws/market or /ws/user): as many connections ("links") as the
+ * subscription caps need (layout.ts), each reconnecting with back-off and resubscribing
+ * everything it held (sync.ts); every push validated (schema/) into a typed event; fatal closes
+ * (4401, 1008) stop everything and are reported once through onFatal. Listeners must not throw
+ * (a throwing listener is logged and isolated).
+ * @example
+ * const client = new GatewayClient({ url: cfg.exchange.wsUrl, gateway: "market", apiKey, clock });
+ * client.onEvent((e) => { if (e.type === "trade_matched") … });
+ * client.onFatal((err) => log.error({ code: err.code }, "market data stopped"));
+ * await client.start();
+ * await client.subscribe("token_book", tokenIds);
+ */
+export class GatewayClient extends ClientListeners {
+  readonly settings: GatewaySettings;
+  readonly counters: GatewayCounters = zeroGatewayCounters();
+  /** The most recent malformed frame's rejection, for diagnostics. */
+  lastMalformed: EventFrameRejection | undefined;
+  readonly #o: GatewayClientOptions;
+  readonly #links: ConnectionLink[] = [];
+  readonly #connected = new Map<number, ConnectedInfo>();
+  readonly #subs: SubscriptionManager;
+  readonly #ready = new ReadyWaiters();
+  #fatal: GatewayFatalError | undefined;
+  #closed = false;
+
+  constructor(opts: GatewayClientOptions) {
+    super((err) => {
+      bump(this.counters.dropped, "listener_error");
+      opts.logger?.error({ err, gateway: opts.gateway }, "gateway: listener threw");
+    });
+    this.#o = opts;
+    this.settings = gatewaySettings(opts);
+    this.#subs = new SubscriptionManager({
+      limits: this.settings.limits,
+      counters: this.counters,
+      isOpen: (link) => this.#links[link]?.state === "open",
+      ensureLink: (link) => void this.#link(link),
+      send: (link, cmd, params) => this.#link(link).send(cmd, params),
+      onRejected: (r) => this.rejections.emit(r),
+    });
+  }
+
+  /** The fatal error that stopped the client, if any. */
+  get fatal(): GatewayFatalError | undefined {
+    return this.#fatal;
+  }
+
+  /** State of each link, by index. */
+  linkStates(): LinkState[] {
+    return this.#links.map((l) => l.state);
+  }
+
+  /** The `connected` frame of a link's current connection. */
+  connectedInfo(link = 0): ConnectedInfo | undefined {
+    return this.#connected.get(link);
+  }
+
+  /** Wanted ids of a channel on one link (e.g. the books to resnapshot after that link dropped). */
+  idsOn(link: number, channel: Channel): string[] {
+    return this.#subs.idsOn(link, channel);
+  }
+
+  /** Opens the first connection; resolves with its `connected` data (rejects if fatal). */
+  start(): Promise<ConnectedInfo> {
+    return this.ready(0);
+  }
+
+  /** Resolves when link `index` is open (opening it if needed); rejects on fatal or close(). */
+  ready(index = 0): Promise<ConnectedInfo> {
+    const stop = this.#stopped();
+    if (stop !== undefined) return Promise.reject(stop);
+    const link = this.#link(index);
+    const info = this.#connected.get(index);
+    if (link.state === "open" && info !== undefined) return Promise.resolve(info);
+    return this.#ready.wait(index);
+  }
+
+  /**
+   * Subscribes ids of a channel of this gateway (wallet-scoped channels: no ids), spreading them
+   * over subscriptions and connections within the caps. Resolves once the server has accepted or
+   * refused each id — across a reconnect if one happens meanwhile. Ids refused locally (malformed)
+   * come back rejected with `invalid_params` without being sent.
+   */
+  async subscribe(channel: Channel, ids: readonly string[] = []): Promise<SubscribeOutcome> {
+    const stop = this.#stopped();
+    if (stop !== undefined) throw stop;
+    if (gatewayOf(channel) !== this.#o.gateway) {
+      throw new GatewayError("wrong_gateway", `${channel} is not a /ws/${this.#o.gateway} channel`, {
+        channel,
+      });
+    }
+    return this.#subs.subscribe(channel, ids);
+  }
+
+  /** Stops wanting ids (wallet-scoped: none); resolves when the servers were told. */
+  unsubscribe(channel: Channel, ids: readonly string[] = []): Promise<void> {
+    return this.#subs.unsubscribe(channel, ids);
+  }
+
+  /**
+   * Sends get_book_snapshot for a token on the connection holding its token_book subscription.
+   * Returns false (and sends nothing) when that subscription is not live: the resubscribe that
+   * follows every reconnect brings a snapshot anyway. For a SnapshotPort: never throws.
+   */
+  requestBookSnapshot(tokenId: string): boolean {
+    const link = this.#links[this.#subs.linkOf("token_book", tokenId) ?? -1];
+    if (link === undefined || !this.#subs.isLive("token_book", tokenId)) {
+      this.counters.snapshotRequestsUnsent++;
+      return false;
+    }
+    this.counters.snapshotRequests++;
+    link.send("get_book_snapshot", { tokenId }).catch(() => undefined); // counted by the connection
+    return true;
+  }
+
+  /** get_book_snapshot as a command: the acknowledgement (the snapshot follows as an event). */
+  async getBookSnapshot(tokenId: string): Promise<BookSnapshotRequested> {
+    const link = this.#subs.linkOf("token_book", tokenId);
+    if (link === undefined) throw new GatewayError("not_subscribed", `token ${tokenId} is not subscribed`);
+    return parseSnapshotRequested(await this.#link(link).send("get_book_snapshot", { tokenId }));
+  }
+
+  /** list_subscriptions on every open link. */
+  async listSubscriptions(): Promise<{ link: number; subscriptions: SubscriptionInfo[] }[]> {
+    const open = this.#links.filter((l) => l.state === "open");
+    return Promise.all(
+      open.map(async (l) => ({
+        link: l.index,
+        subscriptions: parseSubscriptionList(await l.send("list_subscriptions")),
+      })),
+    );
+  }
+
+  /** A ping round trip on one link. */
+  async ping(link = 0): Promise<Pong & { rttMs: number }> {
+    const sent = this.#o.clock.now();
+    const pong = parsePong(await this.#link(link).send("ping"));
+    return { ...pong, rttMs: this.#o.clock.now() - sent };
+  }
+
+  /** Drops a link's socket as a network failure would (for tests and operators); it reconnects. */
+  dropLink(link: number): void {
+    this.#links[link]?.drop();
+  }
+
+  /** Closes every connection; pending subscribe calls reject with `client_closed`. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const err = new GatewayError("client_closed", "the gateway client was closed");
+    this.#failWaiters(err);
+    await Promise.all(this.#links.map((l) => l.close()));
+  }
+
+  #stopped(): Error | undefined {
+    if (this.#fatal !== undefined) return this.#fatal;
+    if (this.#closed) return new GatewayError("client_closed", "the gateway client was closed");
+    return undefined;
+  }
+
+  /** Link `index`, opened (with those below it) when it does not exist yet — never after a stop. */
+  #link(index: number): ConnectionLink {
+    if (this.#links.length <= index) {
+      const stop = this.#stopped();
+      if (stop !== undefined) throw stop;
+    }
+    while (this.#links.length <= index) {
+      const o = this.#o;
+      this.#links.push(
+        new ConnectionLink({
+          index: this.#links.length,
+          url: gatewayUrl(o.url, o.gateway),
+          gateway: o.gateway,
+          headers: this.#headers(),
+          origin: o.origin,
+          clock: o.clock,
+          random: o.random ?? Math.random,
+          timing: this.settings.timing,
+          counters: this.counters,
+          logger: o.logger,
+          hooks: {
+            onUp: (l, info, reconnect) => this.#onUp(l, info, reconnect),
+            onDown: (l, info) => this.#onDown(l, info),
+            onFatal: (_l, err) => this.#onFatal(err),
+            onPush: (l, frame, recvTs) => this.#onPush(l, frame, recvTs),
+            onPong: (l, rtt, serverTs) => this.pongs.emit(l.index, rtt, serverTs),
+          },
+        }),
+      );
+    }
+    return this.#links[index] as ConnectionLink;
+  }
+
+  #headers(): Record<string, string> {
+    const key = this.#o.apiKey;
+    const h: Record<string, string> = { "X-Api-Key": typeof key === "string" ? key : key.reveal() };
+    if (this.#o.userWallet !== undefined && this.#o.userWallet !== "")
+      h["X-User-Wallet"] = this.#o.userWallet;
+    return h;
+  }
+
+  #onUp(link: ConnectionLink, info: ConnectedInfo, reconnect: boolean): void {
+    this.#connected.set(link.index, info);
+    this.ups.emit(link.index, reconnect); // before the resubscribe: the feed expects the snapshots
+    this.#subs.linkUp(link.index);
+    this.#ready.opened(link.index, info);
+  }
+
+  #onDown(link: ConnectionLink, info: ClosedInfo): void {
+    this.#connected.delete(link.index);
+    this.downs.emit(link.index, info);
+  }
+
+  #onFatal(err: GatewayFatalError): void {
+    if (this.#fatal !== undefined || this.#closed) return;
+    this.#fatal = err;
+    for (const l of this.#links) l.halt();
+    this.#failWaiters(err);
+    this.fatals.emit(err);
+  }
+
+  #failWaiters(err: Error): void {
+    this.#subs.failAll(err);
+    this.#ready.failAll(err);
+  }
+
+  #onPush(link: ConnectionLink, frame: Record<string, unknown>, recvTs: number): void {
+    if (this.frames.size > 0) this.frames.emit(frame, recvTs, link.index);
+    const r = parseEventFrame(frame, this.#o.gateway);
+    if ("rejected" in r) {
+      bump(this.counters.malformed, r.rejected);
+      this.lastMalformed = r;
+      return;
+    }
+    bump(this.counters.framesByType, r.event.type);
+    if (!this.#subs.wants(r.channel, eventKey(r.event) ?? ""))
+      return void bump(this.counters.dropped, "unsolicited");
+    this.events.emit(r.event, { link: link.index, sid: r.sid, channel: r.channel, recvTs });
+  }
+}

@@ -1,0 +1,244 @@
+import WebSocket from "ws";
+import type { Clock, TimerId } from "../core/clock.js";
+import type { Logger } from "../observability/logger.js";
+import type { CloseCause, ConnectedInfo, ConnectionHooks } from "./connection-types.js";
+import { bump, type GatewayCounters } from "./counters.js";
+import { fatalClose, fatalUpgrade, GatewayError, GatewayFatalError } from "./errors.js";
+import { Keepalive } from "./keepalive.js";
+import type { GatewayTiming } from "./options.js";
+import { PendingCommands } from "./pending.js";
+import { isRecord } from "./schema/fields.js";
+import type { GatewayKind } from "./types.js";
+
+export interface ConnectionOptions {
+  readonly url: string;
+  readonly gateway: GatewayKind;
+  /** Upgrade headers (X-Api-Key, X-User-Wallet); never logged. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly origin?: string | undefined;
+  readonly clock: Clock;
+  readonly timing: GatewayTiming;
+  readonly counters: GatewayCounters;
+  readonly hooks: ConnectionHooks;
+  readonly logger?: Logger | undefined;
+}
+
+const REPLY_TYPES = new Set([
+  "subscribed",
+  "subscription_updated",
+  "unsubscribed",
+  "subscriptions",
+  "pong",
+  "book_snapshot_requested",
+  "error",
+]);
+
+/**
+ * One WebSocket to /ws/market or /ws/user, for one life: open → `connected` frame → commands
+ * with correlation ids and timeouts, pushes to the owner, keepalive (ping + silence watchdog) →
+ * closed. It never reconnects (ConnectionLink does). A frame that is not JSON, not an object or
+ * lacks `type` is counted and dropped; nothing a server sends can throw out of here.
+ */
+export class GatewayConnection {
+  readonly #o: ConnectionOptions;
+  readonly #pending: PendingCommands;
+  readonly #keepalive: Keepalive;
+  #ws: WebSocket | undefined;
+  #connectTimer: TimerId | undefined;
+  #opened: { resolve: (i: ConnectedInfo) => void; reject: (e: Error) => void } | undefined;
+  #open = false;
+  #ended = false;
+  #cause: CloseCause = "closed";
+  #fatal: GatewayFatalError | undefined;
+
+  constructor(opts: ConnectionOptions) {
+    this.#o = opts;
+    this.#pending = new PendingCommands(opts.clock, opts.timing.commandTimeoutMs, () => {
+      opts.counters.commandTimeouts++;
+      this.terminate("command_timeout");
+    });
+    this.#keepalive = new Keepalive(opts.clock, opts.timing, {
+      ping: () => void this.#ping(),
+      dead: () => {
+        opts.counters.watchdogTrips++;
+        this.terminate("watchdog");
+      },
+    });
+  }
+
+  /** True between the `connected` frame and the end. */
+  get isOpen(): boolean {
+    return this.#open && !this.#ended;
+  }
+
+  /**
+   * Opens the socket and resolves with the `connected` frame's data; rejects with
+   * GatewayFatalError (4401, 1008, refused upgrade, bad protocol version) or GatewayError
+   * (connect_timeout, connection_lost) when the socket ends first.
+   */
+  open(): Promise<ConnectedInfo> {
+    if (this.#ws !== undefined) throw new GatewayError("already_opened", "a GatewayConnection opens once");
+    const o = this.#o;
+    o.counters.connectAttempts++;
+    const ws = new WebSocket(o.url, {
+      headers: { ...o.headers },
+      ...(o.origin === undefined ? {} : { origin: o.origin }),
+      perMessageDeflate: false,
+    });
+    this.#ws = ws;
+    this.#connectTimer = o.clock.setTimer(o.timing.connectTimeoutMs, () => {
+      this.#connectTimer = undefined;
+      if (!this.#open) this.terminate("connect_timeout");
+    });
+    ws.on("unexpected-response", (_req, res) => {
+      this.#fatal ??= fatalUpgrade(o.gateway, res.statusCode ?? 0);
+      res.resume();
+      ws.terminate();
+    });
+    ws.on("error", (err) =>
+      o.logger?.debug({ err: err.message, gateway: o.gateway }, "gateway: socket error"),
+    );
+    ws.on("message", (data, isBinary) => this.#onMessage(data, isBinary));
+    ws.on("close", (code, reason) => this.#onClose(code, reason.toString()));
+    return new Promise((resolve, reject) => {
+      this.#opened = { resolve, reject };
+    });
+  }
+
+  /** Sends `{id, cmd, params}` and resolves with the reply (rejects as PendingCommands says). */
+  send(cmd: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const ws = this.#ws;
+    if (!this.isOpen || ws === undefined || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new GatewayError("not_connected", `${cmd}: the connection is not open`, { cmd }));
+    }
+    const id = this.#pending.nextId();
+    const reply = this.#pending.add(id, cmd);
+    this.#o.counters.commandsSent++;
+    ws.send(JSON.stringify(params === undefined ? { id, cmd } : { id, cmd, params }));
+    return reply;
+  }
+
+  /** Drops the socket at once (no close handshake); the owner hears onClosed with `cause`. */
+  terminate(cause: CloseCause): void {
+    if (this.#ended) return;
+    this.#cause = cause;
+    this.#ws?.terminate();
+  }
+
+  /** Closes politely (1000); the owner hears onClosed with cause `client`. */
+  close(): void {
+    if (this.#ended) return;
+    this.#cause = "client";
+    const ws = this.#ws;
+    if (ws === undefined) return;
+    if (ws.readyState === WebSocket.OPEN) ws.close(1000, "client closing");
+    else ws.terminate();
+  }
+
+  async #ping(): Promise<void> {
+    const sent = this.#o.clock.now();
+    this.#o.counters.pings++;
+    try {
+      const pong = await this.send("ping");
+      const serverTs = typeof pong.serverTs === "number" ? pong.serverTs : undefined;
+      this.#o.hooks.onPong?.(this.#o.clock.now() - sent, serverTs);
+    } catch {
+      // A timeout already dropped the connection; a lost connection is reported by onClose.
+    }
+  }
+
+  #onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+    const o = this.#o;
+    const recvTs = o.clock.now();
+    this.#keepalive.heard();
+    let f: unknown;
+    try {
+      if (isBinary) throw new Error("binary");
+      f = JSON.parse(Array.isArray(data) ? Buffer.concat(data).toString() : data.toString());
+    } catch {
+      return void bump(o.counters.malformed, "not_json");
+    }
+    if (!isRecord(f)) return void bump(o.counters.malformed, "not_object");
+    const type = f.type;
+    if (typeof type !== "string") return void bump(o.counters.malformed, "missing_type");
+    if (type === "connected") return void this.#onConnected(f);
+    if (REPLY_TYPES.has(type) && f.data === undefined) {
+      bump(o.counters.framesByType, type);
+      if (type === "pong") o.counters.pongs++;
+      if (type === "error") o.counters.commandRejections++;
+      if (typeof f.id !== "string" || !this.#pending.settle(f.id, f)) bump(o.counters.dropped, "late_reply");
+      return;
+    }
+    try {
+      o.hooks.onPush(f, recvTs);
+    } catch (err) {
+      // The owner's listeners must not throw; if one does, the frame is lost but the socket lives.
+      bump(o.counters.dropped, "listener_error");
+      o.logger?.error({ err, gateway: o.gateway }, "gateway: event listener threw");
+    }
+  }
+
+  #onConnected(f: Record<string, unknown>): void {
+    const o = this.#o;
+    bump(o.counters.framesByType, "connected");
+    if (this.#open) return void bump(o.counters.dropped, "extra_connected");
+    const d = isRecord(f.data) ? f.data : {};
+    const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+    const info: ConnectedInfo = {
+      gateway: str(d.gateway),
+      authMethod: str(d.authMethod),
+      protocolVersion: typeof d.protocolVersion === "number" ? d.protocolVersion : undefined,
+      partnerId: str(d.partnerId),
+      data: d,
+    };
+    if (o.gateway === "market" && info.protocolVersion !== 2) {
+      this.#fatal = new GatewayFatalError(
+        o.gateway,
+        "unsupported_protocol_version",
+        `/ws/market speaks protocolVersion ${String(info.protocolVersion)}; this client speaks 2`,
+        undefined,
+        { protocolVersion: info.protocolVersion },
+      );
+      return void this.close();
+    }
+    this.#open = true;
+    this.#clearConnectTimer();
+    this.#keepalive.start();
+    o.hooks.onOpen?.(info);
+    this.#opened?.resolve(info);
+    this.#opened = undefined;
+  }
+
+  #onClose(code: number, reason: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#clearConnectTimer();
+    this.#keepalive.stop();
+    const o = this.#o;
+    const fatal = this.#fatal ?? fatalClose(o.gateway, code, reason);
+    const wasOpen = this.#open;
+    this.#open = false;
+    const lost = new GatewayError("connection_lost", `/ws/${o.gateway} closed (${code} ${reason})`, {
+      code,
+      reason,
+      cause: this.#cause,
+    });
+    this.#pending.failAll(fatal ?? lost);
+    const failure =
+      fatal ??
+      (this.#cause === "connect_timeout"
+        ? new GatewayError(
+            "connect_timeout",
+            `/ws/${o.gateway}: no connected frame within ${o.timing.connectTimeoutMs} ms`,
+          )
+        : lost);
+    this.#opened?.reject(failure);
+    this.#opened = undefined;
+    o.hooks.onClosed({ code, reason, cause: this.#cause, fatal, wasOpen });
+  }
+
+  #clearConnectTimer(): void {
+    if (this.#connectTimer !== undefined) this.#o.clock.cancelTimer(this.#connectTimer);
+    this.#connectTimer = undefined;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Monotonic counters of a gateway client (and one gauge, `connectionsOpen`), for metrics. Keys of
+ * the per-type and per-reason maps are small closed sets (frame types of the spec, the reasons of
+ * schema/events.ts and connection.ts), safe as metric labels.
+ */
+export interface GatewayCounters {
+  /** Frames received, by `type` (events, replies, `connected`). */
+  readonly framesByType: Record<string, number>;
+  /** Frames dropped as malformed, by reason (not_json, not_object, unknown_type, bad_field, book_bad_seq…). */
+  readonly malformed: Record<string, number>;
+  /** Well-formed frames dropped: `unsolicited` (an id not subscribed), `late_reply` (after its timeout). */
+  readonly dropped: Record<string, number>;
+  /** Socket opens attempted. */
+  connectAttempts: number;
+  /** Connections that reached the `connected` frame. */
+  connectionsOpened: number;
+  /** Connections open now (gauge). */
+  connectionsOpen: number;
+  /** Connections re-established after a drop. */
+  reconnects: number;
+  /** Connections lost (any cause but close()). */
+  disconnects: number;
+  /** Connections declared dead by the silence watchdog. */
+  watchdogTrips: number;
+  commandsSent: number;
+  commandTimeouts: number;
+  /** Error replies and rejected subscription entries. */
+  commandRejections: number;
+  pings: number;
+  pongs: number;
+  /** get_book_snapshot commands sent on a tracker's request. */
+  snapshotRequests: number;
+  /** Snapshot requests not sent: the token's subscription was not live (a resubscribe brings one). */
+  snapshotRequestsUnsent: number;
+  /** Fatal closes (at most 1: the client stops). */
+  fatal: number;
+}
+
+/** All counters at zero. */
+export function zeroGatewayCounters(): GatewayCounters {
+  return {
+    framesByType: {},
+    malformed: {},
+    dropped: {},
+    connectAttempts: 0,
+    connectionsOpened: 0,
+    connectionsOpen: 0,
+    reconnects: 0,
+    disconnects: 0,
+    watchdogTrips: 0,
+    commandsSent: 0,
+    commandTimeouts: 0,
+    commandRejections: 0,
+    pings: 0,
+    pongs: 0,
+    snapshotRequests: 0,
+    snapshotRequestsUnsent: 0,
+    fatal: 0,
+  };
+}
+
+/** Adds one to `map[key]`. */
+export function bump(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+/** Sum of a per-key map. */
+export function total(map: Readonly<Record<string, number>>): number {
+  let n = 0;
+  for (const v of Object.values(map)) n += v;
+  return n;
+}

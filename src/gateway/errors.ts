@@ -1,0 +1,96 @@
+import { MmError } from "../core/errors.js";
+import type { GatewayKind } from "./types.js";
+
+/**
+ * A gateway failure that is not fatal: a command timed out, the connection was lost under a
+ * command, nothing is connected. Codes: `command_timeout`, `connection_lost`, `not_connected`,
+ * `connect_timeout`, `bad_connected_frame`, `bad_reply`, `client_closed`, `not_subscribed`.
+ */
+export class GatewayError extends MmError {}
+
+/**
+ * The server refused a command: an `error` frame or a rejected subscription. `code` is the
+ * server's code verbatim (invalid_params, forbidden, api_key_scope_missing,
+ * subscription_cap_exceeded, subscription_too_many_ids, …); details carry cmd and message.
+ * @example
+ * try { await conn.commands.getBookSnapshot(id) } catch (e) {
+ *   if (e instanceof CommandRejectedError && e.code === "invalid_params") …
+ * }
+ */
+export class CommandRejectedError extends GatewayError {
+  readonly cmd: string;
+  /** The server's own message. */
+  readonly serverMessage: string;
+  constructor(cmd: string, code: string, message: string, details: Record<string, unknown> = {}) {
+    super(code, `${cmd} rejected: ${code}: ${message}`, { cmd, serverMessage: message, ...details });
+    this.cmd = cmd;
+    this.serverMessage = message;
+  }
+}
+
+/**
+ * The gateway closed the socket for a reason that reconnecting cannot cure: `4401 <reason>`
+ * (the key is bad, unknown, revoked, expired, suspended, IP-denied, walletless…) or
+ * `1008 forbidden origin`, or the upgrade was refused over HTTP. `code` is the close reason
+ * (`api_key_revoked`, …), `forbidden_origin` for 1008, `upgrade_rejected` for an HTTP refusal,
+ * `unsupported_protocol_version` for a /ws/market connect frame whose protocolVersion is not 2.
+ * The client stops: no reconnect loop.
+ */
+export class GatewayFatalError extends MmError {
+  readonly gateway: GatewayKind;
+  readonly closeCode: number | undefined;
+  constructor(
+    gateway: GatewayKind,
+    code: string,
+    message: string,
+    closeCode: number | undefined,
+    details: Record<string, unknown> = {},
+  ) {
+    super(code, message, { gateway, closeCode, ...details });
+    this.gateway = gateway;
+    this.closeCode = closeCode;
+  }
+}
+
+/** Close code of every handshake/authentication failure (spec: WebSocket authentication). */
+export const CLOSE_AUTH = 4401;
+/** Close code of an Origin outside the allowlist. */
+export const CLOSE_POLICY = 1008;
+
+/**
+ * The fatal error a close implies, or undefined when reconnecting may help (network drop 1006,
+ * server restart 1001/1012, …). Every 4401 is fatal: the spec offers no other auth fallback, and
+ * a reconnect with the same key gets the same answer (even the "server misconfiguration" reasons
+ * need an operator). A 4401 without a reason is reported as `api_key_rejected`.
+ */
+export function fatalClose(
+  gateway: GatewayKind,
+  code: number,
+  reason: string,
+): GatewayFatalError | undefined {
+  if (code === CLOSE_AUTH) {
+    const r = /^[a-z0-9_]{1,64}$/.test(reason) ? reason : "api_key_rejected";
+    return new GatewayFatalError(gateway, r, `/ws/${gateway} closed 4401 ${r}`, code, { reason });
+  }
+  if (code === CLOSE_POLICY) {
+    return new GatewayFatalError(gateway, "forbidden_origin", `/ws/${gateway} closed 1008 ${reason}`, code, {
+      reason,
+    });
+  }
+  return undefined;
+}
+
+/**
+ * The fatal error of an upgrade refused over HTTP, or undefined when it may pass later: 4xx other
+ * than 408/429 is fatal (a wrong path or a refused key does not heal), 5xx and 408/429 are retried.
+ */
+export function fatalUpgrade(gateway: GatewayKind, status: number): GatewayFatalError | undefined {
+  if (status < 400 || status >= 500 || status === 408 || status === 429) return undefined;
+  return new GatewayFatalError(
+    gateway,
+    "upgrade_rejected",
+    `/ws/${gateway} upgrade refused with HTTP ${status}`,
+    undefined,
+    { httpStatus: status },
+  );
+}

@@ -1,0 +1,104 @@
+import { BOOK_EVENT_TYPES, type BookEvent } from "../book/events.js";
+import { BookTracker } from "../book/tracker.js";
+import type { TrackerOptions } from "../book/tracker-config.js";
+import type { Clock } from "../core/clock.js";
+import type { GatewayClient } from "./client.js";
+import type { ConnectedInfo } from "./connection-types.js";
+import type { ChannelEvent } from "./schema/events.js";
+import type { SubscribeOutcome } from "./waiters.js";
+
+export interface MarketDataFeedOptions {
+  /** A client of the /ws/market gateway. */
+  readonly client: GatewayClient;
+  /** The tracker's clock (the client's, normally). */
+  readonly clock: Clock;
+  readonly tracker?: TrackerOptions;
+}
+
+const BOOK_TYPES: ReadonlySet<string> = new Set(BOOK_EVENT_TYPES);
+
+/** True for the token_book events. */
+export function isBookEvent(e: ChannelEvent): e is BookEvent {
+  return BOOK_TYPES.has(e.type);
+}
+
+/**
+ * The /ws/market gateway wired to a BookTracker — the live and paper `MarketData` for books:
+ * - token_book events go to the tracker;
+ * - the tracker's snapshot requests (gaps, crossed books, stalls, book_snapshot_failed retries)
+ *   become get_book_snapshot on the connection holding the token;
+ * - pongs tell the tracker the connection is alive (its stall detector needs that);
+ * - a dropped connection makes its books `resyncing` at once (frames were lost), and the
+ *   resubscribe after the reconnect brings the snapshot the tracker was told to expect;
+ * - ids the server refuses are untracked; a fatal close leaves every book `resyncing`.
+ * @example
+ * const feed = new MarketDataFeed({ client, clock });
+ * await feed.start();
+ * await feed.subscribeBooks([yesTokenId, noTokenId]);
+ * feed.tracker.onState((s) => …); feed.tracker.book(yesTokenId)?.mid();
+ */
+export class MarketDataFeed {
+  readonly client: GatewayClient;
+  readonly tracker: BookTracker;
+  readonly #off: (() => void)[] = [];
+
+  constructor(opts: MarketDataFeedOptions) {
+    const client = opts.client;
+    this.client = client;
+    const tracker = new BookTracker({
+      clock: opts.clock,
+      port: { requestSnapshot: (tokenId) => void client.requestBookSnapshot(tokenId) },
+      ...(opts.tracker === undefined ? {} : { config: opts.tracker }),
+    });
+    this.tracker = tracker;
+    const expectOn = (link: number) => {
+      for (const t of client.idsOn(link, "token_book")) tracker.expectSnapshot(t);
+    };
+    this.#off.push(
+      client.onEvent((e) => {
+        if (isBookEvent(e)) tracker.onEvent(e);
+      }),
+      client.onPong(() => tracker.onConnectionAlive()),
+      client.onLinkDown((link) => expectOn(link)),
+      client.onLinkUp((link, reconnect) => {
+        tracker.onConnectionAlive();
+        if (reconnect) expectOn(link);
+      }),
+      client.onRejected((r) => {
+        if (r.channel === "token_book") for (const t of r.ids) tracker.untrack(t);
+      }),
+      client.onFatal(() => {
+        for (const t of tracker.tokens()) tracker.expectSnapshot(t);
+      }),
+    );
+  }
+
+  /** Opens the first connection. */
+  start(): Promise<ConnectedInfo> {
+    return this.client.start();
+  }
+
+  /**
+   * Tracks and subscribes token_book for `tokenIds`: each book is `resyncing` until the snapshot
+   * that follows the subscription. Resolves with the server's verdict per id.
+   */
+  async subscribeBooks(tokenIds: readonly string[]): Promise<SubscribeOutcome> {
+    for (const t of tokenIds) this.tracker.track(t);
+    const outcome = await this.client.subscribe("token_book", tokenIds);
+    for (const r of outcome.rejected) for (const t of r.ids) this.tracker.untrack(t);
+    return outcome;
+  }
+
+  /** Unsubscribes and stops tracking. */
+  async unsubscribeBooks(tokenIds: readonly string[]): Promise<void> {
+    await this.client.unsubscribe("token_book", tokenIds);
+    for (const t of tokenIds) this.tracker.untrack(t);
+  }
+
+  /** Closes the client and the tracker's timers. */
+  async close(): Promise<void> {
+    for (const off of this.#off.splice(0)) off();
+    this.tracker.close();
+    await this.client.close();
+  }
+}

@@ -1,0 +1,84 @@
+import type { Clock, TimerId } from "../core/clock.js";
+import { CommandRejectedError, GatewayError } from "./errors.js";
+
+interface Pending {
+  readonly cmd: string;
+  readonly timer: TimerId;
+  readonly resolve: (reply: Record<string, unknown>) => void;
+  readonly reject: (err: Error) => void;
+}
+
+/**
+ * Commands sent and not yet answered, by correlation id, each with a timeout on the injected
+ * Clock. An `error` reply rejects with CommandRejectedError (the server's code); a timeout rejects
+ * with GatewayError `command_timeout` and tells the owner (who drops the connection: a silent
+ * command means the socket can no longer be trusted).
+ */
+export class PendingCommands {
+  readonly #clock: Clock;
+  readonly #timeoutMs: number;
+  readonly #onTimeout: (cmd: string) => void;
+  readonly #byId = new Map<string, Pending>();
+  #next = 1;
+
+  constructor(clock: Clock, timeoutMs: number, onTimeout: (cmd: string) => void) {
+    this.#clock = clock;
+    this.#timeoutMs = timeoutMs;
+    this.#onTimeout = onTimeout;
+  }
+
+  /** Commands awaiting an answer. */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** A fresh correlation id. */
+  nextId(): string {
+    return `c${this.#next++}`;
+  }
+
+  /** True when `id` is awaited. */
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** Registers command `id`; the promise settles with its reply. */
+  add(id: string, cmd: string): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = this.#clock.setTimer(this.#timeoutMs, () => {
+        if (this.#byId.delete(id)) {
+          reject(
+            new GatewayError("command_timeout", `${cmd}: no reply within ${this.#timeoutMs} ms`, { cmd }),
+          );
+          this.#onTimeout(cmd);
+        }
+      });
+      this.#byId.set(id, { cmd, timer, resolve, reject });
+    });
+  }
+
+  /** Settles the command a reply answers; false when no command awaits that id. */
+  settle(id: string, reply: Record<string, unknown>): boolean {
+    const p = this.#byId.get(id);
+    if (p === undefined) return false;
+    this.#byId.delete(id);
+    this.#clock.cancelTimer(p.timer);
+    if (reply.type === "error") {
+      const code = typeof reply.code === "string" && reply.code !== "" ? reply.code : "command_failed";
+      p.reject(new CommandRejectedError(p.cmd, code, typeof reply.message === "string" ? reply.message : ""));
+    } else {
+      p.resolve(reply);
+    }
+    return true;
+  }
+
+  /** Rejects every awaited command (the connection is gone). */
+  failAll(err: Error): void {
+    const all = [...this.#byId.values()];
+    this.#byId.clear();
+    for (const p of all) {
+      this.#clock.cancelTimer(p.timer);
+      p.reject(err);
+    }
+  }
+}

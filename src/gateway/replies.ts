@@ -1,0 +1,102 @@
+import { GatewayError } from "./errors.js";
+import { isRecord } from "./schema/fields.js";
+import { type Channel, isChannel, type Sid } from "./types.js";
+
+/** One subscription as the server reports it. */
+export interface SubscriptionInfo {
+  readonly sid: Sid;
+  readonly channel: Channel;
+  readonly ids: readonly string[];
+}
+
+/** A refused entry of a subscribe command (spec: Subscription rejections). */
+export interface SubscribeRejection {
+  readonly channel: string;
+  readonly ids: readonly string[];
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Reply to subscribe: `{type: "subscribed", accepted: [{sid, channel, ids}], rejected: [...]}`. */
+export interface Subscribed {
+  readonly accepted: readonly SubscriptionInfo[];
+  readonly rejected: readonly SubscribeRejection[];
+}
+
+/** Reply to update_subscription (shape not shown in the spec; fields read when present). */
+export interface SubscriptionUpdated {
+  readonly sid: Sid | undefined;
+  readonly ids: readonly string[] | undefined;
+  readonly added: readonly string[] | undefined;
+  readonly removed: readonly string[] | undefined;
+}
+
+/** Reply to ping: the server's clock when present (comparable with X-Server-Time). */
+export interface Pong {
+  readonly serverTs: number | undefined;
+}
+
+/** Reply to get_book_snapshot: the sid whose book_snapshot event follows, when said. */
+export interface BookSnapshotRequested {
+  readonly sid: Sid | undefined;
+  readonly tokenId: string | undefined;
+}
+
+const bad = (cmd: string, what: string): GatewayError =>
+  new GatewayError("bad_reply", `${cmd}: malformed reply (${what})`, { cmd });
+
+function strings(v: unknown): string[] | undefined {
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined;
+}
+
+function sidOf(v: unknown): Sid | undefined {
+  return typeof v === "number" || typeof v === "string" ? v : undefined;
+}
+
+function info(v: unknown): SubscriptionInfo | undefined {
+  if (!isRecord(v)) return undefined;
+  const sid = sidOf(v.sid);
+  const ids = v.ids === undefined ? [] : strings(v.ids);
+  if (sid === undefined || !isChannel(v.channel) || ids === undefined) return undefined;
+  return { sid, channel: v.channel, ids };
+}
+
+/** Parses a subscribed reply; throws GatewayError `bad_reply` when it is not one. */
+export function parseSubscribed(r: Record<string, unknown>): Subscribed {
+  if (!Array.isArray(r.accepted)) throw bad("subscribe", "accepted is not an array");
+  const accepted = r.accepted.map(info);
+  if (accepted.some((a) => a === undefined)) throw bad("subscribe", "accepted entry");
+  const rejected = (Array.isArray(r.rejected) ? r.rejected : []).map((x: unknown): SubscribeRejection => {
+    const e = isRecord(x) ? x : {};
+    return {
+      channel: typeof e.channel === "string" ? e.channel : "",
+      ids: strings(e.ids) ?? [],
+      code: typeof e.code === "string" ? e.code : "rejected",
+      message: typeof e.message === "string" ? e.message : "",
+    };
+  });
+  return { accepted: accepted as SubscriptionInfo[], rejected };
+}
+
+/** Parses an update_subscription reply (tolerant: every field optional). */
+export function parseUpdated(r: Record<string, unknown>): SubscriptionUpdated {
+  return { sid: sidOf(r.sid), ids: strings(r.ids), added: strings(r.added), removed: strings(r.removed) };
+}
+
+/** Parses a list_subscriptions reply `{subscriptions: [{sid, channel, ids}]}`. */
+export function parseSubscriptionList(r: Record<string, unknown>): SubscriptionInfo[] {
+  if (!Array.isArray(r.subscriptions)) throw bad("list_subscriptions", "subscriptions is not an array");
+  const list = r.subscriptions.map(info);
+  if (list.some((s) => s === undefined)) throw bad("list_subscriptions", "subscription entry");
+  return list as SubscriptionInfo[];
+}
+
+/** Parses a pong. */
+export function parsePong(r: Record<string, unknown>): Pong {
+  return { serverTs: typeof r.serverTs === "number" && Number.isFinite(r.serverTs) ? r.serverTs : undefined };
+}
+
+/** Parses a get_book_snapshot acknowledgement. */
+export function parseSnapshotRequested(r: Record<string, unknown>): BookSnapshotRequested {
+  return { sid: sidOf(r.sid), tokenId: typeof r.tokenId === "string" ? r.tokenId : undefined };
+}

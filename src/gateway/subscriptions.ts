@@ -1,0 +1,106 @@
+import type { GatewayCounters } from "./counters.js";
+import { splitIds } from "./ids.js";
+import { SubscriptionLayout } from "./layout.js";
+import type { GatewayLimits } from "./options.js";
+import { SubscriptionSync } from "./sync.js";
+import { type Channel, isWalletScoped } from "./types.js";
+import { type RejectedIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
+
+/** What the manager needs from the client's links. */
+export interface SubscriptionDeps {
+  readonly limits: GatewayLimits;
+  readonly counters: GatewayCounters;
+  /** True when link `index` exists and is open. */
+  isOpen(link: number): boolean;
+  /** Makes sure link `index` exists (it connects by itself). */
+  ensureLink(link: number): void;
+  send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  onRejected(r: RejectedIds): void;
+}
+
+/**
+ * The subscription manager: what is wanted (layout.ts: ids packed under the caps, links as
+ * needed), what the server holds (sync.ts, per link), and who waits for which verdict
+ * (waiters.ts). Ids are checked (ids.ts) before anything is sent.
+ */
+export class SubscriptionManager {
+  readonly #d: SubscriptionDeps;
+  readonly #layout: SubscriptionLayout;
+  readonly #waiters = new SubscribeWaiters();
+  readonly #sync: SubscriptionSync;
+
+  constructor(deps: SubscriptionDeps) {
+    this.#d = deps;
+    this.#layout = new SubscriptionLayout(deps.limits);
+    this.#sync = new SubscriptionSync({
+      layout: this.#layout,
+      waiters: this.#waiters,
+      counters: deps.counters,
+      isOpen: deps.isOpen,
+      send: deps.send,
+      onRejected: deps.onRejected,
+    });
+  }
+
+  /** Places ids and syncs the links they land on; resolves with the server's verdict per id. */
+  async subscribe(channel: Channel, ids: readonly string[]): Promise<SubscribeOutcome> {
+    const wallet = isWalletScoped(channel);
+    const { valid, invalid } = wallet ? { valid: [""], invalid: [] } : splitIds(channel, ids);
+    const local: RejectedIds[] =
+      invalid.length === 0
+        ? []
+        : [{ channel, ids: invalid, code: "invalid_params", message: "malformed id" }];
+    const already: string[] = [];
+    const wait: string[] = [];
+    for (const id of valid) (this.isLive(channel, id) ? already : wait).push(id);
+    const outcome = this.#waiters.wait(channel, wait);
+    for (const link of this.#layout.place(channel, wallet ? [] : valid)) {
+      this.#d.ensureLink(link);
+      void this.#sync.request(link);
+    }
+    const o = await outcome;
+    return { accepted: [...already, ...o.accepted], rejected: [...local, ...o.rejected] };
+  }
+
+  /** Un-wants ids; resolves when the links were synced. */
+  async unsubscribe(channel: Channel, ids: readonly string[]): Promise<void> {
+    const norm = isWalletScoped(channel) ? [] : splitIds(channel, ids).valid;
+    const touched = this.#layout.remove(channel, norm);
+    await Promise.all([...touched].map((link) => this.#sync.request(link)));
+  }
+
+  /** The link a wanted (channel, id) lives on ("" for wallet-scoped channels). */
+  linkOf(channel: Channel, id: string): number | undefined {
+    return this.#layout.subOf(channel, id)?.link;
+  }
+
+  /** True when (channel, id) is wanted: events about it are delivered. */
+  wants(channel: Channel, id: string): boolean {
+    return this.#layout.has(channel, id);
+  }
+
+  /** True when the server holds (channel, id) on an open connection. */
+  isLive(channel: Channel, id: string): boolean {
+    const link = this.linkOf(channel, id);
+    return link !== undefined && this.#d.isOpen(link) && this.#layout.isHeld(channel, id);
+  }
+
+  /** Wanted ids of a channel on one link. */
+  idsOn(link: number, channel: Channel): string[] {
+    return this.#layout
+      .subsOn(link)
+      .filter((s) => s.channel === channel)
+      .flatMap((s) => [...s.ids]);
+  }
+
+  /** A link (re)connected: nothing is held there; subscribe everything it should carry. */
+  linkUp(link: number): void {
+    this.#sync.reset(link);
+    void this.#sync.request(link);
+  }
+
+  /** Fails every pending subscribe() (fatal close, close()). */
+  failAll(err: Error): void {
+    this.#waiters.failAll(err);
+  }
+}

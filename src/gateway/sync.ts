@@ -1,0 +1,158 @@
+import type { GatewayCounters } from "./counters.js";
+import { CommandRejectedError } from "./errors.js";
+import type { PlannedSub, SubscriptionLayout } from "./layout.js";
+import { parseSubscribed } from "./replies.js";
+import { isWalletScoped } from "./types.js";
+import type { RejectedIds, SubscribeWaiters } from "./waiters.js";
+
+/** What the sync needs from the client. */
+export interface SyncDeps {
+  readonly layout: SubscriptionLayout;
+  readonly waiters: SubscribeWaiters;
+  readonly counters: GatewayCounters;
+  isOpen(link: number): boolean;
+  send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The server refused ids (they are no longer wanted). */
+  onRejected(r: RejectedIds): void;
+}
+
+/**
+ * Makes each link's server-side subscriptions match the layout, one pass at a time per link
+ * (passes are queued and coalesced; commands within a pass are pipelined). A subscription with no
+ * sid is subscribed (one entry per command, so the reply is unambiguous); one with a sid gets
+ * update_subscription for the difference between wanted and confirmed ids; an emptied one is
+ * unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
+ * forgets every sid and the next pass subscribes everything again. Results of a pass that
+ * straddles a reconnect are discarded (generation check).
+ */
+export class SubscriptionSync {
+  readonly #d: SyncDeps;
+  readonly #queued = new Map<number, Promise<void>>();
+  readonly #tail = new Map<number, Promise<void>>();
+  readonly #generation = new Map<number, number>();
+
+  constructor(deps: SyncDeps) {
+    this.#d = deps;
+  }
+
+  /** The link has a new socket: nothing is subscribed on it yet. */
+  reset(link: number): void {
+    this.#generation.set(link, (this.#generation.get(link) ?? 0) + 1);
+    for (const sub of this.#d.layout.subsOn(link)) {
+      sub.sid = undefined;
+      sub.confirmed = new Set();
+    }
+  }
+
+  /** Schedules a pass over `link` (coalesced with one already queued); resolves when it ran. */
+  request(link: number): Promise<void> {
+    const queued = this.#queued.get(link);
+    if (queued !== undefined) return queued;
+    const prev = this.#tail.get(link) ?? Promise.resolve();
+    const p = prev.then(() => {
+      this.#queued.delete(link);
+      return this.#pass(link);
+    });
+    this.#queued.set(link, p);
+    this.#tail.set(
+      link,
+      p.catch(() => undefined),
+    );
+    return p;
+  }
+
+  async #pass(link: number): Promise<void> {
+    if (!this.#d.isOpen(link)) return;
+    const gen = this.#generation.get(link) ?? 0;
+    const subs = [...this.#d.layout.subsOn(link)];
+    await Promise.all(subs.map((sub) => this.#syncSub(link, gen, sub)));
+  }
+
+  #stale(link: number, gen: number): boolean {
+    return (this.#generation.get(link) ?? 0) !== gen;
+  }
+
+  async #syncSub(link: number, gen: number, sub: PlannedSub): Promise<void> {
+    const { layout } = this.#d;
+    if (layout.isEmpty(sub)) return this.#unsubscribe(link, gen, sub);
+    if (sub.sid === undefined) return this.#subscribe(link, gen, sub);
+    const add = [...sub.ids].filter((id) => !sub.confirmed.has(id));
+    const remove = [...sub.confirmed].filter((id) => !sub.ids.has(id));
+    if (add.length === 0 && remove.length === 0) return;
+    const params: Record<string, unknown> = { sid: sub.sid };
+    if (add.length > 0) params.add_ids = add;
+    if (remove.length > 0) params.remove_ids = remove;
+    try {
+      await this.#d.send(link, "update_subscription", params);
+    } catch (err) {
+      if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
+      for (const id of remove) sub.confirmed.delete(id);
+      this.#refuse(sub, add, err.code, err.serverMessage);
+      return;
+    }
+    if (this.#stale(link, gen)) return;
+    for (const id of remove) sub.confirmed.delete(id);
+    for (const id of add) sub.confirmed.add(id);
+    this.#d.waiters.accept(sub.channel, add);
+  }
+
+  async #subscribe(link: number, gen: number, sub: PlannedSub): Promise<void> {
+    const wallet = isWalletScoped(sub.channel);
+    const requested = wallet ? [""] : [...sub.ids];
+    const entry = wallet ? { channel: sub.channel } : { channel: sub.channel, ids: requested };
+    let reply: ReturnType<typeof parseSubscribed>;
+    try {
+      reply = parseSubscribed(await this.#d.send(link, "subscribe", { subscriptions: [entry] }));
+    } catch (err) {
+      if (this.#stale(link, gen)) return;
+      if (err instanceof CommandRejectedError) this.#refuse(sub, requested, err.code, err.serverMessage);
+      else if ((err as { code?: unknown }).code === "bad_reply")
+        this.#refuse(sub, requested, "bad_reply", "");
+      return;
+    }
+    if (this.#stale(link, gen)) return;
+    const acc = reply.accepted[0];
+    if (acc === undefined) {
+      const rej = reply.rejected[0];
+      this.#d.counters.commandRejections++;
+      this.#refuse(sub, requested, rej?.code ?? "rejected", rej?.message ?? "");
+      return;
+    }
+    sub.sid = acc.sid;
+    const held = new Set(acc.ids.map((id) => (sub.channel === "vault_positions" ? id.toLowerCase() : id)));
+    const accepted = wallet ? [""] : requested.filter((id) => held.has(id));
+    sub.confirmed = new Set(wallet ? [] : accepted); // a wallet-scoped sub is held by its sid alone
+    this.#d.waiters.accept(sub.channel, accepted);
+    const missing = requested.filter((id) => !wallet && !held.has(id));
+    if (missing.length > 0) this.#refuse(sub, missing, "not_accepted", "the server did not list these ids");
+    if ([...sub.ids].some((id) => !sub.confirmed.has(id)) || this.#d.layout.isEmpty(sub)) {
+      void this.request(link); // changed while the command was in flight
+    }
+  }
+
+  async #unsubscribe(link: number, gen: number, sub: PlannedSub): Promise<void> {
+    const { layout } = this.#d;
+    if (sub.sid === undefined) return layout.discard(sub);
+    try {
+      await this.#d.send(link, "unsubscribe", { sid: sub.sid });
+    } catch (err) {
+      if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
+    }
+    if (this.#stale(link, gen)) return;
+    if (layout.isEmpty(sub)) return layout.discard(sub);
+    // Ids were added while the unsubscribe was in flight: subscribe afresh.
+    sub.sid = undefined;
+    sub.confirmed = new Set();
+    void this.request(link);
+  }
+
+  /** The server refused `ids` of `sub`: they are no longer wanted; callers hear the code. */
+  #refuse(sub: PlannedSub, ids: readonly string[], code: string, message: string): void {
+    const { layout } = this.#d;
+    layout.remove(sub.channel, isWalletScoped(sub.channel) ? [] : ids);
+    if (sub.sid === undefined && layout.isEmpty(sub)) layout.discard(sub);
+    const r: RejectedIds = { channel: sub.channel, ids, code, message };
+    this.#d.waiters.reject(r);
+    this.#d.onRejected(r);
+  }
+}

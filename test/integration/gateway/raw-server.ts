@@ -1,0 +1,111 @@
+import { createServer, type Server } from "node:http";
+import { type WebSocket, WebSocketServer } from "ws";
+
+/** A command a scripted server received. */
+export interface Received {
+  readonly id: string;
+  readonly cmd: string;
+  readonly params: Record<string, unknown> | undefined;
+}
+
+/** What a scripted connection can do. */
+export interface RawConn {
+  readonly ws: WebSocket;
+  /** Index of the connection (0 = first accepted). */
+  readonly n: number;
+  sendText(text: string): void;
+  send(frame: unknown): void;
+}
+
+/** How the server answers: return a reply object, or undefined to stay silent. */
+export type Answer = (c: Received, conn: RawConn) => Record<string, unknown> | undefined;
+
+/** A well-behaved answer: subscriptions accepted with increasing sids, pongs, acks. */
+export function politeAnswer(): Answer {
+  let sid = 1;
+  return (c) => {
+    switch (c.cmd) {
+      case "subscribe": {
+        const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
+        return {
+          type: "subscribed",
+          accepted: subs.map((s) => ({ sid: sid++, channel: s.channel, ids: s.ids ?? [] })),
+          rejected: [],
+        };
+      }
+      case "ping":
+        return { type: "pong", serverTs: 1 };
+      case "update_subscription":
+        return { type: "subscription_updated", sid: c.params?.sid };
+      case "unsubscribe":
+        return { type: "unsubscribed", sids: [c.params?.sid] };
+      case "list_subscriptions":
+        return { type: "subscriptions", subscriptions: [] };
+      default:
+        return { type: "error", code: "invalid_params", message: "unknown" };
+    }
+  };
+}
+
+/**
+ * A tiny WebSocket server on 127.0.0.1 that sends a `connected` frame (unless told not to) and
+ * answers commands with `answer`, recording them: for frames and behaviours the mock never
+ * produces (garbage, silence, a wrong protocol version).
+ */
+export class RawServer {
+  readonly received: Received[] = [];
+  readonly conns: RawConn[] = [];
+  readonly #http: Server;
+  readonly #wss: WebSocketServer;
+  url = "";
+
+  constructor(
+    answer: Answer,
+    opts: { connected?: ((n: number) => unknown) | false; onConnection?: (c: RawConn) => void } = {},
+  ) {
+    this.#http = createServer((_req, res) => {
+      res.writeHead(426);
+      res.end();
+    });
+    this.#wss = new WebSocketServer({ server: this.#http });
+    this.#wss.on("connection", (ws) => {
+      const conn: RawConn = {
+        ws,
+        n: this.conns.length,
+        sendText: (text) => ws.send(text),
+        send: (frame) => ws.send(JSON.stringify(frame)),
+      };
+      this.conns.push(conn);
+      ws.on("message", (data) => {
+        const f = JSON.parse(String(data)) as { id: string; cmd: string; params?: Record<string, unknown> };
+        const c: Received = { id: f.id, cmd: f.cmd, params: f.params };
+        this.received.push(c);
+        const reply = answer(c, conn);
+        if (reply !== undefined) ws.send(JSON.stringify({ id: f.id, ...reply }));
+      });
+      const connected =
+        opts.connected ?? (() => ({ gateway: "market", authMethod: "api_key", protocolVersion: 2 }));
+      if (connected !== false) conn.send({ type: "connected", data: connected(conn.n) });
+      opts.onConnection?.(conn);
+    });
+  }
+
+  /** Listens on 127.0.0.1 (ephemeral port); `url` is the gateway base (ws://127.0.0.1:port). */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.#http.listen(0, "127.0.0.1", resolve));
+    const addr = this.#http.address();
+    this.url = `ws://127.0.0.1:${typeof addr === "object" && addr !== null ? addr.port : 0}`;
+    return this;
+  }
+
+  /** Commands received of one name. */
+  commands(cmd: string): Received[] {
+    return this.received.filter((c) => c.cmd === cmd);
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.#wss.clients) c.terminate();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  }
+}

@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import { zeroGatewayCounters } from "../../../src/gateway/counters.js";
+import { CommandRejectedError, GatewayError } from "../../../src/gateway/errors.js";
+import { SubscriptionLayout } from "../../../src/gateway/layout.js";
+import { SubscriptionSync } from "../../../src/gateway/sync.js";
+import { type RejectedIds, SubscribeWaiters } from "../../../src/gateway/waiters.js";
+
+interface Sent {
+  readonly cmd: string;
+  readonly params: Record<string, unknown>;
+  reply(r: Record<string, unknown>): void;
+  fail(e: Error): void;
+}
+
+/** A hand-written fake of the link: records commands; the test answers them when it chooses. */
+function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsPerConnection: 256 }) {
+  const layout = new SubscriptionLayout(limits);
+  const waiters = new SubscribeWaiters();
+  const sent: Sent[] = [];
+  const rejected: RejectedIds[] = [];
+  let open = true;
+  const sync = new SubscriptionSync({
+    layout,
+    waiters,
+    counters: zeroGatewayCounters(),
+    isOpen: () => open,
+    send: (_link, cmd, params) =>
+      new Promise((resolve, reject) => sent.push({ cmd, params, reply: resolve, fail: reject })),
+    onRejected: (r) => rejected.push(r),
+  });
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+  return { layout, waiters, sync, sent, rejected, flush, setOpen: (v: boolean) => (open = v) };
+}
+
+describe("SubscriptionSync", () => {
+  it("ids added while a subscribe is in flight follow as update_subscription add_ids", async () => {
+    const h = harness();
+    const outcome = h.waiters.wait("token_book", ["1", "2", "3"]);
+    h.layout.place("token_book", ["1", "2"]);
+    void h.sync.request(0);
+    await h.flush();
+    expect(h.sent.map((s) => s.params)).toEqual([
+      { subscriptions: [{ channel: "token_book", ids: ["1", "2"] }] },
+    ]);
+    h.layout.place("token_book", ["3"]);
+    void h.sync.request(0); // queued behind the running pass
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 9, channel: "token_book", ids: ["1", "2"] }],
+      rejected: [],
+    });
+    await h.flush();
+    expect(h.sent[1]).toMatchObject({ cmd: "update_subscription", params: { sid: 9, add_ids: ["3"] } });
+    h.sent[1]?.reply({ type: "subscription_updated" });
+    await expect(outcome).resolves.toEqual({ accepted: ["1", "2", "3"], rejected: [] });
+    expect(h.sent).toHaveLength(2);
+  });
+
+  it("a subscription emptied while its subscribe is in flight is unsubscribed, then forgotten", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.layout.remove("token_book", ["1"]);
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 4, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await h.flush();
+    expect(h.sent[1]).toMatchObject({ cmd: "unsubscribe", params: { sid: 4 } });
+    h.sent[1]?.reply({ type: "unsubscribed" });
+    await h.flush();
+    expect(h.layout.subsOn(0)).toEqual([]);
+  });
+
+  it("ids added while an unsubscribe is in flight get a fresh subscribe", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 4, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await h.flush();
+    h.layout.remove("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    expect(h.sent[1]?.cmd).toBe("unsubscribe");
+    h.layout.place("token_book", ["5"]); // refills the same (roomy) subscription
+    h.sent[1]?.reply({ type: "unsubscribed" });
+    await h.flush();
+    expect(h.sent[2]).toMatchObject({
+      cmd: "subscribe",
+      params: { subscriptions: [{ channel: "token_book", ids: ["5"] }] },
+    });
+  });
+
+  it("a refused entry un-wants its ids and tells the waiters and listeners the code", async () => {
+    const h = harness();
+    const outcome = h.waiters.wait("token_book", ["1"]);
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [],
+      rejected: [{ channel: "token_book", ids: ["1"], code: "subscription_cap_exceeded", message: "full" }],
+    });
+    const expected = {
+      channel: "token_book",
+      ids: ["1"],
+      code: "subscription_cap_exceeded",
+      message: "full",
+    };
+    await expect(outcome).resolves.toEqual({ accepted: [], rejected: [expected] });
+    expect(h.rejected).toEqual([expected]);
+    expect(h.layout.has("token_book", "1")).toBe(false);
+    expect(h.layout.subsOn(0)).toEqual([]);
+  });
+
+  it("an error reply to update_subscription refuses only the added ids", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 1, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await h.flush();
+    h.layout.place("token_book", ["2"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[1]?.fail(new CommandRejectedError("update_subscription", "invalid_params", "bad id"));
+    await h.flush();
+    expect(h.layout.idsOf("token_book")).toEqual(["1"]);
+    expect(h.rejected).toEqual([
+      { channel: "token_book", ids: ["2"], code: "invalid_params", message: "bad id" },
+    ]);
+  });
+
+  it("ids the server leaves out of `accepted` are refused as not_accepted (no endless re-adding)", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1", "2"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 1, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await h.flush();
+    expect(h.rejected.map((r) => `${r.code}:${r.ids}`)).toEqual(["not_accepted:2"]);
+    await h.sync.request(0);
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it("a connection lost mid-pass changes nothing; after reset() everything is subscribed again", async () => {
+    const h = harness();
+    const outcome = h.waiters.wait("token_book", ["1"]);
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.fail(new GatewayError("connection_lost", "gone"));
+    await h.flush();
+    expect(h.layout.has("token_book", "1")).toBe(true);
+    h.sync.reset(0);
+    void h.sync.request(0);
+    await h.flush();
+    expect(h.sent[1]?.cmd).toBe("subscribe");
+    h.sent[1]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 2, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await expect(outcome).resolves.toEqual({ accepted: ["1"], rejected: [] });
+  });
+
+  it("a reply that arrives after a reset belongs to the old socket and is ignored", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sync.reset(0);
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 77, channel: "token_book", ids: ["1"] }],
+      rejected: [],
+    });
+    await h.flush();
+    expect(h.layout.subOf("token_book", "1")?.sid).toBeUndefined();
+  });
+
+  it("does nothing while the link is not open", async () => {
+    const h = harness();
+    h.setOpen(false);
+    h.layout.place("token_book", ["1"]);
+    await h.sync.request(0);
+    expect(h.sent).toEqual([]);
+  });
+});
