@@ -31,6 +31,9 @@ export interface OrderUpdate {
 export class OrderStore {
   readonly #byClient = new Map<string, TrackedOrder>();
   readonly #byOrderId = new Map<string, TrackedOrder>();
+  // Per token, in creation order: live(tokenId) runs on every quoting step, and scanning every order
+  // of every token (terminal ones stay until pruned) made the step O(all orders).
+  readonly #byToken = new Map<string, TrackedOrder[]>();
   readonly #fills = new Map<string, Map<string, bigint>>();
   #illegal = 0;
 
@@ -61,6 +64,9 @@ export class OrderStore {
       lastCode: undefined,
     };
     this.#byClient.set(o.clientOrderId, o);
+    const list = this.#byToken.get(o.tokenId);
+    if (list === undefined) this.#byToken.set(o.tokenId, [o]);
+    else list.push(o);
     return o;
   }
 
@@ -151,7 +157,7 @@ export class OrderStore {
   /** Non-terminal orders of a token (what the order manager diffs against), in creation order. */
   live(tokenId: string): TrackedOrder[] {
     const out: TrackedOrder[] = [];
-    for (const o of this.#byClient.values()) if (o.tokenId === tokenId && !isTerminal(o.state)) out.push(o);
+    for (const o of this.#byToken.get(tokenId) ?? []) if (!isTerminal(o.state)) out.push(o);
     return out;
   }
 
@@ -166,6 +172,7 @@ export class OrderStore {
    */
   prune(beforeMs: number): number {
     let n = 0;
+    const touched = new Set<string>();
     for (const o of [...this.#byClient.values()]) {
       if (!isTerminal(o.state) || o.updatedAtMs >= beforeMs) continue;
       this.#byClient.delete(o.clientOrderId);
@@ -173,7 +180,13 @@ export class OrderStore {
         this.#byOrderId.delete(o.orderId);
         this.#fills.delete(o.orderId);
       }
+      touched.add(o.tokenId);
       n++;
+    }
+    for (const t of touched) {
+      const kept = (this.#byToken.get(t) ?? []).filter((o) => this.#byClient.get(o.clientOrderId) === o);
+      if (kept.length === 0) this.#byToken.delete(t);
+      else this.#byToken.set(t, kept);
     }
     return n;
   }

@@ -1,0 +1,50 @@
+import type { Clock } from "../core/clock.js";
+import type { Intent } from "../execution/intents.js";
+import type { Inventory } from "../execution/inventory.js";
+import type { OrderManager } from "../execution/order-manager.js";
+import type { OrderQueue } from "../execution/order-queue.js";
+import type { OrderStore } from "../execution/order-store.js";
+import type { ReconcileSource } from "../execution/reconcile-run.js";
+import type { Logger } from "../observability/logger.js";
+import type { RiskDecision } from "../risk/decision.js";
+import type { RiskGuard } from "../risk/guard.js";
+import type { DecisionLog } from "./engine-decisions.js";
+import type { ResolvedEngineOptions } from "./engine-deps.js";
+import type { EngineEvent } from "./engine-events.js";
+import type { PositionBook } from "./engine-positions.js";
+import type { TokenTable } from "./engine-tokens.js";
+import type { ExchangePort } from "./ports.js";
+
+/**
+ * The engine's shared state, handed to the step functions that live in their own files (quoting,
+ * queue reports, fills, reconcile). Only the engine builds it; the pieces are the execution, risk
+ * and strategy objects, wired once.
+ */
+export interface EngineCore {
+  readonly clock: Clock;
+  readonly exchange: ExchangePort & ReconcileSource;
+  readonly log: Logger;
+  readonly options: ResolvedEngineOptions;
+  readonly risk: RiskGuard;
+  readonly store: OrderStore;
+  readonly inventory: Inventory;
+  readonly om: OrderManager;
+  readonly queue: OrderQueue;
+  readonly tokens: TokenTable;
+  readonly positions: PositionBook;
+  readonly decisions: DecisionLog;
+  /** Reports an event to the listener (never throws). */
+  emit(e: EngineEvent): void;
+  /** Whether new quotes may be placed (after start, before stop). */
+  quotingEnabled(): boolean;
+  /** Schedules a quoting step for the token (coalesced). */
+  requote(tokenId: string): void;
+  /** Schedules a quoting step for every token. */
+  requoteAll(): void;
+  /** Asks for a REST reconcile soon (debounced). */
+  reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
+  /** Enqueues intents on the order queue. */
+  send(intents: readonly Intent[]): void;
+  /** Acts on a decision taken on an event (wallet / market / token cancel) and logs it. */
+  enforce(decision: RiskDecision | undefined): void;
+}

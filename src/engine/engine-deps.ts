@@ -1,0 +1,133 @@
+import type { ConfiguredStrategy } from "../../strategies/registry.js";
+import type { VolatilityConfig } from "../../strategies/volatility.js";
+import type { Clock } from "../core/clock.js";
+import { ValidationError } from "../core/errors.js";
+import { isValidSessionTag } from "../core/ids.js";
+import type { TokenMarket } from "../core/trading.js";
+import type { PlaceOrderRequest } from "../core/types.js";
+import type { RateLimitState } from "../exchange/rate-limit-state.js";
+import type { PlaceIntent } from "../execution/intents.js";
+import type { QuoteTolerance } from "../execution/order-manager-diff.js";
+import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
+import type { ReconcileSource } from "../execution/reconcile-run.js";
+import type { Logger } from "../observability/logger.js";
+import type { RiskGuard } from "../risk/guard.js";
+import type { EngineEvent } from "./engine-events.js";
+import type { ExchangePort } from "./ports.js";
+
+/** What to do with the wallet's open orders found at start. */
+export type StartupPolicy = "cancel" | "adopt";
+
+/**
+ * Where inventory is measured from:
+ * - `positions` (default): the wallet's positions read at start are the baseline; strategies and risk
+ *   caps see inventory relative to it (the paper wallet starts with 5,000 shares of each token; measured
+ *   absolutely, the caps would make every token reduce-only from the first tick);
+ * - `zero`: absolute positions; the position check brings inventory to the wallet's holdings.
+ */
+export type InventoryBaseline = "positions" | "zero";
+
+/** Engine settings; every field but `session` has a default (see resolveEngineOptions). */
+export interface EngineOptions {
+  /** Session tag of this run (1–16 lowercase alphanumerics), part of every clientOrderId. */
+  readonly session: string;
+  /** When a live quote is close enough to stay. Default { priceTicks: 1, sizeFraction: 0.1 }. */
+  readonly tolerance?: QuoteTolerance;
+  /** Default `cancel`. */
+  readonly startupPolicy?: StartupPolicy;
+  /** Default `positions`. */
+  readonly inventoryBaseline?: InventoryBaseline;
+  /** Periodic REST reconcile, ms. Default 30 000. */
+  readonly reconcileIntervalMs?: number;
+  /** Delay that gathers triggers (ambiguous answers, reconnects) into one reconcile, ms. Default 250. */
+  readonly reconcileDebounceMs?: number;
+  /** Re-check after a reconcile left unknown orders unresolved, ms. Default 2 000. */
+  readonly reconcileRetryMs?: number;
+  /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
+  readonly unknownGraceMs?: number;
+  /** Trades older than (last reconcile − this) are not paged again, ms. Default 120 000. */
+  readonly tradeLookbackMs?: number;
+  /** Terminal orders are forgotten this long after their last change, ms. Default 600 000. */
+  readonly pruneAfterMs?: number;
+  /** The partner's rateLimitPerMin (scales the wallet buckets). Default 600. */
+  readonly rateLimitPerMin?: number;
+  /** Order-queue tuning (see OrderQueueOptions / RateBudgetOptions). */
+  readonly queue?: {
+    readonly concurrency?: number;
+    readonly shedHorizonMs?: number;
+    readonly calmUrgencyTicks?: number;
+    readonly maxCancelAttempts?: number;
+    readonly defaultRetryAfterMs?: number;
+    readonly cancelAllAvailable?: boolean;
+    readonly marginMs?: number;
+    readonly ipLimitFactor?: number;
+  };
+  /** σ estimator. Default { halfLifeMs: 60 000, minSamples: 20, maxGapMs: 300 000 }. */
+  readonly volatility?: VolatilityConfig;
+}
+
+/** Everything createEngine needs; the ports decide the mode (live, paper, backtest). */
+export interface EngineDeps {
+  readonly clock: Clock;
+  /** Orders and reads: HttpExchange (live, paper) or a venue adapter (backtest). */
+  readonly exchange: ExchangePort & ReconcileSource;
+  /** Builds and signs the request of a placement (see intent-signer.ts); called just before sending. */
+  readonly sign: (intent: PlaceIntent) => Promise<PlaceOrderRequest>;
+  /** Every token the engine may quote or hold (both outcomes of each market). */
+  readonly markets: readonly TokenMarket[];
+  /** The token's configured strategy; undefined = tracked (fills, risk) but never quoted. */
+  readonly strategyFor: (market: TokenMarket) => ConfiguredStrategy | undefined;
+  readonly risk: RiskGuard;
+  readonly logger: Logger;
+  readonly options: EngineOptions;
+  /** Receives every engine event (metrics, journal, tests); called synchronously, must be cheap. */
+  readonly listener?: (event: EngineEvent) => void;
+  /** X-RateLimit-* state per endpoint (ExchangeHttpClient.rateLimit), to keep the buckets in step. */
+  readonly rateLimitState?: (endpoint: string) => RateLimitState | undefined;
+  readonly queueMetrics?: OrderQueueMetrics;
+}
+
+/** EngineOptions with every default filled in. */
+export type ResolvedEngineOptions = Required<Omit<EngineOptions, "queue">> & {
+  readonly queue: NonNullable<EngineOptions["queue"]>;
+};
+
+/**
+ * Fills in defaults and validates. Throws ValidationError `engine_options_invalid`.
+ * @example resolveEngineOptions({ session: "a1" }).reconcileIntervalMs // 30000
+ */
+export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
+  if (!isValidSessionTag(o.session)) {
+    throw new ValidationError("engine_options_invalid", "session: 1-16 lowercase alphanumerics", {
+      session: o.session,
+    });
+  }
+  const r: ResolvedEngineOptions = {
+    session: o.session,
+    tolerance: o.tolerance ?? { priceTicks: 1, sizeFraction: 0.1 },
+    startupPolicy: o.startupPolicy ?? "cancel",
+    inventoryBaseline: o.inventoryBaseline ?? "positions",
+    reconcileIntervalMs: o.reconcileIntervalMs ?? 30_000,
+    reconcileDebounceMs: o.reconcileDebounceMs ?? 250,
+    reconcileRetryMs: o.reconcileRetryMs ?? 2_000,
+    unknownGraceMs: o.unknownGraceMs ?? 30_000,
+    tradeLookbackMs: o.tradeLookbackMs ?? 120_000,
+    pruneAfterMs: o.pruneAfterMs ?? 600_000,
+    rateLimitPerMin: o.rateLimitPerMin ?? 600,
+    queue: o.queue ?? {},
+    volatility: o.volatility ?? { halfLifeMs: 60_000, minSamples: 20, maxGapMs: 300_000 },
+  };
+  const positive = {
+    reconcileIntervalMs: r.reconcileIntervalMs,
+    reconcileRetryMs: r.reconcileRetryMs,
+    rateLimitPerMin: r.rateLimitPerMin,
+  };
+  for (const [field, v] of Object.entries(positive)) {
+    if (!(v > 0) || !Number.isFinite(v)) {
+      throw new ValidationError("engine_options_invalid", `${field}: must be a positive number`, {
+        [field]: v,
+      });
+    }
+  }
+  return r;
+}

@@ -1,0 +1,104 @@
+import type { Fill } from "../core/trading.js";
+import type { PlaceIntent } from "../execution/intents.js";
+import type { CancelAllOutcome, CancelOutcome, PlaceDropReason } from "../execution/order-queue-types.js";
+import type { PositionDrift } from "../execution/reconcile-positions.js";
+import type { RiskDecision } from "../risk/decision.js";
+
+/** What triggered a REST reconcile. */
+export type ReconcileReason = "startup" | "periodic" | "reconnect" | "ambiguous" | "unresolved" | "manual";
+
+/** Summary of one REST reconcile, for metrics and logs. */
+export interface ReconcileSummary {
+  readonly reason: ReconcileReason;
+  readonly atMs: number;
+  readonly tookMs: number;
+  /** Local orders whose state the exchange's view changed. */
+  readonly updates: number;
+  /** Orphans found (open on the exchange, not ours): cancelled, unless adopted. */
+  readonly orphans: number;
+  readonly adopted: number;
+  /** Unknown orders still unresolved. */
+  readonly pending: number;
+  /** Fills that were missing and were backfilled from /api/me/trades. */
+  readonly backfilled: number;
+  /** Tokens whose position disagrees with the exchange's (baseline included). */
+  readonly drifts: readonly PositionDrift[];
+  /** Drifts seen twice identically and corrected in inventory. */
+  readonly corrections: readonly PositionDrift[];
+}
+
+/**
+ * Everything the engine reports to its listener (metrics, journal, tests). One union so that a
+ * listener is a single `switch`; every event carries the clock time it happened at.
+ */
+export type EngineEvent =
+  /** A quoting step turned desired quotes into intents for one token. */
+  | {
+      readonly type: "quote";
+      readonly atMs: number;
+      readonly tokenId: string;
+      readonly desired: number;
+      readonly places: number;
+      readonly cancels: number;
+    }
+  /** A signed placement is being written to the exchange (tick-to-order ends here). */
+  | {
+      readonly type: "place_sent";
+      readonly atMs: number;
+      readonly tokenId: string;
+      readonly clientOrderId: string;
+    }
+  /** A placement's answer. */
+  | {
+      readonly type: "place_outcome";
+      readonly atMs: number;
+      readonly intent: PlaceIntent;
+      readonly outcome: "accepted" | "rejected" | "ambiguous";
+      readonly code: string | undefined;
+      readonly latencyMs: number;
+    }
+  /** A queued placement that was never sent. */
+  | {
+      readonly type: "place_dropped";
+      readonly atMs: number;
+      readonly intent: PlaceIntent;
+      readonly reason: PlaceDropReason;
+    }
+  | {
+      readonly type: "cancel_outcome";
+      readonly atMs: number;
+      readonly clientOrderId: string;
+      readonly outcome: CancelOutcome["kind"];
+    }
+  | {
+      readonly type: "cancel_all_outcome";
+      readonly atMs: number;
+      readonly marketId: string | undefined;
+      readonly outcome: CancelAllOutcome["kind"];
+    }
+  /** A fill of ours was applied (duplicates are not reported). */
+  | {
+      readonly type: "fill";
+      readonly atMs: number;
+      readonly fill: Fill;
+      readonly source: "stream" | "backfill";
+      /** Position in the token after the fill, relative to the baseline. */
+      readonly positionMicro: bigint;
+      readonly pnlMicro: bigint;
+    }
+  /** A risk decision (every one, also those the log does not repeat). */
+  | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
+  | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }
+  | {
+      readonly type: "reconcile_failed";
+      readonly atMs: number;
+      readonly reason: ReconcileReason;
+      readonly error: unknown;
+    }
+  | {
+      readonly type: "started";
+      readonly atMs: number;
+      readonly adopted: number;
+      readonly cancelledAtStart: number;
+    }
+  | { readonly type: "stopped"; readonly atMs: number; readonly reason: string; readonly openOrders: number };

@@ -1,0 +1,80 @@
+import type { Fill } from "../core/trading.js";
+import { applyFill } from "../execution/reconcile-fills.js";
+import type { EngineCore } from "./engine-core.js";
+
+/**
+ * Where fills enter the engine. A fill stamped before the session's start belongs to the baseline
+ * (the positions read at start already hold it), so it is ignored; fills that arrive before the
+ * baseline is taken wait until it is, then pass the same test. Everything else is applied at once
+ * to inventory and to its order (idempotent by tradeId + orderId, order-independent), the PnL goes to
+ * the risk guard (kill switch), and the token is requoted (inventory skew, caps).
+ */
+export class FillIntake {
+  readonly #core: EngineCore;
+  #sinceMs: number | undefined;
+  #waiting: Fill[] = [];
+  #ignored = 0;
+
+  constructor(core: EngineCore) {
+    this.#core = core;
+  }
+
+  /** Fills before the baseline that were ignored, since start. */
+  get ignored(): number {
+    return this.#ignored;
+  }
+
+  /** The session start (the baseline's instant); undefined until taken. */
+  get sinceMs(): number | undefined {
+    return this.#sinceMs;
+  }
+
+  /** A user_fill (WebSocket) of ours. */
+  onFill(fill: Fill): void {
+    if (this.#sinceMs === undefined) {
+      this.#waiting.push(fill);
+      return;
+    }
+    if (fill.tsMs < this.#sinceMs) {
+      this.#ignored++;
+      this.#core.log.debug({ tradeId: fill.tradeId, tsMs: fill.tsMs }, "fill before the baseline ignored");
+      return;
+    }
+    const eff = applyFill({ orders: this.#core.store, inventory: this.#core.inventory }, fill);
+    if (eff.applied) afterFill(this.#core, fill, "stream");
+  }
+
+  /** Takes the baseline's instant and lets the fills that waited for it through. */
+  open(sinceMs: number): void {
+    this.#sinceMs = sinceMs;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const f of waiting) this.onFill(f);
+  }
+}
+
+/**
+ * What follows a fill already applied to inventory (from the stream, or backfilled by a reconcile):
+ * exposure and PnL totals, the kill switch, the listener and a requote of the token.
+ */
+export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "backfill"): void {
+  const now = core.clock.now();
+  core.positions.refresh(fill.tokenId);
+  const positionMicro = core.positions.position(fill.tokenId);
+  const pnlMicro = core.positions.pnlMicro;
+  core.emit({ type: "fill", atMs: now, fill, source, positionMicro, pnlMicro });
+  core.log.info(
+    {
+      tokenId: fill.tokenId,
+      side: fill.side,
+      priceMicro: fill.priceMicro,
+      sizeMicro: fill.sizeMicro.toString(),
+      positionMicro: positionMicro.toString(),
+      pnlMicro: pnlMicro.toString(),
+      source,
+    },
+    "fill",
+  );
+  core.enforce(core.risk.onPnl(pnlMicro, now));
+  core.requote(fill.tokenId);
+}

@@ -1,0 +1,115 @@
+import type { Inventory } from "../execution/inventory.js";
+import { PICO_PER_MICRO, unrealisedPico } from "../execution/inventory-math.js";
+import type { InventoryExposure } from "../risk/inventory-caps.js";
+
+interface TokenFigures {
+  readonly marketId: string;
+  /** |position| relative to the baseline. */
+  absMicro: bigint;
+  /** realised − fees + unrealised at the mark, pico-USDC. */
+  pnlPico: bigint;
+  /** Integer mark (mid rounded down), micro-units; undefined until the book has two sides. */
+  markMicro: number | undefined;
+}
+
+/**
+ * Running totals over the engine's inventory: each token's exposure (for the risk caps) and the
+ * wallet's total PnL (for the kill switch), kept incrementally so that a book update or a fill costs
+ * O(1) however many tokens are traded.
+ *
+ * Inventory (src/execution/inventory.ts) holds positions RELATIVE to the baseline: it starts at zero
+ * and moves only by fills and position corrections. The baseline (the wallet's holdings at start) is
+ * kept here only to compare with the exchange's absolute positions. PnL is therefore the PnL of what
+ * the engine traded since start: realised − fees + unrealised at the mid, the baseline's own value
+ * moves excluded (they are not the bot's doing, and would trip the drawdown kill switch).
+ */
+export class PositionBook {
+  readonly #inventory: Inventory;
+  readonly #tokens = new Map<string, TokenFigures>();
+  readonly #marketGross = new Map<string, bigint>();
+  readonly #baseline = new Map<string, bigint>();
+  #totalGross = 0n;
+  #pnlPico = 0n;
+
+  constructor(inventory: Inventory, tokens: Iterable<{ tokenId: string; marketId: string }>) {
+    this.#inventory = inventory;
+    for (const t of tokens) {
+      this.#tokens.set(t.tokenId, { marketId: t.marketId, absMicro: 0n, pnlPico: 0n, markMicro: undefined });
+    }
+  }
+
+  /** Sets the baseline (absolute holdings at start, micro-shares) of the engine's tokens. */
+  setBaseline(sizes: ReadonlyMap<string, bigint>): void {
+    this.#baseline.clear();
+    for (const [t, v] of sizes) if (this.#tokens.has(t)) this.#baseline.set(t, v);
+  }
+
+  /** The baseline of a token (0 when none). */
+  baseline(tokenId: string): bigint {
+    return this.#baseline.get(tokenId) ?? 0n;
+  }
+
+  /** Absolute positions (baseline + relative) of every engine token, for the check against the exchange. */
+  absoluteSizes(): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    for (const t of this.#tokens.keys()) {
+      const abs = this.baseline(t) + this.#inventory.account(t).sizeMicro;
+      if (abs !== 0n) out.set(t, abs);
+    }
+    return out;
+  }
+
+  /** Position relative to the baseline, micro-shares. */
+  position(tokenId: string): bigint {
+    return this.#inventory.account(tokenId).sizeMicro;
+  }
+
+  /** What the risk caps see for one token. */
+  exposure(tokenId: string): InventoryExposure {
+    const f = this.#tokens.get(tokenId);
+    const positionMicro = this.position(tokenId);
+    const marketGrossMicro = f === undefined ? 0n : (this.#marketGross.get(f.marketId) ?? 0n);
+    return { positionMicro, marketGrossMicro, totalGrossMicro: this.#totalGross };
+  }
+
+  /** Total PnL in USDC micro-units (truncated towards zero). */
+  get pnlMicro(): bigint {
+    return this.#pnlPico / PICO_PER_MICRO;
+  }
+
+  /** Re-reads a token's account after a fill or a correction; true when its PnL changed. */
+  refresh(tokenId: string): boolean {
+    const f = this.#tokens.get(tokenId);
+    if (f === undefined) return false;
+    const acc = this.#inventory.account(tokenId);
+    const abs = acc.sizeMicro < 0n ? -acc.sizeMicro : acc.sizeMicro;
+    if (abs !== f.absMicro) {
+      const d = abs - f.absMicro;
+      this.#marketGross.set(f.marketId, (this.#marketGross.get(f.marketId) ?? 0n) + d);
+      this.#totalGross += d;
+      f.absMicro = abs;
+    }
+    const unrealised =
+      f.markMicro === undefined || acc.sizeMicro === 0n ? 0n : unrealisedPico(acc, f.markMicro);
+    const pnl = acc.realisedPico - acc.feesPico + unrealised;
+    if (pnl === f.pnlPico) return false;
+    this.#pnlPico += pnl - f.pnlPico;
+    f.pnlPico = pnl;
+    return true;
+  }
+
+  /** A new mid (micro-units, possibly fractional); true when the total PnL changed. */
+  mark(tokenId: string, midMicro: number): boolean {
+    const f = this.#tokens.get(tokenId);
+    if (f === undefined) return false;
+    const m = Math.floor(midMicro);
+    if (m === f.markMicro) return false;
+    f.markMicro = m;
+    return f.absMicro !== 0n && this.refresh(tokenId);
+  }
+
+  /** The token's integer mark, when known. */
+  markOf(tokenId: string): number | undefined {
+    return this.#tokens.get(tokenId)?.markMicro;
+  }
+}

@@ -1,0 +1,129 @@
+import { orphanCancels } from "../execution/reconcile-orphans.js";
+import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
+import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
+import type { EngineCore } from "./engine-core.js";
+import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
+import { afterFill } from "./engine-fills.js";
+
+/** What one reconcile carries over to the next. */
+export interface ReconcileMemory {
+  /** The previous position check's drifts (a drift seen twice identically is corrected). */
+  priorDrifts: readonly PositionDrift[];
+  /** Start of the last successful run; trades older than it minus the lookback are not paged again. */
+  lastOkAtMs: number | undefined;
+}
+
+/**
+ * One REST reconcile (runReconcile) and its follow-ups:
+ * - order states the exchange's view changed → requote those tokens;
+ * - orphans → cancelled through the queue (or adopted when `adopt`, the start-up option);
+ * - fills missed by the stream → backfilled (trades since the session start only: earlier ones are in
+ *   the baseline), then handled like stream fills (PnL, kill switch, requote);
+ * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
+ *   tokens; a drift seen twice identically is corrected in inventory (relative to the baseline) and
+ *   reported through the listener;
+ * - terminal orders older than pruneAfterMs are forgotten.
+ */
+export async function reconcileOnce(
+  core: EngineCore,
+  memory: ReconcileMemory,
+  reason: ReconcileReason,
+  sessionStartMs: number,
+  adopt: boolean,
+): Promise<ReconcileSummary> {
+  const { clock, tokens, positions, options } = core;
+  const started = clock.now();
+  const last = memory.lastOkAtMs ?? sessionStartMs;
+  const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
+  const report = await runReconcile(
+    sessionTrades(core.exchange, tradesSince),
+    { orders: core.store, inventory: core.inventory },
+    started,
+    {
+      adopt,
+      tokenOf: (o) => tokens.tokenOf(o),
+      tradesSinceMs: tradesSince,
+      unknownGraceMs: options.unknownGraceMs,
+    },
+  );
+  for (const u of report.updates) {
+    const t = core.store.get(u.clientOrderId)?.tokenId;
+    if (t !== undefined) core.requote(t);
+  }
+  for (const f of report.backfill.applied) afterFill(core, f, "backfill");
+  if (report.orphans.length > 0) {
+    core.log.warn({ orphans: report.orphans.map((o) => o.id) }, "orphan orders: cancelling");
+    core.send(orphanCancels(report.orphans, (o) => tokens.tokenOf(o)));
+  }
+  const remote = await core.exchange.positions();
+  const now = clock.now();
+  const check = checkPositions(positions.absoluteSizes(), remote, memory.priorDrifts, new Set(tokens.ids()));
+  memory.priorDrifts = check.drifts;
+  for (const c of check.corrections) {
+    core.inventory.correct(
+      c.tokenId,
+      c.remoteMicro - positions.baseline(c.tokenId),
+      now,
+      positions.markOf(c.tokenId),
+    );
+    positions.refresh(c.tokenId);
+    core.requote(c.tokenId);
+  }
+  if (check.corrections.length > 0) {
+    core.log.warn(
+      { corrections: check.corrections.map(driftFields) },
+      "positions corrected to the exchange's",
+    );
+  }
+  core.store.prune(now - options.pruneAfterMs);
+  memory.lastOkAtMs = started;
+  const summary: ReconcileSummary = {
+    reason,
+    atMs: now,
+    tookMs: now - started,
+    updates: report.updates.length,
+    orphans: report.orphans.length,
+    adopted: report.adopted,
+    pending: report.pending,
+    backfilled: report.backfill.applied.length,
+    drifts: check.drifts,
+    corrections: check.corrections,
+  };
+  const changed =
+    summary.updates + summary.orphans + summary.adopted + summary.backfilled + check.drifts.length;
+  const fields = {
+    ...summary,
+    drifts: check.drifts.map(driftFields),
+    corrections: check.corrections.map(driftFields),
+  };
+  if (changed > 0) core.log.info(fields, "reconcile");
+  else core.log.debug(fields, "reconcile");
+  return summary;
+}
+
+/**
+ * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
+ * dropped and paging stops at the first page that reaches them (trades come newest first).
+ */
+export function sessionTrades(source: ReconcileSource, sinceMs: number): ReconcileSource {
+  return {
+    openOrders: () => source.openOrders(),
+    order: (id) => source.order(id),
+    ordersByClientId: (ids) => source.ordersByClientId(ids),
+    trades: async (opts) => {
+      const page = await source.trades(opts);
+      // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
+      const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs));
+      return { trades: keep, nextCursor: keep.length < page.trades.length ? null : page.nextCursor };
+    },
+  };
+}
+
+function driftFields(d: PositionDrift): Record<string, string> {
+  return {
+    tokenId: d.tokenId,
+    local: d.localMicro.toString(),
+    remote: d.remoteMicro.toString(),
+    drift: d.driftMicro.toString(),
+  };
+}

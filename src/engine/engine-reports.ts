@@ -1,0 +1,136 @@
+import type { PlaceIntent } from "../execution/intents.js";
+import {
+  applyCancelAllOutcome,
+  applyCancelOutcome,
+  applyPlaceOutcome,
+  markPlacementDropped,
+} from "../execution/order-manager-outcomes.js";
+import type { QueueReport } from "../execution/order-queue-types.js";
+import type { EngineCore } from "./engine-core.js";
+
+/**
+ * Applies one order-queue report to the order store and acts on what it means:
+ * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
+ *   risk guard's error rate; ambiguous → `unknown` (never resent: the order manager places nothing
+ *   more on that level until it is resolved) and a reconcile is scheduled;
+ * - placement dropped unsent → it never existed;
+ * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
+ *   (and a retryable failure leaves the order open, so the next step cancels it again);
+ * - cancel-all done → every open or cancelling order in its scope is cancelled.
+ * Orphan cancels (orders the store does not track) only feed the log and the listener.
+ * `waiters` resolves callers waiting for a cancel-all (start-up and shutdown).
+ */
+export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: CancelAllWaiters): void {
+  const now = core.clock.now();
+  switch (r.kind) {
+    case "place":
+      onPlace(core, r.intent, r, now);
+      return;
+    case "place_dropped":
+      markPlacementDropped(core.store, r.intent.clientOrderId, now);
+      core.emit({ type: "place_dropped", atMs: now, intent: r.intent, reason: r.reason });
+      return;
+    case "cancel": {
+      const { intent, outcome } = r;
+      core.emit({
+        type: "cancel_outcome",
+        atMs: now,
+        clientOrderId: intent.clientOrderId,
+        outcome: outcome.kind,
+      });
+      if (core.store.get(intent.clientOrderId) === undefined) {
+        if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
+          core.log.warn({ orderId: intent.orderId, outcome: outcome.kind }, "orphan cancel did not confirm");
+          core.reconcileSoon("ambiguous");
+        }
+        return;
+      }
+      if (outcome.kind === "done" || outcome.kind === "covered") {
+        applyCancelOutcome(core.store, intent.clientOrderId, { ok: true }, now);
+      } else if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
+        const eff = applyCancelOutcome(
+          core.store,
+          intent.clientOrderId,
+          { ok: false, error: outcome.error },
+          now,
+        );
+        if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
+        if (eff.reconcile) core.reconcileSoon("ambiguous");
+        core.requote(intent.tokenId);
+      }
+      return;
+    }
+    case "cancel_all": {
+      const { intent, outcome } = r;
+      core.emit({ type: "cancel_all_outcome", atMs: now, marketId: intent.marketId, outcome: outcome.kind });
+      if (outcome.kind === "done") applyCancelAllOutcome(core.store, intent.marketId, now);
+      else {
+        core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
+        if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
+        core.reconcileSoon("ambiguous");
+      }
+      waiters.settle(intent, outcome.kind === "done");
+      return;
+    }
+  }
+}
+
+function onPlace(
+  core: EngineCore,
+  intent: PlaceIntent,
+  r: Extract<QueueReport, { kind: "place" }>,
+  now: number,
+): void {
+  const { outcome } = r;
+  const eff = applyPlaceOutcome(core.store, intent.clientOrderId, outcome, now);
+  const code = outcome.kind === "accepted" ? undefined : outcome.error.code;
+  core.emit({
+    type: "place_outcome",
+    atMs: now,
+    intent,
+    outcome: outcome.kind,
+    code,
+    latencyMs: r.answeredAt - r.sentAt,
+  });
+  if (outcome.kind === "rejected") {
+    core.log.warn(
+      { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },
+      "placement rejected",
+    );
+    // No immediate requote: a definite reject would come back at once and spin; the next book
+    // update or fill quotes the level afresh under a new clientOrderId.
+    core.enforce(core.risk.onOrderError(outcome.code, now));
+  } else if (outcome.kind === "ambiguous") {
+    core.log.warn(
+      { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },
+      "placement ambiguous",
+    );
+  }
+  if (eff.reconcile) core.reconcileSoon("ambiguous");
+  // An answered placement unblocks its level: the book may have moved while it was in flight (the
+  // step then could not replace it), and one retired or landing while stopping must be cancelled.
+  if (outcome.kind === "accepted") core.requote(intent.tokenId);
+}
+
+/** Callers waiting for the answer to a cancel-all they enqueued. */
+export class CancelAllWaiters {
+  readonly #waiting = new Map<object, (ok: boolean) => void>();
+
+  /** A promise of whether the cancel-all carrying `intent` succeeded. */
+  wait(intent: object): Promise<boolean> {
+    return new Promise((resolve) => this.#waiting.set(intent, resolve));
+  }
+
+  settle(intent: object, ok: boolean): void {
+    const fn = this.#waiting.get(intent);
+    if (fn === undefined) return;
+    this.#waiting.delete(intent);
+    fn(ok);
+  }
+
+  /** Resolves every waiter as failed (shutdown cut short). */
+  failAll(): void {
+    for (const fn of this.#waiting.values()) fn(false);
+    this.#waiting.clear();
+  }
+}

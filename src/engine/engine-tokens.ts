@@ -1,0 +1,117 @@
+import type { ConfiguredStrategy } from "../../strategies/registry.js";
+import {
+  initVolatility,
+  updateVolatility,
+  type VolatilityConfig,
+  type VolatilityState,
+} from "../../strategies/volatility.js";
+import type { BookState } from "../book/book-state.js";
+import type { BookView } from "../book/order-book.js";
+import type { TokenMarket } from "../core/trading.js";
+import type { Order } from "../exchange/types.js";
+
+/** What the engine knows about one token between events. Mutated only by the engine. */
+export interface TokenSlot {
+  /** The token's market; `status` follows onMarketStatus. */
+  market: TokenMarket;
+  readonly strategy: ConfiguredStrategy | undefined;
+  book: BookView | undefined;
+  /** Last tracker state; undefined until the first onBookState (not quotable until then). */
+  bookState: BookState | undefined;
+  vol: VolatilityState;
+  /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
+  quoting: boolean;
+}
+
+/**
+ * Every token of the engine by id, with the lookups the reconciler needs (an exchange order's token
+ * from its market and outcome label) and the market → tokens index for market-wide events.
+ */
+export class TokenTable {
+  readonly #slots = new Map<string, TokenSlot>();
+  readonly #byOutcome = new Map<string, string>();
+  readonly #byMarket = new Map<string, string[]>();
+
+  constructor(
+    markets: readonly TokenMarket[],
+    strategyFor: (m: TokenMarket) => ConfiguredStrategy | undefined,
+    vol: VolatilityConfig,
+  ) {
+    for (const m of markets) {
+      if (this.#slots.has(m.tokenId)) continue;
+      const strategy = strategyFor(m);
+      this.#slots.set(m.tokenId, {
+        market: m,
+        strategy,
+        book: undefined,
+        bookState: undefined,
+        vol: initVolatility(vol),
+        quoting: false,
+      });
+      this.#byOutcome.set(outcomeKey(m.marketId, m.outcome), m.tokenId);
+      this.#byOutcome.set(outcomeKey(m.marketId, String(m.outcomeIndex)), m.tokenId);
+      const list = this.#byMarket.get(m.marketId) ?? [];
+      list.push(m.tokenId);
+      this.#byMarket.set(m.marketId, list);
+    }
+  }
+
+  get(tokenId: string): TokenSlot | undefined {
+    return this.#slots.get(tokenId);
+  }
+
+  /** Token ids in registration order. */
+  ids(): IterableIterator<string> {
+    return this.#slots.keys();
+  }
+
+  /** Every slot in registration order. */
+  slots(): IterableIterator<TokenSlot> {
+    return this.#slots.values();
+  }
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  /** The tokens of one market (empty for a market the engine does not trade). */
+  tokensOf(marketId: string): readonly string[] {
+    return this.#byMarket.get(marketId) ?? [];
+  }
+
+  /** Market ids in registration order. */
+  marketIds(): IterableIterator<string> {
+    return this.#byMarket.keys();
+  }
+
+  /**
+   * The token of an exchange order (its market and outcome label, case-insensitive); undefined for
+   * a market the engine does not trade.
+   */
+  tokenOf(order: Pick<Order, "marketId" | "outcome">): string | undefined {
+    return this.#byOutcome.get(outcomeKey(order.marketId, order.outcome));
+  }
+
+  /** Records a market status for every token of the market. */
+  setMarketStatus(marketId: string, status: string): void {
+    for (const t of this.tokensOf(marketId)) {
+      const s = this.#slots.get(t);
+      if (s !== undefined && s.market.status !== status) s.market = { ...s.market, status };
+    }
+  }
+
+  /** Folds a new book into the token's σ estimator; returns the mid in micro-units (may be fractional). */
+  observeBook(slot: TokenSlot, book: BookView, now: number): number | undefined {
+    slot.book = book;
+    const bid = book.bids.bestPrice();
+    const ask = book.asks.bestPrice();
+    if (bid === undefined || ask === undefined || bid >= ask) return undefined;
+    const mid = (bid + ask) / 2;
+    slot.vol = updateVolatility(slot.vol, mid, now);
+    return mid;
+  }
+}
+
+function outcomeKey(marketId: string, outcome: string): string {
+  return `${marketId}\u0000${outcome.toUpperCase()}`;
+}

@@ -1,0 +1,155 @@
+import type { Intent } from "../execution/intents.js";
+import { Inventory } from "../execution/inventory.js";
+import { OrderManager } from "../execution/order-manager.js";
+import { markPlacementSent } from "../execution/order-manager-outcomes.js";
+import { OrderQueue } from "../execution/order-queue.js";
+import type { OrderQueueOptions, QueueReport } from "../execution/order-queue-types.js";
+import { OrderStore } from "../execution/order-store.js";
+import { RateBudget } from "../execution/rate-budget.js";
+import type { RiskDecision } from "../risk/decision.js";
+import type { EngineCore } from "./engine-core.js";
+import { DecisionLog } from "./engine-decisions.js";
+import type { EngineDeps, ResolvedEngineOptions } from "./engine-deps.js";
+import type { EngineEvent } from "./engine-events.js";
+import { PositionBook } from "./engine-positions.js";
+import { TokenTable } from "./engine-tokens.js";
+
+/** What the engine object supplies to the core: its switches and schedulers. */
+export interface CoreHooks {
+  quotingEnabled(): boolean;
+  requote(tokenId: string): void;
+  reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
+  enforce(decision: RiskDecision | undefined): void;
+  onReport(report: QueueReport): void;
+}
+
+/**
+ * Wires the execution objects over the deps: order store, inventory, order manager, rate budget and
+ * the order queue. The queue's port marks each placement `sent` in the store at the instant it is
+ * written (so the order manager never supersedes a request already on the wire) and reports it to
+ * the listener (where tick-to-order latency ends).
+ */
+export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hooks: CoreHooks): EngineCore {
+  const { clock, exchange, risk, logger: log, listener } = deps;
+  const emit = (e: EngineEvent) => {
+    try {
+      listener?.(e);
+    } catch (err) {
+      log.error({ err, event: e.type }, "engine listener failed");
+    }
+  };
+  const tokens = new TokenTable(deps.markets, deps.strategyFor, options.volatility);
+  for (const s of tokens.slots()) risk.watch(s.market);
+  const store = new OrderStore();
+  const inventory = new Inventory();
+  const queue = new OrderQueue({
+    clock,
+    port: {
+      place: (req) => {
+        const o = req.clientOrderId === undefined ? undefined : store.get(req.clientOrderId);
+        if (o?.state === "placing" && o.queued) markPlacementSent(store, o.clientOrderId, clock.now());
+        const clientOrderId = req.clientOrderId ?? "";
+        emit({ type: "place_sent", atMs: clock.now(), tokenId: o?.tokenId ?? "", clientOrderId });
+        return exchange.place(req);
+      },
+      cancel: (orderId) => exchange.cancel(orderId),
+      cancelAll: (marketId) => exchange.cancelAll(marketId),
+    },
+    sign: deps.sign,
+    budget: new RateBudget({ rateLimitPerMin: options.rateLimitPerMin, ...budgetOptions(options.queue) }),
+    onReport: (r) => hooks.onReport(r),
+    restingOrders: (marketId) => restingIn(store, tokens, marketId),
+    // A placement answered "retry later" is sent again only if the engine still wants it.
+    stillDesired: (i) =>
+      hooks.quotingEnabled() &&
+      store.get(i.clientOrderId)?.state === "placing" &&
+      risk.mustCancel(i.tokenId, clock.now()) === undefined,
+    ...(deps.rateLimitState === undefined ? {} : { rateLimitState: deps.rateLimitState }),
+    ...(deps.queueMetrics === undefined ? {} : { metrics: deps.queueMetrics }),
+    ...queueOptions(options.queue),
+  });
+  return {
+    clock,
+    exchange,
+    log,
+    options,
+    risk,
+    store,
+    inventory,
+    om: new OrderManager({ session: options.session, store, tolerance: options.tolerance }),
+    queue,
+    tokens,
+    positions: new PositionBook(
+      inventory,
+      [...tokens.slots()].map((s) => s.market),
+    ),
+    decisions: new DecisionLog(log, emit),
+    emit,
+    quotingEnabled: () => hooks.quotingEnabled(),
+    requote: (t) => hooks.requote(t),
+    requoteAll: () => {
+      for (const t of tokens.ids()) hooks.requote(t);
+    },
+    reconcileSoon: (reason) => hooks.reconcileSoon(reason),
+    send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
+    enforce: (d) => hooks.enforce(d),
+  };
+}
+
+/**
+ * Acts on a risk decision taken on an event, after logging it: the wallet scope (kill switch, platform
+ * frozen, error-rate halt) sends the kill switch (one wallet-wide cancel-all, queued placements
+ * dropped) and, for a halt that ends with time, requotes every token when it ends; the market scope
+ * cancels the market's quotes; the token scope the token's.
+ */
+export function enforceDecision(core: EngineCore, d: RiskDecision): void {
+  const { clock, om, decisions } = core;
+  const now = clock.now();
+  decisions.event(d, now);
+  if (d.scope === "wallet") {
+    core.send(om.killAll(d.reason, now));
+    const until = d.detail.until;
+    if (typeof until === "number" && until > now) clock.setTimer(until - now + 1, () => core.requoteAll());
+  } else if (d.scope === "market" && d.marketId !== undefined) {
+    core.send(om.cancelMarket(d.marketId, d.reason, now));
+  } else if (d.scope === "token" && d.tokenId !== undefined) {
+    core.send(om.cancelAllFor(d.tokenId, d.reason, now));
+  }
+}
+
+/** Every non-terminal order of ours in a market (the engine only places on its own tokens). */
+function restingIn(store: OrderStore, tokens: TokenTable, marketId: string): string[] {
+  const out: string[] = [];
+  for (const t of tokens.tokensOf(marketId)) for (const o of store.live(t)) out.push(o.clientOrderId);
+  return out;
+}
+
+type QueueSettings = ResolvedEngineOptions["queue"];
+
+function budgetOptions(q: QueueSettings): { marginMs?: number; ipLimitFactor?: number } {
+  return {
+    ...(q.marginMs === undefined ? {} : { marginMs: q.marginMs }),
+    ...(q.ipLimitFactor === undefined ? {} : { ipLimitFactor: q.ipLimitFactor }),
+  };
+}
+
+type QueueTuning = Pick<
+  OrderQueueOptions,
+  | "concurrency"
+  | "shedHorizonMs"
+  | "calmUrgencyTicks"
+  | "maxCancelAttempts"
+  | "defaultRetryAfterMs"
+  | "cancelAllAvailable"
+>;
+
+function queueOptions(q: QueueSettings): QueueTuning {
+  const out: { -readonly [K in keyof QueueTuning]: QueueTuning[K] } = {};
+  if (q.concurrency !== undefined) out.concurrency = q.concurrency;
+  if (q.shedHorizonMs !== undefined) out.shedHorizonMs = q.shedHorizonMs;
+  if (q.calmUrgencyTicks !== undefined) out.calmUrgencyTicks = q.calmUrgencyTicks;
+  if (q.maxCancelAttempts !== undefined) out.maxCancelAttempts = q.maxCancelAttempts;
+  if (q.defaultRetryAfterMs !== undefined) out.defaultRetryAfterMs = q.defaultRetryAfterMs;
+  if (q.cancelAllAvailable !== undefined) out.cancelAllAvailable = q.cancelAllAvailable;
+  return out;
+}

@@ -1,0 +1,236 @@
+/**
+ * # The trading engine — API as built
+ *
+ * `createEngine(deps: EngineDeps): TradingEngine`; TradingEngine implements `Engine` (engine-api.ts,
+ * unchanged) and adds `positionOf(tokenId)`, `liveOrders()` and `reconcileNow()`.
+ *
+ * deps (engine-deps.ts):
+ * - `clock: Clock`; `exchange: ExchangePort & ReconcileSource` (`new HttpExchange(client)` live/paper);
+ * - `sign(intent) → Promise<PlaceOrderRequest>`: `intentSigner(orderBuilder, markets)` (intent-signer.ts);
+ * - `markets: TokenMarket[]` (`tokenMarkets(...)`, markets.ts), every token that may be quoted or held;
+ * - `strategyFor(market) → ConfiguredStrategy | undefined` (`parseStrategyConfig`; undefined = not quoted);
+ * - `risk: RiskGuard`; `logger: Logger`;
+ * - `options: EngineOptions`: only `session` (1–16 [a-z0-9]) is required; `startupPolicy` "cancel" |
+ *   "adopt", `inventoryBaseline` "positions" | "zero", `tolerance`, `reconcileIntervalMs`,
+ *   `rateLimitPerMin`, `queue`, `volatility`, … (defaults in resolveEngineOptions);
+ * - optional `listener(event: EngineEvent)` (engine-events.ts: quote, place_sent, place_outcome,
+ *   place_dropped, cancel_outcome, cancel_all_outcome, fill, decision, reconcile, reconcile_failed,
+ *   started, stopped), `rateLimitState(endpoint)` (`client.rateLimit`), `queueMetrics`.
+ *
+ * Calls, as the daemon wires them:
+ * - `await engine.start()` once: reads positions (the baseline), applies the start-up policy, runs the
+ *   start-up reconcile, then quotes. Books and fills may arrive before; they wait. Rejects with MmError
+ *   `engine_start_failed` when the start-up reconcile fails;
+ * - `onBookState(state)` on every BookTracker state event and `onBook(tokenId, view)` on every book
+ *   event: a token is quoted only once its tracker state says quotable;
+ * - `onFill(fillFromWire(payload))` per user_fill; `onMarketStatus(marketId, status)` per market
+ *   status change; `onPlatformStatus(frozen)`; `onReconnect()` after every WebSocket reconnect;
+ * - `await engine.stop(reason, timeoutMs)` → `{ openOrders }` (0 = clean; idempotent) on SIGINT/SIGTERM
+ *   or a fatal auth close; `status()` for /ready.
+ * Nothing here reads ambient time or does I/O except through the deps, so the backtest drives this
+ * same object on a SimClock (quoting steps run one microtask after the events that call for them).
+ */
+import type { BookState } from "../book/book-state.js";
+import type { BookView } from "../book/order-book.js";
+import { MmError } from "../core/errors.js";
+import type { Fill } from "../core/trading.js";
+import { isTerminal } from "../execution/order-state.js";
+import type { Engine, EngineStatus } from "./engine-api.js";
+import type { EngineCore } from "./engine-core.js";
+import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
+import { FillIntake } from "./engine-fills.js";
+import { prepareStart, shutdown } from "./engine-lifecycle.js";
+import { quoteToken } from "./engine-quote.js";
+import { ReconcileScheduler } from "./engine-reconcile.js";
+import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
+import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
+import { buildCore, enforceDecision } from "./engine-wiring.js";
+
+/**
+ * Builds the engine: order store, inventory, order manager, rate budget and queue over the given ports.
+ * @example
+ * const engine = createEngine({ clock, exchange: new HttpExchange(client), sign: intentSigner(builder, markets),
+ *   markets, strategyFor: () => parseStrategyConfig(cfg.strategy), risk: new RiskGuard(parseRiskConfig(cfg.risk)),
+ *   logger, options: { session: "a1b2c3" } });
+ * await engine.start();
+ */
+export function createEngine(deps: EngineDeps): TradingEngine {
+  return new TradingEngine(deps);
+}
+
+/** The Engine (see the file's header for the API as the adapters use it). */
+export class TradingEngine implements Engine {
+  readonly #core: EngineCore;
+  readonly #fills: FillIntake;
+  readonly #waiters = new CancelAllWaiters();
+  readonly #scheduler: ReconcileScheduler;
+  readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
+  readonly #dirty = new Set<string>();
+  #flushQueued = false;
+  #started = false;
+  #enabled = false;
+  #sinceMs: number | undefined;
+  #startup: { error: unknown; adopted: number } = { error: undefined, adopted: 0 };
+  #stopping: Promise<{ openOrders: number }> | undefined;
+
+  constructor(deps: EngineDeps) {
+    const options = resolveEngineOptions(deps.options);
+    this.#core = buildCore(deps, options, {
+      quotingEnabled: () => this.#enabled,
+      requote: (t) => this.#requote(t),
+      reconcileSoon: (reason) => this.#scheduler.soon(reason),
+      enforce: (d) => {
+        if (d !== undefined) enforceDecision(this.#core, d);
+      },
+      onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
+    });
+    this.#fills = new FillIntake(this.#core);
+    const { clock, log, emit } = this.#core;
+    const timing = {
+      intervalMs: options.reconcileIntervalMs,
+      debounceMs: options.reconcileDebounceMs,
+      retryMs: options.reconcileRetryMs,
+    };
+    const run = async (reason: Parameters<ReconcileScheduler["now"]>[0]) => {
+      // Before start only the start-up run may act: the baseline is not taken and orphans are not yet
+      // the start-up policy's to cancel or adopt.
+      if (!this.#started && reason !== "startup") return { pending: 0 };
+      const adopt = reason === "startup" && options.startupPolicy === "adopt";
+      const since = this.#sinceMs ?? clock.now();
+      const summary = await reconcileOnce(this.#core, this.#memory, reason, since, adopt);
+      if (reason === "startup") this.#startup.adopted = summary.adopted;
+      emit({ type: "reconcile", atMs: summary.atMs, summary });
+      return summary;
+    };
+    this.#scheduler = new ReconcileScheduler(clock, timing, run, (reason, error) => {
+      if (reason === "startup") this.#startup.error = error;
+      log.warn({ err: error, reason }, "reconcile failed");
+      emit({ type: "reconcile_failed", atMs: clock.now(), reason, error });
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) return;
+    const { clock, log, options, tokens } = this.#core;
+    const prep = await prepareStart(this.#core, this.#fills, this.#waiters);
+    this.#sinceMs = prep.sinceMs;
+    this.#startup = { error: undefined, adopted: 0 };
+    await this.#scheduler.now("startup");
+    const { error, adopted } = this.#startup;
+    if (error !== undefined) {
+      throw new MmError("engine_start_failed", "the start-up reconcile failed", {}, { cause: error });
+    }
+    this.#started = true;
+    this.#enabled = true;
+    this.#scheduler.start();
+    this.#core.requoteAll();
+    log.info({ tokens: tokens.size, policy: options.startupPolicy, adopted }, "engine started");
+    this.#core.emit({ type: "started", atMs: clock.now(), adopted, cancelledAtStart: prep.cancelledAtStart });
+  }
+
+  onBook(tokenId: string, book: BookView): void {
+    const { clock, positions, tokens, risk } = this.#core;
+    const slot = tokens.get(tokenId);
+    if (slot === undefined) return;
+    const mid = tokens.observeBook(slot, book, clock.now());
+    if (mid !== undefined && positions.mark(tokenId, mid)) {
+      this.#core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
+    }
+    this.#requote(tokenId);
+  }
+
+  onBookState(state: BookState): void {
+    const slot = this.#core.tokens.get(state.tokenId);
+    if (slot === undefined) return;
+    slot.bookState = state;
+    this.#core.enforce(this.#core.risk.onBookState(state.tokenId, state));
+    this.#requote(state.tokenId);
+  }
+
+  onFill(fill: Fill): void {
+    this.#fills.onFill(fill);
+  }
+
+  onMarketStatus(marketId: string, status: string): void {
+    this.#core.tokens.setMarketStatus(marketId, status);
+    this.#core.enforce(this.#core.risk.onMarketStatus(marketId, status));
+    for (const t of this.#core.tokens.tokensOf(marketId)) this.#requote(t);
+  }
+
+  onPlatformStatus(frozen: boolean): void {
+    this.#core.enforce(this.#core.risk.onPlatformStatus(frozen));
+    if (!frozen) this.#core.requoteAll();
+  }
+
+  onReconnect(): void {
+    this.#scheduler.soon("reconnect");
+  }
+
+  stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }> {
+    this.#stopping ??= (async () => {
+      const { clock, log } = this.#core;
+      const deadline = clock.now() + Math.max(0, timeoutMs);
+      this.#enabled = false;
+      this.#scheduler.stop();
+      log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
+      const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);
+      if (openOrders === 0) log.info({ reason }, "engine stopped: no open orders");
+      else log.warn({ reason, openOrders }, "engine stopped with orders still open");
+      this.#core.emit({ type: "stopped", atMs: clock.now(), reason, openOrders });
+      return { openOrders };
+    })();
+    return this.#stopping;
+  }
+
+  status(): EngineStatus {
+    const { store, queue, risk, tokens, positions } = this.#core;
+    let openOrders = 0;
+    for (const o of store.all()) if (o.state === "open" || o.state === "cancelling") openOrders++;
+    let quotingTokens = 0;
+    for (const s of tokens.slots()) if (s.quoting) quotingTokens++;
+    return {
+      started: this.#started,
+      reconciled: this.#started && this.#scheduler.runs > 0,
+      quotingTokens,
+      openOrders,
+      inFlight: queue.depth().inFlight,
+      killSwitch: risk.killSwitchActive(),
+      pnlMicro: positions.pnlMicro,
+    };
+  }
+
+  /** Position in a token relative to the baseline, micro-shares (tests, reports). */
+  positionOf(tokenId: string): bigint {
+    return this.#core.positions.position(tokenId);
+  }
+
+  /** Non-terminal orders the engine tracks (a read-only copy, for tests and diagnostics). */
+  liveOrders(): { clientOrderId: string; orderId: string | undefined; tokenId: string; state: string }[] {
+    const out = [];
+    for (const o of this.#core.store.all()) {
+      if (isTerminal(o.state)) continue;
+      out.push({ clientOrderId: o.clientOrderId, orderId: o.orderId, tokenId: o.tokenId, state: o.state });
+    }
+    return out;
+  }
+
+  /** Runs a REST reconcile now (operator action, tests); resolves when done. */
+  reconcileNow(): Promise<void> {
+    return this.#scheduler.now("manual");
+  }
+
+  #requote(tokenId: string): void {
+    this.#dirty.add(tokenId);
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    // One step per token per microtask: a burst of frames in one socket read costs one step each.
+    queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushQueued = false;
+    const batch = [...this.#dirty];
+    this.#dirty.clear();
+    for (const t of batch) quoteToken(this.#core, t);
+  }
+}

@@ -1,0 +1,64 @@
+import { MmError } from "../core/errors.js";
+import type { TokenMarket } from "../core/trading.js";
+import type { PlaceOrderRequest } from "../core/types.js";
+import { weiToString } from "../core/wei.js";
+import type { PlaceIntent } from "../execution/intents.js";
+import type { OrderBuilder } from "../signing/order-builder.js";
+import type { OrderMarket } from "../signing/order-struct.js";
+
+/** Settings of the placements the engine signs. */
+export interface IntentSignerOptions {
+  /**
+   * Unix seconds of on-chain expiry; 0 (default) = none, quotes are cancelled, not left to expire.
+   * A function is called for every order (e.g. `() => Math.floor(clock.now() / 1000) + 3600` for a
+   * rolling lifetime); a number is the same absolute instant for every order.
+   */
+  readonly expiry?: number | (() => number);
+}
+
+/**
+ * The engine's `sign` dependency over an OrderBuilder: each placement intent becomes a GTC limit order
+ * of its token at the intent's price and size, signed with the clientOrderId the order manager minted.
+ * Market parameters (outcome label, fee, neg-risk, tick) come from the engine's TokenMarkets.
+ * Throws MmError `unknown_token` for a token not in `markets` (the queue reports it as a definite
+ * reject `sign_failed`, nothing is sent).
+ * @example
+ * const sign = intentSigner(new OrderBuilder({ settings, domain, signer }), markets);
+ * createEngine({ ..., sign });
+ */
+export function intentSigner(
+  builder: Pick<OrderBuilder, "build">,
+  markets: readonly TokenMarket[],
+  opts: IntentSignerOptions = {},
+): (intent: PlaceIntent) => Promise<PlaceOrderRequest> {
+  const byToken = new Map<string, OrderMarket>();
+  for (const m of markets) {
+    byToken.set(m.tokenId, {
+      marketId: m.marketId,
+      tokenId: m.tokenId,
+      outcome: m.outcome,
+      feeTakerBps: m.feeTakerBps,
+      negRisk: m.negRisk,
+      tickSize: weiToString(BigInt(m.tickMicro)),
+    });
+  }
+  const given = opts.expiry ?? 0;
+  const expiryOf = typeof given === "function" ? given : () => given;
+  return async (intent) => {
+    const market = byToken.get(intent.tokenId);
+    if (market === undefined) {
+      throw new MmError("unknown_token", "no market parameters for this token", { tokenId: intent.tokenId });
+    }
+    const built = await builder.build({
+      market,
+      side: intent.quote.side,
+      price: weiToString(BigInt(intent.quote.priceMicro)),
+      quantity: weiToString(intent.quote.sizeMicro),
+      expiry: expiryOf(),
+      clientOrderId: intent.clientOrderId,
+      type: "limit",
+      timeInForce: "gtc",
+    });
+    return built.body;
+  };
+}

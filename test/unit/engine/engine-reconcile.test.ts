@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { TIMED_OUT, untilDeadline } from "../../../src/engine/deadline.js";
+import type { ReconcileReason } from "../../../src/engine/engine-events.js";
+import { ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
+import { sessionTrades } from "../../../src/engine/engine-reconcile-run.js";
+import type { TradeRecord } from "../../../src/exchange/types.js";
+import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
+import { settle } from "./support/harness.js";
+
+/** A scheduler whose runs take `runMs` of simulated time and are recorded with their start times. */
+function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n: number) => number } = {}) {
+  const clock = new SimClock(0);
+  const runs: { reason: ReconcileReason; at: number }[] = [];
+  const errors: ReconcileReason[] = [];
+  const s = new ReconcileScheduler(
+    clock,
+    { intervalMs: 1_000, debounceMs: 100, retryMs: 300 },
+    async (reason) => {
+      runs.push({ reason, at: clock.now() });
+      const n = runs.length;
+      if ((opts.runMs ?? 0) > 0) await new Promise<void>((r) => clock.setTimer(opts.runMs ?? 0, r));
+      if (opts.fail?.(n) === true) throw new Error("exchange down");
+      return { pending: opts.pending?.(n) ?? 0 };
+    },
+    (reason) => errors.push(reason),
+  );
+  const advance = async (to: number) => {
+    for (;;) {
+      await settle();
+      const next = clock.nextDeadline();
+      if (next === undefined || next > to) break;
+      clock.advanceTo(next);
+    }
+    clock.advanceTo(to);
+    await settle();
+  };
+  return { clock, s, runs, errors, advance };
+}
+
+describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
+  it("runs periodically, counted from the end of the previous run", async () => {
+    const r = rig({ runMs: 50 });
+    r.s.start();
+    await r.advance(3_200);
+    expect(r.runs.map((x) => x.at)).toEqual([1_000, 2_050, 3_100]);
+    expect(r.runs.every((x) => x.reason === "periodic")).toBe(true);
+  });
+
+  it("debounces triggers into one run, and a trigger during a run asks for exactly one more", async () => {
+    const r = rig({ runMs: 50 });
+    r.s.soon("ambiguous");
+    r.s.soon("ambiguous");
+    r.clock.advanceBy(40);
+    r.s.soon("reconnect");
+    await r.advance(120);
+    expect(r.runs).toEqual([{ reason: "ambiguous", at: 100 }]);
+    void r.s.now("manual");
+    void r.s.now("reconnect");
+    await r.advance(400);
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual(["ambiguous@100", "manual@150"]);
+  });
+
+  it("follows a failed run, or one that left unknown orders, with another after retryMs", async () => {
+    const r = rig({ fail: (n) => n === 1, pending: (n) => (n === 2 ? 1 : 0) });
+    await r.s.now("startup");
+    await r.advance(1_000);
+    expect(r.errors).toEqual(["startup"]);
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "startup@0",
+      "unresolved@300",
+      "unresolved@600",
+    ]);
+  });
+
+  it("stop cancels every timer", async () => {
+    const r = rig();
+    r.s.start();
+    r.s.soon("ambiguous");
+    r.s.stop();
+    expect(r.clock.pending).toBe(0);
+    await r.advance(5_000);
+    expect(r.runs).toEqual([]);
+  });
+});
+
+describe("untilDeadline", () => {
+  it("gives the value in time, TIMED_OUT at the deadline, and leaves no timer behind", async () => {
+    const clock = new SimClock(0);
+    let resolve: (v: string) => void = () => {};
+    const p = untilDeadline(clock, new Promise<string>((r) => (resolve = r)), 100);
+    resolve("done");
+    expect(await p).toBe("done");
+    expect(clock.pending).toBe(0);
+    const late = untilDeadline(clock, new Promise<string>(() => {}), 100);
+    clock.advanceTo(100);
+    expect(await late).toBe(TIMED_OUT);
+  });
+});
+
+describe("sessionTrades: the trade history cut at the session start", () => {
+  const trade = (id: string, createdAt: string): TradeRecord => ({
+    id,
+    orderId: "o1",
+    marketId: "m1",
+    vaultAddress: "0x0",
+    fee: null,
+    side: "buy",
+    price: "0.5",
+    quantity: "1",
+    createdAt,
+  });
+  const pages: Record<string, { trades: TradeRecord[]; nextCursor: string | null }> = {
+    "": {
+      trades: [trade("3", "2026-01-01T00:00:03Z"), trade("2", "2026-01-01T00:00:02Z")],
+      nextCursor: "p2",
+    },
+    p2: {
+      trades: [trade("1", "2026-01-01T00:00:01Z"), trade("0", "2026-01-01T00:00:00Z")],
+      nextCursor: "p3",
+    },
+  };
+  const source = {
+    trades: async (o: { cursor?: string }) => pages[o.cursor ?? ""] ?? { trades: [], nextCursor: null },
+  } as unknown as ReconcileSource;
+
+  it("keeps the trades from the start on and stops paging at the first page that reaches before it", async () => {
+    const cut = sessionTrades(source, Date.parse("2026-01-01T00:00:01Z"));
+    const first = await cut.trades({});
+    expect(first).toEqual({ trades: pages[""]?.trades, nextCursor: "p2" });
+    const second = await cut.trades({ cursor: "p2" });
+    expect(second.trades.map((t) => t.id)).toEqual(["1"]);
+    expect(second.nextCursor).toBeNull();
+  });
+});
