@@ -1,0 +1,242 @@
+import type { Registry } from "prom-client";
+import type { BookStateEvent } from "../book/book-state.js";
+import type { BookView } from "../book/order-book.js";
+import type { Clock } from "../core/clock.js";
+import { LiveClock } from "../core/live-clock.js";
+import type { Fill } from "../core/trading.js";
+import type { EngineEvent, ReconcileReason, ReconcileSummary } from "../engine/engine-events.js";
+import { Inventory } from "../execution/inventory.js";
+import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
+import type { GatewayCounters } from "../gateway/counters.js";
+import type { RiskDecision } from "../risk/decision.js";
+import { applyEngineEvent, type EngineEventSink } from "./metrics/engine-listener.js";
+import { bookFamilies } from "./metrics/families-book.js";
+import { orderFamilies } from "./metrics/families-orders.js";
+import { tradingFamilies } from "./metrics/families-trading.js";
+import { wsFamilies } from "./metrics/families-ws.js";
+import { FillRoles } from "./metrics/fill-roles.js";
+import { initialSeries, marketSeries } from "./metrics/initial-series.js";
+import { LabelCap } from "./metrics/label-cap.js";
+import { type MarketLabelSource, MarketLabels } from "./metrics/market-labels.js";
+import { MarkoutTracker } from "./metrics/markout.js";
+import { registerProcessMetrics } from "./metrics/process-metrics.js";
+import {
+  type Families,
+  type FillOptions,
+  markoutSink,
+  queueHooks,
+  recordDecision,
+  recordFill,
+  recordReconcile,
+  recordReconcileFailed,
+} from "./metrics/recorders.js";
+import {
+  type BookTrackerLike,
+  DeltaTracker,
+  type EngineLike,
+  emptySources,
+  type GatewayName,
+  type MetricsContext,
+  midMicroOf,
+  type RateBudgetLike,
+  type RateLimitsLike,
+} from "./metrics/sources.js";
+import { TickToOrder } from "./metrics/tick-to-order.js";
+
+export type { FillRole } from "./metrics/fill-roles.js";
+export type { MarketLabelSource } from "./metrics/market-labels.js";
+export type { FillOptions } from "./metrics/recorders.js";
+export type {
+  BookTrackerLike,
+  EngineLike,
+  GatewayName,
+  RateBudgetLike,
+  RateLimitsLike,
+} from "./metrics/sources.js";
+
+export interface MetricsOptions {
+  /** Where every metric is registered; never the global default registry. */
+  readonly registry: Registry;
+  /** Markets that keep their own `market` label; later ones are reported as `other`. Default 50. */
+  readonly maxMarketLabels?: number;
+  /** Time of ages, markout horizons and timestamps. Default: the wall clock. */
+  readonly clock?: Clock;
+  /** Markout horizons, ms. Default 1 s, 10 s, 60 s. */
+  readonly markoutHorizonsMs?: readonly number[];
+  /** Register the process_* and nodejs_* defaults (collectDefaultMetrics). Default true. */
+  readonly defaultMetrics?: boolean;
+}
+
+/**
+ * Builds mm's metrics on an injected prom-client Registry (see README "Metrics" for every family)
+ * and returns the adapters the wiring calls. Counters, histograms and gauges follow Prometheus
+ * naming (base units, `_total`, `_seconds`, `mm_` prefix); per-market labels are capped.
+ * @example
+ * const registry = new Registry();
+ * const metrics = createMetrics({ registry, maxMarketLabels: 20 });
+ * metrics.registerMarkets(markets.tokens, (id) => markets.slugOf(id));
+ * metrics.watchBookTracker(feeds.market.tracker);
+ * metrics.watchGateway("market", feeds.market.client);
+ * const engine = createEngine({ ..., exchange: instrumentExchange(new HttpExchange(client), metrics),
+ *   listener: metrics.listener, queueMetrics: metrics.queueMetrics });
+ * metrics.watchEngine(engine);
+ */
+export function createMetrics(opts: MetricsOptions): Metrics {
+  return new Metrics(opts);
+}
+
+/** mm's metrics and their adapters; build with {@link createMetrics}. */
+export class Metrics implements EngineEventSink {
+  readonly registry: Registry;
+  readonly ctx: MetricsContext;
+  readonly families: Families;
+  readonly tickToOrder = new TickToOrder();
+  readonly codes = new LabelCap(50);
+  /** Pass as EngineDeps.queueMetrics (or OrderQueueOptions.metrics). */
+  readonly queueMetrics: OrderQueueMetrics;
+  /** Pass as EngineDeps.listener: every engine event becomes metrics. */
+  readonly listener: (e: EngineEvent) => void;
+  readonly #roles = new FillRoles();
+  readonly #markouts: MarkoutTracker;
+  readonly #unsubscribe: (() => void)[] = [];
+
+  constructor(opts: MetricsOptions) {
+    this.registry = opts.registry;
+    const clock = opts.clock ?? new LiveClock();
+    this.ctx = {
+      clock,
+      labels: new MarketLabels(opts.maxMarketLabels ?? 50),
+      sources: emptySources(),
+      deltas: new DeltaTracker(),
+      inventory: new Inventory(),
+    };
+    const reg = opts.registry;
+    this.families = {
+      book: bookFamilies(reg, this.ctx),
+      orders: orderFamilies(reg, this.ctx),
+      trading: tradingFamilies(reg, this.ctx),
+    };
+    wsFamilies(reg, this.ctx);
+    if (opts.defaultMetrics !== false) registerProcessMetrics(reg);
+    this.#markouts = new MarkoutTracker({
+      clock,
+      mid: (tokenId) => midMicroOf(this.ctx.sources, tokenId),
+      ...markoutSink(this.ctx, this.families),
+      ...(opts.markoutHorizonsMs === undefined ? {} : { horizonsMs: opts.markoutHorizonsMs }),
+    });
+    this.queueMetrics = queueHooks(this.families);
+    this.listener = (e) => applyEngineEvent(this, e);
+    initialSeries(this.families, this.#markouts.horizonsMs, clock.now());
+  }
+
+  /** Names the quoted tokens' markets (slug when `slugOf` knows it) and creates their series at zero. */
+  registerMarkets(
+    tokens: readonly MarketLabelSource[],
+    slugOf?: (marketId: string) => string | undefined,
+  ): void {
+    this.ctx.labels.register(tokens, slugOf);
+    marketSeries(this.families, this.ctx.labels, this.#markouts.horizonsMs);
+  }
+
+  /** Book states, ages, spreads and the tracker's counters; returns the unsubscribe. */
+  watchBookTracker(tracker: BookTrackerLike): () => void {
+    this.ctx.sources.trackers.add(tracker);
+    const offState = tracker.onState((e) => this.onBookState(e));
+    const offBook = tracker.onBook((b) => this.onBookUpdate(b));
+    const off = () => {
+      offState();
+      offBook();
+      this.ctx.sources.trackers.delete(tracker);
+    };
+    this.#unsubscribe.push(off);
+    return off;
+  }
+
+  /** A GatewayClient's counters (connections, reconnects, frames, malformed) under `gateway`. */
+  watchGateway(gateway: GatewayName, client: { readonly counters: GatewayCounters }): void {
+    this.ctx.sources.gateways.set(gateway, client);
+  }
+
+  /** Remaining tokens of a RateBudget's buckets, read at scrape time. */
+  watchRateBudget(budget: RateBudgetLike): void {
+    this.ctx.sources.budgets.add(budget);
+  }
+
+  /** The server's X-RateLimit-* view per endpoint (ExchangeHttpClient.rateLimits). */
+  watchRateLimits(limits: RateLimitsLike): void {
+    this.ctx.sources.rateLimits.add(limits);
+  }
+
+  /** Open orders, in-flight requests, kill switch, total PnL and quoting tokens, from engine.status(). */
+  watchEngine(engine: EngineLike): void {
+    this.ctx.sources.engine = engine;
+  }
+
+  /** A book state change (BookTracker.onState): gaps and resyncs per token. */
+  onBookState(e: BookStateEvent): void {
+    const l = this.ctx.labels.ofToken(e.tokenId);
+    const b = this.families.book;
+    if (e.reason === "gap") b.gaps.inc(l);
+    if (e.status === "resyncing" && e.previous !== undefined && e.previous !== "resyncing") {
+      b.resyncs.inc({ ...l, reason: e.reason });
+    }
+  }
+
+  /** A book frame applied (BookTracker.onBook): per-token updates; the tick of tick-to-order. */
+  onBookUpdate(book: BookView): void {
+    this.families.book.updates.inc(this.ctx.labels.ofToken(book.tokenId));
+    this.tickToOrder.tick(book.tokenId, this.ctx.clock.now());
+  }
+
+  /** One exchange call: `endpoint` as `METHOD /route/template`, outcome ok/accepted/rejected/retryable/ambiguous/error. */
+  observeHttp(endpoint: string, outcome: string, seconds: number): void {
+    this.families.orders.http.observe({ endpoint, outcome }, Math.max(0, seconds));
+  }
+
+  /** A placement carrying `clientOrderId` is being sent (fill roles). */
+  onPlacementSending(clientOrderId: string): void {
+    this.#roles.sending(clientOrderId);
+  }
+
+  /** Its answer: filled micro-shares at placement when accepted, undefined otherwise (fill roles). */
+  onPlacementAnswered(clientOrderId: string, filledMicro: bigint | undefined): void {
+    this.#roles.answered(clientOrderId, filledMicro);
+  }
+
+  /** A fill of ours (duplicates ignored); role and fee are attributed unless given. */
+  onFill(fill: Fill, opts: FillOptions = {}): void {
+    const role = opts.role ?? this.#roles.roleOf(fill);
+    recordFill(this.ctx, this.families, this.#markouts, fill, role, opts.feeMicro);
+  }
+
+  /** A risk decision: counted by reason; wallet/market cancels are halts. */
+  onRiskDecision(d: Pick<RiskDecision, "reason" | "action" | "scope">): void {
+    recordDecision(this.families, d);
+  }
+
+  /** A successful REST reconcile. */
+  onReconcile(summary: ReconcileSummary): void {
+    recordReconcile(this.ctx, this.families, summary);
+  }
+
+  /** A failed REST reconcile. */
+  onReconcileFailed(reason: ReconcileReason): void {
+    recordReconcileFailed(this.families, reason);
+  }
+
+  /** One engine event (same as `listener`). */
+  onEngineEvent(e: EngineEvent): void {
+    applyEngineEvent(this, e);
+  }
+
+  /** Fills whose markouts are still pending. */
+  get pendingMarkouts(): number {
+    return this.#markouts.pending;
+  }
+
+  /** Stops markout timers and listeners. The registry keeps its metrics (clear it if reused). */
+  close(): void {
+    this.#markouts.close();
+    for (const off of this.#unsubscribe.splice(0)) off();
+  }
+}

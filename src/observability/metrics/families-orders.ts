@@ -1,0 +1,196 @@
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { MetricsContext } from "./sources.js";
+
+/** Seconds; from sub-millisecond (in-process) to the client's 10 s timeout. */
+export const LATENCY_BUCKETS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** Order, queue and latency families (see README "Metrics"). */
+export function orderFamilies(registry: Registry, ctx: MetricsContext) {
+  const registers = [registry];
+  const { sources, labels, clock } = ctx;
+  return {
+    placed: new Counter({
+      name: "mm_orders_placed_total",
+      help: "Placements the exchange accepted, per market.",
+      labelNames: ["market"] as const,
+      registers,
+    }),
+    rejected: new Counter({
+      name: "mm_orders_rejected_total",
+      help: "Placements the exchange definitely refused, by error code (rate_limited, insufficient_funds…).",
+      labelNames: ["code"] as const,
+      registers,
+    }),
+    ambiguous: new Counter({
+      name: "mm_orders_ambiguous_total",
+      help: "Writes whose effect is unknown (timeout after sending, 5xx), by op; the reconciler resolves them.",
+      labelNames: ["op"] as const,
+      registers,
+    }),
+    cancels: new Counter({
+      name: "mm_order_cancels_total",
+      help: "Cancel outcomes, by result (done, covered by a cancel-all, not_sent, failed, ambiguous).",
+      labelNames: ["result"] as const,
+      registers,
+    }),
+    cancelAlls: new Counter({
+      name: "mm_order_cancel_alls_total",
+      help: "Cancel-all outcomes, by scope (market, wallet) and result (done, failed, ambiguous).",
+      labelNames: ["scope", "result"] as const,
+      registers,
+    }),
+    dropped: new Counter({
+      name: "mm_orders_dropped_total",
+      help: "Queued placements never sent, by reason (superseded, shed, cancelled_unsent, cancel_all, closed).",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
+    inFlight: new Gauge({
+      name: "mm_orders_in_flight",
+      help: "Requests of the order queue awaiting the exchange's answer.",
+      registers,
+      collect() {
+        const e = sources.engine;
+        if (e !== undefined) this.set(e.status().inFlight);
+      },
+    }),
+    open: new Gauge({
+      name: "mm_orders_open",
+      help: "Orders of ours resting on the exchange (open or being cancelled), per market.",
+      labelNames: ["market"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const m of labels.marketValues()) this.set({ market: m }, 0);
+        const live = sources.engine?.liveOrders?.();
+        if (live === undefined) return;
+        for (const o of live) {
+          if (o.state === "open" || o.state === "cancelling")
+            this.inc({ market: labels.ofToken(o.tokenId).market });
+        }
+      },
+    }),
+    unknown: new Gauge({
+      name: "mm_orders_unknown",
+      help: "Orders in the unknown state (an ambiguous answer not yet resolved by the reconciler).",
+      registers,
+      collect() {
+        const live = sources.engine?.liveOrders?.();
+        if (live !== undefined) this.set(live.filter((o) => o.state === "unknown").length);
+      },
+    }),
+    queueDepth: new Gauge({
+      name: "mm_queue_depth",
+      help: "Order-queue lanes: cancel_all, cancel, place, awaiting_order_id, in_flight.",
+      labelNames: ["lane"] as const,
+      registers,
+    }),
+    queueWait: new Histogram({
+      name: "mm_queue_wait_seconds",
+      help: "Time an intent waited in the order queue before it was sent, by op.",
+      labelNames: ["op"] as const,
+      buckets: WAIT_BUCKETS,
+      registers,
+    }),
+    queueSent: new Counter({
+      name: "mm_queue_sent_total",
+      help: "Requests the order queue sent, by op (place, cancel, cancel_all).",
+      labelNames: ["op"] as const,
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: "mm_queue_rate_limited_total",
+      help: "Requests answered 429 rate_limited, by op.",
+      labelNames: ["op"] as const,
+      registers,
+    }),
+    shed: new Counter({
+      name: "mm_queue_shed_total",
+      help: "Calm requotes shed because the rate budget could not send them soon.",
+      registers,
+    }),
+    superseded: new Counter({
+      name: "mm_queue_superseded_total",
+      help: "Queued placements replaced by a newer one for the same token, side and level.",
+      registers,
+    }),
+    substitutions: new Counter({
+      name: "mm_queue_cancel_all_substitutions_total",
+      help: "Single cancels replaced by one cancel-all of their market.",
+      registers,
+    }),
+    foreign: new Counter({
+      name: "mm_queue_foreign_tokens_total",
+      help: "Rate tokens charged to use the bot did not make (the server's headers disagreed), by op.",
+      labelNames: ["op"] as const,
+      registers,
+    }),
+    bucketRemaining: new Gauge({
+      name: "mm_queue_bucket_remaining",
+      help: "Requests the local rate budget may send now, per op, bucket and scope (wallet, ip).",
+      labelNames: ["op", "bucket", "scope"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const b of sources.budgets) {
+          for (const s of b.snapshot(clock.now()))
+            this.set({ op: s.op, bucket: s.bucket, scope: s.scope }, s.remaining);
+        }
+      },
+    }),
+    bucketLimit: new Gauge({
+      name: "mm_queue_bucket_limit",
+      help: "Capacity of each local rate bucket (requests per window), per op, bucket and scope.",
+      labelNames: ["op", "bucket", "scope"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const b of sources.budgets) {
+          for (const s of b.snapshot(clock.now()))
+            this.set({ op: s.op, bucket: s.bucket, scope: s.scope }, s.limit);
+        }
+      },
+    }),
+    serverRemaining: new Gauge({
+      name: "mm_exchange_rate_limit_remaining",
+      help: "X-RateLimit-Remaining of the last answer, per endpoint (the server's view of the budget).",
+      labelNames: ["endpoint"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const r of sources.rateLimits)
+          for (const [endpoint, s] of r.entries()) this.set({ endpoint }, s.remaining);
+      },
+    }),
+    serverLimit: new Gauge({
+      name: "mm_exchange_rate_limit_limit",
+      help: "X-RateLimit-Limit of the last answer, per endpoint.",
+      labelNames: ["endpoint"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const r of sources.rateLimits)
+          for (const [endpoint, s] of r.entries()) this.set({ endpoint }, s.limit);
+      },
+    }),
+    tickToOrder: new Histogram({
+      name: "mm_tick_to_order_seconds",
+      help: "From the book update that triggered a quoting step to its placement leaving for the exchange.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    http: new Histogram({
+      name: "mm_http_request_duration_seconds",
+      help: "Exchange API calls (retries included), by endpoint and outcome (ok, accepted, rejected, retryable, ambiguous, error).",
+      labelNames: ["endpoint", "outcome"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** The families orderFamilies returns. */
+export type OrderFamilies = ReturnType<typeof orderFamilies>;

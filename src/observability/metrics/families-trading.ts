@@ -1,0 +1,201 @@
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { fromMicro, type MetricsContext, midMicroOf } from "./sources.js";
+
+/** Price units (USDC per share): a tick is 0.01 or 0.001, so ± a few ticks either way. */
+const MARKOUT_BUCKETS = [
+  -0.05, -0.02, -0.01, -0.005, -0.002, -0.001, 0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
+];
+const RECONCILE_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** Fills, PnL, markouts, risk and reconciler families (see README "Metrics"). */
+export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
+  const registers = [registry];
+  const { sources, labels, inventory } = ctx;
+  // Sums of the session's accounts per market label (several markets fold into `other`).
+  const perMarket = (value: (tokenId: string) => bigint): Map<string, bigint> => {
+    const out = new Map<string, bigint>();
+    for (const m of labels.marketValues()) out.set(m, 0n);
+    for (const tokenId of inventory.tokens()) {
+      const m = labels.ofToken(tokenId).market;
+      out.set(m, (out.get(m) ?? 0n) + value(tokenId));
+    }
+    return out;
+  };
+  return {
+    fills: new Counter({
+      name: "mm_fills_total",
+      help: "Fills of ours, per market, side and role (maker, taker, unknown).",
+      labelNames: ["market", "side", "role"] as const,
+      registers,
+    }),
+    volume: new Counter({
+      name: "mm_fill_volume_shares_total",
+      help: "Shares filled, per market and role.",
+      labelNames: ["market", "role"] as const,
+      registers,
+    }),
+    notional: new Counter({
+      name: "mm_fill_notional_usdc_total",
+      help: "Price times size of our fills in USDC, per market and role.",
+      labelNames: ["market", "role"] as const,
+      registers,
+    }),
+    fees: new Counter({
+      name: "mm_fill_fees_usdc_total",
+      help: "Fees of our fills in USDC by the spec's taker formula (makers pay none), per market and role.",
+      labelNames: ["market", "role"] as const,
+      registers,
+    }),
+    lastFill: new Gauge({
+      name: "mm_fill_last_timestamp_seconds",
+      help: "Unix time of the last fill of ours (the start time until the first one).",
+      registers,
+    }),
+    markout: new Histogram({
+      name: "mm_fill_markout_usdc",
+      help: "Signed markout per share of each fill at a horizon (mid then minus price for a buy, price minus mid for a sell).",
+      labelNames: ["market", "horizon"] as const,
+      buckets: MARKOUT_BUCKETS,
+      registers,
+    }),
+    markoutMissing: new Counter({
+      name: "mm_fill_markouts_missing_total",
+      help: "Markout horizons reached with no two-sided book to read a mid from, by horizon.",
+      labelNames: ["horizon"] as const,
+      registers,
+    }),
+    position: new Gauge({
+      name: "mm_position_shares",
+      help: "Position taken since start (fills and corrections, relative to the holdings at start), per token.",
+      labelNames: ["market", "outcome"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [, l] of labels.tokens()) this.set(l, 0);
+        for (const tokenId of inventory.tokens()) {
+          this.inc(labels.ofToken(tokenId), fromMicro(inventory.account(tokenId).sizeMicro));
+        }
+      },
+    }),
+    realised: new Gauge({
+      name: "mm_pnl_realised_usdc",
+      help: "Realised PnL of the session by average cost, before fees, per market.",
+      labelNames: ["market"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const sums = perMarket((t) => inventory.account(t).realisedPico);
+        for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
+      },
+    }),
+    unrealised: new Gauge({
+      name: "mm_pnl_unrealised_usdc",
+      help: "Unrealised PnL of the session's positions marked at the mid (0 while a book has no mid), per market.",
+      labelNames: ["market"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const sums = perMarket((t) => {
+          const mid = midMicroOf(sources, t);
+          if (mid === undefined || inventory.account(t).sizeMicro === 0n) return 0n;
+          return inventory.unrealisedPico(t, Math.floor(mid));
+        });
+        for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
+      },
+    }),
+    pnlTotal: new Gauge({
+      name: "mm_pnl_total_usdc",
+      help: "The engine's total PnL of the session (realised - fees + unrealised at the mid), what the kill switch watches.",
+      registers,
+      collect() {
+        const e = sources.engine;
+        if (e !== undefined) this.set(fromMicro(e.status().pnlMicro));
+      },
+    }),
+    decisions: new Counter({
+      name: "mm_risk_decisions_total",
+      help: "Risk guard decisions, by reason, action (cancel, drop, clip) and scope (wallet, market, token, quote).",
+      labelNames: ["reason", "action", "scope"] as const,
+      registers,
+    }),
+    halts: new Counter({
+      name: "mm_risk_halts_total",
+      help: "Wallet- or market-wide halts (every quote cancelled), by reason and scope.",
+      labelNames: ["reason", "scope"] as const,
+      registers,
+    }),
+    killSwitch: new Gauge({
+      name: "mm_risk_kill_switch",
+      help: "1 while the drawdown kill switch is tripped (sticky until an operator resets it).",
+      registers,
+      collect() {
+        const e = sources.engine;
+        if (e !== undefined) this.set(e.status().killSwitch ? 1 : 0);
+      },
+    }),
+    quotingTokens: new Gauge({
+      name: "mm_engine_quoting_tokens",
+      help: "Tokens with quotes wanted at the last quoting step.",
+      registers,
+      collect() {
+        const e = sources.engine;
+        if (e !== undefined) this.set(e.status().quotingTokens);
+      },
+    }),
+    reconcileRuns: new Counter({
+      name: "mm_reconcile_runs_total",
+      help: "REST reconciles, by trigger (startup, periodic, reconnect, ambiguous, unresolved, manual) and result (ok, failed).",
+      labelNames: ["reason", "result"] as const,
+      registers,
+    }),
+    reconcileDuration: new Histogram({
+      name: "mm_reconcile_duration_seconds",
+      help: "Duration of successful REST reconciles.",
+      buckets: RECONCILE_BUCKETS,
+      registers,
+    }),
+    orphans: new Counter({
+      name: "mm_reconcile_orphans_total",
+      help: "Open orders found on the exchange that the bot did not track (cancelled unless adopted).",
+      registers,
+    }),
+    ghosts: new Counter({
+      name: "mm_reconcile_ghosts_total",
+      help: "Local orders whose state the reconciler corrected from the exchange's view (ghosts, unknown placements resolved, missed transitions).",
+      registers,
+    }),
+    backfilled: new Counter({
+      name: "mm_reconcile_backfilled_fills_total",
+      help: "Fills missed by the stream and backfilled from /api/me/trades.",
+      registers,
+    }),
+    unresolved: new Gauge({
+      name: "mm_reconcile_unresolved_orders",
+      help: "Unknown orders still unresolved after the last reconcile.",
+      registers,
+    }),
+    drifts: new Gauge({
+      name: "mm_reconcile_position_drifts",
+      help: "Tokens whose position disagreed with the exchange's at the last position check.",
+      registers,
+    }),
+    driftCorrected: new Counter({
+      name: "mm_reconcile_drift_corrected_total",
+      help: "Position drifts seen twice identically and corrected to the exchange's figure.",
+      registers,
+    }),
+    lastReconcile: new Gauge({
+      name: "mm_reconcile_last_success_timestamp_seconds",
+      help: "Unix time of the last successful reconcile.",
+      registers,
+    }),
+  };
+}
+
+/** Pico-USDC (10⁻¹²) to USDC, for export only. */
+function fromPico(pico: bigint): number {
+  return Number(pico) / 1e12;
+}
+
+/** The families tradingFamilies returns. */
+export type TradingFamilies = ReturnType<typeof tradingFamilies>;

@@ -1,0 +1,115 @@
+import { Counter, Gauge, type Registry } from "prom-client";
+import type { GatewayCounters } from "../../gateway/counters.js";
+import { LabelCap } from "./label-cap.js";
+import type { MetricsContext } from "./sources.js";
+
+type Scalar = "connectionsOpened" | "reconnects" | "disconnects" | "watchdogTrips" | "commandTimeouts";
+type PerKey = "framesByType" | "malformed" | "dropped";
+
+/** The WebSocket gateway families, read from each GatewayClient's counters at scrape time. */
+export function wsFamilies(registry: Registry, ctx: MetricsContext) {
+  const registers = [registry];
+  const { sources, deltas } = ctx;
+  // Frame types and reasons are closed sets in the code; the cap guards against a server inventing more.
+  const keyCap = new LabelCap(64);
+  const scalar = (c: Counter<"gateway">, field: Scalar) => {
+    for (const [gateway, g] of sources.gateways) {
+      c.inc({ gateway }, deltas.step(g.counters, `ws:${field}`, g.counters[field]));
+    }
+  };
+  const perKey = (c: Counter<string>, field: PerKey, label: "type" | "reason") => {
+    for (const [gateway, g] of sources.gateways) {
+      const map: GatewayCounters[PerKey] = g.counters[field];
+      for (const [k, n] of Object.entries(map)) {
+        c.inc({ gateway, [label]: keyCap.of(k) }, deltas.step(g.counters, `ws:${field}:${k}`, n));
+      }
+    }
+  };
+  return {
+    connections: new Gauge({
+      name: "mm_ws_connections",
+      help: "WebSocket connections open now, per gateway (market, user).",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [gateway, g] of sources.gateways) this.set({ gateway }, g.counters.connectionsOpen);
+      },
+    }),
+    connects: new Counter({
+      name: "mm_ws_connects_total",
+      help: "WebSocket connections that reached the `connected` frame, per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        scalar(this, "connectionsOpened");
+      },
+    }),
+    reconnects: new Counter({
+      name: "mm_ws_reconnects_total",
+      help: "WebSocket connections re-established after a drop, per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        scalar(this, "reconnects");
+      },
+    }),
+    disconnects: new Counter({
+      name: "mm_ws_disconnects_total",
+      help: "WebSocket connections lost (any cause but a requested close), per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        scalar(this, "disconnects");
+      },
+    }),
+    watchdog: new Counter({
+      name: "mm_ws_watchdog_trips_total",
+      help: "Connections declared dead by the silence watchdog, per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        scalar(this, "watchdogTrips");
+      },
+    }),
+    commandTimeouts: new Counter({
+      name: "mm_ws_command_timeouts_total",
+      help: "Commands (subscribe, ping, get_book_snapshot…) unanswered in time, per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        scalar(this, "commandTimeouts");
+      },
+    }),
+    frames: new Counter({
+      name: "mm_ws_frames_total",
+      help: "Well-formed frames received, per gateway and frame type.",
+      labelNames: ["gateway", "type"] as const,
+      registers,
+      collect() {
+        perKey(this, "framesByType", "type");
+      },
+    }),
+    malformed: new Counter({
+      name: "mm_ws_frames_malformed_total",
+      help: "Frames dropped as malformed, per gateway and reason (not_json, unknown_type, bad_field…).",
+      labelNames: ["gateway", "reason"] as const,
+      registers,
+      collect() {
+        perKey(this, "malformed", "reason");
+      },
+    }),
+    dropped: new Counter({
+      name: "mm_ws_frames_dropped_total",
+      help: "Well-formed frames dropped, per gateway and reason (unsolicited, late_reply, listener_error).",
+      labelNames: ["gateway", "reason"] as const,
+      registers,
+      collect() {
+        perKey(this, "dropped", "reason");
+      },
+    }),
+  };
+}
+
+/** The families wsFamilies returns. */
+export type WsFamilies = ReturnType<typeof wsFamilies>;

@@ -1,0 +1,83 @@
+import { LabelCap, OTHER } from "./label-cap.js";
+
+/** What the metrics need to know of a quoted token (a TokenMarket fits). */
+export interface MarketLabelSource {
+  readonly tokenId: string;
+  readonly marketId: string;
+  /** Outcome label ("YES", "NO", a team…). */
+  readonly outcome: string;
+  /** The market's feeTakerBps (null = platform default, unknown here). */
+  readonly feeTakerBps?: number | null;
+}
+
+/** The `market` and `outcome` labels of one token. */
+export interface TokenLabels {
+  readonly market: string;
+  readonly outcome: string;
+}
+
+const UNKNOWN: TokenLabels = { market: OTHER, outcome: OTHER };
+
+/**
+ * Maps tokens to bounded `market` / `outcome` label values. A market is named by its slug when one
+ * is given (readable on a dashboard), else by its id. Markets are admitted in registration order up
+ * to the cap; later markets, and tokens never registered, are reported under `other`.
+ * @example
+ * const labels = new MarketLabels(20);
+ * labels.register(markets.tokens, (id) => markets.slugOf(id));
+ * labels.ofToken(tokenId) // { market: "arg-vs-fra-winner", outcome: "YES" }
+ */
+export class MarketLabels {
+  readonly #cap: LabelCap;
+  readonly #tokens = new Map<string, TokenLabels>();
+  readonly #info = new Map<string, { marketId: string; feeTakerBps: number | null }>();
+  readonly #markets = new Map<string, string>();
+
+  constructor(maxMarkets: number) {
+    this.#cap = new LabelCap(maxMarkets);
+  }
+
+  /** Registers tokens (idempotent); `slugOf` names markets. */
+  register(tokens: readonly MarketLabelSource[], slugOf?: (marketId: string) => string | undefined): void {
+    for (const t of tokens) {
+      let market = this.#markets.get(t.marketId);
+      if (market === undefined) {
+        market = this.#cap.of(slugOf?.(t.marketId) ?? t.marketId);
+        this.#markets.set(t.marketId, market);
+      }
+      const outcome = market === OTHER ? OTHER : t.outcome;
+      this.#tokens.set(t.tokenId, { market, outcome });
+      this.#info.set(t.tokenId, { marketId: t.marketId, feeTakerBps: t.feeTakerBps ?? null });
+    }
+  }
+
+  /** Labels of a token; `other` for both when it was never registered. */
+  ofToken(tokenId: string): TokenLabels {
+    return this.#tokens.get(tokenId) ?? UNKNOWN;
+  }
+
+  /** The `market` label of a market id (`other` when unregistered or beyond the cap). */
+  ofMarket(marketId: string | undefined): string {
+    return marketId === undefined ? OTHER : (this.#markets.get(marketId) ?? OTHER);
+  }
+
+  /** The market id a token belongs to, when registered. */
+  marketIdOf(tokenId: string): string | undefined {
+    return this.#info.get(tokenId)?.marketId;
+  }
+
+  /** The registered feeTakerBps of a token's market (null when unknown). */
+  feeBpsOf(tokenId: string): number | null {
+    return this.#info.get(tokenId)?.feeTakerBps ?? null;
+  }
+
+  /** Every registered token with its labels (plain label objects, safe to pass to prom-client). */
+  tokens(): IterableIterator<[string, TokenLabels]> {
+    return this.#tokens.entries();
+  }
+
+  /** Distinct `market` label values in use (kept markets, plus `other` when anything folded). */
+  marketValues(): string[] {
+    return [...new Set(this.#markets.values())];
+  }
+}

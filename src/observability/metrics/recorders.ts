@@ -1,0 +1,124 @@
+import { takerFeeWei } from "../../core/fees.js";
+import type { Fill } from "../../core/trading.js";
+import type { ReconcileReason, ReconcileSummary } from "../../engine/engine-events.js";
+import type { OrderQueueMetrics } from "../../execution/order-queue-types.js";
+import type { RiskDecision } from "../../risk/decision.js";
+import type { BookFamilies } from "./families-book.js";
+import type { OrderFamilies } from "./families-orders.js";
+import type { TradingFamilies } from "./families-trading.js";
+import type { FillRole } from "./fill-roles.js";
+import { horizonLabel, type MarkoutTracker } from "./markout.js";
+import { fromMicro, type MetricsContext } from "./sources.js";
+
+/** Everything the recorders write to. */
+export interface Families {
+  readonly book: BookFamilies;
+  readonly orders: OrderFamilies;
+  readonly trading: TradingFamilies;
+}
+
+/** Options of one fill observation. */
+export interface FillOptions {
+  /** Default: attributed from the placements seen (see FillRoles). */
+  readonly role?: FillRole;
+  /** The fee in USDC micro-units when known; default: the spec's taker formula for takers, 0 for makers. */
+  readonly feeMicro?: bigint;
+}
+
+/**
+ * Counts one fill of ours: fills, shares, notional and fee by market and role, the session's
+ * inventory (positions and PnL per market), the last-fill time, and starts its markouts.
+ */
+export function recordFill(
+  ctx: MetricsContext,
+  f: Families,
+  markouts: MarkoutTracker,
+  fill: Fill,
+  role: FillRole,
+  feeMicro: bigint | undefined,
+): void {
+  if (!ctx.inventory.applyFill(fill)) return; // a duplicate (stream and backfill both bring it)
+  const market = ctx.labels.ofToken(fill.tokenId).market;
+  const t = f.trading;
+  const notionalMicro = (BigInt(fill.priceMicro) * fill.sizeMicro) / 1_000_000n;
+  t.fills.inc({ market, side: fill.side, role });
+  t.volume.inc({ market, role }, fromMicro(fill.sizeMicro));
+  t.notional.inc({ market, role }, fromMicro(notionalMicro));
+  t.fees.inc({ market, role }, fromMicro(feeMicro ?? expectedFeeMicro(ctx, fill, role)));
+  t.lastFill.set(ctx.clock.now() / 1_000);
+  markouts.record(fill);
+}
+
+/** The taker fee by the spec's formula in USDC micro-units (a BUY taker's share fee valued at the price). */
+function expectedFeeMicro(ctx: MetricsContext, fill: Fill, role: FillRole): bigint {
+  const bps = ctx.labels.feeBpsOf(fill.tokenId);
+  if (role !== "taker" || bps === null || bps === 0) return 0n;
+  const fee = takerFeeWei(fill.side, bps, BigInt(fill.priceMicro), fill.sizeMicro);
+  return fill.side === "buy" ? (fee * BigInt(fill.priceMicro)) / 1_000_000n : fee;
+}
+
+/** Counts a risk decision; a wallet- or market-wide cancel is also a halt. */
+export function recordDecision(f: Families, d: Pick<RiskDecision, "reason" | "action" | "scope">): void {
+  f.trading.decisions.inc({ reason: d.reason, action: d.action, scope: d.scope });
+  if (d.action === "cancel" && (d.scope === "wallet" || d.scope === "market")) {
+    f.trading.halts.inc({ reason: d.reason, scope: d.scope });
+  }
+}
+
+/** Records one successful reconcile; persistent drifts are mirrored into the metrics' inventory. */
+export function recordReconcile(ctx: MetricsContext, f: Families, s: ReconcileSummary): void {
+  const t = f.trading;
+  t.reconcileRuns.inc({ reason: s.reason, result: "ok" });
+  t.reconcileDuration.observe(Math.max(0, s.tookMs) / 1_000);
+  t.orphans.inc(s.orphans);
+  t.ghosts.inc(s.updates);
+  t.backfilled.inc(s.backfilled);
+  t.unresolved.set(s.pending);
+  t.drifts.set(s.drifts.length);
+  t.driftCorrected.inc(s.corrections.length);
+  t.lastReconcile.set(s.atMs / 1_000);
+  for (const c of s.corrections) {
+    // The engine moved its inventory by the drift; do the same so per-market figures stay in step.
+    const now = ctx.inventory.account(c.tokenId).sizeMicro;
+    ctx.inventory.correct(c.tokenId, now + c.driftMicro, s.atMs);
+  }
+}
+
+/** Records a failed reconcile. */
+export function recordReconcileFailed(f: Families, reason: ReconcileReason): void {
+  f.trading.reconcileRuns.inc({ reason, result: "failed" });
+}
+
+/** The order queue's metric hooks (OrderQueueOptions.metrics / EngineDeps.queueMetrics). */
+export function queueHooks(f: Families): OrderQueueMetrics {
+  const o = f.orders;
+  return {
+    depth(d) {
+      o.queueDepth.set({ lane: "cancel_all" }, d.cancelAll);
+      o.queueDepth.set({ lane: "cancel" }, d.cancel);
+      o.queueDepth.set({ lane: "place" }, d.place);
+      o.queueDepth.set({ lane: "awaiting_order_id" }, d.awaitingOrderId);
+      o.queueDepth.set({ lane: "in_flight" }, d.inFlight);
+    },
+    waited: (op, ms) => o.queueWait.observe({ op }, Math.max(0, ms) / 1_000),
+    sent: (op) => o.queueSent.inc({ op }),
+    rateLimited: (op) => o.rateLimited.inc({ op }),
+    shed: () => o.shed.inc(),
+    superseded: () => o.superseded.inc(),
+    substituted: (_marketId, cancels) => o.substitutions.inc(cancels),
+    foreignUse: (op, tokens) => o.foreign.inc({ op }, Math.max(0, tokens)),
+  };
+}
+
+/** Records one markout sample or a missing one. */
+export function markoutSink(ctx: MetricsContext, f: Families) {
+  return {
+    onSample: (s: { fill: { tokenId: string }; horizonMs: number; markoutMicro: number }) =>
+      f.trading.markout.observe(
+        { market: ctx.labels.ofToken(s.fill.tokenId).market, horizon: horizonLabel(s.horizonMs) },
+        s.markoutMicro / 1_000_000,
+      ),
+    onMissing: (_fill: unknown, horizonMs: number) =>
+      f.trading.markoutMissing.inc({ horizon: horizonLabel(horizonMs) }),
+  };
+}

@@ -1,0 +1,113 @@
+import type { BookCounters, BookState, BookStateEvent } from "../../book/book-state.js";
+import type { BookView } from "../../book/order-book.js";
+import type { Clock } from "../../core/clock.js";
+import type { EngineStatus } from "../../engine/engine-api.js";
+import type { RateLimitState } from "../../exchange/rate-limit-state.js";
+import type { Inventory } from "../../execution/inventory.js";
+import type { BucketSnapshot } from "../../execution/rate-budget.js";
+import type { GatewayCounters } from "../../gateway/counters.js";
+import type { MarketLabels } from "./market-labels.js";
+
+/** What the metrics read of a BookTracker (the tracker itself fits). */
+export interface BookTrackerLike {
+  tokens(): string[];
+  state(tokenId: string): BookState | undefined;
+  book(tokenId: string): BookView | undefined;
+  readonly counters: Readonly<BookCounters>;
+  onState(fn: (e: BookStateEvent) => void): () => void;
+  onBook(fn: (book: BookView) => void): () => void;
+}
+
+/** What the metrics read of the engine (TradingEngine fits; liveOrders gives per-market counts). */
+export interface EngineLike {
+  status(): EngineStatus;
+  liveOrders?(): readonly { tokenId: string; state: string }[];
+}
+
+/** A RateBudget as metrics see it. */
+export interface RateBudgetLike {
+  snapshot(now: number): BucketSnapshot[];
+}
+
+/** The HTTP client's X-RateLimit-* memory (ExchangeHttpClient.rateLimits fits). */
+export interface RateLimitsLike {
+  entries(): ReadonlyMap<string, RateLimitState>;
+}
+
+/** The WebSocket gateways the metrics know. */
+export type GatewayName = "market" | "user";
+
+/**
+ * Everything read at scrape time rather than pushed: gauges of current state and counters kept by
+ * the components themselves (monotonic numbers turned into Prometheus counters by their increase).
+ */
+export interface Sources {
+  readonly trackers: Set<BookTrackerLike>;
+  readonly gateways: Map<GatewayName, { readonly counters: GatewayCounters }>;
+  readonly budgets: Set<RateBudgetLike>;
+  readonly rateLimits: Set<RateLimitsLike>;
+  engine: EngineLike | undefined;
+}
+
+/** Shared state of the metric families and their adapters. */
+export interface MetricsContext {
+  readonly clock: Clock;
+  readonly labels: MarketLabels;
+  readonly sources: Sources;
+  readonly deltas: DeltaTracker;
+  /** The session's fills as the metrics saw them, for per-market positions and PnL. */
+  readonly inventory: Inventory;
+}
+
+/** An empty set of sources. */
+export function emptySources(): Sources {
+  return {
+    trackers: new Set(),
+    gateways: new Map(),
+    budgets: new Set(),
+    rateLimits: new Set(),
+    engine: undefined,
+  };
+}
+
+/**
+ * Turns monotonic numbers kept elsewhere (BookCounters, GatewayCounters) into counter increments:
+ * remembers the last value seen per (source, key) and returns the increase since. A source that
+ * goes backwards (replaced, reset) restarts from its new value without a negative step.
+ */
+export class DeltaTracker {
+  readonly #last = new WeakMap<object, Map<string, number>>();
+
+  /** The increase of `value` since the last call with the same source and key (0 the first time for 0). */
+  step(source: object, key: string, value: number): number {
+    let m = this.#last.get(source);
+    if (m === undefined) {
+      m = new Map();
+      this.#last.set(source, m);
+    }
+    const prev = m.get(key) ?? 0;
+    m.set(key, value);
+    return value > prev ? value - prev : 0;
+  }
+}
+
+/**
+ * The mid of a token in micro-units from the first watched tracker that holds a two-sided book that
+ * is not resyncing; undefined otherwise.
+ */
+export function midMicroOf(sources: Sources, tokenId: string): number | undefined {
+  for (const t of sources.trackers) {
+    const book = t.book(tokenId);
+    if (book === undefined) continue;
+    if (t.state(tokenId)?.status === "resyncing") return undefined;
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    return bid === undefined || ask === undefined ? undefined : (bid.price + ask.price) / 2;
+  }
+  return undefined;
+}
+
+/** Micro-units to whole units, for export only (Prometheus samples are floats by definition). */
+export function fromMicro(micro: number | bigint): number {
+  return Number(micro) / 1_000_000;
+}

@@ -1,0 +1,69 @@
+import type { PrometheusServer, QueryAnswer } from "./prometheus-server.js";
+import type { InstrumentedStack } from "./stack.js";
+
+const positive = (a: QueryAnswer) => a.result.some((r) => Number(r.value[1]) > 0);
+const some = (a: QueryAnswer) => a.result.length > 0;
+
+/**
+ * Runs the bot through the incidents the alert rules watch for, through the mock's fault injection,
+ * each one awaited until Prometheus has scraped its effect:
+ * 1. normal trading until fills are scraped;
+ * 2. 429 rate_limited answers (MmRateLimited);
+ * 3. 500s (ambiguous writes, resolved by the reconciler) then 503s (rejected placements: the
+ *    error-rate halt trips, MmHighErrorRate and MmRiskHalt);
+ * 4. a sequence gap on every book and a reordered frame, then every socket dropped (gaps, resyncs,
+ *    reconnects);
+ * 5. the platform frozen and unfrozen (a platform_frozen halt);
+ * 6. shares credited to the wallet behind the bot's back: a position drift, corrected after two
+ *    reconciles (MmReconcilerDrift);
+ * 7. one token's feed silenced for good: its book goes stale (MmBookStale);
+ * and finally waits for the first 10 s markouts.
+ */
+export async function incidents(stack: InstrumentedStack, prom: PrometheusServer): Promise<void> {
+  const { admin } = stack;
+  const until = async (what: string, expr: string, ok: (a: QueryAnswer) => boolean, ms = 15_000) => {
+    const a = await prom.waitFor(expr, ok, ms);
+    if (!ok(a))
+      throw new Error(
+        `incident not visible within ${ms} ms: ${what} (${expr} → ${JSON.stringify(a.result)})`,
+      );
+  };
+  const drained = async () => {
+    const end = Date.now() + 10_000;
+    while (admin.state().faults.failNext !== null && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 50));
+  };
+
+  await until("fills", "sum(mm_fills_total)", positive);
+
+  admin.failNextRequests(20, 429, undefined, 1);
+  await until("429s", "sum(mm_queue_rate_limited_total)", positive);
+  await drained();
+
+  admin.failNextRequests(30, 500);
+  await until("ambiguous writes", "sum(mm_orders_ambiguous_total)", positive);
+  await drained();
+  admin.failNextRequests(150, 503);
+  await until("error-rate halt", 'sum(mm_risk_halts_total{reason="error_rate_halt"})', positive);
+  await drained();
+
+  admin.skipSeq("*");
+  admin.reorder("*");
+  await until("gaps", "sum(mm_book_gaps_total)", positive);
+  admin.dropAllSockets();
+  await until("reconnects", "sum(mm_ws_reconnects_total)", positive);
+
+  admin.freezePlatform(true);
+  await until("platform frozen", 'sum(mm_risk_halts_total{reason="platform_frozen"})', positive);
+  admin.freezePlatform(false);
+
+  const token = stack.tokens.find((t) => t.status === "OPEN");
+  if (token === undefined) throw new Error("no open market to run incidents on");
+  stack.mock.context.venue.credit(stack.wallet as `0x${string}`, token.tokenId, 7_000_000n);
+  await until("drift corrected", "sum(mm_reconcile_drift_corrected_total)", positive, 20_000);
+
+  admin.silenceFeed(token.tokenId);
+  await until("stale book", 'mm_book_state{state=~"stale|resyncing"} == 1', some);
+
+  await until("10 s markouts", 'sum(mm_fill_markout_usdc_count{horizon="10s"})', positive, 20_000);
+}

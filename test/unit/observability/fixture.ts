@@ -1,0 +1,246 @@
+import { Registry } from "prom-client";
+import { BookTracker } from "../../../src/book/tracker.js";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import type { Fill } from "../../../src/core/trading.js";
+import type { EngineStatus } from "../../../src/engine/engine-api.js";
+import { RateLimitTracker } from "../../../src/exchange/rate-limit-state.js";
+import type { PlaceIntent } from "../../../src/execution/intents.js";
+import { RateBudget } from "../../../src/execution/rate-budget.js";
+import { zeroGatewayCounters } from "../../../src/gateway/counters.js";
+import { createMetrics } from "../../../src/observability/metrics.js";
+import { tokenDecision, walletDecision } from "../../../src/risk/decision.js";
+
+export const T0 = 1_700_000_000_000;
+
+/** Three binary markets; with a cap of 2 the third is reported as `other`. */
+export const TOKENS = [
+  { tokenId: "1001", marketId: "m1", outcome: "YES", feeTakerBps: 200 },
+  { tokenId: "1002", marketId: "m1", outcome: "NO", feeTakerBps: 200 },
+  { tokenId: "2001", marketId: "m2", outcome: "YES", feeTakerBps: 200 },
+  { tokenId: "2002", marketId: "m2", outcome: "NO", feeTakerBps: 200 },
+  { tokenId: "3001", marketId: "m3", outcome: "YES", feeTakerBps: 200 },
+  { tokenId: "3002", marketId: "m3", outcome: "NO", feeTakerBps: 200 },
+] as const;
+export const SLUGS: Record<string, string> = { m1: "arg-win", m2: "bra-win", m3: "fra-win" };
+
+const level = (price: string, size: string) => ({ price, size });
+
+export function intent(tokenId: string, marketId: string, cid: string): PlaceIntent {
+  return {
+    kind: "place",
+    tokenId,
+    marketId,
+    clientOrderId: cid,
+    quote: { side: "buy", level: 0, priceMicro: 500_000, sizeMicro: 10_000_000n },
+    urgencyTicks: 5,
+  };
+}
+
+export function fill(
+  tokenId: string,
+  cid: string,
+  side: "buy" | "sell",
+  price: number,
+  shares: bigint,
+): Fill {
+  return {
+    tradeId: `t-${cid}-${side}-${price}`,
+    orderId: `o-${cid}`,
+    clientOrderId: cid,
+    tokenId,
+    side,
+    priceMicro: price,
+    sizeMicro: shares * 1_000_000n,
+    tsMs: T0,
+  };
+}
+
+/**
+ * Metrics on a SimClock wired to real components (BookTracker, RateBudget, RateLimitTracker, gateway
+ * counters) and a hand-written engine, then driven through one of everything.
+ */
+export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
+  const clock = new SimClock(T0);
+  const registry = new Registry();
+  const metrics = createMetrics({
+    registry,
+    maxMarketLabels: 2,
+    clock,
+    defaultMetrics: opts.defaultMetrics ?? false,
+  });
+  metrics.registerMarkets(TOKENS, (id) => SLUGS[id]);
+  const requested: string[] = [];
+  const tracker = new BookTracker({
+    clock,
+    port: { requestSnapshot: (t) => void requested.push(t) },
+    config: { stall: { enabled: false } },
+  });
+  metrics.watchBookTracker(tracker);
+  const gateway = { counters: zeroGatewayCounters() };
+  metrics.watchGateway("market", gateway);
+  metrics.watchRateBudget(new RateBudget({ rateLimitPerMin: 600 }));
+  const limits = new RateLimitTracker();
+  limits.update("POST /api/orders/place", { limit: 50, remaining: 42, resetAt: T0 + 1_000, observedAt: T0 });
+  metrics.watchRateLimits(limits);
+  const status: EngineStatus = {
+    started: true,
+    reconciled: true,
+    quotingTokens: 3,
+    openOrders: 2,
+    inFlight: 1,
+    killSwitch: true,
+    pnlMicro: -1_500_000n,
+  };
+  metrics.watchEngine({
+    status: () => status,
+    liveOrders: () => [
+      { tokenId: "1001", state: "open" },
+      { tokenId: "3001", state: "cancelling" },
+      { tokenId: "2001", state: "unknown" },
+    ],
+  });
+
+  // Books: three snapshots, then a gap on 1001 (it resyncs) and a delta on 2001.
+  tracker.onEvent({
+    type: "book_snapshot",
+    tokenId: "1001",
+    seq: 1,
+    bids: [level("0.50", "10")],
+    asks: [level("0.52", "7")],
+  });
+  tracker.onEvent({
+    type: "book_snapshot",
+    tokenId: "2001",
+    seq: 1,
+    bids: [level("0.30", "10")],
+    asks: [level("0.35", "7")],
+  });
+  tracker.onEvent({
+    type: "book_snapshot",
+    tokenId: "3001",
+    seq: 1,
+    bids: [level("0.60", "1")],
+    asks: [level("0.61", "1")],
+  });
+  clock.advanceBy(5_000);
+  tracker.onEvent({
+    type: "book_delta",
+    tokenId: "2001",
+    seq: 2,
+    prevSeq: 1,
+    changes: [{ side: "buy", price: "0.31", size: "4" }],
+  });
+  tracker.onEvent({ type: "book_delta", tokenId: "1001", seq: 5, prevSeq: 3, changes: [] });
+
+  gateway.counters.framesByType.book_delta = 5;
+  gateway.counters.malformed.not_json = 1;
+  gateway.counters.dropped.unsolicited = 1;
+  gateway.counters.connectionsOpen = 1;
+  gateway.counters.connectionsOpened = 2;
+  gateway.counters.reconnects = 1;
+
+  // Queue hooks as the OrderQueue calls them.
+  const q = metrics.queueMetrics;
+  q.depth?.({ cancelAll: 0, cancel: 1, place: 3, awaitingOrderId: 0, inFlight: 2 });
+  q.waited?.("place", 120);
+  q.sent?.("place");
+  q.rateLimited?.("place", 1_000);
+  q.shed?.(intent("2001", "m2", "x-shed"));
+  q.superseded?.(intent("2001", "m2", "x-sup"));
+  q.substituted?.("m1", 4);
+  q.foreignUse?.("cancel", 2);
+
+  // Engine events: a tick-driven quote, its placement and every outcome kind.
+  const on = metrics.listener;
+  metrics.onBookUpdate(tracker.book("2001") as NonNullable<ReturnType<typeof tracker.book>>);
+  const at = clock.now();
+  on({ type: "quote", atMs: at, tokenId: "2001", desired: 2, places: 2, cancels: 0 });
+  on({ type: "place_sent", atMs: at + 3, tokenId: "2001", clientOrderId: "c1" });
+  on({
+    type: "place_outcome",
+    atMs: at,
+    intent: intent("2001", "m2", "c1"),
+    outcome: "accepted",
+    code: undefined,
+    latencyMs: 4,
+  });
+  on({
+    type: "place_outcome",
+    atMs: at,
+    intent: intent("3001", "m3", "c2"),
+    outcome: "accepted",
+    code: undefined,
+    latencyMs: 4,
+  });
+  on({
+    type: "place_outcome",
+    atMs: at,
+    intent: intent("2001", "m2", "c3"),
+    outcome: "rejected",
+    code: "insufficient_funds",
+    latencyMs: 4,
+  });
+  on({
+    type: "place_outcome",
+    atMs: at,
+    intent: intent("2001", "m2", "c4"),
+    outcome: "ambiguous",
+    code: "request_timeout",
+    latencyMs: 4,
+  });
+  on({ type: "place_dropped", atMs: at, intent: intent("2001", "m2", "c5"), reason: "shed" });
+  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "done" });
+  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "ambiguous" });
+  on({ type: "cancel_all_outcome", atMs: at, marketId: undefined, outcome: "done" });
+
+  // Fills: a taker buy while its placement is in flight, then a maker sell of a resting order.
+  metrics.onPlacementSending("f1");
+  on({
+    type: "fill",
+    atMs: at,
+    fill: fill("2001", "f1", "buy", 300_000, 10n),
+    source: "stream",
+    positionMicro: 0n,
+    pnlMicro: 0n,
+  });
+  metrics.onPlacementAnswered("f1", 10_000_000n);
+  metrics.onPlacementAnswered("f2", 0n);
+  on({
+    type: "fill",
+    atMs: at,
+    fill: fill("2001", "f2", "sell", 330_000, 4n),
+    source: "stream",
+    positionMicro: 0n,
+    pnlMicro: 0n,
+  });
+  on({
+    type: "fill",
+    atMs: at,
+    fill: fill("3001", "f9", "buy", 600_000, 1n),
+    source: "backfill",
+    positionMicro: 0n,
+    pnlMicro: 0n,
+  });
+
+  on({ type: "decision", atMs: at, decision: walletDecision("error_rate_halt") });
+  on({ type: "decision", atMs: at, decision: tokenDecision("book_stale", "1001", "m1") });
+  on({
+    type: "reconcile",
+    atMs: at,
+    summary: {
+      reason: "periodic",
+      atMs: at,
+      tookMs: 40,
+      updates: 2,
+      orphans: 1,
+      adopted: 0,
+      pending: 1,
+      backfilled: 1,
+      drifts: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
+      corrections: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
+    },
+  });
+  on({ type: "reconcile_failed", atMs: at, reason: "ambiguous", error: new Error("boom") });
+  metrics.observeHttp("POST /api/orders/place", "accepted", 0.004);
+  return { clock, registry, metrics, tracker, gateway, requested };
+}

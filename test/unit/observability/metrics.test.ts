@@ -1,0 +1,231 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { createMetrics } from "../../../src/observability/metrics.js";
+import { CATALOGUE } from "./catalogue.js";
+import { labelNamesOf, parseExposition, sumOf } from "./exposition.js";
+import { drivenMetrics, TOKENS } from "./fixture.js";
+
+const PROMTOOL = "/usr/bin/promtool";
+
+async function scrape(registry: Registry) {
+  const text = await registry.metrics();
+  return { text, families: parseExposition(text) };
+}
+
+describe("createMetrics: families", () => {
+  it("exports every catalogued family with its type and labels, and nothing uncatalogued", async () => {
+    const { registry, metrics } = drivenMetrics();
+    const { families } = await scrape(registry);
+    for (const [name, [type, labels]] of Object.entries(CATALOGUE)) {
+      const f = families.get(name);
+      expect(f, name).toBeDefined();
+      expect(f?.type, name).toBe(type);
+      expect(f?.samples.length, `${name} has samples`).toBeGreaterThan(0);
+      expect(labelNamesOf(f as NonNullable<typeof f>), name).toEqual(labels);
+      expect(f?.help.length, `${name} has help`).toBeGreaterThan(10);
+    }
+    const ours = [...families.keys()].filter((n) => n.startsWith("mm_"));
+    expect(ours.filter((n) => !(n in CATALOGUE))).toEqual([]);
+    metrics.close();
+  });
+
+  it("uses only the injected registry, and registers the process defaults unless told not to", async () => {
+    const registry = new Registry();
+    const m = createMetrics({ registry });
+    const { families } = await scrape(registry);
+    expect(families.get("process_cpu_seconds_total")?.type).toBe("counter");
+    expect(families.get("nodejs_eventloop_lag_seconds")?.type).toBe("gauge");
+    // prom-client's `_total` gauges are dropped (promtool rejects them); the by-type gauges stay.
+    expect(families.has("nodejs_active_handles_total")).toBe(false);
+    expect(families.has("nodejs_active_handles")).toBe(true);
+    const { register } = await import("prom-client");
+    expect(register.getMetricsAsArray().filter((x) => x.name.startsWith("mm_"))).toEqual([]);
+    // A second set of metrics on its own registry does not collide with the first.
+    const other = createMetrics({ registry: new Registry(), defaultMetrics: false });
+    m.close();
+    other.close();
+  });
+
+  it.skipIf(!existsSync(PROMTOOL))(
+    "passes promtool's linter (when /usr/bin/promtool is installed)",
+    async () => {
+      const { registry, metrics } = drivenMetrics({ defaultMetrics: true });
+      const { text } = await scrape(registry);
+      const out = execFileSync(PROMTOOL, ["check", "metrics"], { input: text, encoding: "utf8" });
+      expect(out.trim()).toBe("");
+      metrics.close();
+    },
+  );
+});
+
+describe("createMetrics: values", () => {
+  it("reads book states, ages, spreads and the tracker's counters", async () => {
+    const { registry, metrics } = drivenMetrics();
+    const { families: f } = await scrape(registry);
+    const arg = { market: "arg-win", outcome: "YES" };
+    expect(sumOf(f, "mm_book_state", { ...arg, state: "resyncing" })).toBe(1);
+    expect(sumOf(f, "mm_book_state", { ...arg, state: "synced" })).toBe(0);
+    expect(sumOf(f, "mm_book_gaps_total", arg)).toBe(1);
+    expect(sumOf(f, "mm_book_resyncs_total", { ...arg, reason: "gap" })).toBe(1);
+    expect(sumOf(f, "mm_book_age_seconds", arg)).toBe(5);
+    expect(sumOf(f, "mm_book_age_seconds", { market: "bra-win", outcome: "YES" })).toBe(0);
+    expect(sumOf(f, "mm_book_spread", arg)).toBeCloseTo(0.02, 9);
+    expect(sumOf(f, "mm_book_mid", { market: "bra-win", outcome: "YES" })).toBeCloseTo(0.33, 9);
+    expect(sumOf(f, "mm_book_quotable", { market: "bra-win", outcome: "YES" })).toBe(1);
+    expect(sumOf(f, "mm_book_frames_total", { kind: "snapshot" })).toBe(3);
+    expect(sumOf(f, "mm_book_frames_total", { kind: "delta" })).toBe(1);
+    expect(sumOf(f, "mm_book_snapshot_requests_total")).toBe(1);
+    expect(sumOf(f, "mm_book_updates_total", { market: "bra-win", outcome: "YES" })).toBe(3); // 2 applied + the test's tick
+    metrics.close();
+  });
+
+  it("turns component counters into counters by their increase, scrape after scrape", async () => {
+    const { registry, metrics, gateway } = drivenMetrics();
+    let f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_ws_frames_total", { gateway: "market", type: "book_delta" })).toBe(5);
+    expect(sumOf(f, "mm_ws_connections", { gateway: "market" })).toBe(1);
+    expect(sumOf(f, "mm_ws_reconnects_total", { gateway: "market" })).toBe(1);
+    gateway.counters.framesByType.book_delta = 8;
+    gateway.counters.connectionsOpen = 0;
+    f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_ws_frames_total", { gateway: "market", type: "book_delta" })).toBe(8);
+    expect(sumOf(f, "mm_ws_frames_malformed_total", { gateway: "market", reason: "not_json" })).toBe(1);
+    expect(sumOf(f, "mm_ws_connections", { gateway: "market" })).toBe(0);
+    metrics.close();
+  });
+
+  it("counts orders, queue activity, latency and rate budgets", async () => {
+    const { registry, metrics } = drivenMetrics();
+    const { families: f } = await scrape(registry);
+    expect(sumOf(f, "mm_orders_placed_total", { market: "bra-win" })).toBe(1);
+    expect(sumOf(f, "mm_orders_placed_total", { market: "other" })).toBe(1);
+    expect(sumOf(f, "mm_orders_rejected_total", { code: "insufficient_funds" })).toBe(1);
+    expect(sumOf(f, "mm_orders_ambiguous_total", { op: "place" })).toBe(1);
+    expect(sumOf(f, "mm_orders_ambiguous_total", { op: "cancel" })).toBe(1);
+    expect(sumOf(f, "mm_order_cancel_alls_total", { scope: "wallet", result: "done" })).toBe(1);
+    expect(sumOf(f, "mm_orders_dropped_total", { reason: "shed" })).toBe(1);
+    expect(sumOf(f, "mm_orders_open", { market: "arg-win" })).toBe(1);
+    expect(sumOf(f, "mm_orders_open", { market: "other" })).toBe(1);
+    expect(sumOf(f, "mm_orders_unknown")).toBe(1);
+    expect(sumOf(f, "mm_orders_in_flight")).toBe(1);
+    expect(sumOf(f, "mm_queue_depth", { lane: "place" })).toBe(3);
+    expect(sumOf(f, "mm_queue_wait_seconds_sum", { op: "place" })).toBeCloseTo(0.12, 9);
+    expect(sumOf(f, "mm_queue_rate_limited_total", { op: "place" })).toBe(1);
+    expect(sumOf(f, "mm_queue_cancel_all_substitutions_total")).toBe(4);
+    expect(sumOf(f, "mm_queue_foreign_tokens_total", { op: "cancel" })).toBe(2);
+    expect(sumOf(f, "mm_queue_bucket_remaining", { op: "place", scope: "wallet" })).toBe(50);
+    expect(sumOf(f, "mm_exchange_rate_limit_remaining", { endpoint: "POST /api/orders/place" })).toBe(42);
+    expect(sumOf(f, "mm_tick_to_order_seconds_count")).toBe(1);
+    expect(sumOf(f, "mm_tick_to_order_seconds_sum")).toBeCloseTo(0.003, 9);
+    expect(sumOf(f, "mm_http_request_duration_seconds_count", { outcome: "accepted" })).toBe(1);
+    metrics.close();
+  });
+
+  it("attributes fills to maker or taker, estimates taker fees and keeps per-market PnL", async () => {
+    const { registry, metrics, clock } = drivenMetrics();
+    let f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_fills_total", { market: "bra-win", side: "buy", role: "taker" })).toBe(1);
+    expect(sumOf(f, "mm_fills_total", { market: "bra-win", side: "sell", role: "maker" })).toBe(1);
+    expect(sumOf(f, "mm_fills_total", { market: "other", role: "unknown" })).toBe(1);
+    expect(sumOf(f, "mm_fill_volume_shares_total", { market: "bra-win", role: "taker" })).toBe(10);
+    expect(sumOf(f, "mm_fill_notional_usdc_total", { market: "bra-win", role: "maker" })).toBeCloseTo(
+      1.32,
+      9,
+    );
+    // Taker BUY of 10 at 0.30, 200 bps: rate 0.02 × 0.3 × 0.7 = 0.0042 → 0.042 shares ≈ 0.0126 USDC.
+    expect(sumOf(f, "mm_fill_fees_usdc_total", { market: "bra-win", role: "taker" })).toBeCloseTo(0.0126, 9);
+    expect(sumOf(f, "mm_fill_fees_usdc_total", { market: "bra-win", role: "maker" })).toBe(0);
+    // Bought 10 at 0.30, sold 4 at 0.33: realised 0.12; 6 left marked at the 0.33 mid: +0.18.
+    expect(sumOf(f, "mm_pnl_realised_usdc", { market: "bra-win" })).toBeCloseTo(0.12, 9);
+    expect(sumOf(f, "mm_pnl_unrealised_usdc", { market: "bra-win" })).toBeCloseTo(0.18, 9);
+    expect(sumOf(f, "mm_position_shares", { market: "bra-win", outcome: "YES" })).toBe(6);
+    expect(sumOf(f, "mm_position_shares", { market: "bra-win", outcome: "NO" })).toBe(5); // drift corrected
+    expect(sumOf(f, "mm_pnl_total_usdc")).toBe(-1.5);
+    expect(sumOf(f, "mm_risk_kill_switch")).toBe(1);
+    clock.advanceBy(1_000);
+    f = (await scrape(registry)).families;
+    // 1 s later the mids have not moved: the buy at 0.30 is +0.03 against 0.33, the sell at 0.33 is 0.
+    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "bra-win", horizon: "1s" })).toBe(2);
+    expect(sumOf(f, "mm_fill_markout_usdc_sum", { market: "bra-win", horizon: "1s" })).toBeCloseTo(0.03, 9);
+    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "other", horizon: "1s" })).toBe(1);
+    metrics.close();
+  });
+
+  it("counts risk decisions, wallet halts and reconciles", async () => {
+    const { registry, metrics } = drivenMetrics();
+    const { families: f } = await scrape(registry);
+    expect(sumOf(f, "mm_risk_decisions_total", { reason: "book_stale", scope: "token" })).toBe(1);
+    expect(sumOf(f, "mm_risk_halts_total", { reason: "error_rate_halt", scope: "wallet" })).toBe(1);
+    expect(sumOf(f, "mm_risk_halts_total", { reason: "book_stale" })).toBe(0);
+    expect(sumOf(f, "mm_reconcile_runs_total", { reason: "periodic", result: "ok" })).toBe(1);
+    expect(sumOf(f, "mm_reconcile_runs_total", { reason: "ambiguous", result: "failed" })).toBe(1);
+    expect(sumOf(f, "mm_reconcile_orphans_total")).toBe(1);
+    expect(sumOf(f, "mm_reconcile_ghosts_total")).toBe(2);
+    expect(sumOf(f, "mm_reconcile_drift_corrected_total")).toBe(1);
+    expect(sumOf(f, "mm_reconcile_position_drifts")).toBe(1);
+    expect(sumOf(f, "mm_reconcile_duration_seconds_sum")).toBeCloseTo(0.04, 9);
+    metrics.close();
+  });
+});
+
+describe("createMetrics: label cardinality", () => {
+  it("keeps the first maxMarketLabels markets and folds the rest into `other`", async () => {
+    const registry = new Registry();
+    const m = createMetrics({ registry, maxMarketLabels: 3, defaultMetrics: false });
+    const tokens = Array.from({ length: 40 }, (_, i) => ({
+      tokenId: String(10_000 + i),
+      marketId: `market-${Math.floor(i / 2)}`,
+      outcome: i % 2 === 0 ? "YES" : "NO",
+    }));
+    m.registerMarkets(tokens);
+    for (const t of tokens)
+      m.onBookState({ ...stateOf(t.tokenId), reason: "gap", status: "resyncing", previous: "synced" });
+    const { families } = await scrape(registry);
+    const markets = new Set(families.get("mm_book_gaps_total")?.samples.map((s) => s.labels.market));
+    expect([...markets].sort()).toEqual(["market-0", "market-1", "market-2", "other"]);
+    expect(sumOf(families, "mm_book_gaps_total", { market: "other", outcome: "other" })).toBe(34);
+    expect(sumOf(families, "mm_book_gaps_total")).toBe(40);
+    // A token never registered is `other` too, and the cap of 0 names nothing.
+    const none = createMetrics({ registry: new Registry(), maxMarketLabels: 0, defaultMetrics: false });
+    none.registerMarkets(TOKENS);
+    none.onBookState({ ...stateOf("1001"), reason: "gap", status: "resyncing", previous: "synced" });
+    const g = parseExposition(await none.registry.metrics());
+    expect(new Set(g.get("mm_book_gaps_total")?.samples.map((s) => s.labels.market))).toEqual(
+      new Set(["other"]),
+    );
+    m.close();
+    none.close();
+  });
+
+  it("caps open label sets (error codes) too", async () => {
+    const registry = new Registry();
+    const m = createMetrics({ registry, defaultMetrics: false });
+    for (let i = 0; i < 80; i++) {
+      m.listener({
+        type: "place_outcome",
+        atMs: 0,
+        intent: {
+          kind: "place",
+          tokenId: "1",
+          marketId: "m",
+          clientOrderId: `c${i}`,
+          quote: { side: "buy", level: 0, priceMicro: 1, sizeMicro: 1n },
+          urgencyTicks: 0,
+        },
+        outcome: "rejected",
+        code: `weird_code_${i}`,
+        latencyMs: 1,
+      });
+    }
+    const f = parseExposition(await registry.metrics());
+    expect(f.get("mm_orders_rejected_total")?.samples).toHaveLength(51);
+    expect(sumOf(f, "mm_orders_rejected_total", { code: "other" })).toBe(30);
+    m.close();
+  });
+});
+
+function stateOf(tokenId: string) {
+  return { tokenId, crossed: false, quotable: false, since: 0, lastSeq: 1, lastUpdateTs: 0 };
+}
