@@ -2,7 +2,16 @@ import type { Command } from "./command.js";
 import { configCommand } from "./config.js";
 import { importCommand } from "./import.js";
 import { mockCommand } from "./mock.js";
+import { paperCommand } from "./paper.js";
 import { recordCommand } from "./record.js";
+import { runCommand } from "./run.js";
 
 /** Every `mm` subcommand, in the order `mm --help` lists them. Add new ones here. */
-export const COMMANDS: readonly Command[] = [configCommand, mockCommand, recordCommand, importCommand];
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  paperCommand,
+  configCommand,
+  mockCommand,
+  recordCommand,
+  importCommand,
+];

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ConfigIssue } from "./errors.js";
-import { jsonTypeOf } from "./formats.js";
+import { type JsonType, jsonTypeOf } from "./formats.js";
 import { isSetting, type SchemaNode, schema } from "./schema.js";
 import { isSecretKeyName, secretShape } from "./secret-shapes.js";
 
@@ -134,8 +134,9 @@ function findSecrets(
 }
 
 /** Why a file value has the wrong JSON type for its setting, or null. Maps must hold strings. */
-function jsonProblem(value: unknown, type: "string" | "number" | "object"): string | null {
+function jsonProblem(value: unknown, type: JsonType): string | null {
   const kind = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+  if (type === "json") return isObject(value) ? null : `must be a JSON object, got ${kind}`;
   if (type === "object") {
     if (!isObject(value)) return `must be a JSON object, got ${kind === "object" ? "an object" : kind}`;
     const bad = Object.entries(value).find(([, v]) => typeof v !== "string");

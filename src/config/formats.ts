@@ -3,10 +3,14 @@ import { isAddress } from "viem";
 import { parseDecimal } from "../core/decimal.js";
 import { assertTick } from "../core/ticks.js";
 import { toWei } from "../core/wei.js";
+import { ENGINE_FORMATS } from "./formats-engine.js";
 import { showValue } from "./secret-shapes.js";
 
-/** The JSON type a setting must have inside a config file (env values are strings, coerced). */
-export type JsonType = "string" | "number" | "object";
+/**
+ * The JSON type a setting must have inside a config file (env values are strings, coerced):
+ * `object` is a map of strings (tick sizes…), `json` any JSON object (strategy, risk), `array` a list.
+ */
+export type JsonType = "string" | "number" | "object" | "json" | "array";
 
 /** Range bounds a numeric setting declares beside its format. */
 export interface Bounds {
@@ -174,6 +178,7 @@ export const FORMATS = {
   "mm-size-map": decimalMap("minimum order size", checkSize),
   // Secret values are checked (without echoing them) when secrets are resolved.
   "mm-secret": { describe: "secret", jsonType: "string", validate: () => undefined },
+  ...ENGINE_FORMATS,
 } satisfies Record<string, FormatDef>;
 
 export type FormatName = keyof typeof FORMATS;

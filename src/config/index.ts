@@ -6,6 +6,7 @@ export * from "./logger-options.js";
 export * from "./market-params.js";
 export * from "./paths.js";
 export type { LogLevel, MakerKind, PartnerKind, PrettyMode } from "./schema.js";
+export type { OnStartPolicy, StrategySetting } from "./schema-engine.js";
 export * from "./secret.js";
 export * from "./secrets.js";
 export * from "./types.js";

@@ -7,6 +7,7 @@ import { crossCheck } from "./cross-checks.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { readConfigFile } from "./files.js";
 import { registerFormats } from "./formats.js";
+import { JsonLayers } from "./layering.js";
 import { defaultConfigFile } from "./paths.js";
 import { type RawConfig, schema, settings } from "./schema.js";
 import { resolveSecrets } from "./secrets.js";
@@ -40,12 +41,15 @@ export function loadConfig(options: LoadOptions): MmConfig {
   const source = new Map<string, string>();
 
   const conf = convict<RawConfig>(schema, { env, args: [] });
+  const json = new JsonLayers();
   for (const file of files) {
     const checked = readConfigFile(file);
     issues.push(...checked.issues);
     for (const path of checked.paths) source.set(path, `in ${file}`);
+    json.take(checked.data);
     conf.load(checked.data);
   }
+  json.apply(conf, env);
   for (const { path, spec } of settings()) {
     if (env[spec.env] !== undefined) source.set(path, `from env ${spec.env}`);
   }
@@ -102,6 +106,16 @@ function typed(raw: RawConfig, files: readonly string[], secrets: MmConfig["secr
     },
     log: { level: log.level, pretty: log.pretty === "auto" ? "auto" : log.pretty === "true" },
     secrets,
+    engine: {
+      ...raw.engine,
+      markets: [...raw.engine.markets],
+      strategyByMarket: { ...raw.engine.strategyByMarket },
+      session: raw.engine.session === "" ? null : raw.engine.session,
+    },
+    risk: raw.risk,
+    queue: { ...raw.queue },
+    reconcile: { ...raw.reconcile },
+    shutdown: { ...raw.shutdown },
   };
 }
 

@@ -1,5 +1,6 @@
 import type convict from "convict";
 import type { Bounds, FormatName } from "./formats.js";
+import { engineSchema, type RawEngineConfig } from "./schema-engine.js";
 
 export type PartnerKind = "single_wallet" | "multi_wallet";
 export type MakerKind = "wallet" | "vault";
@@ -16,10 +17,16 @@ export interface SettingSpec<T = unknown> extends Bounds {
   readonly sensitive?: boolean;
   /** A secret value: accepted from the environment only, refused in any config file. */
   readonly envOnly?: boolean;
+  /**
+   * A JSON-valued setting that convict must not overlay key by key (layering.ts combines files):
+   * `replace` — a later file replaces it whole; `entries` — a map merged key by key, each entry
+   * replaced whole; `deep` — objects merged recursively, arrays and scalars replaced.
+   */
+  readonly layer?: "replace" | "entries" | "deep";
 }
 
 /** The settings as convict holds them (decimals as strings, absent addresses as ""). */
-export interface RawConfig {
+export interface RawConfig extends RawEngineConfig {
   exchange: {
     baseUrl: string;
     wsUrl: string;
@@ -291,6 +298,7 @@ export const schema = {
       envOnly: true,
     }),
   },
+  ...engineSchema,
 } satisfies convict.Schema<RawConfig>;
 
 /** A group of settings or one setting. */

@@ -1,5 +1,6 @@
 import type { Address } from "../core/types.js";
 import type { LogLevel, MakerKind, PartnerKind } from "./schema.js";
+import type { OnStartPolicy, StrategySetting } from "./schema-engine.js";
 import type { Secrets } from "./secrets.js";
 
 /**
@@ -51,4 +52,24 @@ export interface MmConfig {
     readonly pretty: boolean | "auto";
   };
   readonly secrets: Secrets;
+  /** What to quote and how (validated: slugs, strategies through parseStrategyConfig). */
+  readonly engine: {
+    /** Market slugs, or ["*"] for every listed market; empty = nothing to quote. */
+    readonly markets: readonly string[];
+    readonly strategy: StrategySetting;
+    readonly strategyByMarket: Readonly<Record<string, StrategySetting>>;
+    readonly priceToleranceTicks: number;
+    readonly sizeTolerance: number;
+    /** Session tag of clientOrderIds; null = pick a random one per process start. */
+    readonly session: string | null;
+  };
+  /** Raw risk settings (JSON), valid for parseRiskConfig; kept as JSON so `mm config` can print them. */
+  readonly risk: Readonly<Record<string, unknown>>;
+  readonly queue: {
+    readonly rateLimitPerMin: number;
+    readonly concurrency: number;
+    readonly ipLimitFactor: number;
+  };
+  readonly reconcile: { readonly intervalMs: number; readonly onStart: OnStartPolicy };
+  readonly shutdown: { readonly timeoutMs: number };
 }

@@ -1,5 +1,6 @@
 import type { ConfigIssue } from "./errors.js";
 import { checkFormat } from "./formats.js";
+import { NestedSettingError } from "./formats-engine.js";
 import { type RawConfig, settings } from "./schema.js";
 import { secretShape } from "./secret-shapes.js";
 
@@ -33,7 +34,15 @@ export function validateSettings(
       checkFormat(spec.format, value, spec);
     } catch (e) {
       bad.add(path);
-      issues.push({ field: path, message: `${(e as Error).message}${suffix}` });
+      // A JSON-valued setting reports each bad field inside it on its own line.
+      const nested =
+        e instanceof NestedSettingError ? e.issues : [{ field: "", message: (e as Error).message }];
+      for (const i of nested) {
+        issues.push({
+          field: i.field === "" ? path : `${path}.${i.field}`,
+          message: `${i.message}${suffix}`,
+        });
+      }
     }
   }
   return { issues, bad };

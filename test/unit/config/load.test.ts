@@ -131,14 +131,15 @@ describe("loadConfig: layering", () => {
 
   it("config/default.json sets every non-secret setting to exactly the schema default", async () => {
     const { settings } = await import("../../../src/config/schema.js");
-    const json = JSON.parse(readFileSync(defaultConfigFile(), "utf8")) as Record<
-      string,
-      Record<string, unknown>
-    >;
+    const json = JSON.parse(readFileSync(defaultConfigFile(), "utf8")) as unknown;
+    // Settings sit at any depth (`risk` is a top-level setting, `exchange.baseUrl` a nested one).
+    const at = (path: string): unknown =>
+      path
+        .split(".")
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], json);
     for (const { path, spec } of settings()) {
-      const [group = "", key = ""] = path.split(".");
-      if (spec.envOnly === true) expect(json[group]?.[key]).toBeUndefined();
-      else expect(json[group]?.[key], path).toEqual(spec.default);
+      if (spec.envOnly === true) expect(at(path)).toBeUndefined();
+      else expect(at(path), path).toEqual(spec.default);
     }
   });
 });

@@ -1,0 +1,83 @@
+import type { MmConfig } from "../config/types.js";
+import type { Clock } from "../core/clock.js";
+import type { TradingEngine } from "../engine/engine.js";
+import type { ExchangeHttpClient } from "../exchange/client.js";
+import type { GatewayFatalError } from "../gateway/errors.js";
+import type { Logger } from "../observability/logger.js";
+import type { DaemonReporter } from "./daemon-log.js";
+import type { Feeds } from "./feeds.js";
+import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
+
+/** What one run's stop path needs. */
+export interface RunParts {
+  readonly config: MmConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly engine: TradingEngine;
+  readonly client: ExchangeHttpClient;
+  readonly reporter: DaemonReporter;
+  readonly onStopping: ((reason: string) => void) | undefined;
+}
+
+/**
+ * The stop path of one daemon run: whoever asks (a signal, a fatal close), the engine cancels every
+ * quote within 80% of shutdown.timeoutMs, then the gateways and the HTTP pool close; `done`
+ * resolves once with the outcome (exit 0 only when nothing is left open; 3 after a fatal close).
+ */
+export class DaemonRun {
+  feeds: Feeds | undefined;
+  readonly done: Promise<DaemonOutcome>;
+  readonly #p: RunParts;
+  #resolve: (o: DaemonOutcome) => void = () => undefined;
+  #stopping: Promise<DaemonOutcome> | undefined;
+
+  constructor(parts: RunParts) {
+    this.#p = parts;
+    this.done = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** A gateway refused the key for good: cancel what we can, then stop with exit code 3. */
+  fatal(err: GatewayFatalError): void {
+    this.#p.logger.error(
+      { code: err.code, gateway: err.gateway, closeCode: err.closeCode },
+      `the exchange closed /ws/${err.gateway} for good (${err.code}): cancelling what can still be cancelled and stopping`,
+    );
+    void this.#stop(err.code, { exitCode: DAEMON_EXIT.fatal, reason: err.code });
+  }
+
+  stop(reason: string): Promise<DaemonOutcome> {
+    return this.#stop(reason, undefined);
+  }
+
+  #stop(reason: string, fixed: DaemonOutcome | undefined): Promise<DaemonOutcome> {
+    const { config, clock, logger, engine, client, reporter, onStopping } = this.#p;
+    this.#stopping ??= (async () => {
+      onStopping?.(reason);
+      // The engine gets most of the budget; closing sockets afterwards takes milliseconds.
+      const budget = Math.max(100, Math.floor(config.shutdown.timeoutMs * 0.8));
+      let open = -1;
+      try {
+        open = (await engine.stop(reason, budget)).openOrders;
+      } catch (err) {
+        logger.error({ err }, "stop: cancelling the quotes failed");
+      }
+      reporter.close();
+      await this.feeds?.close().catch((err: unknown) => logger.warn({ err }, "closing the gateways failed"));
+      client.close();
+      const outcome =
+        fixed ??
+        (open === 0
+          ? { exitCode: DAEMON_EXIT.ok, reason }
+          : {
+              exitCode: DAEMON_EXIT.failed,
+              reason: open < 0 ? "the stop failed" : `${open} order(s) may still be open`,
+            });
+      logger.info({ ...outcome, atMs: clock.now() }, `stopped (${outcome.reason})`);
+      this.#resolve(outcome);
+      return outcome;
+    })();
+    return this.#stopping;
+  }
+}

@@ -1,0 +1,157 @@
+import { requireApiKey } from "../config/secrets.js";
+import type { MmConfig } from "../config/types.js";
+import type { Clock } from "../core/clock.js";
+import { LiveClock } from "../core/live-clock.js";
+import { createEngine, type TradingEngine } from "../engine/engine.js";
+import type { EngineEvent } from "../engine/engine-events.js";
+import { HttpExchange } from "../engine/http-exchange.js";
+import { intentSigner } from "../engine/intent-signer.js";
+import type { ExchangeHttpClient } from "../exchange/client.js";
+import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
+import type { Logger } from "../observability/logger.js";
+import { parseRiskConfig } from "../risk/config.js";
+import { RiskGuard } from "../risk/guard.js";
+import type { OrderBuilder } from "../signing/order-builder.js";
+import { DaemonReporter } from "./daemon-log.js";
+import { DaemonRun } from "./daemon-run.js";
+import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
+import { Feeds } from "./feeds.js";
+import { type QuotedMarkets, selectMarkets } from "./markets.js";
+import type { DaemonOutcome } from "./outcome.js";
+import { randomSessionTag } from "./session.js";
+
+export interface DaemonOptions {
+  readonly logger: Logger;
+  /** Default: the wall clock. */
+  readonly clock?: Clock;
+  /** Receives every engine event after the daemon's own logging (metrics, tests, benchmarks). */
+  readonly listener?: (event: EngineEvent) => void;
+  /** Every raw /ws/market push with its receive time (latency probes). */
+  readonly onMarketFrame?: (frame: Record<string, unknown>, recvTs: number) => void;
+  /** Told when the daemon begins to stop, whoever asked (the lifecycle bounds the stop from then). */
+  readonly onStopping?: (reason: string) => void;
+  /** Order-queue metric hooks (depth, waits, 429s, shedding). */
+  readonly queueMetrics?: OrderQueueMetrics;
+}
+
+/** A running daemon. */
+export interface Daemon {
+  readonly engine: TradingEngine;
+  readonly markets: QuotedMarkets;
+  /** Session tag of this run's clientOrderIds. */
+  readonly session: string;
+  /** The gateways: `feeds.market.tracker` holds every book and its state (readiness, metrics). */
+  readonly feeds: Feeds;
+  /** The HTTP client (rate-limit state, breaker, server clock). */
+  readonly client: ExchangeHttpClient;
+  /**
+   * Stops quoting, cancels every quote (within shutdown.timeoutMs) and closes every connection.
+   * Idempotent; resolves with the outcome (exit code 0 when nothing is left open).
+   */
+  stop(reason: string): Promise<DaemonOutcome>;
+  /** Resolves once the daemon has stopped, on request or because the exchange refused the key. */
+  readonly done: Promise<DaemonOutcome>;
+}
+
+/**
+ * Starts the trading daemon against the configured exchange: HTTP client (keep-alive), order
+ * builder over the wallet key, the selected markets' tokens, gateway feeds (books, lifecycle,
+ * platform status, own fills and orders), the risk guard and the engine; subscribes, then starts
+ * the engine (start-up reconcile: cancel or adopt the wallet's open orders). A gateway closing for
+ * good (4401 revoked/expired/suspended, 1008) stops the daemon: it cancels what it still can and
+ * `done` resolves with exit code 3 naming the reason.
+ * Throws ConfigError (missing secrets, no or unknown markets), the exchange's error when a start-up
+ * call fails (a 401 names the key's problem), or the gateway's fatal error; everything opened is
+ * closed first.
+ * @example
+ * const d = await startDaemon(config, { logger });
+ * process.once("SIGTERM", () => void d.stop("SIGTERM"));
+ * const { exitCode } = await d.done;
+ */
+export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promise<Daemon> {
+  const clock = opts.clock ?? new LiveClock();
+  const logger = opts.logger;
+  const apiKey = requireApiKey(config);
+  const builder = orderBuilder(config);
+  const session = config.engine.session ?? randomSessionTag();
+  const client = exchangeClient(config, clock, logger);
+  let feeds: Feeds | undefined;
+  try {
+    const markets = await selectMarkets(client, config);
+    const reporter = new DaemonReporter(logger, markets, clock);
+    const engine = createEngine({
+      clock,
+      exchange: new HttpExchange(client),
+      sign: intentSigner(withExpiry(builder, config, clock), markets.tokens),
+      markets: markets.tokens,
+      strategyFor: (m) => markets.strategyFor(m),
+      risk: new RiskGuard(parseRiskConfig(config.risk)),
+      logger: logger.child({ component: "engine" }),
+      options: {
+        session,
+        tolerance: {
+          priceTicks: config.engine.priceToleranceTicks,
+          sizeFraction: config.engine.sizeTolerance,
+        },
+        startupPolicy: config.reconcile.onStart,
+        reconcileIntervalMs: config.reconcile.intervalMs,
+        rateLimitPerMin: config.queue.rateLimitPerMin,
+        queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
+      },
+      listener: (e) => {
+        reporter.onEvent(e);
+        opts.listener?.(e);
+      },
+      rateLimitState: (endpoint) => client.rateLimit(endpoint),
+      ...(opts.queueMetrics === undefined ? {} : { queueMetrics: opts.queueMetrics }),
+    });
+    const run = new DaemonRun({
+      config,
+      clock,
+      logger,
+      engine,
+      client,
+      reporter,
+      onStopping: opts.onStopping,
+    });
+    feeds = new Feeds({
+      wsUrl: config.exchange.wsUrl,
+      apiKey: apiKey.value,
+      userWallet: userWalletOf(config),
+      clock,
+      logger: logger.child({ component: "gateway" }),
+      markets,
+      engine,
+      onFatal: (err) => run.fatal(err),
+      ...(opts.onMarketFrame === undefined ? {} : { onMarketFrame: opts.onMarketFrame }),
+    });
+    run.feeds = feeds;
+    reporter.announce(config, session, builder.maker);
+    await feeds.start();
+    await engine.start();
+    reporter.started(engine);
+    return {
+      engine,
+      markets,
+      session,
+      feeds,
+      client,
+      stop: (reason) => run.stop(reason),
+      done: run.done,
+    };
+  } catch (err) {
+    await feeds?.close().catch(() => undefined);
+    client.close();
+    throw err;
+  }
+}
+
+/**
+ * The builder with each order's on-chain expiry set when it is signed: none, or
+ * signing.orderExpirySeconds from that moment (unix seconds).
+ */
+function withExpiry(builder: OrderBuilder, config: MmConfig, clock: Clock): Pick<OrderBuilder, "build"> {
+  const s = config.signing.orderExpirySeconds;
+  if (s === 0) return builder;
+  return { build: (req) => builder.build({ ...req, expiry: Math.floor(clock.now() / 1000) + s }) };
+}

@@ -1,0 +1,61 @@
+import { requireApiKey, requirePrivateKey } from "../config/secrets.js";
+import type { MmConfig } from "../config/types.js";
+import type { Clock } from "../core/clock.js";
+import { ExchangeHttpClient } from "../exchange/client.js";
+import type { Logger } from "../observability/logger.js";
+import { OrderBuilder } from "../signing/order-builder.js";
+import { PrivateKeySigner } from "../signing/private-key-signer.js";
+
+/** The acting wallet sent as X-User-Wallet, for multi_wallet partners only. */
+export function userWalletOf(config: MmConfig): string | undefined {
+  return config.exchange.partnerKind === "multi_wallet"
+    ? (config.exchange.userWallet ?? undefined)
+    : undefined;
+}
+
+/**
+ * The HTTP client of the configured exchange: one keep-alive pool sized for the order queue's
+ * concurrency (plus room for the reconciler's reads), with the configured timeout, retry policy
+ * and circuit breaker. Throws ConfigError when no API key is configured.
+ * @example const client = exchangeClient(config, clock, logger); … client.close();
+ */
+export function exchangeClient(config: MmConfig, clock: Clock, logger: Logger): ExchangeHttpClient {
+  const apiKey = requireApiKey(config);
+  return new ExchangeHttpClient({
+    baseUrl: config.exchange.baseUrl,
+    apiKey: apiKey.value.reveal(),
+    userWallet: userWalletOf(config),
+    clock,
+    logger,
+    timeoutMs: config.exchange.requestTimeoutMs,
+    retry: config.retry,
+    breaker: config.circuitBreaker,
+    maxSockets: config.queue.concurrency + 4,
+  });
+}
+
+/**
+ * The order builder over the configured wallet key and EIP-712 domain. Throws ConfigError when no
+ * private key is configured; the key stays inside the signer (never logged, never serialised).
+ */
+export function orderBuilder(config: MmConfig): OrderBuilder {
+  const key = requirePrivateKey(config);
+  const { signing } = config;
+  return new OrderBuilder({
+    settings: {
+      wallet: key.address,
+      maker: signing.maker,
+      vault: signing.vaultAddress ?? undefined,
+      signatureType: signing.signatureType,
+      defaultFeeRateBps: signing.defaultFeeRateBps,
+    },
+    domain: {
+      name: signing.domainName,
+      version: signing.domainVersion,
+      chainId: signing.chainId,
+      exchangeContract: signing.exchangeContract,
+      negRiskExchangeContract: signing.negRiskExchangeContract,
+    },
+    signer: new PrivateKeySigner(key.value.reveal()),
+  });
+}

@@ -1,0 +1,199 @@
+import type { Clock } from "../core/clock.js";
+import type { Fill } from "../core/trading.js";
+import type { Engine } from "../engine/engine-api.js";
+import { fillFromWire } from "../execution/reconcile-fills.js";
+import { GatewayClient } from "../gateway/client.js";
+import type { GatewayFatalError } from "../gateway/errors.js";
+import { MarketDataFeed } from "../gateway/market-data-feed.js";
+import type { Revealable } from "../gateway/options.js";
+import type { ChannelEvent } from "../gateway/schema/events.js";
+import { PLATFORM_STATUS_ID } from "../gateway/types.js";
+import type { Logger } from "../observability/logger.js";
+import type { QuotedMarkets } from "./markets.js";
+
+/** The condition and the status a condition_lifecycle event implies for its market. */
+function lifecycleOf(e: ChannelEvent): { conditionId: string; status: string } | undefined {
+  switch (e.type) {
+    case "market_paused":
+      return { conditionId: e.conditionId, status: "PAUSED" };
+    case "market_unpaused":
+      return { conditionId: e.conditionId, status: "OPEN" };
+    case "market_resolved":
+      return { conditionId: e.conditionId, status: "RESOLVED" };
+    case "market_status":
+      return { conditionId: e.conditionId, status: e.status };
+    default:
+      return undefined;
+  }
+}
+
+export interface FeedsOptions {
+  readonly wsUrl: string;
+  readonly apiKey: Revealable;
+  /** multi_wallet acting wallet (X-User-Wallet). */
+  readonly userWallet: string | undefined;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly markets: QuotedMarkets;
+  readonly engine: Engine;
+  /** A gateway closed for good (4401 revoked/expired/suspended…, 1008): the daemon must stop. */
+  readonly onFatal: (err: GatewayFatalError) => void;
+  /** Every raw /ws/market push with its receive time (recorders, latency probes). */
+  readonly onMarketFrame?: (frame: Record<string, unknown>, recvTs: number) => void;
+}
+
+/**
+ * The daemon's market data and account stream over the two WebSocket gateways:
+ * - /ws/market: token_book of every quoted token into a BookTracker (books and their states go to
+ *   the engine), condition_lifecycle of their conditions (market status), system platform_status;
+ * - /ws/user: user_fills (each one applied to the engine at once) and user_orders (logged);
+ * - a reconnect of either tells the engine to reconcile (fills may have been missed);
+ * - a fatal close of either is reported once through `onFatal`.
+ * @example const feeds = new Feeds(opts); await feeds.start(); … await feeds.close();
+ */
+export class Feeds {
+  readonly market: MarketDataFeed;
+  readonly user: GatewayClient;
+  readonly #o: FeedsOptions;
+  readonly #off: (() => void)[] = [];
+  #fatal = false;
+  #frozen: boolean | undefined;
+
+  constructor(o: FeedsOptions) {
+    this.#o = o;
+    const common = {
+      url: o.wsUrl,
+      apiKey: o.apiKey,
+      userWallet: o.userWallet,
+      clock: o.clock,
+      logger: o.logger,
+    };
+    this.market = new MarketDataFeed({
+      client: new GatewayClient({ ...common, gateway: "market" }),
+      clock: o.clock,
+    });
+    this.user = new GatewayClient({ ...common, gateway: "user" });
+    const { engine } = o;
+    const tracker = this.market.tracker;
+    this.#off.push(
+      tracker.onBook((book) => engine.onBook(book.tokenId, book)),
+      tracker.onState((state) => engine.onBookState(state)),
+      this.market.client.onEvent((e) => this.#onMarketEvent(e)),
+      this.user.onEvent((e) => this.#onUserEvent(e)),
+    );
+    for (const [name, client] of [
+      ["market", this.market.client],
+      ["user", this.user],
+    ] as const) {
+      this.#off.push(
+        client.onLinkUp((link, reconnect) => {
+          if (!reconnect) return;
+          o.logger.warn({ gateway: name, link }, `/ws/${name} reconnected: reconciling with the exchange`);
+          engine.onReconnect();
+        }),
+        client.onLinkDown((link, info) =>
+          o.logger.warn({ gateway: name, link, code: info.code, cause: info.cause }, `/ws/${name} link down`),
+        ),
+        client.onFatal((err) => this.#reportFatal(err)),
+      );
+    }
+    if (o.onMarketFrame !== undefined) this.#off.push(this.market.client.onFrame(o.onMarketFrame));
+  }
+
+  /**
+   * Connects /ws/user first (so no fill of ours is missed), then /ws/market, and subscribes.
+   * Rejects with the GatewayFatalError when a gateway refuses the key.
+   */
+  async start(): Promise<void> {
+    const { markets, logger } = this.#o;
+    await this.user.start();
+    const own = [await this.user.subscribe("user_fills"), await this.user.subscribe("user_orders")];
+    for (const r of own.flatMap((o) => o.rejected)) {
+      logger.error(
+        { channel: r.channel, code: r.code },
+        `${r.channel} refused (${r.code}): own fills reach mm only through the periodic reconcile; give the key portfolio:read`,
+      );
+    }
+    await this.market.start();
+    const conditions = [...new Set(markets.tokens.map((t) => t.conditionId))];
+    const [books, lifecycle, system] = await Promise.all([
+      this.market.subscribeBooks(markets.tokens.map((t) => t.tokenId)),
+      this.market.client.subscribe("condition_lifecycle", conditions),
+      this.market.client.subscribe("system", [PLATFORM_STATUS_ID]),
+    ]);
+    for (const r of [...books.rejected, ...lifecycle.rejected, ...system.rejected]) {
+      logger.warn(
+        { channel: r.channel, code: r.code, ids: r.ids.length },
+        `subscription refused: ${r.message}`,
+      );
+    }
+    logger.info(
+      { books: books.accepted.length, conditions: lifecycle.accepted.length },
+      `subscribed: ${books.accepted.length} order books, ${lifecycle.accepted.length} market lifecycles, platform status, own fills and orders`,
+    );
+  }
+
+  /** Closes both gateways and the tracker's timers. */
+  async close(): Promise<void> {
+    for (const off of this.#off.splice(0)) off();
+    await Promise.all([this.market.close(), this.user.close()]);
+  }
+
+  #reportFatal(err: GatewayFatalError): void {
+    if (this.#fatal) return;
+    this.#fatal = true;
+    this.#o.onFatal(err);
+  }
+
+  #onMarketEvent(e: ChannelEvent): void {
+    const { engine, markets, logger } = this.#o;
+    if (e.type === "platform_status") {
+      if (e.frozen === undefined || e.frozen === this.#frozen) return;
+      if (e.frozen || this.#frozen !== undefined) {
+        logger.warn({ frozen: e.frozen, reason: e.reason }, `platform ${e.frozen ? "frozen" : "unfrozen"}`);
+      }
+      this.#frozen = e.frozen;
+      engine.onPlatformStatus(e.frozen);
+      return;
+    }
+    const change = lifecycleOf(e);
+    if (change === undefined) return;
+    const { status } = change;
+    const marketId = markets.marketOfCondition(change.conditionId);
+    if (marketId === undefined) return;
+    logger.warn(
+      { marketId, slug: markets.slugOf(marketId), status, event: e.type },
+      `market is now ${status}`,
+    );
+    engine.onMarketStatus(marketId, status);
+  }
+
+  #onUserEvent(e: ChannelEvent): void {
+    const { engine, logger } = this.#o;
+    if (e.type === "user_fill") {
+      let fill: Fill;
+      try {
+        fill = fillFromWire(e);
+      } catch (err) {
+        // The REST backfill of the next reconcile brings it in exactly.
+        logger.warn({ err, tradeId: e.tradeId }, "user_fill with an unusable price or quantity dropped");
+        engine.onReconnect();
+        return;
+      }
+      engine.onFill(fill);
+      return;
+    }
+    if (e.type === "order_placed" || e.type === "order_cancelled") {
+      logger.debug(
+        {
+          event: e.type,
+          orderId: e.orderId,
+          clientOrderId: e.clientOrderId,
+          status: e.status,
+          reason: e.reason,
+        },
+        "user_orders",
+      );
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import type { Daemon } from "./daemon.js";
+import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
+
+/** Where stop requests come from: a callback per request with its reason; returns the removal. */
+export type StopRequests = (onStop: (reason: string) => void) => () => void;
+
+/** SIGINT and SIGTERM of this process as stop requests (each delivery is one request). */
+export const processSignals: StopRequests = (onStop) => {
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((sig) => {
+    const h = () => onStop(sig);
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  return () => {
+    for (const [sig, h] of handlers) process.off(sig, h);
+  };
+};
+
+/** Stop requests from an AbortSignal (tests, embedding programs): one request when it aborts. */
+export function abortRequests(signal: AbortSignal): StopRequests {
+  return (onStop) => {
+    const h = () => onStop("aborted");
+    if (signal.aborted) queueMicrotask(h);
+    else signal.addEventListener("abort", h, { once: true });
+    return () => signal.removeEventListener("abort", h);
+  };
+}
+
+/** What the lifecycle drives: a daemon's stop and its end. */
+export type Stoppable = Pick<Daemon, "stop" | "done">;
+
+export interface LifecycleOptions {
+  /** The whole stop, from its request to the last socket closed, must fit in this (shutdown.timeoutMs). */
+  readonly shutdownTimeoutMs: number;
+  readonly requests: StopRequests;
+  /** Told once when a stop overran its bound or a second request came: the process must end now. */
+  readonly forceExit?: (code: number) => void;
+  readonly notify: (line: string) => void;
+}
+
+/**
+ * Runs a daemon until it stops: a stop request (SIGINT/SIGTERM) makes it cancel every quote and
+ * close; a second request, or a stop that overruns `shutdownTimeoutMs`, ends with exit code 1 at
+ * once (through `forceExit`, since whatever hangs may keep the process alive). A request that
+ * arrives while the daemon is still starting stops it as soon as it is up. `start` receives the
+ * hook the daemon calls when it begins stopping on its own (a fatal auth close), so that stop is
+ * bounded too. Errors thrown by `start` propagate.
+ * @example const outcome = await runUntilStopped((onStopping) => startDaemon(config, { logger, onStopping }), opts);
+ */
+export async function runUntilStopped(
+  start: (onStopping: (reason: string) => void) => Promise<Stoppable>,
+  o: LifecycleOptions,
+): Promise<DaemonOutcome> {
+  let daemon: Stoppable | undefined;
+  let requested: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let overran: (outcome: DaemonOutcome) => void = () => undefined;
+  const deadline = new Promise<DaemonOutcome>((resolve) => {
+    overran = resolve;
+  });
+  const arm = () => {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      const outcome = { exitCode: DAEMON_EXIT.failed, reason: `the stop overran ${o.shutdownTimeoutMs} ms` };
+      o.notify(`${outcome.reason}: exiting with code 1; some quotes may still be open`);
+      overran(outcome);
+      o.forceExit?.(outcome.exitCode);
+    }, o.shutdownTimeoutMs);
+    timer.unref();
+  };
+  const off = o.requests((reason) => {
+    if (requested !== undefined) {
+      o.notify(`second ${reason} while stopping: exiting now with code 1; some quotes may still be open`);
+      overran({ exitCode: DAEMON_EXIT.failed, reason: `second ${reason}` });
+      o.forceExit?.(DAEMON_EXIT.failed);
+      return;
+    }
+    requested = reason;
+    o.notify(`${reason}: cancelling every quote, then exiting (at most ${o.shutdownTimeoutMs} ms)`);
+    arm();
+    if (daemon !== undefined) void daemon.stop(reason);
+  });
+  try {
+    const started = await Promise.race([start(() => arm()), deadline]);
+    if (!("done" in started)) return started;
+    daemon = started;
+    if (requested !== undefined) void daemon.stop(requested);
+    return await Promise.race([daemon.done, deadline]);
+  } finally {
+    off();
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

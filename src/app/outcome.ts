@@ -1,0 +1,39 @@
+import { ConfigError } from "../config/errors.js";
+import { ExchangeError } from "../exchange/exchange-error.js";
+import { GatewayFatalError } from "../gateway/errors.js";
+
+/**
+ * Exit codes of the long-running commands (`mm run`, `mm paper`):
+ * - 0: stopped on request (SIGINT/SIGTERM) with every quote cancelled;
+ * - 1: unexpected error, or the stop could not confirm every quote cancelled in time;
+ * - 2: configuration or usage error (nothing was sent);
+ * - 3: the exchange refused the credentials for good (API key revoked, expired or suspended,
+ *   forbidden origin…): mm cancelled what it could and stopped; a restart will not help.
+ */
+export const DAEMON_EXIT = { ok: 0, failed: 1, config: 2, fatal: 3 } as const;
+
+/** How a daemon run ended: the exit code and a short reason naming the cause. */
+export interface DaemonOutcome {
+  readonly exitCode: number;
+  /** e.g. "SIGTERM", "api_key_revoked", "2 orders may still be open". */
+  readonly reason: string;
+}
+
+/**
+ * The credential failure an error means, as its code (`api_key_revoked`, `api_key_suspended`,
+ * `forbidden_origin`…), or undefined when the error is something else. A gateway's fatal close
+ * and an HTTP 401 both count: neither heals by retrying with the same key.
+ * @example fatalAuthCode(new GatewayFatalError("user", "api_key_revoked", "…", 4401)) // "api_key_revoked"
+ */
+export function fatalAuthCode(err: unknown): string | undefined {
+  if (err instanceof GatewayFatalError) return err.code;
+  if (err instanceof ExchangeError && err.httpStatus === 401) return err.code;
+  return undefined;
+}
+
+/** The exit code an error thrown while starting or running the daemon maps to. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof ConfigError) return DAEMON_EXIT.config;
+  if (fatalAuthCode(err) !== undefined) return DAEMON_EXIT.fatal;
+  return DAEMON_EXIT.failed;
+}

@@ -1,0 +1,67 @@
+import type { MmConfig } from "../config/types.js";
+import type { MockExchange } from "../mock/mock-exchange.js";
+import { type Daemon, type DaemonOptions, startDaemon } from "./daemon.js";
+import type { DaemonOutcome } from "./outcome.js";
+import { type PaperExchangeOptions, startPaperExchange } from "./paper.js";
+
+/** A daemon trading against a mock exchange that lives (and dies) with it. */
+export interface PaperDaemon extends Daemon {
+  readonly mock: MockExchange;
+  readonly config: MmConfig;
+}
+
+export type PaperDaemonOptions = PaperExchangeOptions & Omit<DaemonOptions, "logger">;
+
+/**
+ * Paper trading: the mock exchange in this process (startPaperExchange) and the daemon against it
+ * over real HTTP and WebSocket on 127.0.0.1. Stopping cancels every quote, reports how many orders
+ * of the paper wallet the mock still holds (its own count, not the bot's belief), then closes the
+ * mock.
+ * @example const paper = await startPaperDaemon({ env: process.env, cwd: process.cwd(), logger });
+ */
+export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaemon> {
+  const { logger } = o;
+  const { mock, config, wallet } = await startPaperExchange(o);
+  logger.info(
+    { http: mock.httpUrl, ws: mock.wsUrl, wallet },
+    `paper: mock exchange at ${mock.httpUrl} (WebSockets ${mock.wsUrl}/ws/market and /ws/user, ` +
+      `fault injection ${mock.httpUrl}/__admin/*); paper wallet ${wallet}`,
+  );
+  let daemon: Daemon;
+  try {
+    daemon = await startDaemon(config, {
+      logger,
+      ...(o.clock === undefined ? {} : { clock: o.clock }),
+      ...(o.listener === undefined ? {} : { listener: o.listener }),
+      ...(o.onMarketFrame === undefined ? {} : { onMarketFrame: o.onMarketFrame }),
+      ...(o.onStopping === undefined ? {} : { onStopping: o.onStopping }),
+    });
+  } catch (err) {
+    await mock.close();
+    throw err;
+  }
+  logger.info(
+    `paper: where to look — the book of a market: curl ${mock.httpUrl}/api/markets/${daemon.markets.slugs[0] ?? "<slug>"}; ` +
+      `every market: curl ${mock.httpUrl}/api/markets; fills appear below as they happen; Ctrl-C cancels every quote and exits`,
+  );
+  let finished: Promise<DaemonOutcome> | undefined;
+  const finish = (outcome: DaemonOutcome): Promise<DaemonOutcome> => {
+    finished ??= (async () => {
+      const left = mock.context.venue.openOrders(wallet).length;
+      const line = `paper: the mock exchange holds ${left} open order(s) of the paper wallet`;
+      if (left === 0) logger.info({ openOnMock: left }, line);
+      else logger.warn({ openOnMock: left }, line);
+      await mock.close();
+      return outcome;
+    })();
+    return finished;
+  };
+  const done = daemon.done.then(finish);
+  return {
+    ...daemon,
+    mock,
+    config,
+    done,
+    stop: async (reason) => finish(await daemon.stop(reason)),
+  };
+}

@@ -1,0 +1,115 @@
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ConfigError } from "../config/errors.js";
+import { loadConfig } from "../config/load.js";
+import { packageRoot } from "../config/paths.js";
+import type { MmConfig } from "../config/types.js";
+import { createMockExchange, type MockExchange } from "../mock/mock-exchange.js";
+import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
+import type { Scenario } from "../mock/scenario/types.js";
+import type { Logger } from "../observability/logger.js";
+
+/** The port paper mode tries first (the one `mm mock` uses); a free one is taken when it is busy. */
+export const PAPER_PORT = 8080;
+
+/** Secret-file settings a paper run must ignore: its key comes from the scenario, in memory. */
+const DROPPED_ENV = ["MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"];
+
+export interface PaperExchangeOptions {
+  /** Config files layered after config/paper.json. */
+  readonly files?: readonly string[];
+  /** MM_* overrides (the process environment); the connection, keys and domain are paper's. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  /** Port to try first; default 8080 with a fallback to a free port; 0 = a free port. */
+  readonly port?: number;
+  /** A scenario or its file; default config/mock/default.json. */
+  readonly scenario?: Scenario | string;
+  /** Simulated market activity; default on. */
+  readonly flow?: boolean;
+  readonly logger: Logger;
+}
+
+/** A mock exchange in this process and a configuration pointing the daemon at it. */
+export interface PaperExchange {
+  readonly mock: MockExchange;
+  readonly config: MmConfig;
+  /** The paper wallet (lowercase), the scenario's first wallet. */
+  readonly wallet: `0x${string}`;
+}
+
+/**
+ * Starts the mock exchange on 127.0.0.1 (default scenario, flow on, fault-injection admin API on)
+ * and loads config/paper.json (+ `files`, + env) pointed at it with the paper credentials: the
+ * scenario's first API key and first wallet's private key, the scenario's EIP-712 domain and tick
+ * sizes. The credentials only ever live in memory (the config's secrets, scrubbed from logs).
+ * @example const { mock, config } = await startPaperExchange({ env: process.env, cwd, logger });
+ */
+export async function startPaperExchange(o: PaperExchangeOptions): Promise<PaperExchange> {
+  const scenario =
+    typeof o.scenario === "object" ? o.scenario : loadScenario(o.scenario ?? defaultScenarioPath());
+  const wallet = scenario.wallets[0];
+  const key = scenario.apiKeys.find((k) => !k.revoked && k.scopes.includes("orders:write"));
+  if (wallet?.privateKey === undefined || key === undefined) {
+    throw new ConfigError([
+      {
+        field: "scenario",
+        message: "paper mode needs a first wallet with a privateKey and an API key with orders:write",
+      },
+    ]);
+  }
+  const port = await paperPort(o.port ?? PAPER_PORT);
+  const mock = await createMockExchange({
+    scenario,
+    port,
+    host: "127.0.0.1",
+    admin: true,
+    flow: o.flow ?? true,
+    logger: o.logger.child({ component: "mock" }, { level: "warn" }),
+  });
+  try {
+    const env: NodeJS.ProcessEnv = { ...o.env, ...paperEnv(mock, scenario, key.key, wallet.privateKey) };
+    for (const name of DROPPED_ENV) delete env[name];
+    const config = loadConfig({ files: [paperConfigFile(), ...(o.files ?? [])], env, cwd: o.cwd });
+    return { mock, config, wallet: wallet.address.toLowerCase() as `0x${string}` };
+  } catch (err) {
+    await mock.close();
+    throw err;
+  }
+}
+
+/** Absolute path of config/paper.json. */
+export function paperConfigFile(): string {
+  return join(packageRoot(), "config", "paper.json");
+}
+
+/** The settings that tie the daemon to this mock, as MM_* variables (they win over every file). */
+function paperEnv(mock: MockExchange, s: Scenario, apiKey: string, privateKey: string): NodeJS.ProcessEnv {
+  const ticks = Object.fromEntries(s.markets.map((m) => [m.slug, m.tickSize]));
+  return {
+    MM_EXCHANGE_BASE_URL: mock.httpUrl,
+    MM_EXCHANGE_WS_URL: mock.wsUrl,
+    MM_EXCHANGE_PARTNER_KIND: "single_wallet",
+    MM_EXCHANGE_USER_WALLET: "",
+    MM_SIGNING_DOMAIN_NAME: s.eip712.name,
+    MM_SIGNING_DOMAIN_VERSION: s.eip712.version,
+    MM_SIGNING_CHAIN_ID: String(s.eip712.chainId),
+    MM_SIGNING_EXCHANGE_CONTRACT: s.eip712.exchangeContract.toLowerCase(),
+    MM_SIGNING_NEG_RISK_EXCHANGE_CONTRACT: s.eip712.negRiskExchangeContract.toLowerCase(),
+    MM_SIGNING_MAKER: "wallet",
+    MM_MARKETS_TICK_SIZES: JSON.stringify(ticks),
+    MM_API_KEY: apiKey,
+    MM_PRIVATE_KEY: privateKey,
+  };
+}
+
+/** `wanted` when it is free on 127.0.0.1 (or 0), else 0 (a free port picked at listen). */
+async function paperPort(wanted: number): Promise<number> {
+  if (wanted === 0) return 0;
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(wanted, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+  return free ? wanted : 0;
+}

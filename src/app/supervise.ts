@@ -1,0 +1,53 @@
+import { ConfigError } from "../config/errors.js";
+import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
+import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
+
+/** What a long-running command injects (tests replace the process signals and process.exit). */
+export interface SuperviseDeps {
+  readonly requests: StopRequests;
+  /** Ends the process now; default none (the command returns its exit code). */
+  readonly forceExit?: (code: number) => void;
+}
+
+/**
+ * Runs `mm <name>`'s daemon to its end and maps the outcome to the exit code (see DAEMON_EXIT),
+ * with a last line on stderr naming why it stopped. ConfigErrors propagate (main prints them,
+ * exit 2); a key the exchange refuses at start-up is exit 3; anything else propagates (exit 1).
+ * When `forceExit` is given it is also armed, unref'd, one second after the outcome, so a handle
+ * left open by accident cannot keep a stopped daemon's process alive.
+ * @example return superviseDaemon("run", (onStopping) => startDaemon(config, { logger, onStopping }), 10_000, io.stderr, deps);
+ */
+export async function superviseDaemon(
+  name: string,
+  start: (onStopping: (reason: string) => void) => Promise<Stoppable>,
+  shutdownTimeoutMs: number,
+  stderr: (text: string) => void,
+  deps: SuperviseDeps,
+): Promise<number> {
+  const notify = (line: string) => stderr(`mm ${name}: ${line}\n`);
+  let code: number;
+  try {
+    const outcome = await runUntilStopped(start, {
+      shutdownTimeoutMs,
+      requests: deps.requests,
+      notify,
+      ...(deps.forceExit === undefined ? {} : { forceExit: deps.forceExit }),
+    });
+    code = outcome.exitCode;
+    if (code === DAEMON_EXIT.fatal) {
+      notify(
+        `the exchange refused the API key for good (${outcome.reason}); quotes cancelled where possible; exit 3`,
+      );
+    } else {
+      notify(`stopped (${outcome.reason}); exit ${code}`);
+    }
+  } catch (err) {
+    const auth = fatalAuthCode(err);
+    if (err instanceof ConfigError || auth === undefined) throw err;
+    notify(`the exchange refused the API key (${auth}) at start-up; nothing was quoted; exit 3`);
+    code = DAEMON_EXIT.fatal;
+  }
+  const { forceExit } = deps;
+  if (forceExit !== undefined) setTimeout(() => forceExit(code), 1_000).unref();
+  return code;
+}

@@ -1,0 +1,127 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { DestinationStream } from "pino";
+import pretty from "pino-pretty";
+import { processSignals } from "../app/lifecycle.js";
+import { PAPER_PORT } from "../app/paper.js";
+import { startPaperDaemon } from "../app/paper-daemon.js";
+import { superviseDaemon } from "../app/supervise.js";
+import { loadConfig } from "../config/load.js";
+import { loggerOptions } from "../config/logger-options.js";
+import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
+import { createLogger } from "../observability/logger.js";
+import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { CONFIG_OPTION, CONFIG_OPTION_HELP } from "./config-option.js";
+import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
+
+const OPTIONS = {
+  ...CONFIG_OPTION,
+  port: { type: "string", short: "p" },
+  scenario: { type: "string", short: "s" },
+  "no-flow": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const HELP = [
+  "Usage: mm paper [--config FILE ...] [--port N] [--scenario FILE] [--no-flow]",
+  "",
+  "Paper trading: starts the mock exchange in this process on 127.0.0.1 (its default scenario, with",
+  "simulated market activity and the /__admin fault-injection API) and runs the market maker against",
+  "it over real HTTP and WebSocket with config/paper.json (every market, the bands strategy) and the",
+  "scenario's paper wallet and API key (held in memory only). `npm start` runs this. Logs say where",
+  "the mock listens, what is quoted and every fill. SIGINT/SIGTERM cancel every quote, check that the",
+  "mock holds none of the wallet's orders, and exit.",
+  "",
+  "Options:",
+  CONFIG_OPTION_HELP.replace("config/default.json", "config/default.json and config/paper.json"),
+  `  -p, --port N        Port of the mock (default ${PAPER_PORT}, or a free one when it is busy; 0 = a free one).`,
+  "  -s, --scenario FILE Scenario of the mock (default config/mock/default.json).",
+  "      --no-flow       No simulated market activity (books stay empty: nothing gets quoted).",
+  "  -h, --help          Show this help.",
+  "",
+  DAEMON_EXIT_HELP,
+  "",
+].join("\n");
+
+/**
+ * The `mm paper` command over injectable stop requests and log destination.
+ * @example await createPaperCommand({ requests: abortRequests(ac.signal) }).run(["--port", "0"], io);
+ */
+export function createPaperCommand(deps: DaemonCommandDeps): Command {
+  return {
+    name: "paper",
+    summary: "Paper trading: the mock exchange in process and the market maker against it (npm start)",
+    help: HELP,
+    async run(argv: readonly string[], io: CliIo): Promise<number> {
+      const { values } = parseArgs({
+        args: [...argv],
+        options: OPTIONS,
+        strict: true,
+        allowPositionals: false,
+      });
+      if (values.help === true) {
+        io.stdout(HELP);
+        return EXIT.ok;
+      }
+      const port = values.port === undefined ? PAPER_PORT : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        throw new UsageError(`--port: not a port: ${values.port}`);
+      }
+      const scenario = loadScenario(resolve(io.cwd, values.scenario ?? defaultScenarioPath()));
+      // The log settings come from the same files before the mock exists; the rest is loaded against it.
+      const files = values.config ?? [];
+      const early = loadConfig({ files, env: withoutSecrets(io.env), cwd: io.cwd });
+      const logger = createLogger({
+        ...loggerOptions(early),
+        // Well-known development keys, but keys all the same: never in a log line.
+        secrets: [
+          ...scenario.apiKeys.map((k) => k.key),
+          ...scenario.wallets.flatMap((w) => (w.privateKey === undefined ? [] : [w.privateKey])),
+        ],
+        base: { cmd: "paper" },
+        ...destinationOf(deps, early.log.pretty),
+      });
+      return superviseDaemon(
+        "paper",
+        (onStopping) =>
+          startPaperDaemon({
+            files,
+            env: io.env,
+            cwd: io.cwd,
+            port,
+            flow: values["no-flow"] !== true,
+            logger,
+            onStopping,
+            scenario,
+          }),
+        early.shutdown.timeoutMs,
+        io.stderr,
+        deps,
+      );
+    },
+  };
+}
+
+/**
+ * Where paper mode's log lines go: the injected destination, else on a terminal (or with
+ * log.pretty true) one readable line per event — the message alone, fields hidden — else JSON lines.
+ */
+function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { destination?: DestinationStream } {
+  if (deps.logDestination !== undefined) return { destination: deps.logDestination };
+  const human = mode === "auto" ? process.stdout.isTTY === true : mode;
+  return human ? { destination: pretty({ colorize: true, sync: true, hideObject: true }) } : {};
+}
+
+/** The environment without any secret setting (the paper credentials come from the scenario). */
+function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of ["MM_API_KEY", "MM_PRIVATE_KEY", "MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"])
+    delete out[name];
+  return out;
+}
+
+/** `mm paper`, stopped by SIGINT/SIGTERM. */
+export const paperCommand: Command = createPaperCommand({
+  requests: processSignals,
+  forceExit: (code) => process.exit(code),
+});

@@ -1,0 +1,89 @@
+import { parseArgs } from "node:util";
+import type { DestinationStream } from "pino";
+import { startDaemon } from "../app/daemon.js";
+import { processSignals } from "../app/lifecycle.js";
+import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
+import { loggerOptions } from "../config/logger-options.js";
+import { createLogger } from "../observability/logger.js";
+import { type CliIo, type Command, EXIT } from "./command.js";
+import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
+
+const OPTIONS = { ...CONFIG_OPTION, help: { type: "boolean", short: "h" } } as const;
+
+/** Exit codes of the trading commands, for their help texts. */
+export const DAEMON_EXIT_HELP = [
+  "Exit codes:",
+  "  0  stopped on SIGINT/SIGTERM with every quote cancelled",
+  "  1  unexpected error, or the stop could not confirm every quote cancelled within shutdown.timeoutMs",
+  "  2  configuration or usage error (nothing was sent)",
+  "  3  the exchange refused the API key for good (revoked, expired, suspended…): quotes cancelled",
+  "     where possible; the reason is named on stderr",
+].join("\n");
+
+const HELP = [
+  "Usage: mm run [--config FILE ...]",
+  "",
+  "Runs the market maker against the configured exchange: subscribes the books of engine.markets,",
+  "reconciles with the exchange (reconcile.onStart: cancel or adopt the wallet's open orders), then",
+  "quotes every token with its strategy within the risk limits and the rate budget. Logs go to stdout",
+  "(JSON lines, or human-readable on a terminal). SIGINT/SIGTERM cancel every quote and exit; a",
+  "second signal exits at once.",
+  "",
+  "Options:",
+  CONFIG_OPTION_HELP,
+  "  -h, --help          Show this help.",
+  "",
+  "The API key comes from MM_API_KEY or secrets.apiKeyFile, the wallet key from MM_PRIVATE_KEY or",
+  "secrets.privateKeyFile; `mm config` shows the effective settings.",
+  "",
+  DAEMON_EXIT_HELP,
+  "",
+].join("\n");
+
+/** What tests inject: stop requests instead of process signals, and where log lines go. */
+export interface DaemonCommandDeps extends SuperviseDeps {
+  readonly logDestination?: DestinationStream;
+}
+
+/**
+ * The `mm run` command over injectable stop requests and log destination.
+ * @example await createRunCommand({ requests: abortRequests(ac.signal) }).run(["--config", f], io);
+ */
+export function createRunCommand(deps: DaemonCommandDeps): Command {
+  return {
+    name: "run",
+    summary: "Run the market maker against the configured exchange until SIGINT/SIGTERM",
+    help: HELP,
+    async run(argv: readonly string[], io: CliIo): Promise<number> {
+      const { values } = parseArgs({
+        args: [...argv],
+        options: OPTIONS,
+        strict: true,
+        allowPositionals: false,
+      });
+      if (values.help === true) {
+        io.stdout(HELP);
+        return EXIT.ok;
+      }
+      const config = loadConfigFromFlags(values.config, io);
+      const logger = createLogger({
+        ...loggerOptions(config),
+        base: { cmd: "run" },
+        ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
+      });
+      return superviseDaemon(
+        "run",
+        (onStopping) => startDaemon(config, { logger, onStopping }),
+        config.shutdown.timeoutMs,
+        io.stderr,
+        deps,
+      );
+    },
+  };
+}
+
+/** `mm run`, stopped by SIGINT/SIGTERM. */
+export const runCommand: Command = createRunCommand({
+  requests: processSignals,
+  forceExit: (code) => process.exit(code),
+});

@@ -1,0 +1,162 @@
+import { DEFAULT_RISK_SETTINGS } from "../risk/config.js";
+import type { SettingSpec } from "./schema.js";
+
+/** How the onStart reconcile treats orders of the wallet already resting when mm starts. */
+export type OnStartPolicy = "cancel" | "adopt";
+
+/** A strategy entry as config files write it: a registry name and its parameters (JSON). */
+export interface StrategySetting {
+  readonly name: string;
+  readonly params?: unknown;
+}
+
+/** The trading settings as convict holds them. */
+export interface RawEngineConfig {
+  engine: {
+    markets: string[];
+    strategy: StrategySetting;
+    strategyByMarket: Record<string, StrategySetting>;
+    priceToleranceTicks: number;
+    sizeTolerance: number;
+    session: string;
+  };
+  /** A JSON tree read by parseRiskConfig (src/risk/config.ts). */
+  risk: Record<string, unknown>;
+  queue: { rateLimitPerMin: number; concurrency: number; ipLimitFactor: number };
+  reconcile: { intervalMs: number; onStart: OnStartPolicy };
+  shutdown: { timeoutMs: number };
+}
+
+const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
+
+/**
+ * The default strategy: two symmetric bands around the mid, 10 shares at ±0.01 and 25 shares at
+ * ±0.03 — small next to the risk defaults (250 shares per quote, 1,000 per market before
+ * reduce-only), so a fresh config cannot build a large position quickly.
+ */
+export const DEFAULT_STRATEGY: StrategySetting = {
+  name: "bands",
+  params: {
+    reference: "mid",
+    bands: [
+      { margin: "0.01", size: "10" },
+      { margin: "0.03", size: "25" },
+    ],
+  },
+};
+
+/** A deep copy of the risk defaults as plain JSON (the shape a config file writes). */
+function riskDefaults(): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(DEFAULT_RISK_SETTINGS)) as Record<string, unknown>;
+}
+
+/**
+ * The settings of the trading daemon (`mm run`, `mm paper`): what to quote and how, risk limits,
+ * the order queue's budget, the reconciler and shutdown. JSON-valued settings (`layer`) are
+ * combined across files by load.ts, not by convict.
+ */
+export const engineSchema = {
+  engine: {
+    markets: setting<string[]>({
+      doc: 'Markets to quote, by slug (both outcome tokens of each), or ["*"] for every market the exchange lists. Empty quotes nothing and mm run refuses to start. Env: a JSON array or a comma-separated list.',
+      format: "mm-market-list",
+      default: [],
+      env: "MM_ENGINE_MARKETS",
+    }),
+    strategy: setting<StrategySetting>({
+      doc: 'Strategy of every market without an entry in engine.strategyByMarket: {"name": "bands" | "avellaneda-stoikov" | "glft", "params": {...}} (parameters in strategies/README.md). A later file or the env var (JSON) replaces it whole.',
+      format: "mm-strategy",
+      default: DEFAULT_STRATEGY,
+      env: "MM_ENGINE_STRATEGY",
+      layer: "replace",
+    }),
+    strategyByMarket: setting<Record<string, StrategySetting>>({
+      doc: "Per-market strategies, market slug → {name, params}. Files merge slug by slug, each entry replaced whole; the env var (JSON) replaces the whole map.",
+      format: "mm-strategy-map",
+      default: {},
+      env: "MM_ENGINE_STRATEGY_BY_MARKET",
+      layer: "entries",
+    }),
+    priceToleranceTicks: setting({
+      doc: "A live quote is left resting while its price is within this many ticks of the desired one (1 = requote on any on-tick change; 0 = on any difference).",
+      format: "mm-int",
+      default: 1,
+      env: "MM_ENGINE_PRICE_TOLERANCE_TICKS",
+      min: 0,
+      max: 1000,
+    }),
+    sizeTolerance: setting({
+      doc: "A live quote is left resting while its unfilled size is within this fraction of the desired size (0.1 = 10 %).",
+      format: "mm-number",
+      default: 0.1,
+      env: "MM_ENGINE_SIZE_TOLERANCE",
+      min: 0,
+      max: 1,
+    }),
+    session: setting({
+      doc: "Session tag in this run's clientOrderIds (1-16 lowercase letters and digits). Empty: a random tag per process start, so a restarted bot never reuses an id.",
+      format: "mm-session",
+      default: "",
+      env: "MM_ENGINE_SESSION",
+    }),
+  },
+  risk: setting<Record<string, unknown>>({
+    doc: "Risk limits (JSON, amounts as decimal strings): inventory.perMarket / inventory.total {soft, hard} in shares, order {maxSize, maxNotional, oversize: clip | drop}, killSwitch.maxDrawdown in USDC, errorRate {maxErrors, windowMs, coolDownMs, ignoreCodes}; omitted limits take their defaults. Files merge key by key; the env var (JSON) replaces the whole tree.",
+    format: "mm-risk",
+    default: riskDefaults(),
+    env: "MM_RISK",
+    layer: "deep",
+  }),
+  queue: {
+    rateLimitPerMin: setting({
+      doc: "The partner's rateLimitPerMin from the exchange (600 = the baseline 1x): scales every wallet-scoped rate limit the order queue budgets for. Set it to what the integration manager granted; higher than granted means 429s.",
+      format: "mm-int",
+      default: 600,
+      env: "MM_QUEUE_RATE_LIMIT_PER_MIN",
+      min: 1,
+      max: 30_000,
+    }),
+    concurrency: setting({
+      doc: "Order requests in flight at most. It must cover the send rate × the round trip, or it, not the rate budget, limits throughput.",
+      format: "mm-int",
+      default: 16,
+      env: "MM_QUEUE_CONCURRENCY",
+      min: 1,
+      max: 256,
+    }),
+    ipLimitFactor: setting({
+      doc: "Multiplier of the IP-scoped rate limits (place 1000/60 s…) for an IP the operator whitelisted; 1 unless the exchange lifted them for this IP.",
+      format: "mm-int",
+      default: 1,
+      env: "MM_QUEUE_IP_LIMIT_FACTOR",
+      min: 1,
+      max: 1000,
+    }),
+  },
+  reconcile: {
+    intervalMs: setting({
+      doc: "Period of the REST reconcile (open orders, missed fills, positions), in ms; it also runs after every WebSocket reconnect and every ambiguous send.",
+      format: "mm-int",
+      default: 30_000,
+      env: "MM_RECONCILE_INTERVAL_MS",
+      min: 1_000,
+      max: 3_600_000,
+    }),
+    onStart: setting<OnStartPolicy>({
+      doc: "Orders of the wallet already open when mm starts: cancel them (safe default), or adopt them as this run's quotes.",
+      format: ["cancel", "adopt"],
+      default: "cancel",
+      env: "MM_RECONCILE_ON_START",
+    }),
+  },
+  shutdown: {
+    timeoutMs: setting({
+      doc: "On SIGINT/SIGTERM, time allowed to cancel every quote before the process gives up and exits 1, in ms.",
+      format: "mm-int",
+      default: 10_000,
+      env: "MM_SHUTDOWN_TIMEOUT_MS",
+      min: 100,
+      max: 300_000,
+    }),
+  },
+};

@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { packageRoot } from "../../src/config/paths.js";
+
+/** A running `mm` child process with its output collected line by line. */
+export interface MmChild {
+  readonly child: ChildProcess;
+  /** stdout lines parsed as JSON log records (other lines are skipped). */
+  readonly records: Record<string, unknown>[];
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) once the process has ended. */
+  readonly exited: Promise<number | string>;
+  /** Waits for a log record matching `pred`; rejects after `ms` or when the process ends first. */
+  waitFor(
+    pred: (r: Record<string, unknown>) => boolean,
+    ms: number,
+    what: string,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** The environment of a child: nothing inherited but PATH and HOME, plus `env`. */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env };
+}
+
+/**
+ * Spawns `command args` in the package root (default: `node --import tsx src/cli/main.ts …`, as
+ * `npm run mm` does) with `env` as its whole environment (see childEnv).
+ */
+export function spawnMm(
+  args: readonly string[],
+  env: Record<string, string>,
+  command: readonly string[] = [process.execPath, "--import", "tsx", "src/cli/main.ts"],
+): MmChild {
+  const [bin = process.execPath, ...pre] = command;
+  const child = spawn(bin, [...pre, ...args], {
+    cwd: packageRoot(),
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const records: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let err = "";
+  let buf = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    buf += chunk;
+    for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      try {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a log record
+      }
+    }
+    for (const w of waiters) w();
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    err += chunk;
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once("exit", (code, signal) => {
+      resolve(code ?? signal ?? "unknown");
+      for (const w of waiters) w();
+    });
+  });
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
+  });
+  return {
+    child,
+    records,
+    stderr: () => err,
+    exited,
+    waitFor(pred, ms, what) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = records.find(pred);
+          if (found !== undefined) return done(() => resolve(found));
+          if (ended) return done(() => reject(new Error(`mm exited before ${what}; stderr: ${err}`)));
+        };
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`timed out waiting for ${what}; stderr: ${err}`))),
+          ms,
+        );
+        const done = (fn: () => void) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          fn();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Kills a child that is still running (test clean-up) and waits for it. */
+export async function reap(m: MmChild | undefined): Promise<void> {
+  if (m === undefined || m.child.exitCode !== null || m.child.signalCode !== null) return;
+  m.child.kill("SIGKILL");
+  await m.exited;
+}
+
+/** A log record whose message is `msg`. */
+export const msg = (text: string) => (r: Record<string, unknown>) => r.msg === text;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { CliIo } from "../../../src/cli/command.js";
+import { main } from "../../../src/cli/main.js";
+
+function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: (t) => {
+      err += t;
+    },
+    env,
+    cwd: process.cwd(),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe("mm run / mm paper on the command line", () => {
+  it("are listed by mm --help, and their help documents the exit codes", async () => {
+    const a = io();
+    expect(await main(["--help"], a)).toBe(0);
+    expect(a.out()).toMatch(/\n {2}run +Run the market maker/);
+    expect(a.out()).toMatch(/\n {2}paper +Paper trading/);
+    for (const cmd of ["run", "paper"]) {
+      const b = io();
+      expect(await main([cmd, "--help"], b)).toBe(0);
+      expect(b.out()).toContain("  3  the exchange refused the API key for good");
+    }
+  });
+
+  it("mm run exits 2 with one line per bad strategy parameter, before connecting anywhere", async () => {
+    const a = io({
+      MM_ENGINE_MARKETS: "*",
+      MM_ENGINE_STRATEGY: '{"name":"avellaneda-stoikov","params":{"gamma":0,"k":100}}',
+      MM_EXCHANGE_BASE_URL: "http://127.0.0.1:9", // nothing listens: nothing may be sent
+    });
+    expect(await main(["run"], a)).toBe(2);
+    expect(a.err()).toBe(
+      [
+        "config error: engine.strategy.params.gamma: must be > 0 (from env MM_ENGINE_STRATEGY)",
+        "config error: engine.strategy.params.orderSize: required (a decimal string) (from env MM_ENGINE_STRATEGY)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("mm run exits 2 naming how to provide a missing API key", async () => {
+    const a = io({ MM_ENGINE_MARKETS: "*", MM_EXCHANGE_BASE_URL: "http://127.0.0.1:9" });
+    expect(await main(["run"], a)).toBe(2);
+    expect(a.err()).toContain("config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile");
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { runUntilStopped, type Stoppable, type StopRequests } from "../../../src/app/lifecycle.js";
+import type { DaemonOutcome } from "../../../src/app/outcome.js";
+
+/** Stop requests the test fires by hand. */
+function manualRequests(): {
+  requests: StopRequests;
+  fire: (reason: string) => void;
+  listening: () => boolean;
+} {
+  let handler: ((reason: string) => void) | undefined;
+  return {
+    requests: (onStop) => {
+      handler = onStop;
+      return () => {
+        handler = undefined;
+      };
+    },
+    fire: (reason) => handler?.(reason),
+    listening: () => handler !== undefined,
+  };
+}
+
+/** A daemon whose stop takes `stopMs` (Infinity: never ends), recording the stop reasons. */
+function fakeDaemon(stopMs: number): Stoppable & { reasons: string[] } {
+  let resolveDone: (o: DaemonOutcome) => void = () => undefined;
+  const done = new Promise<DaemonOutcome>((r) => {
+    resolveDone = r;
+  });
+  const reasons: string[] = [];
+  return {
+    reasons,
+    done,
+    stop(reason) {
+      reasons.push(reason);
+      if (Number.isFinite(stopMs)) setTimeout(() => resolveDone({ exitCode: 0, reason }), stopMs);
+      return done;
+    },
+  };
+}
+
+describe("runUntilStopped", () => {
+  it("stops the daemon on a request and returns its outcome", async () => {
+    const r = manualRequests();
+    const daemon = fakeDaemon(20);
+    const run = runUntilStopped(async () => daemon, {
+      shutdownTimeoutMs: 1_000,
+      requests: r.requests,
+      notify: () => {},
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    r.fire("SIGTERM");
+    expect(await run).toEqual({ exitCode: 0, reason: "SIGTERM" });
+    expect(daemon.reasons).toEqual(["SIGTERM"]);
+    expect(r.listening()).toBe(false);
+  });
+
+  it("bounds a stop that hangs: exit 1 after shutdownTimeoutMs, and forceExit(1)", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const lines: string[] = [];
+    const run = runUntilStopped(async () => fakeDaemon(Number.POSITIVE_INFINITY), {
+      shutdownTimeoutMs: 150,
+      requests: r.requests,
+      forceExit: (code) => forced.push(code),
+      notify: (l) => lines.push(l),
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    const t0 = performance.now();
+    r.fire("SIGINT");
+    const outcome = await run;
+    const took = performance.now() - t0;
+    expect(outcome).toEqual({ exitCode: 1, reason: "the stop overran 150 ms" });
+    expect(took).toBeGreaterThanOrEqual(140);
+    expect(took).toBeLessThan(1_000);
+    expect(forced).toEqual([1]);
+    expect(lines.at(-1)).toContain("exiting with code 1");
+  });
+
+  it("a second request while stopping ends at once with exit 1", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const run = runUntilStopped(async () => fakeDaemon(Number.POSITIVE_INFINITY), {
+      shutdownTimeoutMs: 10_000,
+      requests: r.requests,
+      forceExit: (code) => forced.push(code),
+      notify: () => {},
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    r.fire("SIGINT");
+    r.fire("SIGINT");
+    expect(await run).toEqual({ exitCode: 1, reason: "second SIGINT" });
+    expect(forced).toEqual([1]);
+  });
+
+  it("a request during start-up stops the daemon as soon as it is up", async () => {
+    const r = manualRequests();
+    const daemon = fakeDaemon(5);
+    const run = runUntilStopped(
+      async () => {
+        r.fire("SIGTERM");
+        await new Promise((res) => setTimeout(res, 30));
+        return daemon;
+      },
+      { shutdownTimeoutMs: 1_000, requests: r.requests, notify: () => {} },
+    );
+    expect(await run).toEqual({ exitCode: 0, reason: "SIGTERM" });
+    expect(daemon.reasons).toEqual(["SIGTERM"]);
+  });
+
+  it("a stop the daemon begins on its own (fatal close) is bounded too", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const run = runUntilStopped(
+      async (onStopping) => {
+        const d = fakeDaemon(Number.POSITIVE_INFINITY);
+        setTimeout(() => onStopping("api_key_revoked"), 10);
+        return d;
+      },
+      { shutdownTimeoutMs: 100, requests: r.requests, forceExit: (c) => forced.push(c), notify: () => {} },
+    );
+    expect(await run).toEqual({ exitCode: 1, reason: "the stop overran 100 ms" });
+    expect(forced).toEqual([1]);
+  });
+});

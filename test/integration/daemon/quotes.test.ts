@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import {
+  daemonConfig,
+  market,
+  memoryLogger,
+  openOnMock,
+  rest,
+  seedMarket,
+  settledQuotes,
+  startMock,
+  waitFor,
+} from "./support.js";
+
+const ARG = market("arg-vs-fra-final-arg-win");
+
+let mock: MockExchange | undefined;
+let daemon: Daemon | undefined;
+afterEach(async () => {
+  await daemon?.stop("test over");
+  await mock?.close();
+  daemon = undefined;
+  mock = undefined;
+});
+
+/** True when the token has at least one bid and one ask of ours resting on the mock. */
+const twoSided = (m: MockExchange, tokenId: string): boolean => {
+  const sides = new Set(openOnMock(m, tokenId).map((o) => o.side));
+  return sides.has("buy") && sides.has("sell");
+};
+
+describe("mm run against the mock exchange, in process, over real sockets", () => {
+  it("quotes both tokens within 1 s of the first book snapshot, with the default bands", async () => {
+    mock = await startMock();
+    seedMarket(mock, ARG, "0.50", "0.60"); // YES 0.50/0.60, NO 0.40/0.50
+    const { logger } = memoryLogger();
+    let snapshotAt: number | undefined;
+    daemon = await startDaemon(daemonConfig(mock, [ARG.slug]), {
+      logger,
+      onMarketFrame: (frame) => {
+        if (frame.type === "book_snapshot") snapshotAt ??= performance.now();
+      },
+    });
+    const m = mock;
+    await waitFor(() => twoSided(m, ARG.yesTokenId) && twoSided(m, ARG.noTokenId), 2_000, "two-sided quotes");
+    const quotedAt = performance.now();
+    expect(snapshotAt).toBeDefined();
+    expect(quotedAt - (snapshotAt ?? 0)).toBeLessThan(1_000);
+
+    // Settled: per token, one bid and one ask per band (10 and 25 shares), every bid below every
+    // ask, all within the other trader's quotes widened by the outer band's margin (0.03). (The mid
+    // the bands follow includes our own resting quotes, so where inside that range they settle
+    // depends on the order in which the placements landed.)
+    for (const [tokenId, low, high] of [
+      [ARG.yesTokenId, 0.5, 0.6],
+      [ARG.noTokenId, 0.4, 0.5],
+    ] as const) {
+      const q = await settledQuotes(m, tokenId, 4);
+      const bids = q.filter((x) => x.side === "buy");
+      const asks = q.filter((x) => x.side === "sell");
+      expect(bids.map((b) => b.size).sort()).toEqual([10, 25]);
+      expect(asks.map((a) => a.size).sort()).toEqual([10, 25]);
+      expect(Math.max(...bids.map((b) => b.price))).toBeLessThan(Math.min(...asks.map((a) => a.price)));
+      for (const x of q) {
+        expect(x.price).toBeGreaterThanOrEqual(low - 0.03 - 1e-9);
+        expect(x.price).toBeLessThanOrEqual(high + 0.03 + 1e-9);
+      }
+    }
+    expect(daemon.engine.status()).toMatchObject({ started: true, reconciled: true, quotingTokens: 2 });
+  });
+
+  it("requotes within 1 s when another trader moves the mid", async () => {
+    mock = await startMock();
+    seedMarket(mock, ARG, "0.50", "0.60");
+    const { logger } = memoryLogger();
+    daemon = await startDaemon(daemonConfig(mock, [ARG.slug]), { logger });
+    const m = mock;
+    const before = await settledQuotes(m, ARG.yesTokenId, 4);
+    const bestAsk = Math.min(...before.filter((q) => q.side === "sell").map((q) => q.price));
+    const oldBest = openOnMock(m, ARG.yesTokenId).find(
+      (o) => o.side === "sell" && Number(o.price) / 1e6 === bestAsk,
+    );
+    expect(oldBest).toBeDefined();
+    // A bid one tick below our best ask: the mid rises, so both asks must move up.
+    rest(m, ARG, "buy", (bestAsk - 0.01).toFixed(2), "50");
+    const movedAt = performance.now();
+    await waitFor(
+      () => {
+        const asks = openOnMock(m, ARG.yesTokenId).filter((o) => o.side === "sell");
+        return asks.length === 2 && asks.every((o) => Number(o.price) / 1e6 > bestAsk + 1e-9);
+      },
+      1_000,
+      `both asks requoted above ${bestAsk}`,
+    );
+    expect(performance.now() - movedAt).toBeLessThan(1_000);
+    expect(openOnMock(m).some((o) => o.orderId === oldBest?.orderId)).toBe(false);
+  });
+});

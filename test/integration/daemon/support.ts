@@ -1,0 +1,173 @@
+import { loadConfig } from "../../../src/config/load.js";
+import type { MmConfig } from "../../../src/config/types.js";
+import type { Address } from "../../../src/core/types.js";
+import { toWei } from "../../../src/core/wei.js";
+import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
+import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
+import type { MarketScenario, Scenario } from "../../../src/mock/scenario/types.js";
+import { createLogger, type Logger } from "../../../src/observability/logger.js";
+import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
+
+/** The default scenario, read once. */
+export const SCENARIO: Scenario = loadScenario(defaultScenarioPath());
+/** The paper wallet (scenario wallets[0]) and its API key (apiKeys[0]). */
+export const WALLET = SCENARIO.wallets[0]?.address.toLowerCase() as Address;
+export const PRIVATE_KEY = SCENARIO.wallets[0]?.privateKey as string;
+export const API_KEY = SCENARIO.apiKeys[0]?.key as string;
+export const KEY_ID = API_KEY.split("_")[2] as string;
+/** The flow's wallet: plenty of USDC and shares; the tests' "other trader". */
+export const OTHER = SCENARIO.flow.wallet.toLowerCase() as Address;
+
+/** A scenario market by slug. */
+export function market(slug: string, scenario: Scenario = SCENARIO): MarketScenario {
+  const m = scenario.markets.find((x) => x.slug === slug);
+  if (m === undefined) throw new Error(`no market ${slug}`);
+  return m;
+}
+
+/** A mock exchange on 127.0.0.1 with the flow off (books are what the test puts there). */
+export function startMock(scenario: Scenario = SCENARIO): Promise<MockExchange> {
+  return createMockExchange({ scenario, flow: false, admin: true });
+}
+
+/**
+ * The MM_* variables that point a daemon at `mock` with the paper credentials, quoting `slugs`.
+ * Tick sizes come from the scenario; `extra` overrides anything.
+ */
+export function daemonEnv(
+  mock: MockExchange,
+  slugs: readonly string[],
+  extra: Record<string, string> = {},
+  scenario: Scenario = SCENARIO,
+): Record<string, string> {
+  return {
+    MM_EXCHANGE_BASE_URL: mock.httpUrl,
+    MM_EXCHANGE_WS_URL: mock.wsUrl,
+    MM_API_KEY: API_KEY,
+    MM_PRIVATE_KEY: PRIVATE_KEY,
+    MM_ENGINE_MARKETS: JSON.stringify(slugs),
+    MM_MARKETS_TICK_SIZES: JSON.stringify(
+      Object.fromEntries(scenario.markets.map((m) => [m.slug, m.tickSize])),
+    ),
+    MM_LOG_PRETTY: "false",
+    MM_LOG_LEVEL: "info",
+    ...extra,
+  };
+}
+
+/** The configuration a daemon in this process runs with. */
+export function daemonConfig(
+  mock: MockExchange,
+  slugs: readonly string[],
+  extra: Record<string, string> = {},
+  scenario: Scenario = SCENARIO,
+): MmConfig {
+  return loadConfig({ env: daemonEnv(mock, slugs, extra, scenario) });
+}
+
+/** A JSON logger into memory. */
+export function memoryLogger(level = "info"): { logger: Logger; sink: CollectingStream } {
+  const sink = collectingStream();
+  return { logger: createLogger({ level, pretty: false, destination: sink }), sink };
+}
+
+/** Rests an order of the other trader straight in the venue (no HTTP): it moves the book the bot sees. */
+export function rest(
+  mock: MockExchange,
+  m: MarketScenario,
+  side: "buy" | "sell",
+  price: string,
+  quantity: string,
+  outcome = "YES",
+  wallet: Address = OTHER,
+): string {
+  const r = mock.context.venue.place({
+    wallet,
+    marketId: m.id,
+    outcome,
+    side,
+    price: toWei(price),
+    quantity: toWei(quantity),
+  });
+  if (r.status === "REJECTED") throw new Error(`venue refused: ${r.code ?? ""} ${r.message ?? ""}`);
+  return r.orderId;
+}
+
+/** Both outcome books of a market: YES bid/ask around `yesMid` ± `half`, NO mirrored. */
+export function seedMarket(
+  mock: MockExchange,
+  m: MarketScenario,
+  yesBid: string,
+  yesAsk: string,
+  size = "100",
+): void {
+  const noBid = (1 - Number(yesAsk)).toFixed(6);
+  const noAsk = (1 - Number(yesBid)).toFixed(6);
+  rest(mock, m, "buy", yesBid, size, "YES");
+  rest(mock, m, "sell", yesAsk, size, "YES");
+  rest(mock, m, "buy", noBid, size, "NO");
+  rest(mock, m, "sell", noAsk, size, "NO");
+}
+
+/** Our open orders on the mock (its own view), optionally for one token. */
+export function openOnMock(
+  mock: MockExchange,
+  tokenId?: string,
+): { orderId: string; side: string; price: bigint }[] {
+  return mock.context.venue
+    .openOrders(WALLET)
+    .filter((o) => tokenId === undefined || o.tokenId === tokenId)
+    .map((o) => ({ orderId: o.id, side: o.side, price: o.price }));
+}
+
+/** Polls `probe` every 10 ms until it returns a value other than undefined/false, or fails after `ms`. */
+export async function waitFor<T>(probe: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Our open orders on a token as "side price size" strings, sorted. */
+export function quotesOn(mock: MockExchange, tokenId: string): string[] {
+  return mock.context.venue
+    .openOrders(WALLET)
+    .filter((o) => o.tokenId === tokenId)
+    .map((o) => `${o.side} ${Number(o.price) / 1e6} ${Number(o.remainingQty) / 1e6}`)
+    .sort();
+}
+
+/**
+ * Waits until `count` quotes of ours rest on `tokenId`, unchanged for `quietMs`, and returns them: placements
+ * land one at a time, and each one moves the book the strategy reads, so the first quotes are
+ * followed by a few requotes before they settle.
+ */
+export async function settledQuotes(
+  mock: MockExchange,
+  tokenId: string,
+  count: number,
+  quietMs = 500,
+  ms = 5_000,
+): Promise<{ side: string; price: number; size: number }[]> {
+  const until = Date.now() + ms;
+  let last = "";
+  let since = Date.now();
+  for (;;) {
+    const now = quotesOn(mock, tokenId);
+    const key = now.join("|");
+    if (key !== last) {
+      last = key;
+      since = Date.now();
+    } else if (now.length === count && Date.now() - since >= quietMs) {
+      return now.map((q) => {
+        const [side = "", price = "0", size = "0"] = q.split(" ");
+        return { side, price: Number(price), size: Number(size) };
+      });
+    }
+    if (Date.now() > until) throw new Error(`quotes on ${tokenId} did not settle within ${ms} ms: ${key}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
