@@ -8,7 +8,9 @@ import { HttpExchange } from "../engine/http-exchange.js";
 import { intentSigner } from "../engine/intent-signer.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
+import { instrumentExchange } from "../observability/instrument-exchange.js";
 import type { Logger } from "../observability/logger.js";
+import type { Metrics } from "../observability/metrics.js";
 import { parseRiskConfig } from "../risk/config.js";
 import { RiskGuard } from "../risk/guard.js";
 import type { OrderBuilder } from "../signing/order-builder.js";
@@ -32,6 +34,8 @@ export interface DaemonOptions {
   readonly onStopping?: (reason: string) => void;
   /** Order-queue metric hooks (depth, waits, 429s, shedding). */
   readonly queueMetrics?: OrderQueueMetrics;
+  /** Prometheus metrics to feed: exchange calls, engine events, books, gateways, rate limits. */
+  readonly metrics?: Metrics;
 }
 
 /** A running daemon. */
@@ -81,7 +85,10 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     const reporter = new DaemonReporter(logger, markets, clock);
     const engine = createEngine({
       clock,
-      exchange: new HttpExchange(client),
+      exchange:
+        opts.metrics === undefined
+          ? new HttpExchange(client)
+          : instrumentExchange(new HttpExchange(client), opts.metrics),
       sign: intentSigner(withExpiry(builder, config, clock), markets.tokens),
       markets: markets.tokens,
       strategyFor: (m) => markets.strategyFor(m),
@@ -100,10 +107,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       },
       listener: (e) => {
         reporter.onEvent(e);
+        opts.metrics?.listener(e);
         opts.listener?.(e);
       },
       rateLimitState: (endpoint) => client.rateLimit(endpoint),
-      ...(opts.queueMetrics === undefined ? {} : { queueMetrics: opts.queueMetrics }),
+      ...queueMetricsOf(opts),
     });
     const run = new DaemonRun({
       config,
@@ -126,6 +134,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       ...(opts.onMarketFrame === undefined ? {} : { onMarketFrame: opts.onMarketFrame }),
     });
     run.feeds = feeds;
+    if (opts.metrics !== undefined) watch(opts.metrics, { markets, feeds, client, engine });
     reporter.announce(config, session, builder.maker);
     await feeds.start();
     await engine.start();
@@ -144,6 +153,25 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     client.close();
     throw err;
   }
+}
+
+/** The queue hooks: the explicit ones, else the metrics' own. */
+function queueMetricsOf(opts: DaemonOptions): { queueMetrics?: OrderQueueMetrics } {
+  const q = opts.queueMetrics ?? opts.metrics?.queueMetrics;
+  return q === undefined ? {} : { queueMetrics: q };
+}
+
+/** Points the metrics at everything they sample: markets, books, both gateways, rate limits, the engine. */
+function watch(
+  metrics: Metrics,
+  parts: { markets: QuotedMarkets; feeds: Feeds; client: ExchangeHttpClient; engine: TradingEngine },
+): void {
+  metrics.registerMarkets(parts.markets.tokens, (id) => parts.markets.slugOf(id));
+  metrics.watchBookTracker(parts.feeds.market.tracker);
+  metrics.watchGateway("market", parts.feeds.market.client);
+  metrics.watchGateway("user", parts.feeds.user);
+  metrics.watchRateLimits(parts.client.rateLimits);
+  metrics.watchEngine(parts.engine);
 }
 
 /**

@@ -35,6 +35,7 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
       ...(o.listener === undefined ? {} : { listener: o.listener }),
       ...(o.onMarketFrame === undefined ? {} : { onMarketFrame: o.onMarketFrame }),
       ...(o.onStopping === undefined ? {} : { onStopping: o.onStopping }),
+      ...(o.metrics === undefined ? {} : { metrics: o.metrics }),
     });
   } catch (err) {
     await mock.close();

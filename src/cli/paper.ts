@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { DestinationStream } from "pino";
 import pretty from "pino-pretty";
 import { processSignals } from "../app/lifecycle.js";
+import { observed } from "../app/observed.js";
 import { PAPER_PORT } from "../app/paper.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
 import { superviseDaemon } from "../app/supervise.js";
@@ -84,16 +85,19 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       return superviseDaemon(
         "paper",
         (onStopping) =>
-          startPaperDaemon({
-            files,
-            env: io.env,
-            cwd: io.cwd,
-            port,
-            flow: values["no-flow"] !== true,
-            logger,
-            onStopping,
-            scenario,
-          }),
+          observed(early, logger, true, (metrics) =>
+            startPaperDaemon({
+              files,
+              env: io.env,
+              cwd: io.cwd,
+              port,
+              flow: values["no-flow"] !== true,
+              logger,
+              onStopping,
+              scenario,
+              metrics,
+            }),
+          ),
         early.shutdown.timeoutMs,
         io.stderr,
         deps,

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { DestinationStream } from "pino";
 import { startDaemon } from "../app/daemon.js";
 import { processSignals } from "../app/lifecycle.js";
+import { observed } from "../app/observed.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { createLogger } from "../observability/logger.js";
@@ -73,7 +74,8 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
       });
       return superviseDaemon(
         "run",
-        (onStopping) => startDaemon(config, { logger, onStopping }),
+        (onStopping) =>
+          observed(config, logger, false, (metrics) => startDaemon(config, { logger, onStopping, metrics })),
         config.shutdown.timeoutMs,
         io.stderr,
         deps,

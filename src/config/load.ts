@@ -116,6 +116,7 @@ function typed(raw: RawConfig, files: readonly string[], secrets: MmConfig["secr
     queue: { ...raw.queue },
     reconcile: { ...raw.reconcile },
     shutdown: { ...raw.shutdown },
+    metrics: { ...raw.metrics },
   };
 }
 

@@ -25,6 +25,7 @@ export interface RawEngineConfig {
   queue: { rateLimitPerMin: number; concurrency: number; ipLimitFactor: number };
   reconcile: { intervalMs: number; onStart: OnStartPolicy };
   shutdown: { timeoutMs: number };
+  metrics: { host: string; port: number; maxMarketLabels: number };
 }
 
 const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
@@ -157,6 +158,30 @@ export const engineSchema = {
       env: "MM_SHUTDOWN_TIMEOUT_MS",
       min: 100,
       max: 300_000,
+    }),
+  },
+  metrics: {
+    host: setting({
+      doc: "Address the /metrics, /health and /ready server binds (mm run and mm paper). Loopback by default: open it deliberately.",
+      format: "mm-text",
+      default: "127.0.0.1",
+      env: "MM_METRICS_HOST",
+    }),
+    port: setting({
+      doc: "Port of the /metrics, /health and /ready server; 0 picks a free port (logged at start).",
+      format: "mm-int",
+      default: 9464,
+      env: "MM_METRICS_PORT",
+      min: 0,
+      max: 65_535,
+    }),
+    maxMarketLabels: setting({
+      doc: "Markets that keep their own `market` label in metrics; later ones are reported as market=\"other\" (bounded cardinality).",
+      format: "mm-int",
+      default: 50,
+      env: "MM_METRICS_MAX_MARKET_LABELS",
+      min: 1,
+      max: 10_000,
     }),
   },
 };

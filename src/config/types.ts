@@ -72,4 +72,5 @@ export interface MmConfig {
   };
   readonly reconcile: { readonly intervalMs: number; readonly onStart: OnStartPolicy };
   readonly shutdown: { readonly timeoutMs: number };
+  readonly metrics: { readonly host: string; readonly port: number; readonly maxMarketLabels: number };
 }

@@ -12,7 +12,8 @@ function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: () => string; err: () =
     stderr: (t) => {
       err += t;
     },
-    env,
+    // A free metrics port, so parallel test files never collide on the default one.
+    env: { MM_METRICS_PORT: "0", ...env },
     cwd: process.cwd(),
     out: () => out,
     err: () => err,

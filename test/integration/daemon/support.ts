@@ -51,6 +51,8 @@ export function daemonEnv(
     ),
     MM_LOG_PRETTY: "false",
     MM_LOG_LEVEL: "info",
+    // Daemons in parallel test files must not fight over the default metrics port.
+    MM_METRICS_PORT: "0",
     ...extra,
   };
 }

@@ -1,0 +1,67 @@
+import { Registry } from "prom-client";
+import { ConfigError } from "../config/errors.js";
+import type { MmConfig } from "../config/types.js";
+import type { Readiness } from "../observability/http-server.js";
+import { type ObservabilityServer, startObservabilityServer } from "../observability/http-server.js";
+import type { Logger } from "../observability/logger.js";
+import { createMetrics, type Metrics } from "../observability/metrics.js";
+import { readinessOf } from "../observability/readiness.js";
+import type { Daemon } from "./daemon.js";
+
+/**
+ * Runs a daemon with its operator endpoints: Prometheus metrics on an injected registry, and the
+ * /metrics, /health and /ready server on metrics.host:metrics.port (loopback by default). /ready
+ * answers 503 with the reason until the engine has reconciled the account and every book is
+ * synced. The server closes when the daemon is done.
+ *
+ * A busy port is a configuration error (exit 2) for `mm run`, where a scraper expects the
+ * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it.
+ * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }));
+ */
+export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop" | "done">>(
+  config: MmConfig,
+  logger: Logger,
+  freePortWhenBusy: boolean,
+  start: (metrics: Metrics) => Promise<D>,
+): Promise<D> {
+  const registry = new Registry();
+  const metrics = createMetrics({ registry, maxMarketLabels: config.metrics.maxMarketLabels });
+  let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
+  const server = await listen(config, registry, () => readiness(), freePortWhenBusy);
+  logger.info(
+    { metrics: `${server.url}/metrics` },
+    `metrics at ${server.url}/metrics, liveness ${server.url}/health, readiness ${server.url}/ready`,
+  );
+  let daemon: D;
+  try {
+    daemon = await start(metrics);
+  } catch (err) {
+    metrics.close();
+    await server.close();
+    throw err;
+  }
+  readiness = readinessOf({ trackers: [daemon.feeds.market.tracker], engine: daemon.engine });
+  const done = daemon.done.finally(async () => {
+    metrics.close();
+    await server.close();
+  });
+  return { ...daemon, done };
+}
+
+async function listen(
+  config: MmConfig,
+  registry: Registry,
+  readiness: () => Readiness,
+  freePortWhenBusy: boolean,
+): Promise<ObservabilityServer> {
+  const opts = { host: config.metrics.host, port: config.metrics.port, registry, readiness };
+  try {
+    return await startObservabilityServer(opts);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    if (freePortWhenBusy) return startObservabilityServer({ ...opts, port: 0 });
+    throw new ConfigError([
+      { field: "metrics.port", message: `port ${config.metrics.port} on ${config.metrics.host} is in use` },
+    ]);
+  }
+}
