@@ -176,7 +176,7 @@ export const engineSchema = {
       max: 65_535,
     }),
     maxMarketLabels: setting({
-      doc: "Markets that keep their own `market` label in metrics; later ones are reported as market=\"other\" (bounded cardinality).",
+      doc: 'Markets that keep their own `market` label in metrics; later ones are reported as market="other" (bounded cardinality).',
       format: "mm-int",
       default: 50,
       env: "MM_METRICS_MAX_MARKET_LABELS",

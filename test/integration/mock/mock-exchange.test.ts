@@ -105,14 +105,14 @@ describe("createMockExchange: the assembled paper venue", () => {
     // The flow lays background levels every step; wait until the snapshot or a delta shows an ask.
     const snapshot = await marketWs.next((f) => f.type === "book_snapshot");
     expect(snapshot.data?.tokenId).toBe(market.yesTokenId);
-    let asks = ((snapshot.data ?? {}).asks as { price: string }[]).map((l) => l.price);
+    const levels = (f: Frame, key: string) =>
+      f.data === undefined ? [] : (f.data[key] as { side?: string; price: string }[]);
+    let asks = levels(snapshot, "asks").map((l) => l.price);
     if (asks.length === 0) {
       const delta = await marketWs.next(
-        (f) =>
-          f.type === "book_delta" &&
-          ((f.data ?? {}).changes as { side: string }[]).some((c) => c.side === "sell"),
+        (f) => f.type === "book_delta" && levels(f, "changes").some((c) => c.side === "sell"),
       );
-      asks = ((delta.data ?? {}).changes as { side: string; price: string }[])
+      asks = levels(delta, "changes")
         .filter((c) => c.side === "sell")
         .map((c) => c.price);
     }
