@@ -1,3 +1,4 @@
+import { backtestCommand } from "./backtest.js";
 import type { Command } from "./command.js";
 import { configCommand } from "./config.js";
 import { importCommand } from "./import.js";
@@ -14,4 +15,5 @@ export const COMMANDS: readonly Command[] = [
   mockCommand,
   recordCommand,
   importCommand,
+  backtestCommand,
 ];

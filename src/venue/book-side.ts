@@ -78,6 +78,13 @@ export class BookSide {
     if (entry.size === 0n) this.#unlink(entry);
   }
 
+  /** Sets an entry's size in place, keeping its time priority (an amend); `size` must be above 0. */
+  resize(entry: BookEntry, size: bigint): void {
+    this.#onLevelChange(entry.level.price, entry.level.size);
+    entry.level.size += size - entry.size;
+    entry.size = size;
+  }
+
   /** Removes an entry whatever its size (cancel, expiry, self-trade prevention). */
   remove(entry: BookEntry): void {
     this.#onLevelChange(entry.level.price, entry.level.size);

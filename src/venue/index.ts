@@ -1,3 +1,4 @@
+export type { AmendRejectCode, AmendResult } from "./amend.js";
 export * from "./amounts.js";
 export * from "./events.js";
 export * from "./ids.js";

@@ -56,6 +56,15 @@ export class KeysetList<T> {
     return this.#items;
   }
 
+  /** Removes every item `pred` selects (one pass); returns how many went. */
+  removeIf(pred: (item: T) => boolean): number {
+    const before = this.#items.length;
+    let w = 0;
+    for (const item of this.#items) if (!pred(item)) this.#items[w++] = item;
+    this.#items.length = w;
+    return before - w;
+  }
+
   #hasMatch(from: number, filter: (item: T) => boolean): boolean {
     for (let i = from; i >= 0; i--) if (filter(this.#items[i] as T)) return true;
     return false;

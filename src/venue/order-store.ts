@@ -30,10 +30,26 @@ interface WalletOrders {
 /**
  * Every accepted order, indexed by id, by wallet (keyset-ordered history), by wallet's open set
  * and by (wallet, clientOrderId). Rejected placements are never stored: they get no id.
+ * Orders of a transient wallet are kept only while open (no history; unknown by id once closed),
+ * so a wallet that places without end (the backtest's mirror of the market) costs no memory.
  */
 export class OrderStore {
   readonly #byId = new Map<string, VenueOrder>();
   readonly #wallets = new Map<Address, WalletOrders>();
+  readonly #transient: ReadonlySet<Address>;
+  readonly #retain: boolean;
+  // Closed orders in closing order, for forgetClosedBefore (only with retention).
+  #closed: VenueOrder[] = [];
+  #closedHead = 0;
+
+  /**
+   * `transient`: lowercase wallet keys whose closed orders are forgotten at once. `retain`: closed
+   * orders of every wallet may be forgotten later by forgetClosedBefore (bounded memory).
+   */
+  constructor(transient: ReadonlySet<Address> = new Set(), retain = false) {
+    this.#transient = transient;
+    this.#retain = retain;
+  }
 
   /** Any order by id (callers scope by wallet). */
   get(orderId: string): VenueOrder | undefined {
@@ -43,7 +59,7 @@ export class OrderStore {
   /** Records a newly accepted order. */
   add(order: VenueOrder): void {
     this.#byId.set(order.id, order);
-    this.#wallet(order.wallet).history.insert(order);
+    if (!this.#transient.has(order.wallet)) this.#wallet(order.wallet).history.insert(order);
   }
 
   /** Adds an order to its wallet's open set. */
@@ -54,6 +70,32 @@ export class OrderStore {
   /** Removes an order from its wallet's open set. */
   markClosed(order: VenueOrder): void {
     this.#wallets.get(order.wallet)?.open.delete(order.id);
+    if (this.#transient.has(order.wallet)) this.#byId.delete(order.id);
+    else if (this.#retain) this.#closed.push(order);
+  }
+
+  /**
+   * Forgets orders that closed (last changed) before `cutoff`: by id, in their wallet's history
+   * and their clientOrderId; returns how many. Only with retention (see the constructor).
+   */
+  forgetClosedBefore(cutoff: number): number {
+    const gone = new Set<string>();
+    const wallets = new Set<Address>();
+    while (this.#closedHead < this.#closed.length) {
+      const o = this.#closed[this.#closedHead] as VenueOrder;
+      if (o.updatedAt >= cutoff) break;
+      this.#closedHead++;
+      this.#byId.delete(o.id);
+      gone.add(o.id);
+      wallets.add(o.wallet);
+      if (o.clientOrderId !== undefined) this.#wallets.get(o.wallet)?.byClientId.delete(o.clientOrderId);
+    }
+    for (const w of wallets) this.#wallets.get(w)?.history.removeIf((o) => gone.has(o.id));
+    if (this.#closedHead > 1024 && this.#closedHead * 2 > this.#closed.length) {
+      this.#closed = this.#closed.slice(this.#closedHead);
+      this.#closedHead = 0;
+    }
+    return gone.size;
   }
 
   /** Open orders of a wallet, oldest first, optionally of one market. */

@@ -15,7 +15,8 @@ export interface VenueOrder {
   readonly outcomeIndex: number;
   readonly side: Side;
   readonly price: bigint;
-  readonly quantity: bigint;
+  /** Changes only by an amend (amend.ts), which keeps quantity − filledQty equal to the book entry. */
+  quantity: bigint;
   readonly expiry: number;
   readonly type: OrderType;
   readonly timeInForce: TimeInForce;

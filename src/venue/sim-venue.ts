@@ -1,6 +1,7 @@
 import type { Clock } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { Address, MarketStatus } from "../core/types.js";
+import { type AmendResult, amendOrder } from "./amend.js";
 import { cancelAllOrders, cancelMarketOrders, cancelOrder, expireDue } from "./cancel.js";
 import { EventBus, type VenueEvent, type VenueListener } from "./events.js";
 import { ExpirySchedule } from "./expiry.js";
@@ -41,6 +42,16 @@ export interface SimVenueOptions {
   readonly selfTrade?: SelfTradePolicy;
   /** The custody vault of a wallet (the mock derives it like the factory does); default: the wallet itself. */
   readonly vaultOf?: (wallet: Address) => Address;
+  /**
+   * Wallets whose orders are forgotten once closed and whose trades get no rows (see OrderStore):
+   * the backtest's synthetic market accounts, which place without end. Default none.
+   */
+  readonly transientWallets?: readonly Address[];
+  /**
+   * Forget closed orders and past trades of every wallet this long after they closed or happened
+   * (memory bounded over a long backtest; reads of older ones then find nothing). Default: keep all.
+   */
+  readonly retainClosedMs?: number;
   /** Receives errors thrown by listeners; default: rethrow the first after delivery completes. */
   readonly onListenerError?: (error: unknown, event: VenueEvent) => void;
 }
@@ -70,17 +81,21 @@ export class SimVenue {
   readonly #clock: Clock;
   readonly #s: VenueState;
   readonly #bus: EventBus;
+  readonly #retainMs: number | undefined;
+  #prunedAt = Number.NEGATIVE_INFINITY;
   #inOp = false;
 
   constructor(opts: SimVenueOptions) {
     this.#clock = opts.clock;
+    this.#retainMs = opts.retainClosedMs;
     this.#bus = new EventBus(opts.onListenerError);
+    const transient = new Set((opts.transientWallets ?? []).map((w) => walletKey(w)));
     this.#s = {
       ids: opts.ids,
       markets: new MarketRegistry(opts.defaultFeeTakerBps ?? 0, opts.makerFeeBps ?? 0),
       ledger: new Ledger(),
-      orders: new OrderStore(),
-      trades: new TradeStore(),
+      orders: new OrderStore(transient, opts.retainClosedMs !== undefined),
+      trades: new TradeStore(transient),
       books: new Map(),
       resting: new Map(),
       expiries: new ExpirySchedule(opts.clock, () => this.#op(() => undefined)),
@@ -144,6 +159,14 @@ export class SimVenue {
   /** Places an order; business rejects come back as `status: "REJECTED"` with a code. */
   place(input: PlaceOrderInput): PlacementResult {
     return this.#op((now) => placeOrder(this.#s, input, now));
+  }
+
+  /**
+   * Sets a resting order's unfilled quantity in place, keeping its time priority (venue-internal:
+   * the spec has no amend; see amend.ts).
+   */
+  amend(wallet: Address, orderId: string, remaining: bigint): AmendResult {
+    return this.#op((now) => amendOrder(this.#s, wallet, orderId, remaining, now));
   }
 
   /** Cancels one order of `wallet`. */
@@ -274,6 +297,7 @@ export class SimVenue {
     let events: VenueEvent[];
     try {
       expireDue(s, now);
+      this.#forgetOld(now);
       // Commit expiries first, so a snapshot taken by fn already carries their seq.
       for (const tokenId of s.touched) this.#commitBook(tokenId, now);
       s.touched.clear();
@@ -286,6 +310,15 @@ export class SimVenue {
       this.#inOp = false;
       this.#bus.publish(events);
     }
+  }
+
+  // With retention, at most four sweeps per retention period.
+  #forgetOld(now: number): void {
+    const keep = this.#retainMs;
+    if (keep === undefined || now - this.#prunedAt < keep / 4) return;
+    this.#prunedAt = now;
+    this.#s.orders.forgetClosedBefore(now - keep);
+    this.#s.trades.forgetBefore(now - keep);
   }
 
   #commitBook(tokenId: string, now: number): void {

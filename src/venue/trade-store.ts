@@ -18,21 +18,67 @@ export interface TradeQuery {
 /**
  * Trades, and per-wallet rows of them: one row per (tradeId, role), so a wallet on both sides of
  * a trade (a self-trade under the `allow` policy) has two rows, each with its own fee.
+ * A transient wallet (see OrderStore) gets no rows, and a trade between two transient wallets is
+ * not kept at all.
  */
 export class TradeStore {
   readonly #byId = new Map<string, TradeRecord>();
   readonly #byToken = new Map<string, TradeRecord[]>();
   readonly #rows = new Map<Address, KeysetList<WalletTradeRow>>();
   readonly #rowsByOrder = new Map<string, WalletTradeRow[]>();
+  readonly #transient: ReadonlySet<Address>;
+  // Trades in the order they happened, for forgetBefore.
+  #timeline: TradeRecord[] = [];
+  #head = 0;
+
+  /** `transient`: lowercase wallet keys whose trade rows are not kept. */
+  constructor(transient: ReadonlySet<Address> = new Set()) {
+    this.#transient = transient;
+  }
+
+  /** Forgets trades (and their rows) that happened before `cutoff`; returns how many. */
+  forgetBefore(cutoff: number): number {
+    const start = this.#head;
+    while (
+      this.#head < this.#timeline.length &&
+      (this.#timeline[this.#head] as TradeRecord).createdAt < cutoff
+    ) {
+      this.#byId.delete((this.#timeline[this.#head] as TradeRecord).id);
+      this.#head++;
+    }
+    const n = this.#head - start;
+    if (n === 0) return 0;
+    const old = (x: { createdAt: number }) => x.createdAt < cutoff;
+    for (const list of this.#byToken.values()) {
+      let i = 0;
+      while (i < list.length && old(list[i] as TradeRecord)) i++;
+      list.splice(0, i);
+    }
+    for (const rows of this.#rows.values()) rows.removeIf(old);
+    for (const [orderId, rows] of this.#rowsByOrder) {
+      const kept = rows.filter((r) => !old(r));
+      if (kept.length === 0) this.#rowsByOrder.delete(orderId);
+      else if (kept.length < rows.length) this.#rowsByOrder.set(orderId, kept);
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#timeline.length) {
+      this.#timeline = this.#timeline.slice(this.#head);
+      this.#head = 0;
+    }
+    return n;
+  }
 
   /** Records a trade and its two wallet rows. */
   add(trade: TradeRecord, maker: VenueOrder, taker: VenueOrder): void {
+    const keepMaker = !this.#transient.has(maker.wallet);
+    const keepTaker = !this.#transient.has(taker.wallet);
+    if (!keepMaker && !keepTaker) return;
     this.#byId.set(trade.id, trade);
+    this.#timeline.push(trade);
     const list = this.#byToken.get(trade.tokenId);
     if (list === undefined) this.#byToken.set(trade.tokenId, [trade]);
     else list.push(trade);
-    this.#addRow(rowOf(trade, maker, "maker"));
-    this.#addRow(rowOf(trade, taker, "taker"));
+    if (keepMaker) this.#addRow(rowOf(trade, maker, "maker"));
+    if (keepTaker) this.#addRow(rowOf(trade, taker, "taker"));
   }
 
   /** A trade by id. */

@@ -1,0 +1,117 @@
+import { toWei } from "../core/wei.js";
+import type { Issues } from "./errors.js";
+
+const DECIMAL = /^\d+(?:\.\d{1,6})?$/;
+
+/** A JSON object as read from a config file. */
+export type Json = Record<string, unknown>;
+
+/** Bounds of a number setting (inclusive min/max; `int` requires an integer). */
+export interface NumRule {
+  readonly min?: number;
+  readonly max?: number;
+  readonly gt?: number;
+  readonly int?: boolean;
+}
+
+/**
+ * Reads a JSON settings tree into typed values, collecting every problem as `path.field: problem`
+ * in `issues` (defaults stand in for bad values so reading goes on). Amounts are decimal strings
+ * with at most 6 decimals, returned as micro-units.
+ */
+export class ConfigReader {
+  readonly issues: Issues;
+
+  constructor(issues: Issues) {
+    this.issues = issues;
+  }
+
+  /** A section: an object (or absent → {}); keys outside `allowed` are reported. */
+  section(value: unknown, path: string, allowed: readonly string[]): Json {
+    if (value === undefined) return {};
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.issues.add(path, "must be an object");
+      return {};
+    }
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) this.issues.add(join(path, key), "unknown setting");
+    }
+    return value as Json;
+  }
+
+  /** A number within `rule`, or `def` when absent. */
+  num(o: Json, path: string, key: string, def: number, rule: NumRule = {}): number {
+    const v = o[key];
+    if (v === undefined) return def;
+    const bad = (why: string): number => {
+      this.issues.add(join(path, key), why);
+      return def;
+    };
+    if (typeof v !== "number" || !Number.isFinite(v)) return bad("must be a finite number");
+    if (rule.int === true && !Number.isSafeInteger(v)) return bad("must be an integer");
+    if (rule.min !== undefined && v < rule.min) return bad(`must be >= ${rule.min}`);
+    if (rule.max !== undefined && v > rule.max) return bad(`must be <= ${rule.max}`);
+    if (rule.gt !== undefined && !(v > rule.gt)) return bad(`must be > ${rule.gt}`);
+    return v;
+  }
+
+  /** A decimal string (≤ 6 decimals) as micro-units; `positive` refuses 0. */
+  micro(o: Json, path: string, key: string, def: string, opts: { positive?: boolean } = {}): bigint {
+    const v = o[key] ?? def;
+    if (typeof v !== "string" || !DECIMAL.test(v)) {
+      this.issues.add(join(path, key), 'must be a decimal string with at most 6 decimals, e.g. "0.01"');
+      return toWei(def);
+    }
+    const micro = toWei(v);
+    if (opts.positive === true && micro <= 0n) {
+      this.issues.add(join(path, key), "must be above 0");
+      return toWei(def);
+    }
+    return micro;
+  }
+
+  /** One of `choices`, or `def` when absent. */
+  oneOf<T extends string>(o: Json, path: string, key: string, choices: readonly T[], def: T): T {
+    const v = o[key];
+    if (v === undefined) return def;
+    if (typeof v === "string" && (choices as readonly string[]).includes(v)) return v as T;
+    this.issues.add(join(path, key), `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
+    return def;
+  }
+
+  /** A boolean, or `def` when absent. */
+  bool(o: Json, path: string, key: string, def: boolean): boolean {
+    const v = o[key];
+    if (v === undefined) return def;
+    if (typeof v === "boolean") return v;
+    this.issues.add(join(path, key), "must be true or false");
+    return def;
+  }
+}
+
+/** `a.b` (or `b` at the root). */
+export function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/**
+ * Layers config files: later files win; objects merge key by key, arrays and the `strategy`
+ * entry are replaced whole (merging two strategies' parameters would make a third nobody wrote).
+ * @example layerConfigs([{ latency: { feedMs: 5 } }, { latency: { entryMs: 20 } }]) // both latencies
+ */
+export function layerConfigs(layers: readonly unknown[]): unknown {
+  let out: unknown;
+  for (const layer of layers) out = mergeInto(out, layer, "");
+  return out;
+}
+
+function mergeInto(base: unknown, over: unknown, key: string): unknown {
+  if (key === "strategy" || !isPlain(base) || !isPlain(over)) return over === undefined ? base : over;
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = mergeInto(out[k], v, k);
+  return out;
+}
+
+function isPlain(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

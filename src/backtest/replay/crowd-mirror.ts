@@ -1,0 +1,167 @@
+import type { Side } from "../../core/types.js";
+import type { VenueEvent } from "../../venue/events.js";
+import type { SimVenue } from "../../venue/sim-venue.js";
+import { CROWD } from "../sim/actors.js";
+import type { BotOrders } from "../sim/bot-orders.js";
+import type { ExchangeBooks, LevelChange } from "../sim/exchange-books.js";
+import type { MarketSetup } from "../sim/markets.js";
+import { QueueModel } from "./queue-model.js";
+
+/** What the mirror did, for the report. */
+export interface MirrorCounters {
+  placed: number;
+  amended: number;
+  cancelled: number;
+  /** Decreases at the touch that went through a bot order's queue place: trades inferred. */
+  inferredTrades: number;
+  /** Shares those inferred trades offered the bot, micro-units. */
+  inferredQty: bigint;
+  /** Mirror placements the venue refused (e.g. a recorded price off the configured tick), by code. */
+  readonly rejected: Map<string, number>;
+}
+
+interface CrowdLevel {
+  readonly orderId: string;
+  remaining: bigint;
+}
+
+/**
+ * The recorded market's resting liquidity inside the venue, so the bot's orders meet the real
+ * book with the venue's own matching (DESIGN: one venue model). Rules, per level change of the
+ * exchange's book (ExchangeBooks orders them: decreases best-first, then increases):
+ * 1. The market (the CROWD account) holds one order per recorded level. An increase of Δ grows it
+ *    by Δ (amend, or a new order, which may cross the bot's resting orders: the bot is filled as
+ *    maker at its own price — the recorded opposite side moved through its quote).
+ * 2. A decrease of Δ shrinks it by Δ (not below 0). Liquidity the bot took stays taken until the
+ *    level empties (no double fills), a snapshot re-lists what the recording shows.
+ * 3. Queue position (QueueModel): a bot order joins behind the recorded size at its price; every
+ *    decrease comes off the front first. When a decrease at the level that was its side's best
+ *    reaches past a bot order's place, the excess is taken as trades: the market sends an IOC
+ *    through the level for the excess (its own order there stepped aside first), filling the
+ *    bot's orders at that price or better in price-time order, as a real aggressor would.
+ *    Decreases away from the touch are cancels: they only shorten the queue ahead.
+ * 4. The bot's own aggressive orders match the mirrored levels at their prices (taker fills).
+ * Orders of CROWD are transient in the venue: memory does not grow with the recording.
+ */
+export class CrowdMirror {
+  readonly counters: MirrorCounters = {
+    placed: 0,
+    amended: 0,
+    cancelled: 0,
+    inferredTrades: 0,
+    inferredQty: 0n,
+    rejected: new Map(),
+  };
+  readonly queue = new QueueModel();
+  readonly #venue: SimVenue;
+  readonly #tokens: Map<string, { marketId: string; outcome: string }>;
+  readonly #levels = new Map<string, CrowdLevel>();
+  readonly #keyOf = new Map<string, string>();
+
+  constructor(venue: SimVenue, books: ExchangeBooks, markets: MarketSetup, bot: BotOrders) {
+    this.#venue = venue;
+    this.#tokens = new Map(
+      markets.tokens.map((t) => [t.tokenId, { marketId: t.marketId, outcome: t.outcome }]),
+    );
+    bot.onJoin((o) => {
+      const side = o.side === "buy" ? "bid" : "ask";
+      const ahead = books.book(o.tokenId).depthAt(side, Number(o.price));
+      this.queue.join(o.orderId, o.tokenId, o.side, o.price, ahead);
+    });
+    bot.onLeave((o) => this.queue.leave(o.orderId));
+  }
+
+  /** A level of the exchange's book changed (SimSession.levelChanged). */
+  onLevel(c: LevelChange): void {
+    if (!this.#tokens.has(c.tokenId)) return;
+    const side: Side = c.side === "bid" ? "buy" : "sell";
+    const price = BigInt(c.price);
+    const key = `${c.tokenId}|${side}|${price}`;
+    const level = this.#levels.get(key);
+    if (c.after > c.before) {
+      const delta = c.after - c.before;
+      if (level === undefined) this.#place(key, c.tokenId, side, price, delta);
+      else this.#resize(key, level, level.remaining + delta);
+      return;
+    }
+    const delta = c.before - c.after;
+    const through = this.queue.consume(c.tokenId, side, price, delta);
+    const left = level === undefined || level.remaining <= delta ? 0n : level.remaining - delta;
+    if (!c.wasTouch || through === 0n) {
+      if (level !== undefined) this.#resize(key, level, left);
+      return;
+    }
+    if (level !== undefined) this.#resize(key, level, 0n);
+    this.#take(c.tokenId, side, price, through);
+    if (left > 0n) this.#place(key, c.tokenId, side, price, left);
+  }
+
+  /** Follows the CROWD orders' fills and cancels (SimSession.venueEvents). */
+  onVenueEvent(e: VenueEvent): void {
+    if (e.type === "fill" && e.walletAddress === CROWD) {
+      const key = this.#keyOf.get(e.orderId);
+      const level = key === undefined ? undefined : this.#levels.get(key);
+      if (key === undefined || level === undefined) return;
+      level.remaining -= e.quantity;
+      if (level.remaining <= 0n) this.#forget(key, level);
+    } else if ((e.type === "order_cancelled" || e.type === "order_expired") && e.order.userWallet === CROWD) {
+      const key = this.#keyOf.get(e.order.id);
+      const level = key === undefined ? undefined : this.#levels.get(key);
+      if (key !== undefined && level !== undefined) this.#forget(key, level);
+    }
+  }
+
+  /** The market's size resting in the venue at a price (tests). */
+  crowdSize(tokenId: string, side: Side, price: bigint): bigint {
+    return this.#levels.get(`${tokenId}|${side}|${price}`)?.remaining ?? 0n;
+  }
+
+  #place(key: string, tokenId: string, side: Side, price: bigint, quantity: bigint): void {
+    const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
+    const r = this.#venue.place({ wallet: CROWD, ...t, side, price, quantity, timeInForce: "gtc" });
+    if (r.status === "REJECTED") {
+      this.#reject(r.code ?? "matcher_error");
+      return;
+    }
+    this.counters.placed++;
+    if (r.remainingQty === 0n) return;
+    this.#levels.set(key, { orderId: r.orderId, remaining: r.remainingQty });
+    this.#keyOf.set(r.orderId, key);
+  }
+
+  #resize(key: string, level: CrowdLevel, remaining: bigint): void {
+    if (remaining === level.remaining) return;
+    if (remaining === 0n) {
+      this.#forget(key, level);
+      this.#venue.cancel(CROWD, level.orderId);
+      this.counters.cancelled++;
+      return;
+    }
+    const r = this.#venue.amend(CROWD, level.orderId, remaining);
+    if (r.ok) {
+      level.remaining = remaining;
+      this.counters.amended++;
+    } else {
+      this.#reject(r.code);
+    }
+  }
+
+  // An inferred aggressor: the market's IOC on the other side, through the bot's orders at `price`.
+  #take(tokenId: string, side: Side, price: bigint, quantity: bigint): void {
+    const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
+    const other: Side = side === "buy" ? "sell" : "buy";
+    const r = this.#venue.place({ wallet: CROWD, ...t, side: other, price, quantity, timeInForce: "ioc" });
+    if (r.status === "REJECTED") return;
+    this.counters.inferredTrades++;
+    this.counters.inferredQty += r.filledQty;
+  }
+
+  #forget(key: string, level: CrowdLevel): void {
+    this.#levels.delete(key);
+    this.#keyOf.delete(level.orderId);
+  }
+
+  #reject(code: string): void {
+    this.counters.rejected.set(code, (this.counters.rejected.get(code) ?? 0) + 1);
+  }
+}

@@ -1,0 +1,107 @@
+import type { ReportSettings } from "../settings.js";
+import type { BotOrders } from "../sim/bot-orders.js";
+import type { SimSession } from "../sim/session.js";
+import { Accountant, PICO } from "./accountant.js";
+import { EquityCurve, type SharpeFigures } from "./equity.js";
+import { type InventoryFigures, InventoryStats } from "./inventory.js";
+import { type MarkoutFigures, Markouts } from "./markouts.js";
+import { QuoteUptime } from "./uptime.js";
+
+/** Everything the summary reports, frozen at the end of the data. */
+export interface RunFigures {
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly accountant: Accountant;
+  /** Per token: bid + ask of the last two-sided exchange book (micro), the mark. */
+  readonly marks2: ReadonlyMap<string, bigint>;
+  readonly equity2: bigint;
+  readonly maxDrawdown2: bigint;
+  readonly sharpe: SharpeFigures;
+  readonly inventory: ReadonlyMap<string, InventoryFigures>;
+  readonly uptime: ReadonlyMap<string, number>;
+  readonly markouts: readonly MarkoutFigures[];
+}
+
+/**
+ * Measures one simulation from the exchange's side: the bot's fills (accounting, inventory,
+ * markouts), the market's mid (marks, equity curve) and the bot's resting orders (quote uptime).
+ * Every figure covers [startMs, endMs]; `close` freezes them before the engine is stopped.
+ */
+export class Recorder {
+  readonly accountant = new Accountant();
+  readonly #equity: EquityCurve;
+  readonly #inventory: InventoryStats;
+  readonly #uptime: QuoteUptime;
+  readonly #markouts: Markouts;
+  readonly #mid2 = new Map<string, bigint>();
+  readonly #startMs: number;
+  #closed = false;
+
+  constructor(session: SimSession, bot: BotOrders, settings: ReportSettings, startMs: number) {
+    const tokens = session.markets.tokens.map((t) => t.tokenId);
+    this.#startMs = startMs;
+    this.#equity = new EquityCurve(startMs, settings.sharpeIntervalMs);
+    this.#inventory = new InventoryStats(startMs, tokens);
+    this.#uptime = new QuoteUptime(startMs, tokens);
+    this.#markouts = new Markouts(settings.markoutsMs);
+    const clock = session.clock;
+    session.beforeMarket.push((now) => {
+      if (!this.#closed) this.#markouts.resolve(now, (t) => this.#mid2.get(t));
+    });
+    session.bookApplied.push((tokenId) => {
+      const b = session.books.book(tokenId);
+      const bid = b.bids.bestPrice();
+      const ask = b.asks.bestPrice();
+      if (bid !== undefined && ask !== undefined) this.#mid2.set(tokenId, BigInt(bid + ask));
+      if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
+    });
+    session.filled.push((f) => {
+      if (this.#closed) return;
+      this.accountant.apply(f);
+      if (!this.#mid2.has(f.tokenId)) this.#mid2.set(f.tokenId, 2n * f.price);
+      this.#inventory.update(f.tokenId, f.tsMs, this.accountant.ledger(f.tokenId).q);
+      this.#markouts.add(f);
+      this.#equity.observe(f.tsMs, this.#equityNow());
+    });
+    bot.onJoin((o) => {
+      if (!this.#closed) this.#uptime.change(o.tokenId, o.side, 1, clock.now());
+    });
+    bot.onLeave((o) => {
+      if (!this.#closed) this.#uptime.change(o.tokenId, o.side, -1, clock.now());
+    });
+  }
+
+  /** Mark of a token: bid + ask of its last two-sided book, micro (twice the mid). */
+  mid2(tokenId: string): bigint | undefined {
+    return this.#mid2.get(tokenId);
+  }
+
+  /** Freezes every figure at `endMs` (later fills, if any, are not counted). */
+  close(endMs: number): RunFigures {
+    const end = Math.max(endMs, this.#startMs);
+    this.#equity.observe(end, this.#equityNow());
+    this.#equity.finish(end);
+    const markouts = this.#markouts.finish(end, (t) => this.#mid2.get(t));
+    this.#closed = true;
+    return {
+      startMs: this.#startMs,
+      endMs: end,
+      accountant: this.accountant,
+      marks2: new Map(this.#mid2),
+      equity2: this.#equity.equity2,
+      maxDrawdown2: this.#equity.maxDrawdown2,
+      sharpe: this.#equity.sharpe(),
+      inventory: this.#inventory.figures(end),
+      uptime: this.#uptime.fractions(end),
+      markouts,
+    };
+  }
+
+  #equityNow(): bigint {
+    let e = 2n * this.accountant.cash * PICO;
+    for (const [tokenId, t] of this.accountant.tokens) {
+      if (t.q !== 0n) e += t.q * (this.#mid2.get(tokenId) ?? 0n);
+    }
+    return e;
+  }
+}

@@ -1,0 +1,157 @@
+import { type ConfiguredStrategy, parseStrategyConfig } from "../../strategies/registry.js";
+import { type TrackerOptions, trackerConfig } from "../book/tracker-config.js";
+import { MmError, ValidationError } from "../core/errors.js";
+import { type EngineOptions, resolveEngineOptions } from "../engine/engine-deps.js";
+import { parseRiskConfig, type RiskConfig } from "../risk/config.js";
+import { type ConfigReader, type Json, join } from "./config-reader.js";
+
+/** Simulated delays, milliseconds of the SimClock (constant). */
+export interface LatencySettings {
+  /** Market data and fill notices: exchange event → engine. */
+  readonly feedMs: number;
+  /** Order entry: engine send → venue acts. */
+  readonly entryMs: number;
+  /** Response: venue answer → engine. */
+  readonly responseMs: number;
+}
+
+/** What the summary measures and how. */
+export interface ReportSettings {
+  /** Sampling interval of the equity curve for the Sharpe ratio. */
+  readonly sharpeIntervalMs: number;
+  /** Markout horizons. */
+  readonly markoutsMs: readonly number[];
+}
+
+/** The settings a replay and a synthetic scenario share: the bot, the venue and the report. */
+export interface SimSettings {
+  readonly strategy: ConfiguredStrategy;
+  readonly risk: RiskConfig;
+  readonly engine: EngineOptions;
+  readonly tracker: TrackerOptions;
+  readonly latency: LatencySettings;
+  readonly fees: { readonly makerFeeBps: number; readonly defaultFeeTakerBps: number };
+  /** The bot's wallet at the start: USDC and shares of every token, micro-units. */
+  readonly wallet: { readonly usdcMicro: bigint; readonly sharesMicro: bigint };
+  readonly report: ReportSettings;
+}
+
+/** Top-level keys of the shared sections. */
+export const SIM_SECTIONS = [
+  "strategy",
+  "risk",
+  "engine",
+  "tracker",
+  "latency",
+  "fees",
+  "wallet",
+  "report",
+] as const;
+
+const ENGINE_KEYS = [
+  "session",
+  "tolerance",
+  "startupPolicy",
+  "inventoryBaseline",
+  "reconcileIntervalMs",
+  "reconcileDebounceMs",
+  "reconcileRetryMs",
+  "unknownGraceMs",
+  "tradeLookbackMs",
+  "pruneAfterMs",
+  "rateLimitPerMin",
+  "queue",
+  "volatility",
+];
+
+/**
+ * Reads the shared sections of a backtest config or scenario (see config/backtest/README.md for
+ * every field). `strategy` and `risk` take the daemon's shapes (strategies/README.md,
+ * src/risk/config.ts); `engine` the EngineOptions (session defaults to "bt"); `tracker` the
+ * BookTracker options, defaulting to `crossed: "flag"` and no stall detection (a recording has no
+ * connection to go silent and no snapshot source to resync from).
+ */
+export function readSimSettings(root: Json, r: ConfigReader): SimSettings {
+  const issues = r.issues;
+  let strategy: ConfiguredStrategy | undefined;
+  if (root.strategy === undefined) issues.add("strategy", "is required");
+  else strategy = nested(issues, "strategy", () => parseStrategyConfig(root.strategy));
+  const risk = nested(issues, "risk", () => parseRiskConfig(root.risk ?? {})) ?? parseRiskConfig({});
+  const engine = r.section(root.engine, "engine", ENGINE_KEYS);
+  const tracker = r.section(root.tracker, "tracker", ["crossed", "snapshotTimeoutMs", "backoff", "stall"]);
+  const lat = r.section(root.latency, "latency", ["feedMs", "entryMs", "responseMs"]);
+  const fees = r.section(root.fees, "fees", ["makerFeeBps", "defaultFeeTakerBps"]);
+  const wallet = r.section(root.wallet, "wallet", ["usdc", "shares"]);
+  const report = r.section(root.report, "report", ["sharpeIntervalMs", "markoutsMs"]);
+  const ms = { min: 0, max: 86_400_000, int: true };
+  const engineOptions: EngineOptions = { session: "bt", ...(engine as Partial<EngineOptions>) };
+  const trackerOptions: TrackerOptions = {
+    crossed: "flag",
+    ...(tracker as TrackerOptions),
+    stall: { enabled: false, ...(tracker.stall as object) },
+  };
+  // Both throw a ValidationError naming the field; checked here so it joins the other issues.
+  validated(issues, "engine", () => resolveEngineOptions(engineOptions));
+  validated(issues, "tracker", () => trackerConfig(trackerOptions));
+  return {
+    strategy: strategy as ConfiguredStrategy,
+    risk,
+    engine: engineOptions,
+    tracker: trackerOptions,
+    latency: {
+      feedMs: r.num(lat, "latency", "feedMs", 0, ms),
+      entryMs: r.num(lat, "latency", "entryMs", 0, ms),
+      responseMs: r.num(lat, "latency", "responseMs", 0, ms),
+    },
+    fees: {
+      makerFeeBps: r.num(fees, "fees", "makerFeeBps", 0, { min: 0, max: 1000, int: true }),
+      defaultFeeTakerBps: r.num(fees, "fees", "defaultFeeTakerBps", 0, { min: 0, max: 1000, int: true }),
+    },
+    wallet: {
+      usdcMicro: r.micro(wallet, "wallet", "usdc", "100000"),
+      sharesMicro: r.micro(wallet, "wallet", "shares", "5000"),
+    },
+    report: {
+      sharpeIntervalMs: r.num(report, "report", "sharpeIntervalMs", 60_000, {
+        gt: 0,
+        max: 86_400_000,
+        int: true,
+      }),
+      markoutsMs: horizons(report.markoutsMs, r),
+    },
+  };
+}
+
+function horizons(v: unknown, r: ConfigReader): number[] {
+  if (v === undefined) return [1_000, 10_000, 60_000];
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => Number.isSafeInteger(x) && x > 0)) {
+    r.issues.add("report.markoutsMs", "must be a non-empty array of positive integers (ms)");
+    return [1_000, 10_000, 60_000];
+  }
+  return [...new Set(v as number[])].sort((a, b) => a - b);
+}
+
+/** Runs a validator that throws a ValidationError; files its message under `path`. */
+function validated(issues: ConfigReader["issues"], path: string, fn: () => unknown): void {
+  try {
+    fn();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    issues.add(path, err.message);
+  }
+}
+
+/** Runs a validator that throws an MmError listing `issues` ({field, message}); re-files them under `path`. */
+function nested<T>(issues: ConfigReader["issues"], path: string, fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (err) {
+    const list =
+      err instanceof MmError
+        ? (err.details.issues as { field: string; message: string }[] | undefined)
+        : undefined;
+    if (list === undefined) throw err;
+    for (const i of list) issues.add(join(path, i.field.replace(/^strategy\.?/, "")), i.message);
+    return undefined;
+  }
+}

@@ -1,0 +1,96 @@
+import { type EntryRejection, parseBookInto, parseChangesInto } from "../../book/entries.js";
+import type { BookEvent } from "../../book/events.js";
+import { LevelBuffer } from "../../book/level-buffer.js";
+import { OrderBook } from "../../book/order-book.js";
+import type { BookSide } from "../../book/price-levels.js";
+
+/** One level of the market's book changing size, as the exchange applies it. */
+export interface LevelChange {
+  readonly tokenId: string;
+  readonly side: BookSide;
+  /** Micro-units. */
+  readonly price: number;
+  readonly before: bigint;
+  readonly after: bigint;
+  /** The level was its side's best just before this change (trades happen at the touch). */
+  readonly wasTouch: boolean;
+}
+
+/**
+ * The market's book per token at the simulated exchange: every valid recorded book frame applied
+ * at its receive time, whatever the bot's tracker (which sees it a feed latency later) makes of it.
+ * A frame becomes level changes in one fixed order — every decrease, best price first, then every
+ * increase, best first — so that liquidity leaves before new liquidity arrives (a consistent
+ * recording never crosses on the way) and a sweep through several levels is seen touch by touch.
+ */
+export class ExchangeBooks {
+  readonly #books = new Map<string, OrderBook>();
+  readonly #seq = new Map<string, number>();
+  readonly #buf = new LevelBuffer();
+  /** Frames whose entries were malformed (not applied). */
+  malformed = 0;
+
+  /** The book of a token (created empty on first use). */
+  book(tokenId: string): OrderBook {
+    let b = this.#books.get(tokenId);
+    if (b === undefined) {
+      b = new OrderBook(tokenId);
+      this.#books.set(tokenId, b);
+    }
+    return b;
+  }
+
+  /** Seq of the last frame applied to a token's book. */
+  lastSeq(tokenId: string): number | undefined {
+    return this.#seq.get(tokenId);
+  }
+
+  /** Applies a book event, reporting each level change in order; false when it was malformed. */
+  apply(e: BookEvent, onChange: (c: LevelChange) => void): boolean {
+    if (e.type === "book_snapshot_failed") return true;
+    const buf = this.#buf;
+    const bad: EntryRejection | undefined =
+      e.type === "book_delta" ? parseChangesInto(e.changes, buf) : parseBookInto(e.bids, e.asks, buf);
+    if (bad !== undefined) {
+      this.malformed++;
+      return false;
+    }
+    const book = this.book(e.tokenId);
+    const target = new Map<string, { side: BookSide; price: number; after: bigint }>();
+    if (e.type !== "book_delta") {
+      for (const side of ["bid", "ask"] as const) {
+        for (const l of book.side(side).top(book.side(side).length)) {
+          target.set(`${side}${l.price}`, { side, price: l.price, after: 0n });
+        }
+      }
+    }
+    for (let i = 0; i < buf.length; i++) {
+      const side: BookSide = buf.bid[i] === 1 ? "bid" : "ask";
+      const price = buf.prices[i] as number;
+      target.set(`${side}${price}`, { side, price, after: buf.sizes[i] as bigint });
+    }
+    const down: LevelChange[] = [];
+    const up: LevelChange[] = [];
+    for (const t of target.values()) {
+      const before = book.depthAt(t.side, t.price);
+      if (before === t.after) continue;
+      const c = { tokenId: e.tokenId, side: t.side, price: t.price, before, after: t.after, wasTouch: false };
+      (t.after < before ? down : up).push(c);
+    }
+    down.sort(bestFirst);
+    up.sort(bestFirst);
+    for (const c of [...down, ...up]) {
+      const wasTouch = book.side(c.side).bestPrice() === c.price;
+      book.apply(c.side, c.price, c.after);
+      onChange(wasTouch ? { ...c, wasTouch } : c);
+    }
+    if (e.seq !== undefined) this.#seq.set(e.tokenId, e.seq);
+    return true;
+  }
+}
+
+// Bids then asks, each best price first.
+function bestFirst(a: LevelChange, b: LevelChange): number {
+  if (a.side !== b.side) return a.side === "bid" ? -1 : 1;
+  return a.side === "bid" ? b.price - a.price : a.price - b.price;
+}

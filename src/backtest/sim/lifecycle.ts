@@ -1,0 +1,49 @@
+import { MARKET_STATUSES, type MarketStatus } from "../../core/types.js";
+import type { Engine } from "../../engine/engine-api.js";
+import type { ChannelEvent } from "../../gateway/schema/events.js";
+import type { SimVenue } from "../../venue/sim-venue.js";
+import type { MarketSetup } from "./markets.js";
+
+/**
+ * A recorded condition_lifecycle or platform_status event at the simulated exchange: a market's
+ * new status is set on the venue at once (placements on a market that is not OPEN are refused
+ * there, as live) and reported to the engine through `toEngine` (a feed latency later);
+ * platform_status goes to the engine only (the venue has no platform freeze). Returns false for
+ * any other event.
+ */
+export function applyLifecycle(
+  e: ChannelEvent,
+  venue: SimVenue,
+  markets: MarketSetup,
+  toEngine: (fn: (engine: Engine) => void) => void,
+): boolean {
+  if (e.type === "platform_status") {
+    const frozen = e.frozen;
+    if (frozen !== undefined) toEngine((engine) => engine.onPlatformStatus(frozen));
+    return true;
+  }
+  const status = statusOf(e);
+  if (status === undefined) return false;
+  const spec = markets.specs.find((m) => m.conditionId === status.conditionId);
+  if (spec === undefined) return true;
+  if ((MARKET_STATUSES as readonly string[]).includes(status.status)) {
+    venue.setMarketStatus(spec.marketId, status.status as MarketStatus);
+  }
+  toEngine((engine) => engine.onMarketStatus(spec.marketId, status.status));
+  return true;
+}
+
+function statusOf(e: ChannelEvent): { conditionId: string; status: string } | undefined {
+  switch (e.type) {
+    case "market_paused":
+      return { conditionId: e.conditionId, status: "PAUSED" };
+    case "market_unpaused":
+      return { conditionId: e.conditionId, status: "OPEN" };
+    case "market_resolved":
+      return { conditionId: e.conditionId, status: "RESOLVED" };
+    case "market_status":
+      return { conditionId: e.conditionId, status: e.status };
+    default:
+      return undefined;
+  }
+}

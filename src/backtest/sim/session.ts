@@ -1,0 +1,235 @@
+import { pino } from "pino";
+import { BookTracker } from "../../book/tracker.js";
+import { SimClock } from "../../core/sim-clock.js";
+import { createEngine, type TradingEngine } from "../../engine/engine.js";
+import { resolveEngineOptions } from "../../engine/engine-deps.js";
+import type { EngineEvent } from "../../engine/engine-events.js";
+import { fillFromWire } from "../../execution/reconcile-fills.js";
+import { isBookEvent } from "../../gateway/market-data-feed.js";
+import { type ChannelEvent, parseEventFrame } from "../../gateway/schema/events.js";
+import type { Logger } from "../../observability/logger.js";
+import { RiskGuard } from "../../risk/guard.js";
+import type { VenueEvent } from "../../venue/events.js";
+import { seededVenueIds } from "../../venue/ids.js";
+import { USDC } from "../../venue/ledger.js";
+import { SimVenue } from "../../venue/sim-venue.js";
+import { BacktestError } from "../errors.js";
+import type { SimSettings } from "../settings.js";
+import { BOT, CROWD, FLOW, UNBOUNDED_MICRO } from "./actors.js";
+import { type BacktestFill, BotFills, type UserFillFrame } from "./bot-fills.js";
+import { ExchangeBooks, type LevelChange } from "./exchange-books.js";
+import { applyLifecycle } from "./lifecycle.js";
+import type { MarketSetup } from "./markets.js";
+import { Pump } from "./pump.js";
+import { unsignedPlacement } from "./unsigned-sign.js";
+import { VenueExchange } from "./venue-exchange.js";
+
+/** What a simulation is built from. */
+export interface SessionOptions {
+  readonly settings: SimSettings;
+  readonly markets: MarketSetup;
+  /** Clock time the simulation starts at (the engine starts here). */
+  readonly startMs: number;
+  /** Seeds the venue's order and trade ids. */
+  readonly seed: number;
+  readonly logger?: Logger;
+  /** Every engine event (tests, diagnostics). */
+  readonly onEngineEvent?: (e: EngineEvent) => void;
+}
+
+/** Frames seen and what became of them. */
+export interface FeedCounters {
+  frames: number;
+  book: number;
+  trades: number;
+  lifecycle: number;
+  other: number;
+  /** Refused by the gateway's parser, by reason. */
+  readonly rejected: Map<string, number>;
+  /** Snapshots the simulated exchange served on the tracker's requests. */
+  snapshotsServed: number;
+}
+
+/**
+ * One simulation: a SimClock, the SimVenue (the bot's wallet funded, the market's accounts
+ * unbounded), the UNCHANGED engine over a VenueExchange, and a BookTracker fed from /ws/market
+ * frames through the gateway's parser. A market frame acts at the exchange at the current clock
+ * time (its book, the venue, the listeners) and reaches the engine `feedMs` later; the bot's fills
+ * reach it as user_fill frames, also `feedMs` later. Shared by the replay and synthetic runners.
+ */
+export class SimSession {
+  readonly clock: SimClock;
+  readonly pump: Pump;
+  readonly venue: SimVenue;
+  readonly exchange: VenueExchange;
+  readonly tracker: BookTracker;
+  readonly engine: TradingEngine;
+  readonly books = new ExchangeBooks();
+  readonly markets: MarketSetup;
+  readonly counters: FeedCounters = {
+    frames: 0,
+    book: 0,
+    trades: 0,
+    lifecycle: 0,
+    other: 0,
+    rejected: new Map(),
+    snapshotsServed: 0,
+  };
+  /** Called with the clock time before a market event acts (markouts read the mid as it was). */
+  readonly beforeMarket: ((now: number) => void)[] = [];
+  /** Each level change of the exchange's book, in order (the liquidity mirror). */
+  readonly levelChanged: ((c: LevelChange) => void)[] = [];
+  /** After a book event was applied at the exchange. */
+  readonly bookApplied: ((tokenId: string) => void)[] = [];
+  /** Each fill of the bot, at exchange time. */
+  readonly filled: ((f: BacktestFill) => void)[] = [];
+  /** Every venue event, in order. */
+  readonly venueEvents: ((e: VenueEvent) => void)[] = [];
+  readonly #feedMs: number;
+
+  constructor(o: SessionOptions) {
+    const s = o.settings;
+    this.markets = o.markets;
+    this.#feedMs = s.latency.feedMs;
+    this.clock = new SimClock(o.startMs);
+    this.pump = new Pump(this.clock);
+    this.venue = new SimVenue({
+      clock: this.clock,
+      ids: seededVenueIds(o.seed),
+      makerFeeBps: s.fees.makerFeeBps,
+      defaultFeeTakerBps: s.fees.defaultFeeTakerBps,
+      transientWallets: [CROWD, FLOW],
+      retainClosedMs: retentionMs(s),
+    });
+    for (const spec of o.markets.specs) this.venue.registerMarket(spec);
+    this.venue.credit(BOT, USDC, s.wallet.usdcMicro);
+    for (const w of [CROWD, FLOW]) this.venue.credit(w, USDC, UNBOUNDED_MICRO);
+    for (const t of o.markets.tokens) {
+      if (s.wallet.sharesMicro > 0n) this.venue.credit(BOT, t.tokenId, s.wallet.sharesMicro);
+      for (const w of [CROWD, FLOW]) this.venue.credit(w, t.tokenId, UNBOUNDED_MICRO);
+    }
+    this.exchange = new VenueExchange(this.venue, BOT, this.clock, s.latency);
+    this.tracker = new BookTracker({
+      clock: this.clock,
+      port: { requestSnapshot: (t) => this.#serveSnapshot(t) },
+      config: s.tracker,
+    });
+    const strategy = s.strategy;
+    this.engine = createEngine({
+      clock: this.clock,
+      exchange: this.exchange,
+      sign: unsignedPlacement(o.markets.tokens, BOT),
+      markets: o.markets.tokens,
+      strategyFor: () => strategy,
+      risk: new RiskGuard(s.risk),
+      logger: o.logger ?? pino({ level: "silent" }),
+      options: s.engine,
+      ...(o.onEngineEvent === undefined ? {} : { listener: o.onEngineEvent }),
+    });
+    this.tracker.onState((st) => this.engine.onBookState(st));
+    this.tracker.onBook((b) => this.engine.onBook(b.tokenId, b));
+    const fills = new BotFills((fill, frame) => {
+      for (const fn of this.filled) fn(fill);
+      this.#toEngine(() => this.#deliverFill(frame), true);
+    });
+    this.venue.subscribe((e) => {
+      fills.onVenueEvent(e);
+      for (const fn of this.venueEvents) fn(e);
+    });
+  }
+
+  /** Tracks every token and starts the engine (its start-up reconcile runs on simulated time). */
+  async start(): Promise<void> {
+    for (const t of this.markets.tokens) this.tracker.track(t.tokenId);
+    await this.pump.until(this.engine.start(), 600_000);
+  }
+
+  /** One /ws/market frame, acting at the exchange now and reaching the engine `feedMs` later. */
+  marketFrame(frame: Record<string, unknown>): void {
+    const c = this.counters;
+    c.frames++;
+    const parsed = parseEventFrame(frame, "market");
+    if ("rejected" in parsed) {
+      c.rejected.set(parsed.rejected, (c.rejected.get(parsed.rejected) ?? 0) + 1);
+      return;
+    }
+    const e: ChannelEvent = parsed.event;
+    const now = this.clock.now();
+    for (const fn of this.beforeMarket) fn(now);
+    if (isBookEvent(e)) {
+      c.book++;
+      this.books.apply(e, (change) => {
+        for (const fn of this.levelChanged) fn(change);
+      });
+      for (const fn of this.bookApplied) fn(e.tokenId);
+      this.#toEngine(() => this.tracker.onEvent(e), false);
+    } else if (e.type === "trade_matched" || e.type === "trade_settled") {
+      c.trades++;
+    } else if (
+      applyLifecycle(e, this.venue, this.markets, (fn) => this.#toEngine(() => fn(this.engine), false))
+    ) {
+      c.lifecycle++;
+    } else {
+      c.other++;
+    }
+  }
+
+  /** Stops the engine (cancelling every quote) on simulated time; resolves with what stayed open. */
+  async finish(timeoutMs = 60_000): Promise<{ openOrders: number }> {
+    const stopped = await this.pump.until(
+      this.engine.stop("backtest finished", timeoutMs),
+      timeoutMs + 60_000,
+    );
+    this.tracker.close();
+    this.venue.dispose();
+    return stopped;
+  }
+
+  // The bot's view arrives a feed latency late. Fills with no latency still arrive after the venue
+  // operation that produced them, never inside it.
+  #toEngine(fn: () => void, async: boolean): void {
+    if (this.#feedMs > 0) this.clock.setTimer(this.#feedMs, fn);
+    else if (async) queueMicrotask(fn);
+    else fn();
+  }
+
+  #deliverFill(frame: UserFillFrame): void {
+    const parsed = parseEventFrame(frame as unknown as Record<string, unknown>, "user");
+    if ("rejected" in parsed || parsed.event.type !== "user_fill") {
+      throw new BacktestError("venue_frame_refused", "the gateway refuses a user_fill the venue produced", {
+        frame: frame.data,
+      });
+    }
+    this.engine.onFill(fillFromWire(parsed.event));
+  }
+
+  // get_book_snapshot answered from the exchange's book as it stands, a feed latency later.
+  #serveSnapshot(tokenId: string): void {
+    const seq = this.books.lastSeq(tokenId);
+    if (seq === undefined) return;
+    const book = this.books.book(tokenId);
+    const { bids, asks } = book.toWire();
+    const frame = {
+      type: "book_snapshot",
+      sid: 1,
+      channel: "token_book",
+      id: tokenId,
+      data: { tokenId, bids, asks, seq, tsMs: this.clock.now() },
+    };
+    this.counters.snapshotsServed++;
+    this.#toEngine(() => {
+      const parsed = parseEventFrame(frame, "market");
+      if (!("rejected" in parsed) && isBookEvent(parsed.event)) this.tracker.onEvent(parsed.event);
+    }, true);
+  }
+}
+
+/**
+ * How long the venue keeps the bot's closed orders and past trades: long enough for every read the
+ * reconciler makes (trades since its last run minus the lookback, orders it is unsure of), never
+ * under 10 minutes; what is older is forgotten so memory does not grow with the length of the run.
+ */
+export function retentionMs(s: SimSettings): number {
+  const o = resolveEngineOptions(s.engine);
+  return Math.max(600_000, 2 * (o.reconcileIntervalMs + o.tradeLookbackMs + o.unknownGraceMs));
+}

@@ -1,0 +1,183 @@
+import type { Clock } from "../../core/clock.js";
+import { sleep } from "../../core/clock.js";
+import type { Address, PlaceOrderRequest } from "../../core/types.js";
+import { toWei } from "../../core/wei.js";
+import type { ExchangePort } from "../../engine/ports.js";
+import type { CancelResult } from "../../exchange/assumptions.js";
+import { ExchangeError } from "../../exchange/exchange-error.js";
+import type { PlaceOrderOutcome } from "../../exchange/place-outcome.js";
+import type { CancelAllResult, Order, TradeRecord } from "../../exchange/types.js";
+import type { ReconcileSource } from "../../execution/reconcile-run.js";
+import type { SimVenue } from "../../venue/sim-venue.js";
+import type { Keyset } from "../../venue/types.js";
+import { weiToString, wireOrder, wireTradeRow } from "../../venue/wire.js";
+
+/** Constant order-entry and response latency, simulated-clock milliseconds. */
+export interface OrderLatency {
+  /** From the engine's send to the venue acting on it. */
+  readonly entryMs: number;
+  /** From the venue's answer to the engine receiving it. */
+  readonly responseMs: number;
+}
+
+/** What the engine asked of the venue, for the report. */
+export interface RequestCounts {
+  place: number;
+  placeRejected: number;
+  cancel: number;
+  cancelRejected: number;
+  cancelAll: number;
+  reads: number;
+  /** Placement rejects by code. */
+  readonly rejectCodes: Map<string, number>;
+}
+
+/**
+ * The engine's ExchangePort and ReconcileSource over the in-process SimVenue, for one wallet:
+ * what the HTTP client is in live and paper mode. Each call waits `entryMs` of the clock, acts on
+ * the venue, waits `responseMs`, and answers with the spec's record shapes (wire.ts) as the HTTP
+ * client would parse them; business rejects come back as the client would report them (a rejected
+ * placement outcome, an ExchangeError with outcome `rejected`). Nothing here is ambiguous: the
+ * simulated network never loses a message.
+ */
+export class VenueExchange implements ExchangePort, ReconcileSource {
+  readonly counts: RequestCounts = {
+    place: 0,
+    placeRejected: 0,
+    cancel: 0,
+    cancelRejected: 0,
+    cancelAll: 0,
+    reads: 0,
+    rejectCodes: new Map(),
+  };
+  readonly #venue: SimVenue;
+  readonly #wallet: Address;
+  readonly #clock: Clock;
+  readonly #latency: OrderLatency;
+
+  constructor(venue: SimVenue, wallet: Address, clock: Clock, latency: OrderLatency) {
+    this.#venue = venue;
+    this.#wallet = wallet;
+    this.#clock = clock;
+    this.#latency = latency;
+  }
+
+  async place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
+    this.counts.place++;
+    await this.#hop(this.#latency.entryMs);
+    const r = this.#venue.place({
+      wallet: this.#wallet,
+      marketId: req.marketId,
+      outcome: req.outcome,
+      side: req.side,
+      price: toWei(req.price, "price"),
+      quantity: toWei(req.quantity, "quantity"),
+      ...(req.type === undefined ? {} : { type: req.type }),
+      ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),
+      expiry: req.expiry,
+      ...(req.clientOrderId === undefined ? {} : { clientOrderId: req.clientOrderId }),
+    });
+    await this.#hop(this.#latency.responseMs);
+    if (r.status === "REJECTED") {
+      const code = r.code ?? "matcher_error";
+      this.counts.placeRejected++;
+      this.counts.rejectCodes.set(code, (this.counts.rejectCodes.get(code) ?? 0) + 1);
+      const err = error(code, code === "market_not_open" ? 409 : 400, "POST /api/orders/place");
+      return { kind: "rejected", code, retryable: false, error: err };
+    }
+    const result = {
+      orderId: r.orderId,
+      status: r.status,
+      filledQty: weiToString(r.filledQty),
+      remainingQty: weiToString(r.remainingQty),
+      trades: [],
+    };
+    return { kind: "accepted", result, requestId: undefined };
+  }
+
+  async cancel(orderId: string): Promise<CancelResult> {
+    this.counts.cancel++;
+    await this.#hop(this.#latency.entryMs);
+    const r = this.#venue.cancel(this.#wallet, orderId);
+    await this.#hop(this.#latency.responseMs);
+    if (!r.ok) {
+      this.counts.cancelRejected++;
+      throw error(r.code, r.code === "order_not_found" ? 404 : 409, "POST /api/orders/cancel");
+    }
+    return { orderId: r.order.id, status: r.order.status };
+  }
+
+  async cancelAll(marketId?: string): Promise<CancelAllResult> {
+    this.counts.cancelAll++;
+    return this.#call(() => this.#venue.cancelAll(this.#wallet, marketId));
+  }
+
+  openOrders(): Promise<Order[]> {
+    return this.#read(() => this.#venue.openOrders(this.#wallet).map(toOrder));
+  }
+
+  async order(orderId: string): Promise<Order> {
+    const o = await this.#read(() => this.#venue.order(this.#wallet, orderId));
+    if (o === undefined) throw error("order_not_found", 404, "GET /api/orders/{id}");
+    return toOrder(o);
+  }
+
+  ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]> {
+    const wanted = new Set(clientOrderIds);
+    return this.#read(() =>
+      this.#venue
+        .orderHistory(this.#wallet, { limit: 1000 })
+        .items.filter((o) => o.clientOrderId !== undefined && wanted.has(o.clientOrderId))
+        .map(toOrder),
+    );
+  }
+
+  trades(opts: {
+    limit?: number;
+    cursor?: string;
+  }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }> {
+    const after = opts.cursor === undefined ? undefined : (JSON.parse(opts.cursor) as Keyset);
+    return this.#read(() => {
+      const page = this.#venue.walletTrades(this.#wallet, {
+        limit: opts.limit ?? 100,
+        ...(after === undefined ? {} : { after }),
+      });
+      return {
+        trades: page.items.map((r) => wireTradeRow(r) as unknown as TradeRecord),
+        nextCursor: page.next === undefined ? null : JSON.stringify(page.next),
+      };
+    });
+  }
+
+  positions(): Promise<{ tokenId: string; quantity: string }[]> {
+    return this.#read(() =>
+      this.#venue
+        .positions(this.#wallet)
+        .map((p) => ({ tokenId: p.tokenId, quantity: weiToString(p.balance) })),
+    );
+  }
+
+  #read<T>(fn: () => T): Promise<T> {
+    this.counts.reads++;
+    return this.#call(fn);
+  }
+
+  async #call<T>(fn: () => T): Promise<T> {
+    await this.#hop(this.#latency.entryMs);
+    const out = fn();
+    await this.#hop(this.#latency.responseMs);
+    return out;
+  }
+
+  #hop(ms: number): Promise<void> {
+    return ms > 0 ? sleep(this.#clock, ms) : Promise.resolve();
+  }
+}
+
+function toOrder(o: Parameters<typeof wireOrder>[0]): Order {
+  return wireOrder(o) as unknown as Order;
+}
+
+function error(code: string, httpStatus: number, endpoint: string): ExchangeError {
+  return new ExchangeError({ code, message: code, outcome: "rejected", endpoint, httpStatus });
+}

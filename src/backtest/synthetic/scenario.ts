@@ -1,0 +1,102 @@
+import { ConfigReader, layerConfigs } from "../config-reader.js";
+import { Issues } from "../errors.js";
+import { tick } from "../replay/replay-config.js";
+import { readSimSettings, SIM_SECTIONS, type SimSettings } from "../settings.js";
+import type { FillModelSettings } from "./intensity-flow.js";
+import type { MidProcessSettings } from "./mid-process.js";
+
+/** A validated synthetic scenario (`mm backtest --scenario FILE`). */
+export interface Scenario extends SimSettings {
+  readonly description: string | undefined;
+  readonly strategyRaw: unknown;
+  readonly seed: number;
+  readonly paths: number;
+  /** Epoch ms of t = 0 (any fixed value: it only anchors the clock). */
+  readonly startMs: number;
+  readonly horizonMs: number;
+  readonly process: MidProcessSettings;
+  readonly fills: FillModelSettings;
+  readonly market: {
+    readonly tickMicro: number;
+    readonly minSizeMicro: bigint;
+    readonly feeTakerBps: number;
+    /** The market closes at the horizon (A–S's T − t shrinks to 0), else it has no close. */
+    readonly closesAtHorizon: boolean;
+  };
+  /** Size of the synthetic book's one level per side, micro-shares. */
+  readonly bookSizeMicro: bigint;
+}
+
+/**
+ * Validates a scenario (or several layered, later files winning). Throws BacktestError
+ * `scenario_invalid` listing every bad field. Units: prices in whole units, σ per √second,
+ * A per second, k per price unit, times in ms (see config/backtest/README.md).
+ * @example parseScenario([JSON.parse(readFileSync("config/backtest/as-paper.json", "utf8"))])
+ */
+export function parseScenario(layers: readonly unknown[]): Scenario {
+  const issues = new Issues();
+  const r = new ConfigReader(issues);
+  const keys = [
+    ...SIM_SECTIONS,
+    "description",
+    "seed",
+    "paths",
+    "startMs",
+    "process",
+    "fills",
+    "market",
+    "book",
+  ];
+  const root = r.section(layerConfigs(layers) ?? {}, "", keys);
+  const sim = readSimSettings(root, r);
+  const p = r.section(root.process, "process", ["s0", "sigma", "dtMs", "horizonMs", "increments", "bounded"]);
+  const f = r.section(root.fills, "fills", ["A", "k", "probability", "size"]);
+  const m = r.section(root.market, "market", ["tick", "minSize", "feeTakerBps", "closesAtHorizon"]);
+  const b = r.section(root.book, "book", ["size"]);
+  if (root.process === undefined) issues.add("process", "is required");
+  if (root.fills === undefined) issues.add("fills", "is required");
+  const tickMicro = tick(r, m, "market", 10_000);
+  const s0Micro = r.micro(p, "process", "s0", "0.5", { positive: true });
+  if (s0Micro >= 1_000_000n) issues.add("process.s0", "must lie in (0, 1)");
+  const dtMs = r.num(p, "process", "dtMs", 1_000, { gt: 0, max: 86_400_000, int: true });
+  const horizonMs = r.num(p, "process", "horizonMs", 3_600_000, {
+    gt: 0,
+    max: 10 * 365 * 86_400_000,
+    int: true,
+  });
+  if (horizonMs % dtMs !== 0) issues.add("process.horizonMs", "must be a whole number of dtMs steps");
+  const bounded = r.bool(p, "process", "bounded", true);
+  const t = tickMicro / 1e6;
+  const description = typeof root.description === "string" ? root.description : undefined;
+  const scenario: Scenario = {
+    ...sim,
+    description,
+    strategyRaw: root.strategy,
+    seed: r.num(root, "", "seed", 1, { min: 0, max: 2 ** 32, int: true }),
+    paths: r.num(root, "", "paths", 100, { min: 1, max: 1_000_000, int: true }),
+    startMs: r.num(root, "", "startMs", 1_700_000_000_000, { min: 0, int: true }),
+    horizonMs,
+    process: {
+      s0: Number(s0Micro) / 1e6,
+      sigma: r.num(p, "process", "sigma", 0, { min: 0 }),
+      dtMs,
+      increments: r.oneOf(p, "process", "increments", ["normal", "binomial"] as const, "normal"),
+      bounds: bounded ? { lo: t, hi: 1 - t } : undefined,
+    },
+    fills: {
+      A: r.num(f, "fills", "A", 1, { min: 0 }),
+      k: r.num(f, "fills", "k", 100, { min: 0 }),
+      probability: r.oneOf(f, "fills", "probability", ["linear", "exponential"] as const, "linear"),
+      sizeMicro: r.micro(f, "fills", "size", "1", { positive: true }),
+    },
+    market: {
+      tickMicro,
+      minSizeMicro: r.micro(m, "market", "minSize", "0.000001", { positive: true }),
+      feeTakerBps: r.num(m, "market", "feeTakerBps", 0, { min: 0, max: 1000, int: true }),
+      closesAtHorizon: r.bool(m, "market", "closesAtHorizon", true),
+    },
+    bookSizeMicro: r.micro(b, "book", "size", "1000", { positive: true }),
+  };
+  issues.throwIfAny("scenario_invalid", "scenario");
+  return scenario;
+}

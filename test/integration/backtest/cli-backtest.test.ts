@@ -1,0 +1,115 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backtestCommand } from "../../../src/cli/backtest.js";
+import type { CliIo } from "../../../src/cli/command.js";
+import { packageRoot } from "../../../src/config/paths.js";
+import { writeRecording } from "./support/recording.js";
+
+/* `mm backtest`, run in process through its Command (the lead registers it in commands.ts). */
+
+let dir: string;
+let data: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mm-backtest-cli-"));
+  data = join(dir, "rec.jsonl.gz");
+  await writeRecording(data, 400);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function io(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    env: {},
+    cwd: packageRoot(),
+  };
+}
+
+const run = async (...argv: string[]) => {
+  const x = io();
+  const code = await backtestCommand.run(argv, x);
+  return { code, stdout: x.out.join(""), stderr: x.err.join("") };
+};
+
+describe("mm backtest", () => {
+  it("replays a recording with a config and writes the JSON summary to --out", async () => {
+    const out = join(dir, "report.json");
+    const r = await run(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      data,
+      "--seed",
+      "3",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^mm backtest: 400 frames \(\d+ frames\/s\) in [\d.]+ s\n$/);
+    const summary = JSON.parse(readFileSync(out, "utf8"));
+    expect(summary).toMatchObject({ mm: "backtest-summary", kind: "replay", seed: 3, data: { frames: 400 } });
+    expect(Object.keys(summary)).toEqual([
+      "mm",
+      "version",
+      "kind",
+      "seed",
+      "strategy",
+      "latency",
+      "data",
+      "window",
+      "pnl",
+      "fees",
+      "fills",
+      "inventory",
+      "drawdown",
+      "sharpe",
+      "quoteUptime",
+      "markouts",
+      "orders",
+      "tokens",
+      "mirror",
+      "end",
+    ]);
+  }, 60_000);
+
+  it("runs a synthetic scenario with --paths, printing the summary", async () => {
+    const r = await run("--scenario", "config/backtest/as-paper.json", "--paths", "2", "--seed", "9");
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ kind: "synthetic", paths: 2, seed: 9 });
+    expect(summary.perPath).toHaveLength(2);
+    expect(summary.pnl).toEqual({ mean: expect.any(String), std: expect.any(String) });
+  }, 60_000);
+
+  it("exits 2 naming the problem for a bad config, a missing data path or bad JSON", async () => {
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ strategy: { name: "nope" }, latency: { feedMs: -1 } }));
+    const r1 = await run("--config", bad, "--data", data);
+    expect(r1.code).toBe(2);
+    expect(r1.stderr).toMatch(/strategy\.name/);
+    expect(r1.stderr).toMatch(/latency\.feedMs: must be >= 0/);
+    const r2 = await run("--config", "config/backtest/bands-replay.json", "--data", join(dir, "absent"));
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/absent/);
+    writeFileSync(bad, "{ not json");
+    expect((await run("--scenario", bad)).code).toBe(2);
+  });
+
+  it("refuses contradictory or missing flags as usage errors (exit 2 through mm's main)", async () => {
+    await expect(run("--data", data)).rejects.toMatchObject({ code: "usage_error" });
+    await expect(run("--scenario", "x.json", "--data", data)).rejects.toMatchObject({ code: "usage_error" });
+    await expect(run("--config", "x.json", "--data", data, "--paths", "3")).rejects.toMatchObject({
+      code: "usage_error",
+    });
+    await expect(run("--scenario", "x.json", "--paths", "0")).rejects.toMatchObject({ code: "usage_error" });
+    const help = await run("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: mm backtest --config FILE/);
+  });
+});

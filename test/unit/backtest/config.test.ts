@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { layerConfigs } from "../../../src/backtest/config-reader.js";
+import { BacktestError } from "../../../src/backtest/errors.js";
+import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
+import { buildMarkets } from "../../../src/backtest/sim/markets.js";
+
+const BANDS = { name: "bands", params: { bands: [{ margin: "0.02", size: "10" }] } };
+
+function issues(layers: unknown[]): string[] {
+  try {
+    parseReplayConfig(layers);
+  } catch (err) {
+    expect(err).toBeInstanceOf(BacktestError);
+    return (err as BacktestError).details.issues as string[];
+  }
+  return [];
+}
+
+describe("replay config", () => {
+  it("fills in the backtest defaults", () => {
+    const c = parseReplayConfig([{ strategy: BANDS }]);
+    expect(c.engine.session).toBe("bt");
+    expect(c.tracker).toEqual({ crossed: "flag", stall: { enabled: false } });
+    expect(c.latency).toEqual({ feedMs: 0, entryMs: 0, responseMs: 0 });
+    expect(c.marketDefaults).toEqual({
+      tickMicro: 10_000,
+      minSizeMicro: 1_000_000n,
+      feeTakerBps: 0,
+      closesAtMs: undefined,
+    });
+    expect(c.wallet).toEqual({ usdcMicro: 100_000_000_000n, sharesMicro: 5_000_000_000n });
+    expect(c.report).toEqual({ sharpeIntervalMs: 60_000, markoutsMs: [1_000, 10_000, 60_000] });
+    expect(c.tokens).toBeUndefined();
+    expect(c.strategy.name).toBe("bands");
+  });
+
+  it("layers files: objects merge, the strategy and arrays are replaced whole", () => {
+    const merged = layerConfigs([
+      { strategy: BANDS, latency: { feedMs: 5 }, report: { markoutsMs: [1, 2] } },
+      { strategy: { name: "glft" }, latency: { entryMs: 7 }, report: { markoutsMs: [3] } },
+    ]);
+    expect(merged).toEqual({
+      strategy: { name: "glft" },
+      latency: { feedMs: 5, entryMs: 7 },
+      report: { markoutsMs: [3] },
+    });
+  });
+
+  it("lists every problem, with its field, at once", () => {
+    const found = issues([
+      {
+        strategy: { name: "bands", params: { bands: [] } },
+        latency: { feedMs: -1, entryMs: 1.5 },
+        markets: { tick: "0.7", tokens: [{ tokenId: "x1" }] },
+        report: { markoutsMs: [0] },
+        extra: 1,
+      },
+    ]);
+    for (const prefix of [
+      "strategy.params.bands",
+      "latency.feedMs",
+      "latency.entryMs",
+      "markets.tick",
+      "markets.tokens[0].tokenId",
+      "markets.tokens[0].conditionId",
+      "report.markoutsMs",
+      "extra",
+    ]) {
+      expect(
+        found.some((i) => i.startsWith(prefix)),
+        `${prefix} in ${found.join("; ")}`,
+      ).toBe(true);
+    }
+    expect(issues([{}])).toEqual(["strategy: is required"]);
+  });
+
+  it("groups tokens into markets by condition, outcomes ordered by index", () => {
+    const c = parseReplayConfig([
+      {
+        strategy: BANDS,
+        markets: {
+          tick: "0.001",
+          tokens: [
+            { tokenId: "12", conditionId: "0xAB", outcomeIndex: 1 },
+            { tokenId: "11", conditionId: "0xab", outcomeIndex: 0, minSize: "5" },
+            { tokenId: "21", conditionId: "0xcd", outcome: "UP", feeTakerBps: 100 },
+          ],
+        },
+      },
+    ]);
+    const m = buildMarkets(c.tokens ?? []);
+    expect(
+      m.specs.map((s) => [s.marketId, s.outcomes.map((o) => `${o.label}:${o.tokenId}`), s.tickSize]),
+    ).toEqual([
+      ["0xab", ["YES:11", "NO:12"], 1_000n],
+      ["0xcd", ["UP:21"], 1_000n],
+    ]);
+    expect(m.tokens.map((t) => [t.tokenId, t.outcomeIndex, t.minSizeMicro, t.feeTakerBps])).toEqual([
+      ["11", 0, 5_000_000n, 0],
+      ["12", 1, 1_000_000n, 0],
+      ["21", 0, 1_000_000n, 100],
+    ]);
+  });
+});

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { CrowdMirror } from "../../../src/backtest/replay/crowd-mirror.js";
+import { BOT, CROWD, UNBOUNDED_MICRO } from "../../../src/backtest/sim/actors.js";
+import { BotOrders } from "../../../src/backtest/sim/bot-orders.js";
+import { ExchangeBooks } from "../../../src/backtest/sim/exchange-books.js";
+import { buildMarkets } from "../../../src/backtest/sim/markets.js";
+import type { BookEvent } from "../../../src/book/events.js";
+import { takerFeeWei } from "../../../src/core/fees.js";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { toWei } from "../../../src/core/wei.js";
+import type { FillEvent } from "../../../src/venue/events.js";
+import { counterVenueIds } from "../../../src/venue/ids.js";
+import { SimVenue } from "../../../src/venue/sim-venue.js";
+import { mulberry32 } from "../../integration/backtest/support/recording.js";
+
+const T = "5";
+const u = (s: string): bigint => toWei(s);
+
+/** The replay's market side without the engine: venue, exchange books, mirror, the bot's orders. */
+function world(feeTakerBps = 0) {
+  const clock = new SimClock(1_000);
+  const venue = new SimVenue({ clock, ids: counterVenueIds(), transientWallets: [CROWD] });
+  const markets = buildMarkets([
+    { tokenId: T, conditionId: "0x01", tickMicro: 10_000, minSizeMicro: 1n, feeTakerBps },
+  ]);
+  for (const spec of markets.specs) venue.registerMarket(spec);
+  venue.credit(BOT, "usdc", u("1000"));
+  venue.credit(BOT, T, u("1000"));
+  venue.credit(CROWD, "usdc", UNBOUNDED_MICRO);
+  venue.credit(CROWD, T, UNBOUNDED_MICRO);
+  const books = new ExchangeBooks();
+  const bot = new BotOrders();
+  const mirror = new CrowdMirror(venue, books, markets, bot);
+  const fills: FillEvent[] = [];
+  venue.subscribe((e) => {
+    bot.onVenueEvent(e);
+    mirror.onVenueEvent(e);
+    if (e.type === "fill" && e.walletAddress === BOT) fills.push(e);
+  });
+  let seq = 0;
+  const frame = (e: BookEvent) => books.apply(e, (c) => mirror.onLevel(c));
+  return {
+    venue,
+    mirror,
+    fills,
+    books,
+    snapshot(bids: [string, string][], asks: [string, string][]) {
+      seq++;
+      const lv = (l: [string, string][]) => l.map(([price, size]) => ({ price, size }));
+      frame({ type: "book_snapshot", tokenId: T, seq, bids: lv(bids), asks: lv(asks) });
+    },
+    delta(...changes: [string, string, string][]) {
+      seq++;
+      frame({
+        type: "book_delta",
+        tokenId: T,
+        seq,
+        prevSeq: seq - 1,
+        changes: changes.map(([side, price, size]) => ({ side, price, size })),
+      });
+    },
+    bot(side: "buy" | "sell", price: string, qty: string, tif: "gtc" | "ioc" = "gtc") {
+      return venue.place({
+        wallet: BOT,
+        marketId: "0x01",
+        outcome: "YES",
+        side,
+        price: u(price),
+        quantity: u(qty),
+        timeInForce: tif,
+      });
+    },
+    venueBook: () => venue.bookSnapshot(T),
+  };
+}
+
+const fillsOf = (w: ReturnType<typeof world>) =>
+  w.fills.map((f) => `${f.role} ${f.side} ${f.price} ${f.quantity}`);
+
+describe("CrowdMirror: the recorded book inside the venue", () => {
+  it("keeps the venue's book equal to the recording at every step when the bot is away", () => {
+    const w = world();
+    const rnd = mulberry32(3);
+    w.snapshot([["0.40", "10"]], [["0.60", "10"]]);
+    for (let i = 0; i < 1500; i++) {
+      const bid = rnd() < 0.5;
+      const ticks = bid ? 40 + Math.floor(rnd() * 10) : 51 + Math.floor(rnd() * 10);
+      const size = rnd() < 0.2 ? "0" : (1 + Math.floor(rnd() * 5000) / 100).toString();
+      w.delta([bid ? "buy" : "sell", (ticks / 100).toFixed(2), size]);
+      const venue = w.venueBook();
+      const recorded = w.books.book(T);
+      const wire = (l: readonly { price: bigint; size: bigint }[]) => l.map((x) => [x.price, x.size]);
+      expect(wire(venue?.bids ?? [])).toEqual(recorded.top("bid", 100).map((l) => [BigInt(l.price), l.size]));
+      expect(wire(venue?.asks ?? [])).toEqual(recorded.top("ask", 100).map((l) => [BigInt(l.price), l.size]));
+    }
+    expect(w.mirror.counters.amended).toBeGreaterThan(0);
+    expect(w.mirror.counters.cancelled).toBeGreaterThan(0);
+  });
+
+  it("fills a resting bot order only once the decreases at the touch got through the size ahead of it", () => {
+    const w = world();
+    w.snapshot([["0.49", "100"]], [["0.51", "100"]]);
+    w.bot("buy", "0.49", "10");
+    w.delta(["buy", "0.49", "150"]); // 50 join behind the bot
+    w.delta(["buy", "0.49", "90"]); // 60 of the 100 ahead leave
+    expect(w.fills).toEqual([]);
+    expect(w.mirror.queue.ahead(w.venue.openOrders(BOT)[0]?.id ?? "")).toBe(u("40"));
+    w.delta(["buy", "0.49", "42"]); // 48: 40 ahead, then 8 through the bot's place
+    expect(fillsOf(w)).toEqual(["maker buy 490000 8000000"]);
+    expect(w.mirror.counters.inferredTrades).toBe(1);
+    expect(w.mirror.crowdSize(T, "buy", u("0.49"))).toBe(u("42"));
+    expect(w.venueBook()?.bids).toEqual([{ price: u("0.49"), size: u("44") }]);
+    w.delta(["buy", "0.49", "0"]); // the level empties: the rest of the bot's order trades
+    expect(fillsOf(w)).toEqual(["maker buy 490000 8000000", "maker buy 490000 2000000"]);
+    expect(w.venueBook()?.bids).toEqual([]);
+  });
+
+  it("treats a decrease away from the touch as cancels: the queue shortens, nothing fills", () => {
+    const w = world();
+    w.snapshot(
+      [
+        ["0.49", "100"],
+        ["0.48", "50"],
+      ],
+      [["0.51", "100"]],
+    );
+    w.bot("buy", "0.48", "10");
+    w.delta(["buy", "0.48", "0"]);
+    expect(w.fills).toEqual([]);
+    expect(w.mirror.queue.ahead(w.venue.openOrders(BOT)[0]?.id ?? "")).toBe(0n);
+    w.delta(["buy", "0.49", "0"]); // 0.48 was not the touch when 0.49 went: still nothing
+    expect(w.fills).toEqual([]);
+  });
+
+  it("fills the bot as maker at its own price when the recorded other side moves through its quote", () => {
+    const w = world();
+    w.snapshot([["0.48", "100"]], [["0.52", "100"]]);
+    w.bot("buy", "0.50", "10");
+    w.delta(["sell", "0.49", "25"]);
+    expect(fillsOf(w)).toEqual(["maker buy 500000 10000000"]);
+    expect(w.mirror.crowdSize(T, "sell", u("0.49"))).toBe(u("15"));
+    w.delta(["sell", "0.49", "0"]);
+    expect(w.mirror.crowdSize(T, "sell", u("0.49"))).toBe(0n);
+  });
+
+  it("fills an aggressive bot order as taker at the book's prices, with the spec's fee, and never twice", () => {
+    const w = world(100);
+    w.snapshot(
+      [["0.48", "100"]],
+      [
+        ["0.52", "20"],
+        ["0.53", "50"],
+      ],
+    );
+    const r = w.bot("buy", "0.53", "30", "ioc");
+    expect(r.status).toBe("FILLED");
+    expect(fillsOf(w)).toEqual(["taker buy 520000 20000000", "taker buy 530000 10000000"]);
+    expect(w.fills.map((f) => f.fee)).toEqual([
+      { asset: "shares", amount: takerFeeWei("buy", 100, u("0.52"), u("20")) },
+      { asset: "shares", amount: takerFeeWei("buy", 100, u("0.53"), u("10")) },
+    ]);
+    // The recording still shows 20 at 0.52, but what the bot took stays taken.
+    expect(w.bot("buy", "0.52", "5", "ioc")).toMatchObject({ status: "REJECTED", code: "matcher_error" });
+    w.delta(["sell", "0.52", "0"]);
+    w.delta(["sell", "0.52", "7"]);
+    expect(w.mirror.crowdSize(T, "sell", u("0.52"))).toBe(u("7"));
+  });
+
+  it("counts recorded prices the venue refuses (off the configured tick)", () => {
+    const w = world();
+    w.snapshot([["0.485", "10"]], [["0.51", "10"]]);
+    expect(Object.fromEntries(w.mirror.counters.rejected)).toEqual({ invalid_amounts: 1 });
+    expect(w.venueBook()?.bids).toEqual([]);
+  });
+});
