@@ -20,7 +20,7 @@ function usage(): string {
     "  -h, --help      Show this help; `mm <command> --help` shows a command's help.",
     "  -v, --version   Print the version.",
     "",
-    "Exit codes: 0 ok, 1 unexpected error, 2 configuration or usage error.",
+    "Exit codes: 0 ok, 1 unexpected error, 2 configuration or usage error, 3 (mm run, mm paper) the API key was refused for good.",
     "",
   ].join("\n");
 }

@@ -62,7 +62,7 @@ describe("mm (child process)", () => {
     const r = await mm(["--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: mm <command> \[options\]/);
-    expect(r.stdout).toMatch(/^ {2}config {2}Validate the configuration and print the effective settings/m);
+    expect(r.stdout).toMatch(/^ {2}config +Validate the configuration and print the effective settings/m);
     expect(r.stderr).toBe("");
   });
 
