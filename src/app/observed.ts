@@ -23,7 +23,7 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   logger: Logger,
   freePortWhenBusy: boolean,
   start: (metrics: Metrics) => Promise<D>,
-): Promise<D> {
+): Promise<D & { readonly observability: { readonly url: string; readonly metrics: Metrics } }> {
   const registry = new Registry();
   const metrics = createMetrics({ registry, maxMarketLabels: config.metrics.maxMarketLabels });
   let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
@@ -45,7 +45,7 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
     metrics.close();
     await server.close();
   });
-  return { ...daemon, done };
+  return { ...daemon, done, observability: { url: server.url, metrics } };
 }
 
 async function listen(

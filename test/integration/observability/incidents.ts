@@ -62,8 +62,13 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
   stack.mock.context.venue.credit(stack.wallet as `0x${string}`, token.tokenId, 7_000_000n);
   await until("drift corrected", "sum(mm_reconcile_drift_corrected_total)", positive, 20_000);
 
+  // Silenced, then every socket dropped: on reconnect the token's snapshot never comes, so its
+  // book stays resyncing (the stall detector's own minute-scale judgement is unit-tested).
   admin.silenceFeed(token.tokenId);
-  await until("stale book", 'mm_book_state{state=~"stale|resyncing"} == 1', some);
+  admin.dropAllSockets();
+  await until("stale book", 'mm_book_state{state=~"stale|resyncing"} == 1', some, 20_000);
+  // The other books resnapshot after the drop and quoting resumes (MmNoFills' probe needs it).
+  await until("quoting again", "sum(mm_engine_quoting_tokens)", positive, 20_000);
 
   await until("10 s markouts", 'sum(mm_fill_markout_usdc_count{horizon="10s"})', positive, 20_000);
 }
