@@ -11,6 +11,34 @@ const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 export function orderFamilies(registry: Registry, ctx: MetricsContext) {
   const registers = [registry];
   const { sources, labels, clock } = ctx;
+  /** A gauge sampled at scrape time from every local rate budget (one field of its snapshot). */
+  const budgetGauge = (name: string, help: string, field: "remaining" | "limit") =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["op", "bucket", "scope"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const b of sources.budgets) {
+          for (const s of b.snapshot(clock.now()))
+            this.set({ op: s.op, bucket: s.bucket, scope: s.scope }, s[field]);
+        }
+      },
+    });
+  /** A gauge sampled at scrape time from the server's last X-RateLimit headers per endpoint. */
+  const serverGauge = (name: string, help: string, field: "remaining" | "limit") =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["endpoint"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const r of sources.rateLimits)
+          for (const [endpoint, st] of r.entries()) this.set({ endpoint }, st[field]);
+      },
+    });
   return {
     placed: new Counter({
       name: "mm_orders_placed_total",
@@ -128,54 +156,26 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
       labelNames: ["op"] as const,
       registers,
     }),
-    bucketRemaining: new Gauge({
-      name: "mm_queue_bucket_remaining",
-      help: "Requests the local rate budget may send now, per op, bucket and scope (wallet, ip).",
-      labelNames: ["op", "bucket", "scope"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const b of sources.budgets) {
-          for (const s of b.snapshot(clock.now()))
-            this.set({ op: s.op, bucket: s.bucket, scope: s.scope }, s.remaining);
-        }
-      },
-    }),
-    bucketLimit: new Gauge({
-      name: "mm_queue_bucket_limit",
-      help: "Capacity of each local rate bucket (requests per window), per op, bucket and scope.",
-      labelNames: ["op", "bucket", "scope"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const b of sources.budgets) {
-          for (const s of b.snapshot(clock.now()))
-            this.set({ op: s.op, bucket: s.bucket, scope: s.scope }, s.limit);
-        }
-      },
-    }),
-    serverRemaining: new Gauge({
-      name: "mm_exchange_rate_limit_remaining",
-      help: "X-RateLimit-Remaining of the last answer, per endpoint (the server's view of the budget).",
-      labelNames: ["endpoint"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const r of sources.rateLimits)
-          for (const [endpoint, s] of r.entries()) this.set({ endpoint }, s.remaining);
-      },
-    }),
-    serverLimit: new Gauge({
-      name: "mm_exchange_rate_limit_limit",
-      help: "X-RateLimit-Limit of the last answer, per endpoint.",
-      labelNames: ["endpoint"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const r of sources.rateLimits)
-          for (const [endpoint, s] of r.entries()) this.set({ endpoint }, s.limit);
-      },
-    }),
+    bucketRemaining: budgetGauge(
+      "mm_queue_bucket_remaining",
+      "Requests the local rate budget may send now, per op, bucket and scope (wallet, ip).",
+      "remaining",
+    ),
+    bucketLimit: budgetGauge(
+      "mm_queue_bucket_limit",
+      "Capacity of each local rate bucket (requests per window), per op, bucket and scope.",
+      "limit",
+    ),
+    serverRemaining: serverGauge(
+      "mm_exchange_rate_limit_remaining",
+      "X-RateLimit-Remaining of the last answer, per endpoint (the server's view of the budget).",
+      "remaining",
+    ),
+    serverLimit: serverGauge(
+      "mm_exchange_rate_limit_limit",
+      "X-RateLimit-Limit of the last answer, per endpoint.",
+      "limit",
+    ),
     tickToOrder: new Histogram({
       name: "mm_tick_to_order_seconds",
       help: "From the book update that triggered a quoting step to its placement leaving for the exchange.",
