@@ -1,6 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { BacktestError } from "../backtest/errors.js";
 import { ImportError } from "../backtest/import/errors.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
@@ -9,7 +8,7 @@ import { summaryJson } from "../backtest/report/summary.js";
 import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
 const OPTIONS = {
   config: { type: "string", short: "c", multiple: true },
@@ -57,16 +56,8 @@ export const backtestCommand: Command = {
   summary: "Backtest a strategy on recorded data or a synthetic scenario (JSON summary)",
   help: HELP,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+    if (values === undefined) return EXIT.ok;
     const configs = values.config ?? [];
     const scenarios = values.scenario ?? [];
     if (scenarios.length > 0 && (configs.length > 0 || values.data !== undefined)) {

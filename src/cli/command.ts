@@ -1,3 +1,7 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+
 import { MmError } from "../core/errors.js";
 
 /** What a subcommand may touch: output streams, the environment and the working directory. */
@@ -28,3 +32,27 @@ export class UsageError extends MmError {
 
 /** Exit codes of every mm command. */
 export const EXIT = { ok: 0, unexpected: 1, usage: 2 } as const;
+
+/**
+ * Parses a subcommand's flags strictly (unknown options and positionals are usage errors) and
+ * answers `--help`: returns the parsed values, or undefined after printing the help (exit 0).
+ * @example const values = flagsOrHelp(argv, OPTIONS, HELP, io); if (values === undefined) return EXIT.ok;
+ */
+export function flagsOrHelp<const O extends ParseArgsOptionsConfig & { help: { type: "boolean" } }>(
+  argv: readonly string[],
+  options: O,
+  help: string,
+  io: CliIo,
+): ParsedValues<O> | undefined {
+  const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
+  if ((values as { help?: boolean }).help === true) {
+    io.stdout(help);
+    return undefined;
+  }
+  return values as ParsedValues<O>;
+}
+
+/** The values parseArgs yields for a strict options table. */
+export type ParsedValues<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>
+>["values"];

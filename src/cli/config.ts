@@ -1,10 +1,9 @@
-import { parseArgs } from "node:util";
 import { describeConfig } from "../config/describe.js";
 import { renderSettingsTable } from "../config/docs.js";
 import { settings } from "../config/schema.js";
 import { secretValues } from "../config/secrets.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
 const OPTIONS = {
@@ -45,16 +44,8 @@ export const configCommand: Command = {
   summary: "Validate the configuration and print the effective settings (secrets redacted)",
   help: HELP,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+    if (values === undefined) return EXIT.ok;
     if (values.docs === true) {
       io.stdout(`${renderSettingsTable()}\n`);
       return EXIT.ok;

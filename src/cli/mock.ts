@@ -1,8 +1,7 @@
-import { parseArgs } from "node:util";
 import { createMockExchange } from "../mock/mock-exchange.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
 const OPTIONS = {
   port: { type: "string", short: "p" },
@@ -38,16 +37,8 @@ export const mockCommand: Command = {
   summary: "Run the mock exchange (HTTP + WebSocket) on 127.0.0.1 for paper trading and tests",
   help: HELP,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    });
-    if (values.help === true) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+    if (values === undefined) return EXIT.ok;
     const port = values.port === undefined ? 8080 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new UsageError(`--port: not a port: ${values.port}`);

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { DestinationStream } from "pino";
 import pretty from "pino-pretty";
 import { processSignals } from "../app/lifecycle.js";
@@ -11,7 +10,7 @@ import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP } from "./config-option.js";
 import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
 
@@ -54,16 +53,8 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
     summary: "Paper trading: the mock exchange in process and the market maker against it (npm start)",
     help: HELP,
     async run(argv: readonly string[], io: CliIo): Promise<number> {
-      const { values } = parseArgs({
-        args: [...argv],
-        options: OPTIONS,
-        strict: true,
-        allowPositionals: false,
-      });
-      if (values.help === true) {
-        io.stdout(HELP);
-        return EXIT.ok;
-      }
+      const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+      if (values === undefined) return EXIT.ok;
       const port = values.port === undefined ? PAPER_PORT : Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) {
         throw new UsageError(`--port: not a port: ${values.port}`);

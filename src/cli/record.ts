@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
 import {
@@ -10,7 +9,7 @@ import {
   record,
 } from "../gateway/record/recorder.js";
 import { createLogger } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
 const OPTIONS = {
@@ -69,16 +68,8 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
     summary: "Record /ws/market frames of some tokens into rotating gzip JSONL files (backtest input)",
     help: HELP,
     async run(argv: readonly string[], io: CliIo): Promise<number> {
-      const { values } = parseArgs({
-        args: [...argv],
-        options: OPTIONS,
-        strict: true,
-        allowPositionals: false,
-      });
-      if (values.help === true) {
-        io.stdout(HELP);
-        return EXIT.ok;
-      }
+      const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+      if (values === undefined) return EXIT.ok;
       const tokens = parseTokens(values.tokens);
       if (values.out === undefined || values.out === "") throw new UsageError("--out DIR is required");
       const outDir = resolve(io.cwd, values.out);

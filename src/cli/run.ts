@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import type { DestinationStream } from "pino";
 import { startDaemon } from "../app/daemon.js";
 import { processSignals } from "../app/lifecycle.js";
@@ -6,7 +5,7 @@ import { observed } from "../app/observed.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { createLogger } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
 const OPTIONS = { ...CONFIG_OPTION, help: { type: "boolean", short: "h" } } as const;
@@ -56,16 +55,8 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
     summary: "Run the market maker against the configured exchange until SIGINT/SIGTERM",
     help: HELP,
     async run(argv: readonly string[], io: CliIo): Promise<number> {
-      const { values } = parseArgs({
-        args: [...argv],
-        options: OPTIONS,
-        strict: true,
-        allowPositionals: false,
-      });
-      if (values.help === true) {
-        io.stdout(HELP);
-        return EXIT.ok;
-      }
+      const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+      if (values === undefined) return EXIT.ok;
       const config = loadConfigFromFlags(values.config, io);
       const logger = createLogger({
         ...loggerOptions(config),
