@@ -192,3 +192,10 @@ export class MockHarness {
     return built.body;
   }
 }
+
+/** Places through the client and insists on a definite reject (returns it for its code and error). */
+export async function placeRejected(client: ExchangeHttpClient, body: PlaceOrderRequest) {
+  const out = await client.orders.place(body);
+  if (out.kind !== "rejected") throw new Error(`expected a reject, got ${out.kind}`);
+  return out;
+}

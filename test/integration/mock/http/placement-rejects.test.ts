@@ -5,7 +5,7 @@ import { vaultOf } from "../../../../src/mock/vault.js";
 import { orderDomain } from "../../../../src/signing/domain.js";
 import { buildOrderStruct } from "../../../../src/signing/order-struct.js";
 import { PrivateKeySigner } from "../../../../src/signing/private-key-signer.js";
-import { MockHarness, WALLET } from "./harness.js";
+import { MockHarness, placeRejected, WALLET } from "./harness.js";
 
 /** POST /api/orders/place: every reject code of the spec with its status, envelope and details. */
 
@@ -19,11 +19,7 @@ const asMm = () => h.client();
 const asKyc = () => h.client({ key: h.keys.multiKyc, wallet: WALLET.kyc });
 const raw = (body: unknown) => h.fetch("/api/orders/place", { key: h.keys.trader, body });
 
-async function rejected(body: PlaceOrderRequest, client = asMm()) {
-  const out = await client.orders.place(body);
-  if (out.kind !== "rejected") throw new Error(`expected a reject, got ${out.kind}`);
-  return out;
-}
+const rejected = (body: PlaceOrderRequest, client = asMm()) => placeRejected(client, body);
 
 describe("rejects, each with its code and details", () => {
   it("maker neither the wallet nor its vault → 400 maker_mismatch", async () => {

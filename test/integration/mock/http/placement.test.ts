@@ -4,7 +4,7 @@ import type { PlaceOrderRequest } from "../../../../src/core/types.js";
 import { toWei } from "../../../../src/core/wei.js";
 import { vaultOf } from "../../../../src/mock/vault.js";
 import { weiToString } from "../../../../src/venue/wire.js";
-import { MockHarness, WALLET } from "./harness.js";
+import { MockHarness, placeRejected, WALLET } from "./harness.js";
 
 /** POST /api/orders/place: accepted placements and injected faults, through the real client and OrderBuilder. */
 
@@ -16,13 +16,8 @@ afterAll(() => h.close());
 
 const asMm = () => h.client();
 const asKyc = () => h.client({ key: h.keys.multiKyc, wallet: WALLET.kyc });
-const _raw = (body: unknown) => h.fetch("/api/orders/place", { key: h.keys.trader, body });
 
-async function rejected(body: PlaceOrderRequest, client = asMm()) {
-  const out = await client.orders.place(body);
-  if (out.kind !== "rejected") throw new Error(`expected a reject, got ${out.kind}`);
-  return out;
-}
+const rejected = (body: PlaceOrderRequest, client = asMm()) => placeRejected(client, body);
 
 describe("accepted placements", () => {
   it("a valid signed order lands OPEN and reads back", async () => {
