@@ -1,13 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
-import { authenticate } from "../../../src/mock/auth/authenticate.js";
 import type { MockContext } from "../../../src/mock/context.js";
 import { MockAdmin } from "../../../src/mock/faults/admin.js";
-import { AdminError } from "../../../src/mock/faults/admin-error.js";
 import { noFaults } from "../../../src/mock/faults/state.js";
 import type { MarketScenario } from "../../../src/mock/scenario/types.js";
 import type { VenueEvent } from "../../../src/venue/events.js";
-import { FakeGateway, MM_WALLET, simContext } from "./sim-support.js";
+import { authAs, codeOf, FakeGateway, MM_WALLET, simContext } from "./sim-support.js";
 
 const KEY_ALL = "mm_test_ba9533dcb8d806b6_ZS2A_RVQIyZo0QcwFbjXI0VP1uldYHzRqIwwTzj40RU";
 
@@ -28,25 +26,7 @@ beforeEach(() => {
   ctx.venue.subscribe((e) => events.push(e));
 });
 
-function auth(apiKey: string, userWallet?: string) {
-  return authenticate(ctx.directory, ctx.clock, {
-    apiKey,
-    userWallet,
-    ip: "127.0.0.1",
-    scopes: [],
-    needsWallet: true,
-  });
-}
-
-function codeOf(fn: () => unknown): { status: number; code: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AdminError) return { status: err.status, code: err.code };
-    throw err;
-  }
-  throw new Error("expected an AdminError");
-}
+const auth = (apiKey: string, userWallet?: string) => authAs(ctx, apiKey, userWallet);
 
 function place(side: "buy" | "sell", price: string, qty: string) {
   return ctx.venue.place({

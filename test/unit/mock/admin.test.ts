@@ -1,10 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { authenticate } from "../../../src/mock/auth/authenticate.js";
 import type { MockContext } from "../../../src/mock/context.js";
 import { MockAdmin } from "../../../src/mock/faults/admin.js";
-import { AdminError } from "../../../src/mock/faults/admin-error.js";
 import type { MarketScenario } from "../../../src/mock/scenario/types.js";
-import { FakeGateway, simContext } from "./sim-support.js";
+import { authAs, codeOf, FakeGateway, simContext } from "./sim-support.js";
 
 const KEY_ALL = "mm_test_ba9533dcb8d806b6_ZS2A_RVQIyZo0QcwFbjXI0VP1uldYHzRqIwwTzj40RU";
 const KEY_READ = "mm_test_e03d44eb088dd604_ZWYqx7w9hDl0_7sK2OWukM0XqTChMu--Fsu8P6hsZXs";
@@ -24,25 +22,7 @@ beforeEach(() => {
   market = m;
 });
 
-function auth(apiKey: string, userWallet?: string) {
-  return authenticate(ctx.directory, ctx.clock, {
-    apiKey,
-    userWallet,
-    ip: "127.0.0.1",
-    scopes: [],
-    needsWallet: true,
-  });
-}
-
-function codeOf(fn: () => unknown): { status: number; code: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof AdminError) return { status: err.status, code: err.code };
-    throw err;
-  }
-  throw new Error("expected an AdminError");
-}
+const auth = (apiKey: string, userWallet?: string) => authAs(ctx, apiKey, userWallet);
 
 describe("MockAdmin: feeds, latency and request faults", () => {
   it("adds feed faults per token or for every token, and refuses unknown tokens", () => {

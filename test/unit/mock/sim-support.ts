@@ -1,6 +1,8 @@
 import { SimClock } from "../../../src/core/sim-clock.js";
+import { authenticate } from "../../../src/mock/auth/authenticate.js";
 import { buildMockContext } from "../../../src/mock/build-context.js";
 import type { MockContext } from "../../../src/mock/context.js";
+import { AdminError } from "../../../src/mock/faults/admin-error.js";
 import type { GatewayControl } from "../../../src/mock/faults/gateway-control.js";
 import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import type { FlowScenario, Scenario } from "../../../src/mock/scenario/types.js";
@@ -101,4 +103,26 @@ export class FakeGateway implements GatewayControl {
   openSockets(): number {
     return this.sockets;
   }
+}
+
+/** The mock's own auth check for a key (and wallet) from loopback, as a request would meet it. */
+export function authAs(ctx: MockContext, apiKey: string, userWallet?: string) {
+  return authenticate(ctx.directory, ctx.clock, {
+    apiKey,
+    userWallet,
+    ip: "127.0.0.1",
+    scopes: [],
+    needsWallet: true,
+  });
+}
+
+/** The status and code of the AdminError `fn` throws; fails when it throws nothing or something else. */
+export function codeOf(fn: () => unknown): { status: number; code: string } {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AdminError) return { status: err.status, code: err.code };
+    throw err;
+  }
+  throw new Error("expected an AdminError");
 }
