@@ -4,28 +4,13 @@ import type { Engine } from "../engine/engine-api.js";
 import { fillFromWire } from "../execution/reconcile-fills.js";
 import { GatewayClient } from "../gateway/client.js";
 import type { GatewayFatalError } from "../gateway/errors.js";
+import { lifecycleStatus } from "../gateway/lifecycle-status.js";
 import { MarketDataFeed } from "../gateway/market-data-feed.js";
 import type { Revealable } from "../gateway/options.js";
 import type { ChannelEvent } from "../gateway/schema/events.js";
 import { PLATFORM_STATUS_ID } from "../gateway/types.js";
 import type { Logger } from "../observability/logger.js";
 import type { QuotedMarkets } from "./markets.js";
-
-/** The condition and the status a condition_lifecycle event implies for its market. */
-function lifecycleOf(e: ChannelEvent): { conditionId: string; status: string } | undefined {
-  switch (e.type) {
-    case "market_paused":
-      return { conditionId: e.conditionId, status: "PAUSED" };
-    case "market_unpaused":
-      return { conditionId: e.conditionId, status: "OPEN" };
-    case "market_resolved":
-      return { conditionId: e.conditionId, status: "RESOLVED" };
-    case "market_status":
-      return { conditionId: e.conditionId, status: e.status };
-    default:
-      return undefined;
-  }
-}
 
 export interface FeedsOptions {
   readonly wsUrl: string;
@@ -156,7 +141,7 @@ export class Feeds {
       engine.onPlatformStatus(e.frozen);
       return;
     }
-    const change = lifecycleOf(e);
+    const change = lifecycleStatus(e);
     if (change === undefined) return;
     const { status } = change;
     const marketId = markets.marketOfCondition(change.conditionId);

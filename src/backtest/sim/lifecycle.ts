@@ -1,5 +1,6 @@
 import { MARKET_STATUSES, type MarketStatus } from "../../core/types.js";
 import type { Engine } from "../../engine/engine-api.js";
+import { lifecycleStatus } from "../../gateway/lifecycle-status.js";
 import type { ChannelEvent } from "../../gateway/schema/events.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { MarketSetup } from "./markets.js";
@@ -22,7 +23,7 @@ export function applyLifecycle(
     if (frozen !== undefined) toEngine((engine) => engine.onPlatformStatus(frozen));
     return true;
   }
-  const status = statusOf(e);
+  const status = lifecycleStatus(e);
   if (status === undefined) return false;
   const spec = markets.specs.find((m) => m.conditionId === status.conditionId);
   if (spec === undefined) return true;
@@ -31,19 +32,4 @@ export function applyLifecycle(
   }
   toEngine((engine) => engine.onMarketStatus(spec.marketId, status.status));
   return true;
-}
-
-function statusOf(e: ChannelEvent): { conditionId: string; status: string } | undefined {
-  switch (e.type) {
-    case "market_paused":
-      return { conditionId: e.conditionId, status: "PAUSED" };
-    case "market_unpaused":
-      return { conditionId: e.conditionId, status: "OPEN" };
-    case "market_resolved":
-      return { conditionId: e.conditionId, status: "RESOLVED" };
-    case "market_status":
-      return { conditionId: e.conditionId, status: e.status };
-    default:
-      return undefined;
-  }
 }
