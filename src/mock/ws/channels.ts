@@ -1,28 +1,16 @@
 import type { Address } from "../../core/types.js";
+// The spec's channel table and caps, transcribed once (src/gateway/types.ts) for client and mock alike.
+import {
+  type Channel,
+  type GatewayKind as Gateway,
+  MARKET_CHANNELS,
+  MAX_IDS_PER_SUBSCRIPTION as MAX_IDS,
+  MAX_SUBSCRIPTIONS_PER_CONNECTION as MAX_SUBSCRIPTIONS,
+  USER_CHANNELS,
+} from "../../gateway/types.js";
 import type { Scope } from "../scenario/types.js";
 
-/** The two gateways of the spec. */
-export type Gateway = "market" | "user";
-
-/** Public channels of /ws/market. */
-export const MARKET_CHANNELS = [
-  "token_book",
-  "token_trade_matches",
-  "token_trade_settlements",
-  "token_ohlc",
-  "condition_lifecycle",
-  "system",
-] as const;
-
-/** Private channels of /ws/user (scope portfolio:read). */
-export const USER_CHANNELS = ["user_orders", "user_fills", "vault_positions"] as const;
-
-export type Channel = (typeof MARKET_CHANNELS)[number] | (typeof USER_CHANNELS)[number];
-
-/** Spec, Limits: subscriptions per connection. */
-export const MAX_SUBSCRIPTIONS = 256;
-/** Spec, Limits: ids per subscription or per add_ids call. */
-export const MAX_IDS = 100;
+export { type Channel, type Gateway, MARKET_CHANNELS, MAX_IDS, MAX_SUBSCRIPTIONS, USER_CHANNELS };
 
 /** The spec's subscription rejection codes. */
 export type RejectCode =
