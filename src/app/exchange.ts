@@ -56,6 +56,6 @@ export function orderBuilder(config: MmConfig): OrderBuilder {
       exchangeContract: signing.exchangeContract,
       negRiskExchangeContract: signing.negRiskExchangeContract,
     },
-    signer: new PrivateKeySigner(key.value.reveal()),
+    signer: new PrivateKeySigner(key.value.reveal(), { noncePool: signing.noncePool }),
   });
 }

@@ -47,6 +47,7 @@ export interface RawConfig extends RawEngineConfig {
     signatureType: number;
     defaultFeeRateBps: number;
     orderExpirySeconds: number;
+    noncePool: number;
   };
   markets: {
     defaultTickSize: string;
@@ -226,6 +227,14 @@ export const schema = {
       env: "MM_SIGNING_ORDER_EXPIRY_SECONDS",
       min: 0,
       max: 31_536_000,
+    }),
+    noncePool: setting({
+      doc: "Precomputed ECDSA nonces kept ready (0..4096): signing a placement then takes microseconds instead of ~0.3 ms, refilled while idle from the OS CSPRNG; 0 = RFC 6979 deterministic signatures only.",
+      format: "mm-int",
+      default: 64,
+      env: "MM_SIGNING_NONCE_POOL",
+      min: 0,
+      max: 4096,
     }),
   },
   markets: {

@@ -39,6 +39,8 @@ export interface MmConfig {
     readonly signatureType: number;
     readonly defaultFeeRateBps: number;
     readonly orderExpirySeconds: number;
+    /** Precomputed ECDSA nonces kept ready; 0 = deterministic signatures only. */
+    readonly noncePool: number;
   };
   readonly markets: {
     readonly defaultTickSize: string;
