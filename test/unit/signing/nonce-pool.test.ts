@@ -34,9 +34,7 @@ describe("NoncePool-backed signing", () => {
       const hash = digest(i);
       const signature = await signer.signDigest(hash);
       expect(signature).toMatch(/^0x[0-9a-f]{128}(1b|1c)$/);
-      expect((await recoverAddress({ hash, signature })).toLowerCase()).toBe(
-        TEST_WALLET.toLowerCase(),
-      );
+      expect((await recoverAddress({ hash, signature })).toLowerCase()).toBe(TEST_WALLET.toLowerCase());
       expect(SigningKey.recoverPublicKey(hash, Signature.from(signature))).toBe(
         new SigningKey(TEST_KEY).publicKey,
       );
