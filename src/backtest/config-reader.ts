@@ -95,8 +95,10 @@ export function join(path: string, key: string): string {
 }
 
 /**
- * Layers config files: later files win; objects merge key by key, arrays and the `strategy`
- * entry are replaced whole (merging two strategies' parameters would make a third nobody wrote).
+ * Layers config files: later files win; objects merge key by key, arrays, the `strategy` entry
+ * and model objects (an object with a `type`, e.g. a latency distribution or the queue model) are
+ * replaced whole (merging two strategies' parameters, or two distributions, would make a third
+ * nobody wrote).
  * @example layerConfigs([{ latency: { feedMs: 5 } }, { latency: { entryMs: 20 } }]) // both latencies
  */
 export function layerConfigs(layers: readonly unknown[]): unknown {
@@ -106,7 +108,8 @@ export function layerConfigs(layers: readonly unknown[]): unknown {
 }
 
 function mergeInto(base: unknown, over: unknown, key: string): unknown {
-  if (key === "strategy" || !isPlain(base) || !isPlain(over)) return over === undefined ? base : over;
+  if (key === "strategy" || !isPlain(base) || !isPlain(over) || "type" in over || "type" in base)
+    return over === undefined ? base : over;
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(over)) out[k] = mergeInto(out[k], v, k);
   return out;

@@ -4,15 +4,20 @@ import { MmError, ValidationError } from "../core/errors.js";
 import { type EngineOptions, resolveEngineOptions } from "../engine/engine-deps.js";
 import { parseRiskConfig, type RiskConfig } from "../risk/config.js";
 import { type ConfigReader, type Json, join } from "./config-reader.js";
+import type { LatencySpec } from "./sim/latency.js";
+import { readLatency } from "./sim/latency-config.js";
 
-/** Simulated delays, milliseconds of the SimClock (constant). */
+/**
+ * Simulated delays, milliseconds of the SimClock: each a constant (a number) or a distribution
+ * sampled per message from the run's seed (src/backtest/sim/latency.ts).
+ */
 export interface LatencySettings {
-  /** Market data and fill notices: exchange event → engine. */
-  readonly feedMs: number;
+  /** Market data and fill notices: exchange event → engine (per connection, in order). */
+  readonly feedMs: LatencySpec;
   /** Order entry: engine send → venue acts. */
-  readonly entryMs: number;
+  readonly entryMs: LatencySpec;
   /** Response: venue answer → engine. */
-  readonly responseMs: number;
+  readonly responseMs: LatencySpec;
 }
 
 /** What the summary measures and how. */
@@ -83,7 +88,6 @@ export function readSimSettings(root: Json, r: ConfigReader): SimSettings {
   const fees = r.section(root.fees, "fees", ["makerFeeBps", "defaultFeeTakerBps"]);
   const wallet = r.section(root.wallet, "wallet", ["usdc", "shares"]);
   const report = r.section(root.report, "report", ["sharpeIntervalMs", "markoutsMs"]);
-  const ms = { min: 0, max: 86_400_000, int: true };
   const engineOptions: EngineOptions = { session: "bt", ...(engine as Partial<EngineOptions>) };
   const trackerOptions: TrackerOptions = {
     crossed: "flag",
@@ -99,9 +103,9 @@ export function readSimSettings(root: Json, r: ConfigReader): SimSettings {
     engine: engineOptions,
     tracker: trackerOptions,
     latency: {
-      feedMs: r.num(lat, "latency", "feedMs", 0, ms),
-      entryMs: r.num(lat, "latency", "entryMs", 0, ms),
-      responseMs: r.num(lat, "latency", "responseMs", 0, ms),
+      feedMs: readLatency(r, lat, "latency", "feedMs"),
+      entryMs: readLatency(r, lat, "latency", "entryMs"),
+      responseMs: readLatency(r, lat, "latency", "responseMs"),
     },
     fees: {
       makerFeeBps: r.num(fees, "fees", "makerFeeBps", 0, { min: 0, max: 1000, int: true }),

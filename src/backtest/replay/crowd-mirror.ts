@@ -1,4 +1,6 @@
+import { parsePriceMicro, parseSizeMicro } from "../../book/micro.js";
 import type { Side } from "../../core/types.js";
+import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
 import type { VenueEvent } from "../../venue/events.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import { CROWD } from "../sim/actors.js";
@@ -6,9 +8,11 @@ import type { BotOrders } from "../sim/bot-orders.js";
 import type { ExchangeBooks, LevelChange } from "../sim/exchange-books.js";
 import type { MarketSetup } from "../sim/markets.js";
 import { QueueModel } from "./queue-model.js";
+import type { PrintCounters } from "./queue-model-config.js";
+import type { QueueModelSpec } from "./queue-model-spec.js";
 
 /** What the mirror did, for the report. */
-export interface MirrorCounters {
+export interface MirrorCounters extends PrintCounters {
   placed: number;
   amended: number;
   cancelled: number;
@@ -34,12 +38,14 @@ interface CrowdLevel {
  *    maker at its own price — the recorded opposite side moved through its quote).
  * 2. A decrease of Δ shrinks it by Δ (not below 0). Liquidity the bot took stays taken until the
  *    level empties (no double fills), a snapshot re-lists what the recording shows.
- * 3. Queue position (QueueModel): a bot order joins behind the recorded size at its price; every
- *    decrease comes off the front first. When a decrease at the level that was its side's best
- *    reaches past a bot order's place, the excess is taken as trades: the market sends an IOC
- *    through the level for the excess (its own order there stepped aside first), filling the
- *    bot's orders at that price or better in price-time order, as a real aggressor would.
- *    Decreases away from the touch are cancels: they only shorten the queue ahead.
+ * 3. Queue position (QueueModel, chosen by config): a bot order joins behind the recorded size at
+ *    its price. Trades consume the queue from the front: inferred ones (a decrease of the level
+ *    while it was its side's best) or the recording's trade prints (`onTrade`), per the model's
+ *    `trades` setting. When a trade reaches past a bot order's place, the excess is taken: the
+ *    market sends an IOC through the level for it (its own orders at that price and better
+ *    stepped aside first), filling the bot's orders at that price or better in price-time
+ *    order, as a real aggressor would. Other decreases are cancels: they only shorten the queue
+ *    ahead, by the share the model attributes to the front.
  * 4. The bot's own aggressive orders match the mirrored levels at their prices (taker fills).
  * Orders of CROWD are transient in the venue: memory does not grow with the recording.
  */
@@ -51,15 +57,28 @@ export class CrowdMirror {
     inferredTrades: 0,
     inferredQty: 0n,
     rejected: new Map(),
+    prints: 0,
+    printsIgnored: 0,
+    printTrades: 0,
+    printQty: 0n,
   };
-  readonly queue = new QueueModel();
+  readonly queue: QueueModel;
   readonly #venue: SimVenue;
+  readonly #books: ExchangeBooks;
   readonly #tokens: Map<string, { marketId: string; outcome: string }>;
   readonly #levels = new Map<string, CrowdLevel>();
   readonly #keyOf = new Map<string, string>();
 
-  constructor(venue: SimVenue, books: ExchangeBooks, markets: MarketSetup, bot: BotOrders) {
+  constructor(
+    venue: SimVenue,
+    books: ExchangeBooks,
+    markets: MarketSetup,
+    bot: BotOrders,
+    queueModel?: QueueModelSpec,
+  ) {
+    this.queue = new QueueModel(queueModel);
     this.#venue = venue;
+    this.#books = books;
     this.#tokens = new Map(
       markets.tokens.map((t) => [t.tokenId, { marketId: t.marketId, outcome: t.outcome }]),
     );
@@ -82,18 +101,42 @@ export class CrowdMirror {
       const delta = c.after - c.before;
       if (level === undefined) this.#place(key, c.tokenId, side, price, delta);
       else this.#resize(key, level, level.remaining + delta);
+      this.queue.increase(c.tokenId, side, price);
       return;
     }
     const delta = c.before - c.after;
-    const through = this.queue.consume(c.tokenId, side, price, delta);
+    const through = this.queue.decrease(c.tokenId, side, price, c.before, c.after, c.wasTouch);
     const left = level === undefined || level.remaining <= delta ? 0n : level.remaining - delta;
-    if (!c.wasTouch || through === 0n) {
+    if (through === 0n) {
       if (level !== undefined) this.#resize(key, level, left);
       return;
     }
     if (level !== undefined) this.#resize(key, level, 0n);
-    this.#take(c.tokenId, side, price, through);
+    const filled = this.#take(c.tokenId, side, price, through);
+    if (filled !== undefined) {
+      this.counters.inferredTrades++;
+      this.counters.inferredQty += filled;
+    }
     if (left > 0n) this.#place(key, c.tokenId, side, price, left);
+  }
+
+  /**
+   * A recorded trade print (SimSession.traded), used unless the model infers trades. `side` is
+   * the aggressor's ("buy" / "sell", any case): the print consumes the queue of the other side.
+   */
+  onTrade(e: TradeMatchedEvent): void {
+    if (!this.queue.usesPrints || !this.#tokens.has(e.tokenId)) return;
+    const taker = e.side.toLowerCase();
+    const price = parsePriceMicro(e.price);
+    const qty = parseSizeMicro(e.quantity);
+    if ((taker !== "buy" && taker !== "sell") || price < 0 || qty === undefined || qty === 0n) {
+      this.counters.printsIgnored++;
+      return;
+    }
+    this.counters.prints++;
+    const side: Side = taker === "buy" ? "sell" : "buy";
+    const through = this.queue.trade(e.tokenId, side, BigInt(price), qty);
+    if (through > 0n) this.#takeThrough(e.tokenId, side, price, through);
   }
 
   /** Follows the CROWD orders' fills and cancels (SimSession.venueEvents). */
@@ -146,14 +189,36 @@ export class CrowdMirror {
     }
   }
 
-  // An inferred aggressor: the market's IOC on the other side, through the bot's orders at `price`.
-  #take(tokenId: string, side: Side, price: bigint, quantity: bigint): void {
+  // An aggressor of the market: its IOC on the other side, through the bot's orders at `price`
+  // and better. Returns what it filled (undefined: nothing to fill).
+  #take(tokenId: string, side: Side, price: bigint, quantity: bigint): bigint | undefined {
     const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
     const other: Side = side === "buy" ? "sell" : "buy";
     const r = this.#venue.place({ wallet: CROWD, ...t, side: other, price, quantity, timeInForce: "ioc" });
-    if (r.status === "REJECTED") return;
-    this.counters.inferredTrades++;
-    this.counters.inferredQty += r.filledQty;
+    return r.status === "REJECTED" ? undefined : r.filledQty;
+  }
+
+  // A print went past a bot order's place: the market's orders at the print's price and better
+  // step aside (an IOC of the market must not meet its own liquidity), the IOC fills the bot in
+  // price-time order, and the market's orders come back as the recording shows them.
+  #takeThrough(tokenId: string, side: Side, price: number, quantity: bigint): void {
+    const levels = this.#books.book(tokenId).side(side === "buy" ? "bid" : "ask");
+    const aside: { price: bigint; remaining: bigint }[] = [];
+    for (let i = 0; ; i++) {
+      const l = levels.at(i);
+      if (l === undefined || (side === "buy" ? l.price < price : l.price > price)) break;
+      const key = `${tokenId}|${side}|${l.price}`;
+      const level = this.#levels.get(key);
+      if (level === undefined) continue;
+      aside.push({ price: BigInt(l.price), remaining: level.remaining });
+      this.#resize(key, level, 0n);
+    }
+    const filled = this.#take(tokenId, side, BigInt(price), quantity);
+    if (filled !== undefined) {
+      this.counters.printTrades++;
+      this.counters.printQty += filled;
+    }
+    for (const a of aside) this.#place(`${tokenId}|${side}|${a.price}`, tokenId, side, a.price, a.remaining);
   }
 
   #forget(key: string, level: CrowdLevel): void {

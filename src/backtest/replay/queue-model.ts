@@ -1,71 +1,195 @@
 import type { Side } from "../../core/types.js";
+import { cancelFrontShare, DEFAULT_QUEUE_MODEL, type QueueModelSpec } from "./queue-model-spec.js";
 
 interface Place {
   readonly orderId: string;
-  readonly key: string;
+  readonly price: bigint;
+  /** Recorded size ahead of the order, micro-units. */
   ahead: bigint;
+  /** Recorded trades at its level since the level last changed (netted out of the next decrease). */
+  traded: bigint;
 }
 
 /**
- * Queue position of the bot's resting orders in the recorded book (a conservative L2 queue
- * model, in the spirit of hftbacktest's): an order joins behind everything the recording shows
- * at its price (`ahead` = the recorded level's size on arrival); liquidity added later queues
- * behind it; every decrease of the level, trade or cancel alike, comes off the front first. What
- * a decrease takes beyond an order's `ahead` went through its place in the queue: `consume`
- * returns it (the largest such amount among the level's orders), for the mirror to fill.
- * Pure: no venue, no clock.
+ * Queue position of the bot's resting orders in the recorded L2 book, in the style of
+ * hftbacktest. An order joins behind everything the recording shows at its price (`ahead` = the
+ * level's size on arrival); liquidity added later queues behind it. Then:
+ * - A trade at the level consumes the queue from the front: `ahead` falls by its quantity and
+ *   what goes beyond `ahead` went through the order's place (returned, for the mirror to fill).
+ *   Trades are the recording's prints (`trade`), or — where the model infers them (`trades`
+ *   "inferred", or "auto" on a token without prints) — decreases of the level while it is its
+ *   side's best (`decrease` with `atTouch`).
+ * - Any other decrease is a cancel: it never fills the order; the spec's model says how much of
+ *   it leaves ahead of the order (conservative: all, riskAverse: none, probabilistic: a share
+ *   f(ahead) / (f(ahead) + f(behind)) and the like, see cancelFrontShare), the rest leaving
+ *   behind it; what the back cannot hold comes off the front. Recorded trades already applied
+ *   are netted out of the next change of the level, so a print and the book change that carries
+ *   it are not counted twice (hftbacktest's cum_trade_qty).
+ * Pure: no venue, no clock, no randomness.
  */
 export class QueueModel {
-  readonly #orders = new Map<string, Place>();
+  readonly spec: QueueModelSpec;
+  readonly #orders = new Map<string, { readonly key: string; readonly place: Place }>();
   readonly #levels = new Map<string, Set<Place>>();
+  /** Per token and side, the prices at which orders rest (for trades through better prices). */
+  readonly #prices = new Map<string, Map<bigint, number>>();
+  readonly #printed = new Set<string>();
+
+  constructor(spec: QueueModelSpec = DEFAULT_QUEUE_MODEL) {
+    this.spec = spec;
+  }
+
+  /** Whether recorded trade prints count at all (`trades` other than "inferred"). */
+  get usesPrints(): boolean {
+    return this.spec.trades !== "inferred";
+  }
 
   /** An order starts resting at (token, side, price) behind `ahead` of recorded size. */
   join(orderId: string, tokenId: string, side: Side, price: bigint, ahead: bigint): void {
-    const place: Place = { orderId, key: levelKey(tokenId, side, price), ahead };
-    this.#orders.set(orderId, place);
-    let level = this.#levels.get(place.key);
+    const key = levelKey(tokenId, side, price);
+    const place: Place = { orderId, price, ahead, traded: 0n };
+    this.#orders.set(orderId, { key, place });
+    let level = this.#levels.get(key);
     if (level === undefined) {
       level = new Set();
-      this.#levels.set(place.key, level);
+      this.#levels.set(key, level);
+      const ts = `${tokenId}|${side}`;
+      let prices = this.#prices.get(ts);
+      if (prices === undefined) {
+        prices = new Map();
+        this.#prices.set(ts, prices);
+      }
+      prices.set(price, (prices.get(price) ?? 0) + 1);
     }
     level.add(place);
   }
 
   /** An order stopped resting. */
   leave(orderId: string): void {
-    const place = this.#orders.get(orderId);
-    if (place === undefined) return;
+    const o = this.#orders.get(orderId);
+    if (o === undefined) return;
     this.#orders.delete(orderId);
-    const level = this.#levels.get(place.key);
-    level?.delete(place);
-    if (level?.size === 0) this.#levels.delete(place.key);
+    const level = this.#levels.get(o.key);
+    level?.delete(o.place);
+    if (level?.size === 0) {
+      this.#levels.delete(o.key);
+      const ts = o.key.slice(0, o.key.lastIndexOf("|"));
+      const prices = this.#prices.get(ts);
+      prices?.delete(o.place.price);
+      if (prices?.size === 0) this.#prices.delete(ts);
+    }
   }
 
   /**
-   * The recorded level shrank by `delta`: each order's `ahead` falls by it (not below 0); returns
-   * how far the decrease reached past the front-most order (0 when none rests there).
+   * The recorded level went from `before` to `after` (< before). When the decrease is taken as a
+   * trade (at the touch, trades inferred for the token) it comes off the front and the amount it
+   * reached past the front-most order is returned; otherwise it is a cancel, attributed by the
+   * model, and 0 is returned.
    */
-  consume(tokenId: string, side: Side, price: bigint, delta: bigint): bigint {
+  decrease(
+    tokenId: string,
+    side: Side,
+    price: bigint,
+    before: bigint,
+    after: bigint,
+    atTouch: boolean,
+  ): bigint {
     const level = this.#levels.get(levelKey(tokenId, side, price));
     if (level === undefined) return 0n;
+    const delta = before - after;
+    if (atTouch && this.#infers(tokenId)) return takeFront(level, delta);
+    for (const place of level) this.#cancel(place, before, after, delta);
+    return 0n;
+  }
+
+  /** The recorded level grew: nothing moves ahead of the orders; pending trades are settled. */
+  increase(tokenId: string, side: Side, price: bigint): void {
+    if (!this.usesPrints) return; // nothing is pending without prints
+    const level = this.#levels.get(levelKey(tokenId, side, price));
+    if (level !== undefined) for (const place of level) place.traded = 0n;
+  }
+
+  /**
+   * A recorded trade print of `qty` against resting `side` orders at `price` (ignored when trades
+   * are inferred). Orders at the price: the trade comes off the front. Orders at better prices
+   * were traded through (the aggressor went past them to reach `price`): nothing of the recorded
+   * size there was ahead. Returns the most that went past any order's place (0: no fill).
+   */
+  trade(tokenId: string, side: Side, price: bigint, qty: bigint): bigint {
+    if (!this.usesPrints) return 0n;
+    this.#printed.add(tokenId);
+    const prices = this.#prices.get(`${tokenId}|${side}`);
+    if (prices === undefined) return 0n;
     let through = 0n;
-    for (const place of level) {
-      const past = delta - place.ahead;
-      if (past > through) through = past;
-      place.ahead = past >= 0n ? 0n : -past;
+    for (const p of prices.keys()) {
+      const better = side === "buy" ? p > price : p < price;
+      if (p !== price && !better) continue;
+      for (const place of this.#levels.get(levelKey(tokenId, side, p)) ?? []) {
+        const taken = p === price ? qty : place.ahead + qty;
+        const past = taken - place.ahead;
+        if (past > through) through = past;
+        place.traded += p === price ? qty : place.ahead;
+        place.ahead = past >= 0n ? 0n : -past;
+      }
     }
     return through;
   }
 
+  /**
+   * The model's inferred-trade rule, kept for callers of the original API: the level at (token,
+   * side, price) shrank by `delta` at the touch, every decrease a trade off the front.
+   */
+  consume(tokenId: string, side: Side, price: bigint, delta: bigint): bigint {
+    const level = this.#levels.get(levelKey(tokenId, side, price));
+    return level === undefined ? 0n : takeFront(level, delta);
+  }
+
   /** Recorded size ahead of an order, if it rests. */
   ahead(orderId: string): bigint | undefined {
-    return this.#orders.get(orderId)?.ahead;
+    return this.#orders.get(orderId)?.place.ahead;
   }
 
   /** Number of orders tracked. */
   get size(): number {
     return this.#orders.size;
   }
+
+  #infers(tokenId: string): boolean {
+    const t = this.spec.trades;
+    return t === "inferred" || (t === "auto" && !this.#printed.has(tokenId));
+  }
+
+  #cancel(place: Place, before: bigint, after: bigint, delta: bigint): void {
+    const cancelled = delta > place.traded ? delta - place.traded : 0n;
+    place.traded = 0n;
+    const ahead = place.ahead;
+    const behind = before > ahead ? before - ahead : 0n;
+    let front = frontPart(this.spec, cancelled, ahead, behind);
+    if (cancelled - front > behind) front = cancelled - behind;
+    const left = front >= ahead ? 0n : ahead - front;
+    place.ahead = left < after ? left : after;
+  }
+}
+
+// Every decrease a trade, off the front: the original conservative rule, kept arithmetic for
+// arithmetic so the default configuration replays exactly as before.
+function takeFront(level: Set<Place>, delta: bigint): bigint {
+  let through = 0n;
+  for (const place of level) {
+    const past = delta - place.ahead;
+    if (past > through) through = past;
+    place.ahead = past >= 0n ? 0n : -past;
+  }
+  return through;
+}
+
+// How much of a cancel of `cancelled` leaves ahead of the order (before the back-overflow rule).
+function frontPart(spec: QueueModelSpec, cancelled: bigint, ahead: bigint, behind: bigint): bigint {
+  if (cancelled === 0n || ahead === 0n) return 0n;
+  if (spec.type === "conservative") return cancelled;
+  if (spec.type === "riskAverse") return 0n;
+  const share = cancelFrontShare(spec, Number(ahead), Number(behind));
+  return BigInt(Math.round(Number(cancelled) * share));
 }
 
 function levelKey(tokenId: string, side: Side, price: bigint): string {

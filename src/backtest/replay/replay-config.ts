@@ -2,6 +2,8 @@ import { ConfigReader, type Json, layerConfigs } from "../config-reader.js";
 import { Issues } from "../errors.js";
 import { readSimSettings, SIM_SECTIONS, type SimSettings } from "../settings.js";
 import type { TokenSetting } from "../sim/markets.js";
+import { readQueueModel } from "./queue-model-config.js";
+import type { QueueModelSpec } from "./queue-model-spec.js";
 
 /** Market parameters for tokens found in the data (the recording carries none). */
 export interface MarketDefaults {
@@ -20,6 +22,8 @@ export interface ReplayConfig extends SimSettings {
   readonly tokens: readonly TokenSetting[] | undefined;
   /** The engine starts this long before the first frame (its start-up reconcile). */
   readonly startLeadMs: number;
+  /** Queue position of the bot's resting orders in the recorded book (config `queueModel`). */
+  readonly queueModel: QueueModelSpec;
 }
 
 const TOKEN_KEYS = [
@@ -46,6 +50,7 @@ export function parseReplayConfig(layers: readonly unknown[]): ReplayConfig {
     ...SIM_SECTIONS,
     "markets",
     "startLeadMs",
+    "queueModel",
     "description",
   ]);
   const sim = readSimSettings(root, r);
@@ -64,8 +69,9 @@ export function parseReplayConfig(layers: readonly unknown[]): ReplayConfig {
     else tokens = m.tokens.map((t, i) => tokenSetting(r, t, `markets.tokens[${i}]`, marketDefaults));
   }
   const startLeadMs = r.num(root, "", "startLeadMs", 1_000, { min: 0, max: 86_400_000, int: true });
+  const queueModel = readQueueModel(r, root.queueModel);
   issues.throwIfAny("backtest_config_invalid", "backtest config");
-  return { ...sim, strategyRaw: root.strategy, marketDefaults, tokens, startLeadMs };
+  return { ...sim, strategyRaw: root.strategy, marketDefaults, tokens, startLeadMs, queueModel };
 }
 
 function tokenSetting(r: ConfigReader, raw: unknown, path: string, d: MarketDefaults): TokenSetting {

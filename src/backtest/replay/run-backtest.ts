@@ -2,18 +2,21 @@ import { basename } from "node:path";
 import type { EngineEvent } from "../../engine/engine-events.js";
 import type { Logger } from "../../observability/logger.js";
 import { BacktestError } from "../errors.js";
-import { readRecorded } from "../import/recorded-format.js";
+import { readRecordedBatches } from "../import/recorded-format.js";
 import { units } from "../report/decimal.js";
+import { Timeline, type TimelineData, type TimelineOptions } from "../report/html/timeline.js";
 import { Recorder } from "../report/recorder.js";
 import { buildRunSummary, sortedCounts } from "../report/summary.js";
 import { BOT } from "../sim/actors.js";
 import type { BacktestFill } from "../sim/bot-fills.js";
 import { BotOrders } from "../sim/bot-orders.js";
+import { latencyEcho } from "../sim/latency.js";
 import { buildMarkets } from "../sim/markets.js";
 import { SimSession } from "../sim/session.js";
 import { CrowdMirror } from "./crowd-mirror.js";
 import { dataFiles } from "./data-files.js";
-import { mergeByRecvTs } from "./merge.js";
+import { mergeBatchesByRecvTs } from "./merge.js";
+import { queueModelSummary } from "./queue-model-config.js";
 import type { ReplayConfig } from "./replay-config.js";
 import { scanTokens } from "./scan-tokens.js";
 
@@ -32,6 +35,8 @@ export interface BacktestOptions {
   /** Called every `progressEvery` frames (default 10,000) with the frames done and the clock time. */
   readonly onProgress?: (frames: number, clockMs: number) => void;
   readonly progressEvery?: number;
+  /** Sample the time series of the HTML report (off by default: the summary does not need them). */
+  readonly timeline?: TimelineOptions;
 }
 
 /** The outcome of a replay. */
@@ -45,6 +50,8 @@ export interface BacktestResult {
   };
   /** Frames read (also in the summary). */
   readonly frames: number;
+  /** The HTML report's series, when `timeline` was asked for. */
+  readonly timeline?: TimelineData;
 }
 
 /** The replay's JSON summary. */
@@ -69,10 +76,12 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   if (tokens.length === 0)
     throw new BacktestError("data_empty", "the data has no token_book frame", { files });
   const markets = buildMarkets(tokens);
-  const it = mergeByRecvTs(files.map((f) => readRecorded(f)))[Symbol.asyncIterator]();
+  // Batches of records (one await per ~256 KiB of text, not per record), merged by receive time.
+  const it = mergeBatchesByRecvTs(files.map((f) => readRecordedBatches(f)))[Symbol.asyncIterator]();
   let next = await it.next();
-  if (next.done === true) throw new BacktestError("data_empty", "the data has no record", { files });
-  const startMs = next.value.recvTs;
+  const first = next.done === true ? undefined : next.value[0];
+  if (first === undefined) throw new BacktestError("data_empty", "the data has no record", { files });
+  const startMs = first.recvTs;
   const session = new SimSession({
     settings: config,
     markets,
@@ -82,29 +91,35 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     ...(opts.onEngineEvent === undefined ? {} : { onEngineEvent: opts.onEngineEvent }),
   });
   const bot = new BotOrders();
-  const mirror = new CrowdMirror(session.venue, session.books, markets, bot);
+  const mirror = new CrowdMirror(session.venue, session.books, markets, bot, config.queueModel);
   session.venueEvents.push((e) => {
     bot.onVenueEvent(e);
     mirror.onVenueEvent(e);
   });
   session.levelChanged.push((c) => mirror.onLevel(c));
+  session.traded.push((e) => mirror.onTrade(e));
   const recorder = new Recorder(session, bot, config.report, startMs);
   if (opts.onFill !== undefined) session.filled.push(opts.onFill);
+  const timeline =
+    opts.timeline === undefined ? undefined : new Timeline(session, bot, recorder, startMs, opts.timeline);
 
   await session.start();
   let endMs = startMs;
   const every = Math.max(1, opts.progressEvery ?? 10_000);
   let frames = 0;
   while (next.done !== true) {
-    const t = Math.max(next.value.recvTs, session.clock.now());
-    await session.pump.advanceTo(t);
-    session.marketFrame(next.value.frame);
-    endMs = t;
-    if (++frames % every === 0) opts.onProgress?.(frames, t);
+    for (const rec of next.value) {
+      const t = Math.max(rec.recvTs, session.clock.now());
+      await session.pump.advanceTo(t);
+      session.marketFrame(rec.frame);
+      endMs = t;
+      if (++frames % every === 0) opts.onProgress?.(frames, t);
+    }
     next = await it.next();
   }
   await session.pump.advanceTo(endMs);
   const figures = recorder.close(endMs);
+  timeline?.close(endMs);
   const stopped = await session.finish();
   const run = buildRunSummary(figures, markets.tokens, session.exchange.counts);
   const summary = replaySummary(opts, seed, files, session, mirror, run, stopped.openOrders);
@@ -116,6 +131,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
       end: { usdc: session.venue.balances(BOT).usdc.balance, shares },
     },
     frames: session.counters.frames,
+    ...(timeline === undefined ? {} : { timeline: timeline.data() }),
   };
 }
 
@@ -137,7 +153,11 @@ function replaySummary(
     kind: "replay",
     seed,
     strategy: opts.config.strategyRaw,
-    latency: { feedMs: latency.feedMs, entryMs: latency.entryMs, responseMs: latency.responseMs },
+    latency: {
+      feedMs: latencyEcho(latency.feedMs),
+      entryMs: latencyEcho(latency.entryMs),
+      responseMs: latencyEcho(latency.responseMs),
+    },
     data: {
       files: files.map((f) => basename(f)),
       frames: c.frames,
@@ -157,6 +177,7 @@ function replaySummary(
       inferredTrades: m.inferredTrades,
       inferredQuantity: units(m.inferredQty, 6),
       rejected: sortedCounts(m.rejected),
+      ...queueModelSummary(opts.config.queueModel, m),
     },
     end: { openOrders: openAtEnd },
   };

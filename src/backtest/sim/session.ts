@@ -7,6 +7,7 @@ import type { EngineEvent } from "../../engine/engine-events.js";
 import { fillFromWire } from "../../execution/reconcile-fills.js";
 import { isBookEvent } from "../../gateway/market-data-feed.js";
 import { type ChannelEvent, parseEventFrame } from "../../gateway/schema/events.js";
+import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
 import type { Logger } from "../../observability/logger.js";
 import { RiskGuard } from "../../risk/guard.js";
 import type { VenueEvent } from "../../venue/events.js";
@@ -18,6 +19,7 @@ import type { SimSettings } from "../settings.js";
 import { BOT, CROWD, FLOW, UNBOUNDED_MICRO } from "./actors.js";
 import { type BacktestFill, BotFills, type UserFillFrame } from "./bot-fills.js";
 import { ExchangeBooks, type LevelChange } from "./exchange-books.js";
+import { type Delay, latencyLane } from "./latency.js";
 import { applyLifecycle } from "./lifecycle.js";
 import type { MarketSetup } from "./markets.js";
 import { Pump } from "./pump.js";
@@ -54,8 +56,10 @@ export interface FeedCounters {
  * One simulation: a SimClock, the SimVenue (the bot's wallet funded, the market's accounts
  * unbounded), the UNCHANGED engine over a VenueExchange, and a BookTracker fed from /ws/market
  * frames through the gateway's parser. A market frame acts at the exchange at the current clock
- * time (its book, the venue, the listeners) and reaches the engine `feedMs` later; the bot's fills
- * reach it as user_fill frames, also `feedMs` later. Shared by the replay and synthetic runners.
+ * time (its book, the venue, the listeners) and reaches the engine a feed latency later; the bot's
+ * fills reach it as user_fill frames, also a feed latency later (latency.feedMs: a constant or a
+ * distribution sampled per frame, in order per connection, see LatencyLane). Shared by the replay
+ * and synthetic runners.
  */
 export class SimSession {
   readonly clock: SimClock;
@@ -85,12 +89,17 @@ export class SimSession {
   readonly filled: ((f: BacktestFill) => void)[] = [];
   /** Every venue event, in order. */
   readonly venueEvents: ((e: VenueEvent) => void)[] = [];
-  readonly #feedMs: number;
+  /** Each recorded trade print (trade_matched), at exchange time. */
+  readonly traded: ((e: TradeMatchedEvent) => void)[] = [];
+  // Feed latency per connection, as live: /ws/market (book, lifecycle, snapshots), /ws/user (fills).
+  readonly #market: Delay;
+  readonly #user: Delay;
 
   constructor(o: SessionOptions) {
     const s = o.settings;
     this.markets = o.markets;
-    this.#feedMs = s.latency.feedMs;
+    this.#market = latencyLane(s.latency.feedMs, o.seed, "market");
+    this.#user = latencyLane(s.latency.feedMs, o.seed, "user");
     this.clock = new SimClock(o.startMs);
     this.pump = new Pump(this.clock);
     this.venue = new SimVenue({
@@ -108,7 +117,10 @@ export class SimSession {
       if (s.wallet.sharesMicro > 0n) this.venue.credit(BOT, t.tokenId, s.wallet.sharesMicro);
       for (const w of [CROWD, FLOW]) this.venue.credit(w, t.tokenId, UNBOUNDED_MICRO);
     }
-    this.exchange = new VenueExchange(this.venue, BOT, this.clock, s.latency);
+    this.exchange = new VenueExchange(this.venue, BOT, this.clock, {
+      entry: latencyLane(s.latency.entryMs, o.seed, "entry"),
+      response: latencyLane(s.latency.responseMs, o.seed, "response"),
+    });
     this.tracker = new BookTracker({
       clock: this.clock,
       port: { requestSnapshot: (t) => this.#serveSnapshot(t) },
@@ -130,7 +142,7 @@ export class SimSession {
     this.tracker.onBook((b) => this.engine.onBook(b.tokenId, b));
     const fills = new BotFills((fill, frame) => {
       for (const fn of this.filled) fn(fill);
-      this.#toEngine(() => this.#deliverFill(frame), true);
+      this.#toEngine(() => this.#deliverFill(frame), true, this.#user);
     });
     this.venue.subscribe((e) => {
       fills.onVenueEvent(e);
@@ -144,7 +156,7 @@ export class SimSession {
     await this.pump.until(this.engine.start(), 600_000);
   }
 
-  /** One /ws/market frame, acting at the exchange now and reaching the engine `feedMs` later. */
+  /** One /ws/market frame, acting at the exchange now and reaching the engine a feed latency later. */
   marketFrame(frame: Record<string, unknown>): void {
     const c = this.counters;
     c.frames++;
@@ -162,11 +174,14 @@ export class SimSession {
         for (const fn of this.levelChanged) fn(change);
       });
       for (const fn of this.bookApplied) fn(e.tokenId);
-      this.#toEngine(() => this.tracker.onEvent(e), false);
+      this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {
       c.trades++;
+      if (e.type === "trade_matched") for (const fn of this.traded) fn(e);
     } else if (
-      applyLifecycle(e, this.venue, this.markets, (fn) => this.#toEngine(() => fn(this.engine), false))
+      applyLifecycle(e, this.venue, this.markets, (fn) =>
+        this.#toEngine(() => fn(this.engine), false, this.#market),
+      )
     ) {
       c.lifecycle++;
     } else {
@@ -185,10 +200,11 @@ export class SimSession {
     return stopped;
   }
 
-  // The bot's view arrives a feed latency late. Fills with no latency still arrive after the venue
-  // operation that produced them, never inside it.
-  #toEngine(fn: () => void, async: boolean): void {
-    if (this.#feedMs > 0) this.clock.setTimer(this.#feedMs, fn);
+  // The bot's view arrives a feed latency late, in order per connection. Fills with no latency
+  // still arrive after the venue operation that produced them, never inside it.
+  #toEngine(fn: () => void, async: boolean, lane: Delay): void {
+    const ms = lane.next(this.clock.now());
+    if (ms > 0) this.clock.setTimer(ms, fn);
     else if (async) queueMicrotask(fn);
     else fn();
   }
@@ -217,10 +233,14 @@ export class SimSession {
       data: { tokenId, bids, asks, seq, tsMs: this.clock.now() },
     };
     this.counters.snapshotsServed++;
-    this.#toEngine(() => {
-      const parsed = parseEventFrame(frame, "market");
-      if (!("rejected" in parsed) && isBookEvent(parsed.event)) this.tracker.onEvent(parsed.event);
-    }, true);
+    this.#toEngine(
+      () => {
+        const parsed = parseEventFrame(frame, "market");
+        if (!("rejected" in parsed) && isBookEvent(parsed.event)) this.tracker.onEvent(parsed.event);
+      },
+      true,
+      this.#market,
+    );
   }
 }
 

@@ -11,13 +11,18 @@ import type { ReconcileSource } from "../../execution/reconcile-run.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { Keyset } from "../../venue/types.js";
 import { weiToString, wireOrder, wireTradeRow } from "../../venue/wire.js";
+import type { Delay } from "./latency.js";
 
-/** Constant order-entry and response latency, simulated-clock milliseconds. */
+/**
+ * Order-entry and response latency, simulated-clock milliseconds per request. Each direction is
+ * one ordered lane (LatencyLane): a request never reaches the venue before one sent ahead of it,
+ * nor an answer the engine before an earlier answer.
+ */
 export interface OrderLatency {
   /** From the engine's send to the venue acting on it. */
-  readonly entryMs: number;
+  readonly entry: Delay;
   /** From the venue's answer to the engine receiving it. */
-  readonly responseMs: number;
+  readonly response: Delay;
 }
 
 /** What the engine asked of the venue, for the report. */
@@ -34,8 +39,8 @@ export interface RequestCounts {
 
 /**
  * The engine's ExchangePort and ReconcileSource over the in-process SimVenue, for one wallet:
- * what the HTTP client is in live and paper mode. Each call waits `entryMs` of the clock, acts on
- * the venue, waits `responseMs`, and answers with the spec's record shapes (wire.ts) as the HTTP
+ * what the HTTP client is in live and paper mode. Each call waits an entry latency of the clock,
+ * acts on the venue, waits a response latency, and answers with the spec's record shapes (wire.ts) as the HTTP
  * client would parse them; business rejects come back as the client would report them (a rejected
  * placement outcome, an ExchangeError with outcome `rejected`). Nothing here is ambiguous: the
  * simulated network never loses a message.
@@ -64,7 +69,7 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
 
   async place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
     this.counts.place++;
-    await this.#hop(this.#latency.entryMs);
+    await this.#hop(this.#latency.entry);
     const r = this.#venue.place({
       wallet: this.#wallet,
       marketId: req.marketId,
@@ -77,7 +82,7 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
       expiry: req.expiry,
       ...(req.clientOrderId === undefined ? {} : { clientOrderId: req.clientOrderId }),
     });
-    await this.#hop(this.#latency.responseMs);
+    await this.#hop(this.#latency.response);
     if (r.status === "REJECTED") {
       const code = r.code ?? "matcher_error";
       this.counts.placeRejected++;
@@ -97,9 +102,9 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
 
   async cancel(orderId: string): Promise<CancelResult> {
     this.counts.cancel++;
-    await this.#hop(this.#latency.entryMs);
+    await this.#hop(this.#latency.entry);
     const r = this.#venue.cancel(this.#wallet, orderId);
-    await this.#hop(this.#latency.responseMs);
+    await this.#hop(this.#latency.response);
     if (!r.ok) {
       this.counts.cancelRejected++;
       throw error(r.code, r.code === "order_not_found" ? 404 : 409, "POST /api/orders/cancel");
@@ -163,13 +168,14 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
   }
 
   async #call<T>(fn: () => T): Promise<T> {
-    await this.#hop(this.#latency.entryMs);
+    await this.#hop(this.#latency.entry);
     const out = fn();
-    await this.#hop(this.#latency.responseMs);
+    await this.#hop(this.#latency.response);
     return out;
   }
 
-  #hop(ms: number): Promise<void> {
+  #hop(lane: Delay): Promise<void> {
+    const ms = lane.next(this.#clock.now());
     return ms > 0 ? sleep(this.#clock, ms) : Promise.resolve();
   }
 }

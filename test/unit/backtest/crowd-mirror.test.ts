@@ -1,81 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CrowdMirror } from "../../../src/backtest/replay/crowd-mirror.js";
-import { BOT, CROWD, UNBOUNDED_MICRO } from "../../../src/backtest/sim/actors.js";
-import { BotOrders } from "../../../src/backtest/sim/bot-orders.js";
-import { ExchangeBooks } from "../../../src/backtest/sim/exchange-books.js";
-import { buildMarkets } from "../../../src/backtest/sim/markets.js";
-import type { BookEvent } from "../../../src/book/events.js";
+import { BOT } from "../../../src/backtest/sim/actors.js";
 import { takerFeeWei } from "../../../src/core/fees.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { toWei } from "../../../src/core/wei.js";
-import type { FillEvent } from "../../../src/venue/events.js";
-import { counterVenueIds } from "../../../src/venue/ids.js";
-import { SimVenue } from "../../../src/venue/sim-venue.js";
 import { mulberry32 } from "../../integration/backtest/support/recording.js";
-
-const T = "5";
-const u = (s: string): bigint => toWei(s);
-
-/** The replay's market side without the engine: venue, exchange books, mirror, the bot's orders. */
-function world(feeTakerBps = 0) {
-  const clock = new SimClock(1_000);
-  const venue = new SimVenue({ clock, ids: counterVenueIds(), transientWallets: [CROWD] });
-  const markets = buildMarkets([
-    { tokenId: T, conditionId: "0x01", tickMicro: 10_000, minSizeMicro: 1n, feeTakerBps },
-  ]);
-  for (const spec of markets.specs) venue.registerMarket(spec);
-  venue.credit(BOT, "usdc", u("1000"));
-  venue.credit(BOT, T, u("1000"));
-  venue.credit(CROWD, "usdc", UNBOUNDED_MICRO);
-  venue.credit(CROWD, T, UNBOUNDED_MICRO);
-  const books = new ExchangeBooks();
-  const bot = new BotOrders();
-  const mirror = new CrowdMirror(venue, books, markets, bot);
-  const fills: FillEvent[] = [];
-  venue.subscribe((e) => {
-    bot.onVenueEvent(e);
-    mirror.onVenueEvent(e);
-    if (e.type === "fill" && e.walletAddress === BOT) fills.push(e);
-  });
-  let seq = 0;
-  const frame = (e: BookEvent) => books.apply(e, (c) => mirror.onLevel(c));
-  return {
-    venue,
-    mirror,
-    fills,
-    books,
-    snapshot(bids: [string, string][], asks: [string, string][]) {
-      seq++;
-      const lv = (l: [string, string][]) => l.map(([price, size]) => ({ price, size }));
-      frame({ type: "book_snapshot", tokenId: T, seq, bids: lv(bids), asks: lv(asks) });
-    },
-    delta(...changes: [string, string, string][]) {
-      seq++;
-      frame({
-        type: "book_delta",
-        tokenId: T,
-        seq,
-        prevSeq: seq - 1,
-        changes: changes.map(([side, price, size]) => ({ side, price, size })),
-      });
-    },
-    bot(side: "buy" | "sell", price: string, qty: string, tif: "gtc" | "ioc" = "gtc") {
-      return venue.place({
-        wallet: BOT,
-        marketId: "0x01",
-        outcome: "YES",
-        side,
-        price: u(price),
-        quantity: u(qty),
-        timeInForce: tif,
-      });
-    },
-    venueBook: () => venue.bookSnapshot(T),
-  };
-}
-
-const fillsOf = (w: ReturnType<typeof world>) =>
-  w.fills.map((f) => `${f.role} ${f.side} ${f.price} ${f.quantity}`);
+import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
 describe("CrowdMirror: the recorded book inside the venue", () => {
   it("keeps the venue's book equal to the recording at every step when the bot is away", () => {

@@ -1,0 +1,95 @@
+import { seededUniform, standardNormal, type Uniform } from "../synthetic/rng.js";
+
+/**
+ * A delay of the simulated network, in milliseconds of the SimClock: a number is a constant (the
+ * original config form); a distribution is sampled once per message.
+ */
+export type LatencySpec = number | LatencyDistribution;
+
+/** The sampled forms (config: `{"type": "uniform", …}`; `{"type": "constant", "ms"}` reads as a number). */
+export type LatencyDistribution =
+  /** Whole milliseconds, each of minMs…maxMs (inclusive) equally likely. */
+  | { readonly type: "uniform"; readonly minMs: number; readonly maxMs: number }
+  /** medianMs · e^(σ·Z), Z standard normal, rounded to the ms: mean medianMs · e^(σ²/2). */
+  | { readonly type: "lognormal"; readonly medianMs: number; readonly sigma: number }
+  /** One of the measured samples, each equally likely (a bootstrap), rounded to the ms. */
+  | { readonly type: "empirical"; readonly samplesMs: readonly number[] };
+
+/**
+ * A sampler of one latency spec: whole milliseconds ≥ 0 (the SimClock keeps integer time, so
+ * timestamps the engine and the venue derive from it stay whole ms). A constant never draws.
+ * @example latencySampler({ type: "uniform", minMs: 2, maxMs: 4 }, seededUniform(1, 0, "x"))() // 2, 3 or 4
+ */
+export function latencySampler(spec: LatencySpec, u: Uniform): () => number {
+  if (typeof spec === "number") return () => spec;
+  switch (spec.type) {
+    case "uniform": {
+      const { minMs, maxMs } = spec;
+      const span = maxMs - minMs + 1;
+      return () => minMs + Math.min(span - 1, Math.floor(u() * span));
+    }
+    case "lognormal": {
+      const { medianMs, sigma } = spec;
+      return () => Math.round(medianMs * Math.exp(sigma * standardNormal(u)));
+    }
+    case "empirical": {
+      const s = spec.samplesMs;
+      return () => Math.round(s[Math.min(s.length - 1, Math.floor(u() * s.length))] as number);
+    }
+  }
+}
+
+/** Hands out the delay of each message of one connection. */
+export interface Delay {
+  /** Milliseconds from `now` until the next message, sent now, arrives. */
+  next(now: number): number;
+}
+
+/**
+ * One ordered connection of the simulated network (a WebSocket, or the order-entry path): each
+ * message gets a sampled delay, but never arrives before the message sent ahead of it, as on one
+ * TCP stream (arrival = max(now + sample, previous arrival)). With a constant the delay is always
+ * that constant, so constant configs behave exactly as before distributions existed.
+ */
+export class LatencyLane implements Delay {
+  readonly #draw: () => number;
+  readonly #constant: number | undefined;
+  #lastArrival = Number.NEGATIVE_INFINITY;
+
+  constructor(spec: LatencySpec, u: Uniform) {
+    this.#constant = typeof spec === "number" ? spec : undefined;
+    this.#draw = latencySampler(spec, u);
+  }
+
+  next(now: number): number {
+    if (this.#constant !== undefined) return this.#constant;
+    const d = Math.max(this.#draw(), this.#lastArrival - now);
+    this.#lastArrival = now + d;
+    return d;
+  }
+}
+
+/**
+ * A lane seeded from the run's seed and a stream name, so each connection draws from its own
+ * stream (adding a draw on one never shifts another's) and the same seed replays the same delays.
+ * @example latencyLane({ type: "lognormal", medianMs: 20, sigma: 0.5 }, 7, "entry").next(clock.now())
+ */
+export function latencyLane(spec: LatencySpec, seed: number, stream: string): LatencyLane {
+  return new LatencyLane(spec, seededUniform(seed, 0, `latency.${stream}`));
+}
+
+/**
+ * How a spec appears in the summary: constants as numbers (the original form), distributions
+ * as written, except that an empirical one is summarised by its sample count and range.
+ */
+export function latencyEcho(spec: LatencySpec): unknown {
+  if (typeof spec === "number" || spec.type !== "empirical") return spec;
+  const s = spec.samplesMs;
+  let minMs = Number.POSITIVE_INFINITY;
+  let maxMs = Number.NEGATIVE_INFINITY;
+  for (const x of s) {
+    if (x < minMs) minMs = x;
+    if (x > maxMs) maxMs = x;
+  }
+  return { type: "empirical", samples: s.length, minMs, maxMs };
+}

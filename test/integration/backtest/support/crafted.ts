@@ -1,0 +1,41 @@
+import { RecordedWriter } from "../../../../src/backtest/import/recorded-format.js";
+import { GEN_CONDITION, GEN_TOKEN } from "./recording.js";
+
+/** One step of a hand-written recording, `dt` ms after the first frame. */
+export type Step =
+  | { readonly dt: number; readonly snapshot: { bids: [string, string][]; asks: [string, string][] } }
+  | { readonly dt: number; readonly delta: [side: "buy" | "sell", price: string, size: string][] }
+  | { readonly dt: number; readonly print: [taker: "buy" | "sell", price: string, quantity: string] };
+
+/** Receive time of the first frame of a crafted recording. */
+export const T0 = 1_750_000_000_000;
+
+/**
+ * Writes a recording of GEN_TOKEN from hand-written steps: book frames on token_book (seq
+ * numbered in order) and trade_matched prints on token_trade_matches, as `mm record` stores them.
+ */
+export async function writeSteps(path: string, steps: readonly Step[]): Promise<void> {
+  const w = RecordedWriter.create(path);
+  const common = { tokenId: GEN_TOKEN, conditionId: GEN_CONDITION, outcomeIndex: 0 };
+  let seq = 0;
+  let trade = 0;
+  for (const s of steps) {
+    const tsMs = T0 + s.dt;
+    const lv = (l: [string, string][]) => l.map(([price, size]) => ({ price, size }));
+    let frame: Record<string, unknown>;
+    if ("print" in s) {
+      const [side, price, quantity] = s.print;
+      const data = { ...common, tradeId: `m${++trade}`, price, quantity, side, source: "matcher", tsMs };
+      frame = { type: "trade_matched", sid: 2, channel: "token_trade_matches", id: GEN_TOKEN, data };
+    } else if ("snapshot" in s) {
+      const data = { ...common, seq: ++seq, bids: lv(s.snapshot.bids), asks: lv(s.snapshot.asks), tsMs };
+      frame = { type: "book_snapshot", sid: 1, channel: "token_book", id: GEN_TOKEN, data };
+    } else {
+      const changes = s.delta.map(([side, price, size]) => ({ side, price, size }));
+      const data = { ...common, seq: ++seq, prevSeq: seq - 1, changes, tsMs };
+      frame = { type: "book_delta", sid: 1, channel: "token_book", id: GEN_TOKEN, data };
+    }
+    await w.write({ recvTs: tsMs, frame: frame as { type: string } });
+  }
+  await w.close();
+}
