@@ -76,6 +76,11 @@ export class Recorder {
     return this.#mid2.get(tokenId);
   }
 
+  /** Total PnL as last observed (after the latest market event or fill), half-pico-USDC. */
+  get equity2(): bigint {
+    return this.#equity.equity2;
+  }
+
   /** Freezes every figure at `endMs` (later fills, if any, are not counted). */
   close(endMs: number): RunFigures {
     const end = Math.max(endMs, this.#startMs);

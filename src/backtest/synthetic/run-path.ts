@@ -1,5 +1,6 @@
 import { microToString } from "../../book/micro.js";
 import type { Logger } from "../../observability/logger.js";
+import { Timeline, type TimelineData, type TimelineOptions } from "../report/html/timeline.js";
 import { Recorder } from "../report/recorder.js";
 import { buildRunSummary, type RunSummary } from "../report/summary.js";
 import type { BacktestFill } from "../sim/bot-fills.js";
@@ -21,6 +22,8 @@ export interface PathResult {
   readonly summary: RunSummary;
   /** Orders still open after the engine stopped (0 = clean). */
   readonly openAtEnd: number;
+  /** The HTML report's series, when `timeline` was asked for. */
+  readonly timeline?: TimelineData;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface PathResult {
 export async function runPath(
   sc: Scenario,
   path: number,
-  opts: { logger?: Logger; onFill?: (f: BacktestFill) => void } = {},
+  opts: { logger?: Logger; onFill?: (f: BacktestFill) => void; timeline?: TimelineOptions } = {},
 ): Promise<PathResult> {
   const start = sc.startMs;
   const markets = buildMarkets([
@@ -59,6 +62,8 @@ export async function runPath(
   session.venueEvents.push((e) => bot.onVenueEvent(e));
   const recorder = new Recorder(session, bot, sc.report, start);
   if (opts.onFill !== undefined) session.filled.push(opts.onFill);
+  const timeline =
+    opts.timeline === undefined ? undefined : new Timeline(session, bot, recorder, start, opts.timeline);
   const market = markets.tokens[0] as (typeof markets.tokens)[number];
   const flow = new IntensityFlow(session.venue, bot, market, sc.fills, seededUniform(sc.seed, path, "fills"));
   const mid = new MidProcess(sc.process, seededUniform(sc.seed, path, "mid"));
@@ -78,11 +83,13 @@ export async function runPath(
   const end = start + steps * dt;
   await session.pump.advanceTo(end);
   const figures = recorder.close(end);
+  timeline?.close(end);
   const stopped = await session.finish();
   return {
     path,
     summary: buildRunSummary(figures, markets.tokens, session.exchange.counts),
     openAtEnd: stopped.openOrders,
+    ...(timeline === undefined ? {} : { timeline: timeline.data() }),
   };
 }
 

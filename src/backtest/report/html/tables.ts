@@ -1,0 +1,130 @@
+import type { SyntheticSummary } from "../../synthetic/run-synthetic.js";
+import type { RunSummary } from "../summary.js";
+import { escapeHtml } from "./escape.js";
+
+/** A table cell: text, or a number/decimal string (right-aligned, monospace). */
+export type Cell = string | { readonly num: string | number | null };
+
+/**
+ * An HTML table, every cell escaped. `{ num }` cells are right-aligned figures (null → "–").
+ * @example table(["Metric", "Value"], [["Fills", { num: 12 }]])
+ */
+export function table(headers: readonly string[], rows: readonly (readonly Cell[])[], cls = ""): string {
+  const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
+  const body = rows
+    .map(
+      (r) =>
+        `<tr>${r.map((c) => (typeof c === "string" ? `<td>${escapeHtml(c)}</td>` : numCell(c.num))).join("")}</tr>`,
+    )
+    .join("\n");
+  return `<table${cls === "" ? "" : ` class="${escapeHtml(cls)}"`}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function numCell(v: string | number | null): string {
+  return `<td class="num">${v === null ? "–" : escapeHtml(String(v))}</td>`;
+}
+
+const n = (v: string | number | null): Cell => ({ num: v });
+
+/** A fraction as a percentage with two decimals ("97.52 %"); null stays null. */
+export function percent(x: number | null): string | null {
+  return x === null ? null : `${(x * 100).toFixed(2)} %`;
+}
+
+/**
+ * The headline figures of one run (a replay, or one synthetic path) as the JSON summary states
+ * them: PnL, fees, fills and volume, max drawdown, Sharpe, quote uptime, orders; then the markouts
+ * per horizon. Exact decimal strings are shown as they are (USDC and shares).
+ */
+export function headlineTables(s: RunSummary): string {
+  const f = s.fills;
+  const main = table(
+    ["Figure", "Value", "Detail"],
+    [
+      ["PnL total (USDC)", n(s.pnl.total), "cash + positions at the mid"],
+      ["PnL realised (USDC)", n(s.pnl.realised), "average cost, net of fees"],
+      ["PnL unrealised (USDC)", n(s.pnl.unrealised), "open positions at the last mid"],
+      ["Cash flow (USDC)", n(s.pnl.cash), ""],
+      ["Fees (USDC value)", n(s.fees.value), `${s.fees.usdc} USDC + ${s.fees.shares} shares`],
+      ["Fills", n(f.count), `maker ${f.maker.count}, taker ${f.taker.count}`],
+      ["Maker volume (shares)", n(f.maker.volume), `${f.maker.notional} USDC`],
+      ["Taker volume (shares)", n(f.taker.volume), `${f.taker.notional} USDC`],
+      ["Max drawdown (USDC)", n(s.drawdown.max), "of total PnL, over every event and fill"],
+      [
+        "Sharpe (per interval)",
+        n(s.sharpe.perInterval),
+        `${s.sharpe.intervalMs / 1000} s PnL increments, ${s.sharpe.samples} samples`,
+      ],
+      ["Sharpe (annualised)", n(s.sharpe.annualised), ""],
+      ["Quote uptime", n(percent(s.quoteUptime)), "both sides resting, mean over tokens"],
+      [
+        "Orders placed",
+        n(s.orders.placed),
+        `rejected ${s.orders.rejected}, cancels ${s.orders.cancels}, cancel-alls ${s.orders.cancelAlls}`,
+      ],
+    ],
+    "headline",
+  );
+  const markouts = table(
+    ["Markout horizon", "Fills", "Unresolved", "Per share (USDC)", "Total (USDC)"],
+    s.markouts.map((m) => [
+      `${m.horizonMs / 1000} s`,
+      n(m.fills),
+      n(m.unresolved),
+      n(m.perShare),
+      n(m.total),
+    ]),
+    "markouts",
+  );
+  return `<div class="grid2"><div>${main}</div><div><h3>Markouts</h3>${markouts}</div></div>`;
+}
+
+/** Per-token figures of one run: position, mark, PnL, inventory, quote uptime. */
+export function tokenTable(s: RunSummary): string {
+  const inv = new Map(s.inventory.map((i) => [i.tokenId, i]));
+  return table(
+    [
+      "Token",
+      "Outcome",
+      "Position",
+      "Mark",
+      "PnL total",
+      "Realised",
+      "Unrealised",
+      "Mean inv.",
+      "Max |inv.|",
+      "Uptime",
+    ],
+    s.tokens.map((t) => [
+      shortId(t.tokenId),
+      t.outcome,
+      n(t.position),
+      n(t.mark),
+      n(t.pnl.total),
+      n(t.pnl.realised),
+      n(t.pnl.unrealised),
+      n(inv.get(t.tokenId)?.mean ?? null),
+      n(inv.get(t.tokenId)?.maxAbs ?? null),
+      n(percent(t.quoteUptime)),
+    ]),
+    "tokens",
+  );
+}
+
+/** The synthetic run's figures across its Monte-Carlo paths, and its model. */
+export function acrossPathsTable(s: SyntheticSummary): string {
+  return table(
+    ["Across paths", "Mean", "Std. dev."],
+    [
+      ["PnL total (USDC)", n(s.pnl.mean), n(s.pnl.std)],
+      ["Final inventory (shares)", n(s.finalInventory.mean), n(s.finalInventory.std)],
+      ["Fills", n(s.fills.mean), n(s.fills.std)],
+    ],
+    "paths",
+  );
+}
+
+/** A long token id shortened for tables and headings ("191320…197703"). */
+export function shortId(id: string): string {
+  return id.length <= 16 ? id : `${id.slice(0, 6)}…${id.slice(-6)}`;
+}
