@@ -4,10 +4,12 @@ import { BacktestError } from "../backtest/errors.js";
 import { ImportError } from "../backtest/import/errors.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
 import { runBacktest } from "../backtest/replay/run-backtest.js";
+import { replayReportHtml, syntheticReportHtml } from "../backtest/report/html/report.js";
 import { summaryJson } from "../backtest/report/summary.js";
 import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
+import { checkSweepFlags, runSweepCommand, SWEEP_HELP, SWEEP_OPTIONS } from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
 const OPTIONS = {
@@ -17,12 +19,15 @@ const OPTIONS = {
   paths: { type: "string", short: "n" },
   seed: { type: "string" },
   out: { type: "string", short: "o" },
+  html: { type: "string" },
   help: { type: "boolean", short: "h" },
+  ...SWEEP_OPTIONS,
 } as const;
 
 const HELP = [
-  "Usage: mm backtest --config FILE [--config FILE ...] --data PATH [--seed N] [--out FILE]",
-  "       mm backtest --scenario FILE [--scenario FILE ...] [--paths N] [--seed N] [--out FILE]",
+  "Usage: mm backtest --config FILE [--config FILE ...] --data PATH [--seed N] [--out FILE] [--html FILE]",
+  "       mm backtest --scenario FILE [--scenario FILE ...] [--paths N] [--seed N] [--out FILE] [--html FILE]",
+  SWEEP_HELP.usage,
   "",
   "Runs the trading engine - the same strategy, order manager, rate-aware queue, risk guard and",
   "reconciler as `mm run` - on a simulated clock against the simulated venue, and writes a JSON",
@@ -43,10 +48,15 @@ const HELP = [
   "  -n, --paths N        Monte-Carlo paths (overrides the scenario).",
   "      --seed N         Seed (default 1 for a replay, the scenario's own otherwise).",
   "  -o, --out FILE       Write the summary here instead of stdout.",
+  "      --html FILE      Also write a self-contained HTML report (equity, inventory, quotes vs",
+  "                       mid with fills; offline, no external requests); synthetic: the path",
+  "                       of median PnL is charted.",
+  ...SWEEP_HELP.options,
   "  -h, --help           Show this help.",
   "",
   "The same data, config and seed give a byte-identical summary. A line with the run's speed goes",
-  "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario or data.",
+  "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario, sweep file or data, 1 when",
+  "a sweep point failed (the others are still ranked; see the table's failed: lines).",
   "",
 ].join("\n");
 
@@ -72,10 +82,18 @@ export const backtestCommand: Command = {
       throw new UsageError("--paths applies to --scenario only");
     const seed = count(values.seed, "--seed", 0);
     const paths = count(values.paths, "--paths", 1);
+    checkSweepFlags(values);
+    if (values.html !== undefined && values.sweep !== undefined)
+      throw new UsageError("--html applies to a single run, not to --sweep");
     try {
+      if (values.sweep !== undefined) {
+        const { data, out } = values;
+        return await runSweepCommand(values, { configs, scenarios, data, seed, paths, out }, io);
+      }
       const started = performance.now();
       let text: string;
       let work: string;
+      let html: string | undefined;
       if (scenarios.length > 0) {
         const scenario = parseScenario(await readJsonFiles(scenarios, io));
         const r = await runSynthetic(scenario, {
@@ -83,18 +101,26 @@ export const backtestCommand: Command = {
           ...(seed === undefined ? {} : { seed }),
         });
         text = summaryJson(r.summary);
+        if (values.html !== undefined) html = await syntheticReportHtml(scenario, r);
         work = `${r.summary.paths} paths`;
       } else {
         const config = parseReplayConfig(await readJsonFiles(configs, io));
         const data = resolve(io.cwd, values.data as string);
-        const r = await runBacktest({ config, data, ...(seed === undefined ? {} : { seed }) });
+        const r = await runBacktest({
+          config,
+          data,
+          ...(seed === undefined ? {} : { seed }),
+          ...(values.html === undefined ? {} : { timeline: {} }),
+        });
         text = summaryJson(r.summary);
+        if (values.html !== undefined) html = replayReportHtml(r);
         const secs = (performance.now() - started) / 1000;
         work = `${r.frames} frames (${Math.round(r.frames / Math.max(secs, 1e-9))} frames/s)`;
       }
       const secs = (performance.now() - started) / 1000;
       if (values.out === undefined) io.stdout(text);
       else await writeFile(resolve(io.cwd, values.out), text);
+      if (html !== undefined) await writeFile(resolve(io.cwd, values.html as string), html);
       io.stderr(`mm backtest: ${work} in ${secs.toFixed(2)} s\n`);
       return EXIT.ok;
     } catch (err) {

@@ -1,0 +1,208 @@
+import { parseStrategyConfig } from "../../../strategies/registry.js";
+import { MmError } from "../../core/errors.js";
+import { BacktestError } from "../errors.js";
+import { PathProblem, type PathStep, parsePath, withValueAt } from "./json-path.js";
+
+/** Most grid points one sweep may hold (a typo like a 1,000-value axis should not run for days). */
+export const MAX_POINTS = 10_000;
+
+/** One axis of the grid: a strategy parameter (path inside `strategy.params`) and its values. */
+export interface GridAxis {
+  readonly key: string;
+  readonly steps: readonly PathStep[];
+  readonly values: readonly unknown[];
+}
+
+/** A validated sweep file. */
+export interface SweepSpec {
+  readonly description: string | undefined;
+  /** The strategy the grid is meant for (checked against the config's), if the file names one. */
+  readonly strategy: string | undefined;
+  readonly axes: readonly GridAxis[];
+  /** The ranking metric, unless `--rank-by` overrides it. */
+  readonly rankBy: string | undefined;
+}
+
+/** One combination of axis values; `point` numbers the grid from 1 in expansion order. */
+export interface GridPoint {
+  readonly point: number;
+  /** Axis key → value, in axis order. */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+const KEYS = ["description", "strategy", "grid", "rankBy"];
+
+/**
+ * Validates a sweep file (JSON, see docs): `{ "strategy"?: name, "grid": { key: [values…] },
+ * "rankBy"?: metric, "description"?: text }`. Throws BacktestError `sweep_invalid` naming every
+ * bad field (`grid.gamma: …`).
+ * @example parseSweepFile({ grid: { gamma: [0.05, 0.1], k: [1.5, 3] } }).axes.length // 2
+ */
+export function parseSweepFile(raw: unknown): SweepSpec {
+  const issues: string[] = [];
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw invalid(["(root): must be a JSON object"]);
+  }
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!KEYS.includes(k)) issues.push(`${k}: unknown setting`);
+  const text = (key: string): string | undefined => {
+    const v = o[key];
+    if (v === undefined) return undefined;
+    if (typeof v === "string" && v !== "") return v;
+    issues.push(`${key}: must be a non-empty string`);
+    return undefined;
+  };
+  const spec: SweepSpec = {
+    description: text("description"),
+    strategy: text("strategy"),
+    rankBy: text("rankBy"),
+    axes: readAxes(o.grid, issues),
+  };
+  if (issues.length === 0) {
+    const n = gridSize(spec.axes);
+    if (n > MAX_POINTS) issues.push(`grid: ${n} points, more than the ${MAX_POINTS} a sweep may run`);
+  }
+  if (issues.length > 0) throw invalid(issues);
+  return spec;
+}
+
+function readAxes(grid: unknown, issues: string[]): GridAxis[] {
+  if (grid === undefined) {
+    issues.push("grid: is required");
+    return [];
+  }
+  if (typeof grid !== "object" || grid === null || Array.isArray(grid) || Object.keys(grid).length === 0) {
+    issues.push("grid: must be a non-empty object of parameter → array of values");
+    return [];
+  }
+  const axes: GridAxis[] = [];
+  for (const [key, values] of Object.entries(grid)) {
+    const steps = parsePath(key);
+    if (steps === undefined) {
+      issues.push(`grid.${key}: not a parameter path (e.g. "gamma" or "bands[0].margin")`);
+      continue;
+    }
+    if (!Array.isArray(values) || values.length === 0) {
+      issues.push(`grid.${key}: must be a non-empty array of values`);
+      continue;
+    }
+    const seen = new Map<string, number>();
+    values.forEach((v, i) => {
+      const j = JSON.stringify(v);
+      const first = seen.get(j);
+      if (first !== undefined) issues.push(`grid.${key}[${i}]: repeats grid.${key}[${first}] (${j})`);
+      else seen.set(j, i);
+    });
+    const clash = axes.find((a) => overlaps(a.key, key));
+    if (clash !== undefined) issues.push(`grid.${key}: overlaps grid.${clash.key}`);
+    axes.push({ key, steps, values });
+  }
+  return axes;
+}
+
+// "bands" and "bands[0].margin" would set the same parameter twice.
+function overlaps(a: string, b: string): boolean {
+  const prefix = (x: string, y: string) => y === x || y.startsWith(`${x}.`) || y.startsWith(`${x}[`);
+  return prefix(a, b) || prefix(b, a);
+}
+
+/** Number of points of the grid (product of the axes' lengths). */
+export function gridSize(axes: readonly GridAxis[]): number {
+  return axes.reduce((n, a) => n * a.values.length, 1);
+}
+
+/**
+ * The cartesian product of the axes, the last axis varying fastest (nested loops in file order).
+ * @example expandGrid(parseSweepFile({ grid: { a: [1, 2], b: ["x", "y"] } }).axes).map((p) => p.params)
+ * // [{a:1,b:"x"}, {a:1,b:"y"}, {a:2,b:"x"}, {a:2,b:"y"}]
+ */
+export function expandGrid(axes: readonly GridAxis[]): GridPoint[] {
+  const total = gridSize(axes);
+  const out: GridPoint[] = [];
+  for (let n = 0; n < total; n++) {
+    const params: Record<string, unknown> = {};
+    let rest = n;
+    for (let i = axes.length - 1; i >= 0; i--) {
+      const a = axes[i] as GridAxis;
+      params[a.key] = a.values[rest % a.values.length];
+      rest = Math.floor(rest / a.values.length);
+    }
+    // Re-insert in axis order (the loop above filled them last-first).
+    const ordered: Record<string, unknown> = {};
+    for (const a of axes) ordered[a.key] = params[a.key];
+    out.push({ point: n + 1, params: ordered });
+  }
+  return out;
+}
+
+/**
+ * Each point's strategy entry: the config's `{ name, params }` with the point's values set, checked
+ * by the strategy's own validator before any backtest starts. Throws BacktestError `sweep_invalid`
+ * naming the grid value at fault (`grid.gamma = "0.05": must be a finite number`), or the point
+ * when a combination is refused (e.g. glft's maxInventory below delta).
+ */
+export function pointStrategies(
+  spec: SweepSpec,
+  baseStrategy: unknown,
+  points: readonly GridPoint[],
+): unknown[] {
+  const base = (baseStrategy ?? {}) as { name?: unknown; params?: unknown };
+  if (spec.strategy !== undefined && base.name !== spec.strategy) {
+    throw invalid([
+      `strategy: the sweep is for ${JSON.stringify(spec.strategy)} but the config's strategy is ${JSON.stringify(base.name)}`,
+    ]);
+  }
+  const issues = new Set<string>();
+  const out: unknown[] = [];
+  for (const p of points) {
+    let params: unknown = base.params ?? {};
+    for (const a of spec.axes) {
+      const next = withValueAt(params, a.steps, p.params[a.key], "strategy.params");
+      if (next instanceof PathProblem) issues.add(`grid.${a.key}: the config's ${next.message}`);
+      else params = next;
+    }
+    const entry = { name: base.name, params };
+    out.push(entry);
+    try {
+      parseStrategyConfig(entry);
+    } catch (err) {
+      const list =
+        err instanceof MmError
+          ? (err.details.issues as { field: string; message: string }[] | undefined)
+          : undefined;
+      if (list === undefined || list.length === 0) throw err;
+      for (const i of list) issues.add(blame(spec.axes, p, i.field, i.message));
+    }
+  }
+  if (issues.size > 0) throw invalid([...issues]);
+  return out;
+}
+
+// A problem with `params.gamma` is the grid value's; others belong to the point as a whole.
+function blame(axes: readonly GridAxis[], p: GridPoint, field: string, message: string): string {
+  const axis = axes.find((a) => {
+    const f = `params.${a.key}`;
+    return field === f || field.startsWith(`${f}.`) || field.startsWith(`${f}[`);
+  });
+  if (axis !== undefined) {
+    const at = field === `params.${axis.key}` ? "" : ` (${field})`;
+    return `grid.${axis.key} = ${JSON.stringify(p.params[axis.key])}${at}: ${message}`;
+  }
+  return `grid point ${p.point} ${paramsText(p.params)}: strategy.${field}: ${message}`;
+}
+
+/** A point's values on one line: `gamma=0.1 k=3`. */
+export function paramsText(params: Readonly<Record<string, unknown>>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" ");
+}
+
+const SHOWN = 20;
+
+function invalid(list: readonly string[]): BacktestError {
+  const shown = list.length > SHOWN ? [...list.slice(0, SHOWN), `… ${list.length - SHOWN} more`] : list;
+  return new BacktestError("sweep_invalid", `sweep file is invalid:\n  ${shown.join("\n  ")}`, {
+    issues: [...list],
+  });
+}

@@ -1,0 +1,175 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { BacktestError } from "../backtest/errors.js";
+import { dataFiles } from "../backtest/replay/data-files.js";
+import { parseReplayConfig } from "../backtest/replay/replay-config.js";
+import { summaryJson } from "../backtest/report/summary.js";
+import { expandGrid, parseSweepFile, pointStrategies } from "../backtest/sweep/grid.js";
+import { DEFAULT_METRIC, parseMetric, type SummaryKind } from "../backtest/sweep/metric.js";
+import { framesPerPath, type SweepTask } from "../backtest/sweep/point.js";
+import { type ProgressMode, ProgressReporter } from "../backtest/sweep/progress-reporter.js";
+import { sweepResults } from "../backtest/sweep/results.js";
+import { runSweep } from "../backtest/sweep/run-sweep.js";
+import { renderTable } from "../backtest/sweep/table.js";
+import { parseScenario } from "../backtest/synthetic/scenario.js";
+import { type CliIo, EXIT, UsageError } from "./command.js";
+
+/** The flags `mm backtest` adds for sweeps (merged into its options table). */
+export const SWEEP_OPTIONS = {
+  sweep: { type: "string" },
+  "rank-by": { type: "string" },
+  workers: { type: "string", short: "w" },
+  progress: { type: "string" },
+} as const;
+
+/** Help lines for the sweep flags. */
+export const SWEEP_HELP = {
+  usage:
+    "       mm backtest (--config FILE... --data PATH | --scenario FILE...) --sweep FILE [--rank-by METRIC] [--workers N] [--out FILE]",
+  options: [
+    "      --sweep FILE     Run every point of a strategy parameter grid (JSON) in parallel and",
+    "                       print them ranked; --out then writes the full results (JSON).",
+    "      --rank-by METRIC Ranking metric: pnl (default), sharpe, maxDrawdown, fills, fees, uptime,",
+    "                       ... or a path into the summary such as markouts[0].perShare; :asc/:desc",
+    "                       overrides the order.",
+    "  -w, --workers N      Worker threads for a sweep (default: the available cores).",
+    "      --progress MODE  auto (a bar on a terminal, lines otherwise), bar, lines or none.",
+  ],
+} as const;
+
+/** The sweep flags as parsed. */
+export interface SweepFlags {
+  readonly sweep?: string | undefined;
+  readonly "rank-by"?: string | undefined;
+  readonly workers?: string | undefined;
+  readonly progress?: string | undefined;
+}
+
+/** What a sweep run needs from the rest of the command line. */
+export interface SweepArgs {
+  readonly configs: readonly string[];
+  readonly scenarios: readonly string[];
+  readonly data: string | undefined;
+  readonly seed: number | undefined;
+  readonly paths: number | undefined;
+  readonly out: string | undefined;
+}
+
+/** Refuses sweep-only flags without --sweep (they would be silently ignored). */
+export function checkSweepFlags(f: SweepFlags): void {
+  if (f.sweep !== undefined) return;
+  for (const flag of ["rank-by", "workers", "progress"] as const) {
+    if (f[flag] !== undefined) throw new UsageError(`--${flag} applies to --sweep only`);
+  }
+}
+
+/**
+ * `mm backtest … --sweep FILE`: validates the config (or scenario), the grid and the metric before
+ * any work starts (exit 2 on a problem), runs the points on worker threads with progress on
+ * stderr, prints the ranked table on stdout and writes the full results to `--out`. Exit 1 when
+ * any point failed (the others are still ranked). `opts.script` replaces the worker module (tests).
+ */
+export async function runSweepCommand(
+  f: SweepFlags,
+  a: SweepArgs,
+  io: CliIo,
+  opts: { readonly script?: URL } = {},
+): Promise<number> {
+  const workers = f.workers === undefined ? availableParallelism() : positive(f.workers, "--workers");
+  const mode = progressMode(f.progress);
+  const sweepPath = resolve(io.cwd, f.sweep as string);
+  const sweepText = await readFile(sweepPath, "utf8");
+  const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");
+  const kind: SummaryKind = a.scenarios.length > 0 ? "synthetic" : "replay";
+  const layers = await Promise.all(
+    (kind === "synthetic" ? a.scenarios : a.configs).map((p) => readJson(io, p)),
+  );
+  const seed = a.seed === undefined ? {} : { seed: a.seed };
+  let base: unknown;
+  let eventsPerPoint: number | undefined;
+  let task: (strategy: unknown) => SweepTask;
+  if (kind === "synthetic") {
+    const scenario = parseScenario(layers);
+    base = scenario.strategyRaw;
+    eventsPerPoint = (a.paths ?? scenario.paths) * framesPerPath(scenario);
+    const paths = a.paths === undefined ? {} : { paths: a.paths };
+    task = (strategy) => ({ kind, scenarioLayers: layers, ...paths, ...seed, strategy });
+  } else {
+    base = parseReplayConfig(layers).strategyRaw;
+    const data = resolve(io.cwd, a.data as string);
+    await dataFiles(data);
+    task = (strategy) => ({ kind, configLayers: layers, data, ...seed, strategy });
+  }
+  const points = expandGrid(spec.axes);
+  const tasks = withPath(sweepPath, () => pointStrategies(spec, base, points)).map(task);
+  const metric = parseMetric(f["rank-by"] ?? spec.rankBy ?? DEFAULT_METRIC, kind);
+  const n = Math.min(workers, points.length);
+  io.stderr(`mm backtest: sweep of ${points.length} points on ${n} worker${n === 1 ? "" : "s"}\n`);
+  const reporter = new ProgressReporter(mode, {
+    write: io.stderr,
+    columns: () => process.stderr.columns ?? 80,
+  });
+  const started = performance.now();
+  try {
+    const result = await runSweep(
+      { points, tasks, metric, workers, eventsPerPoint, ...opts },
+      { onProgress: (s) => reporter.update(s), onPoint: (s) => reporter.pointDone(s) },
+    );
+    reporter.stop();
+    const secs = (performance.now() - started) / 1000;
+    const failed = result.outcomes.filter((o) => o.status === "failed").length;
+    const keys = spec.axes.map((x) => x.key);
+    io.stdout(renderTable({ kind, keys, metric, ranked: result.ranked, outcomes: result.outcomes }));
+    if (a.out !== undefined) {
+      await writeFile(resolve(io.cwd, a.out), summaryJson(sweepResults({ kind, spec, metric, result })));
+    }
+    const rate = Math.round(result.events / Math.max(secs, 1e-9));
+    io.stderr(
+      `mm backtest: sweep of ${points.length} points (${failed} failed) in ${secs.toFixed(2)} s, ${result.events} events (${rate} events/s)\n`,
+    );
+    return failed > 0 ? EXIT.unexpected : EXIT.ok;
+  } finally {
+    reporter.stop();
+  }
+}
+
+function progressMode(text: string | undefined): ProgressMode {
+  switch (text ?? "auto") {
+    case "auto":
+      return process.stderr.isTTY === true ? "bar" : "lines";
+    case "bar":
+      return "bar";
+    case "lines":
+      return "lines";
+    case "none":
+      return "none";
+    default:
+      throw new UsageError("--progress must be auto, bar, lines or none");
+  }
+}
+
+function positive(text: string, flag: string): number {
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be an integer >= 1`);
+  return Number(text);
+}
+
+async function readJson(io: CliIo, file: string): Promise<unknown> {
+  const path = resolve(io.cwd, file);
+  const text = await readFile(path, "utf8");
+  return withPath(path, () => JSON.parse(text));
+}
+
+// Names the file in a parse or validation error (the caller maps BacktestError to exit 2).
+function withPath<T>(path: string, fn: () => T, code = "backtest_config_invalid"): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof SyntaxError) {
+      throw new BacktestError(code, `${path}: not JSON (${err.message})`, { path });
+    }
+    if (err instanceof BacktestError)
+      throw new BacktestError(err.code, `${path}: ${err.message}`, err.details);
+    throw err;
+  }
+}

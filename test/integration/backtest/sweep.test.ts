@@ -1,0 +1,314 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { summaryJson } from "../../../src/backtest/report/summary.js";
+import { backtestCommand } from "../../../src/cli/backtest.js";
+import { runSweepCommand } from "../../../src/cli/backtest-sweep.js";
+import type { CliIo } from "../../../src/cli/command.js";
+import { packageRoot } from "../../../src/config/paths.js";
+import { writeRecording } from "./support/recording.js";
+
+/* `mm backtest --sweep`: grid points on real worker threads, compared with single runs. */
+
+const STRATEGY = {
+  name: "avellaneda-stoikov",
+  params: { gamma: 1, k: 100, orderSize: "1", sigma: 0.0005 },
+};
+const SCENARIO = {
+  seed: 11,
+  paths: 2,
+  process: { s0: "0.5", sigma: 0.0005, dtMs: 1000, horizonMs: 30_000 },
+  fills: { A: 0.5, k: 100, size: "1" },
+  market: { tick: "0.000001", minSize: "0.000001" },
+  strategy: STRATEGY,
+  wallet: { usdc: "1000", shares: "1000" },
+  engine: { reconcileIntervalMs: 600_000 },
+};
+const GRID = { gamma: [0.5, 5], k: [50, 100] };
+
+let dir: string;
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+};
+let scenario: string;
+let sweep: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "mm-sweep-"));
+  scenario = file("scenario.json", SCENARIO);
+  sweep = file("sweep.json", { strategy: "avellaneda-stoikov", grid: GRID });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function io(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => void out.push(t),
+    stderr: (t) => void err.push(t),
+    env: {},
+    cwd: packageRoot(),
+  };
+}
+
+const run = async (...argv: string[]) => {
+  const x = io();
+  const code = await backtestCommand.run(argv, x);
+  return { code, stdout: x.out.join(""), stderr: x.err.join("") };
+};
+
+interface Results {
+  kind: string;
+  points: number;
+  failed: number;
+  rankBy: { metric: string; field: string; order: string };
+  ranking: { rank: number; point: number; params: Record<string, number>; value: string | null }[];
+  results: {
+    point: number;
+    params: Record<string, number>;
+    status: string;
+    summary?: unknown;
+    error?: { code: string; message: string };
+  }[];
+}
+
+/** The table's rows as [rank, point, gamma, k, metric]. */
+const rows = (table: string) =>
+  table
+    .trim()
+    .split("\n")
+    .slice(2)
+    .filter((l) => /^\s+\d/.test(l))
+    .map((l) => l.trim().split(/\s+/).slice(0, 5));
+
+describe("mm backtest --sweep (synthetic)", () => {
+  let first: { stdout: string; out: string; results: Results };
+
+  it("runs the grid on 2 workers, ranks it, and each point equals its run alone", async () => {
+    const out = join(dir, "sweep-2.json");
+    const r = await run(
+      "--scenario",
+      scenario,
+      "--sweep",
+      sweep,
+      "--workers",
+      "2",
+      "--progress",
+      "lines",
+      "--out",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^mm backtest: sweep of 4 points on 2 workers\n/);
+    expect(r.stderr).toMatch(
+      /^sweep: 4\/4 points done, 248 events, \d+ events\/s, [\d.]+ s elapsed, ETA 0 s$/m,
+    );
+    expect(r.stderr).toMatch(/mm backtest: sweep of 4 points \(0 failed\) in [\d.]+ s, 248 events/);
+    const results = JSON.parse(readFileSync(out, "utf8")) as Results;
+    expect(results).toMatchObject({
+      kind: "synthetic",
+      points: 4,
+      failed: 0,
+      rankBy: { metric: "pnl", field: "pnl.mean", order: "desc" },
+    });
+    expect(results.results.map((p) => [p.point, p.params, p.status])).toEqual([
+      [1, { gamma: 0.5, k: 50 }, "ok"],
+      [2, { gamma: 0.5, k: 100 }, "ok"],
+      [3, { gamma: 5, k: 50 }, "ok"],
+      [4, { gamma: 5, k: 100 }, "ok"],
+    ]);
+    // Ranked by mean PnL, largest first, ties in grid order.
+    const values = results.ranking.map((x) => Number(x.value));
+    for (let i = 1; i < values.length; i++) {
+      const [a, b] = [results.ranking[i - 1], results.ranking[i]];
+      expect(values[i - 1] ?? 0, "ranked").toBeGreaterThanOrEqual(values[i] ?? 0);
+      if (values[i - 1] === values[i]) expect(a?.point ?? 0).toBeLessThan(b?.point ?? 0);
+    }
+    expect(new Set(values).size, "the grid should move PnL").toBeGreaterThan(1);
+    // The table lists the same ranking with the parameters and the metric to 6 decimals.
+    expect(r.stdout.split("\n")[0]).toBe("ranked by pnl (pnl.mean, largest first): 4 points, 0 failed");
+    expect(rows(r.stdout)).toEqual(
+      results.ranking.map((x) => [
+        String(x.rank),
+        String(x.point),
+        String(x.params.gamma),
+        String(x.params.k),
+        Number(x.value)
+          .toFixed(6)
+          .replace(/\.?0+$/, ""),
+      ]),
+    );
+    expect(r.stdout).not.toMatch(/ - /);
+    // Determinism across threads: each point's summary is the one a single run writes.
+    for (const p of results.results) {
+      const layer = file(`point-${p.point}.json`, {
+        strategy: { ...STRATEGY, params: { ...STRATEGY.params, ...p.params } },
+      });
+      const single = await run("--scenario", scenario, "--scenario", layer);
+      expect(single.code, single.stderr).toBe(0);
+      expect(summaryJson(p.summary), `point ${p.point}`).toBe(single.stdout);
+    }
+    first = { stdout: r.stdout, out: readFileSync(out, "utf8"), results };
+  }, 60_000);
+
+  it("gives the same table and bytes on one worker under `node --import tsx` (as npm run mm)", async () => {
+    expect(first, "needs the previous test").toBeDefined();
+    const out = join(dir, "sweep-1.json");
+    const r = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli/main.ts",
+        "backtest",
+        "--scenario",
+        scenario,
+        "--sweep",
+        sweep,
+        "-w",
+        "1",
+        "--out",
+        out,
+      ],
+      { cwd: packageRoot(), env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } },
+    );
+    expect(r.stderr).toMatch(/sweep of 4 points on 1 worker\n/);
+    expect(r.stderr).toMatch(/^sweep: 2\/4 points done/m);
+    expect(r.stdout).toBe(first.stdout);
+    expect(readFileSync(out, "utf8")).toBe(first.out);
+  }, 60_000);
+
+  it("reports failed points (a thrown error, a dead worker) with their params, ranks the rest, exits 1", async () => {
+    expect(first, "needs the first test").toBeDefined();
+    const x = io();
+    const out = join(dir, "sweep-failing.json");
+    const code = await runSweepCommand(
+      { sweep, workers: "2", progress: "none", "rank-by": "maxDrawdown" },
+      { configs: [], scenarios: [scenario], data: undefined, seed: undefined, paths: undefined, out },
+      x,
+      { script: new URL("./support/sweep-failing-worker.ts", import.meta.url) },
+    );
+    const stdout = x.out.join("");
+    expect(code, x.err.join("")).toBe(1);
+    expect(stdout).toMatch(
+      /^ranked by maxDrawdown \(mean of perPath\[\]\.maxDrawdown, smallest first\): 4 points, 2 failed\n/,
+    );
+    expect(
+      rows(stdout)
+        .map((r) => r[1])
+        .sort(),
+    ).toEqual(["1", "2"]);
+    expect(stdout).toContain(
+      "failed:\n  point 3 gamma=5 k=50: point_failed: RangeError: gamma 5 with k 50 refused by the test worker\n  point 4 gamma=5 k=100: worker_crashed: worker exited with code 7\n",
+    );
+    const results = JSON.parse(readFileSync(out, "utf8")) as Results;
+    expect(results.failed).toBe(2);
+    expect(results.results.map((p) => p.error?.code ?? p.status)).toEqual([
+      "ok",
+      "ok",
+      "point_failed",
+      "worker_crashed",
+    ]);
+    expect(results.results.slice(0, 2)).toEqual(first.results.results.slice(0, 2));
+  }, 60_000);
+});
+
+describe("mm backtest --sweep (replay)", () => {
+  it("sweeps a bands config over a recording; the points equal their single runs", async () => {
+    const data = join(dir, "rec.jsonl.gz");
+    await writeRecording(data, 300);
+    const config = file("bands.json", {
+      strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } },
+      markets: { tick: "0.01", minSize: "5" },
+    });
+    const grid = file("bands-sweep.json", { grid: { "bands[0].size": ["10", "40"] }, rankBy: "fills" });
+    const out = join(dir, "bands-results.json");
+    const r = await run(
+      "-c",
+      config,
+      "-d",
+      data,
+      "--sweep",
+      grid,
+      "-w",
+      "2",
+      "--progress",
+      "none",
+      "-o",
+      out,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("ranked by fills (fills.count, largest first): 2 points, 0 failed");
+    const results = JSON.parse(readFileSync(out, "utf8")) as Results;
+    expect(results.kind).toBe("replay");
+    for (const p of results.results) {
+      const size = p.params["bands[0].size"];
+      const layer = file(`bands-${p.point}.json`, {
+        strategy: { name: "bands", params: { bands: [{ margin: "0.01", size }] } },
+      });
+      const single = await run("-c", config, "-c", layer, "-d", data);
+      expect(single.code, single.stderr).toBe(0);
+      expect(summaryJson(p.summary), `point ${p.point}`).toBe(single.stdout);
+    }
+  }, 60_000);
+});
+
+describe("mm backtest --sweep: bad input", () => {
+  it("exits 2 before running anything, naming the field", async () => {
+    const bad = file("bad-sweep.json", { grid: { gamma: ["0.05", 1], k: [] } });
+    const r1 = await run("--scenario", scenario, "--sweep", bad, "--progress", "none");
+    expect(r1.code).toBe(2);
+    expect(r1.stderr).toContain("sweep file is invalid:\n  grid.k: must be a non-empty array of values");
+    const wrong = file("wrong-sweep.json", { grid: { gamma: ["0.05", 1] } });
+    const r2 = await run("--scenario", scenario, "--sweep", wrong, "--progress", "none");
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain('grid.gamma = "0.05": must be a finite number');
+    expect(r2.stderr).not.toContain("sweep of");
+    const r3 = await run("--scenario", scenario, "--sweep", sweep, "--rank-by", "p&l");
+    expect(r3.code).toBe(2);
+    expect(r3.stderr).toMatch(/rank-by "p&l": neither a metric \(pnl, /);
+    const r4 = await run("--scenario", scenario, "--sweep", file("nojson.json", "{ grid"));
+    expect(r4.code).toBe(2);
+    expect(r4.stderr).toMatch(/nojson\.json: not JSON/);
+  });
+
+  it("stops at the first result when --rank-by names a field that is not a number", async () => {
+    const r = await run(
+      "--scenario",
+      scenario,
+      "--sweep",
+      sweep,
+      "--rank-by",
+      "fillModel",
+      "-w",
+      "1",
+      "--progress",
+      "none",
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /rank-by "fillModel": not a numeric field of the summary; numeric fields: version, seed, paths, .*pnl\.mean/,
+    );
+  }, 30_000);
+
+  it("refuses sweep flags without --sweep and bad worker counts", async () => {
+    await expect(run("--scenario", scenario, "--workers", "2")).rejects.toMatchObject({
+      code: "usage_error",
+    });
+    await expect(run("--scenario", scenario, "--rank-by", "pnl")).rejects.toMatchObject({
+      code: "usage_error",
+    });
+    await expect(run("--scenario", scenario, "--sweep", sweep, "-w", "0")).rejects.toMatchObject({
+      code: "usage_error",
+    });
+    await expect(run("--scenario", scenario, "--sweep", sweep, "--progress", "fancy")).rejects.toMatchObject({
+      code: "usage_error",
+    });
+  });
+});
