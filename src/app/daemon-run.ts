@@ -6,6 +6,7 @@ import type { GatewayFatalError } from "../gateway/errors.js";
 import type { Logger } from "../observability/logger.js";
 import type { DaemonReporter } from "./daemon-log.js";
 import type { Feeds } from "./feeds.js";
+import type { DaemonJournal } from "./journal.js";
 import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
 
 /** What one run's stop path needs. */
@@ -16,6 +17,8 @@ export interface RunParts {
   readonly engine: TradingEngine;
   readonly client: ExchangeHttpClient;
   readonly reporter: DaemonReporter;
+  /** Closed once the engine has stopped (its `stopped` event writes the last snapshot) and the gateways closed. */
+  readonly journal: DaemonJournal | undefined;
   readonly onStopping: ((reason: string) => void) | undefined;
 }
 
@@ -52,7 +55,7 @@ export class DaemonRun {
   }
 
   #stop(reason: string, fixed: DaemonOutcome | undefined): Promise<DaemonOutcome> {
-    const { config, clock, logger, engine, client, reporter, onStopping } = this.#p;
+    const { config, clock, logger, engine, client, reporter, journal, onStopping } = this.#p;
     this.#stopping ??= (async () => {
       onStopping?.(reason);
       // The engine gets most of the budget; closing sockets afterwards takes milliseconds.
@@ -65,6 +68,8 @@ export class DaemonRun {
       }
       reporter.close();
       await this.feeds?.close().catch((err: unknown) => logger.warn({ err }, "closing the gateways failed"));
+      // After the gateways: a fill still arriving while they close is journaled too.
+      journal?.close();
       client.close();
       const outcome =
         fixed ??

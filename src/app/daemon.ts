@@ -17,7 +17,9 @@ import type { OrderBuilder } from "../signing/order-builder.js";
 import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
 import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
-import { Feeds } from "./feeds.js";
+import { Feeds, type FeedTuning } from "./feeds.js";
+import { type DaemonJournal, openDaemonJournal } from "./journal.js";
+import type { JournalSettings } from "./journal-settings.js";
 import { type QuotedMarkets, selectMarkets } from "./markets.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { randomSessionTag } from "./session.js";
@@ -36,6 +38,13 @@ export interface DaemonOptions {
   readonly queueMetrics?: OrderQueueMetrics;
   /** Prometheus metrics to feed: exchange calls, engine events, books, gateways, rate limits. */
   readonly metrics?: Metrics;
+  /** Gateway keepalive/back-off and BookTracker stall timings; default the live ones (tests shorten them). */
+  readonly feedTuning?: FeedTuning;
+  /**
+   * The journal to restore from and record into (runJournalSettings / paperJournalSettings); none
+   * when absent. The daemon opens it, and closes it once stopped.
+   */
+  readonly journal?: JournalSettings;
 }
 
 /** A running daemon. */
@@ -48,6 +57,8 @@ export interface Daemon {
   readonly feeds: Feeds;
   /** The HTTP client (rate-limit state, breaker, server clock). */
   readonly client: ExchangeHttpClient;
+  /** The open journal (its file and this run's id), when one was configured. */
+  readonly journal: Pick<DaemonJournal, "path" | "run" | "restore"> | undefined;
   /**
    * Stops quoting, cancels every quote (within shutdown.timeoutMs) and closes every connection.
    * Idempotent; resolves with the outcome (exit code 0 when nothing is left open).
@@ -80,9 +91,21 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   const session = config.engine.session ?? randomSessionTag();
   const client = exchangeClient(config, clock, logger);
   let feeds: Feeds | undefined;
+  let journal: DaemonJournal | undefined;
   try {
     const markets = await selectMarkets(client, config);
     const reporter = new DaemonReporter(logger, markets, clock);
+    journal =
+      opts.journal === undefined
+        ? undefined
+        : openDaemonJournal(opts.journal, {
+            account: `${config.exchange.baseUrl}|${builder.maker.toLowerCase()}`,
+            session,
+            tokens: markets.tokens.map((t) => ({ ...t, slug: markets.slugOf(t.marketId) })),
+            clock,
+            logger: logger.child({ component: "journal" }),
+          });
+    const recorder = journal?.recorder;
     const engine = createEngine({
       clock,
       exchange:
@@ -104,8 +127,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         reconcileIntervalMs: config.reconcile.intervalMs,
         rateLimitPerMin: config.queue.rateLimitPerMin,
         queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
+        ...(journal === undefined ? {} : { restore: journal.restore }),
       },
       listener: (e) => {
+        // First: the intent of a placement must be on disk before anything else can fail.
+        recorder?.onEvent(e);
         reporter.onEvent(e);
         opts.metrics?.listener(e);
         opts.listener?.(e);
@@ -113,6 +139,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       rateLimitState: (endpoint) => client.rateLimit(endpoint),
       ...queueMetricsOf(opts),
     });
+    recorder?.attach(engine);
     const run = new DaemonRun({
       config,
       clock,
@@ -120,6 +147,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       engine,
       client,
       reporter,
+      journal,
       onStopping: opts.onStopping,
     });
     feeds = new Feeds({
@@ -132,6 +160,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       engine,
       onFatal: (err) => run.fatal(err),
       ...(opts.onMarketFrame === undefined ? {} : { onMarketFrame: opts.onMarketFrame }),
+      ...(opts.feedTuning === undefined ? {} : { tuning: opts.feedTuning }),
     });
     run.feeds = feeds;
     if (opts.metrics !== undefined) watch(opts.metrics, { markets, feeds, client, engine });
@@ -145,11 +174,13 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       session,
       feeds,
       client,
+      journal,
       stop: (reason) => run.stop(reason),
       done: run.done,
     };
   } catch (err) {
     await feeds?.close().catch(() => undefined);
+    journal?.close();
     client.close();
     throw err;
   }

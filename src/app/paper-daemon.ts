@@ -1,6 +1,7 @@
 import type { MmConfig } from "../config/types.js";
 import type { MockExchange } from "../mock/mock-exchange.js";
 import { type Daemon, type DaemonOptions, startDaemon } from "./daemon.js";
+import { paperJournalSettings } from "./journal-settings.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { type PaperExchangeOptions, startPaperExchange } from "./paper.js";
 
@@ -16,7 +17,7 @@ export type PaperDaemonOptions = PaperExchangeOptions & Omit<DaemonOptions, "log
  * Paper trading: the mock exchange in this process (startPaperExchange) and the daemon against it
  * over real HTTP and WebSocket on 127.0.0.1. Stopping cancels every quote, reports how many orders
  * of the paper wallet the mock still holds (its own count, not the bot's belief), then closes the
- * mock.
+ * mock. The journal is `o.journal`, else paperJournalSettings (journal.path, or a fresh temp file).
  * @example const paper = await startPaperDaemon({ env: process.env, cwd: process.cwd(), logger });
  */
 export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaemon> {
@@ -29,7 +30,9 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
   );
   let daemon: Daemon;
   try {
+    const journal = o.journal ?? paperJournalSettings(config, o.cwd);
     daemon = await startDaemon(config, {
+      ...(journal === undefined ? {} : { journal }),
       logger,
       ...(o.clock === undefined ? {} : { clock: o.clock }),
       ...(o.listener === undefined ? {} : { listener: o.listener }),
@@ -52,6 +55,10 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
       const line = `paper: the mock exchange holds ${left} open order(s) of the paper wallet`;
       if (left === 0) logger.info({ openOnMock: left }, line);
       else logger.warn({ openOnMock: left }, line);
+      const j = daemon.journal;
+      if (j !== undefined) {
+        logger.info({ journal: j.path }, `paper: this run's journal: mm report --journal ${j.path}`);
+      }
       await mock.close();
       return outcome;
     })();

@@ -5,6 +5,7 @@ import { importCommand } from "./import.js";
 import { mockCommand } from "./mock.js";
 import { paperCommand } from "./paper.js";
 import { recordCommand } from "./record.js";
+import { reportCommand } from "./report.js";
 import { runCommand } from "./run.js";
 
 /** Every `mm` subcommand, in the order `mm --help` lists them. Add new ones here. */
@@ -16,4 +17,5 @@ export const COMMANDS: readonly Command[] = [
   recordCommand,
   importCommand,
   backtestCommand,
+  reportCommand,
 ];

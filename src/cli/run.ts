@@ -1,5 +1,6 @@
 import type { DestinationStream } from "pino";
 import { startDaemon } from "../app/daemon.js";
+import { runJournalSettings } from "../app/journal-settings.js";
 import { processSignals } from "../app/lifecycle.js";
 import { observed } from "../app/observed.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
@@ -36,6 +37,10 @@ const HELP = [
   "The API key comes from MM_API_KEY or secrets.apiKeyFile, the wallet key from MM_PRIVATE_KEY or",
   "secrets.privateKeyFile; `mm config` shows the effective settings.",
   "",
+  "Every order intent, send outcome, fill and fee goes to the journal (journal.path; default",
+  "~/.local/share/mm/journal.sqlite), which a restart reads to carry PnL, fees and cost basis over and",
+  "to recognise the orders an earlier run left; `mm report` prints PnL by market and day from it.",
+  "",
   DAEMON_EXIT_HELP,
   "",
 ].join("\n");
@@ -63,10 +68,18 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
         base: { cmd: "run" },
         ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
       });
+      const journal = runJournalSettings(config, io);
       return superviseDaemon(
         "run",
         (onStopping) =>
-          observed(config, logger, false, (metrics) => startDaemon(config, { logger, onStopping, metrics })),
+          observed(config, logger, false, (metrics) =>
+            startDaemon(config, {
+              logger,
+              onStopping,
+              metrics,
+              ...(journal === undefined ? {} : { journal }),
+            }),
+          ),
         config.shutdown.timeoutMs,
         io.stderr,
         deps,

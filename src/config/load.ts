@@ -4,9 +4,10 @@ import { getAddress } from "viem";
 import type { Address } from "../core/types.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { crossCheck } from "./cross-checks.js";
+import { MAX_CONFIG_DEPTH, textDepth } from "./depth.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { readConfigFile } from "./files.js";
-import { registerFormats } from "./formats.js";
+import { jsonTypeOf, registerFormats } from "./formats.js";
 import { JsonLayers } from "./layering.js";
 import { defaultConfigFile } from "./paths.js";
 import { type RawConfig, schema, settings } from "./schema.js";
@@ -39,6 +40,7 @@ export function loadConfig(options: LoadOptions): MmConfig {
   const files = [defaultConfigFile(), ...(options.files ?? []).map((f) => resolve(cwd, f))];
   const issues: ConfigIssue[] = [];
   const source = new Map<string, string>();
+  issues.push(...dropDeepEnv(env));
 
   const conf = convict<RawConfig>(schema, { env, args: [] });
   const json = new JsonLayers();
@@ -75,6 +77,25 @@ export function loadConfig(options: LoadOptions): MmConfig {
     throw new ConfigError(issues.map((i) => ({ field: i.field, message: scrub(i.message, secrets) })));
   }
   return deepFreeze(typed(raw, files, resolved.secrets));
+}
+
+/**
+ * JSON-valued MM_* variables nested too deep for convict's recursive parse and clone: removed from
+ * `env` (so they never reach convict) and reported on their setting.
+ */
+function dropDeepEnv(env: NodeJS.ProcessEnv): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  for (const { path, spec } of settings()) {
+    const raw = env[spec.env];
+    if (raw === undefined || !["object", "json", "array"].includes(jsonTypeOf(spec.format))) continue;
+    if (textDepth(raw) <= MAX_CONFIG_DEPTH) continue;
+    issues.push({
+      field: path,
+      message: `is nested more than ${MAX_CONFIG_DEPTH} levels deep (from env ${spec.env})`,
+    });
+    delete env[spec.env];
+  }
+  return issues;
 }
 
 const address = (s: string): Address => getAddress(s);
@@ -117,6 +138,7 @@ function typed(raw: RawConfig, files: readonly string[], secrets: MmConfig["secr
     reconcile: { ...raw.reconcile },
     shutdown: { ...raw.shutdown },
     metrics: { ...raw.metrics },
+    journal: { ...raw.journal, enabled: raw.journal.enabled === "true" },
   };
 }
 

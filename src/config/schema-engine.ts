@@ -26,7 +26,16 @@ export interface RawEngineConfig {
   reconcile: { intervalMs: number; onStart: OnStartPolicy };
   shutdown: { timeoutMs: number };
   metrics: { host: string; port: number; maxMarketLabels: number };
+  journal: {
+    enabled: "true" | "false";
+    path: string;
+    snapshotIntervalMs: number;
+    synchronous: JournalSyncSetting;
+  };
 }
+
+/** SQLite's `synchronous` for the journal (see src/journal/open.ts for what each survives). */
+export type JournalSyncSetting = "normal" | "full";
 
 const setting = <T>(spec: SettingSpec<T>): SettingSpec<T> => spec;
 
@@ -182,6 +191,34 @@ export const engineSchema = {
       env: "MM_METRICS_MAX_MARKET_LABELS",
       min: 1,
       max: 10_000,
+    }),
+  },
+  journal: {
+    enabled: setting<"true" | "false">({
+      doc: "Keep the journal (SQLite): every order intent, send outcome, fill and fee, and periodic PnL and inventory snapshots. mm run restores PnL and its own order ids from it at start; mm report reads it.",
+      format: ["true", "false"],
+      default: "true",
+      env: "MM_JOURNAL_ENABLED",
+    }),
+    path: setting({
+      doc: "Journal file. Empty: $XDG_DATA_HOME/mm/journal.sqlite, else ~/.local/share/mm/journal.sqlite for mm run and mm report; a new file in a private temp folder for each mm paper run (its mock starts fresh). Relative paths resolve against the working directory.",
+      format: "mm-path",
+      default: "",
+      env: "MM_JOURNAL_PATH",
+    }),
+    snapshotIntervalMs: setting({
+      doc: "Period of the journal's PnL and inventory snapshots, in ms (0 = only at stop). Fills, fees and reconciles write their accounts as they happen regardless.",
+      format: "mm-int",
+      default: 60_000,
+      env: "MM_JOURNAL_SNAPSHOT_INTERVAL_MS",
+      min: 0,
+      max: 86_400_000,
+    }),
+    synchronous: setting<JournalSyncSetting>({
+      doc: "normal: every committed write survives a crash or kill of the process (WAL); a power loss may roll back the last instants, never corrupt the file. full: also survives power loss, at one fsync per journaled event.",
+      format: ["normal", "full"],
+      default: "normal",
+      env: "MM_JOURNAL_SYNCHRONOUS",
     }),
   },
 };

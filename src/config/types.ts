@@ -1,6 +1,6 @@
 import type { Address } from "../core/types.js";
 import type { LogLevel, MakerKind, PartnerKind } from "./schema.js";
-import type { OnStartPolicy, StrategySetting } from "./schema-engine.js";
+import type { JournalSyncSetting, OnStartPolicy, StrategySetting } from "./schema-engine.js";
 import type { Secrets } from "./secrets.js";
 
 /**
@@ -75,4 +75,11 @@ export interface MmConfig {
   readonly reconcile: { readonly intervalMs: number; readonly onStart: OnStartPolicy };
   readonly shutdown: { readonly timeoutMs: number };
   readonly metrics: { readonly host: string; readonly port: number; readonly maxMarketLabels: number };
+  /** The journal (src/journal); an empty path means the mode's default location. */
+  readonly journal: {
+    readonly enabled: boolean;
+    readonly path: string;
+    readonly snapshotIntervalMs: number;
+    readonly synchronous: JournalSyncSetting;
+  };
 }

@@ -7,6 +7,7 @@ import type { TokenMarket } from "../core/trading.js";
 import type { PlaceOrderRequest } from "../core/types.js";
 import type { RateLimitState } from "../exchange/rate-limit-state.js";
 import type { PlaceIntent } from "../execution/intents.js";
+import type { TokenAccount } from "../execution/inventory-math.js";
 import type { QuoteTolerance } from "../execution/order-manager-diff.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import type { ReconcileSource } from "../execution/reconcile-run.js";
@@ -26,6 +27,29 @@ export type StartupPolicy = "cancel" | "adopt";
  * - `zero`: absolute positions; the position check brings inventory to the wallet's holdings.
  */
 export type InventoryBaseline = "positions" | "zero";
+
+/**
+ * State carried over from an earlier run of the same account (read from the journal by the app
+ * layer; plain data, so the engine stays free of I/O).
+ */
+export interface EngineRestore {
+  /**
+   * Token accounts as the earlier run left them, relative to its baseline: each listed token's
+   * inventory starts from its account (position, cost basis, realised PnL, fees), and the new
+   * baseline is what the exchange holds minus that position. Tokens the engine does not trade are
+   * ignored.
+   */
+  readonly accounts: ReadonlyMap<string, TokenAccount>;
+  /**
+   * exchange orderId → clientOrderId of orders earlier runs may have left resting: the start-up
+   * reconcile recognises them as ours (and adopts them under their own id) even when the exchange's
+   * record does not carry the clientOrderId.
+   */
+  readonly orders: ReadonlyMap<string, string>;
+}
+
+/** Nothing carried over: a first run. */
+export const NO_RESTORE: EngineRestore = { accounts: new Map(), orders: new Map() };
 
 /** Engine settings; every field but `session` has a default (see resolveEngineOptions). */
 export interface EngineOptions {
@@ -64,6 +88,8 @@ export interface EngineOptions {
   };
   /** σ estimator. Default { halfLifeMs: 60 000, minSamples: 20, maxGapMs: 300 000 }. */
   readonly volatility?: VolatilityConfig;
+  /** What an earlier run left (the journal). Default NO_RESTORE. */
+  readonly restore?: EngineRestore;
 }
 
 /** Everything createEngine needs; the ports decide the mode (live, paper, backtest). */
@@ -116,6 +142,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     rateLimitPerMin: o.rateLimitPerMin ?? 600,
     queue: o.queue ?? {},
     volatility: o.volatility ?? { halfLifeMs: 60_000, minSamples: 20, maxGapMs: 300_000 },
+    restore: o.restore ?? NO_RESTORE,
   };
   const positive = {
     reconcileIntervalMs: r.reconcileIntervalMs,

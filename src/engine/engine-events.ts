@@ -1,5 +1,6 @@
 import type { Fill } from "../core/trading.js";
 import type { PlaceIntent } from "../execution/intents.js";
+import type { FeeAmount } from "../execution/inventory-math.js";
 import type { CancelAllOutcome, CancelOutcome, PlaceDropReason } from "../execution/order-queue-types.js";
 import type { PositionDrift } from "../execution/reconcile-positions.js";
 import type { RiskDecision } from "../risk/decision.js";
@@ -47,6 +48,14 @@ export type EngineEvent =
       readonly atMs: number;
       readonly tokenId: string;
       readonly clientOrderId: string;
+      /** What is being placed (the journal's intent record); absent for an order the store lost. */
+      readonly order?: {
+        readonly marketId: string;
+        readonly side: "buy" | "sell";
+        readonly level: number;
+        readonly priceMicro: number;
+        readonly sizeMicro: bigint;
+      };
     }
   /** A placement's answer. */
   | {
@@ -56,6 +65,8 @@ export type EngineEvent =
       readonly outcome: "accepted" | "rejected" | "ambiguous";
       readonly code: string | undefined;
       readonly latencyMs: number;
+      /** The exchange's id of an accepted placement. */
+      readonly orderId?: string;
     }
   /** A queued placement that was never sent. */
   | {
@@ -86,6 +97,8 @@ export type EngineEvent =
       readonly positionMicro: bigint;
       readonly pnlMicro: bigint;
     }
+  /** A fill's fee became known (REST trades after settlement), or changed. */
+  | { readonly type: "fee"; readonly atMs: number; readonly fill: Fill; readonly fee: FeeAmount }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }

@@ -38,10 +38,18 @@ export class PositionBook {
     }
   }
 
-  /** Sets the baseline (absolute holdings at start, micro-shares) of the engine's tokens. */
+  /**
+   * Sets the baseline of the engine's tokens from their absolute holdings at start (micro-shares):
+   * the part of each holding the relative inventory does not explain. That is the whole holding on
+   * a first run; after a restore, the position carried over (seeded into inventory) is taken out,
+   * so absolute = baseline + inventory still equals what the exchange holds.
+   */
   setBaseline(sizes: ReadonlyMap<string, bigint>): void {
     this.#baseline.clear();
-    for (const [t, v] of sizes) if (this.#tokens.has(t)) this.#baseline.set(t, v);
+    for (const t of this.#tokens.keys()) {
+      const b = (sizes.get(t) ?? 0n) - this.position(t);
+      if (b !== 0n) this.#baseline.set(t, b);
+    }
   }
 
   /** The baseline of a token (0 when none). */

@@ -4,12 +4,13 @@ import { OrderManager } from "../execution/order-manager.js";
 import { markPlacementSent } from "../execution/order-manager-outcomes.js";
 import { OrderQueue } from "../execution/order-queue.js";
 import type { OrderQueueOptions, QueueReport } from "../execution/order-queue-types.js";
+import type { TrackedOrder } from "../execution/order-state.js";
 import { OrderStore } from "../execution/order-store.js";
 import { RateBudget } from "../execution/rate-budget.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 import { DecisionLog } from "./engine-decisions.js";
-import type { EngineDeps, ResolvedEngineOptions } from "./engine-deps.js";
+import type { EngineDeps, EngineRestore, ResolvedEngineOptions } from "./engine-deps.js";
 import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
 import { TokenTable } from "./engine-tokens.js";
@@ -41,7 +42,10 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   const tokens = new TokenTable(deps.markets, deps.strategyFor, options.volatility);
   for (const s of tokens.slots()) risk.watch(s.market);
   const store = new OrderStore();
-  const inventory = new Inventory();
+  const inventory = new Inventory({
+    onFee: (fill, fee) => emit({ type: "fee", atMs: clock.now(), fill, fee }),
+  });
+  const seeded = seedInventory(inventory, tokens, options.restore);
   const queue = new OrderQueue({
     clock,
     port: {
@@ -49,7 +53,13 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
         const o = req.clientOrderId === undefined ? undefined : store.get(req.clientOrderId);
         if (o?.state === "placing" && o.queued) markPlacementSent(store, o.clientOrderId, clock.now());
         const clientOrderId = req.clientOrderId ?? "";
-        emit({ type: "place_sent", atMs: clock.now(), tokenId: o?.tokenId ?? "", clientOrderId });
+        emit({
+          type: "place_sent",
+          atMs: clock.now(),
+          tokenId: o?.tokenId ?? "",
+          clientOrderId,
+          ...(o === undefined ? {} : { order: sentOrder(o) }),
+        });
         return exchange.place(req);
       },
       cancel: (orderId) => exchange.cancel(orderId),
@@ -68,6 +78,12 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     ...(deps.queueMetrics === undefined ? {} : { metrics: deps.queueMetrics }),
     ...queueOptions(options.queue),
   });
+  const positions = new PositionBook(
+    inventory,
+    [...tokens.slots()].map((s) => s.market),
+  );
+  for (const t of seeded) positions.refresh(t);
+  if (seeded.length > 0) log.info({ tokens: seeded.length }, "inventory restored from an earlier run");
   return {
     clock,
     exchange,
@@ -79,10 +95,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     om: new OrderManager({ session: options.session, store, tolerance: options.tolerance }),
     queue,
     tokens,
-    positions: new PositionBook(
-      inventory,
-      [...tokens.slots()].map((s) => s.market),
-    ),
+    positions,
     decisions: new DecisionLog(log, emit),
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),
@@ -115,6 +128,28 @@ export function enforceDecision(core: EngineCore, d: RiskDecision): void {
   } else if (d.scope === "token" && d.tokenId !== undefined) {
     core.send(om.cancelAllFor(d.tokenId, d.reason, now));
   }
+}
+
+/** Seeds the accounts an earlier run left for the engine's own tokens; returns the tokens seeded. */
+function seedInventory(inventory: Inventory, tokens: TokenTable, restore: EngineRestore): string[] {
+  const seeded: string[] = [];
+  for (const [tokenId, account] of restore.accounts) {
+    if (tokens.get(tokenId) === undefined) continue;
+    inventory.seed(tokenId, account);
+    seeded.push(tokenId);
+  }
+  return seeded;
+}
+
+/** The placement's terms, for the place_sent event. */
+function sentOrder(o: TrackedOrder): NonNullable<Extract<EngineEvent, { type: "place_sent" }>["order"]> {
+  return {
+    marketId: o.marketId,
+    side: o.side,
+    level: o.level,
+    priceMicro: o.priceMicro,
+    sizeMicro: o.sizeMicro,
+  };
 }
 
 /** Every non-terminal order of ours in a market (the engine only places on its own tokens). */

@@ -2,7 +2,8 @@
  * # The trading engine — API as built
  *
  * `createEngine(deps: EngineDeps): TradingEngine`; TradingEngine implements `Engine` (engine-api.ts,
- * unchanged) and adds `positionOf(tokenId)`, `liveOrders()` and `reconcileNow()`.
+ * unchanged) and adds `positionOf(tokenId)`, `account(tokenId)`, `accounts()`, `liveOrders()` and
+ * `reconcileNow()`.
  *
  * deps (engine-deps.ts):
  * - `clock: Clock`; `exchange: ExchangePort & ReconcileSource` (`new HttpExchange(client)` live/paper);
@@ -12,10 +13,11 @@
  * - `risk: RiskGuard`; `logger: Logger`;
  * - `options: EngineOptions`: only `session` (1–16 [a-z0-9]) is required; `startupPolicy` "cancel" |
  *   "adopt", `inventoryBaseline` "positions" | "zero", `tolerance`, `reconcileIntervalMs`,
- *   `rateLimitPerMin`, `queue`, `volatility`, … (defaults in resolveEngineOptions);
+ *   `rateLimitPerMin`, `queue`, `volatility`, `restore` (accounts and order ids an earlier run left,
+ *   read from the journal by the app layer), … (defaults in resolveEngineOptions);
  * - optional `listener(event: EngineEvent)` (engine-events.ts: quote, place_sent, place_outcome,
- *   place_dropped, cancel_outcome, cancel_all_outcome, fill, decision, reconcile, reconcile_failed,
- *   started, stopped), `rateLimitState(endpoint)` (`client.rateLimit`), `queueMetrics`.
+ *   place_dropped, cancel_outcome, cancel_all_outcome, fill, fee, decision, reconcile,
+ *   reconcile_failed, started, stopped), `rateLimitState(endpoint)` (`client.rateLimit`), `queueMetrics`.
  *
  * Calls, as the daemon wires them:
  * - `await engine.start()` once: reads positions (the baseline), applies the start-up policy, runs the
@@ -34,6 +36,7 @@ import type { BookState } from "../book/book-state.js";
 import type { BookView } from "../book/order-book.js";
 import { MmError } from "../core/errors.js";
 import type { Fill } from "../core/trading.js";
+import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
@@ -202,6 +205,25 @@ export class TradingEngine implements Engine {
   /** Position in a token relative to the baseline, micro-shares (tests, reports). */
   positionOf(tokenId: string): bigint {
     return this.#core.positions.position(tokenId);
+  }
+
+  /** A token's account relative to the baseline: position, cost basis, realised PnL, fees (journal). */
+  account(tokenId: string): TokenAccount {
+    return this.#core.inventory.account(tokenId);
+  }
+
+  /**
+   * The account and integer mark (mid, when known) of every engine token that has traded or was
+   * restored, for the journal's snapshots.
+   */
+  accounts(): { tokenId: string; account: TokenAccount; markMicro: number | undefined }[] {
+    const { inventory, tokens, positions } = this.#core;
+    const out = [];
+    for (const tokenId of inventory.tokens()) {
+      if (tokens.get(tokenId) === undefined) continue;
+      out.push({ tokenId, account: inventory.account(tokenId), markMicro: positions.markOf(tokenId) });
+    }
+    return out;
   }
 
   /** Non-terminal orders the engine tracks (a read-only copy, for tests and diagnostics). */

@@ -1,3 +1,4 @@
+import { MmError } from "../core/errors.js";
 import type { Fill, Position } from "../core/trading.js";
 import {
   applyTrade,
@@ -22,9 +23,25 @@ type Entry =
 
 interface Ledger {
   readonly entries: Entry[];
+  /**
+   * Where the fold starts: empty, or the account carried over from an earlier run (seed), with the
+   * entries compacted away folded in.
+   */
+  base: TokenAccount;
+  /** Entries folded into `base` by compact(). */
+  compacted: number;
   acc: TokenAccount;
   /** An entry went in before the end (or a fee changed): recompute before the next read. */
   dirty: boolean;
+}
+
+/** Optional hooks of an Inventory. */
+export interface InventoryOptions {
+  /**
+   * Told when a fee becomes attached to an applied fill (setFee after the fill, or a fee that waited
+   * for its fill), with the fill it belongs to; not for a fee set again unchanged.
+   */
+  readonly onFee?: (fill: Fill, fee: FeeAmount) => void;
 }
 
 /**
@@ -38,28 +55,75 @@ interface Ledger {
  *   orderId; corrections sort after the fills of their millisecond. So any shuffle or duplication of
  *   the same set of fills, and fees arriving before or after their fill, give the same account.
  * - Exact: bigint micro/pico units throughout (see inventory-math.ts for the one truncation).
- * In-order arrivals cost O(1); an out-of-order one re-folds its token once, on the next read.
+ * - Bounded: compact(horizon) folds every entry stamped before the horizon into its token's base and
+ *   forgets those fills (their ids too), so memory holds only the recent window however long the run.
+ *   Accounts do not change. The two properties above then hold for fills stamped at or after the
+ *   floor (the latest horizon); a fill stamped before it is refused as a late duplicate (`late`).
+ *   The caller picks a horizon before which every fill has already been applied: the engine uses the
+ *   next reconcile's trade cut-off (last reconcile start − tradeLookbackMs), since every REST backfill
+ *   pages trades back to at least that instant and the WebSocket never replays (spec: no backfill on
+ *   /ws/user). So a fill stamped before the floor was either applied when it arrived, or backfilled by
+ *   a reconcile that covered its instant, i.e. it is a duplicate. Should that premise fail (a trade
+ *   missing from REST for longer than the lookback), the fill is dropped here and the position check
+ *   corrects the size to the exchange's.
+ * In-order arrivals cost O(1); an out-of-order one re-folds its token's window once, on the next read.
  * @example
  * inv.applyFill(fill); inv.position(fill.tokenId).sizeMicro // 10_000_000n after a 10-share buy
  */
 export class Inventory {
   readonly #ledgers = new Map<string, Ledger>();
   readonly #fills = new Map<string, Entry & { kind: "fill" }>();
-  readonly #pendingFees = new Map<string, FeeAmount>();
+  // Fees that came before their fill, in two generations: a compaction drops the older one, so a fee
+  // whose fill never arrives (a trade of an untracked order) is kept one compaction period at least.
+  #pendingFees = new Map<string, FeeAmount>();
+  #pendingOld = new Map<string, FeeAmount>();
   #corrections = 0;
+  #floorMs = Number.NEGATIVE_INFINITY;
+  #applied = 0;
+  #late = 0;
+  readonly #onFee: ((fill: Fill, fee: FeeAmount) => void) | undefined;
 
-  /** Applies a fill; false when it was already applied (a duplicate). */
+  constructor(opts: InventoryOptions = {}) {
+    this.#onFee = opts.onFee;
+  }
+
+  /**
+   * Starts a token's account from `account` instead of zero: the state an earlier run left (restored
+   * from the journal). Fills and corrections then fold on top of it. Only before the token's first
+   * entry: throws MmError `inventory_seed_late` otherwise.
+   */
+  seed(tokenId: string, account: TokenAccount): void {
+    const l = this.#ledger(tokenId);
+    if (l.entries.length > 0 || l.compacted > 0) {
+      throw new MmError("inventory_seed_late", "a token's account can only be seeded before its first fill", {
+        tokenId,
+      });
+    }
+    l.base = account;
+    l.acc = account;
+    l.dirty = false;
+  }
+
+  /**
+   * Applies a fill; false when it was already applied (a duplicate), or is stamped before the floor
+   * of the last compaction (a late duplicate, counted in `late`: see the class INVARIANTS).
+   */
   applyFill(fill: Fill): boolean {
     const key = fillKey(fill.tradeId, fill.orderId);
     if (this.#fills.has(key)) return false;
-    const entry: Entry & { kind: "fill" } = { kind: "fill", fill, fee: this.#pendingFees.get(key) };
-    this.#pendingFees.delete(key);
+    if (fill.tsMs < this.#floorMs) {
+      this.#late++;
+      return false;
+    }
+    const entry: Entry & { kind: "fill" } = { kind: "fill", fill, fee: this.#pendingFee(key) };
     this.#fills.set(key, entry);
+    this.#applied++;
     this.#insert(fill.tokenId, entry);
+    if (entry.fee !== undefined) this.#onFee?.(fill, entry.fee);
     return true;
   }
 
-  /** True when the fill (tradeId, orderId) has been applied. */
+  /** True when the fill (tradeId, orderId) has been applied and not yet compacted away. */
   hasFill(tradeId: string, orderId: string): boolean {
     return this.#fills.has(fillKey(tradeId, orderId));
   }
@@ -72,13 +136,14 @@ export class Inventory {
     const key = fillKey(tradeId, orderId);
     const entry = this.#fills.get(key);
     if (entry === undefined) {
-      const prior = this.#pendingFees.get(key);
+      const prior = this.#pendingFee(key);
       this.#pendingFees.set(key, fee);
       return prior === undefined || !sameFee(prior, fee);
     }
     if (entry.fee !== undefined && sameFee(entry.fee, fee)) return false;
     entry.fee = fee;
     this.#ledger(entry.fill.tokenId).dirty = true;
+    this.#onFee?.(entry.fill, fee);
     return true;
   }
 
@@ -97,12 +162,52 @@ export class Inventory {
     });
   }
 
+  /**
+   * Folds every entry stamped before `horizonMs` into its token's base and forgets those fills,
+   * bounding memory in a long run; accounts do not change. From then on a fill stamped before the
+   * horizon is refused as a late duplicate, so pick a horizon before which every fill has been
+   * applied (see the class INVARIANTS). A horizon at or before the current floor does nothing.
+   * @returns the entries folded.
+   * @example inv.compact(lastReconcileStartMs - tradeLookbackMs)
+   */
+  compact(horizonMs: number): number {
+    if (!(horizonMs > this.#floorMs)) return 0;
+    this.#floorMs = horizonMs;
+    let folded = 0;
+    for (const l of this.#ledgers.values()) {
+      const k = firstAtOrAfter(l.entries, horizonMs);
+      if (k === 0) continue;
+      const old = l.entries.splice(0, k);
+      // An in-step `acc` is already the fold of base + every entry, so it stays; a dirty one is
+      // recomputed from the new base on the next read.
+      l.base = old.reduce(step, l.base);
+      l.compacted += k;
+      folded += k;
+      for (const e of old) if (e.kind === "fill") this.#fills.delete(fillKey(e.fill.tradeId, e.fill.orderId));
+    }
+    this.#pendingOld = this.#pendingFees;
+    this.#pendingFees = new Map();
+    return folded;
+  }
+
+  /** Fills refused because they were stamped before the compaction floor (late duplicates). */
+  get late(): number {
+    return this.#late;
+  }
+
+  /** Fills and corrections held individually (the window since the last compaction's horizon). */
+  get windowSize(): number {
+    let n = 0;
+    for (const l of this.#ledgers.values()) n += l.entries.length;
+    return n;
+  }
+
   /** The token's account (zero when it never traded). */
   account(tokenId: string): TokenAccount {
     const l = this.#ledgers.get(tokenId);
     if (l === undefined) return EMPTY_ACCOUNT;
     if (l.dirty) {
-      l.acc = l.entries.reduce(step, EMPTY_ACCOUNT);
+      l.acc = l.entries.reduce(step, l.base);
       l.dirty = false;
     }
     return l.acc;
@@ -145,15 +250,22 @@ export class Inventory {
     return out;
   }
 
-  /** How many distinct fills were applied. */
+  /** How many distinct fills were applied (compacted ones included). */
   get fillCount(): number {
-    return this.#fills.size;
+    return this.#applied;
+  }
+
+  #pendingFee(key: string): FeeAmount | undefined {
+    const fee = this.#pendingFees.get(key) ?? this.#pendingOld.get(key);
+    this.#pendingFees.delete(key);
+    this.#pendingOld.delete(key);
+    return fee;
   }
 
   #ledger(tokenId: string): Ledger {
     let l = this.#ledgers.get(tokenId);
     if (l === undefined) {
-      l = { entries: [], acc: EMPTY_ACCOUNT, dirty: false };
+      l = { entries: [], base: EMPTY_ACCOUNT, compacted: 0, acc: EMPTY_ACCOUNT, dirty: false };
       this.#ledgers.set(tokenId, l);
     }
     return l;
@@ -177,6 +289,22 @@ export class Inventory {
     l.entries.splice(lo, 0, e);
     l.dirty = true;
   }
+}
+
+/** Index of the first entry stamped at or after `ms` (entries are in canonical order, time first). */
+function firstAtOrAfter(entries: readonly Entry[], ms: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tsOf(entries[mid] as Entry) < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function tsOf(e: Entry): number {
+  return e.kind === "fill" ? e.fill.tsMs : e.tsMs;
 }
 
 function step(acc: TokenAccount, e: Entry): TokenAccount {

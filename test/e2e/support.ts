@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { packageRoot } from "../../src/config/paths.js";
 
 /** A running `mm` child process with its output collected line by line. */
@@ -17,9 +20,16 @@ export interface MmChild {
   ): Promise<Record<string, unknown>>;
 }
 
-/** The environment of a child: nothing inherited but PATH and HOME, plus `env`. */
+/** One private data folder per test file: `mm run`'s default journal lands there, not in ~/.local. */
+let dataHome: string | undefined;
+
+/**
+ * The environment of a child: nothing inherited but PATH and HOME, plus `env`; XDG_DATA_HOME is a
+ * private temp folder (kept for the test file, so a restarted child finds its journal again).
+ */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env };
+  dataHome ??= mkdtempSync(join(tmpdir(), "mm-e2e-data-"));
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", XDG_DATA_HOME: dataHome, ...env };
 }
 
 /**

@@ -1,0 +1,113 @@
+import { ConfigError } from "../config/errors.js";
+import type { Clock } from "../core/clock.js";
+import { JournalError } from "../journal/errors.js";
+import { openJournalDb } from "../journal/open.js";
+import { JournalRecorder } from "../journal/recorder.js";
+import { type JournalRestore, readRestore } from "../journal/restore.js";
+import { type JournalToken, JournalWriter } from "../journal/writer.js";
+import type { Logger } from "../observability/logger.js";
+import type { JournalSettings } from "./journal-settings.js";
+
+/** A daemon's open journal: what it restored, the engine listener, and the file to close at the end. */
+export interface DaemonJournal {
+  readonly path: string;
+  readonly run: number;
+  readonly restore: JournalRestore;
+  readonly recorder: JournalRecorder;
+  /** Stops the snapshots and closes the file (after the engine's `stopped` event). Idempotent. */
+  close(): void;
+}
+
+/**
+ * Opens the journal for one daemon run: records the run (the account, its session) and the tokens it
+ * may trade, reads what earlier runs of the same account left (each token's account, the orders they
+ * may have left resting), writes the restored accounts as this run's first rows, and builds the
+ * recorder that journals the engine's events. A journal that cannot be opened (unwritable folder,
+ * schema newer than this mm) is a ConfigError on journal.path (exit code 2): nothing was sent yet.
+ * @example const j = openDaemonJournal(settings, { account, session, tokens, clock, logger });
+ * createEngine({ …, options: { …, restore: j.restore }, listener: (e) => j.recorder.onEvent(e) });
+ */
+export function openDaemonJournal(
+  settings: JournalSettings,
+  ctx: {
+    /** Exchange base URL + wallet: restores only ever come from runs of the same account. */
+    readonly account: string;
+    readonly session: string;
+    readonly tokens: readonly JournalToken[];
+    readonly clock: Clock;
+    readonly logger: Logger;
+  },
+): DaemonJournal {
+  let db: ReturnType<typeof openJournalDb>;
+  try {
+    db = openJournalDb(settings.path, { sync: settings.sync });
+  } catch (err) {
+    if (!(err instanceof JournalError)) throw err;
+    throw new ConfigError([{ field: "journal.path", message: err.message }]);
+  }
+  try {
+    const writer = new JournalWriter(db);
+    const now = ctx.clock.now();
+    const run = writer.beginRun({
+      account: ctx.account,
+      session: ctx.session,
+      atMs: now,
+      tokens: ctx.tokens,
+    });
+    const found = readRestore(db, ctx.account, run);
+    const traded = new Set(ctx.tokens.map((t) => t.tokenId));
+    const accounts = new Map([...found.accounts].filter(([t]) => traded.has(t)));
+    writer.batch(() => {
+      for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, undefined);
+    });
+    const restore: JournalRestore = { ...found, accounts };
+    logRestore(ctx.logger, settings.path, run, restore);
+    const recorder = new JournalRecorder({
+      writer,
+      run,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      snapshotIntervalMs: settings.snapshotIntervalMs,
+      restored: accounts,
+    });
+    let closed = false;
+    return {
+      path: settings.path,
+      run,
+      restore,
+      recorder,
+      close: () => {
+        if (closed) return;
+        closed = true;
+        recorder.close();
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function logRestore(logger: Logger, path: string, run: number, r: JournalRestore): void {
+  let realised = 0n;
+  let fees = 0n;
+  for (const a of r.accounts.values()) {
+    realised += a.realisedPico;
+    fees += a.feesPico;
+  }
+  logger.info(
+    {
+      journal: path,
+      run,
+      earlierRuns: r.runs,
+      restoredTokens: r.accounts.size,
+      restoredOrders: r.orders.size,
+      realisedPico: realised.toString(),
+      feesPico: fees.toString(),
+    },
+    r.runs === 0
+      ? `journal ${path}: first run of this account`
+      : `journal ${path}: restored ${r.accounts.size} token account(s) and ${r.orders.size} order id(s) from ${r.runs} earlier run(s)`,
+  );
+}

@@ -1,0 +1,92 @@
+import { runJournalSettings } from "../app/journal-settings.js";
+import { JournalError } from "../journal/errors.js";
+import { openJournalDb } from "../journal/open.js";
+import { buildReport } from "../journal/report.js";
+import { reportJson, reportText } from "../journal/report-format.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
+import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
+
+const OPTIONS = {
+  ...CONFIG_OPTION,
+  since: { type: "string", short: "s" },
+  journal: { type: "string", short: "j" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const HELP = [
+  "Usage: mm report [--since DATE] [--journal PATH] [--config FILE ...] [--json]",
+  "",
+  "Prints PnL, fees and volume by UTC day and market from the journal that mm run and mm paper keep:",
+  "fills, shares traded, notional, realised PnL (average cost, before fees), fees and net PnL per day",
+  "and market, each market over the period and the total; then the open positions of the last run",
+  "with their unrealised PnL at the last journaled mid. Every amount is exact (no rounding). It can",
+  "read the journal while a daemon writes it.",
+  "",
+  "Options:",
+  "  -s, --since DATE    Only fills and PnL from DATE on: YYYY-MM-DD (midnight UTC) or an ISO-8601 time",
+  "                      with its zone (2025-06-01T12:00:00Z, 2025-06-01T14:00:00+02:00).",
+  "  -j, --journal PATH  The journal file; default journal.path of the configuration, else the default",
+  "                      data file ($XDG_DATA_HOME/mm/journal.sqlite or ~/.local/share/mm/journal.sqlite).",
+  CONFIG_OPTION_HELP,
+  "      --json          One JSON document instead of tables (amounts as decimal strings).",
+  "  -h, --help          Show this help.",
+  "",
+  "Exit codes: 0 printed; 2 bad usage or configuration, or no readable journal at the path; 1 unexpected.",
+  "",
+].join("\n");
+
+/** `mm report`: PnL, fees and volume by market and day from the journal. */
+export const reportCommand: Command = {
+  name: "report",
+  summary: "PnL, fees and volume by market and day from the journal",
+  help: HELP,
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const values = flagsOrHelp(argv, OPTIONS, HELP, io);
+    if (values === undefined) return EXIT.ok;
+    const sinceMs = values.since === undefined ? undefined : parseSince(values.since);
+    const path = values.journal ?? configuredJournal(values.config, io);
+    let db: ReturnType<typeof openJournalDb>;
+    try {
+      db = openJournalDb(path, { mustExist: true });
+    } catch (err) {
+      if (!(err instanceof JournalError)) throw err;
+      io.stderr(`mm report: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    try {
+      const report = buildReport(db, sinceMs === undefined ? {} : { sinceMs });
+      io.stdout(values.json === true ? reportJson(report, path) : reportText(report, path));
+      return EXIT.ok;
+    } finally {
+      db.close();
+    }
+  },
+};
+
+function configuredJournal(files: readonly string[] | undefined, io: CliIo): string {
+  const settings = runJournalSettings(loadConfigFromFlags(files, io), io);
+  if (settings === undefined) {
+    throw new UsageError("journal.enabled is false in this configuration: name the file with --journal PATH");
+  }
+  return settings.path;
+}
+
+/**
+ * `--since`: a UTC day (YYYY-MM-DD) or an ISO-8601 time with its zone, as epoch ms. A time without
+ * a zone is refused rather than read in the machine's local zone.
+ * @example parseSince("2025-06-01") // 1748736000000
+ */
+export function parseSince(text: string): number {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
+  const ms = day ? Date.parse(`${text}T00:00:00Z`) : iso ? Date.parse(text) : Number.NaN;
+  // Date.parse accepts 2025-02-30 as 2025-03-02; a round trip catches impossible days.
+  const dayOk = !day || new Date(ms).toISOString().slice(0, 10) === text;
+  if (!Number.isFinite(ms) || !dayOk) {
+    throw new UsageError(
+      `--since: expected YYYY-MM-DD or an ISO-8601 time with a zone, got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
+}

@@ -1,0 +1,183 @@
+import type { Database } from "better-sqlite3";
+import { JournalError } from "./errors.js";
+
+/** One step of the schema's history: applied once, in order, inside a transaction. */
+export interface Migration {
+  /** 1, 2, 3…: the `PRAGMA user_version` the file is at once this step has run. */
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** A decimal integer stored as TEXT (pico-USDC can outgrow SQLite's 64-bit INTEGER). */
+const intText = (col: string) =>
+  `${col} TEXT NOT NULL CHECK (${col} NOT IN ('', '-') AND ` +
+  `(CASE WHEN substr(${col}, 1, 1) = '-' THEN substr(${col}, 2) ELSE ${col} END) NOT GLOB '*[^0-9]*')`;
+
+/**
+ * The schema, as the ordered list of every migration ever shipped. Never edit a released step:
+ * append a new one. Tables are STRICT, so a REAL can never slip into a money column; amounts are
+ * INTEGER micro-units (prices ≤ 10⁶, sizes < 9.2·10¹² shares) or, for pico-USDC (10⁻¹²) figures,
+ * decimal integers as TEXT.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "orders and fills",
+    sql: `
+      CREATE TABLE runs (
+        run_id        INTEGER PRIMARY KEY,
+        account       TEXT    NOT NULL,
+        session       TEXT    NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        stopped_at_ms INTEGER,
+        stop_reason   TEXT,
+        open_at_stop  INTEGER
+      ) STRICT;
+      CREATE INDEX runs_account ON runs (account, run_id);
+
+      CREATE TABLE tokens (
+        token_id  TEXT PRIMARY KEY,
+        market_id TEXT NOT NULL,
+        slug      TEXT,
+        outcome   TEXT NOT NULL
+      ) STRICT;
+
+      CREATE TABLE intents (
+        id              INTEGER PRIMARY KEY,
+        run_id          INTEGER NOT NULL REFERENCES runs (run_id),
+        client_order_id TEXT    NOT NULL,
+        token_id        TEXT    NOT NULL,
+        market_id       TEXT    NOT NULL,
+        side            TEXT    NOT NULL CHECK (side IN ('buy', 'sell')),
+        level           INTEGER NOT NULL,
+        price_micro     INTEGER NOT NULL,
+        size_micro      INTEGER NOT NULL,
+        sent            INTEGER NOT NULL CHECK (sent IN (0, 1)),
+        at_ms           INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX intents_client_order_id ON intents (client_order_id);
+
+      CREATE TABLE outcomes (
+        id              INTEGER PRIMARY KEY,
+        run_id          INTEGER NOT NULL REFERENCES runs (run_id),
+        op              TEXT    NOT NULL CHECK (op IN ('place', 'cancel', 'cancel_all')),
+        client_order_id TEXT,
+        market_id       TEXT,
+        outcome         TEXT    NOT NULL,
+        order_id        TEXT,
+        code            TEXT,
+        latency_ms      INTEGER,
+        at_ms           INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX outcomes_client_order_id ON outcomes (client_order_id);
+
+      CREATE TABLE fills (
+        id              INTEGER PRIMARY KEY,
+        run_id          INTEGER NOT NULL REFERENCES runs (run_id),
+        trade_id        TEXT    NOT NULL,
+        order_id        TEXT    NOT NULL,
+        client_order_id TEXT,
+        token_id        TEXT    NOT NULL,
+        side            TEXT    NOT NULL CHECK (side IN ('buy', 'sell')),
+        price_micro     INTEGER NOT NULL,
+        size_micro      INTEGER NOT NULL,
+        ts_ms           INTEGER NOT NULL,
+        source          TEXT    NOT NULL CHECK (source IN ('stream', 'backfill')),
+        UNIQUE (trade_id, order_id)
+      ) STRICT;
+      CREATE INDEX fills_ts ON fills (ts_ms);
+    `,
+  },
+  {
+    version: 2,
+    name: "fees, accounts and PnL snapshots",
+    sql: `
+      CREATE TABLE fees (
+        trade_id     TEXT    NOT NULL,
+        order_id     TEXT    NOT NULL,
+        token_id     TEXT    NOT NULL,
+        asset        TEXT    NOT NULL CHECK (asset IN ('shares', 'usdc')),
+        amount_micro INTEGER NOT NULL,
+        ${intText("value_pico")},
+        fill_ts_ms   INTEGER NOT NULL,
+        at_ms        INTEGER NOT NULL,
+        PRIMARY KEY (trade_id, order_id)
+      ) STRICT;
+
+      CREATE TABLE accounts (
+        id               INTEGER PRIMARY KEY,
+        run_id           INTEGER NOT NULL REFERENCES runs (run_id),
+        at_ms            INTEGER NOT NULL,
+        reason           TEXT    NOT NULL CHECK (reason IN ('restore', 'fill', 'reconcile', 'snapshot', 'stop')),
+        token_id         TEXT    NOT NULL,
+        size_micro       INTEGER NOT NULL,
+        ${intText("cost_pico")},
+        ${intText("realised_pico")},
+        ${intText("fees_pico")},
+        fee_shares_micro INTEGER NOT NULL,
+        mark_micro       INTEGER
+      ) STRICT;
+      CREATE INDEX accounts_token ON accounts (token_id, id);
+      CREATE INDEX accounts_run_token ON accounts (run_id, token_id, id);
+
+      CREATE TABLE pnl (
+        id          INTEGER PRIMARY KEY,
+        run_id      INTEGER NOT NULL REFERENCES runs (run_id),
+        at_ms       INTEGER NOT NULL,
+        reason      TEXT    NOT NULL CHECK (reason IN ('snapshot', 'stop')),
+        pnl_micro   INTEGER NOT NULL,
+        ${intText("realised_pico")},
+        ${intText("fees_pico")},
+        ${intText("unrealised_pico")},
+        open_orders INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+/** The schema version this mm writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the file to the last version of `migrations`: each pending step and its `user_version`
+ * bump commit together, so a crash or a failing step leaves the file at the previous version,
+ * never half-migrated. A file at a higher version than known was written by a newer mm: refused
+ * (JournalError `journal_schema_too_new`) without touching it.
+ * @returns the version the file was at before.
+ * @example migrate(db) // 0 for a new file; the file is now at SCHEMA_VERSION
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) {
+      throw new JournalError("journal_migrations_invalid", `migration ${m.name} has version ${m.version}`, {
+        expected: i + 1,
+      });
+    }
+  });
+  const known = migrations.length;
+  const found = Number(db.pragma("user_version", { simple: true }));
+  if (found > known) {
+    throw new JournalError(
+      "journal_schema_too_new",
+      `the journal is at schema version ${found}, newer than this mm knows (${known}): upgrade mm or point journal.path at another file`,
+      { found, known },
+    );
+  }
+  for (const m of migrations.slice(found)) {
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } catch (err) {
+      throw new JournalError(
+        "journal_migration_failed",
+        `journal migration ${m.version} (${m.name}) failed and was rolled back: ${(err as Error).message}`,
+        { version: m.version, name: m.name },
+        { cause: err },
+      );
+    }
+  }
+  return found;
+}

@@ -1,0 +1,71 @@
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { JournalError } from "./errors.js";
+import { MIGRATIONS, type Migration, migrate } from "./migrations.js";
+
+/** How commits reach the disk (SQLite's `synchronous` in WAL mode). */
+export type JournalSync = "normal" | "full";
+
+export interface OpenJournalOptions {
+  /**
+   * `normal` (default): every committed transaction survives the process being killed (SIGKILL, OOM,
+   * a crash): in WAL mode a commit is a write into the WAL file, which the OS holds once write()
+   * returns; only the kernel dying too (power loss) can roll back the last commits, and even then
+   * the file stays consistent (checkpoints are fsynced). `full` also fsyncs the WAL on each commit,
+   * surviving power loss, at the price of one fsync per journaled event on the event loop.
+   */
+  readonly sync?: JournalSync;
+  /** Refuse to create the file (readers such as `mm report`): JournalError `journal_not_found`. */
+  readonly mustExist?: boolean;
+  /** The schema history to apply (tests build older files with a prefix). Default MIGRATIONS. */
+  readonly migrations?: readonly Migration[];
+}
+
+/**
+ * Opens (or creates: mode 0600, its folder 0700) the journal's SQLite file: WAL mode, the chosen
+ * `synchronous`, a 5 s busy timeout (a reader such as `mm report` may share the file with a running
+ * daemon), foreign keys on, migrated to the latest schema, and 64-bit integers read as bigint so no
+ * amount ever passes through a float.
+ * Throws JournalError (`journal_not_found`, `journal_open_failed`, `journal_schema_too_new`,
+ * `journal_migration_failed`).
+ * @example const db = openJournalDb("/var/lib/mm/journal.sqlite"); … db.close();
+ */
+export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Database {
+  if (opts.mustExist === true && (path === ":memory:" || !existsSync(path))) {
+    throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
+  }
+  let db: Database;
+  try {
+    const created = path !== ":memory:" && !existsSync(path);
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    db = new BetterSqlite3(path, { fileMustExist: opts.mustExist === true });
+    // Trading history is the operator's business only; SQLite gives the -wal and -shm files this mode too.
+    if (created) chmodSync(path, 0o600);
+  } catch (err) {
+    throw new JournalError(
+      "journal_open_failed",
+      `cannot open the journal at ${path}: ${(err as Error).message}`,
+      { path },
+      { cause: err },
+    );
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${opts.sync === "full" ? "FULL" : "NORMAL"}`);
+    db.pragma("busy_timeout = 5000");
+    db.pragma("foreign_keys = ON");
+    db.defaultSafeIntegers(true);
+    migrate(db, opts.migrations ?? MIGRATIONS);
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof JournalError) throw err;
+    throw new JournalError(
+      "journal_open_failed",
+      `cannot open the journal at ${path}: ${(err as Error).message}`,
+      { path },
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,271 @@
+import type { Clock, TimerId } from "../core/clock.js";
+import type { EngineEvent } from "../engine/engine-events.js";
+import type { TokenAccount } from "../execution/inventory-math.js";
+import type { Logger } from "../observability/logger.js";
+import { sameAccount } from "./codec.js";
+import type { AccountReason, JournalWriter } from "./writer.js";
+
+/** What the recorder reads from the engine for account rows and snapshots (TradingEngine has it). */
+export interface JournalSource {
+  account(tokenId: string): TokenAccount;
+  accounts(): readonly { tokenId: string; account: TokenAccount; markMicro: number | undefined }[];
+  status(): { readonly pnlMicro: bigint; readonly openOrders: number };
+}
+
+export interface JournalRecorderOptions {
+  readonly writer: JournalWriter;
+  readonly run: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Period of the PnL and inventory snapshots, ms; 0 = only at stop. */
+  readonly snapshotIntervalMs: number;
+  /** Accounts already in the journal for this run (its restore rows): not written again unchanged. */
+  readonly restored?: ReadonlyMap<string, TokenAccount>;
+}
+
+/** A failed write is logged at most this often (a full disk would otherwise flood the log). */
+const ERROR_LOG_EVERY_MS = 10_000;
+
+/**
+ * Writes the engine's events into the journal, synchronously, each as it happens, so that what the
+ * engine did before a crash is on disk when the process dies:
+ * - place_sent → the intent (before the request leaves: the listener runs before the send);
+ *   place_dropped → the intent, unsent, and its drop; place / cancel / cancel-all outcomes;
+ * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
+ *   the token's account after it; fee → the fill's fee;
+ * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
+ * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals.
+ * A failed write never reaches the engine: it is counted and logged (rate-limited), and trading goes
+ * on, since the exchange, not the journal, is the authority on orders and positions.
+ * @example const rec = new JournalRecorder({ writer, run, clock, logger, snapshotIntervalMs: 60_000 });
+ * const engine = createEngine({ …, listener: (e) => rec.onEvent(e) }); rec.attach(engine);
+ */
+export class JournalRecorder {
+  readonly #o: JournalRecorderOptions;
+  readonly #written = new Map<string, { account: TokenAccount; mark: number | undefined }>();
+  #source: JournalSource | undefined;
+  #timer: TimerId | undefined;
+  #failures = 0;
+  #lastErrorLogMs = Number.NEGATIVE_INFINITY;
+  #closed = false;
+
+  constructor(o: JournalRecorderOptions) {
+    this.#o = o;
+    for (const [t, account] of o.restored ?? []) this.#written.set(t, { account, mark: undefined });
+  }
+
+  /** Writes that failed so far. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** Gives the recorder the engine to read accounts from, and starts the periodic snapshots. */
+  attach(source: JournalSource): void {
+    this.#source = source;
+    this.#arm();
+  }
+
+  /** The engine listener. Never throws. */
+  onEvent(e: EngineEvent): void {
+    if (this.#closed) return;
+    try {
+      this.#record(e);
+    } catch (err) {
+      this.#failed(err, e.type);
+    }
+  }
+
+  /** Writes the accounts that changed and the PnL totals now. Never throws. */
+  snapshot(reason: "snapshot" | "stop"): void {
+    const source = this.#source;
+    if (source === undefined || this.#closed) return;
+    try {
+      this.#o.writer.batch(() => this.#snapshot(source, reason));
+    } catch (err) {
+      this.#failed(err, reason);
+    }
+  }
+
+  /** Stops the snapshots; later events are ignored. */
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) this.#o.clock.cancelTimer(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #record(e: EngineEvent): void {
+    const { writer: w, run } = this.#o;
+    switch (e.type) {
+      case "place_sent":
+        if (e.order !== undefined) {
+          w.intent(run, {
+            clientOrderId: e.clientOrderId,
+            tokenId: e.tokenId,
+            ...e.order,
+            sent: true,
+            atMs: e.atMs,
+          });
+        }
+        return;
+      case "place_outcome":
+        w.outcome(run, {
+          op: "place",
+          clientOrderId: e.intent.clientOrderId,
+          marketId: e.intent.marketId,
+          outcome: e.outcome,
+          orderId: e.orderId,
+          code: e.code,
+          latencyMs: e.latencyMs,
+          atMs: e.atMs,
+        });
+        return;
+      case "place_dropped": {
+        const { intent: i } = e;
+        w.batch(() => {
+          w.intent(run, {
+            clientOrderId: i.clientOrderId,
+            tokenId: i.tokenId,
+            marketId: i.marketId,
+            side: i.quote.side,
+            level: i.quote.level,
+            priceMicro: i.quote.priceMicro,
+            sizeMicro: i.quote.sizeMicro,
+            sent: false,
+            atMs: e.atMs,
+          });
+          w.outcome(run, {
+            ...NO_ANSWER,
+            op: "place",
+            clientOrderId: i.clientOrderId,
+            marketId: i.marketId,
+            outcome: "dropped",
+            code: e.reason,
+            atMs: e.atMs,
+          });
+        });
+        return;
+      }
+      case "cancel_outcome":
+        w.outcome(run, {
+          ...NO_ANSWER,
+          op: "cancel",
+          clientOrderId: e.clientOrderId,
+          outcome: e.outcome,
+          atMs: e.atMs,
+        });
+        return;
+      case "cancel_all_outcome":
+        w.outcome(run, {
+          ...NO_ANSWER,
+          op: "cancel_all",
+          marketId: e.marketId,
+          outcome: e.outcome,
+          atMs: e.atMs,
+        });
+        return;
+      case "fill":
+        w.batch(() => {
+          w.fill(run, e.fill, e.source);
+          // Stamped with the fill's own time, so realised PnL lands on the day the trade happened.
+          this.#account(e.fill.tsMs, "fill", e.fill.tokenId);
+        });
+        return;
+      case "fee":
+        w.fee(e.fill, e.fee, e.atMs);
+        return;
+      case "reconcile": {
+        const source = this.#source;
+        if (source === undefined) return;
+        w.batch(() => {
+          for (const a of source.accounts())
+            this.#writeIfChanged(e.atMs, "reconcile", a.tokenId, a.account, undefined);
+        });
+        return;
+      }
+      case "stopped":
+        this.snapshot("stop");
+        w.endRun(run, e.atMs, e.reason, e.openOrders);
+        return;
+      default:
+        return;
+    }
+  }
+
+  #account(atMs: number, reason: AccountReason, tokenId: string): void {
+    const source = this.#source;
+    if (source === undefined) return;
+    const account = source.account(tokenId);
+    const mark = this.#written.get(tokenId)?.mark;
+    this.#o.writer.account(this.#o.run, atMs, reason, tokenId, account, mark);
+    this.#written.set(tokenId, { account, mark });
+  }
+
+  /** Writes a token's account when it (or, when given, its mark) differs from the last one written. */
+  #writeIfChanged(
+    atMs: number,
+    reason: AccountReason,
+    tokenId: string,
+    account: TokenAccount,
+    mark: number | undefined,
+  ): void {
+    const last = this.#written.get(tokenId);
+    const keptMark = mark ?? last?.mark;
+    if (last !== undefined && sameAccount(last.account, account) && last.mark === keptMark) return;
+    this.#o.writer.account(this.#o.run, atMs, reason, tokenId, account, keptMark);
+    this.#written.set(tokenId, { account, mark: keptMark });
+  }
+
+  #snapshot(source: JournalSource, reason: "snapshot" | "stop"): void {
+    const at = this.#o.clock.now();
+    let realised = 0n;
+    let fees = 0n;
+    let unrealised = 0n;
+    for (const { tokenId, account: a, markMicro } of source.accounts()) {
+      realised += a.realisedPico;
+      fees += a.feesPico;
+      if (markMicro !== undefined && a.sizeMicro !== 0n)
+        unrealised += a.sizeMicro * BigInt(markMicro) - a.costPico;
+      // A flat token's mark says nothing about PnL: keep its row count down.
+      this.#writeIfChanged(at, reason, tokenId, a, a.sizeMicro === 0n ? undefined : markMicro);
+    }
+    const { pnlMicro, openOrders } = source.status();
+    this.#o.writer.pnl(this.#o.run, {
+      atMs: at,
+      reason,
+      pnlMicro,
+      realisedPico: realised,
+      feesPico: fees,
+      unrealisedPico: unrealised,
+      openOrders,
+    });
+  }
+
+  #arm(): void {
+    const every = this.#o.snapshotIntervalMs;
+    if (every <= 0 || this.#closed) return;
+    this.#timer = this.#o.clock.setTimer(every, () => {
+      this.#timer = undefined;
+      this.snapshot("snapshot");
+      this.#arm();
+    });
+  }
+
+  #failed(err: unknown, what: string): void {
+    this.#failures++;
+    const now = this.#o.clock.now();
+    if (now - this.#lastErrorLogMs < ERROR_LOG_EVERY_MS) return;
+    this.#lastErrorLogMs = now;
+    this.#o.logger.error(
+      { err, event: what, failures: this.#failures },
+      "journal write failed: trading goes on, but this history is not on disk",
+    );
+  }
+}
+
+const NO_ANSWER = {
+  clientOrderId: undefined,
+  marketId: undefined,
+  orderId: undefined,
+  code: undefined,
+  latencyMs: undefined,
+};

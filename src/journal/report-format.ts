@@ -1,0 +1,126 @@
+import type { JournalReport, ReportFigures } from "./report.js";
+
+/**
+ * An integer in units of 10^-scale as an exact decimal string, trailing zeros dropped but at least
+ * `minDecimals` kept.
+ * @example scaled(-1_234_500_000_000n, 12, 2) // "-1.2345"
+ */
+export function scaled(value: bigint, scale: number, minDecimals: number): string {
+  const neg = value < 0n;
+  const digits = (neg ? -value : value).toString().padStart(scale + 1, "0");
+  const whole = digits.slice(0, digits.length - scale);
+  let frac = digits.slice(digits.length - scale).replace(/0+$/, "");
+  if (frac.length < minDecimals) frac = frac.padEnd(minDecimals, "0");
+  return `${neg ? "-" : ""}${whole}${frac === "" ? "" : `.${frac}`}`;
+}
+
+/** USDC from pico-USDC, exact. */
+export const usdc = (pico: bigint): string => scaled(pico, 12, 2);
+/** Shares from micro-shares, exact. */
+export const shares = (micro: bigint): string => scaled(micro, 6, 0);
+
+/** The report's figures as JSON-ready exact decimal strings. */
+export function figuresJson(f: ReportFigures): Record<string, string | number> {
+  return {
+    fills: f.fills,
+    volume: shares(f.volumeMicro),
+    notional: usdc(f.notionalPico),
+    realisedPnl: usdc(f.realisedPico),
+    fees: usdc(f.feesPico),
+    netPnl: usdc(f.realisedPico - f.feesPico),
+  };
+}
+
+/** The report as one JSON document (amounts as exact decimal strings: USDC, shares). */
+export function reportJson(r: JournalReport, journal: string): string {
+  return `${JSON.stringify(
+    {
+      journal,
+      since: r.sinceMs === undefined ? null : new Date(r.sinceMs).toISOString(),
+      runs: r.runs,
+      accounts: r.accounts,
+      days: r.rows.map((x) => ({ day: x.day, market: x.market, marketId: x.marketId, ...figuresJson(x) })),
+      markets: r.markets.map((x) => ({ market: x.market, marketId: x.marketId, ...figuresJson(x) })),
+      total: figuresJson(r.total),
+      positions: r.positions.map((p) => ({
+        market: p.market,
+        outcome: p.outcome,
+        tokenId: p.tokenId,
+        position: shares(p.sizeMicro),
+        costBasis: usdc(p.costPico),
+        mark: p.markMicro === undefined ? null : scaled(BigInt(p.markMicro), 6, 2),
+        unrealisedPnl: p.unrealisedPico === undefined ? null : usdc(p.unrealisedPico),
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+const HEAD = ["day", "market", "fills", "volume", "notional", "realised PnL", "fees", "net PnL"];
+
+/**
+ * The report as text tables: one row per UTC day and market, each market over the period, the
+ * total; then the open positions of the last run with their unrealised PnL at the last mark.
+ */
+export function reportText(r: JournalReport, journal: string): string {
+  const since = r.sinceMs === undefined ? "" : ` since ${new Date(r.sinceMs).toISOString()}`;
+  const out = [
+    `mm report: ${journal}`,
+    `${r.runs} run(s)${since}; days are UTC; volume in shares, amounts in USDC, exact`,
+  ];
+  if (r.accounts > 1)
+    out.push(`note: the journal holds ${r.accounts} accounts (exchange + wallet); figures add them up`);
+  out.push("");
+  if (r.rows.length === 0) {
+    out.push("no fills or PnL in the period");
+  } else {
+    const line = (day: string, market: string, f: ReportFigures) => [
+      day,
+      market,
+      String(f.fills),
+      shares(f.volumeMicro),
+      usdc(f.notionalPico),
+      usdc(f.realisedPico),
+      usdc(f.feesPico),
+      usdc(f.realisedPico - f.feesPico),
+    ];
+    const body = r.rows.map((x) => line(x.day, x.market, x));
+    const markets = r.markets.map((m) => line("all days", m.market, m));
+    out.push(...table(HEAD, [body, markets, [line("all days", "all markets", r.total)]]));
+  }
+  if (r.positions.length > 0) {
+    out.push("", "open positions (last run, last journaled mark)");
+    const rows = r.positions.map((p) => [
+      p.market,
+      p.outcome,
+      shares(p.sizeMicro),
+      usdc(p.costPico),
+      p.markMicro === undefined ? "-" : scaled(BigInt(p.markMicro), 6, 2),
+      p.unrealisedPico === undefined ? "-" : usdc(p.unrealisedPico),
+    ]);
+    out.push(...table(["market", "outcome", "position", "cost basis", "mark", "unrealised PnL"], [rows]));
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** Columns padded to their widest cell: text left, numbers right; a rule between sections. */
+function table(head: readonly string[], sections: readonly (readonly string[][])[]): string[] {
+  const rows = sections.flat();
+  const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const numeric = head.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^-?\d/.test(r[i] ?? "") || r[i] === "-"),
+  );
+  const fmt = (r: readonly string[]) =>
+    r
+      .map((c, i) => (numeric[i] === true ? c.padStart(width[i] ?? 0) : c.padEnd(width[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const rule = width.map((w) => "-".repeat(w)).join("  ");
+  const out = [fmt(head), rule];
+  sections.forEach((s, i) => {
+    if (i > 0 && s.length > 0) out.push(rule);
+    out.push(...s.map(fmt));
+  });
+  return out;
+}

@@ -1,0 +1,225 @@
+import type { Database } from "better-sqlite3";
+
+/** Figures of one market over a period (one UTC day, or the whole report). */
+export interface ReportFigures {
+  fills: number;
+  /** Shares traded, micro-shares. */
+  volumeMicro: bigint;
+  /** Σ price × size, pico-USDC. */
+  notionalPico: bigint;
+  /** Realised PnL before fees (average cost), pico-USDC. */
+  realisedPico: bigint;
+  /** Fees of the period's fills, pico-USDC (share fees at the fill's price). */
+  feesPico: bigint;
+}
+
+export interface ReportRow extends ReportFigures {
+  /** UTC day, YYYY-MM-DD. */
+  readonly day: string;
+  readonly marketId: string;
+  /** The market's slug when the journal knows it, else its id. */
+  readonly market: string;
+}
+
+/** An open position at the last run's last journaled account. */
+export interface ReportPosition {
+  readonly market: string;
+  readonly outcome: string;
+  readonly tokenId: string;
+  readonly sizeMicro: bigint;
+  readonly costPico: bigint;
+  readonly markMicro: number | undefined;
+  /** size × mark − cost, pico-USDC; undefined without a mark. */
+  readonly unrealisedPico: bigint | undefined;
+}
+
+export interface JournalReport {
+  readonly sinceMs: number | undefined;
+  /** (day, market) rows, by day then market. */
+  readonly rows: readonly ReportRow[];
+  /** Per market over the whole period, by market. */
+  readonly markets: readonly (ReportFigures & { readonly marketId: string; readonly market: string })[];
+  readonly total: ReportFigures;
+  readonly positions: readonly ReportPosition[];
+  readonly runs: number;
+  /** Distinct accounts (exchange + wallet) in the file: figures are summed over them. */
+  readonly accounts: number;
+}
+
+interface TokenInfo {
+  readonly marketId: string;
+  readonly market: string;
+  readonly outcome: string;
+}
+
+const zero = (): ReportFigures => ({
+  fills: 0,
+  volumeMicro: 0n,
+  notionalPico: 0n,
+  realisedPico: 0n,
+  feesPico: 0n,
+});
+
+/**
+ * PnL, fees and volume by UTC day and market from the journal, in exact integers:
+ * - volume and notional: the fills stamped at or after `sinceMs`;
+ * - fees: the fees of those fills (value as inventory books it);
+ * - realised PnL: the steps of each token's journaled account within each run (a run's restored
+ *   starting point is not counted again), dated by the fill or reconcile that moved it.
+ * Positions: the last account of every token in the latest run, marked at its last journaled mid.
+ * Runs in one read transaction, so a daemon writing meanwhile cannot tear the figures.
+ * @example const r = buildReport(db, { sinceMs: Date.parse("2025-06-01") }); r.total.realisedPico
+ */
+export function buildReport(db: Database, opts: { sinceMs?: number } = {}): JournalReport {
+  const since = opts.sinceMs ?? Number.MIN_SAFE_INTEGER;
+  return db.transaction(() => {
+    const tokens = readTokens(db);
+    const info = (t: string): TokenInfo =>
+      tokens.get(t) ?? { marketId: `token ${t}`, market: `token ${t}`, outcome: "?" };
+    const cells = new Map<string, ReportRow>();
+    const cell = (day: string, t: string): ReportFigures => {
+      const { marketId, market } = info(t);
+      const key = `${day}\u0000${marketId}`;
+      let c = cells.get(key);
+      if (c === undefined) {
+        c = { day, marketId, market, ...zero() };
+        cells.set(key, c);
+      }
+      return c;
+    };
+    const fills = db.prepare(
+      "SELECT token_id, price_micro, size_micro, ts_ms FROM fills WHERE ts_ms >= ? ORDER BY id",
+    );
+    for (const f of fills.iterate(since) as Iterable<{
+      token_id: string;
+      price_micro: bigint;
+      size_micro: bigint;
+      ts_ms: bigint;
+    }>) {
+      const c = cell(dayOf(f.ts_ms), f.token_id);
+      c.fills++;
+      c.volumeMicro += f.size_micro;
+      c.notionalPico += f.price_micro * f.size_micro;
+    }
+    const fees = db.prepare("SELECT token_id, value_pico, fill_ts_ms FROM fees WHERE fill_ts_ms >= ?");
+    for (const f of fees.iterate(since) as Iterable<{
+      token_id: string;
+      value_pico: string;
+      fill_ts_ms: bigint;
+    }>) {
+      cell(dayOf(f.fill_ts_ms), f.token_id).feesPico += BigInt(f.value_pico);
+    }
+    const steps = db.prepare(
+      "SELECT run_id, token_id, reason, at_ms, realised_pico FROM accounts ORDER BY run_id, token_id, id",
+    );
+    let group = "";
+    let prev = 0n;
+    for (const a of steps.iterate() as Iterable<{
+      run_id: bigint;
+      token_id: string;
+      reason: string;
+      at_ms: bigint;
+      realised_pico: string;
+    }>) {
+      const realised = BigInt(a.realised_pico);
+      const g = `${a.run_id}\u0000${a.token_id}`;
+      if (g !== group) {
+        group = g;
+        prev = 0n;
+        // A run's restored account is where it started, not something it realised.
+        if (a.reason === "restore") {
+          prev = realised;
+          continue;
+        }
+      }
+      const delta = realised - prev;
+      prev = realised;
+      if (delta !== 0n && Number(a.at_ms) >= since) cell(dayOf(a.at_ms), a.token_id).realisedPico += delta;
+    }
+    const rows = [...cells.values()].sort((x, y) => cmp(x.day, y.day) || cmp(x.market, y.market));
+    const byMarket = new Map<string, ReportFigures & { marketId: string; market: string }>();
+    const total = zero();
+    for (const r of rows) {
+      let m = byMarket.get(r.marketId);
+      if (m === undefined) {
+        m = { marketId: r.marketId, market: r.market, ...zero() };
+        byMarket.set(r.marketId, m);
+      }
+      add(m, r);
+      add(total, r);
+    }
+    const counts = db
+      .prepare("SELECT count(*) AS runs, count(DISTINCT account) AS accounts FROM runs")
+      .get() as {
+      runs: bigint;
+      accounts: bigint;
+    };
+    return {
+      sinceMs: opts.sinceMs,
+      rows,
+      markets: [...byMarket.values()].sort((x, y) => cmp(x.market, y.market)),
+      total,
+      positions: readPositions(db, info),
+      runs: Number(counts.runs),
+      accounts: Number(counts.accounts),
+    };
+  })();
+}
+
+function readTokens(db: Database): Map<string, TokenInfo> {
+  const rows = db.prepare("SELECT token_id, market_id, slug, outcome FROM tokens").all() as {
+    token_id: string;
+    market_id: string;
+    slug: string | null;
+    outcome: string;
+  }[];
+  return new Map(
+    rows.map((r) => [
+      r.token_id,
+      { marketId: r.market_id, market: r.slug ?? r.market_id, outcome: r.outcome },
+    ]),
+  );
+}
+
+function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosition[] {
+  const rows = db
+    .prepare(
+      `SELECT token_id, size_micro, cost_pico, mark_micro FROM accounts WHERE id IN (
+         SELECT max(id) FROM accounts WHERE run_id = (SELECT max(run_id) FROM runs) GROUP BY token_id)`,
+    )
+    .all() as { token_id: string; size_micro: bigint; cost_pico: string; mark_micro: bigint | null }[];
+  const out: ReportPosition[] = [];
+  for (const r of rows) {
+    if (r.size_micro === 0n) continue;
+    const cost = BigInt(r.cost_pico);
+    const mark = r.mark_micro === null ? undefined : Number(r.mark_micro);
+    const t = info(r.token_id);
+    out.push({
+      market: t.market,
+      outcome: t.outcome,
+      tokenId: r.token_id,
+      sizeMicro: r.size_micro,
+      costPico: cost,
+      markMicro: mark,
+      unrealisedPico: mark === undefined ? undefined : r.size_micro * BigInt(mark) - cost,
+    });
+  }
+  return out.sort((x, y) => cmp(x.market, y.market) || cmp(x.outcome, y.outcome));
+}
+
+function add(into: ReportFigures, f: ReportFigures): void {
+  into.fills += f.fills;
+  into.volumeMicro += f.volumeMicro;
+  into.notionalPico += f.notionalPico;
+  into.realisedPico += f.realisedPico;
+  into.feesPico += f.feesPico;
+}
+
+/** The UTC day of an epoch-ms time, YYYY-MM-DD. */
+export function dayOf(ms: bigint | number): string {
+  return new Date(Number(ms)).toISOString().slice(0, 10);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

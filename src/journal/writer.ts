@@ -1,0 +1,195 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { Fill } from "../core/trading.js";
+import type { Side } from "../core/types.js";
+import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
+import { accountColumns, feeValuePico } from "./codec.js";
+
+/** A token the run may trade, for readable reports (slug) and for market totals. */
+export interface JournalToken {
+  readonly tokenId: string;
+  readonly marketId: string;
+  readonly slug: string | undefined;
+  readonly outcome: string;
+}
+
+/** An order intent: what the engine asked the exchange for, under its clientOrderId. */
+export interface IntentRecord {
+  readonly clientOrderId: string;
+  readonly tokenId: string;
+  readonly marketId: string;
+  readonly side: Side;
+  readonly level: number;
+  readonly priceMicro: number;
+  readonly sizeMicro: bigint;
+  /** True when it was written to the exchange; false when the queue dropped it unsent. */
+  readonly sent: boolean;
+  readonly atMs: number;
+}
+
+/** The answer to a send: a placement, a cancel or a cancel-all. */
+export interface OutcomeRecord {
+  readonly op: "place" | "cancel" | "cancel_all";
+  readonly clientOrderId: string | undefined;
+  readonly marketId: string | undefined;
+  /** accepted | rejected | ambiguous | dropped (placements), done | covered | failed | … (cancels). */
+  readonly outcome: string;
+  readonly orderId: string | undefined;
+  /** The exchange's code of a reject or failure, or why a placement was dropped. */
+  readonly code: string | undefined;
+  readonly latencyMs: number | undefined;
+  readonly atMs: number;
+}
+
+export type AccountReason = "restore" | "fill" | "reconcile" | "snapshot" | "stop";
+
+/** Totals of one PnL snapshot. */
+export interface PnlRecord {
+  readonly atMs: number;
+  readonly reason: "snapshot" | "stop";
+  readonly pnlMicro: bigint;
+  readonly realisedPico: bigint;
+  readonly feesPico: bigint;
+  readonly unrealisedPico: bigint;
+  readonly openOrders: number;
+}
+
+/**
+ * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
+ * autocommit), so what a call wrote is durable when it returns; `batch` groups several calls into
+ * one. Amounts are bound as bigint/integers, pico figures as decimal text.
+ * @example const w = new JournalWriter(db); const run = w.beginRun({ account, session, atMs, tokens });
+ */
+export class JournalWriter {
+  readonly #db: Database;
+  readonly #s: Record<
+    "run" | "token" | "intent" | "outcome" | "fill" | "fee" | "account" | "pnl" | "end",
+    Statement
+  >;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#s = {
+      run: db.prepare(
+        "INSERT INTO runs (account, session, started_at_ms) VALUES (@account, @session, @atMs) RETURNING run_id",
+      ),
+      token: db.prepare(
+        `INSERT INTO tokens (token_id, market_id, slug, outcome) VALUES (@tokenId, @marketId, @slug, @outcome)
+         ON CONFLICT (token_id) DO UPDATE SET market_id = excluded.market_id,
+           slug = coalesce(excluded.slug, tokens.slug), outcome = excluded.outcome`,
+      ),
+      intent: db.prepare(
+        `INSERT INTO intents (run_id, client_order_id, token_id, market_id, side, level, price_micro, size_micro, sent, at_ms)
+         VALUES (@run, @clientOrderId, @tokenId, @marketId, @side, @level, @priceMicro, @sizeMicro, @sent, @atMs)`,
+      ),
+      outcome: db.prepare(
+        `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
+         VALUES (@run, @op, @clientOrderId, @marketId, @outcome, @orderId, @code, @latencyMs, @atMs)`,
+      ),
+      fill: db.prepare(
+        `INSERT OR IGNORE INTO fills (run_id, trade_id, order_id, client_order_id, token_id, side, price_micro, size_micro, ts_ms, source)
+         VALUES (@run, @tradeId, @orderId, @clientOrderId, @tokenId, @side, @priceMicro, @sizeMicro, @tsMs, @source)`,
+      ),
+      fee: db.prepare(
+        `INSERT INTO fees (trade_id, order_id, token_id, asset, amount_micro, value_pico, fill_ts_ms, at_ms)
+         VALUES (@tradeId, @orderId, @tokenId, @asset, @amountMicro, @valuePico, @fillTsMs, @atMs)
+         ON CONFLICT (trade_id, order_id) DO UPDATE SET asset = excluded.asset,
+           amount_micro = excluded.amount_micro, value_pico = excluded.value_pico, at_ms = excluded.at_ms`,
+      ),
+      account: db.prepare(
+        `INSERT INTO accounts (run_id, at_ms, reason, token_id, size_micro, cost_pico, realised_pico, fees_pico, fee_shares_micro, mark_micro)
+         VALUES (@run, @atMs, @reason, @tokenId, @size_micro, @cost_pico, @realised_pico, @fees_pico, @fee_shares_micro, @mark)`,
+      ),
+      pnl: db.prepare(
+        `INSERT INTO pnl (run_id, at_ms, reason, pnl_micro, realised_pico, fees_pico, unrealised_pico, open_orders)
+         VALUES (@run, @atMs, @reason, @pnlMicro, @realised, @fees, @unrealised, @openOrders)`,
+      ),
+      end: db.prepare(
+        "UPDATE runs SET stopped_at_ms = @atMs, stop_reason = @reason, open_at_stop = @openOrders WHERE run_id = @run",
+      ),
+    };
+  }
+
+  /** Opens a run of `account` (exchange + wallet) and records its tokens; returns the run id. */
+  beginRun(r: { account: string; session: string; atMs: number; tokens: readonly JournalToken[] }): number {
+    return this.batch(() => {
+      const row = this.#s.run.get({ account: r.account, session: r.session, atMs: r.atMs }) as {
+        run_id: bigint;
+      };
+      for (const t of r.tokens) this.#s.token.run({ ...t, slug: t.slug ?? null });
+      return Number(row.run_id);
+    });
+  }
+
+  intent(run: number, i: IntentRecord): void {
+    this.#s.intent.run({ ...i, run, sent: i.sent ? 1 : 0 });
+  }
+
+  outcome(run: number, o: OutcomeRecord): void {
+    this.#s.outcome.run({
+      run,
+      op: o.op,
+      clientOrderId: o.clientOrderId ?? null,
+      marketId: o.marketId ?? null,
+      outcome: o.outcome,
+      orderId: o.orderId ?? null,
+      code: o.code ?? null,
+      latencyMs: o.latencyMs ?? null,
+      atMs: o.atMs,
+    });
+  }
+
+  /** Records a fill once: false when (tradeId, orderId) was already journaled (WebSocket and backfill). */
+  fill(run: number, f: Fill, source: "stream" | "backfill"): boolean {
+    const r = this.#s.fill.run({ ...f, run, clientOrderId: f.clientOrderId ?? null, source });
+    return r.changes > 0;
+  }
+
+  /** Records (or corrects) the fee of a fill, with its value in pico-USDC as inventory books it. */
+  fee(f: Fill, fee: FeeAmount, atMs: number): void {
+    this.#s.fee.run({
+      tradeId: f.tradeId,
+      orderId: f.orderId,
+      tokenId: f.tokenId,
+      asset: fee.asset,
+      amountMicro: fee.amountMicro,
+      valuePico: feeValuePico(f.side, f.priceMicro, f.sizeMicro, fee).toString(),
+      fillTsMs: f.tsMs,
+      atMs,
+    });
+  }
+
+  /** A token's account (relative to its run's baseline) at `atMs`, with the mark when known. */
+  account(
+    run: number,
+    atMs: number,
+    reason: AccountReason,
+    tokenId: string,
+    acc: TokenAccount,
+    markMicro: number | undefined,
+  ): void {
+    this.#s.account.run({ run, atMs, reason, tokenId, ...accountColumns(acc), mark: markMicro ?? null });
+  }
+
+  pnl(run: number, p: PnlRecord): void {
+    this.#s.pnl.run({
+      run,
+      atMs: p.atMs,
+      reason: p.reason,
+      pnlMicro: p.pnlMicro,
+      realised: p.realisedPico.toString(),
+      fees: p.feesPico.toString(),
+      unrealised: p.unrealisedPico.toString(),
+      openOrders: p.openOrders,
+    });
+  }
+
+  /** Closes a run: when, why, and how many orders it left open (0 = a clean stop). */
+  endRun(run: number, atMs: number, reason: string, openOrders: number): void {
+    this.#s.end.run({ run, atMs, reason, openOrders });
+  }
+
+  /** Runs `fn` in one transaction (all of it commits, or none). */
+  batch<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+}
