@@ -1,5 +1,9 @@
 # mm: build the TypeScript once, ship only the runtime dependencies and the compiled output.
 FROM node:20-bookworm-slim AS build
+# better-sqlite3 (the journal) compiles its native addon when no prebuilt binary can be fetched.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -16,6 +20,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY config ./config
+# The journal defaults to ~/.local/share/mm/journal.sqlite: mount a volume at
+# /home/node/.local/share/mm to keep it across containers.
 # Secrets come from the environment (MM_API_KEY, MM_PRIVATE_KEY) or mounted files, never the image.
 USER node
 ENTRYPOINT ["node", "bin/mm.js"]
