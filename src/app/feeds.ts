@@ -1,3 +1,4 @@
+import type { TrackerOptions } from "../book/tracker-config.js";
 import type { Clock } from "../core/clock.js";
 import type { Fill } from "../core/trading.js";
 import type { Engine } from "../engine/engine-api.js";
@@ -25,6 +26,17 @@ export interface FeedsOptions {
   readonly onFatal: (err: GatewayFatalError) => void;
   /** Every raw /ws/market push with its receive time (recorders, latency probes). */
   readonly onMarketFrame?: (frame: Record<string, unknown>, recvTs: number) => void;
+  /** Overrides of the BookTracker's settings (defaults: src/book/tracker-config.ts). */
+  readonly tuning?: FeedTuning;
+}
+
+/**
+ * Timings of the market-data path that the spec leaves open ("not shown"): the BookTracker's
+ * snapshot timeout, back-off and stall detector. The defaults suit a live venue (judged on a real
+ * capture); tests shorten them (the fault suite judges a silent feed in under a second).
+ */
+export interface FeedTuning {
+  readonly tracker?: TrackerOptions;
 }
 
 /**
@@ -56,6 +68,7 @@ export class Feeds {
     this.market = new MarketDataFeed({
       client: new GatewayClient({ ...common, gateway: "market" }),
       clock: o.clock,
+      ...(o.tuning?.tracker === undefined ? {} : { tracker: o.tuning.tracker }),
     });
     this.user = new GatewayClient({ ...common, gateway: "user" });
     const { engine } = o;

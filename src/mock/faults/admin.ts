@@ -43,10 +43,18 @@ export class MockAdmin {
 
   // ── sockets and feeds ───────────────────────────────────────────────────────────────────────
 
-  /** Terminates every WebSocket abruptly, as a network drop would. */
-  dropAllSockets(): { dropped: number } {
-    const dropped = this.#gateway?.openSockets() ?? 0;
-    this.#gateway?.dropAll();
+  /**
+   * Terminates every WebSocket abruptly, as a network drop would; with `gateway`, only the sockets of
+   * /ws/market or /ws/user (one feed lost while the other stays up).
+   */
+  dropAllSockets(gateway?: "market" | "user"): { dropped: number } {
+    if (gateway !== undefined && gateway !== "market" && gateway !== "user") {
+      throw new AdminError(400, "invalid_argument", 'gateway must be "market" or "user"', {
+        field: "gateway",
+      });
+    }
+    const dropped = this.#gateway?.openSockets(gateway) ?? 0;
+    this.#gateway?.dropAll(gateway);
     return { dropped };
   }
 

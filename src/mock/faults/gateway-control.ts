@@ -4,8 +4,11 @@
  * suspending a partner closes live sockets as the spec says, and status changes are pushed.
  */
 export interface GatewayControl {
-  /** Terminates every open socket abruptly (no close frame), as a network drop would. */
-  dropAll(): void;
+  /**
+   * Terminates every open socket abruptly (no close frame), as a network drop would; only those of
+   * one gateway when `gateway` is given.
+   */
+  dropAll(gateway?: "market" | "user"): void;
   /** Closes every socket authenticated with this keyId with `4401 <reason>`. */
   closeKey(keyId: string, reason: string): void;
   /** Closes every socket of this partner's keys with `4401 <reason>`. */
@@ -20,6 +23,6 @@ export interface GatewayControl {
       | { type: "market_resolved"; resolution: string; payouts?: Record<string, string> }
       | { type: "market_status"; status: string; reason?: string },
   ): void;
-  /** Number of open sockets (for tests and the admin listing). */
-  openSockets(): number;
+  /** Number of open sockets, of one gateway when `gateway` is given (for tests and the admin listing). */
+  openSockets(gateway?: "market" | "user"): number;
 }

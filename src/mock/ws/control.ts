@@ -12,13 +12,18 @@ export function gatewayControl(connections: ReadonlySet<Connection>, feeds: Feed
     for (const c of [...connections]) if (match(c)) c.close(CLOSE_AUTH, reason);
   };
   return {
-    dropAll: () => {
-      for (const c of [...connections]) c.terminate();
+    dropAll: (gateway) => {
+      for (const c of [...connections]) if (gateway === undefined || c.gateway === gateway) c.terminate();
     },
     closeKey: (keyId, reason) => closeWhere((c) => c.keyId === keyId, reason),
     closePartner: (partnerId, reason) => closeWhere((c) => c.partnerId === partnerId, reason),
     publishPlatformStatus: () => feeds.lifecycle.publishPlatformStatus(),
     publishMarketLifecycle: (conditionId, event) => feeds.lifecycle.publish(conditionId, event),
-    openSockets: () => connections.size,
+    openSockets: (gateway) => {
+      if (gateway === undefined) return connections.size;
+      let n = 0;
+      for (const c of connections) if (c.gateway === gateway) n++;
+      return n;
+    },
   };
 }

@@ -1,0 +1,255 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Daemon, startDaemon } from "../../src/app/daemon.js";
+import type { FeedTuning } from "../../src/app/feeds.js";
+import { loadConfig } from "../../src/config/load.js";
+import type { EngineEvent } from "../../src/engine/engine-events.js";
+import type { MockExchange } from "../../src/mock/mock-exchange.js";
+import type { MarketScenario, Scenario } from "../../src/mock/scenario/types.js";
+import {
+  daemonEnv,
+  market,
+  memoryLogger,
+  SCENARIO,
+  seedMarket,
+  startMock,
+  WALLET,
+  waitFor,
+} from "../integration/daemon/support.js";
+import type { CollectingStream } from "../support/collecting-stream.js";
+import { reconcilesAfter, recordStaleSpans } from "./bot-log.js";
+import {
+  checkInventory,
+  checkNoDuplicates,
+  checkNoOrphans,
+  checkNoStaleQuotes,
+  type StaleSpan,
+  type Verdict,
+} from "./invariants.js";
+import { recordVenue, type VenueLog } from "./venue-log.js";
+import { startWireTap, type WireTap } from "./wire-tap.js";
+
+export const ARG = market("arg-vs-fra-final-arg-win");
+export const FRA = market("arg-vs-fra-final-fra-win");
+
+/**
+ * Time in this suite is REAL time, shortened by configuration, not a SimClock: the bot, the mock
+ * exchange and the sockets between them run on their own event loops' I/O, which a test cannot
+ * pause between simulated steps, so a SimClock would race real frames against jumps of simulated
+ * time. Instead every period the invariants wait for is configured short:
+ * - reconcile.intervalMs 1000 (the schema's minimum): "zero orphans 30 s after recovery" means
+ *   "after the periodic reconcile that follows recovery" (30 s is the default interval); the checks
+ *   wait for two reconciles completed after recovery (the first may have begun before it), i.e. at
+ *   most ~2 s;
+ * - exchange.requestTimeoutMs 1500: an unanswered placement turns ambiguous in 1.5 s, not 10 s;
+ * - circuitBreaker.openMs 1000 and the error-rate cool-down 1000: a storm that trips them costs a
+ *   second, not a minute (the behaviour is the same, only shorter).
+ */
+export const FAST_ENV: Readonly<Record<string, string>> = {
+  MM_RECONCILE_INTERVAL_MS: "1000",
+  MM_EXCHANGE_REQUEST_TIMEOUT_MS: "1500",
+  MM_CIRCUIT_BREAKER_OPEN_MS: "1000",
+  MM_RISK: JSON.stringify({ errorRate: { coolDownMs: 1000 } }),
+  MM_SHUTDOWN_TIMEOUT_MS: "3000",
+};
+
+/** Grace for pulling a quote off a book that turned stale: the cancel's round trip, with room for a loaded box. */
+export const STALE_GRACE_MS = 1_500;
+
+export interface WorldOptions {
+  readonly markets?: readonly MarketScenario[];
+  readonly scenario?: Scenario;
+}
+
+export interface DaemonRunOptions {
+  readonly env?: Record<string, string>;
+  readonly feedTuning?: FeedTuning;
+}
+
+export type RigOptions = WorldOptions & DaemonRunOptions;
+
+/**
+ * One scenario's exchange side: the mock (flow off, admin on), the wire tap in front of its HTTP
+ * API, and the venue's order log. It outlives the bot runs of a scenario (crash and restart, key
+ * replaced), so its recorders see every run.
+ */
+export interface World {
+  readonly mock: MockExchange;
+  readonly tap: WireTap;
+  readonly venue: VenueLog;
+  readonly scenario: Scenario;
+  readonly markets: readonly MarketScenario[];
+  /** Every token quoted (YES and NO of each market). */
+  readonly tokens: readonly string[];
+  /** POST /__admin/<action> over HTTP; resolves with the answer, throws unless 200. */
+  admin(action: string, body?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** True when every token in `tokenIds` (default all) has at least `perToken` quotes resting. */
+  quoting(tokenIds?: readonly string[], perToken?: number): boolean;
+  /**
+   * The MM_* environment of a bot run against this world (through the tap), `extra` on top. A CLI
+   * run journals into the world's private folder (restarts restore from it, as on one host), never
+   * into the user's default journal that other runs share.
+   */
+  env(extra?: Record<string, string>): Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** One bot run in process on a World, with its recorders. */
+export interface Rig extends World {
+  readonly daemon: Daemon;
+  readonly logs: CollectingStream;
+  /** The wallet's share balances when this run started, micro-shares (its inventory baseline). */
+  readonly baseline: ReadonlyMap<string, bigint>;
+  readonly events: readonly EngineEvent[];
+  readonly spans: readonly StaleSpan[];
+  readonly placeSent: readonly { tokenId: string; at: number }[];
+  /** Waits for `n` successful reconciles that complete after now (see reconcilesAfter). */
+  reconciles(n: number, ms?: number): Promise<void>;
+  /** Orphans, duplicates (every run of the world), inventory and stale quotes of this run, as of now. */
+  verdicts(): Verdict[];
+  /** Stops this run (idempotent); close() also closes the world. */
+  stop(): Promise<void>;
+}
+
+/** Share balances of the paper wallet, tokenId → micro-shares. */
+export function venuePositions(mock: MockExchange): Map<string, bigint> {
+  return new Map(mock.context.venue.positions(WALLET).map((p) => [p.tokenId, p.balance]));
+}
+
+/** A World with each market seeded YES 0.50/0.60 (NO mirrored) by the other trader. */
+export async function startWorld(opts: WorldOptions = {}): Promise<World> {
+  const markets = opts.markets ?? [ARG];
+  const scenario = opts.scenario ?? SCENARIO;
+  const mock = await startMock(scenario);
+  let tap: WireTap | undefined;
+  try {
+    for (const m of markets) seedMarket(mock, m, "0.50", "0.60");
+    tap = await startWireTap(mock.httpUrl);
+  } catch (err) {
+    await mock.close();
+    throw err;
+  }
+  const venue = recordVenue(mock, WALLET);
+  const tokens = markets.flatMap((m) => [m.yesTokenId, m.noTokenId]);
+  const wire = tap;
+  const dir = await mkdtemp(join(tmpdir(), "mm-fault-")).catch(async (err: unknown) => {
+    venue.stop();
+    await wire.close();
+    await mock.close();
+    throw err;
+  });
+  return {
+    mock,
+    tap: wire,
+    venue,
+    scenario,
+    markets,
+    tokens,
+    admin: (action, body = {}) => adminCall(mock, action, body),
+    quoting: (tokenIds = tokens, perToken = 4) =>
+      tokenIds.every((t) => venue.open().filter((o) => o.tokenId === t).length >= perToken),
+    env: (extra = {}) =>
+      daemonEnv(
+        mock,
+        markets.map((m) => m.slug),
+        {
+          ...FAST_ENV,
+          MM_EXCHANGE_BASE_URL: wire.url,
+          MM_JOURNAL_PATH: join(dir, "journal.sqlite"),
+          ...extra,
+        },
+        scenario,
+      ),
+    close: async () => {
+      venue.stop();
+      await wire.close();
+      await mock.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts the daemon in process on `world`, quoting its markets through the tap (WebSockets go
+ * straight to the mock), with the recorders attached. Resolves once every token has four quotes.
+ */
+export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Promise<Rig> {
+  const baseline = venuePositions(world.mock);
+  const events: EngineEvent[] = [];
+  const placeSent: { tokenId: string; at: number }[] = [];
+  const { logger, sink } = memoryLogger("info");
+  const daemon = await startDaemon(loadConfig({ env: world.env(opts.env) }), {
+    logger,
+    listener: (e) => {
+      events.push(e);
+      if (e.type === "place_sent") placeSent.push({ tokenId: e.tokenId, at: Date.now() });
+    },
+    ...(opts.feedTuning === undefined ? {} : { feedTuning: opts.feedTuning }),
+  });
+  const spans = recordStaleSpans(daemon, world.tokens);
+  const stop = async () => {
+    await daemon.stop("scenario over");
+  };
+  const rig: Rig = {
+    ...world,
+    daemon,
+    logs: sink,
+    baseline,
+    events,
+    spans,
+    placeSent,
+    reconciles: (n, ms = 6_000) => reconcilesAfter(events, n, ms),
+    verdicts: () => [
+      checkNoOrphans(world.venue.open(), daemon.engine.liveOrders()),
+      checkNoDuplicates(world.venue.orders.values(), world.tap.requests),
+      checkInventory(world.tokens, baseline, (t) => daemon.engine.positionOf(t), venuePositions(world.mock)),
+      checkNoStaleQuotes(spans, world.venue.orders.values(), placeSent, STALE_GRACE_MS, Date.now()),
+    ],
+    stop,
+    close: async () => {
+      await stop();
+      await world.close();
+    },
+  };
+  try {
+    await waitFor(() => rig.quoting(), 5_000, "the first quotes on every token");
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return rig;
+}
+
+/** A World and one daemon run on it; close() ends both. */
+export async function startRig(opts: RigOptions = {}): Promise<Rig> {
+  const world = await startWorld(opts);
+  try {
+    return await runDaemon(world, opts);
+  } catch (err) {
+    await world.close();
+    throw err;
+  }
+}
+
+/** POST /__admin/<action> on the mock over real HTTP (loopback), as an operator or CI would. */
+export async function adminCall(
+  mock: MockExchange,
+  action: string,
+  body: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${mock.httpUrl}/__admin/${action}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200)
+    throw new Error(`/__admin/${action} answered ${res.status}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Resolves after `ms` of real time. */
+export function pause(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,179 @@
+import { expect } from "vitest";
+import type { Address } from "../../../src/core/types.js";
+import { toWei, weiToString } from "../../../src/core/wei.js";
+import type { Scenario } from "../../../src/mock/scenario/types.js";
+import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
+import { ARG, pause, startRig } from "../harness.js";
+import { expectInvariants } from "../invariants.js";
+import type { FaultScenario } from "../scenario.js";
+
+const TAKER = SCENARIO.wallets[1]?.address.toLowerCase() as Address;
+
+const minWei = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** Milliseconds of the log record (pino `time`) whose message contains `text`, if any. */
+function loggedAt(records: Record<string, unknown>[], text: string): number | undefined {
+  const r = records.find((x) => String(x.msg).includes(text));
+  return r === undefined ? undefined : Date.parse(String(r.time));
+}
+
+export const marketSocketDrop: FaultScenario = {
+  name: "market socket drop",
+  fault: "drop-sockets {gateway: market}",
+  async run(row) {
+    const rig = await startRig();
+    try {
+      const live = rig.venue.open();
+      const t0 = Date.now();
+      const { dropped } = await rig.admin("drop-sockets", { gateway: "market" });
+      expect(dropped).toBe(1);
+      // Frames were lost: every book is resyncing, so every quote resting at the drop is pulled
+      // (its price came from a book the bot no longer trusts); new ones follow the resnapshot.
+      await waitFor(
+        () => live.every((o) => o.endedAt !== undefined),
+        4_000,
+        "every quote of the drop pulled",
+      );
+      const pulledMs = Math.max(...live.map((o) => (o.endedAt ?? 0) - t0));
+      await waitFor(() => rig.quoting(), 5_000, "quotes back after the reconnect and resnapshot");
+      row.recoveryMs = Date.now() - t0;
+      expect(rig.logs.text()).toContain("/ws/market reconnected");
+      expect(rig.logs.text()).not.toContain("/ws/user link down");
+      await rig.reconciles(2);
+      expectInvariants(row, rig.verdicts(), `${live.length} quotes pulled in ${pulledMs} ms`);
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+export const userSocketDrop: FaultScenario = {
+  name: "user socket drop, fills in the outage",
+  fault: "drop-sockets {gateway: user} + 2 taker fills",
+  async run(row) {
+    const rig = await startRig();
+    try {
+      rig.mock.context.venue.credit(TAKER, ARG.yesTokenId, toWei("100"));
+      const t0 = Date.now();
+      await rig.admin("drop-sockets", { gateway: "user" });
+      await waitFor(
+        () => loggedAt(rig.logs.records(), "/ws/user link down"),
+        4_000,
+        "the bot to see the drop",
+      );
+      // While /ws/user is down a taker sells into our best YES bid and buys our best NO ask: no
+      // user_fill reaches the bot; only the REST backfill can tell it.
+      const ours = rig.venue.open();
+      const bestBid = ours
+        .filter((o) => o.tokenId === ARG.yesTokenId && o.side === "buy")
+        .sort((a, b) => Number(b.price - a.price))[0];
+      const bestAsk = ours
+        .filter((o) => o.tokenId === ARG.noTokenId && o.side === "sell")
+        .sort((a, b) => Number(a.price - b.price))[0];
+      if (bestBid === undefined || bestAsk === undefined) throw new Error("no best quotes to hit");
+      const filledAt = Date.now();
+      // Sizes within each quote's remainder, so that each taker order fills exactly one quote of ours.
+      const sold = minWei(bestBid.remaining, toWei("4"));
+      const bought = minWei(bestAsk.remaining, toWei("3"));
+      rest(rig.mock, ARG, "sell", weiToString(bestBid.price), weiToString(sold), "YES", TAKER);
+      rest(rig.mock, ARG, "buy", weiToString(bestAsk.price), weiToString(bought), "NO", TAKER);
+      const fills = () => rig.events.filter((e) => e.type === "fill");
+      await waitFor(() => fills().length === 2, 5_000, "both outage fills in the engine");
+      // The periodic reconcile or the one after the reconnect, whichever comes first, backfills them.
+      const back = await waitFor(
+        () => loggedAt(rig.logs.records(), "/ws/user reconnected"),
+        3_000,
+        "the user gateway back",
+      );
+      row.recoveryMs = Date.now() - t0;
+      expect(filledAt).toBeLessThan(back); // the fills really happened during the outage
+      for (const f of fills()) expect(f.type === "fill" && f.source).toBe("backfill");
+      expect(rig.daemon.engine.positionOf(ARG.yesTokenId)).toBe(sold);
+      expect(rig.daemon.engine.positionOf(ARG.noTokenId)).toBe(-bought);
+      await waitFor(() => rig.quoting(), 3_000, "quoting on every token");
+      await rig.reconciles(2);
+      expectInvariants(row, rig.verdicts(), "2 outage fills, both backfilled from REST");
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+export const bookSeqGap: FaultScenario = {
+  name: "book seq gap",
+  fault: "skip-seq {tokenId: ARG YES}",
+  async run(row) {
+    const rig = await startRig();
+    try {
+      const tracker = rig.daemon.feeds.market.tracker;
+      const gapsBefore = tracker.counters.gaps;
+      const t0 = Date.now();
+      await rig.admin("skip-seq", { tokenId: ARG.yesTokenId });
+      // The next frame of the token shows the gap: the other trader's new level makes one.
+      rest(rig.mock, ARG, "buy", "0.40", "5");
+      await waitFor(() => tracker.counters.gaps > gapsBefore, 4_000, "the gap detected");
+      const span = await waitFor(
+        () => rig.spans.find((s) => s.tokenId === ARG.yesTokenId && s.from >= t0),
+        1_000,
+        "the YES book leaving synced",
+      );
+      await waitFor(() => span.to !== undefined, 3_000, "the YES book resnapshotted");
+      await waitFor(() => rig.quoting(), 3_000, "quoting again");
+      row.recoveryMs = Date.now() - t0;
+      expect(tracker.state(ARG.yesTokenId)?.status).toBe("synced");
+      await rig.reconciles(2);
+      const resyncMs = (span.to ?? 0) - span.from;
+      expectInvariants(row, rig.verdicts(), `gap → resnapshot in ${resyncMs} ms`);
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+/** The scenario with a full book_update every 100 ms: books that tick often enough to be judged silent. */
+const TICKING: Scenario = { ...SCENARIO, timing: { ...SCENARIO.timing, bookUpdateIntervalMs: 100 } };
+
+export const silentFeed: FaultScenario = {
+  name: "silent feed",
+  fault: "silence-feed {tokenId: ARG YES}, off after 1.5 s",
+  async run(row) {
+    // The stall detector's live defaults (floor 60 s, 20 samples) are for a real venue; here a book
+    // ticking every 100 ms is judged silent after max(5 × its mean interval, 600 ms).
+    const rig = await startRig({
+      scenario: TICKING,
+      feedTuning: { tracker: { stall: { floorMs: 600, k: 5, minSamples: 5, checkEveryMs: 50 } } },
+    });
+    try {
+      const tracker = rig.daemon.feeds.market.tracker;
+      await waitFor(() => tracker.counters.updates >= 12, 3_000, "the books' own rate learnt");
+      const t0 = Date.now();
+      await rig.admin("silence-feed", { tokenId: ARG.yesTokenId, on: true });
+      await waitFor(
+        () => tracker.state(ARG.yesTokenId)?.reason === "book_silent",
+        4_000,
+        "the silent book judged stale",
+      );
+      const stale = rig.spans.filter((s) => s.tokenId === ARG.yesTokenId).at(-1);
+      if (stale === undefined || stale.to !== undefined) throw new Error("no open stale span");
+      const yes = () => rig.venue.open().filter((o) => o.tokenId === ARG.yesTokenId).length;
+      await waitFor(() => yes() === 0, 4_000, "the stale book's quotes cancelled");
+      const pulledMs = Date.now() - stale.from;
+      // The feed stays silent: nothing is quoted on it, while the NO book (not silent) keeps its quotes.
+      await pause(1_500 - (Date.now() - stale.from));
+      expect(yes()).toBe(0);
+      expect(rig.quoting([ARG.noTokenId])).toBe(true);
+      const restoredAt = Date.now();
+      await rig.admin("silence-feed", { tokenId: ARG.yesTokenId, on: false });
+      await waitFor(() => stale.to !== undefined && rig.quoting(), 3_000, "resynced and quoting again");
+      row.recoveryMs = Date.now() - restoredAt;
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        rig.verdicts(),
+        `judged stale ${stale.from - t0} ms into the silence, its quotes pulled ${pulledMs} ms later`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};

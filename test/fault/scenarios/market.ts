@@ -1,0 +1,145 @@
+import { expect } from "vitest";
+import { waitFor } from "../../integration/daemon/support.js";
+import { ARG, FRA, pause, type Rig, startRig } from "../harness.js";
+import { checkNoPlacementsWhile, expectInvariants } from "../invariants.js";
+import type { FaultScenario } from "../scenario.js";
+
+/** How long the scenarios hold a market or the platform closed before reopening it. */
+const HOLD_MS = 800;
+
+/** When the bot logged a line containing `text` (pino ISO time), waiting up to 4 s for it. */
+function learnt(rig: Rig, text: string): Promise<number> {
+  return waitFor(
+    () => {
+      const r = rig.logs.records().find((x) => String(x.msg).includes(text));
+      return r === undefined ? undefined : Date.parse(String(r.time));
+    },
+    4_000,
+    `the bot to log "${text}"`,
+  );
+}
+
+const ARG_TOKENS = [ARG.yesTokenId, ARG.noTokenId];
+
+const quotesOn = (rig: Rig, marketId: string) =>
+  rig.venue.open().filter((o) => o.marketId === marketId).length;
+
+/**
+ * A market closes (`close` injects it, the bot logs `logged`) and reopens (`reopen`): the market's
+ * quotes come off, the other market keeps quoting, nothing is placed on it while closed, and it is
+ * quoted again after the reopening. Recovery time: reopening → quoting again.
+ */
+function closeAndReopen(
+  close: (rig: Rig) => Promise<unknown>,
+  logged: string,
+  reopen: (rig: Rig) => Promise<unknown>,
+): FaultScenario["run"] {
+  return async (row) => {
+    const rig = await startRig({ markets: [ARG, FRA] });
+    try {
+      const t0 = Date.now();
+      await close(rig);
+      const from = await learnt(rig, logged);
+      await waitFor(() => quotesOn(rig, ARG.id) === 0, 4_000, "the closed market's quotes pulled");
+      const pulledMs = Date.now() - t0;
+      await pause(HOLD_MS);
+      expect(quotesOn(rig, ARG.id)).toBe(0);
+      expect(rig.quoting([FRA.yesTokenId, FRA.noTokenId])).toBe(true);
+      const reopenedAt = Date.now();
+      await reopen(rig);
+      await waitFor(() => rig.quoting(), 3_000, "quoting again after the reopening");
+      row.recoveryMs = Date.now() - reopenedAt;
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        [...rig.verdicts(), checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, from, reopenedAt)],
+        `pulled in ${pulledMs} ms`,
+      );
+    } finally {
+      await rig.close();
+    }
+  };
+}
+
+export const marketPaused: FaultScenario = {
+  name: "market paused",
+  fault: "pause-market, resume-market",
+  run: closeAndReopen(
+    (rig) => rig.admin("pause-market", { marketId: ARG.id }),
+    "market is now PAUSED",
+    (rig) => rig.admin("resume-market", { marketId: ARG.id }),
+  ),
+};
+
+export const marketStatusChange: FaultScenario = {
+  name: "market status change",
+  fault: "market-status SUSPENDED, then OPEN",
+  run: closeAndReopen(
+    (rig) => rig.admin("market-status", { marketId: ARG.id, status: "SUSPENDED" }),
+    "market is now SUSPENDED",
+    (rig) => rig.admin("market-status", { marketId: ARG.id, status: "OPEN" }),
+  ),
+};
+
+export const marketResolved: FaultScenario = {
+  name: "market resolved",
+  fault: "resolve-market {winningOutcome: YES}",
+  async run(row) {
+    const rig = await startRig({ markets: [ARG, FRA] });
+    try {
+      const t0 = Date.now();
+      await rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "YES" });
+      const from = await learnt(rig, "market is now RESOLVED");
+      // The exchange cancelled the market's orders and redeemed the wallet's shares: the bot forgets
+      // those orders and, after two identical position checks, takes the redeemed positions as its own.
+      const argLive = () =>
+        rig.daemon.engine
+          .liveOrders()
+          .filter((o) => o.tokenId === ARG.yesTokenId || o.tokenId === ARG.noTokenId);
+      await waitFor(
+        () => argLive().length === 0 && rig.verdicts().find((v) => v.name === "inventory")?.ok === true,
+        6_000,
+        "the resolved market's orders forgotten and its redemption in inventory",
+      );
+      row.recoveryMs = Date.now() - t0;
+      expect(quotesOn(rig, ARG.id)).toBe(0);
+      expect(rig.quoting([FRA.yesTokenId, FRA.noTokenId])).toBe(true);
+      await rig.reconciles(2);
+      expectInvariants(row, [
+        ...rig.verdicts(),
+        checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, from, Date.now()),
+      ]);
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+export const platformFrozen: FaultScenario = {
+  name: "platform frozen",
+  fault: "freeze-platform {on: true}, then {on: false}",
+  async run(row) {
+    const rig = await startRig({ markets: [ARG, FRA] });
+    try {
+      const t0 = Date.now();
+      await rig.admin("freeze-platform", { on: true });
+      const from = await learnt(rig, "platform frozen");
+      await waitFor(() => rig.venue.open().length === 0, 4_000, "every quote pulled");
+      const pulledMs = Date.now() - t0;
+      await pause(HOLD_MS);
+      expect(rig.venue.open()).toEqual([]);
+      const thawedAt = Date.now();
+      await rig.admin("freeze-platform", { on: false });
+      await waitFor(() => rig.quoting(), 3_000, "quoting again after the thaw");
+      row.recoveryMs = Date.now() - thawedAt;
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        [...rig.verdicts(), checkNoPlacementsWhile(rig.placeSent, undefined, from, thawedAt)],
+        `pulled in ${pulledMs} ms`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};
