@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { exceedsDepth, MAX_CONFIG_DEPTH } from "./depth.js";
 import type { ConfigIssue } from "./errors.js";
 import { type JsonType, jsonTypeOf } from "./formats.js";
 import { isSetting, type SchemaNode, schema } from "./schema.js";
@@ -80,6 +81,11 @@ function checkGroup(
     if (child !== undefined && !isSetting(child)) {
       if (isObject(value)) out[key] = checkGroup(value, child, path, file, issues, paths);
       else issues.push({ field: path, message: `must be an object of settings ${where}` });
+      continue;
+    }
+    // Before any recursive reader sees it: a value nested thousands deep would overflow the stack.
+    if (exceedsDepth(value, MAX_CONFIG_DEPTH)) {
+      issues.push({ field: path, message: `is nested more than ${MAX_CONFIG_DEPTH} levels deep ${where}` });
       continue;
     }
     // Keys inside a known setting are market slugs (tickSizes…), not names to judge.

@@ -3,8 +3,12 @@
  * and to keep them out of error messages even when they sit in the wrong setting.
  */
 
-/** `<svc>_<env>_<keyId>_<secret>` anywhere in a string. */
-const API_KEY_SHAPE = /[A-Za-z0-9]+_(?:live|test)_[0-9a-fA-F]{16}_[A-Za-z0-9_-]{43}/;
+/**
+ * `<svc>_<env>_<keyId>_<secret>` anywhere in a string. One service character is enough to find
+ * the shape: `[A-Za-z0-9]+` would backtrack over every long alphanumeric run (quadratic time, a
+ * 40 kB setting took seconds).
+ */
+const API_KEY_SHAPE = /[A-Za-z0-9]_(?:live|test)_[0-9a-fA-F]{16}_[A-Za-z0-9_-]{43}/;
 /** 32 bytes of hex, with or without 0x, not part of a longer hex run. */
 const PRIVATE_KEY_SHAPE = /(?:^|[^0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64}(?:$|[^0-9a-fA-F])/;
 /** A bare API key secret: exactly 43 base64url characters. */

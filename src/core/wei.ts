@@ -14,14 +14,18 @@ export const WEI_PER_UNIT = 1_000_000n;
  */
 export function toWei(value: Decimal | string | bigint, field = "amount"): bigint {
   const d = toDec(value, field);
-  const scaled = d.times(1_000_000);
-  if (!scaled.isInteger()) {
+  // On the digits, not with d.times(10^6): Dec arithmetic rounds to 60 significant digits, which
+  // would silently drop a 7th decimal from a value of 55 integer digits or more.
+  const text = d.toFixed();
+  const dot = text.indexOf(".");
+  const frac = dot < 0 ? "" : text.slice(dot + 1);
+  if (frac.length > WEI_DECIMALS) {
     throw new ValidationError("precision_exceeded", `${field} has more than ${WEI_DECIMALS} decimals`, {
       field,
-      value: d.toFixed(),
+      value: text,
     });
   }
-  return BigInt(scaled.toFixed(0));
+  return BigInt((dot < 0 ? text : text.slice(0, dot)) + frac.padEnd(WEI_DECIMALS, "0"));
 }
 
 /** Wei to a Decimal of human units. */

@@ -69,7 +69,7 @@ export function readEnvelope(body: unknown, preferPlacement: boolean): ParsedEnv
     if (parsed !== undefined) return parsed;
   }
   // An object with no recognisable code: keep its message and other fields for the fallback error.
-  const message = typeof body.message === "string" ? body.message : undefined;
+  const message = str(body.message);
   return { shape: "bare", code: undefined, message, traceId: str(body.trace_id), details: extras(body) };
 }
 
@@ -118,7 +118,8 @@ function nested(body: Record<string, unknown>): ParsedEnvelope | undefined {
 }
 
 function bare(body: Record<string, unknown>): ParsedEnvelope | undefined {
-  if (typeof body.code !== "string") return undefined;
+  // An empty code names nothing: like the other shapes, it falls back to http_error.
+  if (typeof body.code !== "string" || body.code === "") return undefined;
   const details = body.details;
   // Fields beside the envelope (api_key_scope_missing puts requiredScope and have[] there) are kept.
   return {

@@ -84,7 +84,14 @@ export function expandSecrets(secrets: readonly string[]): string[] {
  */
 export function secretScrubber(secrets: readonly string[]): (line: string) => string {
   if (secrets.length === 0) return (line) => line;
-  const pattern = new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
+    pattern.exec(""); // V8 compiles on first use: an oversized pattern throws here, not on a log line
+  } catch {
+    // Too large for the regex engine (a "secret" of tens of kB, never a real key): exact matches.
+    return (line) => secrets.reduce((out, s) => out.split(s).join(CENSOR), line);
+  }
   return (line) => line.replace(pattern, CENSOR);
 }
 

@@ -5,7 +5,8 @@ const STAMP =
  * Parses a timestamp with an explicit UTC offset, as PostgreSQL prints `timestamptz` and ISO 8601
  * writes it ("2025-01-25 18:15:47.925 +0100", "2025-01-25T17:15:47.925123Z", "… +01", "… +01:00"),
  * into microseconds since the epoch (exact: an integer below 2^53 for any date before year 2255).
- * A timestamp without an offset is refused (its instant is unknown). Undefined when invalid.
+ * A timestamp without an offset is refused (its instant is unknown), and so is one too late to be
+ * held exactly. Undefined when invalid.
  * @example parseTimestampMicros("2025-01-25 18:15:47.925 +0100") // 1737825347925000
  */
 export function parseTimestampMicros(text: string): number | undefined {
@@ -31,7 +32,9 @@ export function parseTimestampMicros(text: string): number | undefined {
     offsetMin = (zone.startsWith("-") ? -1 : 1) * (oh * 60 + om);
   }
   const micros = Number((frac ?? "").padEnd(6, "0"));
-  return (utc - offsetMin * 60_000) * 1000 + micros;
+  const result = (utc - offsetMin * 60_000) * 1000 + micros;
+  // Past 2^53 (about year 2255) a number cannot hold every microsecond: refuse rather than round.
+  return Number.isSafeInteger(result) ? result : undefined;
 }
 
 /** Milliseconds since the epoch of a microsecond timestamp (floor). */

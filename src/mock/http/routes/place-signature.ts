@@ -19,6 +19,8 @@ export interface CanonicalOrder {
   readonly quantity: string;
 }
 
+const UINT256_LIMIT = 1n << 256n;
+
 // Struct-builder refusals that are amount problems (the rest cannot happen after parsePlacementBody).
 const AMOUNT_CODES = new Set([
   "invalid_amounts",
@@ -63,6 +65,15 @@ export function canonicalOrder(
       signatureType: body.signatureType ?? 0,
       defaultFeeRateBps: 0,
     });
+    // The amounts are uint256 fields of the signed struct: a larger one cannot have been signed.
+    for (const field of ["makerAmount", "takerAmount"] as const) {
+      if (built.struct[field] >= UINT256_LIMIT) {
+        throw placementProblem(400, "invalid_amounts", `${field} does not fit a uint256`, {
+          field,
+          reason: "out_of_range",
+        });
+      }
+    }
     return {
       struct: built.struct,
       domain: orderDomain(deps.ctx.scenario.eip712, market.negRisk),
