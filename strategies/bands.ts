@@ -71,15 +71,24 @@ export function parseBandsParams(raw: unknown): BandsParams {
 export function bandsQuotes(ctx: StrategyContext, params: BandsParams): DesiredQuote[] {
   const touch = quotableTouch(ctx);
   if (touch === undefined) return [];
-  const ref = params.reference === "mid" ? ctx.book.mid() : ctx.book.microprice();
-  if (ref === undefined) return [];
+  // The mid is (bid + ask) / 2 of the touch (both sides exist): exact in integers, as twice its
+  // micro-units. The microprice is a rational: exact as a Decimal.
+  const microRef = params.reference === "mid" ? undefined : ctx.book.microprice()?.times(1_000_000);
+  if (params.reference !== "mid" && microRef === undefined) return [];
+  const twiceMid = touch.bid + touch.ask;
   const tick = ctx.market.tickMicro;
   const g = gridBounds(touch, tick);
-  const refMicro = ref.times(1_000_000);
   const candidates: Candidate[] = [];
   params.bands.forEach((band, level) => {
-    const bid = onGrid(refMicro.minus(band.marginMicro), tick, "floor");
-    const ask = onGrid(refMicro.plus(band.marginMicro), tick, "ceil");
+    const m = band.marginMicro;
+    const bid =
+      microRef === undefined
+        ? floorDiv(twiceMid - 2 * m, 2 * tick) * tick
+        : onGrid(microRef.minus(m), tick, "floor");
+    const ask =
+      microRef === undefined
+        ? ceilDiv(twiceMid + 2 * m, 2 * tick) * tick
+        : onGrid(microRef.plus(m), tick, "ceil");
     const size = band.sizeMicro;
     candidates.push({
       side: "buy",
@@ -104,6 +113,17 @@ function inBand(price: number, g: GridBounds): boolean {
 function onGrid(micro: Decimal, tick: number, mode: "floor" | "ceil"): number {
   const n = micro.div(tick);
   return (mode === "floor" ? n.floor() : n.ceil()).times(tick).toNumber();
+}
+
+// ⌊a / b⌋ and ⌈a / b⌉ of integers, here |a| ≤ 4·10⁶ and 0 < b ≤ 10⁶: the binary quotient (below
+// 2²²) is within 2⁻³¹ of the true one, and a quotient that is not an integer lies at least 1/b ≥
+// 10⁻⁶ from every integer, so rounding the float gives the exact result.
+function floorDiv(a: number, b: number): number {
+  return Math.floor(a / b);
+}
+
+function ceilDiv(a: number, b: number): number {
+  return Math.ceil(a / b);
 }
 
 /** The `bands` strategy. */

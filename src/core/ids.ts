@@ -13,9 +13,22 @@ export function clientOrderId(parts: {
   level: number;
   seq: number;
 }): string {
-  // The token id is 78 digits; a short stable digest keeps ids readable in logs and well under any length cap.
-  const token = createHash("sha256").update(parts.tokenId).digest("hex").slice(0, 10);
-  return `mm-${parts.session}-${token}-${parts.side === "buy" ? "b" : "s"}${parts.level}-${parts.seq}`;
+  return `mm-${parts.session}-${tokenTag(parts.tokenId)}-${parts.side === "buy" ? "b" : "s"}${parts.level}-${parts.seq}`;
+}
+
+// The token id is 78 digits; a short stable digest keeps ids readable in logs and well under any
+// length cap. Memoised: a busy quoter mints ids for the same few tokens thousands of times a second.
+const TAGS = new Map<string, string>();
+const MAX_TAGS = 10_000;
+
+function tokenTag(tokenId: string): string {
+  let tag = TAGS.get(tokenId);
+  if (tag === undefined) {
+    tag = createHash("sha256").update(tokenId).digest("hex").slice(0, 10);
+    if (TAGS.size >= MAX_TAGS) TAGS.clear();
+    TAGS.set(tokenId, tag);
+  }
+  return tag;
 }
 
 const SESSION_RE = /^[a-z0-9]{1,16}$/;

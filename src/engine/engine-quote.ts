@@ -1,17 +1,31 @@
-import type { OpenQuote, StrategyContext } from "../../strategies/types.js";
+import type { StrategyContext } from "../../strategies/types.js";
 import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
-import { type GateReason, tokenDecision } from "../risk/decision.js";
+import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
 import type { TokenSlot } from "./engine-tokens.js";
+import { openQuotes } from "./open-quotes.js";
+import type { StepInputs } from "./quote-memo.js";
 
 const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_frozen", "error_rate_halt"]);
 
 /** How the risk guard judges a token whose tracker has not reported yet: waiting for its snapshot. */
 const NO_BOOK: BookHealth = { status: "resyncing", crossed: false };
+
+const NONE: readonly Intent[] = Object.freeze([]);
+
+/** What one step did, for its memo. */
+interface Step {
+  readonly intents: readonly Intent[];
+  /** What the strategy read (QuoteMemo bits); 0 when it did not run. */
+  readonly reads: number;
+  /** Handed to the decision log; undefined when the step logged none. */
+  readonly decisions: readonly RiskDecision[] | undefined;
+  readonly failed: boolean;
+}
 
 /**
  * One quoting step for one token: strategy → risk → order manager → queue.
@@ -24,33 +38,77 @@ const NO_BOOK: BookHealth = { status: "resyncing", crossed: false };
  * - A book that is not quotable without a gate (one side empty) gives the strategy nothing to quote
  *   from; the desired set is empty, so live quotes go.
  * A strategy that throws is logged and treated as "no quote" (never a made-up price).
+ * A step whose inputs have not changed since the token's last step, when that step sent nothing,
+ * would send nothing again: it is skipped (see QuoteMemo), its risk decisions reported again.
  * @returns the intents sent (for tests and the benchmark).
  */
 export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[] {
   const slot = core.tokens.get(tokenId);
-  if (slot === undefined) return [];
+  if (slot === undefined) return NONE;
   const now = core.clock.now();
-  const token = { tokenId, marketId: slot.market.marketId, tickMicro: slot.market.tickMicro };
   const gate = core.risk.mustCancel(tokenId, now);
+  const inputs = stepInputs(core, slot, gate, now);
+  if (slot.memo.holds(inputs)) {
+    const decisions = slot.memo.decisions;
+    if (decisions !== undefined) core.decisions.step(tokenId, decisions, now);
+    return NONE;
+  }
+  const step = runStep(core, slot, gate, now);
+  if (step.intents.length === 0 && !step.failed) slot.memo.remember(inputs, step.reads, step.decisions);
+  else slot.memo.forget();
+  return step.intents;
+}
+
+function stepInputs(
+  core: EngineCore,
+  slot: TokenSlot,
+  gate: GateReason | undefined,
+  now: number,
+): StepInputs {
+  const tokenId = slot.market.tokenId;
+  const exposure = core.positions.exposure(tokenId);
+  return {
+    enabled: core.quotingEnabled(),
+    gate,
+    market: slot.market,
+    bookState: slot.bookState,
+    book: slot.book,
+    positionMicro: exposure.positionMicro,
+    marketGrossMicro: exposure.marketGrossMicro,
+    totalGrossMicro: exposure.totalGrossMicro,
+    orders: core.store.version(tokenId),
+    nowMs: now,
+    volatility: sigma(slot.vol),
+  };
+}
+
+function runStep(core: EngineCore, slot: TokenSlot, gate: GateReason | undefined, now: number): Step {
+  const tokenId = slot.market.tokenId;
+  const token = { tokenId, marketId: slot.market.marketId, tickMicro: slot.market.tickMicro };
   if (!core.quotingEnabled() || gate !== undefined || slot.strategy === undefined) {
     slot.quoting = false;
     const reason = gate ?? (core.quotingEnabled() ? "no_strategy" : "quoting_disabled");
+    let decisions: RiskDecision[] | undefined;
     // Wallet-wide gates were logged once when they tripped; token and market gates are logged per token.
     if (gate !== undefined && !WALLET_GATES.has(gate)) {
-      core.decisions.step(tokenId, [tokenDecision(gate, tokenId, token.marketId)], now);
+      decisions = [tokenDecision(gate, tokenId, token.marketId)];
+      core.decisions.step(tokenId, decisions, now);
     }
-    return finish(core, tokenId, core.om.cancelAllFor(tokenId, reason, now), 0, now);
+    const intents = finish(core, tokenId, core.om.cancelAllFor(tokenId, reason, now), 0, now);
+    return { intents, reads: 0, decisions, failed: false };
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
-  const raw = slot.book === undefined || !isQuotable(slot.bookState) ? [] : strategyQuotes(core, slot, now);
+  const quoted =
+    slot.book === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, now);
   const { allowed, decisions } = core.risk.filter(
     { market: slot.market, book: health, inventory: core.positions.exposure(tokenId) },
-    raw,
+    quoted?.quotes ?? [],
     now,
   );
   core.decisions.step(tokenId, decisions, now);
   slot.quoting = allowed.length > 0;
-  return finish(core, tokenId, core.om.diff(token, allowed, now), allowed.length, now);
+  const intents = finish(core, tokenId, core.om.diff(token, allowed, now), allowed.length, now);
+  return { intents, reads: quoted?.reads ?? 0, decisions, failed: quoted?.failed === true };
 }
 
 function finish(
@@ -73,38 +131,39 @@ function isQuotable(state: BookState | undefined): boolean {
   return state?.quotable === true;
 }
 
-function strategyQuotes(core: EngineCore, slot: TokenSlot, now: number): DesiredQuote[] {
+/** The strategy's quotes, with what it read of its context (the memo's dependencies). */
+function strategyQuotes(
+  core: EngineCore,
+  slot: TokenSlot,
+  now: number,
+): { quotes: DesiredQuote[]; reads: number; failed: boolean } {
   const { market, book, bookState, strategy } = slot;
-  if (book === undefined || bookState === undefined || strategy === undefined) return [];
+  if (book === undefined || bookState === undefined || strategy === undefined) {
+    return { quotes: [], reads: 0, failed: false };
+  }
+  const watched = slot.watched;
+  watched.watch(book);
+  const vol = slot.vol;
   const ctx: StrategyContext = {
     market,
-    book,
+    book: watched,
     bookState: bookState.status,
     quotable: true,
     inventory: core.positions.position(market.tokenId),
-    openQuotes: openQuotes(core, market.tokenId),
-    nowMs: now,
-    volatility: sigma(slot.vol),
+    openQuotes: openQuotes(core.store, market.tokenId),
+    get nowMs() {
+      watched.noteTime();
+      return now;
+    },
+    get volatility() {
+      watched.noteVolatility();
+      return sigma(vol);
+    },
   };
   try {
-    return strategy.quote(ctx);
+    return { quotes: strategy.quote(ctx), reads: watched.reads, failed: false };
   } catch (err) {
     core.log.error({ err, tokenId: market.tokenId, strategy: strategy.name }, "strategy failed: no quote");
-    return [];
+    return { quotes: [], reads: watched.reads, failed: true };
   }
-}
-
-/** Our orders resting or on their way on the token (not those being cancelled). */
-function openQuotes(core: EngineCore, tokenId: string): OpenQuote[] {
-  const out: OpenQuote[] = [];
-  for (const o of core.store.live(tokenId)) {
-    if (o.state !== "open" && o.state !== "placing") continue;
-    out.push({
-      side: o.side,
-      level: o.level,
-      priceMicro: o.priceMicro,
-      sizeMicro: o.sizeMicro - o.filledMicro,
-    });
-  }
-  return out;
 }

@@ -6,9 +6,10 @@ import {
   type VolatilityState,
 } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
-import type { BookView } from "../book/order-book.js";
+import { type BookView, OrderBook } from "../book/order-book.js";
 import type { TokenMarket } from "../core/trading.js";
 import type { Order } from "../exchange/types.js";
+import { QuoteMemo, WatchedBook } from "./quote-memo.js";
 
 /** What the engine knows about one token between events. Mutated only by the engine. */
 export interface TokenSlot {
@@ -21,6 +22,10 @@ export interface TokenSlot {
   vol: VolatilityState;
   /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
   quoting: boolean;
+  /** The last quoting step that sent nothing, and what it depended on. */
+  readonly memo: QuoteMemo;
+  /** The book as the strategy reads it (noting what it reads). */
+  readonly watched: WatchedBook;
 }
 
 /**
@@ -47,6 +52,8 @@ export class TokenTable {
         bookState: undefined,
         vol: initVolatility(vol),
         quoting: false,
+        memo: new QuoteMemo(),
+        watched: new WatchedBook(new OrderBook(m.tokenId)),
       });
       this.#byOutcome.set(outcomeKey(m.marketId, m.outcome), m.tokenId);
       this.#byOutcome.set(outcomeKey(m.marketId, String(m.outcomeIndex)), m.tokenId);

@@ -60,45 +60,48 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  *   newClientOrderId: () => "c1" }).places // [{ kind: "place", clientOrderId: "c1", urgencyTicks: 1000000, … }]
  */
 export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
-  const desired = new Map<string, DesiredQuote>();
-  for (const q of input.desired) if (!desired.has(keyOf(q))) desired.set(keyOf(q), q);
-  const live = new Map<string, T[]>();
+  // Levels by key, in (side, level) order once sorted; built without per-call closures (this runs
+  // on every quoting step that changes anything).
+  const levels = new Map<string, DiffLevel<T>>();
+  for (const q of input.desired) {
+    const key = keyOf(q);
+    const l = levels.get(key);
+    if (l === undefined) levels.set(key, { side: q.side, level: q.level, want: q, orders: [] });
+    else l.want ??= q;
+  }
   for (const o of input.live) {
     if (o.state === "filled" || o.state === "cancelled" || o.state === "rejected" || o.state === "expired") {
       continue;
     }
-    const list = live.get(keyOf(o));
-    if (list === undefined) live.set(keyOf(o), [o]);
-    else list.push(o);
+    const key = keyOf(o);
+    const l = levels.get(key);
+    if (l === undefined) levels.set(key, { side: o.side, level: o.level, want: undefined, orders: [o] });
+    else l.orders.push(o);
   }
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];
   const superseded: T[] = [];
-  const cancel = (o: T, reason: string) => {
-    cancels.push({
-      kind: "cancel",
-      tokenId: input.tokenId,
-      marketId: input.marketId,
-      clientOrderId: o.clientOrderId,
-      orderId: o.orderId,
-      reason,
-    });
-  };
-
-  for (const key of [...new Set([...desired.keys(), ...live.keys()])].sort(compareKeys)) {
-    const want = desired.get(key);
-    const orders = live.get(key) ?? [];
-    const open = orders.filter((o) => o.state === "open");
-    const queued = orders.filter((o) => o.state === "placing" && o.queued === true);
-    const blocked = orders.some((o) => o.state === "unknown" || (o.state === "placing" && o.queued !== true));
+  for (const l of [...levels.values()].sort(byLevel)) {
+    const want = l.want;
+    const open: T[] = [];
+    const queued: T[] = [];
+    let blocked = false;
+    for (const o of l.orders) {
+      if (o.state === "open") open.push(o);
+      else if (o.state === "placing" && o.queued === true) queued.push(o);
+      if (o.state === "unknown" || (o.state === "placing" && o.queued !== true)) blocked = true;
+    }
     if (want === undefined) {
-      for (const o of open) cancel(o, "not_desired");
-      superseded.push(...queued);
+      for (const o of open) cancels.push(cancelIntent(input, o, "not_desired"));
+      for (const o of queued) superseded.push(o);
       continue;
     }
-    const close = (o: T) => withinTolerance(o, want, input.tickMicro, input.tolerance);
-    const keep = open.find(close) ?? queued.find(close);
-    for (const o of open) if (o !== keep) cancel(o, close(o) ? "duplicate" : "requote");
+    let keep: T | undefined;
+    for (const o of open) if (keep === undefined && close(o, want, input)) keep = o;
+    for (const o of queued) if (keep === undefined && close(o, want, input)) keep = o;
+    for (const o of open) {
+      if (o !== keep) cancels.push(cancelIntent(input, o, close(o, want, input) ? "duplicate" : "requote"));
+    }
     for (const o of queued) if (o !== keep) superseded.push(o);
     if (keep !== undefined || blocked) continue;
     places.push({
@@ -111,6 +114,34 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     });
   }
   return { cancels, places, superseded };
+}
+
+/** One (side, level) of a diff: the desired quote there (the first listed) and the live orders. */
+interface DiffLevel<T> {
+  readonly side: string;
+  readonly level: number;
+  want: DesiredQuote | undefined;
+  readonly orders: T[];
+}
+
+function close(o: LocalOrder, want: DesiredQuote, input: DiffInput<LiveOrder>): boolean {
+  return withinTolerance(o, want, input.tickMicro, input.tolerance);
+}
+
+function cancelIntent(input: DiffInput<LiveOrder>, o: LocalOrder, reason: string): CancelIntent {
+  return {
+    kind: "cancel",
+    tokenId: input.tokenId,
+    marketId: input.marketId,
+    clientOrderId: o.clientOrderId,
+    orderId: o.orderId,
+    reason,
+  };
+}
+
+// Bids ("buy") before asks ("sell"), each by level.
+function byLevel(a: DiffLevel<unknown>, b: DiffLevel<unknown>): number {
+  return a.side === b.side ? a.level - b.level : a.side < b.side ? -1 : 1;
 }
 
 /**
@@ -141,10 +172,4 @@ function urgencyOf(replaced: readonly LiveOrder[], want: DesiredQuote, tickMicro
 
 function keyOf(q: { readonly side: string; readonly level: number }): string {
   return `${q.side}:${q.level}`;
-}
-
-function compareKeys(a: string, b: string): number {
-  const [sa = "", la = "0"] = a.split(":");
-  const [sb = "", lb = "0"] = b.split(":");
-  return sa === sb ? Number(la) - Number(lb) : sa < sb ? -1 : 1;
 }

@@ -97,12 +97,17 @@ export class OrderManager {
    * each of them as soon as it becomes open.
    */
   cancelAllFor(tokenId: string, reason: string, now: number): CancelIntent[] {
-    return this.#cancelWhere((o) => o.tokenId === tokenId, reason, now);
+    // Only non-terminal orders can be retired or cancelled: the token's live list holds them all.
+    return this.#cancelIn(this.#store.live(tokenId), reason, now);
   }
 
   /** Like cancelAllFor, for every token of a market (market paused or not OPEN, platform frozen). */
   cancelMarket(marketId: string, reason: string, now: number): CancelIntent[] {
-    return this.#cancelWhere((o) => o.marketId === marketId, reason, now);
+    return this.#cancelIn(
+      [...this.#store.all()].filter((o) => o.marketId === marketId),
+      reason,
+      now,
+    );
   }
 
   /**
@@ -119,10 +124,9 @@ export class OrderManager {
     return out;
   }
 
-  #cancelWhere(match: (o: TrackedOrder) => boolean, reason: string, now: number): CancelIntent[] {
+  #cancelIn(orders: readonly TrackedOrder[], reason: string, now: number): CancelIntent[] {
     const out: CancelIntent[] = [];
-    for (const o of [...this.#store.all()]) {
-      if (!match(o)) continue;
+    for (const o of orders) {
       if (o.state === "placing" && o.queued) out.push(...this.#retire(o, reason, now));
       else if (o.state === "open" && this.#store.apply(o.clientOrderId, { kind: "cancel_requested" }, now)) {
         out.push(cancelOf(o, reason));

@@ -118,6 +118,9 @@ export type VenueListener = (event: VenueEvent) => void;
  */
 export class EventBus {
   readonly #listeners = new Set<VenueListener>();
+  // The listeners as an array, rebuilt on (un)subscribe: delivery iterates a stable snapshot
+  // without copying the set per event.
+  #snapshot: readonly VenueListener[] = [];
   readonly #queue: VenueEvent[] = [];
   readonly #onError: ((error: unknown, event: VenueEvent) => void) | undefined;
   #head = 0;
@@ -130,8 +133,10 @@ export class EventBus {
   /** Adds a listener; returns its removal. */
   subscribe(listener: VenueListener): () => void {
     this.#listeners.add(listener);
+    this.#snapshot = [...this.#listeners];
     return () => {
       this.#listeners.delete(listener);
+      this.#snapshot = [...this.#listeners];
     };
   }
 
@@ -147,7 +152,7 @@ export class EventBus {
     try {
       while (this.#head < this.#queue.length) {
         const event = this.#queue[this.#head++] as VenueEvent;
-        for (const listener of [...this.#listeners]) {
+        for (const listener of this.#snapshot) {
           try {
             listener(event);
           } catch (error) {

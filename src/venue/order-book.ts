@@ -44,11 +44,18 @@ export class OrderBook {
   readonly bids: BookSide;
   readonly asks: BookSide;
   #seq = 0;
-  // Size of each touched level before the current operation, keyed by side and price.
-  readonly #touched = new Map<string, { side: Side; price: bigint; before: bigint }>();
+  // Size of each touched level before the current operation, in touching order, and per side by
+  // price (bigint keys: no string is built per touch).
+  readonly #touched: { side: Side; price: bigint; before: bigint }[] = [];
+  readonly #touchedBids = new Set<bigint>();
+  readonly #touchedAsks = new Set<bigint>();
 
-  constructor(tokenId: string) {
+  readonly #diffs: boolean;
+
+  /** `diffs` false: no level is tracked and commit() never has a diff (nobody reads them). */
+  constructor(tokenId: string, diffs = true) {
     this.tokenId = tokenId;
+    this.#diffs = diffs;
     this.bids = new BookSide("buy", (price, before) => this.#touch("buy", price, before));
     this.asks = new BookSide("sell", (price, before) => this.#touch("sell", price, before));
   }
@@ -91,13 +98,15 @@ export class OrderBook {
    * undefined when no level total changed (seq then stays put).
    */
   commit(): BookDiff | undefined {
-    if (this.#touched.size === 0) return undefined;
+    if (this.#touched.length === 0) return undefined;
     const changes: LevelChange[] = [];
-    for (const t of this.#touched.values()) {
+    for (const t of this.#touched) {
       const size = this.sideOf(t.side).level(t.price)?.size ?? 0n;
       if (size !== t.before) changes.push({ side: t.side, price: t.price, size });
     }
-    this.#touched.clear();
+    this.#touched.length = 0;
+    this.#touchedBids.clear();
+    this.#touchedAsks.clear();
     if (changes.length === 0) return undefined;
     changes.sort(byBookOrder);
     const prevSeq = this.#seq;
@@ -106,8 +115,11 @@ export class OrderBook {
   }
 
   #touch(side: Side, price: bigint, before: bigint): void {
-    const key = `${side}${price}`;
-    if (!this.#touched.has(key)) this.#touched.set(key, { side, price, before });
+    if (!this.#diffs) return;
+    const seen = side === "buy" ? this.#touchedBids : this.#touchedAsks;
+    if (seen.has(price)) return;
+    seen.add(price);
+    this.#touched.push({ side, price, before });
   }
 }
 

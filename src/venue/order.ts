@@ -44,7 +44,7 @@ export function reservedAsset(o: VenueOrder): string {
 
 /** A detached, read-only copy for callers. */
 export function viewOf(o: VenueOrder): OrderView {
-  const v: OrderView = {
+  const v: { -readonly [K in keyof OrderView]: OrderView[K] } = {
     id: o.id,
     userWallet: o.wallet,
     vault: o.vault,
@@ -66,5 +66,7 @@ export function viewOf(o: VenueOrder): OrderView {
     reserved: o.reserved,
     tradeIds: [...o.tradeIds],
   };
-  return o.clientOrderId === undefined ? v : { ...v, clientOrderId: o.clientOrderId };
+  // Added in place, not spread into a copy: a spread that adds a field builds a slow object (µs).
+  if (o.clientOrderId !== undefined) v.clientOrderId = o.clientOrderId;
+  return v;
 }

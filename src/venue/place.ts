@@ -2,8 +2,9 @@ import type { Address } from "../core/types.js";
 import { buyReservation } from "./amounts.js";
 import type { BookEntry } from "./book-side.js";
 import { USDC } from "./ledger.js";
-import { executableQuantity, type Incoming, match } from "./matching.js";
+import { crosses, executableQuantity, type Incoming, match } from "./matching.js";
 import { type VenueOrder, viewOf } from "./order.js";
+import type { OrderBook } from "./order-book.js";
 import { settleFill } from "./settlement.js";
 import { endOrder, type VenueState, walletKey } from "./state.js";
 import type { PlacementResult, PlaceOrderInput, PlaceRejectCode, TradeRecord, VenueReject } from "./types.js";
@@ -75,23 +76,13 @@ export function placeOrder(s: VenueState, input: PlaceOrderInput, now: number): 
   s.pending.push({ type: "order_placed", tsMs: now, order: viewOf(order) });
 
   const trades: TradeRecord[] = [];
-  const fees = { takerBps: s.markets.takerBps(checked.market), makerBps: s.markets.makerBps(checked.market) };
-  const conditionId = checked.market.spec.conditionId;
-  const remaining = match(book, incoming, input.quantity, s.selfTrade, {
-    fill: (entry: BookEntry, qty: bigint) => {
-      const maker = entry.order;
-      const ctx = { ledger: s.ledger, fees, tradeId: s.ids.tradeId(), conditionId, now };
-      const trade = settleFill(ctx, order, maker, qty);
-      trades.push(trade);
-      s.trades.add(trade, maker, order);
-      announceTrade(s, trade, maker, order);
-      if (maker.status === "FILLED") {
-        s.resting.delete(maker.id);
-        s.orders.markClosed(maker);
-      }
-    },
-    selfTrade: (entry: BookEntry) => endOrder(s, entry.order, "CANCELLED", "self_trade", now, false),
-  });
+  // Most orders rest without crossing (a market maker's quotes, the backtest's mirror of the
+  // recorded book): they skip the matcher and its per-call closures.
+  const best = book.oppositeOf(input.side).best();
+  const remaining =
+    best === undefined || !crosses(incoming, best.price)
+      ? input.quantity
+      : matchIncoming(s, book, order, incoming, input.quantity, checked, trades, now);
 
   if (remaining === 0n) {
     s.orders.markClosed(order);
@@ -112,6 +103,36 @@ export function placeOrder(s: VenueState, input: PlaceOrderInput, now: number): 
   };
   if (clientOrderId !== undefined) s.orders.rememberClientId(wallet, clientOrderId, result);
   return result;
+}
+
+// Matches the incoming order (see match), settling each fill; returns the quantity left.
+function matchIncoming(
+  s: VenueState,
+  book: OrderBook,
+  order: VenueOrder,
+  incoming: Incoming,
+  quantity: bigint,
+  checked: CheckedPlacement,
+  trades: TradeRecord[],
+  now: number,
+): bigint {
+  const fees = { takerBps: s.markets.takerBps(checked.market), makerBps: s.markets.makerBps(checked.market) };
+  const conditionId = checked.market.spec.conditionId;
+  return match(book, incoming, quantity, s.selfTrade, {
+    fill: (entry: BookEntry, qty: bigint) => {
+      const maker = entry.order;
+      const ctx = { ledger: s.ledger, fees, tradeId: s.ids.tradeId(), conditionId, now };
+      const trade = settleFill(ctx, order, maker, qty);
+      trades.push(trade);
+      s.trades.add(trade, maker, order);
+      announceTrade(s, trade, maker, order);
+      if (maker.status === "FILLED") {
+        s.resting.delete(maker.id);
+        s.orders.markClosed(maker);
+      }
+    },
+    selfTrade: (entry: BookEntry) => endOrder(s, entry.order, "CANCELLED", "self_trade", now, false),
+  });
 }
 
 function newOrder(

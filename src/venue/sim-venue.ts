@@ -54,6 +54,13 @@ export interface SimVenueOptions {
   readonly retainClosedMs?: number;
   /** Receives errors thrown by listeners; default: rethrow the first after delivery completes. */
   readonly onListenerError?: (error: unknown, event: VenueEvent) => void;
+  /**
+   * Publish a `book_changes` event per touched book and operation (what the mock's book feed
+   * sends). Default true; the backtest, whose market data is the recording, turns it off: its
+   * mirror of the recorded book touches a level on every recorded change. Books then track no
+   * touched levels and keep no seq.
+   */
+  readonly bookChanges?: boolean;
 }
 
 /** Aggregated book of one token at `seq`: bids descending, asks ascending. */
@@ -82,12 +89,14 @@ export class SimVenue {
   readonly #s: VenueState;
   readonly #bus: EventBus;
   readonly #retainMs: number | undefined;
+  readonly #bookChanges: boolean;
   #prunedAt = Number.NEGATIVE_INFINITY;
   #inOp = false;
 
   constructor(opts: SimVenueOptions) {
     this.#clock = opts.clock;
     this.#retainMs = opts.retainClosedMs;
+    this.#bookChanges = opts.bookChanges ?? true;
     this.#bus = new EventBus(opts.onListenerError);
     const transient = new Set((opts.transientWallets ?? []).map((w) => walletKey(w)));
     this.#s = {
@@ -116,7 +125,7 @@ export class SimVenue {
   /** Registers a market and creates an empty book per outcome token. */
   registerMarket(spec: MarketSpec): MarketView {
     const entry = this.#s.markets.register(spec);
-    for (const o of spec.outcomes) this.#s.books.set(o.tokenId, new OrderBook(o.tokenId));
+    for (const o of spec.outcomes) this.#s.books.set(o.tokenId, new OrderBook(o.tokenId, this.#bookChanges));
     return this.#s.markets.view(entry);
   }
 

@@ -68,6 +68,7 @@ export class CrowdMirror {
   readonly #tokens: Map<string, { marketId: string; outcome: string }>;
   readonly #levels = new Map<string, CrowdLevel>();
   readonly #keyOf = new Map<string, string>();
+  readonly #tags: ReadonlyMap<string, number>;
 
   constructor(
     venue: SimVenue,
@@ -82,6 +83,7 @@ export class CrowdMirror {
     this.#tokens = new Map(
       markets.tokens.map((t) => [t.tokenId, { marketId: t.marketId, outcome: t.outcome }]),
     );
+    this.#tags = new Map(markets.tokens.map((t, i) => [t.tokenId, i]));
     bot.onJoin((o) => {
       const side = o.side === "buy" ? "bid" : "ask";
       const ahead = books.book(o.tokenId).depthAt(side, Number(o.price));
@@ -95,7 +97,7 @@ export class CrowdMirror {
     if (!this.#tokens.has(c.tokenId)) return;
     const side: Side = c.side === "bid" ? "buy" : "sell";
     const price = BigInt(c.price);
-    const key = `${c.tokenId}|${side}|${price}`;
+    const key = this.#key(c.tokenId, side, c.price);
     const level = this.#levels.get(key);
     if (c.after > c.before) {
       const delta = c.after - c.before;
@@ -156,7 +158,7 @@ export class CrowdMirror {
 
   /** The market's size resting in the venue at a price (tests). */
   crowdSize(tokenId: string, side: Side, price: bigint): bigint {
-    return this.#levels.get(`${tokenId}|${side}|${price}`)?.remaining ?? 0n;
+    return this.#levels.get(this.#key(tokenId, side, price))?.remaining ?? 0n;
   }
 
   #place(key: string, tokenId: string, side: Side, price: bigint, quantity: bigint): void {
@@ -207,7 +209,7 @@ export class CrowdMirror {
     for (let i = 0; ; i++) {
       const l = levels.at(i);
       if (l === undefined || (side === "buy" ? l.price < price : l.price > price)) break;
-      const key = `${tokenId}|${side}|${l.price}`;
+      const key = this.#key(tokenId, side, l.price);
       const level = this.#levels.get(key);
       if (level === undefined) continue;
       aside.push({ price: BigInt(l.price), remaining: level.remaining });
@@ -218,7 +220,14 @@ export class CrowdMirror {
       this.counters.printTrades++;
       this.counters.printQty += filled;
     }
-    for (const a of aside) this.#place(`${tokenId}|${side}|${a.price}`, tokenId, side, a.price, a.remaining);
+    for (const a of aside)
+      this.#place(this.#key(tokenId, side, a.price), tokenId, side, a.price, a.remaining);
+  }
+
+  // A level's key: the token's position (not its 78-digit id: the key is built and hashed on every
+  // level change), side and price.
+  #key(tokenId: string, side: Side, price: bigint | number): string {
+    return `${this.#tags.get(tokenId) ?? tokenId}|${side}|${price}`;
   }
 
   #forget(key: string, level: CrowdLevel): void {

@@ -56,8 +56,51 @@ export class ExchangeBooks {
       return false;
     }
     const book = this.book(e.tokenId);
+    const changes =
+      e.type === "book_delta" && buf.length <= SMALL_FRAME
+        ? this.#deltaChanges(e.tokenId, book)
+        : this.#replaceChanges(e.tokenId, book, e.type !== "book_delta");
+    for (const c of changes) {
+      const wasTouch = book.side(c.side).bestPrice() === c.price;
+      book.apply(c.side, c.price, c.after);
+      onChange(wasTouch ? { ...c, wasTouch } : c);
+    }
+    if (e.seq !== undefined) this.#seq.set(e.tokenId, e.seq);
+    return true;
+  }
+
+  // The changes of a delta frame, decreases then increases, each best first (the general path's
+  // result, without its map of string keys: a delta frame changes a handful of levels). A level
+  // listed twice takes its last size.
+  #deltaChanges(tokenId: string, book: OrderBook): LevelChange[] {
+    const buf = this.#buf;
+    const down: LevelChange[] = [];
+    const up: LevelChange[] = [];
+    for (let i = 0; i < buf.length; i++) {
+      const bid = buf.bid[i];
+      const price = buf.prices[i] as number;
+      let later = false;
+      for (let j = i + 1; j < buf.length && !later; j++)
+        later = buf.prices[j] === price && buf.bid[j] === bid;
+      if (later) continue;
+      const side: BookSide = bid === 1 ? "bid" : "ask";
+      const after = buf.sizes[i] as bigint;
+      const before = book.depthAt(side, price);
+      if (before === after) continue;
+      const c: LevelChange = { tokenId, side, price, before, after, wasTouch: false };
+      (after < before ? down : up).push(c);
+    }
+    if (down.length > 1) down.sort(bestFirst);
+    if (up.length > 1) up.sort(bestFirst);
+    for (const c of up) down.push(c);
+    return down;
+  }
+
+  // Any frame: a snapshot or full update sets every level it does not list to 0.
+  #replaceChanges(tokenId: string, book: OrderBook, replace: boolean): LevelChange[] {
+    const buf = this.#buf;
     const target = new Map<string, { side: BookSide; price: number; after: bigint }>();
-    if (e.type !== "book_delta") {
+    if (replace) {
       for (const side of ["bid", "ask"] as const) {
         for (const l of book.side(side).top(book.side(side).length)) {
           target.set(`${side}${l.price}`, { side, price: l.price, after: 0n });
@@ -74,20 +117,17 @@ export class ExchangeBooks {
     for (const t of target.values()) {
       const before = book.depthAt(t.side, t.price);
       if (before === t.after) continue;
-      const c = { tokenId: e.tokenId, side: t.side, price: t.price, before, after: t.after, wasTouch: false };
+      const c = { tokenId, side: t.side, price: t.price, before, after: t.after, wasTouch: false };
       (t.after < before ? down : up).push(c);
     }
     down.sort(bestFirst);
     up.sort(bestFirst);
-    for (const c of [...down, ...up]) {
-      const wasTouch = book.side(c.side).bestPrice() === c.price;
-      book.apply(c.side, c.price, c.after);
-      onChange(wasTouch ? { ...c, wasTouch } : c);
-    }
-    if (e.seq !== undefined) this.#seq.set(e.tokenId, e.seq);
-    return true;
+    return [...down, ...up];
   }
 }
+
+/** Delta frames up to this many entries take the allocation-light path. */
+const SMALL_FRAME = 64;
 
 // Bids then asks, each best price first.
 function bestFirst(a: LevelChange, b: LevelChange): number {

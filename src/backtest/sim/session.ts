@@ -109,6 +109,8 @@ export class SimSession {
       defaultFeeTakerBps: s.fees.defaultFeeTakerBps,
       transientWallets: [CROWD, FLOW],
       retainClosedMs: retentionMs(s),
+      // The bot's market data is the recording: nothing reads the venue's own book feed.
+      bookChanges: false,
     });
     for (const spec of o.markets.specs) this.venue.registerMarket(spec);
     this.venue.credit(BOT, USDC, s.wallet.usdcMicro);

@@ -14,7 +14,7 @@ import { USDC } from "../../../../src/venue/ledger.js";
 import { SimVenue } from "../../../../src/venue/sim-venue.js";
 import type { OrderView } from "../../../../src/venue/types.js";
 import { weiToString, wireChanges, wireLevels } from "../../../../src/venue/wire.js";
-import { parseStrategyConfig } from "../../../../strategies/registry.js";
+import { type ConfiguredStrategy, parseStrategyConfig } from "../../../../strategies/registry.js";
 import { type CollectingStream, collectingStream } from "../../../support/collecting-stream.js";
 import { testSign } from "./sign.js";
 import { VenueExchange } from "./venue-exchange.js";
@@ -35,6 +35,8 @@ export interface HarnessOptions {
   readonly latencyMs?: number;
   /** Shares of each token the bot holds at start (the paper wallet's 5,000). */
   readonly botShares?: string;
+  /** A strategy object to quote with instead of parsing `strategy` (tests that watch its calls). */
+  readonly configured?: ConfiguredStrategy;
   /** The engine's sign dependency, built from the harness's markets; default testSign. */
   readonly sign?: (markets: readonly TokenMarket[]) => EngineDeps["sign"];
 }
@@ -74,7 +76,7 @@ export class Harness {
       port: { requestSnapshot: (t) => this.#requestSnapshot(t) },
       config: { stall: { enabled: false } },
     });
-    const strategy = parseStrategyConfig(o.strategy ?? BANDS);
+    const strategy = o.configured ?? parseStrategyConfig(o.strategy ?? BANDS);
     this.engine = createEngine({
       clock: this.clock,
       exchange: this.exchange,

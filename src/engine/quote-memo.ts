@@ -1,0 +1,265 @@
+import type { Decimal } from "decimal.js";
+import type { BookView, QueueAhead, WireLevel } from "../book/order-book.js";
+import type { BookSide, Level, LevelsView } from "../book/price-levels.js";
+import type { GateReason, RiskDecision } from "../risk/decision.js";
+
+/** What a strategy read of its context in a quoting step, as bits. */
+const PRICES = 1;
+const SIZES = 2;
+const DEEP = 4;
+const TIME = 8;
+const VOL = 16;
+
+/**
+ * The token's book as a strategy sees it: every query answered by the real book, each noted by
+ * what it depends on — the best prices (mid, spread, a best level's price), the best sizes
+ * (microprice, a best level's size), or anything deeper (levels, depth, queue estimates: the
+ * whole book). One per token, reused step after step.
+ */
+export class WatchedBook implements BookView {
+  reads = 0;
+  #book: BookView;
+  readonly bids: LevelsView;
+  readonly asks: LevelsView;
+
+  constructor(book: BookView) {
+    this.#book = book;
+    this.bids = new WatchedLevels(this, "bid");
+    this.asks = new WatchedLevels(this, "ask");
+  }
+
+  /** The book answering the queries. */
+  get book(): BookView {
+    return this.#book;
+  }
+
+  /** Points the view at the token's current book and clears what was read. */
+  watch(book: BookView): void {
+    this.#book = book;
+    this.reads = 0;
+  }
+
+  /** The strategy read the clock time (the context's getter calls this). */
+  noteTime(): void {
+    this.reads |= TIME;
+  }
+
+  /** The strategy read σ. */
+  noteVolatility(): void {
+    this.reads |= VOL;
+  }
+
+  get tokenId(): string {
+    return this.#book.tokenId;
+  }
+  bestBid(): Level | undefined {
+    return watchedLevel(this, this.#book.bestBid());
+  }
+  bestAsk(): Level | undefined {
+    return watchedLevel(this, this.#book.bestAsk());
+  }
+  isCrossed(): boolean {
+    this.reads |= PRICES;
+    return this.#book.isCrossed();
+  }
+  spread(): number | undefined {
+    this.reads |= PRICES;
+    return this.#book.spread();
+  }
+  mid(): Decimal | undefined {
+    this.reads |= PRICES;
+    return this.#book.mid();
+  }
+  microprice(): Decimal | undefined {
+    this.reads |= PRICES | SIZES;
+    return this.#book.microprice();
+  }
+  depthAt(side: BookSide, price: number): bigint {
+    this.reads |= DEEP;
+    return this.#book.depthAt(side, price);
+  }
+  depthThrough(side: BookSide, price: number): bigint {
+    this.reads |= DEEP;
+    return this.#book.depthThrough(side, price);
+  }
+  sizeAhead(side: BookSide, price: number): QueueAhead {
+    this.reads |= DEEP;
+    return this.#book.sizeAhead(side, price);
+  }
+  top(side: BookSide, n: number): Level[] {
+    this.reads |= DEEP;
+    return this.#book.top(side, n);
+  }
+  toWire(depth?: number): { bids: WireLevel[]; asks: WireLevel[] } {
+    this.reads |= DEEP;
+    return this.#book.toWire(depth);
+  }
+  equals(other: BookView): boolean {
+    this.reads |= DEEP;
+    return this.#book.equals(other);
+  }
+}
+
+/** One side of a WatchedBook. */
+class WatchedLevels implements LevelsView {
+  readonly side: BookSide;
+  readonly #owner: WatchedBook;
+
+  constructor(owner: WatchedBook, side: BookSide) {
+    this.#owner = owner;
+    this.side = side;
+  }
+
+  get #levels(): LevelsView {
+    return this.side === "bid" ? this.#owner.book.bids : this.#owner.book.asks;
+  }
+  get length(): number {
+    this.#owner.reads |= DEEP;
+    return this.#levels.length;
+  }
+  bestPrice(): number | undefined {
+    this.#owner.reads |= PRICES;
+    return this.#levels.bestPrice();
+  }
+  bestSize(): bigint | undefined {
+    this.#owner.reads |= SIZES;
+    return this.#levels.bestSize();
+  }
+  at(rank: number): Level | undefined {
+    if (rank === 0) return watchedLevel(this.#owner, this.#levels.at(0));
+    this.#owner.reads |= DEEP;
+    return this.#levels.at(rank);
+  }
+  sizeAt(price: number): bigint {
+    this.#owner.reads |= DEEP;
+    return this.#levels.sizeAt(price);
+  }
+  sizeBetterThan(price: number): bigint {
+    this.#owner.reads |= DEEP;
+    return this.#levels.sizeBetterThan(price);
+  }
+  sizeThrough(price: number): bigint {
+    this.#owner.reads |= DEEP;
+    return this.#levels.sizeThrough(price);
+  }
+  top(n: number): Level[] {
+    this.#owner.reads |= DEEP;
+    return this.#levels.top(n);
+  }
+  equals(other: LevelsView): boolean {
+    this.#owner.reads |= DEEP;
+    return this.#levels.equals(other);
+  }
+}
+
+// A best level whose price and size are noted when read (most strategies use only the price).
+function watchedLevel(owner: WatchedBook, level: Level | undefined): Level | undefined {
+  owner.reads |= PRICES; // whether there is a best level at all
+  if (level === undefined) return undefined;
+  return {
+    get price() {
+      owner.reads |= PRICES;
+      return level.price;
+    },
+    get size() {
+      owner.reads |= SIZES;
+      return level.size;
+    },
+  };
+}
+
+/** Everything a quoting step depends on, as cheap values (see QuoteMemo). */
+export interface StepInputs {
+  readonly enabled: boolean;
+  readonly gate: GateReason | undefined;
+  /** Identities: the engine replaces these objects when they change. */
+  readonly market: object;
+  readonly bookState: object | undefined;
+  readonly book: BookView | undefined;
+  readonly positionMicro: bigint;
+  readonly marketGrossMicro: bigint;
+  readonly totalGrossMicro: bigint;
+  /** The order store's version of the token's orders. */
+  readonly orders: number;
+  readonly nowMs: number;
+  /** σ as the strategy would see it. */
+  readonly volatility: number | undefined;
+}
+
+/**
+ * The last quoting step of a token that sent nothing, and what it depended on. A step is a pure
+ * function of its inputs — quoting switch, risk gate, market, tracker state, what the strategy read
+ * of the book, position and exposure, the token's orders, and the clock time or σ when the
+ * strategy read them — so while they are unchanged, running it again would send nothing again:
+ * the engine skips the strategy, the risk filter and the diff, and replays the step's risk
+ * decisions to the listener (counts stay the same). A strategy that reads deeper than the touch
+ * depends on the whole book, which changes with every delta: it is never skipped. A step that sent
+ * intents, or whose strategy threw (logged each time), is never remembered.
+ */
+export class QuoteMemo {
+  #in: StepInputs | undefined;
+  #reads = 0;
+  #touch: Touch = NO_TOUCH;
+  /** The decisions the step handed to the decision log; undefined when it handed none. */
+  decisions: readonly RiskDecision[] | undefined;
+
+  /** True when a step with these inputs would repeat the remembered one. */
+  holds(i: StepInputs): boolean {
+    const m = this.#in;
+    if (m === undefined) return false;
+    if (
+      i.enabled !== m.enabled ||
+      i.gate !== m.gate ||
+      i.market !== m.market ||
+      i.bookState !== m.bookState ||
+      i.book !== m.book ||
+      i.positionMicro !== m.positionMicro ||
+      i.marketGrossMicro !== m.marketGrossMicro ||
+      i.totalGrossMicro !== m.totalGrossMicro ||
+      i.orders !== m.orders
+    ) {
+      return false;
+    }
+    const r = this.#reads;
+    if ((r & TIME) !== 0 && i.nowMs !== m.nowMs) return false;
+    if ((r & VOL) !== 0 && i.volatility !== m.volatility) return false;
+    if ((r & DEEP) !== 0) return false;
+    if (i.book === undefined || (r & (PRICES | SIZES)) === 0) return true;
+    const t = this.#touch;
+    const b = i.book;
+    if (b.bids.bestPrice() !== t.bid || b.asks.bestPrice() !== t.ask) return false;
+    return (r & SIZES) === 0 || (b.bids.bestSize() === t.bidSize && b.asks.bestSize() === t.askSize);
+  }
+
+  /** Remembers a step that sent nothing; `reads` is what its strategy read (0 when it did not run). */
+  remember(i: StepInputs, reads: number, decisions: readonly RiskDecision[] | undefined): void {
+    this.#in = i;
+    this.#reads = reads;
+    this.decisions = decisions;
+    const b = i.book;
+    this.#touch =
+      b === undefined
+        ? NO_TOUCH
+        : {
+            bid: b.bids.bestPrice(),
+            ask: b.asks.bestPrice(),
+            bidSize: b.bids.bestSize(),
+            askSize: b.asks.bestSize(),
+          };
+  }
+
+  /** Forgets the step (it sent intents, or its strategy failed). */
+  forget(): void {
+    this.#in = undefined;
+    this.decisions = undefined;
+  }
+}
+
+interface Touch {
+  readonly bid: number | undefined;
+  readonly ask: number | undefined;
+  readonly bidSize: bigint | undefined;
+  readonly askSize: bigint | undefined;
+}
+
+const NO_TOUCH: Touch = { bid: undefined, ask: undefined, bidSize: undefined, askSize: undefined };
