@@ -38,7 +38,7 @@ export interface DaemonOptions {
   readonly queueMetrics?: OrderQueueMetrics;
   /** Prometheus metrics to feed: exchange calls, engine events, books, gateways, rate limits. */
   readonly metrics?: Metrics;
-  /** Gateway keepalive/back-off and BookTracker stall timings; default the live ones (tests shorten them). */
+  /** BookTracker timings (stall detector, snapshot timeout); default the live ones (tests shorten them). */
   readonly feedTuning?: FeedTuning;
   /**
    * The journal to restore from and record into (runJournalSettings / paperJournalSettings); none

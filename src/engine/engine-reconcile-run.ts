@@ -4,6 +4,7 @@ import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.j
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFill } from "./engine-fills.js";
+import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
@@ -22,7 +23,8 @@ export interface ReconcileMemory {
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
  *   tokens; a drift seen twice identically is corrected in inventory (relative to the baseline) and
  *   reported through the listener;
- * - terminal orders older than pruneAfterMs are forgotten.
+ * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
+ *   before the next run's trade cut-off (no backfill can bring them again).
  */
 export async function reconcileOnce(
   core: EngineCore,
@@ -35,8 +37,10 @@ export async function reconcileOnce(
   const started = clock.now();
   const last = memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
+  // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
+  const source = reason === "startup" ? recognising(core.exchange, options.restore.orders) : core.exchange;
   const report = await runReconcile(
-    sessionTrades(core.exchange, tradesSince),
+    sessionTrades(source, tradesSince),
     { orders: core.store, inventory: core.inventory },
     started,
     {
@@ -52,7 +56,8 @@ export async function reconcileOnce(
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
   if (report.orphans.length > 0) {
-    core.log.warn({ orphans: report.orphans.map((o) => o.id) }, "orphan orders: cancelling");
+    const recognised = recognisedCount(report.orphans, options.restore.orders);
+    core.log.warn({ orphans: report.orphans.map((o) => o.id), recognised }, "orphan orders: cancelling");
     core.send(orphanCancels(report.orphans, (o) => tokens.tokenOf(o)));
   }
   const remote = await core.exchange.positions();
@@ -75,7 +80,11 @@ export async function reconcileOnce(
       "positions corrected to the exchange's",
     );
   }
-  core.store.prune(now - options.pruneAfterMs);
+  // Orders that never reached the exchange go after the grace an unknown placement gets.
+  core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs);
+  // Every later backfill pages trades back to at least this instant, so every fill stamped before it
+  // has been applied: inventory can fold those into its totals and forget them (inventory.ts).
+  core.inventory.compact(Math.max(sessionStartMs, started - options.tradeLookbackMs));
   memory.lastOkAtMs = started;
   const summary: ReconcileSummary = {
     reason,

@@ -84,6 +84,7 @@ function onPlace(
   const { outcome } = r;
   const eff = applyPlaceOutcome(core.store, intent.clientOrderId, outcome, now);
   const code = outcome.kind === "accepted" ? undefined : outcome.error.code;
+  const orderId = outcome.kind === "accepted" ? outcome.result.orderId : undefined;
   core.emit({
     type: "place_outcome",
     atMs: now,
@@ -91,6 +92,7 @@ function onPlace(
     outcome: outcome.kind,
     code,
     latencyMs: r.answeredAt - r.sentAt,
+    ...(orderId === undefined ? {} : { orderId }),
   });
   if (outcome.kind === "rejected") {
     core.log.warn(

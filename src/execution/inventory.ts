@@ -61,11 +61,11 @@ export interface InventoryOptions {
  *   floor (the latest horizon); a fill stamped before it is refused as a late duplicate (`late`).
  *   The caller picks a horizon before which every fill has already been applied: the engine uses the
  *   next reconcile's trade cut-off (last reconcile start − tradeLookbackMs), since every REST backfill
- *   pages trades back to at least that instant and the WebSocket never replays (spec: no backfill on
- *   /ws/user). So a fill stamped before the floor was either applied when it arrived, or backfilled by
- *   a reconcile that covered its instant, i.e. it is a duplicate. Should that premise fail (a trade
- *   missing from REST for longer than the lookback), the fill is dropped here and the position check
- *   corrects the size to the exchange's.
+ *   pages trades back to at least that instant, and the WebSocket does not replay old fills (the spec
+ *   shows no replay of user_fill; an assumption). So a fill stamped before the floor was either
+ *   applied when it arrived, or backfilled by a reconcile that covered its instant: it is a duplicate.
+ *   Should that premise fail (a trade missing from REST for longer than the lookback), the fill is
+ *   dropped here and the position check corrects the size to the exchange's.
  * In-order arrivals cost O(1); an out-of-order one re-folds its token's window once, on the next read.
  * @example
  * inv.applyFill(fill); inv.position(fill.tokenId).sizeMicro // 10_000_000n after a 10-share buy

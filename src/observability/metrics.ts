@@ -5,7 +5,6 @@ import type { Clock } from "../core/clock.js";
 import { LiveClock } from "../core/live-clock.js";
 import type { Fill } from "../core/trading.js";
 import type { EngineEvent, ReconcileReason, ReconcileSummary } from "../engine/engine-events.js";
-import { Inventory } from "../execution/inventory.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import type { GatewayCounters } from "../gateway/counters.js";
 import type { RiskDecision } from "../risk/decision.js";
@@ -108,7 +107,6 @@ export class Metrics implements EngineEventSink {
       labels: new MarketLabels(opts.maxMarketLabels ?? 50),
       sources: emptySources(),
       deltas: new DeltaTracker(),
-      inventory: new Inventory(),
     };
     const reg = opts.registry;
     this.families = {
@@ -167,7 +165,10 @@ export class Metrics implements EngineEventSink {
     this.ctx.sources.rateLimits.add(limits);
   }
 
-  /** Open orders, in-flight requests, kill switch, total PnL and quoting tokens, from engine.status(). */
+  /**
+   * Open orders, in-flight requests, kill switch, total PnL and quoting tokens from engine.status();
+   * per-token positions and per-market PnL from engine.accounts().
+   */
   watchEngine(engine: EngineLike): void {
     this.ctx.sources.engine = engine;
   }
@@ -203,7 +204,10 @@ export class Metrics implements EngineEventSink {
     this.#roles.answered(clientOrderId, filledMicro);
   }
 
-  /** A fill of ours (duplicates ignored); role and fee are attributed unless given. */
+  /**
+   * A fill of ours as the engine applied it (its `fill` event: the engine drops duplicates); role and
+   * fee are attributed unless given.
+   */
   onFill(fill: Fill, opts: FillOptions = {}): void {
     const role = opts.role ?? this.#roles.roleOf(fill);
     recordFill(this.ctx, this.families, this.#markouts, fill, role, opts.feeMicro);
@@ -216,7 +220,7 @@ export class Metrics implements EngineEventSink {
 
   /** A successful REST reconcile. */
   onReconcile(summary: ReconcileSummary): void {
-    recordReconcile(this.ctx, this.families, summary);
+    recordReconcile(this.families, summary);
   }
 
   /** A failed REST reconcile. */

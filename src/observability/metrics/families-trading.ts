@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { fromMicro, type MetricsContext, midMicroOf } from "./sources.js";
+import { type TokenAccount, unrealisedPico } from "../../execution/inventory-math.js";
+import { accountsOf, fromMicro, type MetricsContext, midMicroOf } from "./sources.js";
 
 /** Price units (USDC per share): a tick is 0.01 or 0.001, so ± a few ticks either way. */
 const MARKOUT_BUCKETS = [
@@ -10,14 +11,14 @@ const RECONCILE_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 /** Fills, PnL, markouts, risk and reconciler families (see README "Metrics"). */
 export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
   const registers = [registry];
-  const { sources, labels, inventory } = ctx;
-  // Sums of the session's accounts per market label (several markets fold into `other`).
-  const perMarket = (value: (tokenId: string) => bigint): Map<string, bigint> => {
+  const { sources, labels } = ctx;
+  // Sums of the engine's accounts per market label (several markets fold into `other`).
+  const perMarket = (value: (tokenId: string, a: TokenAccount) => bigint): Map<string, bigint> => {
     const out = new Map<string, bigint>();
     for (const m of labels.marketValues()) out.set(m, 0n);
-    for (const tokenId of inventory.tokens()) {
+    for (const { tokenId, account } of accountsOf(sources)) {
       const m = labels.ofToken(tokenId).market;
-      out.set(m, (out.get(m) ?? 0n) + value(tokenId));
+      out.set(m, (out.get(m) ?? 0n) + value(tokenId, account));
     }
     return out;
   };
@@ -72,8 +73,8 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       collect() {
         this.reset();
         for (const [, l] of labels.tokens()) this.set(l, 0);
-        for (const tokenId of inventory.tokens()) {
-          this.inc(labels.ofToken(tokenId), fromMicro(inventory.account(tokenId).sizeMicro));
+        for (const { tokenId, account } of accountsOf(sources)) {
+          this.inc(labels.ofToken(tokenId), fromMicro(account.sizeMicro));
         }
       },
     }),
@@ -84,7 +85,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       registers,
       collect() {
         this.reset();
-        const sums = perMarket((t) => inventory.account(t).realisedPico);
+        const sums = perMarket((_t, a) => a.realisedPico);
         for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
       },
     }),
@@ -95,10 +96,10 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       registers,
       collect() {
         this.reset();
-        const sums = perMarket((t) => {
+        const sums = perMarket((t, a) => {
           const mid = midMicroOf(sources, t);
-          if (mid === undefined || inventory.account(t).sizeMicro === 0n) return 0n;
-          return inventory.unrealisedPico(t, Math.floor(mid));
+          if (mid === undefined || a.sizeMicro === 0n) return 0n;
+          return unrealisedPico(a, Math.floor(mid));
         });
         for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
       },

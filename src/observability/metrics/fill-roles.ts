@@ -13,7 +13,10 @@ export interface RoleFill {
  * fills are taker; later fills of a resting order are maker. A fill that arrives while its placement
  * is still in flight matched on arrival, so it is taker too (and counts against the filledQty the
  * answer then reports). Orders whose placement was not observed are `unknown`. Memory is bounded:
- * the oldest orders are forgotten first.
+ * the orders answered or filled least recently are forgotten first. The default bound (10,000) is many
+ * times the quotes a bot keeps resting (tokens × bands × 2), so only an order that rested unfilled
+ * through 10,000 newer placements and then fills is reported `unknown`; at the spec's place limits
+ * that is ten minutes of constant requoting.
  */
 export class FillRoles {
   readonly #max: number;
@@ -21,7 +24,7 @@ export class FillRoles {
   /** clientOrderId → taker volume left to attribute (0n: every further fill is maker). */
   readonly #answered = new Map<string, bigint>();
 
-  constructor(maxOrders = 50_000) {
+  constructor(maxOrders = 10_000) {
     this.#max = maxOrders;
   }
 
@@ -52,9 +55,10 @@ export class FillRoles {
     }
     const left = this.#answered.get(cid);
     if (left === undefined) return "unknown";
-    if (left <= 0n) return "maker";
+    // Re-inserted so that an order still filling is the last to be forgotten.
+    this.#answered.delete(cid);
     this.#answered.set(cid, left > fill.sizeMicro ? left - fill.sizeMicro : 0n);
-    return "taker";
+    return left <= 0n ? "maker" : "taker";
   }
 }
 

@@ -26,8 +26,9 @@ export interface FillOptions {
 }
 
 /**
- * Counts one fill of ours: fills, shares, notional and fee by market and role, the session's
- * inventory (positions and PnL per market), the last-fill time, and starts its markouts.
+ * Counts one fill of ours: fills, shares, notional and fee by market and role, the last-fill time,
+ * and starts its markouts. Fills come as the engine applied them (its `fill` events, duplicates
+ * already dropped there); positions and PnL are read from the engine's accounts at scrape time.
  */
 export function recordFill(
   ctx: MetricsContext,
@@ -37,7 +38,6 @@ export function recordFill(
   role: FillRole,
   feeMicro: bigint | undefined,
 ): void {
-  if (!ctx.inventory.applyFill(fill)) return; // a duplicate (stream and backfill both bring it)
   const market = ctx.labels.ofToken(fill.tokenId).market;
   const t = f.trading;
   const notionalMicro = (BigInt(fill.priceMicro) * fill.sizeMicro) / 1_000_000n;
@@ -65,8 +65,8 @@ export function recordDecision(f: Families, d: Pick<RiskDecision, "reason" | "ac
   }
 }
 
-/** Records one successful reconcile; persistent drifts are mirrored into the metrics' inventory. */
-export function recordReconcile(ctx: MetricsContext, f: Families, s: ReconcileSummary): void {
+/** Records one successful reconcile (the engine itself corrects its accounts for persistent drifts). */
+export function recordReconcile(f: Families, s: ReconcileSummary): void {
   const t = f.trading;
   t.reconcileRuns.inc({ reason: s.reason, result: "ok" });
   t.reconcileDuration.observe(Math.max(0, s.tookMs) / 1_000);
@@ -77,11 +77,6 @@ export function recordReconcile(ctx: MetricsContext, f: Families, s: ReconcileSu
   t.drifts.set(s.drifts.length);
   t.driftCorrected.inc(s.corrections.length);
   t.lastReconcile.set(s.atMs / 1_000);
-  for (const c of s.corrections) {
-    // The engine moved its inventory by the drift; do the same so per-market figures stay in step.
-    const now = ctx.inventory.account(c.tokenId).sizeMicro;
-    ctx.inventory.correct(c.tokenId, now + c.driftMicro, s.atMs);
-  }
 }
 
 /** Records a failed reconcile. */

@@ -3,7 +3,7 @@ import type { BookView } from "../../book/order-book.js";
 import type { Clock } from "../../core/clock.js";
 import type { EngineStatus } from "../../engine/engine-api.js";
 import type { RateLimitState } from "../../exchange/rate-limit-state.js";
-import type { Inventory } from "../../execution/inventory.js";
+import type { TokenAccount } from "../../execution/inventory-math.js";
 import type { BucketSnapshot } from "../../execution/rate-budget.js";
 import type { GatewayCounters } from "../../gateway/counters.js";
 import type { MarketLabels } from "./market-labels.js";
@@ -18,10 +18,21 @@ export interface BookTrackerLike {
   onBook(fn: (book: BookView) => void): () => void;
 }
 
-/** What the metrics read of the engine (TradingEngine fits; liveOrders gives per-market counts). */
+/** One token's account as the engine keeps it (position, cost basis, realised PnL, fees). */
+export interface EngineAccount {
+  readonly tokenId: string;
+  readonly account: TokenAccount;
+}
+
+/**
+ * What the metrics read of the engine (TradingEngine fits): liveOrders gives per-market order counts,
+ * accounts the per-token positions and per-market PnL (read at scrape time from the engine's own
+ * inventory, so the metrics keep no copy of the session's fills).
+ */
 export interface EngineLike {
   status(): EngineStatus;
   liveOrders?(): readonly { tokenId: string; state: string }[];
+  accounts?(): readonly EngineAccount[];
 }
 
 /** A RateBudget as metrics see it. */
@@ -55,8 +66,6 @@ export interface MetricsContext {
   readonly labels: MarketLabels;
   readonly sources: Sources;
   readonly deltas: DeltaTracker;
-  /** The session's fills as the metrics saw them, for per-market positions and PnL. */
-  readonly inventory: Inventory;
 }
 
 /** An empty set of sources. */
@@ -105,6 +114,11 @@ export function midMicroOf(sources: Sources, tokenId: string): number | undefine
     return bid === undefined || ask === undefined ? undefined : (bid.price + ask.price) / 2;
   }
   return undefined;
+}
+
+/** The watched engine's token accounts (none before an engine is watched). */
+export function accountsOf(sources: Sources): readonly EngineAccount[] {
+  return sources.engine?.accounts?.() ?? [];
 }
 
 /** Micro-units to whole units, for export only (Prometheus samples are floats by definition). */

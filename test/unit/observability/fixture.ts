@@ -5,6 +5,7 @@ import type { Fill } from "../../../src/core/trading.js";
 import type { EngineStatus } from "../../../src/engine/engine-api.js";
 import { RateLimitTracker } from "../../../src/exchange/rate-limit-state.js";
 import type { PlaceIntent } from "../../../src/execution/intents.js";
+import { Inventory } from "../../../src/execution/inventory.js";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
 import { zeroGatewayCounters } from "../../../src/gateway/counters.js";
 import { createMetrics } from "../../../src/observability/metrics.js";
@@ -57,7 +58,8 @@ export function fill(
 
 /**
  * Metrics on a SimClock wired to real components (BookTracker, RateBudget, RateLimitTracker, gateway
- * counters) and a hand-written engine, then driven through one of everything.
+ * counters) and a hand-written engine over a real Inventory (what the metrics read positions and PnL
+ * from), then driven through one of everything.
  */
 export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   const clock = new SimClock(T0);
@@ -91,8 +93,11 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
     killSwitch: true,
     pnlMicro: -1_500_000n,
   };
+  // The engine's own accounts: it applies each fill (and corrects drifts) before telling the listener.
+  const inventory = new Inventory();
   metrics.watchEngine({
     status: () => status,
+    accounts: () => inventory.tokens().map((tokenId) => ({ tokenId, account: inventory.account(tokenId) })),
     liveOrders: () => [
       { tokenId: "1001", state: "open" },
       { tokenId: "3001", state: "cancelling" },
@@ -194,34 +199,18 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   on({ type: "cancel_all_outcome", atMs: at, marketId: undefined, outcome: "done" });
 
   // Fills: a taker buy while its placement is in flight, then a maker sell of a resting order.
+  const applied = (f: Fill, source: "stream" | "backfill") => {
+    inventory.applyFill(f);
+    on({ type: "fill", atMs: at, fill: f, source, positionMicro: 0n, pnlMicro: 0n });
+  };
   metrics.onPlacementSending("f1");
-  on({
-    type: "fill",
-    atMs: at,
-    fill: fill("2001", "f1", "buy", 300_000, 10n),
-    source: "stream",
-    positionMicro: 0n,
-    pnlMicro: 0n,
-  });
+  applied(fill("2001", "f1", "buy", 300_000, 10n), "stream");
   metrics.onPlacementAnswered("f1", 10_000_000n);
   metrics.onPlacementAnswered("f2", 0n);
-  on({
-    type: "fill",
-    atMs: at,
-    fill: fill("2001", "f2", "sell", 330_000, 4n),
-    source: "stream",
-    positionMicro: 0n,
-    pnlMicro: 0n,
-  });
-  on({
-    type: "fill",
-    atMs: at,
-    fill: fill("3001", "f9", "buy", 600_000, 1n),
-    source: "backfill",
-    positionMicro: 0n,
-    pnlMicro: 0n,
-  });
+  applied(fill("2001", "f2", "sell", 330_000, 4n), "stream");
+  applied(fill("3001", "f9", "buy", 600_000, 1n), "backfill");
 
+  inventory.correct("2002", 5_000_000n, at); // the drift the reconcile below reports as corrected
   on({ type: "decision", atMs: at, decision: walletDecision("error_rate_halt") });
   on({ type: "decision", atMs: at, decision: tokenDecision("book_stale", "1001", "m1") });
   on({

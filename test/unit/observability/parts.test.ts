@@ -56,6 +56,17 @@ describe("FillRoles", () => {
     expect(roles.roleOf(f("a", 1n))).toBe("unknown");
     expect(roles.roleOf(f("c", 1n))).toBe("maker");
   });
+
+  it("forgets the order answered or filled least recently, so one still filling stays", () => {
+    const roles = new FillRoles(2);
+    roles.answered("a", 2_000_000n);
+    roles.answered("b", 0n);
+    expect(roles.roleOf(f("a", 1n))).toBe("taker"); // a fill makes `a` the most recent
+    roles.answered("c", 0n); // `b` goes
+    expect(roles.roleOf(f("b", 1n))).toBe("unknown");
+    expect(roles.roleOf(f("a", 1n))).toBe("taker");
+    expect(roles.roleOf(f("a", 1n))).toBe("maker");
+  });
 });
 
 describe("TickToOrder", () => {
