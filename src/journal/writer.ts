@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { Fill } from "../core/trading.js";
-import type { Side } from "../core/types.js";
 import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
+import type { NewOrder } from "../execution/order-store.js";
 import { accountColumns, feeValuePico } from "./codec.js";
 
 /** A token the run may trade, for readable reports (slug) and for market totals. */
@@ -12,15 +12,8 @@ export interface JournalToken {
   readonly outcome: string;
 }
 
-/** An order intent: what the engine asked the exchange for, under its clientOrderId. */
-export interface IntentRecord {
-  readonly clientOrderId: string;
-  readonly tokenId: string;
-  readonly marketId: string;
-  readonly side: Side;
-  readonly level: number;
-  readonly priceMicro: number;
-  readonly sizeMicro: bigint;
+/** An order intent: what the engine asked the exchange for (the order store's terms), under its clientOrderId. */
+export interface IntentRecord extends NewOrder {
   /** True when it was written to the exchange; false when the queue dropped it unsent. */
   readonly sent: boolean;
   readonly atMs: number;
