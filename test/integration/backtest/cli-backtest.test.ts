@@ -2,9 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backtestCommand } from "../../../src/cli/backtest.js";
-import type { CliIo } from "../../../src/cli/command.js";
-import { packageRoot } from "../../../src/config/paths.js";
+import { runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /* `mm backtest`, run in process through its Command (the lead registers it in commands.ts). */
@@ -18,24 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function io(): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    env: {},
-    cwd: packageRoot(),
-  };
-}
-
-const run = async (...argv: string[]) => {
-  const x = io();
-  const code = await backtestCommand.run(argv, x);
-  return { code, stdout: x.out.join(""), stderr: x.err.join("") };
-};
+const run = runBacktestCli;
 
 describe("mm backtest", () => {
   it("replays a recording with a config and writes the JSON summary to --out", async () => {

@@ -5,10 +5,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
-import { backtestCommand } from "../../../src/cli/backtest.js";
 import { runSweepCommand } from "../../../src/cli/backtest-sweep.js";
-import type { CliIo } from "../../../src/cli/command.js";
 import { packageRoot } from "../../../src/config/paths.js";
+import { captureIo, runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /* `mm backtest --sweep`: grid points on real worker threads, compared with single runs. */
@@ -44,24 +43,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function io(): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    env: {},
-    cwd: packageRoot(),
-  };
-}
-
-const run = async (...argv: string[]) => {
-  const x = io();
-  const code = await backtestCommand.run(argv, x);
-  return { code, stdout: x.out.join(""), stderr: x.err.join("") };
-};
+const run = runBacktestCli;
 
 interface Results {
   kind: string;
@@ -186,7 +168,7 @@ describe("mm backtest --sweep (synthetic)", () => {
 
   it("reports failed points (a thrown error, a dead worker) with their params, ranks the rest, exits 1", async () => {
     expect(first, "needs the first test").toBeDefined();
-    const x = io();
+    const x = captureIo();
     const out = join(dir, "sweep-failing.json");
     const code = await runSweepCommand(
       { sweep, workers: "2", progress: "none", "rank-by": "maxDrawdown" },
