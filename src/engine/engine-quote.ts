@@ -1,6 +1,7 @@
 import type { StrategyContext } from "../../strategies/types.js";
 import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
+import { bookWithout, type OwnLevel } from "../book/net-book.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
@@ -127,6 +128,19 @@ function finish(
   return intents;
 }
 
+/**
+ * Our orders that the exchange's book may show: placed (the book can show an order before its
+ * answer arrives), open, or being cancelled (it rests until the cancel lands).
+ */
+function ownOrders(core: EngineCore, tokenId: string): OwnLevel[] {
+  const out: OwnLevel[] = [];
+  for (const o of core.store.live(tokenId)) {
+    if (o.state !== "open" && o.state !== "placing" && o.state !== "cancelling") continue;
+    out.push({ side: o.side, priceMicro: o.priceMicro, sizeMicro: o.sizeMicro - o.filledMicro });
+  }
+  return out;
+}
+
 function isQuotable(state: BookState | undefined): boolean {
   return state?.quotable === true;
 }
@@ -142,7 +156,8 @@ function strategyQuotes(
     return { quotes: [], reads: 0, failed: false };
   }
   const watched = slot.watched;
-  watched.watch(book);
+  // The strategy prices against the rest of the market: our own orders are taken out of it.
+  watched.watch(bookWithout(book, ownOrders(core, market.tokenId)));
   const vol = slot.vol;
   const ctx: StrategyContext = {
     market,

@@ -48,24 +48,21 @@ describe("mm run against the mock exchange, in process, over real sockets", () =
     expect(snapshotAt).toBeDefined();
     expect(quotedAt - (snapshotAt ?? 0)).toBeLessThan(1_000);
 
-    // Settled: per token, one bid and one ask per band (10 and 25 shares), every bid below every
-    // ask, all within the other trader's quotes widened by the outer band's margin (0.03). (The mid
-    // the bands follow includes our own resting quotes, so where inside that range they settle
-    // depends on the order in which the placements landed.)
-    for (const [tokenId, low, high] of [
-      [ARG.yesTokenId, 0.5, 0.6],
-      [ARG.noTokenId, 0.4, 0.5],
+    // Settled, per token: one bid and one ask per band around the other trader's mid — our own
+    // quotes are not part of the book the strategy reads, so they do not pull it (YES mid 0.55:
+    // 0.54 / 0.52 and 0.56 / 0.58; NO mid 0.45: 0.44 / 0.42 and 0.46 / 0.48).
+    for (const [tokenId, mid] of [
+      [ARG.yesTokenId, 0.55],
+      [ARG.noTokenId, 0.45],
     ] as const) {
       const q = await settledQuotes(m, tokenId, 4);
-      const bids = q.filter((x) => x.side === "buy");
-      const asks = q.filter((x) => x.side === "sell");
-      expect(bids.map((b) => b.size).sort()).toEqual([10, 25]);
-      expect(asks.map((a) => a.size).sort()).toEqual([10, 25]);
-      expect(Math.max(...bids.map((b) => b.price))).toBeLessThan(Math.min(...asks.map((a) => a.price)));
-      for (const x of q) {
-        expect(x.price).toBeGreaterThanOrEqual(low - 0.03 - 1e-9);
-        expect(x.price).toBeLessThanOrEqual(high + 0.03 + 1e-9);
-      }
+      const at = (d: number) => Math.round((mid + d) * 100) / 100;
+      expect(q).toEqual([
+        { side: "buy", price: at(-0.03), size: 25 },
+        { side: "buy", price: at(-0.01), size: 10 },
+        { side: "sell", price: at(0.01), size: 10 },
+        { side: "sell", price: at(0.03), size: 25 },
+      ]);
     }
     expect(daemon.engine.status()).toMatchObject({ started: true, reconciled: true, quotingTokens: 2 });
   });

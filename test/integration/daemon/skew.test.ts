@@ -77,11 +77,11 @@ describe("fills change inventory and skew the quotes (avellaneda-stoikov)", () =
     expect(fills[0]?.source).toBe("stream");
 
     // q = 1: r = 0.50 − 0.02 = 0.48 → bid ⌊0.46005⌋ = 0.46, ask ⌈0.49995⌉ = 0.50. That ask is now
-    // the best ask (the mid the strategy reads includes our own quotes): mid 0.495 → r = 0.475 →
-    // bid ⌊0.45505⌋ = 0.45, ask ⌈0.49495⌉ = 0.50, where it rests. Without the skew (q = 0) the
-    // quotes would have returned to 0.48 / 0.52.
+    // the best ask of the exchange's book, but the strategy reads the book without our own orders:
+    // the mid stays 0.50 and the quotes stay put (reading our own ask would make the mid 0.495 and
+    // chase the bid down to 0.45). Without the skew (q = 0) they would have returned to 0.48 / 0.52.
     expect(await settledQuotes(m, ARG.yesTokenId, 2)).toEqual([
-      { side: "buy", price: 0.45, size: 10 },
+      { side: "buy", price: 0.46, size: 10 },
       { side: "sell", price: 0.5, size: 10 },
     ]);
   });

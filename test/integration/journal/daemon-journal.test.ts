@@ -55,9 +55,12 @@ function take(m: MockExchange, side: "buy" | "sell", qty: string): void {
 /** Our fills on the mock (its own record), oldest first. */
 function mockFills(m: MockExchange) {
   const rows = m.context.venue.walletTrades(WALLET, { limit: 100 }).items;
-  return [...rows]
-    .map((r) => ({ tradeId: r.tradeId, side: r.side, price: r.price, quantity: r.quantity }))
-    .sort((a, b) => a.tradeId.localeCompare(b.tradeId, "en", { numeric: true }));
+  return (
+    [...rows]
+      // In the order they happened (trade ids are not time-ordered within a millisecond).
+      .sort((a, b) => a.createdAt - b.createdAt || a.tradeId.localeCompare(b.tradeId))
+      .map((r) => ({ tradeId: r.tradeId, side: r.side, price: r.price, quantity: r.quantity }))
+  );
 }
 
 async function run(settings: JournalSettings, events: EngineEvent[] = []): Promise<Daemon> {
