@@ -61,7 +61,9 @@ export const DEFAULT_RISK_SETTINGS = {
     maxErrors: 10,
     windowMs: 30_000,
     coolDownMs: 60_000,
-    ignoreCodes: ["not_cancellable", "order_not_found"] as readonly string[],
+    // The order was already gone (filled, cancelled, or never known by id): a cancel racing a fill
+    // or a stop cancelling what an ambiguous placement may have left says nothing of our health.
+    ignoreCodes: ["not_cancellable", "order_not_found", "order_id_unknown"] as readonly string[],
   },
 } as const;
 

@@ -29,7 +29,7 @@ describe("parseRiskConfig", () => {
         maxErrors: 10,
         windowMs: 30_000,
         coolDownMs: 60_000,
-        ignoreCodes: ["not_cancellable", "order_not_found"],
+        ignoreCodes: ["not_cancellable", "order_not_found", "order_id_unknown"],
       },
     });
     expect(parseRiskConfig(DEFAULT_RISK_SETTINGS)).toEqual(cfg);
