@@ -5,6 +5,7 @@ import { processSignals } from "../app/lifecycle.js";
 import { observed } from "../app/observed.js";
 import { PAPER_PORT } from "../app/paper.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
+import { rearmOnSignal } from "../app/rearm-signal.js";
 import { superviseDaemon } from "../app/supervise.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
@@ -88,7 +89,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
               scenario,
               metrics,
             }),
-          ),
+          ).then((d) => rearmOnSignal(d, logger)),
         early.shutdown.timeoutMs,
         io.stderr,
         deps,

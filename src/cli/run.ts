@@ -3,6 +3,7 @@ import { startDaemon } from "../app/daemon.js";
 import { runJournalSettings } from "../app/journal-settings.js";
 import { processSignals } from "../app/lifecycle.js";
 import { observed } from "../app/observed.js";
+import { rearmOnSignal } from "../app/rearm-signal.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { createLogger } from "../observability/logger.js";
@@ -79,7 +80,7 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
               metrics,
               ...(journal === undefined ? {} : { journal }),
             }),
-          ),
+          ).then((d) => rearmOnSignal(d, logger)),
         config.shutdown.timeoutMs,
         io.stderr,
         deps,

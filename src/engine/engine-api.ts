@@ -33,6 +33,11 @@ export interface Engine {
   stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }>;
   /** Readiness and counts for /ready, logs and tests. */
   status(): EngineStatus;
+  /**
+   * Operator action: re-arms a tripped drawdown kill switch (its peak restarts at the current PnL)
+   * and lets every token quote again. False when it was not tripped.
+   */
+  rearmKillSwitch(): boolean;
 }
 
 export interface EngineStatus {

@@ -202,6 +202,18 @@ export class TradingEngine implements Engine {
     };
   }
 
+  rearmKillSwitch(): boolean {
+    const { risk, log, positions } = this.#core;
+    if (!risk.killSwitchActive()) return false;
+    risk.resetKillSwitch();
+    log.warn(
+      { pnlMicro: String(positions.pnlMicro) },
+      "kill switch re-armed by the operator: quoting resumes",
+    );
+    this.#core.requoteAll();
+    return true;
+  }
+
   /** Position in a token relative to the baseline, micro-shares (tests, reports). */
   positionOf(tokenId: string): bigint {
     return this.#core.positions.position(tokenId);

@@ -109,6 +109,32 @@ describe("engine gates: no quote on data or states the risk guard does not trust
     expect(h.logs.records().filter((r) => r.msg === "risk: kill_switch")).toHaveLength(1);
   });
 
+  it("the operator re-arms a tripped kill switch: quoting resumes, measured from the current PnL", async () => {
+    const h = new Harness({ risk: { killSwitch: { maxDrawdown: "1" } } });
+    const [yes] = h.tokens();
+    expect(h.engine.rearmKillSwitch()).toBe(false); // not tripped: nothing to do
+    await quoting(h);
+    h.take(yes, "sell", "0.47", "110");
+    h.crowdQuote(yes, "0.48", "0.52");
+    await h.run();
+    h.crowdQuote(yes, "0.30", "0.34"); // −3 USDC: tripped, everything cancelled
+    await h.run();
+    expect(h.engine.status().killSwitch).toBe(true);
+    expect(h.botQuotes()).toEqual([]);
+
+    expect(h.engine.rearmKillSwitch()).toBe(true);
+    await h.run();
+    expect(h.engine.status()).toMatchObject({ killSwitch: false, pnlMicro: -3_000_000n });
+    expect(h.botQuotes().length).toBeGreaterThan(0);
+    expect(
+      h.logs.records().some((r) => String(r.msg).startsWith("kill switch re-armed by the operator")),
+    ).toBe(true);
+    // The peak restarted at −3: a further 1 USDC loss trips it again.
+    h.crowdQuote(yes, "0.20", "0.24");
+    await h.run();
+    expect(h.engine.status().killSwitch).toBe(true);
+  });
+
   it("a burst of rejects halts quoting (wallet cancel-all) until the cool-down ends", async () => {
     const risk = { errorRate: { maxErrors: 2, windowMs: 10_000, coolDownMs: 5_000 } };
     const h = new Harness({ risk });
