@@ -1,14 +1,14 @@
 import type { StrategyContext } from "../../strategies/types.js";
 import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
-import { bookWithout, type OwnLevel } from "../book/net-book.js";
+import { bookWithout } from "../book/net-book.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
 import type { TokenSlot } from "./engine-tokens.js";
-import { openQuotes } from "./open-quotes.js";
+import { IN_BOOK, openQuotes } from "./open-quotes.js";
 import type { StepInputs } from "./quote-memo.js";
 
 const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_frozen", "error_rate_halt"]);
@@ -128,19 +128,6 @@ function finish(
   return intents;
 }
 
-/**
- * Our orders that the exchange's book may show: placed (the book can show an order before its
- * answer arrives), open, or being cancelled (it rests until the cancel lands).
- */
-function ownOrders(core: EngineCore, tokenId: string): OwnLevel[] {
-  const out: OwnLevel[] = [];
-  for (const o of core.store.live(tokenId)) {
-    if (o.state !== "open" && o.state !== "placing" && o.state !== "cancelling") continue;
-    out.push({ side: o.side, priceMicro: o.priceMicro, sizeMicro: o.sizeMicro - o.filledMicro });
-  }
-  return out;
-}
-
 function isQuotable(state: BookState | undefined): boolean {
   return state?.quotable === true;
 }
@@ -157,7 +144,7 @@ function strategyQuotes(
   }
   const watched = slot.watched;
   // The strategy prices against the rest of the market: our own orders are taken out of it.
-  watched.watch(bookWithout(book, ownOrders(core, market.tokenId)));
+  watched.watch(bookWithout(book, openQuotes(core.store, market.tokenId, IN_BOOK)));
   const vol = slot.vol;
   const ctx: StrategyContext = {
     market,
