@@ -9,6 +9,7 @@ import { summaryJson } from "../backtest/report/summary.js";
 import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
+import { RecordedFormatError } from "../recorded/errors.js";
 import { checkSweepFlags, runSweepCommand, SWEEP_HELP, SWEEP_OPTIONS } from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
@@ -159,7 +160,8 @@ function count(text: string | undefined, flag: string, min: number): number | un
 // Bad input, as opposed to a bug: every validation error of the backtest, the strategy, the risk
 // and engine settings, the recorded data, and unreadable files.
 function isInputError(err: unknown): boolean {
-  if (err instanceof BacktestError || err instanceof ImportError) return true;
+  if (err instanceof BacktestError || err instanceof ImportError || err instanceof RecordedFormatError)
+    return true;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === "ENOENT" || code === "EISDIR" || code === "EACCES" || code === "ENOTDIR") return true;
   return err instanceof MmError && /_invalid$/.test(err.code);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { readRecordedBatches } from "../../src/backtest/import/recorded-format.js";
+import { readRecordedBatches } from "../../src/recorded/format.js";
 import type { BenchCase } from "./harness.js";
 import { measureReplay, type ReplayMeasure } from "./replay/replay-run.js";
 import { type SyntheticStats, writeSyntheticRecording } from "./replay/synthetic-recording.js";

@@ -7,21 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CsvParser } from "../../src/backtest/import/csv.js";
 import { ImportError } from "../../src/backtest/import/errors.js";
 import { importPolymarketPriceChanges } from "../../src/backtest/import/polymarket-price-changes.js";
-import { type RecordedFrame, readRecorded, recordLine } from "../../src/backtest/import/recorded-format.js";
 import { parseTimestampMicros } from "../../src/backtest/import/timestamp.js";
 import { parseEventFrame } from "../../src/gateway/schema/events.js";
+import { RecordedFormatError } from "../../src/recorded/errors.js";
+import { type RecordedFrame, readRecorded, recordLine } from "../../src/recorded/format.js";
 import { MARKET_FRAMES } from "./frames/corpus.js";
 import { mutateAll, mutateTextAll, mutationsArb, textMutationsArb, tryParse } from "./mutate.js";
 import { fuzz, fuzzAsync, printTally, timeoutFor } from "./runs.js";
 
 /*
- * The recorded-data readers of the backtest (src/backtest/import): the CSV record parser (round
- * trip of arbitrary fields, garbage lines), timestamps with offsets (against a BigInt calendar
- * reference), the recorded JSONL.gz reader (mutated and garbage lines, with and without a
- * bad-line callback) and the whole Polymarket price_change importer on mutated CSV files. Every
- * refusal is an ImportError with one of the documented codes and the line it is about; what is
- * accepted is exactly what was written, and an import either writes a file whose frames all pass
- * the live gateway's validator or writes nothing.
+ * The recorded-data readers of the backtest (src/backtest/import, src/recorded): the CSV record
+ * parser (round trip of arbitrary fields, garbage lines), timestamps with offsets (against a
+ * BigInt calendar reference), the recorded JSONL.gz reader (mutated and garbage lines, with and
+ * without a bad-line callback) and the whole Polymarket price_change importer on mutated CSV
+ * files. Every refusal is an ImportError with one of the documented codes (a RecordedFormatError
+ * `bad_record` for the recorded reader) and the line it is about; what is accepted is exactly
+ * what was written, and an import either writes a file whose frames all pass the live gateway's
+ * validator or writes nothing.
  */
 
 const started = performance.now();
@@ -42,7 +44,6 @@ const IMPORT_CODES = new Set([
   "bad_timestamp",
   "bad_row",
   "bad_changes",
-  "bad_record",
   "output_exists",
 ]);
 
@@ -283,8 +284,10 @@ describe("fuzz: recorded-data readers", () => {
               expect(firstBad).toBe(-1);
               expect(n).toBe(got.length);
             } catch (err) {
-              const e = expectImportError(err);
+              if (!(err instanceof RecordedFormatError)) throw err;
+              const e = err;
               expect(e.code).toBe("bad_record");
+              expect(e.details.file).toBe(path);
               expect(e.details.line).toBe(firstBad + 1);
             }
             rmSync(path);

@@ -3,9 +3,9 @@ import { rename, rm, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { isEntryRejection, parseChanges } from "../../book/entries.js";
 import { microToString } from "../../book/micro.js";
+import { type MarketFrame, RecordedWriter } from "../../recorded/format.js";
 import { csvRecords } from "./csv.js";
 import { ImportError } from "./errors.js";
-import { type MarketFrame, RecordedWriter } from "./recorded-format.js";
 import { microsToMs, parseTimestampMicros } from "./timestamp.js";
 
 /**

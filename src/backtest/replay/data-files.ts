@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { RECORDED_SUFFIX } from "../../recorded/format.js";
 import { BacktestError } from "../errors.js";
-import { RECORDED_SUFFIX } from "../import/recorded-format.js";
 
 /**
  * The recorded files behind `--data`: the file itself, or every `*.jsonl.gz` directly inside a

@@ -1,4 +1,4 @@
-import type { RecordedFrame } from "../import/recorded-format.js";
+import type { RecordedFrame } from "../../recorded/format.js";
 
 /**
  * Merges recorded streams into one in receive-time order (recvTs; ties keep the earlier stream

@@ -1,8 +1,8 @@
 import { basename } from "node:path";
 import type { EngineEvent } from "../../engine/engine-events.js";
 import type { Logger } from "../../observability/logger.js";
+import { readRecordedBatches } from "../../recorded/format.js";
 import { BacktestError } from "../errors.js";
-import { readRecordedBatches } from "../import/recorded-format.js";
 import { units } from "../report/decimal.js";
 import { Timeline, type TimelineData, type TimelineOptions } from "../report/html/timeline.js";
 import { Recorder } from "../report/recorder.js";

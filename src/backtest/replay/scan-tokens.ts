@@ -1,6 +1,6 @@
 import { isBookEvent } from "../../gateway/market-data-feed.js";
 import { parseEventFrame } from "../../gateway/schema/events.js";
-import { readRecorded } from "../import/recorded-format.js";
+import { readRecorded } from "../../recorded/format.js";
 import type { TokenSetting } from "../sim/markets.js";
 import type { MarketDefaults } from "./replay-config.js";
 

@@ -1,12 +1,8 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  RECORDED_SUFFIX,
-  type RecordedFrame,
-  RecordedWriter,
-} from "../../backtest/import/recorded-format.js";
 import type { Clock } from "../../core/clock.js";
+import { RECORDED_SUFFIX, type RecordedFrame, RecordedWriter } from "../../recorded/format.js";
 
 /** When to start a new file; either limit (or both) may be set. */
 export interface RotationPolicy {
@@ -32,7 +28,7 @@ export function recordingFileName(prefix: string, startMs: number, seq: number):
 }
 
 /**
- * Writes recorded frames (backtest/import/recorded-format.ts) into a series of gzip JSONL files in
+ * Writes recorded frames (src/recorded/format.ts) into a series of gzip JSONL files in
  * one directory, starting a new file when the current one reaches `maxBytes` on disk or `maxAgeMs`
  * of age. Writes are queued in order (callers may fire and forget); flush() bounds what a crash
  * can lose; close() finishes the current file so that it is a complete gzip stream. A file is

@@ -1,4 +1,4 @@
-import { RecordedWriter } from "../../../src/backtest/import/recorded-format.js";
+import { RecordedWriter } from "../../../src/recorded/format.js";
 
 /** What to generate. */
 export interface SyntheticOptions {

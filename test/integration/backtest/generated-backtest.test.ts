@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import { dataFiles } from "../../../src/backtest/replay/data-files.js";
 import { mergeByRecvTs } from "../../../src/backtest/replay/merge.js";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
+import { readRecorded } from "../../../src/recorded/format.js";
 import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
 import { GEN_TOKEN, writeRecording } from "./support/recording.js";
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import { packageRoot } from "../../../src/config/paths.js";
+import { readRecorded } from "../../../src/recorded/format.js";
 
 const root = packageRoot();
 const capture = resolve(

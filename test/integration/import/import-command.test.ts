@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RecordedFrame, readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import { UsageError } from "../../../src/cli/command.js";
 import { importCommand } from "../../../src/cli/import.js";
+import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 
 let dir: string;
 beforeEach(() => {

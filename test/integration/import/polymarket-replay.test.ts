@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importPolymarketPriceChanges } from "../../../src/backtest/import/polymarket-price-changes.js";
-import { type RecordedFrame, readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import type { BookStateEvent } from "../../../src/book/book-state.js";
 import { isFrameRejection, parseBookFrame } from "../../../src/book/frame.js";
 import { BookTracker } from "../../../src/book/tracker.js";
 import { packageRoot } from "../../../src/config/paths.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
+import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import { type RefChange, ReferenceBook } from "../../unit/book/reference-book.js";
 
 /*

@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type RecordedFrame, readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import { BookTracker } from "../../../src/book/tracker.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { isBookEvent } from "../../../src/gateway/market-data-feed.js";
 import { parseEventFrame } from "../../../src/gateway/schema/events.js";
+import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import {
   churn,
   keyIdOf,

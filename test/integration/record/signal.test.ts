@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { readRecorded } from "../../../src/backtest/import/recorded-format.js";
 import { packageRoot } from "../../../src/config/paths.js";
+import { readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, startMock, until } from "../gateway/harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mm-record-signal-"));

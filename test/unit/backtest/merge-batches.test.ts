@@ -1,26 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { ImportError } from "../../../src/backtest/import/errors.js";
-import {
-  type RecordedFrame,
-  RecordedWriter,
-  readRecorded,
-  readRecordedBatches,
-} from "../../../src/backtest/import/recorded-format.js";
+import { describe, expect, it } from "vitest";
 import { mergeBatchesByRecvTs, mergeByRecvTs } from "../../../src/backtest/replay/merge.js";
+import type { RecordedFrame } from "../../../src/recorded/format.js";
 
 /*
- * The replay reads batches (readRecordedBatches) and merges them (mergeBatchesByRecvTs): one await
- * per batch instead of per record. Both must give exactly the records, in exactly the order, of
- * the record-at-a-time versions.
+ * The replay reads batches (readRecordedBatches, tested in test/unit/recorded) and merges them
+ * (mergeBatchesByRecvTs): one await per batch instead of per record. The batched merge must give
+ * exactly the records, in exactly the order, of the record-at-a-time version.
  */
-
-const dir = mkdtempSync(join(tmpdir(), "mm-batches-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rec = (stream: number, i: number, recvTs: number): RecordedFrame => ({
   recvTs,
@@ -67,34 +54,5 @@ describe("mergeBatchesByRecvTs", () => {
       }),
       { numRuns: 300 },
     );
-  });
-});
-
-describe("readRecordedBatches", () => {
-  it("reads the records of readRecorded, in batches, across decompressed chunks", async () => {
-    const path = join(dir, "many.jsonl.gz");
-    const w = RecordedWriter.create(path);
-    // ~1.2 MB of JSON: several 256 KiB chunks, records cut across chunk boundaries.
-    for (let i = 0; i < 6_000; i++)
-      await w.write({ recvTs: i, frame: { type: "x", data: { pad: "p".repeat(i % 300), i } } });
-    await w.close();
-    const one = await all(readRecorded(path));
-    const batched = await all(readRecordedBatches(path));
-    expect(batched.length).toBeGreaterThan(2);
-    expect(batched.flat()).toEqual(one);
-    expect(one).toHaveLength(6_000);
-  });
-
-  it("delivers the records before a bad line, then throws with its line number", async () => {
-    const path = join(dir, "bad.jsonl.gz");
-    const good = (i: number) => JSON.stringify({ recvTs: i, frame: { type: "x" } });
-    writeFileSync(path, gzipSync(`${good(1)}\n${good(2)}\nnot json\n${good(4)}\n`));
-    const seen: number[] = [];
-    const err = await (async () => {
-      for await (const b of readRecordedBatches(path)) for (const r of b) seen.push(r.recvTs);
-    })().catch((e: unknown) => e);
-    expect(seen).toEqual([1, 2]);
-    expect(err).toBeInstanceOf(ImportError);
-    expect((err as ImportError).details).toMatchObject({ line: 3, problem: "not JSON" });
   });
 });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { RecordedWriter } from "../../../../src/backtest/import/recorded-format.js";
+import { RecordedWriter } from "../../../../src/recorded/format.js";
 
 /** Debian's chromium package (.ci/run installs it). */
 export const CHROMIUM = "/usr/bin/chromium";

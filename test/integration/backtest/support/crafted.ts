@@ -1,4 +1,4 @@
-import { RecordedWriter } from "../../../../src/backtest/import/recorded-format.js";
+import { RecordedWriter } from "../../../../src/recorded/format.js";
 import { GEN_CONDITION, GEN_TOKEN } from "./recording.js";
 
 /** One step of a hand-written recording, `dt` ms after the first frame. */

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
-import { type RecordedFrame, readRecorded } from "../../../../src/backtest/import/recorded-format.js";
 import type { BacktestResult } from "../../../../src/backtest/replay/run-backtest.js";
 import type { BacktestFill } from "../../../../src/backtest/sim/bot-fills.js";
 import { Dec } from "../../../../src/core/decimal.js";
+import { type RecordedFrame, readRecorded } from "../../../../src/recorded/format.js";
 
 /**
  * Cash and inventory reconcile with the fills and their fees, exactly: the venue's wallet moved by

@@ -1,4 +1,4 @@
-import { RecordedWriter } from "../../../../src/backtest/import/recorded-format.js";
+import { RecordedWriter } from "../../../../src/recorded/format.js";
 
 export const GEN_TOKEN = "4242";
 export const GEN_CONDITION = `0x${"ab".repeat(32)}`;

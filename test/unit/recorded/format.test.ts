@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RecordedFormatError } from "../../../src/recorded/errors.js";
 import {
   type RecordedFrame,
   RecordedWriter,
   readRecorded,
+  readRecordedBatches,
   recordLine,
-} from "../../../src/backtest/import/recorded-format.js";
+} from "../../../src/recorded/format.js";
 
 let dir: string;
 beforeEach(() => {
@@ -38,6 +40,12 @@ async function readAll(
 ): Promise<RecordedFrame[]> {
   const out: RecordedFrame[] = [];
   for await (const r of readRecorded(path, onBadLine === undefined ? {} : { onBadLine })) out.push(r);
+  return out;
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
   return out;
 }
 
@@ -71,7 +79,12 @@ describe("recorded format: gzip JSON Lines of {recvTs, frame}", () => {
       path,
       gzipSync(`${recordLine(rec(0))}{"recvTs":"soon","frame":{}}\nnot json\n${recordLine(rec(3))}`),
     );
-    await expect(readAll(path)).rejects.toMatchObject({ code: "bad_record", details: { line: 2 } });
+    const err = await readAll(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RecordedFormatError);
+    expect(err).toMatchObject({
+      code: "bad_record",
+      details: { file: path, line: 2, problem: "recvTs is not a number" },
+    });
     const bad: string[] = [];
     const recs = await readAll(path, (line, problem) => bad.push(`${line}: ${problem}`));
     expect(recs.map((r) => r.recvTs)).toEqual([rec(0).recvTs, rec(3).recvTs]);
@@ -91,5 +104,35 @@ describe("recorded format: gzip JSON Lines of {recvTs, frame}", () => {
     const w = RecordedWriter.create(path, { exclusive: true });
     await expect(w.close()).rejects.toMatchObject({ code: "EEXIST" });
     await expect(readAll(join(dir, "missing.jsonl.gz"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
+
+describe("readRecordedBatches", () => {
+  it("reads the records of readRecorded, in batches, across decompressed chunks", async () => {
+    const path = join(dir, "many.jsonl.gz");
+    const w = RecordedWriter.create(path);
+    // ~1.2 MB of JSON: several 256 KiB chunks, records cut across chunk boundaries.
+    for (let i = 0; i < 6_000; i++)
+      await w.write({ recvTs: i, frame: { type: "x", data: { pad: "p".repeat(i % 300), i } } });
+    await w.close();
+    const one = await all(readRecorded(path));
+    const batched = await all(readRecordedBatches(path));
+    expect(batched.length).toBeGreaterThan(2);
+    expect(batched.flat()).toEqual(one);
+    expect(one).toHaveLength(6_000);
+  });
+
+  it("delivers the records before a bad line, then throws RecordedFormatError with its line number", async () => {
+    const path = join(dir, "bad.jsonl.gz");
+    const good = (i: number) => JSON.stringify({ recvTs: i, frame: { type: "x" } });
+    writeFileSync(path, gzipSync(`${good(1)}\n${good(2)}\nnot json\n${good(4)}\n`));
+    const seen: number[] = [];
+    const err = await (async () => {
+      for await (const b of readRecordedBatches(path)) for (const r of b) seen.push(r.recvTs);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual([1, 2]);
+    expect(err).toBeInstanceOf(RecordedFormatError);
+    expect(err).toMatchObject({ code: "bad_record" });
+    expect((err as RecordedFormatError).details).toMatchObject({ line: 3, problem: "not JSON" });
   });
 });

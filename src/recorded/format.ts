@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
-import { ImportError } from "./errors.js";
+import { RecordedFormatError } from "./errors.js";
 
 /**
  * The recorded market-data format, written by `mm record` and `mm import`, read by the backtest:
@@ -120,7 +120,7 @@ export interface ReadOptions {
 }
 
 /**
- * Streams the records of a recorded file in order. A bad line throws ImportError `bad_record`
+ * Streams the records of a recorded file in order. A bad line throws RecordedFormatError `bad_record`
  * (with file and line) unless `onBadLine` is given, which is called and the line skipped.
  * @example for await (const { recvTs, frame } of readRecorded("day.jsonl.gz")) replay(recvTs, frame);
  */
@@ -164,7 +164,11 @@ export async function* readRecordedBatches(
       return;
     }
     if (opts.onBadLine === undefined) {
-      throw new ImportError("bad_record", `${path}:${line}: ${problem}`, { file: path, line, problem });
+      throw new RecordedFormatError("bad_record", `${path}:${line}: ${problem}`, {
+        file: path,
+        line,
+        problem,
+      });
     }
     opts.onBadLine(line, problem);
   };
