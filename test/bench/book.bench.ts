@@ -1,5 +1,8 @@
 import type { BookDeltaEvent, BookEvent } from "../../src/book/events.js";
 import { isFrameRejection, parseBookFrame } from "../../src/book/frame.js";
+import { bookWithout, type OwnLevel } from "../../src/book/net-book.js";
+import { type BookView, OrderBook } from "../../src/book/order-book.js";
+import type { LevelsView } from "../../src/book/price-levels.js";
 import { BookTracker } from "../../src/book/tracker.js";
 import { SimClock } from "../../src/core/sim-clock.js";
 import type { BenchCase } from "./harness.js";
@@ -12,6 +15,11 @@ export const title = "Order book and BookTracker (one core)";
  * prices near the touch more often than deep, sizes with two decimals, 10% removals (a later
  * change re-adds the level, so the book stays near 100 levels a side). Each timed batch replays
  * the 10,000 deltas after re-applying the starting snapshot (1 snapshot per 10,000 deltas).
+ *
+ * The net book (the book without our orders, what strategies price from): on the same 100-level
+ * book with 4 of our orders (a whole touch level and a part of another on each side), one op is
+ * bookWithout followed by a bands strategy's reads (best bid, best ask, mid): the copy bookWithout
+ * used to make (reimplemented below) against the lazy overlay that replaced it.
  */
 
 const TOKEN = "71321045679252212594626385532706912750332728571942532289631379312455583992563";
@@ -77,6 +85,53 @@ function tracker(): BookTracker {
   return new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => {} } });
 }
 
+/** The old bookWithout: every level of both sides copied into a fresh OrderBook, ours then subtracted. */
+function copyWithout(book: BookView, own: readonly OwnLevel[]): BookView {
+  const net = new OrderBook(book.tokenId);
+  const copy = (from: LevelsView, side: "bid" | "ask") => {
+    const prices: number[] = [];
+    const sizes: bigint[] = [];
+    for (let i = 0; i < from.length; i++) {
+      const level = from.at(i);
+      if (level === undefined) break;
+      prices.push(level.price);
+      sizes.push(level.size);
+    }
+    net.side(side).replace(prices, sizes);
+  };
+  copy(book.bids, "bid");
+  copy(book.asks, "ask");
+  for (const o of own) {
+    const side = o.side === "buy" ? "bid" : "ask";
+    const left = net.depthAt(side, o.priceMicro) - o.sizeMicro;
+    net.apply(side, o.priceMicro, left > 0n ? left : 0n);
+  }
+  return net;
+}
+
+function quotingBook(): { book: OrderBook; own: OwnLevel[] } {
+  const u = lcg(11);
+  const book = new OrderBook(TOKEN);
+  for (let i = 0; i < 100; i++) {
+    book.apply("bid", 499_000 - i * 1_000, BigInt(Math.floor(1 + u() * 9_999)) * 1_000_000n);
+    book.apply("ask", 501_000 + i * 1_000, BigInt(Math.floor(1 + u() * 9_999)) * 1_000_000n);
+  }
+  const own: OwnLevel[] = [
+    { side: "buy", priceMicro: 499_000, sizeMicro: book.depthAt("bid", 499_000) },
+    { side: "buy", priceMicro: 497_000, sizeMicro: 10_000_000n },
+    { side: "sell", priceMicro: 501_000, sizeMicro: book.depthAt("ask", 501_000) },
+    { side: "sell", priceMicro: 503_000, sizeMicro: 10_000_000n },
+  ];
+  return { book, own };
+}
+
+/** A bands strategy's reads of the net book; returns something of each so nothing is optimised away. */
+function bandsReads(net: BookView): number {
+  const bid = net.bestBid();
+  const ask = net.bestAsk();
+  return (bid?.price ?? 0) + (ask?.price ?? 0) + (net.mid()?.isZero() === true ? 0 : 1);
+}
+
 export function benches(): BenchCase[] {
   const { snapshot, deltas } = frames();
   const snapEvent = parsed(snapshot);
@@ -88,6 +143,15 @@ export function benches(): BenchCase[] {
     const s = t.state(TOKEN);
     if (s?.status !== "synced" || s.lastSeq !== N + 1)
       throw new Error(`bench tracker out of sync: ${JSON.stringify(s)}`);
+  };
+  const q = quotingBook();
+  const copied = bandsReads(copyWithout(q.book, q.own));
+  if (bandsReads(bookWithout(q.book, q.own)) !== copied)
+    throw new Error("bench overlay disagrees with the copy");
+  let netSink = 0;
+  const checkNet = (n: number) => {
+    if (netSink !== copied * n) throw new Error(`bench net book read ${netSink}, not ${copied * n}`);
+    netSink = 0;
   };
   return [
     {
@@ -120,6 +184,22 @@ export function benches(): BenchCase[] {
           if (!isFrameRejection(e)) t2.onEvent(e);
         }
         check(t2);
+      },
+    },
+    {
+      name: "net book: copy (old) + best bid/ask + mid",
+      batch: N,
+      run: (n) => {
+        for (let i = 0; i < n; i++) netSink += bandsReads(copyWithout(q.book, q.own));
+        checkNet(n);
+      },
+    },
+    {
+      name: "net book: overlay + best bid/ask + mid",
+      batch: N,
+      run: (n) => {
+        for (let i = 0; i < n; i++) netSink += bandsReads(bookWithout(q.book, q.own));
+        checkNet(n);
       },
     },
   ];
