@@ -2,6 +2,7 @@ import type { StrategyContext } from "../../strategies/types.js";
 import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { bookWithout } from "../book/net-book.js";
+import type { BookView } from "../book/order-book.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
@@ -54,7 +55,7 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
     if (decisions !== undefined) core.decisions.step(tokenId, decisions, now);
     return NONE;
   }
-  const step = runStep(core, slot, gate, now);
+  const step = runStep(core, slot, gate, now, inputs.net);
   if (step.intents.length === 0 && !step.failed) slot.memo.remember(inputs, step.reads, step.decisions);
   else slot.memo.forget();
   return step.intents;
@@ -68,12 +69,15 @@ function stepInputs(
 ): StepInputs {
   const tokenId = slot.market.tokenId;
   const exposure = core.positions.exposure(tokenId);
+  const book = slot.book;
   return {
     enabled: core.quotingEnabled(),
     gate,
     market: slot.market,
     bookState: slot.bookState,
-    book: slot.book,
+    book,
+    // The strategy prices against the rest of the market: our own orders are taken out of it.
+    net: book === undefined ? undefined : bookWithout(book, openQuotes(core.store, tokenId, IN_BOOK)),
     positionMicro: exposure.positionMicro,
     marketGrossMicro: exposure.marketGrossMicro,
     totalGrossMicro: exposure.totalGrossMicro,
@@ -83,7 +87,13 @@ function stepInputs(
   };
 }
 
-function runStep(core: EngineCore, slot: TokenSlot, gate: GateReason | undefined, now: number): Step {
+function runStep(
+  core: EngineCore,
+  slot: TokenSlot,
+  gate: GateReason | undefined,
+  now: number,
+  net: BookView | undefined,
+): Step {
   const tokenId = slot.market.tokenId;
   const token = { tokenId, marketId: slot.market.marketId, tickMicro: slot.market.tickMicro };
   if (!core.quotingEnabled() || gate !== undefined || slot.strategy === undefined) {
@@ -100,7 +110,7 @@ function runStep(core: EngineCore, slot: TokenSlot, gate: GateReason | undefined
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
-    slot.book === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, now);
+    net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
   const { allowed, decisions } = core.risk.filter(
     { market: slot.market, book: health, inventory: core.positions.exposure(tokenId) },
     quoted?.quotes ?? [],
@@ -132,19 +142,19 @@ function isQuotable(state: BookState | undefined): boolean {
   return state?.quotable === true;
 }
 
-/** The strategy's quotes, with what it read of its context (the memo's dependencies). */
+/** The strategy's quotes from `net` (the book without our orders), with what it read (the memo's dependencies). */
 function strategyQuotes(
   core: EngineCore,
   slot: TokenSlot,
+  net: BookView,
   now: number,
 ): { quotes: DesiredQuote[]; reads: number; failed: boolean } {
-  const { market, book, bookState, strategy } = slot;
-  if (book === undefined || bookState === undefined || strategy === undefined) {
+  const { market, bookState, strategy } = slot;
+  if (bookState === undefined || strategy === undefined) {
     return { quotes: [], reads: 0, failed: false };
   }
   const watched = slot.watched;
-  // The strategy prices against the rest of the market: our own orders are taken out of it.
-  watched.watch(bookWithout(book, openQuotes(core.store, market.tokenId, IN_BOOK)));
+  watched.watch(net);
   const vol = slot.vol;
   const ctx: StrategyContext = {
     market,

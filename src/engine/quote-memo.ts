@@ -176,6 +176,12 @@ export interface StepInputs {
   readonly market: object;
   readonly bookState: object | undefined;
   readonly book: BookView | undefined;
+  /**
+   * The book as the strategy reads it — `book` without our own orders (bookWithout). Its touch is
+   * what a remembered step is compared on: when our quote is the book's best level, the market
+   * moving behind it changes what the strategy sees but not the book's best level.
+   */
+  readonly net: BookView | undefined;
   readonly positionMicro: bigint;
   readonly marketGrossMicro: bigint;
   readonly totalGrossMicro: bigint;
@@ -224,9 +230,9 @@ export class QuoteMemo {
     if ((r & TIME) !== 0 && i.nowMs !== m.nowMs) return false;
     if ((r & VOL) !== 0 && i.volatility !== m.volatility) return false;
     if ((r & DEEP) !== 0) return false;
-    if (i.book === undefined || (r & (PRICES | SIZES)) === 0) return true;
+    if (i.net === undefined || (r & (PRICES | SIZES)) === 0) return true;
     const t = this.#touch;
-    const b = i.book;
+    const b = i.net;
     if (b.bids.bestPrice() !== t.bid || b.asks.bestPrice() !== t.ask) return false;
     return (r & SIZES) === 0 || (b.bids.bestSize() === t.bidSize && b.asks.bestSize() === t.askSize);
   }
@@ -236,7 +242,7 @@ export class QuoteMemo {
     this.#in = i;
     this.#reads = reads;
     this.decisions = decisions;
-    const b = i.book;
+    const b = i.net;
     this.#touch =
       b === undefined
         ? NO_TOUCH

@@ -122,4 +122,20 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     await h.run();
     expect(s.calls).toBeGreaterThan(before);
   });
+
+  it("runs again when the market moves behind our own best quote (the memo reads the book without our orders)", async () => {
+    const s = counting();
+    const h = new Harness({ configured: s });
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, "0.44", "0.56");
+    await h.engine.start();
+    await h.run();
+    // Our quotes are the book's best levels: its touch is 0.47 / 0.53 whatever the crowd does behind.
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    const before = s.calls;
+    crowdOrder(h, yes, "buy", "0.46"); // the market without us: 0.46 / 0.56, mid 0.51
+    await h.run();
+    expect(s.calls).toBeGreaterThan(before);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
+  });
 });
