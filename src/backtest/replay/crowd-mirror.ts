@@ -24,8 +24,18 @@ export interface MirrorCounters extends PrintCounters {
   readonly rejected: Map<string, number>;
 }
 
+const NO_BID = -1;
+const NO_ASK = Number.MAX_SAFE_INTEGER;
+/** Prices are micro-units within [0, 1]: 1,000,001 distinct keys per token side. */
+const PRICE_KEYS = 1_000_001;
+
+/**
+ * A level of the market the mirror follows: its order in the venue, or — `orderId` undefined —
+ * a level outside the venue holding less than the recorded size (the bot took some, rule 2).
+ * Levels not followed hold exactly the recorded size.
+ */
 interface CrowdLevel {
-  readonly orderId: string;
+  orderId: string | undefined;
   remaining: bigint;
 }
 
@@ -47,6 +57,15 @@ interface CrowdLevel {
  *    order, as a real aggressor would. Other decreases are cancels: they only shorten the queue
  *    ahead, by the share the model attributes to the front.
  * 4. The bot's own aggressive orders match the mirrored levels at their prices (taker fills).
+ * 5. A level enters the venue only once a bot order could meet it — an ask at or below one of the
+ *    bot's resting bids, a bid at or above one of its resting asks, or any level a bot order about
+ *    to be placed would cross (`beforeBotPlace`, at exchange time, before the matcher sees it) —
+ *    and stays until it empties. Until then it is only the exchange's recorded book: no venue order,
+ *    no amend per level change. Nothing else in the venue meets the market's liquidity (its own
+ *    aggressors step aside from it, rule 3), so fills are the same as with every level mirrored:
+ *    a level that never met the bot holds exactly the recorded size, which is what it enters with.
+ *    Why: most level changes are away from the bot's quotes, and a venue amend costs ~3 µs of
+ *    bookkeeping; mirroring every one was a quarter of a replay's time.
  * Orders of CROWD are transient in the venue: memory does not grow with the recording.
  */
 export class CrowdMirror {
@@ -66,60 +85,118 @@ export class CrowdMirror {
   readonly #venue: SimVenue;
   readonly #books: ExchangeBooks;
   readonly #tokens: Map<string, { marketId: string; outcome: string }>;
-  readonly #levels = new Map<string, CrowdLevel>();
-  readonly #keyOf = new Map<string, string>();
+  readonly #levels = new Map<number, CrowdLevel>();
+  readonly #keyOf = new Map<string, number>();
   readonly #tags: ReadonlyMap<string, number>;
+  readonly #tokenOf = new Map<string, string>();
+  readonly #tokenAt: readonly string[];
+  readonly #bot: BotOrders;
+  // Per token tag: the bot's highest resting bid and lowest resting ask, micro-units (-1 / 2^53:
+  // none) — what decides whether a level could meet a bot order.
+  readonly #botBid: number[];
+  readonly #botAsk: number[];
+  readonly #tick: readonly number[];
 
+  readonly #all: boolean;
+
+  /**
+   * `options.everyLevel`: every level in the venue as soon as it is recorded (rule 5 off) — slower;
+   * the reference the tests hold the lazy mirror to (same fills).
+   */
   constructor(
     venue: SimVenue,
     books: ExchangeBooks,
     markets: MarketSetup,
     bot: BotOrders,
     queueModel?: QueueModelSpec,
+    options: { readonly everyLevel?: boolean } = {},
   ) {
     this.queue = new QueueModel(queueModel);
+    this.#all = options.everyLevel === true;
     this.#venue = venue;
     this.#books = books;
     this.#tokens = new Map(
       markets.tokens.map((t) => [t.tokenId, { marketId: t.marketId, outcome: t.outcome }]),
     );
     this.#tags = new Map(markets.tokens.map((t, i) => [t.tokenId, i]));
+    for (const t of markets.tokens) this.#tokenOf.set(`${t.marketId}|${t.outcome}`, t.tokenId);
+    this.#tokenAt = markets.tokens.map((t) => t.tokenId);
+    this.#bot = bot;
+    this.#botBid = markets.tokens.map(() => NO_BID);
+    this.#botAsk = markets.tokens.map(() => NO_ASK);
+    this.#tick = markets.tokens.map((t) => t.tickMicro);
     bot.onJoin((o) => {
       const side = o.side === "buy" ? "bid" : "ask";
       const ahead = books.book(o.tokenId).depthAt(side, Number(o.price));
       this.queue.join(o.orderId, o.tokenId, o.side, o.price, ahead);
+      this.#botQuotesChanged(o.tokenId);
     });
-    bot.onLeave((o) => this.queue.leave(o.orderId));
+    bot.onLeave((o) => {
+      this.queue.leave(o.orderId);
+      this.#botQuotesChanged(o.tokenId);
+    });
+  }
+
+  /**
+   * A bot order is about to reach the venue's matcher (SimSession.beforeBotPlace, at exchange
+   * time): every recorded level it would cross enters the venue first, so it meets them as taker;
+   * so does the level at its own price on its own side, so that the market's size there stays
+   * ahead of it in the venue's time priority (the order joins behind the recorded size).
+   */
+  beforeBotPlace(marketId: string, outcome: string, side: Side, price: bigint): void {
+    const tokenId = this.#tokenOf.get(`${marketId}|${outcome}`);
+    if (tokenId === undefined) return;
+    const tick = this.#tick[this.#tags.get(tokenId) as number] as number;
+    const book = this.#books.book(tokenId);
+    const p = Number(price);
+    const own = book.depthAt(side === "buy" ? "bid" : "ask", p);
+    if (own > 0n && p % tick === 0) this.#enter(this.#key(tokenId, side, p), tokenId, side, price, own);
+    const other: Side = side === "buy" ? "sell" : "buy";
+    const levels = book.side(side === "buy" ? "ask" : "bid");
+    for (let i = 0; ; i++) {
+      const l = levels.at(i);
+      if (l === undefined || (side === "buy" ? l.price > p : l.price < p)) return;
+      if (l.price % tick !== 0) continue;
+      this.#enter(this.#key(tokenId, other, l.price), tokenId, other, BigInt(l.price), l.size);
+    }
   }
 
   /** A level of the exchange's book changed (SimSession.levelChanged). */
   onLevel(c: LevelChange): void {
-    if (!this.#tokens.has(c.tokenId)) return;
+    const tag = this.#tags.get(c.tokenId);
+    if (tag === undefined) return;
+    if (c.price % (this.#tick[tag] as number) !== 0) {
+      // Off the configured tick: the venue refuses such an order, so the level never trades.
+      // Counted as the venue's refusal, once each time the level appears.
+      if (c.before === 0n) this.#reject("invalid_amounts");
+      return;
+    }
     const side: Side = c.side === "bid" ? "buy" : "sell";
     const price = BigInt(c.price);
     const key = this.#key(c.tokenId, side, c.price);
     const level = this.#levels.get(key);
+    // What the venue holds (or would hold) for the market at this price: rules 1–2, and rule 5's
+    // "a level not followed holds the recorded size".
+    const have = level === undefined ? c.before : level.remaining;
     if (c.after > c.before) {
-      const delta = c.after - c.before;
-      if (level === undefined) this.#place(key, c.tokenId, side, price, delta);
-      else this.#resize(key, level, level.remaining + delta);
+      this.#settle(key, level, c.tokenId, side, price, have + (c.after - c.before), c.after);
       this.queue.increase(c.tokenId, side, price);
       return;
     }
     const delta = c.before - c.after;
     const through = this.queue.decrease(c.tokenId, side, price, c.before, c.after, c.wasTouch);
-    const left = level === undefined || level.remaining <= delta ? 0n : level.remaining - delta;
+    const left = have <= delta ? 0n : have - delta;
     if (through === 0n) {
-      if (level !== undefined) this.#resize(key, level, left);
+      this.#settle(key, level, c.tokenId, side, price, left, c.after);
       return;
     }
-    if (level !== undefined) this.#resize(key, level, 0n);
+    if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
     const filled = this.#take(c.tokenId, side, price, through);
     if (filled !== undefined) {
       this.counters.inferredTrades++;
       this.counters.inferredQty += filled;
     }
-    if (left > 0n) this.#place(key, c.tokenId, side, price, left);
+    this.#settle(key, this.#levels.get(key), c.tokenId, side, price, left, c.after);
   }
 
   /**
@@ -148,37 +225,97 @@ export class CrowdMirror {
       const level = key === undefined ? undefined : this.#levels.get(key);
       if (key === undefined || level === undefined) return;
       level.remaining -= e.quantity;
-      if (level.remaining <= 0n) this.#forget(key, level);
+      if (level.remaining <= 0n) this.#leaveVenue(key, level, e.orderId);
     } else if ((e.type === "order_cancelled" || e.type === "order_expired") && e.order.userWallet === CROWD) {
       const key = this.#keyOf.get(e.order.id);
       const level = key === undefined ? undefined : this.#levels.get(key);
-      if (key !== undefined && level !== undefined) this.#forget(key, level);
+      if (key !== undefined && level !== undefined) this.#leaveVenue(key, level, e.order.id);
     }
   }
 
-  /** The market's size resting in the venue at a price (tests). */
+  /**
+   * The market's size at a price as the venue would match it (tests): its order there, or the
+   * recorded size for a level not in the venue yet (rule 5: it enters with exactly that).
+   */
   crowdSize(tokenId: string, side: Side, price: bigint): bigint {
-    return this.#levels.get(this.#key(tokenId, side, price))?.remaining ?? 0n;
+    const level = this.#levels.get(this.#key(tokenId, side, price));
+    if (level !== undefined) return level.remaining;
+    return this.#books.book(tokenId).depthAt(side === "buy" ? "bid" : "ask", Number(price));
   }
 
-  #place(key: string, tokenId: string, side: Side, price: bigint, quantity: bigint): void {
+  /** Whether the market's level is an order in the venue now (tests: rule 5). */
+  inVenue(tokenId: string, side: Side, price: bigint): boolean {
+    return this.#levels.get(this.#key(tokenId, side, price))?.orderId !== undefined;
+  }
+
+  // Rule 5: a level of `side` at `price` could meet a resting bot order of the other side.
+  #meets(tokenId: string, side: Side, price: number): boolean {
+    if (this.#all) return true;
+    const tag = this.#tags.get(tokenId);
+    if (tag === undefined) return false;
+    return side === "sell" ? price <= (this.#botBid[tag] as number) : price >= (this.#botAsk[tag] as number);
+  }
+
+  // The bot's orders on a token changed: recompute its best resting prices; levels that can now
+  // meet one of them enter the venue (a new crowd order crossing the bot's fills it as maker, as
+  // an increase through its quote would).
+  #botQuotesChanged(tokenId: string): void {
+    const tag = this.#tags.get(tokenId);
+    if (tag === undefined) return;
+    let bid = NO_BID;
+    let ask = NO_ASK;
+    for (const o of this.#bot.all()) {
+      if (o.tokenId !== tokenId) continue;
+      const p = Number(o.price);
+      if (o.side === "buy") bid = Math.max(bid, p);
+      else ask = Math.min(ask, p);
+    }
+    this.#botBid[tag] = bid;
+    this.#botAsk[tag] = ask;
+  }
+
+  // Puts `quantity` of the market's level in the venue (`recorded`: the level's recorded size).
+  #place(key: number, tokenId: string, side: Side, price: bigint, quantity: bigint, recorded: bigint): void {
     const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
     const r = this.#venue.place({ wallet: CROWD, ...t, side, price, quantity, timeInForce: "gtc" });
     if (r.status === "REJECTED") {
+      // Never in the venue: tried again, and counted again, when a bot order could meet it.
+      this.#levels.delete(key);
       this.#reject(r.code ?? "matcher_error");
       return;
     }
     this.counters.placed++;
-    if (r.remainingQty === 0n) return;
+    if (r.remainingQty === 0n) {
+      this.#follow(key, r.remainingQty, recorded);
+      return;
+    }
     this.#levels.set(key, { orderId: r.orderId, remaining: r.remainingQty });
     this.#keyOf.set(r.orderId, key);
   }
 
-  #resize(key: string, level: CrowdLevel, remaining: bigint): void {
+  // The market's level should now hold `remaining` (`recorded`: its recorded size): amend, cancel
+  // or place its venue order — or, while no bot order could meet it, only note the size (rule 5).
+  #settle(
+    key: number,
+    level: CrowdLevel | undefined,
+    tokenId: string,
+    side: Side,
+    price: bigint,
+    remaining: bigint,
+    recorded: bigint,
+  ): void {
+    if (level?.orderId === undefined) {
+      if (remaining > 0n && this.#meets(tokenId, side, Number(price))) {
+        this.#place(key, tokenId, side, price, remaining, recorded);
+      } else this.#follow(key, remaining, recorded);
+      return;
+    }
     if (remaining === level.remaining) return;
     if (remaining === 0n) {
-      this.#forget(key, level);
-      this.#venue.cancel(CROWD, level.orderId);
+      const orderId = level.orderId;
+      this.#keyOf.delete(orderId);
+      this.#follow(key, 0n, recorded);
+      this.#venue.cancel(CROWD, orderId);
       this.counters.cancelled++;
       return;
     }
@@ -189,6 +326,33 @@ export class CrowdMirror {
     } else {
       this.#reject(r.code);
     }
+  }
+
+  // The level enters the venue now unless it is there already (`recorded`: its recorded size).
+  #enter(key: number, tokenId: string, side: Side, price: bigint, recorded: bigint): void {
+    const level = this.#levels.get(key);
+    if (level === undefined) this.#place(key, tokenId, side, price, recorded, recorded);
+    else if (level.orderId === undefined && level.remaining > 0n) {
+      this.#place(key, tokenId, side, price, level.remaining, recorded);
+    }
+  }
+
+  // A level outside the venue: nothing to note while it holds the recorded size; otherwise its
+  // smaller size (liquidity the bot took stays taken until the level empties: rule 2).
+  #follow(key: number, remaining: bigint, recorded: bigint): void {
+    if (remaining === recorded) this.#levels.delete(key);
+    else this.#levels.set(key, { orderId: undefined, remaining });
+  }
+
+  // The level's venue order was filled up or cancelled by the venue: the level holds nothing until
+  // it grows again or empties in the recording.
+  #leaveVenue(key: number, level: CrowdLevel, orderId: string): void {
+    this.#keyOf.delete(orderId);
+    level.orderId = undefined;
+    level.remaining = 0n;
+    const tokenId = this.#tokenAt[Math.floor(key / PRICE_KEYS / 2)] as string;
+    const side = Math.floor(key / PRICE_KEYS) % 2 === 0 ? "bid" : "ask";
+    if (this.#books.book(tokenId).depthAt(side, key % PRICE_KEYS) === 0n) this.#levels.delete(key);
   }
 
   // An aggressor of the market: its IOC on the other side, through the bot's orders at `price`
@@ -205,34 +369,30 @@ export class CrowdMirror {
   // price-time order, and the market's orders come back as the recording shows them.
   #takeThrough(tokenId: string, side: Side, price: number, quantity: bigint): void {
     const levels = this.#books.book(tokenId).side(side === "buy" ? "bid" : "ask");
-    const aside: { price: bigint; remaining: bigint }[] = [];
+    const aside: { key: number; price: bigint; remaining: bigint; recorded: bigint }[] = [];
     for (let i = 0; ; i++) {
       const l = levels.at(i);
       if (l === undefined || (side === "buy" ? l.price < price : l.price > price)) break;
       const key = this.#key(tokenId, side, l.price);
       const level = this.#levels.get(key);
-      if (level === undefined) continue;
-      aside.push({ price: BigInt(l.price), remaining: level.remaining });
-      this.#resize(key, level, 0n);
+      if (level?.orderId === undefined) continue;
+      const p = BigInt(l.price);
+      aside.push({ key, price: p, remaining: level.remaining, recorded: l.size });
+      this.#settle(key, level, tokenId, side, p, 0n, l.size);
     }
     const filled = this.#take(tokenId, side, BigInt(price), quantity);
     if (filled !== undefined) {
       this.counters.printTrades++;
       this.counters.printQty += filled;
     }
-    for (const a of aside)
-      this.#place(this.#key(tokenId, side, a.price), tokenId, side, a.price, a.remaining);
+    for (const a of aside) this.#place(a.key, tokenId, side, a.price, a.remaining, a.recorded);
   }
 
-  // A level's key: the token's position (not its 78-digit id: the key is built and hashed on every
-  // level change), side and price.
-  #key(tokenId: string, side: Side, price: bigint | number): string {
-    return `${this.#tags.get(tokenId) ?? tokenId}|${side}|${price}`;
-  }
-
-  #forget(key: string, level: CrowdLevel): void {
-    this.#levels.delete(key);
-    this.#keyOf.delete(level.orderId);
+  // A level's key, a number: (token position × 2 + side) × PRICE_KEYS + price in micro-units. Not a
+  // string of the 78-digit id: the key is built and hashed on every level change.
+  #key(tokenId: string, side: Side, price: bigint | number): number {
+    const tag = this.#tags.get(tokenId) ?? -1;
+    return (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + Number(price);
   }
 
   #reject(code: string): void {

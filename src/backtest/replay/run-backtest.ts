@@ -98,6 +98,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   });
   session.levelChanged.push((c) => mirror.onLevel(c));
   session.traded.push((e) => mirror.onTrade(e));
+  session.beforeBotPlace.push((m, o, side, price) => mirror.beforeBotPlace(m, o, side, price));
   const recorder = new Recorder(session, bot, config.report, startMs);
   if (opts.onFill !== undefined) session.filled.push(opts.onFill);
   const timeline =

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { BookTracker } from "../../book/tracker.js";
 import { SimClock } from "../../core/sim-clock.js";
+import type { Side } from "../../core/types.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
 import { resolveEngineOptions } from "../../engine/engine-deps.js";
 import type { EngineEvent } from "../../engine/engine-events.js";
@@ -89,6 +90,8 @@ export class SimSession {
   readonly filled: ((f: BacktestFill) => void)[] = [];
   /** Every venue event, in order. */
   readonly venueEvents: ((e: VenueEvent) => void)[] = [];
+  /** Each placement of the bot just before it reaches the venue's matcher (market, outcome, side, price). */
+  readonly beforeBotPlace: ((marketId: string, outcome: string, side: Side, price: bigint) => void)[] = [];
   /** Each recorded trade print (trade_matched), at exchange time. */
   readonly traded: ((e: TradeMatchedEvent) => void)[] = [];
   // Feed latency per connection, as live: /ws/market (book, lifecycle, snapshots), /ws/user (fills).
@@ -119,10 +122,18 @@ export class SimSession {
       if (s.wallet.sharesMicro > 0n) this.venue.credit(BOT, t.tokenId, s.wallet.sharesMicro);
       for (const w of [CROWD, FLOW]) this.venue.credit(w, t.tokenId, UNBOUNDED_MICRO);
     }
-    this.exchange = new VenueExchange(this.venue, BOT, this.clock, {
-      entry: latencyLane(s.latency.entryMs, o.seed, "entry"),
-      response: latencyLane(s.latency.responseMs, o.seed, "response"),
-    });
+    this.exchange = new VenueExchange(
+      this.venue,
+      BOT,
+      this.clock,
+      {
+        entry: latencyLane(s.latency.entryMs, o.seed, "entry"),
+        response: latencyLane(s.latency.responseMs, o.seed, "response"),
+      },
+      (marketId, outcome, side, price) => {
+        for (const fn of this.beforeBotPlace) fn(marketId, outcome, side, price);
+      },
+    );
     this.tracker = new BookTracker({
       clock: this.clock,
       port: { requestSnapshot: (t) => this.#serveSnapshot(t) },

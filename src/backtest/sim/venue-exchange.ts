@@ -1,6 +1,6 @@
 import type { Clock } from "../../core/clock.js";
 import { sleep } from "../../core/clock.js";
-import type { Address, PlaceOrderRequest } from "../../core/types.js";
+import type { Address, PlaceOrderRequest, Side } from "../../core/types.js";
 import { toWei } from "../../core/wei.js";
 import type { ExchangePort } from "../../engine/ports.js";
 import type { CancelResult } from "../../exchange/assumptions.js";
@@ -24,6 +24,9 @@ export interface OrderLatency {
   /** From the venue's answer to the engine receiving it. */
   readonly response: Delay;
 }
+
+/** Called with a placement's market, outcome, side and price (micro-units) as it reaches the venue. */
+export type BeforePlace = (marketId: string, outcome: string, side: Side, price: bigint) => void;
 
 /** What the engine asked of the venue, for the report. */
 export interface RequestCounts {
@@ -59,23 +62,34 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
   readonly #wallet: Address;
   readonly #clock: Clock;
   readonly #latency: OrderLatency;
+  readonly #beforePlace: BeforePlace | undefined;
 
-  constructor(venue: SimVenue, wallet: Address, clock: Clock, latency: OrderLatency) {
+  /** `beforePlace` runs at exchange time, just before each placement reaches the venue's matcher. */
+  constructor(
+    venue: SimVenue,
+    wallet: Address,
+    clock: Clock,
+    latency: OrderLatency,
+    beforePlace?: BeforePlace,
+  ) {
     this.#venue = venue;
     this.#wallet = wallet;
     this.#clock = clock;
     this.#latency = latency;
+    this.#beforePlace = beforePlace;
   }
 
   async place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
     this.counts.place++;
     await this.#hop(this.#latency.entry);
+    const price = toWei(req.price, "price");
+    this.#beforePlace?.(req.marketId, req.outcome, req.side, price);
     const r = this.#venue.place({
       wallet: this.#wallet,
       marketId: req.marketId,
       outcome: req.outcome,
       side: req.side,
-      price: toWei(req.price, "price"),
+      price,
       quantity: toWei(req.quantity, "quantity"),
       ...(req.type === undefined ? {} : { type: req.type }),
       ...(req.timeInForce === undefined ? {} : { timeInForce: req.timeInForce }),

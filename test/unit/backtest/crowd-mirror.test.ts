@@ -5,8 +5,8 @@ import { mulberry32 } from "../../integration/backtest/support/recording.js";
 import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
 describe("CrowdMirror: the recorded book inside the venue", () => {
-  it("keeps the venue's book equal to the recording at every step when the bot is away", () => {
-    const w = world();
+  it("keeps the venue's book equal to the recording at every step when the bot is away (every level mirrored)", () => {
+    const w = world(0, undefined, { everyLevel: true });
     const rnd = mulberry32(3);
     w.snapshot([["0.40", "10"]], [["0.60", "10"]]);
     for (let i = 0; i < 1500; i++) {
@@ -24,6 +24,32 @@ describe("CrowdMirror: the recorded book inside the venue", () => {
     expect(w.mirror.counters.cancelled).toBeGreaterThan(0);
   });
 
+  it("leaves the venue empty while no bot order could meet the market, at the recorded sizes (rule 5)", () => {
+    const w = world();
+    const rnd = mulberry32(3);
+    w.snapshot([["0.40", "10"]], [["0.60", "10"]]);
+    for (let i = 0; i < 500; i++) {
+      const bid = rnd() < 0.5;
+      const ticks = bid ? 40 + Math.floor(rnd() * 10) : 51 + Math.floor(rnd() * 10);
+      const size = rnd() < 0.2 ? "0" : (1 + Math.floor(rnd() * 5000) / 100).toString();
+      w.delta([bid ? "buy" : "sell", (ticks / 100).toFixed(2), size]);
+    }
+    expect(w.venueBook()?.bids ?? []).toEqual([]);
+    expect(w.venueBook()?.asks ?? []).toEqual([]);
+    expect(w.mirror.counters).toMatchObject({ placed: 0, amended: 0, cancelled: 0 });
+    const recorded = w.books.book(T);
+    for (const l of recorded.top("ask", 100))
+      expect(w.mirror.crowdSize(T, "sell", BigInt(l.price))).toBe(l.size);
+    // A bid through the best ask brings the asks it crosses (and only those) in before it matches.
+    const best = recorded.bestAsk();
+    if (best === undefined) throw new Error("the recording left no ask");
+    const next = recorded.asks.at(1);
+    w.bot("buy", (best.price / 1e6).toFixed(2), "0.5", "gtc");
+    expect(fillsOf(w)).toEqual([`taker buy ${best.price} 500000`]);
+    expect(w.mirror.inVenue(T, "sell", BigInt(best.price))).toBe(true);
+    if (next !== undefined) expect(w.mirror.inVenue(T, "sell", BigInt(next.price))).toBe(false);
+  });
+
   it("fills a resting bot order only once the decreases at the touch got through the size ahead of it", () => {
     const w = world();
     w.snapshot([["0.49", "100"]], [["0.51", "100"]]);
@@ -36,7 +62,9 @@ describe("CrowdMirror: the recorded book inside the venue", () => {
     expect(fillsOf(w)).toEqual(["maker buy 490000 8000000"]);
     expect(w.mirror.counters.inferredTrades).toBe(1);
     expect(w.mirror.crowdSize(T, "buy", u("0.49"))).toBe(u("42"));
-    expect(w.venueBook()?.bids).toEqual([{ price: u("0.49"), size: u("44") }]);
+    // The market's 42 wait outside the venue (no bot order could meet them: rule 5); the bot's 2 rest.
+    expect(w.mirror.inVenue(T, "buy", u("0.49"))).toBe(false);
+    expect(w.venueBook()?.bids).toEqual([{ price: u("0.49"), size: u("2") }]);
     w.delta(["buy", "0.49", "0"]); // the level empties: the rest of the bot's order trades
     expect(fillsOf(w)).toEqual(["maker buy 490000 8000000", "maker buy 490000 2000000"]);
     expect(w.venueBook()?.bids).toEqual([]);
@@ -93,10 +121,13 @@ describe("CrowdMirror: the recorded book inside the venue", () => {
     expect(w.mirror.crowdSize(T, "sell", u("0.52"))).toBe(u("7"));
   });
 
-  it("counts recorded prices the venue refuses (off the configured tick)", () => {
+  it("counts recorded prices the venue refuses (off the configured tick), and never trades them", () => {
     const w = world();
     w.snapshot([["0.485", "10"]], [["0.51", "10"]]);
     expect(Object.fromEntries(w.mirror.counters.rejected)).toEqual({ invalid_amounts: 1 });
+    w.delta(["buy", "0.485", "12"]); // grows: not a new level, not counted again
+    expect(Object.fromEntries(w.mirror.counters.rejected)).toEqual({ invalid_amounts: 1 });
+    expect(w.bot("sell", "0.48", "5", "ioc")).toMatchObject({ status: "REJECTED" }); // nothing to meet
     expect(w.venueBook()?.bids).toEqual([]);
   });
 });

@@ -14,8 +14,11 @@ import { SimVenue } from "../../../../src/venue/sim-venue.js";
 export const T = "5";
 export const u = (s: string): bigint => toWei(s);
 
-/** The replay's market side without the engine: venue, exchange books, mirror, the bot's orders. */
-export function world(feeTakerBps = 0, queueModel?: QueueModelSpec) {
+/**
+ * The replay's market side without the engine: venue, exchange books, mirror, the bot's orders.
+ * `options.everyLevel`: the mirror keeps every recorded level in the venue (the reference).
+ */
+export function world(feeTakerBps = 0, queueModel?: QueueModelSpec, options: { everyLevel?: boolean } = {}) {
   const clock = new SimClock(1_000);
   const venue = new SimVenue({ clock, ids: counterVenueIds(), transientWallets: [CROWD] });
   const markets = buildMarkets([
@@ -28,7 +31,7 @@ export function world(feeTakerBps = 0, queueModel?: QueueModelSpec) {
   venue.credit(CROWD, T, UNBOUNDED_MICRO);
   const books = new ExchangeBooks();
   const bot = new BotOrders();
-  const mirror = new CrowdMirror(venue, books, markets, bot, queueModel);
+  const mirror = new CrowdMirror(venue, books, markets, bot, queueModel, options);
   const fills: FillEvent[] = [];
   venue.subscribe((e) => {
     bot.onVenueEvent(e);
@@ -72,7 +75,9 @@ export function world(feeTakerBps = 0, queueModel?: QueueModelSpec) {
         tsMs: 1_000,
       });
     },
+    /** A bot order reaching the venue, as SimSession sends it: the mirror hears of it first. */
     bot(side: "buy" | "sell", price: string, qty: string, tif: "gtc" | "ioc" = "gtc") {
+      mirror.beforeBotPlace("0x01", "YES", side, u(price));
       return venue.place({
         wallet: BOT,
         marketId: "0x01",
