@@ -131,6 +131,48 @@ export async function* readRecorded(path: string, opts: ReadOptions = {}): Async
 /** Decompressed text handed over per read: large enough that per-chunk costs vanish. */
 const CHUNK_BYTES = 256 * 1024;
 
+/** Whole lines of a recorded file's text: `text` holds lines `firstLine`, `firstLine + 1`, … */
+export interface LineRun {
+  readonly text: string;
+  /** 1-based number of the run's first line. */
+  readonly firstLine: number;
+}
+
+/**
+ * Streams the decompressed text of a recorded file as runs of whole lines (one decompressed chunk,
+ * about 256 KiB, each), unparsed: for passes that look at most lines without parsing them (the
+ * backtest's token scan). Newlines separate lines; the last line may lack one.
+ * @example for await (const { text } of readRecordedText("day.jsonl.gz")) count += text.split("\n").length;
+ */
+export async function* readRecordedText(path: string): AsyncGenerator<LineRun> {
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
+  const piping = pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), gunzip);
+  piping.catch(() => {}); // surfaced through the iteration below
+  gunzip.setEncoding("utf8");
+  let carry = "";
+  let line = 1;
+  for await (const chunk of gunzip as AsyncIterable<string>) {
+    const text = carry + chunk;
+    const end = text.lastIndexOf("\n");
+    if (end < 0) {
+      carry = text;
+      continue;
+    }
+    const run = text.slice(0, end);
+    carry = text.slice(end + 1);
+    yield { text: run, firstLine: line };
+    line += countLines(run);
+  }
+  await piping;
+  if (carry !== "") yield { text: carry, firstLine: line };
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 /**
  * Streams the records of a recorded file in order, a batch (the lines of one decompressed chunk,
  * about 256 KiB) at a time: what a replay reads millions of records through, one JSON.parse per
@@ -142,55 +184,51 @@ export async function* readRecordedBatches(
   path: string,
   opts: ReadOptions = {},
 ): AsyncGenerator<RecordedFrame[]> {
-  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
-  const piping = pipeline(createReadStream(path, { highWaterMark: CHUNK_BYTES }), gunzip);
-  piping.catch(() => {}); // surfaced through the iteration below
-  gunzip.setEncoding("utf8");
-  let carry = "";
-  let line = 0;
-  const parse = (text: string, out: RecordedFrame[]): void => {
-    line++;
-    if (text === "") return;
-    let value: unknown;
-    let problem: string | undefined;
-    try {
-      value = JSON.parse(text);
-      problem = recordProblem(value);
-    } catch {
-      problem = "not JSON";
-    }
-    if (problem === undefined) {
-      out.push(value as RecordedFrame);
-      return;
-    }
-    if (opts.onBadLine === undefined) {
-      throw new RecordedFormatError("bad_record", `${path}:${line}: ${problem}`, {
-        file: path,
-        line,
-        problem,
-      });
-    }
-    opts.onBadLine(line, problem);
-  };
-  for await (const chunk of gunzip as AsyncIterable<string>) {
-    const text = carry + chunk;
+  for await (const { text, firstLine } of readRecordedText(path)) {
     const out: RecordedFrame[] = [];
+    let line = firstLine;
     let from = 0;
     try {
-      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", from)) {
-        parse(text.slice(from, nl), out);
+      for (;;) {
+        const nl = text.indexOf("\n", from);
+        const value = parseLine(path, line, text.slice(from, nl < 0 ? text.length : nl), opts);
+        if (value !== undefined) out.push(value);
+        if (nl < 0) break;
         from = nl + 1;
+        line++;
       }
     } catch (err) {
       // The records before a bad line are delivered before the error, as one by one.
       if (out.length > 0) yield out;
       throw err;
     }
-    carry = text.slice(from);
     if (out.length > 0) yield out;
   }
-  await piping;
-  const last: RecordedFrame[] = [];
-  parse(carry, last);
-  if (last.length > 0) yield last;
+}
+
+/**
+ * One line of a recorded file as its record; undefined for an empty line or a bad one skipped by
+ * `onBadLine`; a bad line otherwise throws RecordedFormatError `bad_record`.
+ */
+export function parseLine(
+  path: string,
+  line: number,
+  text: string,
+  opts: ReadOptions = {},
+): RecordedFrame | undefined {
+  if (text === "") return undefined;
+  let value: unknown;
+  let problem: string | undefined;
+  try {
+    value = JSON.parse(text);
+    problem = recordProblem(value);
+  } catch {
+    problem = "not JSON";
+  }
+  if (problem === undefined) return value as RecordedFrame;
+  if (opts.onBadLine === undefined) {
+    throw new RecordedFormatError("bad_record", `${path}:${line}: ${problem}`, { file: path, line, problem });
+  }
+  opts.onBadLine(line, problem);
+  return undefined;
 }
