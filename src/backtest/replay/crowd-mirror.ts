@@ -7,6 +7,7 @@ import { CROWD } from "../sim/actors.js";
 import type { BotOrders } from "../sim/bot-orders.js";
 import type { ExchangeBooks, LevelChange } from "../sim/exchange-books.js";
 import type { MarketSetup } from "../sim/markets.js";
+import { BotReach } from "./bot-reach.js";
 import { QueueModel } from "./queue-model.js";
 import type { PrintCounters } from "./queue-model-config.js";
 import type { QueueModelSpec } from "./queue-model-spec.js";
@@ -24,8 +25,6 @@ export interface MirrorCounters extends PrintCounters {
   readonly rejected: Map<string, number>;
 }
 
-const NO_BID = -1;
-const NO_ASK = Number.MAX_SAFE_INTEGER;
 /** Prices are micro-units within [0, 1]: 1,000,001 distinct keys per token side. */
 const PRICE_KEYS = 1_000_001;
 
@@ -90,13 +89,8 @@ export class CrowdMirror {
   readonly #tags: ReadonlyMap<string, number>;
   readonly #tokenOf = new Map<string, string>();
   readonly #tokenAt: readonly string[];
-  readonly #bot: BotOrders;
-  // Per token tag: the bot's highest resting bid and lowest resting ask, micro-units (-1 / 2^53:
-  // none) — what decides whether a level could meet a bot order.
-  readonly #botBid: number[];
-  readonly #botAsk: number[];
+  readonly #reach: BotReach;
   readonly #tick: readonly number[];
-
   readonly #all: boolean;
 
   /**
@@ -121,20 +115,14 @@ export class CrowdMirror {
     this.#tags = new Map(markets.tokens.map((t, i) => [t.tokenId, i]));
     for (const t of markets.tokens) this.#tokenOf.set(`${t.marketId}|${t.outcome}`, t.tokenId);
     this.#tokenAt = markets.tokens.map((t) => t.tokenId);
-    this.#bot = bot;
-    this.#botBid = markets.tokens.map(() => NO_BID);
-    this.#botAsk = markets.tokens.map(() => NO_ASK);
+    this.#reach = new BotReach(this.#tokenAt, bot);
     this.#tick = markets.tokens.map((t) => t.tickMicro);
     bot.onJoin((o) => {
       const side = o.side === "buy" ? "bid" : "ask";
       const ahead = books.book(o.tokenId).depthAt(side, Number(o.price));
       this.queue.join(o.orderId, o.tokenId, o.side, o.price, ahead);
-      this.#botQuotesChanged(o.tokenId);
     });
-    bot.onLeave((o) => {
-      this.queue.leave(o.orderId);
-      this.#botQuotesChanged(o.tokenId);
-    });
+    bot.onLeave((o) => this.queue.leave(o.orderId));
   }
 
   /**
@@ -250,28 +238,7 @@ export class CrowdMirror {
 
   // Rule 5: a level of `side` at `price` could meet a resting bot order of the other side.
   #meets(tokenId: string, side: Side, price: number): boolean {
-    if (this.#all) return true;
-    const tag = this.#tags.get(tokenId);
-    if (tag === undefined) return false;
-    return side === "sell" ? price <= (this.#botBid[tag] as number) : price >= (this.#botAsk[tag] as number);
-  }
-
-  // The bot's orders on a token changed: recompute its best resting prices; levels that can now
-  // meet one of them enter the venue (a new crowd order crossing the bot's fills it as maker, as
-  // an increase through its quote would).
-  #botQuotesChanged(tokenId: string): void {
-    const tag = this.#tags.get(tokenId);
-    if (tag === undefined) return;
-    let bid = NO_BID;
-    let ask = NO_ASK;
-    for (const o of this.#bot.all()) {
-      if (o.tokenId !== tokenId) continue;
-      const p = Number(o.price);
-      if (o.side === "buy") bid = Math.max(bid, p);
-      else ask = Math.min(ask, p);
-    }
-    this.#botBid[tag] = bid;
-    this.#botAsk[tag] = ask;
+    return this.#all || this.#reach.meets(tokenId, side, price);
   }
 
   // Puts `quantity` of the market's level in the venue (`recorded`: the level's recorded size).
