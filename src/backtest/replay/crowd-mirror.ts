@@ -138,14 +138,14 @@ export class CrowdMirror {
     const book = this.#books.book(tokenId);
     const p = Number(price);
     const own = book.depthAt(side === "buy" ? "bid" : "ask", p);
-    if (own > 0n && p % tick === 0) this.#enter(this.#key(tokenId, side, p), tokenId, side, price, own);
+    if (own > 0n && p % tick === 0) this.#enter(this.#key(tokenId, side, p), tokenId, side, p, own);
     const other: Side = side === "buy" ? "sell" : "buy";
     const levels = book.side(side === "buy" ? "ask" : "bid");
     for (let i = 0; ; i++) {
       const l = levels.at(i);
       if (l === undefined || (side === "buy" ? l.price > p : l.price < p)) return;
       if (l.price % tick !== 0) continue;
-      this.#enter(this.#key(tokenId, other, l.price), tokenId, other, BigInt(l.price), l.size);
+      this.#enter(this.#key(tokenId, other, l.price), tokenId, other, l.price, l.size);
     }
   }
 
@@ -160,26 +160,26 @@ export class CrowdMirror {
       return;
     }
     const side: Side = c.side === "bid" ? "buy" : "sell";
-    const price = BigInt(c.price);
-    const key = this.#key(c.tokenId, side, c.price);
+    const price = c.price;
+    const key = (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + price;
     const level = this.#levels.get(key);
     // What the venue holds (or would hold) for the market at this price: rules 1–2, and rule 5's
     // "a level not followed holds the recorded size".
     const have = level === undefined ? c.before : level.remaining;
     if (c.after > c.before) {
       this.#settle(key, level, c.tokenId, side, price, have + (c.after - c.before), c.after);
-      this.queue.increase(c.tokenId, side, price);
+      this.queue.increase(c.tokenId, side, c.price);
       return;
     }
     const delta = c.before - c.after;
-    const through = this.queue.decrease(c.tokenId, side, price, c.before, c.after, c.wasTouch);
+    const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
     const left = have <= delta ? 0n : have - delta;
     if (through === 0n) {
       this.#settle(key, level, c.tokenId, side, price, left, c.after);
       return;
     }
     if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
-    const filled = this.#take(c.tokenId, side, price, through);
+    const filled = this.#take(c.tokenId, side, BigInt(price), through);
     if (filled !== undefined) {
       this.counters.inferredTrades++;
       this.counters.inferredQty += filled;
@@ -242,9 +242,10 @@ export class CrowdMirror {
   }
 
   // Puts `quantity` of the market's level in the venue (`recorded`: the level's recorded size).
-  #place(key: number, tokenId: string, side: Side, price: bigint, quantity: bigint, recorded: bigint): void {
+  #place(key: number, tokenId: string, side: Side, price: number, quantity: bigint, recorded: bigint): void {
     const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
-    const r = this.#venue.place({ wallet: CROWD, ...t, side, price, quantity, timeInForce: "gtc" });
+    const order = { wallet: CROWD, ...t, side, price: BigInt(price), quantity, timeInForce: "gtc" } as const;
+    const r = this.#venue.place(order);
     if (r.status === "REJECTED") {
       // Never in the venue: tried again, and counted again, when a bot order could meet it.
       this.#levels.delete(key);
@@ -267,12 +268,12 @@ export class CrowdMirror {
     level: CrowdLevel | undefined,
     tokenId: string,
     side: Side,
-    price: bigint,
+    price: number,
     remaining: bigint,
     recorded: bigint,
   ): void {
     if (level?.orderId === undefined) {
-      if (remaining > 0n && this.#meets(tokenId, side, Number(price))) {
+      if (remaining > 0n && this.#meets(tokenId, side, price)) {
         this.#place(key, tokenId, side, price, remaining, recorded);
       } else this.#follow(key, remaining, recorded);
       return;
@@ -296,7 +297,7 @@ export class CrowdMirror {
   }
 
   // The level enters the venue now unless it is there already (`recorded`: its recorded size).
-  #enter(key: number, tokenId: string, side: Side, price: bigint, recorded: bigint): void {
+  #enter(key: number, tokenId: string, side: Side, price: number, recorded: bigint): void {
     const level = this.#levels.get(key);
     if (level === undefined) this.#place(key, tokenId, side, price, recorded, recorded);
     else if (level.orderId === undefined && level.remaining > 0n) {
@@ -336,16 +337,15 @@ export class CrowdMirror {
   // price-time order, and the market's orders come back as the recording shows them.
   #takeThrough(tokenId: string, side: Side, price: number, quantity: bigint): void {
     const levels = this.#books.book(tokenId).side(side === "buy" ? "bid" : "ask");
-    const aside: { key: number; price: bigint; remaining: bigint; recorded: bigint }[] = [];
+    const aside: { key: number; price: number; remaining: bigint; recorded: bigint }[] = [];
     for (let i = 0; ; i++) {
       const l = levels.at(i);
       if (l === undefined || (side === "buy" ? l.price < price : l.price > price)) break;
       const key = this.#key(tokenId, side, l.price);
       const level = this.#levels.get(key);
       if (level?.orderId === undefined) continue;
-      const p = BigInt(l.price);
-      aside.push({ key, price: p, remaining: level.remaining, recorded: l.size });
-      this.#settle(key, level, tokenId, side, p, 0n, l.size);
+      aside.push({ key, price: l.price, remaining: level.remaining, recorded: l.size });
+      this.#settle(key, level, tokenId, side, l.price, 0n, l.size);
     }
     const filled = this.#take(tokenId, side, BigInt(price), quantity);
     if (filled !== undefined) {

@@ -29,8 +29,12 @@ interface Place {
  */
 export class QueueModel {
   readonly spec: QueueModelSpec;
-  readonly #orders = new Map<string, { readonly key: string; readonly place: Place }>();
-  readonly #levels = new Map<string, Set<Place>>();
+  readonly #orders = new Map<
+    string,
+    { readonly tokenId: string; readonly no: number; readonly side: Side; readonly place: Place }
+  >();
+  /** Per token, the orders of each level (by levelNo: numbers, not strings built per level change). */
+  readonly #levels = new Map<string, Map<number, Set<Place>>>();
   /** Per token and side, the prices at which orders rest (for trades through better prices). */
   readonly #prices = new Map<string, Map<bigint, number>>();
   readonly #printed = new Set<string>();
@@ -46,13 +50,18 @@ export class QueueModel {
 
   /** An order starts resting at (token, side, price) behind `ahead` of recorded size. */
   join(orderId: string, tokenId: string, side: Side, price: bigint, ahead: bigint): void {
-    const key = levelKey(tokenId, side, price);
+    const no = levelNo(side, price);
     const place: Place = { orderId, price, ahead, traded: 0n };
-    this.#orders.set(orderId, { key, place });
-    let level = this.#levels.get(key);
+    this.#orders.set(orderId, { tokenId, no, side, place });
+    let token = this.#levels.get(tokenId);
+    if (token === undefined) {
+      token = new Map();
+      this.#levels.set(tokenId, token);
+    }
+    let level = token.get(no);
     if (level === undefined) {
       level = new Set();
-      this.#levels.set(key, level);
+      token.set(no, level);
       const ts = `${tokenId}|${side}`;
       let prices = this.#prices.get(ts);
       if (prices === undefined) {
@@ -69,11 +78,13 @@ export class QueueModel {
     const o = this.#orders.get(orderId);
     if (o === undefined) return;
     this.#orders.delete(orderId);
-    const level = this.#levels.get(o.key);
+    const token = this.#levels.get(o.tokenId);
+    const level = token?.get(o.no);
     level?.delete(o.place);
-    if (level?.size === 0) {
-      this.#levels.delete(o.key);
-      const ts = o.key.slice(0, o.key.lastIndexOf("|"));
+    if (token !== undefined && level?.size === 0) {
+      token.delete(o.no);
+      if (token.size === 0) this.#levels.delete(o.tokenId);
+      const ts = `${o.tokenId}|${o.side}`;
       const prices = this.#prices.get(ts);
       prices?.delete(o.place.price);
       if (prices?.size === 0) this.#prices.delete(ts);
@@ -89,12 +100,12 @@ export class QueueModel {
   decrease(
     tokenId: string,
     side: Side,
-    price: bigint,
+    price: bigint | number,
     before: bigint,
     after: bigint,
     atTouch: boolean,
   ): bigint {
-    const level = this.#levels.get(levelKey(tokenId, side, price));
+    const level = this.#level(tokenId, side, price);
     if (level === undefined) return 0n;
     const delta = before - after;
     if (atTouch && this.#infers(tokenId)) return takeFront(level, delta);
@@ -103,9 +114,9 @@ export class QueueModel {
   }
 
   /** The recorded level grew: nothing moves ahead of the orders; pending trades are settled. */
-  increase(tokenId: string, side: Side, price: bigint): void {
+  increase(tokenId: string, side: Side, price: bigint | number): void {
     if (!this.usesPrints) return; // nothing is pending without prints
-    const level = this.#levels.get(levelKey(tokenId, side, price));
+    const level = this.#level(tokenId, side, price);
     if (level !== undefined) for (const place of level) place.traded = 0n;
   }
 
@@ -124,7 +135,7 @@ export class QueueModel {
     for (const p of prices.keys()) {
       const better = side === "buy" ? p > price : p < price;
       if (p !== price && !better) continue;
-      for (const place of this.#levels.get(levelKey(tokenId, side, p)) ?? []) {
+      for (const place of this.#level(tokenId, side, p) ?? []) {
         const taken = p === price ? qty : place.ahead + qty;
         const past = taken - place.ahead;
         if (past > through) through = past;
@@ -140,7 +151,7 @@ export class QueueModel {
    * side, price) shrank by `delta` at the touch, every decrease a trade off the front.
    */
   consume(tokenId: string, side: Side, price: bigint, delta: bigint): bigint {
-    const level = this.#levels.get(levelKey(tokenId, side, price));
+    const level = this.#level(tokenId, side, price);
     return level === undefined ? 0n : takeFront(level, delta);
   }
 
@@ -152,6 +163,10 @@ export class QueueModel {
   /** Number of orders tracked. */
   get size(): number {
     return this.#orders.size;
+  }
+
+  #level(tokenId: string, side: Side, price: bigint | number): Set<Place> | undefined {
+    return this.#levels.get(tokenId)?.get(levelNo(side, price));
   }
 
   #infers(tokenId: string): boolean {
@@ -192,6 +207,7 @@ function frontPart(spec: QueueModelSpec, cancelled: bigint, ahead: bigint, behin
   return BigInt(Math.round(Number(cancelled) * share));
 }
 
-function levelKey(tokenId: string, side: Side, price: bigint): string {
-  return `${tokenId}|${side}|${price}`;
+// A level of a token as a number: prices are micro-units in [0, 1], one range per side.
+function levelNo(side: Side, price: bigint | number): number {
+  return (side === "buy" ? 0 : 1_000_001) + Number(price);
 }

@@ -61,9 +61,9 @@ export class ExchangeBooks {
         ? this.#deltaChanges(e.tokenId, book)
         : this.#replaceChanges(e.tokenId, book, e.type !== "book_delta");
     for (const c of changes) {
-      const wasTouch = book.side(c.side).bestPrice() === c.price;
+      c.wasTouch = book.side(c.side).bestPrice() === c.price;
       book.apply(c.side, c.price, c.after);
-      onChange(wasTouch ? { ...c, wasTouch } : c);
+      onChange(c);
     }
     if (e.seq !== undefined) this.#seq.set(e.tokenId, e.seq);
     return true;
@@ -72,10 +72,10 @@ export class ExchangeBooks {
   // The changes of a delta frame, decreases then increases, each best first (the general path's
   // result, without its map of string keys: a delta frame changes a handful of levels). A level
   // listed twice takes its last size.
-  #deltaChanges(tokenId: string, book: OrderBook): LevelChange[] {
+  #deltaChanges(tokenId: string, book: OrderBook): Change[] {
     const buf = this.#buf;
-    const down: LevelChange[] = [];
-    const up: LevelChange[] = [];
+    const down: Change[] = [];
+    const up: Change[] = [];
     for (let i = 0; i < buf.length; i++) {
       const bid = buf.bid[i];
       const price = buf.prices[i] as number;
@@ -87,7 +87,7 @@ export class ExchangeBooks {
       const after = buf.sizes[i] as bigint;
       const before = book.depthAt(side, price);
       if (before === after) continue;
-      const c: LevelChange = { tokenId, side, price, before, after, wasTouch: false };
+      const c: Change = { tokenId, side, price, before, after, wasTouch: false };
       (after < before ? down : up).push(c);
     }
     if (down.length > 1) down.sort(bestFirst);
@@ -97,7 +97,7 @@ export class ExchangeBooks {
   }
 
   // Any frame: a snapshot or full update sets every level it does not list to 0.
-  #replaceChanges(tokenId: string, book: OrderBook, replace: boolean): LevelChange[] {
+  #replaceChanges(tokenId: string, book: OrderBook, replace: boolean): Change[] {
     const buf = this.#buf;
     const target = new Map<string, { side: BookSide; price: number; after: bigint }>();
     if (replace) {
@@ -112,8 +112,8 @@ export class ExchangeBooks {
       const price = buf.prices[i] as number;
       target.set(`${side}${price}`, { side, price, after: buf.sizes[i] as bigint });
     }
-    const down: LevelChange[] = [];
-    const up: LevelChange[] = [];
+    const down: Change[] = [];
+    const up: Change[] = [];
     for (const t of target.values()) {
       const before = book.depthAt(t.side, t.price);
       if (before === t.after) continue;
@@ -124,6 +124,11 @@ export class ExchangeBooks {
     up.sort(bestFirst);
     return [...down, ...up];
   }
+}
+
+/** A LevelChange as built here: `wasTouch` is set as the frame is applied, change by change. */
+interface Change extends Omit<LevelChange, "wasTouch"> {
+  wasTouch: boolean;
 }
 
 /** Delta frames up to this many entries take the allocation-light path. */
