@@ -61,16 +61,20 @@ export function sideLimits(
   const byMarket = caps.perMarket.hardMicro - (mGross - a);
   const byTotal = caps.total.hardMicro - (tGross - a);
   const room = pos0(byMarket < byTotal ? byMarket : byTotal);
-  const hard: Record<Side, bigint> = { buy: pos0(room - p), sell: pos0(room + p) };
   const reduceOnly = mGross >= caps.perMarket.softMicro || tGross >= caps.total.softMicro;
-  const limit = (side: Side): SideLimit => {
-    const increasing = p === 0n || (side === "buy" ? p > 0n : p < 0n);
-    const blocked = increasing && hard[side] < minSizeMicro;
-    if (blocked) return { capMicro: 0n, reason: "hard_cap_side_blocked" };
-    if (reduceOnly) return { capMicro: increasing ? 0n : a, reason: "soft_cap_reduce_only" };
-    return { capMicro: hard[side], reason: "hard_cap_size_clipped" };
+  return {
+    buy: sideLimit(p, p > 0n, pos0(room - p), reduceOnly, minSizeMicro),
+    sell: sideLimit(p, p < 0n, pos0(room + p), reduceOnly, minSizeMicro),
+    reduceOnly,
   };
-  return { buy: limit("buy"), sell: limit("sell"), reduceOnly };
+}
+
+// One side's limit: `towards` = the side adds to |p| when p ≠ 0; `hard` = its room under the hard cap.
+function sideLimit(p: bigint, towards: boolean, hard: bigint, reduceOnly: boolean, min: bigint): SideLimit {
+  const increasing = p === 0n || towards;
+  if (increasing && hard < min) return { capMicro: 0n, reason: "hard_cap_side_blocked" };
+  if (reduceOnly) return { capMicro: increasing ? 0n : abs(p), reason: "soft_cap_reduce_only" };
+  return { capMicro: hard, reason: "hard_cap_size_clipped" };
 }
 
 /**
@@ -91,23 +95,29 @@ export function applyInventoryCaps(
   for (const side of ["buy", "sell"] as const) {
     const { capMicro, reason } = limits[side];
     let left = capMicro;
-    // Formatting is Decimal work: only pay for it when a decision is actually taken.
-    const detail = () => ({ cap: fmtSize(capMicro), position: fmtSize(exp.positionMicro) });
     for (const i of priority(quotes, side)) {
       const q = quotes[i] as DesiredQuote;
       if (q.sizeMicro <= left) {
         kept[i] = q;
         left -= q.sizeMicro;
       } else if (left >= min) {
-        decisions.push(quoteDecision(reason, "clip", market, q, { ...detail(), to: fmtSize(left) }));
+        const detail = { ...capDetail(capMicro, exp), to: fmtSize(left) };
+        decisions.push(quoteDecision(reason, "clip", market, q, detail));
         kept[i] = { ...q, sizeMicro: left };
         left = 0n;
       } else {
-        decisions.push(quoteDecision(reason, "drop", market, q, detail()));
+        decisions.push(quoteDecision(reason, "drop", market, q, capDetail(capMicro, exp)));
       }
     }
   }
-  return kept.filter((q): q is DesiredQuote => q !== undefined);
+  const out: DesiredQuote[] = [];
+  for (const q of kept) if (q !== undefined) out.push(q);
+  return out;
+}
+
+// Formatting is Decimal work: only paid for when a decision is actually taken.
+function capDetail(capMicro: bigint, exp: InventoryExposure): Record<string, string> {
+  return { cap: fmtSize(capMicro), position: fmtSize(exp.positionMicro) };
 }
 
 /**
@@ -117,11 +127,18 @@ export function applyInventoryCaps(
 function priority(quotes: readonly DesiredQuote[], side: Side): number[] {
   const dir = side === "buy" ? -1 : 1;
   const idx: number[] = [];
-  quotes.forEach((q, i) => {
-    if (q.side === side) idx.push(i);
-  });
-  const at = (i: number) => quotes[i] as DesiredQuote;
-  return idx.sort(
-    (i, j) => at(i).level - at(j).level || dir * (at(i).priceMicro - at(j).priceMicro) || i - j,
-  );
+  // An insertion sort: a side has a handful of quotes, and no comparator closure per step.
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i] as DesiredQuote;
+    if (q.side !== side) continue;
+    let j = idx.length;
+    while (j > 0 && before(q, quotes[idx[j - 1] as number] as DesiredQuote, dir)) j--;
+    idx.splice(j, 0, i);
+  }
+  return idx;
+}
+
+// `a` (later in the input) goes before `b`: nearer level, then the more aggressive price.
+function before(a: DesiredQuote, b: DesiredQuote, dir: number): boolean {
+  return a.level < b.level || (a.level === b.level && dir * (a.priceMicro - b.priceMicro) < 0);
 }

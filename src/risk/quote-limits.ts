@@ -25,24 +25,25 @@ export function checkQuote(
   order: RiskConfig["order"],
   decisions: RiskDecision[],
 ): DesiredQuote | undefined {
-  const drop = (reason: Parameters<typeof quoteDecision>[0], detail: Record<string, string> = {}) => {
-    decisions.push(quoteDecision(reason, "drop", market, q, detail));
-    return undefined;
-  };
-  if (!wellFormed(q)) return drop("invalid_quote");
+  // No closure for the drops: this runs for every quote of every quoting step.
+  if (!wellFormed(q)) return drop(decisions, "invalid_quote", market, q, {});
   const tick = market.tickMicro;
-  if (q.priceMicro % tick !== 0) return drop("price_off_tick", { tick: fmtPrice(tick) });
+  if (q.priceMicro % tick !== 0)
+    return drop(decisions, "price_off_tick", market, q, { tick: fmtPrice(tick) });
   if (q.priceMicro < tick || q.priceMicro > ONE_MICRO - tick) {
-    return drop("price_out_of_band", { min: fmtPrice(tick), max: fmtPrice(ONE_MICRO - tick) });
+    const band = { min: fmtPrice(tick), max: fmtPrice(ONE_MICRO - tick) };
+    return drop(decisions, "price_out_of_band", market, q, band);
   }
   // A market without a minimum still cannot take a zero size (a clip could otherwise produce one).
   const min = market.minSizeMicro > 1n ? market.minSizeMicro : 1n;
-  if (q.sizeMicro < min) return drop("size_below_min", { min: fmtSize(min) });
+  if (q.sizeMicro < min) return drop(decisions, "size_below_min", market, q, { min: fmtSize(min) });
 
   let out = q;
   if (out.sizeMicro > order.maxSizeMicro) {
     const limit = { limit: fmtSize(order.maxSizeMicro) };
-    if (order.oversize === "drop" || order.maxSizeMicro < min) return drop("order_size_exceeded", limit);
+    if (order.oversize === "drop" || order.maxSizeMicro < min) {
+      return drop(decisions, "order_size_exceeded", market, q, limit);
+    }
     decisions.push(
       quoteDecision("order_size_clipped", "clip", market, q, { ...limit, to: fmtSize(order.maxSizeMicro) }),
     );
@@ -53,11 +54,22 @@ export function checkQuote(
     // Largest s with ⌈price·s / 10⁶⌉ ≤ maxNotional, i.e. price·s ≤ maxNotional·10⁶.
     const fit = (order.maxNotionalMicro * WEI_PER_UNIT) / price;
     const limit = { limit: fmtSize(order.maxNotionalMicro) };
-    if (order.oversize === "drop" || fit < min) return drop("notional_exceeded", limit);
+    if (order.oversize === "drop" || fit < min) return drop(decisions, "notional_exceeded", market, q, limit);
     decisions.push(quoteDecision("notional_clipped", "clip", market, out, { ...limit, to: fmtSize(fit) }));
     out = { ...out, sizeMicro: fit };
   }
   return out;
+}
+
+function drop(
+  decisions: RiskDecision[],
+  reason: Parameters<typeof quoteDecision>[0],
+  market: TokenMarket,
+  q: DesiredQuote,
+  detail: Record<string, string>,
+): undefined {
+  decisions.push(quoteDecision(reason, "drop", market, q, detail));
+  return undefined;
 }
 
 /** Guards against a strategy bug producing something the signer would choke on. */

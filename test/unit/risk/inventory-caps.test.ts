@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DesiredQuote } from "../../../src/core/trading.js";
 import { parseRiskConfig } from "../../../src/risk/config.js";
@@ -179,5 +180,74 @@ describe("applyInventoryCaps", () => {
   it("passes everything when nothing binds", () => {
     const quotes = [q("buy", "0.50", 50), q("sell", "0.52", 50)];
     expect(apply(quotes, 0)).toEqual({ allowed: ["buy@0.5#0:50", "sell@0.52#0:50"], decisions: [] });
+  });
+});
+
+// The first version of applyInventoryCaps, kept as the oracle for the closure-free rewrite (an
+// insertion sort for the priority, helper functions for the limits): same survivors, same order,
+// same decisions.
+function referenceCaps(
+  quotes: readonly DesiredQuote[],
+  exp: ReturnType<typeof exposure>,
+  min: bigint,
+): { kept: DesiredQuote[]; decisions: string[] } {
+  const limits = sideLimits(exp, caps, min);
+  const kept: (DesiredQuote | undefined)[] = new Array(quotes.length);
+  const decisions: string[] = [];
+  for (const side of ["buy", "sell"] as const) {
+    const { capMicro, reason } = limits[side];
+    let left = capMicro;
+    const dir = side === "buy" ? -1 : 1;
+    const idx: number[] = [];
+    quotes.forEach((x, i) => {
+      if (x.side === side) idx.push(i);
+    });
+    const at = (i: number) => quotes[i] as DesiredQuote;
+    idx.sort((i, j) => at(i).level - at(j).level || dir * (at(i).priceMicro - at(j).priceMicro) || i - j);
+    for (const i of idx) {
+      const x = at(i);
+      if (x.sizeMicro <= left) {
+        kept[i] = x;
+        left -= x.sizeMicro;
+      } else if (left >= min) {
+        decisions.push(`${reason} clip ${i} ${left}`);
+        kept[i] = { ...x, sizeMicro: left };
+        left = 0n;
+      } else {
+        decisions.push(`${reason} drop ${i}`);
+      }
+    }
+  }
+  return { kept: kept.filter((x): x is DesiredQuote => x !== undefined), decisions };
+}
+
+describe("applyInventoryCaps against its first version (property)", () => {
+  it("keeps the same quotes in the same order with the same decisions", () => {
+    const quote = fc.record({
+      buy: fc.boolean(),
+      tick: fc.integer({ min: 1, max: 99 }),
+      size: fc.integer({ min: 1, max: 150 }),
+      level: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(quote, { maxLength: 12 }),
+        fc.integer({ min: -300, max: 300 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 1200 }),
+        (qs, position, mGross, tGross) => {
+          const quotes = qs.map((x) => q(x.buy ? "buy" : "sell", (x.tick / 100).toFixed(2), x.size, x.level));
+          const exp = exposure(position, mGross, tGross);
+          const decisions: RiskDecision[] = [];
+          const got = applyInventoryCaps(quotes, exp, caps, market({ minSizeMicro: MIN }), decisions);
+          const want = referenceCaps(quotes, exp, MIN);
+          expect(got).toEqual(want.kept);
+          expect(decisions.map((d) => `${d.reason} ${d.action}`)).toEqual(
+            want.decisions.map((d) => d.split(" ").slice(0, 2).join(" ")),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
