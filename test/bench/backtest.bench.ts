@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { readRecordedBatches } from "../../src/recorded/format.js";
 import type { BenchCase } from "./harness.js";
 import { measureReplay, type ReplayMeasure } from "./replay/replay-run.js";
+import { type InMemory, loadRecording, replayStage, type Stage } from "./replay/stage-run.js";
 import { type SyntheticStats, writeSyntheticRecording } from "./replay/synthetic-recording.js";
 
 export const title = "Backtest replay (issue 6): L2 deltas/s with a strategy in the loop";
@@ -21,8 +22,9 @@ export const title = "Backtest replay (issue 6): L2 deltas/s with a strategy in 
  * the touch, some at it, occasional trades).
  *
  * Cases: the baseline only reads and JSON.parses the recording (the floor any replay pays); then
- * the replay in process, with busy frames (mean 5.5 changes) and with Polymarket-like frames (mean
- * 1.6); then the 1× recording replayed in a child process per batch, whose peak RSS is compared
+ * the replay in process, with busy frames (mean 5.5 changes); an ablation of it from frames held
+ * in memory (stage-run.ts: the exchange side alone, then with the tracker and engine, then with
+ * the mirror), which says what each part costs per delta; Polymarket-like frames (mean 1.6); then the 1× recording replayed in a child process per batch, whose peak RSS is compared
  * with a 10× recording's, replayed once, also in its own process (so the two share no heap).
  * Every replay is checked: every frame read and applied (none malformed or refused), orders
  * placed and fills made.
@@ -93,6 +95,20 @@ export async function benches(): Promise<BenchCase[]> {
       if (data === busy) inProcess.push(m);
     },
   });
+  let inMemory: InMemory | undefined;
+  const stageCase = (stage: Stage, label: string): BenchCase => ({
+    name: `frames in memory, ${label}`,
+    batch: busyStats.deltas,
+    setup: async () => {
+      inMemory ??= await loadRecording(busy);
+    },
+    run: async () => {
+      const r = await replayStage(inMemory as InMemory, stage);
+      if (r.frames !== busyStats.frames)
+        throw new Error(`${stage}: replayed ${r.frames} of ${busyStats.frames} frames`);
+      if (stage !== "exchange" && r.placed === 0) throw new Error(`${stage}: the engine placed nothing`);
+    },
+  });
   return [
     {
       name: "read + JSON.parse only, no replay (baseline)",
@@ -110,6 +126,9 @@ export async function benches(): Promise<BenchCase[]> {
       busy,
       busyStats,
     ),
+    stageCase("exchange", "exchange side only: parser, exchange book, feed timers (ablation)"),
+    stageCase("engine", "+ tracker and engine, no mirror (ablation)"),
+    stageCase("full", "+ mirror: the replay without reading (ablation)"),
     replayCase(
       `replay, Polymarket-like frames (${(thinStats.deltas / thinStats.deltaFrames).toFixed(1)} deltas/frame)`,
       thin,
