@@ -2,9 +2,9 @@ import type { BookDeltaEvent, BookEvent } from "../../src/book/events.js";
 import { isFrameRejection, parseBookFrame } from "../../src/book/frame.js";
 import { bookWithout, type OwnLevel } from "../../src/book/net-book.js";
 import { type BookView, OrderBook } from "../../src/book/order-book.js";
-import type { LevelsView } from "../../src/book/price-levels.js";
 import { BookTracker } from "../../src/book/tracker.js";
 import { SimClock } from "../../src/core/sim-clock.js";
+import { copyWithout } from "../unit/book/copy-without.js";
 import type { BenchCase } from "./harness.js";
 
 export const title = "Order book and BookTracker (one core)";
@@ -83,30 +83,6 @@ function parsed(text: string): BookEvent {
 
 function tracker(): BookTracker {
   return new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => {} } });
-}
-
-/** The old bookWithout: every level of both sides copied into a fresh OrderBook, ours then subtracted. */
-function copyWithout(book: BookView, own: readonly OwnLevel[]): BookView {
-  const net = new OrderBook(book.tokenId);
-  const copy = (from: LevelsView, side: "bid" | "ask") => {
-    const prices: number[] = [];
-    const sizes: bigint[] = [];
-    for (let i = 0; i < from.length; i++) {
-      const level = from.at(i);
-      if (level === undefined) break;
-      prices.push(level.price);
-      sizes.push(level.size);
-    }
-    net.side(side).replace(prices, sizes);
-  };
-  copy(book.bids, "bid");
-  copy(book.asks, "ask");
-  for (const o of own) {
-    const side = o.side === "buy" ? "bid" : "ask";
-    const left = net.depthAt(side, o.priceMicro) - o.sizeMicro;
-    net.apply(side, o.priceMicro, left > 0n ? left : 0n);
-  }
-  return net;
 }
 
 function quotingBook(): { book: OrderBook; own: OwnLevel[] } {

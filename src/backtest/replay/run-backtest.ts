@@ -9,11 +9,11 @@ import { Recorder } from "../report/recorder.js";
 import { buildRunSummary, sortedCounts } from "../report/summary.js";
 import { BOT } from "../sim/actors.js";
 import type { BacktestFill } from "../sim/bot-fills.js";
-import { BotOrders } from "../sim/bot-orders.js";
 import { latencyEcho } from "../sim/latency.js";
 import { buildMarkets } from "../sim/markets.js";
 import { SimSession } from "../sim/session.js";
-import { CrowdMirror } from "./crowd-mirror.js";
+import { attachMirror } from "./attach-mirror.js";
+import type { CrowdMirror } from "./crowd-mirror.js";
 import { dataFiles } from "./data-files.js";
 import { mergeBatchesByRecvTs } from "./merge.js";
 import { queueModelSummary } from "./queue-model-config.js";
@@ -90,15 +90,7 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
     ...(opts.logger === undefined ? {} : { logger: opts.logger }),
     ...(opts.onEngineEvent === undefined ? {} : { onEngineEvent: opts.onEngineEvent }),
   });
-  const bot = new BotOrders();
-  const mirror = new CrowdMirror(session.venue, session.books, markets, bot, config.queueModel);
-  session.venueEvents.push((e) => {
-    bot.onVenueEvent(e);
-    mirror.onVenueEvent(e);
-  });
-  session.levelChanged.push((c) => mirror.onLevel(c));
-  session.traded.push((e) => mirror.onTrade(e));
-  session.beforeBotPlace.push((m, o, side, price) => mirror.beforeBotPlace(m, o, side, price));
+  const { bot, mirror } = attachMirror(session, markets, config.queueModel);
   const recorder = new Recorder(session, bot, config.report, startMs);
   if (opts.onFill !== undefined) session.filled.push(opts.onFill);
   const timeline =

@@ -1,7 +1,6 @@
-import { CrowdMirror } from "../../../src/backtest/replay/crowd-mirror.js";
+import { attachMirror } from "../../../src/backtest/replay/attach-mirror.js";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { scanTokens } from "../../../src/backtest/replay/scan-tokens.js";
-import { BotOrders } from "../../../src/backtest/sim/bot-orders.js";
 import type { TokenSetting } from "../../../src/backtest/sim/markets.js";
 import { buildMarkets } from "../../../src/backtest/sim/markets.js";
 import { SimSession } from "../../../src/backtest/sim/session.js";
@@ -48,16 +47,7 @@ export async function replayStage(data: InMemory, stage: Stage): Promise<{ frame
     startMs: first.recvTs - config.startLeadMs,
     seed: 1,
   });
-  if (stage === "full") {
-    const bot = new BotOrders();
-    const mirror = new CrowdMirror(session.venue, session.books, markets, bot, config.queueModel);
-    session.venueEvents.push((e) => {
-      bot.onVenueEvent(e);
-      mirror.onVenueEvent(e);
-    });
-    session.levelChanged.push((c) => mirror.onLevel(c));
-    session.beforeBotPlace.push((m, o, side, price) => mirror.beforeBotPlace(m, o, side, price));
-  }
+  if (stage === "full") attachMirror(session, markets, config.queueModel);
   await session.start();
   // The ablation's one liberty: the tracker drops what the feed delivers, so nothing downstream runs.
   if (stage === "exchange") session.tracker.onEvent = () => {};

@@ -3,40 +3,16 @@ import { describe, expect, it } from "vitest";
 import { bookWithout, type OwnLevel } from "../../../src/book/net-book.js";
 import { type BookView, OrderBook } from "../../../src/book/order-book.js";
 import type { BookSide, LevelsView } from "../../../src/book/price-levels.js";
+import { copyWithout } from "./copy-without.js";
 
 /*
  * The overlay against the oracle: the copying algorithm bookWithout used before (kept verbatim
- * below). Random books (bids on ticks 0–19, asks on 10–29, so some are crossed) and up to 10 random
+ * in copy-without.ts). Random books (bids on ticks 0–19, asks on 10–29, so some are crossed) and up to 10 random
  * own orders on both sides: at a level or at a price with no level (ticks −2…31), sizes equal to
  * their level, larger, smaller, unrelated, zero or negative, several at one price. Every query of
  * BookView and LevelsView is compared at every price and rank, then again after the underlying book
  * changed (the overlay reads it live).
  */
-
-/** The old bookWithout: a fresh OrderBook holding every level, our sizes then subtracted. */
-function copyWithout(book: BookView, own: readonly OwnLevel[]): OrderBook {
-  const net = new OrderBook(book.tokenId);
-  copy(book.bids, net, "bid");
-  copy(book.asks, net, "ask");
-  for (const o of own) {
-    const side = o.side === "buy" ? "bid" : "ask";
-    const left = net.depthAt(side, o.priceMicro) - o.sizeMicro;
-    net.apply(side, o.priceMicro, left > 0n ? left : 0n);
-  }
-  return net;
-}
-
-function copy(from: LevelsView, to: OrderBook, side: "bid" | "ask"): void {
-  const prices: number[] = [];
-  const sizes: bigint[] = [];
-  for (let i = 0; i < from.length; i++) {
-    const level = from.at(i);
-    if (level === undefined) break;
-    prices.push(level.price);
-    sizes.push(level.size);
-  }
-  to.side(side).replace(prices, sizes);
-}
 
 const price = (tick: number) => 400_000 + tick * 1_000;
 const PRICES = Array.from({ length: 36 }, (_, i) => price(i - 3));
