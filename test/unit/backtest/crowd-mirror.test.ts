@@ -4,16 +4,21 @@ import { takerFeeWei } from "../../../src/core/fees.js";
 import { mulberry32 } from "../../integration/backtest/support/recording.js";
 import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
+/** One random level change: bids on 0.40–0.49, asks on 0.51–0.60 (never crossed), a fifth emptying. */
+function randomDelta(w: ReturnType<typeof world>, rnd: () => number): void {
+  const bid = rnd() < 0.5;
+  const ticks = bid ? 40 + Math.floor(rnd() * 10) : 51 + Math.floor(rnd() * 10);
+  const size = rnd() < 0.2 ? "0" : (1 + Math.floor(rnd() * 5000) / 100).toString();
+  w.delta([bid ? "buy" : "sell", (ticks / 100).toFixed(2), size]);
+}
+
 describe("CrowdMirror: the recorded book inside the venue", () => {
   it("keeps the venue's book equal to the recording at every step when the bot is away (every level mirrored)", () => {
     const w = world(0, undefined, { everyLevel: true });
     const rnd = mulberry32(3);
     w.snapshot([["0.40", "10"]], [["0.60", "10"]]);
     for (let i = 0; i < 1500; i++) {
-      const bid = rnd() < 0.5;
-      const ticks = bid ? 40 + Math.floor(rnd() * 10) : 51 + Math.floor(rnd() * 10);
-      const size = rnd() < 0.2 ? "0" : (1 + Math.floor(rnd() * 5000) / 100).toString();
-      w.delta([bid ? "buy" : "sell", (ticks / 100).toFixed(2), size]);
+      randomDelta(w, rnd);
       const venue = w.venueBook();
       const recorded = w.books.book(T);
       const wire = (l: readonly { price: bigint; size: bigint }[]) => l.map((x) => [x.price, x.size]);
@@ -28,12 +33,7 @@ describe("CrowdMirror: the recorded book inside the venue", () => {
     const w = world();
     const rnd = mulberry32(3);
     w.snapshot([["0.40", "10"]], [["0.60", "10"]]);
-    for (let i = 0; i < 500; i++) {
-      const bid = rnd() < 0.5;
-      const ticks = bid ? 40 + Math.floor(rnd() * 10) : 51 + Math.floor(rnd() * 10);
-      const size = rnd() < 0.2 ? "0" : (1 + Math.floor(rnd() * 5000) / 100).toString();
-      w.delta([bid ? "buy" : "sell", (ticks / 100).toFixed(2), size]);
-    }
+    for (let i = 0; i < 500; i++) randomDelta(w, rnd);
     expect(w.venueBook()?.bids ?? []).toEqual([]);
     expect(w.venueBook()?.asks ?? []).toEqual([]);
     expect(w.mirror.counters).toMatchObject({ placed: 0, amended: 0, cancelled: 0 });
