@@ -28,6 +28,11 @@ export interface MirrorCounters extends PrintCounters {
 /** Prices are micro-units within [0, 1]: 1,000,001 distinct keys per token side. */
 const PRICE_KEYS = 1_000_001;
 
+// A level as a number: (token position × 2 + side) × PRICE_KEYS + price (see #leaveVenue's inverse).
+function levelKey(tag: number, side: Side, price: number): number {
+  return (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + price;
+}
+
 /**
  * A level of the market the mirror follows: its order in the venue, or — `orderId` undefined —
  * a level outside the venue holding less than the recorded size (the bot took some, rule 2).
@@ -161,7 +166,7 @@ export class CrowdMirror {
     }
     const side: Side = c.side === "bid" ? "buy" : "sell";
     const price = c.price;
-    const key = (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + price;
+    const key = levelKey(tag, side, price);
     const level = this.#levels.get(key);
     // What the venue holds (or would hold) for the market at this price: rules 1–2, and rule 5's
     // "a level not followed holds the recorded size".
@@ -358,8 +363,7 @@ export class CrowdMirror {
   // A level's key, a number: (token position × 2 + side) × PRICE_KEYS + price in micro-units. Not a
   // string of the 78-digit id: the key is built and hashed on every level change.
   #key(tokenId: string, side: Side, price: bigint | number): number {
-    const tag = this.#tags.get(tokenId) ?? -1;
-    return (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + Number(price);
+    return levelKey(this.#tags.get(tokenId) ?? -1, side, Number(price));
   }
 
   #reject(code: string): void {
