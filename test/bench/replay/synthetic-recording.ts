@@ -1,4 +1,5 @@
 import { RecordedWriter } from "../../../src/recorded/format.js";
+import { mulberry32 } from "../../support/mulberry32.js";
 
 /** What to generate. */
 export interface SyntheticOptions {
@@ -26,18 +27,6 @@ export interface SyntheticStats {
 
 const TICKS = 1_000; // tick 0.001
 const DEPTH = 100; // levels a side in the starting book
-
-/** A deterministic 32-bit generator (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** One token's book in the generator: size in cents per price tick (0 = no level). */
 class GenBook {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BOT } from "../../../src/backtest/sim/actors.js";
 import { takerFeeWei } from "../../../src/core/fees.js";
-import { mulberry32 } from "../../integration/backtest/support/recording.js";
+import { mulberry32 } from "../../support/mulberry32.js";
 import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
 /** One random level change: bids on 0.40–0.49, asks on 0.51–0.60 (never crossed), a fifth emptying. */

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Side } from "../../../src/core/types.js";
-import { toWei } from "../../../src/core/wei.js";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
-import { BANDS, CROWD, Harness } from "./support/harness.js";
+import { BANDS, Harness } from "./support/harness.js";
 
 /*
  * A quoting step whose inputs did not change since the token's last step, when that step sent
@@ -39,19 +37,6 @@ async function started(strategy: Counting, risk?: unknown): Promise<{ h: Harness
   return { h, yes };
 }
 
-function crowdOrder(h: Harness, tokenId: string, side: Side, price: string, size = "50"): void {
-  const m = h.markets.find((x) => x.tokenId === tokenId);
-  if (m === undefined) throw new Error(`no market for ${tokenId}`);
-  h.venue.place({
-    wallet: CROWD,
-    marketId: m.marketId,
-    outcome: m.outcome,
-    side,
-    price: toWei(price, "price"),
-    quantity: toWei(size, "size"),
-  });
-}
-
 describe("engine: quoting steps whose inputs did not change are skipped", () => {
   it("does not call a mid-reading strategy again for changes away from the touch or of its sizes", async () => {
     const s = counting();
@@ -59,13 +44,13 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
     const before = s.calls;
     const steps = h.exchange.calls.length;
-    crowdOrder(h, yes, "buy", "0.40"); // a deeper level
+    h.crowdOrder(yes, "buy", "0.40"); // a deeper level
     await h.run();
-    crowdOrder(h, yes, "sell", "0.52"); // more size at the best ask: bands reads prices only
+    h.crowdOrder(yes, "sell", "0.52"); // more size at the best ask: bands reads prices only
     await h.run();
     expect(s.calls).toBe(before);
     expect(h.exchange.calls.length).toBe(steps);
-    crowdOrder(h, yes, "buy", "0.49"); // the best bid moves: mid 0.50 → 0.505
+    h.crowdOrder(yes, "buy", "0.49"); // the best bid moves: mid 0.50 → 0.505
     await h.run();
     expect(s.calls).toBeGreaterThan(before); // and again as the requote's answers change our orders
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.54 10"]);
@@ -75,10 +60,10 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     const s = counting((ctx) => ctx.book.microprice());
     const { h, yes } = await started(s);
     const before = s.calls;
-    crowdOrder(h, yes, "buy", "0.40");
+    h.crowdOrder(yes, "buy", "0.40");
     await h.run();
     expect(s.calls).toBe(before);
-    crowdOrder(h, yes, "sell", "0.52");
+    h.crowdOrder(yes, "sell", "0.52");
     await h.run();
     expect(s.calls).toBe(before + 1);
   });
@@ -87,9 +72,9 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     const s = counting((ctx) => ctx.book.depthAt("bid", 400_000));
     const { h, yes } = await started(s);
     const before = s.calls;
-    crowdOrder(h, yes, "buy", "0.40");
+    h.crowdOrder(yes, "buy", "0.40");
     await h.run();
-    crowdOrder(h, yes, "buy", "0.39");
+    h.crowdOrder(yes, "buy", "0.39");
     await h.run();
     expect(s.calls).toBe(before + 2);
   });
@@ -98,11 +83,11 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     const s = counting((ctx) => ctx.nowMs);
     const { h, yes } = await started(s);
     const before = s.calls;
-    crowdOrder(h, yes, "buy", "0.40");
+    h.crowdOrder(yes, "buy", "0.40");
     await h.run(); // same clock time as the last step: skipped
     expect(s.calls).toBe(before);
     await h.run(1_000);
-    crowdOrder(h, yes, "buy", "0.39");
+    h.crowdOrder(yes, "buy", "0.39");
     await h.run();
     expect(s.calls).toBe(before + 1);
   });
@@ -114,7 +99,7 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 5", "sell 0.53 5"]);
     const decisions = h.eventsOf("decision").length;
     const before = s.calls;
-    crowdOrder(h, yes, "buy", "0.40");
+    h.crowdOrder(yes, "buy", "0.40");
     await h.run();
     expect(s.calls).toBe(before);
     expect(h.eventsOf("decision").length).toBe(decisions + 2);
@@ -133,7 +118,7 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
     // Our quotes are the book's best levels: its touch is 0.47 / 0.53 whatever the crowd does behind.
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
     const before = s.calls;
-    crowdOrder(h, yes, "buy", "0.46"); // the market without us: 0.46 / 0.56, mid 0.51
+    h.crowdOrder(yes, "buy", "0.46"); // the market without us: 0.46 / 0.56, mid 0.51
     await h.run();
     expect(s.calls).toBeGreaterThan(before);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);

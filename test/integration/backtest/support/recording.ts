@@ -1,19 +1,8 @@
 import { RecordedWriter } from "../../../../src/recorded/format.js";
+import { mulberry32 } from "../../../support/mulberry32.js";
 
 export const GEN_TOKEN = "4242";
 export const GEN_CONDITION = `0x${"ab".repeat(32)}`;
-
-/** A deterministic 32-bit generator (mulberry32) for test data. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const price = (ticks: number): string => (ticks / 100).toFixed(2);
 

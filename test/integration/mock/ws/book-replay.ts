@@ -61,15 +61,3 @@ export function venueLevels(ctx: MockContext, tokenId: string): { bids: Level[];
   if (snap === undefined) throw new Error(`no book for ${tokenId}`);
   return { bids: wireLevels(snap.bids), asks: wireLevels(snap.asks) };
 }
-
-/** A tiny seeded generator (mulberry32) for reproducible order streams. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Address } from "../../../../src/core/types.js";
 import type { MarketScenario } from "../../../../src/mock/scenario/types.js";
-import { ReplayedBook, seeded, venueLevels } from "./book-replay.js";
+import { mulberry32 } from "../../../support/mulberry32.js";
+import { ReplayedBook, venueLevels } from "./book-replay.js";
 import {
   connect,
   type Frame,
@@ -33,7 +34,7 @@ const bookFrames = (s: TestSocket, tokenId: string): Frame[] =>
 
 /** A reproducible stream of resting, crossing and cancelled orders on one market. */
 function churn(m: MarketScenario, steps: number, seed: number): void {
-  const rnd = seeded(seed);
+  const rnd = mulberry32(seed);
   for (let i = 0; i < steps; i++) {
     const wallet = rnd() < 0.5 ? MM_WALLET : FLOW_WALLET;
     const r = rnd();

@@ -131,20 +131,21 @@ export class Harness {
   /** The crowd's resting quotes on a token: its old ones cancelled, a bid and an ask of `size` placed. */
   crowdQuote(tokenId: string, bid: string, ask: string, size = "100"): void {
     for (const o of this.venue.openOrders(CROWD)) if (o.tokenId === tokenId) this.venue.cancel(CROWD, o.id);
+    this.crowdOrder(tokenId, "buy", bid, size);
+    this.crowdOrder(tokenId, "sell", ask, size);
+  }
+
+  /** One resting order of the crowd on a token. */
+  crowdOrder(tokenId: string, side: Side, price: string, size = "50"): void {
     const m = this.#market(tokenId);
-    for (const [side, price] of [
-      ["buy", bid],
-      ["sell", ask],
-    ] as [Side, string][]) {
-      this.venue.place({
-        wallet: CROWD,
-        marketId: m.marketId,
-        outcome: m.outcome,
-        side,
-        price: toWei(price, "price"),
-        quantity: toWei(size, "size"),
-      });
-    }
+    this.venue.place({
+      wallet: CROWD,
+      marketId: m.marketId,
+      outcome: m.outcome,
+      side,
+      price: toWei(price, "price"),
+      quantity: toWei(size, "size"),
+    });
   }
 
   /** A taker order (IOC) of the third wallet: sells or buys `qty` down / up to `price`. */
