@@ -63,7 +63,7 @@ function note(frame: Record<string, unknown>, found: Map<string, TokenSetting>, 
  * quote; so a line whose every such value is a known token, or that has none, cannot add a token.
  * A line with a backslash (an escaped key or value) is always parsed: the caller checks.
  */
-export function mayNameNewToken(line: string, found: ReadonlyMap<string, unknown>): boolean {
+function mayNameNewToken(line: string, found: ReadonlyMap<string, unknown>): boolean {
   return unseenValue(line, '"tokenId"', found) || unseenValue(line, '"id"', found);
 }
 

@@ -1,7 +1,6 @@
 import { pino } from "pino";
 import { BookTracker } from "../../book/tracker.js";
 import { SimClock } from "../../core/sim-clock.js";
-import type { Side } from "../../core/types.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
 import { resolveEngineOptions } from "../../engine/engine-deps.js";
 import type { EngineEvent } from "../../engine/engine-events.js";
@@ -25,7 +24,7 @@ import { applyLifecycle } from "./lifecycle.js";
 import type { MarketSetup } from "./markets.js";
 import { Pump } from "./pump.js";
 import { unsignedPlacement } from "./unsigned-sign.js";
-import { VenueExchange } from "./venue-exchange.js";
+import { type BeforePlace, VenueExchange } from "./venue-exchange.js";
 
 /** What a simulation is built from. */
 export interface SessionOptions {
@@ -91,7 +90,7 @@ export class SimSession {
   /** Every venue event, in order. */
   readonly venueEvents: ((e: VenueEvent) => void)[] = [];
   /** Each placement of the bot just before it reaches the venue's matcher (market, outcome, side, price). */
-  readonly beforeBotPlace: ((marketId: string, outcome: string, side: Side, price: bigint) => void)[] = [];
+  readonly beforeBotPlace: BeforePlace[] = [];
   /** Each recorded trade print (trade_matched), at exchange time. */
   readonly traded: ((e: TradeMatchedEvent) => void)[] = [];
   // Feed latency per connection, as live: /ws/market (book, lifecycle, snapshots), /ws/user (fills).
