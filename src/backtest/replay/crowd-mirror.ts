@@ -55,10 +55,10 @@ interface CrowdLevel {
  * 3. Queue position (QueueModel, chosen by config): a bot order joins behind the recorded size at
  *    its price. Trades consume the queue from the front: inferred ones (a decrease of the level
  *    while it was its side's best) or the recording's trade prints (`onTrade`), per the model's
- *    `trades` setting. When a trade reaches past a bot order's place, the excess is taken: the
- *    market sends an IOC through the level for it (its own orders at that price and better
- *    stepped aside first), filling the bot's orders at that price or better in price-time
- *    order, as a real aggressor would. Other decreases are cancels: they only shorten the queue
+ *    `trades` setting. What a trade gives the bot's orders (the model walks them in the venue's
+ *    priority, the trade's volume used up as it goes) is taken: the market sends an IOC of that
+ *    size through the level (its own orders at that price and better stepped aside first), which
+ *    fills the same orders in the same price-time order, as a real aggressor would. Other decreases are cancels: they only shorten the queue
  *    ahead, by the share the model attributes to the front.
  * 4. The bot's own aggressive orders match the mirrored levels at their prices (taker fills).
  * 5. A level enters the venue only once a bot order could meet it — an ask at or below one of the
@@ -125,7 +125,7 @@ export class CrowdMirror {
     bot.onJoin((o) => {
       const side = o.side === "buy" ? "bid" : "ask";
       const ahead = books.book(o.tokenId).depthAt(side, Number(o.price));
-      this.queue.join(o.orderId, o.tokenId, o.side, o.price, ahead);
+      this.queue.join(o.orderId, o.tokenId, o.side, o.price, ahead, o);
     });
     bot.onLeave((o) => this.queue.leave(o.orderId));
   }

@@ -1,9 +1,18 @@
 import type { Side } from "../../core/types.js";
 import { cancelFrontShare, DEFAULT_QUEUE_MODEL, type QueueModelSpec } from "./queue-model-spec.js";
 
+/** A resting order's unfilled size, read when a trade reaches it (BotOrders keeps it current). */
+export interface Resting {
+  readonly remaining: bigint;
+}
+
+/** For callers that track queue places only: an order that no trade can fill whole. */
+const UNBOUNDED: Resting = { remaining: 2n ** 128n };
+
 interface Place {
   readonly orderId: string;
   readonly price: bigint;
+  readonly order: Resting;
   /** Recorded size ahead of the order, micro-units. */
   ahead: bigint;
   /** Recorded trades at its level since the level last changed (netted out of the next decrease). */
@@ -15,10 +24,15 @@ interface Place {
  * hftbacktest. An order joins behind everything the recording shows at its price (`ahead` = the
  * level's size on arrival); liquidity added later queues behind it. Then:
  * - A trade at the level consumes the queue from the front: `ahead` falls by its quantity and
- *   what goes beyond `ahead` went through the order's place (returned, for the mirror to fill).
- *   Trades are the recording's prints (`trade`), or — where the model infers them (`trades`
- *   "inferred", or "auto" on a token without prints) — decreases of the level while it is its
- *   side's best (`decrease` with `atTouch`).
+ *   what goes beyond `ahead` went through the order's place. Orders at better prices were traded
+ *   through: the whole trade went past them. Trades are the recording's prints (`trade`), or —
+ *   where the model infers them (`trades` "inferred", or "auto" on a token without prints) —
+ *   decreases of the level while it is its side's best (`decrease` with `atTouch`).
+ * - What a trade fills is walked in the venue's priority (better price first, then arrival), the
+ *   aggressor's quantity used up as it goes: an order gets what went past its place less what the
+ *   orders before it took, up to its remaining size, and the walk stops at the first order not
+ *   filled whole (FIFO: nothing behind it can trade first). The sum is returned, for the mirror to
+ *   send as one IOC, which the venue then hands out in that same order.
  * - Any other decrease is a cancel: it never fills the order; the spec's model says how much of
  *   it leaves ahead of the order (conservative: all, riskAverse: none, probabilistic: a share
  *   f(ahead) / (f(ahead) + f(behind)) and the like, see cancelFrontShare), the rest leaving
@@ -35,8 +49,8 @@ export class QueueModel {
   >();
   /** Per token, the orders of each level (by levelNo: numbers, not strings built per level change). */
   readonly #levels = new Map<string, Map<number, Set<Place>>>();
-  /** Per token and side, the prices at which orders rest (for trades through better prices). */
-  readonly #prices = new Map<string, Map<bigint, number>>();
+  /** Per token, the prices at which orders rest on each side (for trades through better prices). */
+  readonly #prices = new Map<string, { readonly buy: Set<bigint>; readonly sell: Set<bigint> }>();
   readonly #printed = new Set<string>();
 
   constructor(spec: QueueModelSpec = DEFAULT_QUEUE_MODEL) {
@@ -48,10 +62,20 @@ export class QueueModel {
     return this.spec.trades !== "inferred";
   }
 
-  /** An order starts resting at (token, side, price) behind `ahead` of recorded size. */
-  join(orderId: string, tokenId: string, side: Side, price: bigint, ahead: bigint): void {
+  /**
+   * An order starts resting at (token, side, price) behind `ahead` of recorded size; `order` is read
+   * for its remaining size when a trade reaches it (default: never filled whole).
+   */
+  join(
+    orderId: string,
+    tokenId: string,
+    side: Side,
+    price: bigint,
+    ahead: bigint,
+    order: Resting = UNBOUNDED,
+  ): void {
     const no = levelNo(side, price);
-    const place: Place = { orderId, price, ahead, traded: 0n };
+    const place: Place = { orderId, price, order, ahead, traded: 0n };
     this.#orders.set(orderId, { tokenId, no, side, place });
     let token = this.#levels.get(tokenId);
     if (token === undefined) {
@@ -62,13 +86,12 @@ export class QueueModel {
     if (level === undefined) {
       level = new Set();
       token.set(no, level);
-      const ts = `${tokenId}|${side}`;
-      let prices = this.#prices.get(ts);
+      let prices = this.#prices.get(tokenId);
       if (prices === undefined) {
-        prices = new Map();
-        this.#prices.set(ts, prices);
+        prices = { buy: new Set(), sell: new Set() };
+        this.#prices.set(tokenId, prices);
       }
-      prices.set(price, (prices.get(price) ?? 0) + 1);
+      prices[side].add(price);
     }
     level.add(place);
   }
@@ -84,18 +107,17 @@ export class QueueModel {
     if (token !== undefined && level?.size === 0) {
       token.delete(o.no);
       if (token.size === 0) this.#levels.delete(o.tokenId);
-      const ts = `${o.tokenId}|${o.side}`;
-      const prices = this.#prices.get(ts);
-      prices?.delete(o.place.price);
-      if (prices?.size === 0) this.#prices.delete(ts);
+      const prices = this.#prices.get(o.tokenId);
+      prices?.[o.side].delete(o.place.price);
+      if (prices?.buy.size === 0 && prices.sell.size === 0) this.#prices.delete(o.tokenId);
     }
   }
 
   /**
    * The recorded level went from `before` to `after` (< before). When the decrease is taken as a
-   * trade (at the touch, trades inferred for the token) it comes off the front and the amount it
-   * reached past the front-most order is returned; otherwise it is a cancel, attributed by the
-   * model, and 0 is returned.
+   * trade (at the touch, trades inferred for the token) it comes off the front, goes through the
+   * orders at better prices, and what it fills is returned (see the class); otherwise it is a
+   * cancel, attributed by the model, and 0 is returned.
    */
   decrease(
     tokenId: string,
@@ -105,10 +127,10 @@ export class QueueModel {
     after: bigint,
     atTouch: boolean,
   ): bigint {
+    const delta = before - after;
+    if (atTouch && this.#infers(tokenId)) return this.#trade(tokenId, side, BigInt(price), delta, false);
     const level = this.#level(tokenId, side, price);
     if (level === undefined) return 0n;
-    const delta = before - after;
-    if (atTouch && this.#infers(tokenId)) return takeFront(level, delta);
     for (const place of level) this.#cancel(place, before, after, delta);
     return 0n;
   }
@@ -124,35 +146,21 @@ export class QueueModel {
    * A recorded trade print of `qty` against resting `side` orders at `price` (ignored when trades
    * are inferred). Orders at the price: the trade comes off the front. Orders at better prices
    * were traded through (the aggressor went past them to reach `price`): nothing of the recorded
-   * size there was ahead. Returns the most that went past any order's place (0: no fill).
+   * size there was ahead. Returns what the print fills of the bot's orders (see the class).
    */
   trade(tokenId: string, side: Side, price: bigint, qty: bigint): bigint {
     if (!this.usesPrints) return 0n;
     this.#printed.add(tokenId);
-    const prices = this.#prices.get(`${tokenId}|${side}`);
-    if (prices === undefined) return 0n;
-    let through = 0n;
-    for (const p of prices.keys()) {
-      const better = side === "buy" ? p > price : p < price;
-      if (p !== price && !better) continue;
-      for (const place of this.#level(tokenId, side, p) ?? []) {
-        const taken = p === price ? qty : place.ahead + qty;
-        const past = taken - place.ahead;
-        if (past > through) through = past;
-        place.traded += p === price ? qty : place.ahead;
-        place.ahead = past >= 0n ? 0n : -past;
-      }
-    }
-    return through;
+    return this.#trade(tokenId, side, price, qty, true);
   }
 
   /**
    * The model's inferred-trade rule, kept for callers of the original API: the level at (token,
-   * side, price) shrank by `delta` at the touch, every decrease a trade off the front.
+   * side, price) shrank by `delta` at the touch, every decrease a trade (off the front, through
+   * the orders at better prices first); returns what it fills.
    */
   consume(tokenId: string, side: Side, price: bigint, delta: bigint): bigint {
-    const level = this.#level(tokenId, side, price);
-    return level === undefined ? 0n : takeFront(level, delta);
+    return this.#trade(tokenId, side, price, delta, false);
   }
 
   /** Recorded size ahead of an order, if it rests. */
@@ -167,6 +175,36 @@ export class QueueModel {
 
   #level(tokenId: string, side: Side, price: bigint | number): Set<Place> | undefined {
     return this.#levels.get(tokenId)?.get(levelNo(side, price));
+  }
+
+  // A trade of `qty` at `price` against resting `side` orders: every order at the price or better
+  // moves up (see trade), and the fill is walked in the venue's priority (see the class).
+  // `printed`: a recorded print, whose quantity is netted out of the level's next change.
+  #trade(tokenId: string, side: Side, price: bigint, qty: bigint, printed: boolean): bigint {
+    const prices = this.#prices.get(tokenId)?.[side];
+    if (prices === undefined || prices.size === 0) return 0n;
+    const reached: bigint[] = [];
+    for (const p of prices) if (p === price || (side === "buy" ? p > price : p < price)) reached.push(p);
+    if (reached.length > 1)
+      reached.sort(side === "buy" ? (a, b) => (a > b ? -1 : 1) : (a, b) => (a < b ? -1 : 1));
+    let filled = 0n;
+    let open = true;
+    for (const p of reached) {
+      for (const place of this.#level(tokenId, side, p) ?? []) {
+        const atPrice = p === price;
+        const past = atPrice ? qty - place.ahead : qty;
+        if (open) {
+          const remaining = place.order.remaining;
+          const allowed = past - filled;
+          const take = allowed <= 0n ? 0n : allowed < remaining ? allowed : remaining;
+          filled += take;
+          open = take === remaining;
+        }
+        if (printed) place.traded += atPrice ? qty : place.ahead;
+        place.ahead = past >= 0n ? 0n : -past;
+      }
+    }
+    return filled;
   }
 
   #infers(tokenId: string): boolean {
@@ -184,18 +222,6 @@ export class QueueModel {
     const left = front >= ahead ? 0n : ahead - front;
     place.ahead = left < after ? left : after;
   }
-}
-
-// Every decrease a trade, off the front: the original conservative rule, kept arithmetic for
-// arithmetic so the default configuration replays exactly as before.
-function takeFront(level: Set<Place>, delta: bigint): bigint {
-  let through = 0n;
-  for (const place of level) {
-    const past = delta - place.ahead;
-    if (past > through) through = past;
-    place.ahead = past >= 0n ? 0n : -past;
-  }
-  return through;
 }
 
 // How much of a cancel of `cancelled` leaves ahead of the order (before the back-overflow rule).

@@ -31,7 +31,7 @@ describe("CrowdMirror: recorded trade prints", () => {
     expect(w.venueBook()?.bids).toEqual([{ price: u("0.49"), size: u("2") }]);
   });
 
-  it("gives an order at a better price the whole print, stepping the market's better levels aside", () => {
+  it("gives an order at a better price the print first, stepping the market's better levels aside", () => {
     const w = world(0, RECORDED);
     w.snapshot(
       [
@@ -43,15 +43,16 @@ describe("CrowdMirror: recorded trade prints", () => {
     w.bot("buy", "0.50", "10"); // alone inside the spread
     w.bot("buy", "0.48", "10"); // behind 50
     // A seller swept to 0.48 before the book showed it: the print at 0.48 (60) went through
-    // the bot's 0.50 bid whole and 10 past its place at 0.48. The market's 0.49 bid must not
-    // meet the market's own IOC.
+    // the bot's 0.50 bid first, which took 10 of it; the 50 left are the 50 ahead of the bot's
+    // place at 0.48, so that bid stays unfilled. The market's 0.49 bid must not meet the
+    // market's own IOC.
     w.print("sell", "0.48", "60");
-    expect(fillsOf(w)).toEqual(["maker buy 500000 10000000", "maker buy 480000 10000000"]);
+    expect(fillsOf(w)).toEqual(["maker buy 500000 10000000"]);
     expect(w.mirror.crowdSize(T, "buy", u("0.49"))).toBe(u("100"));
     expect(w.mirror.crowdSize(T, "buy", u("0.48"))).toBe(u("50"));
-    // The 0.48 level entered the venue ahead of the bot's bid there and came back after the print;
-    // 0.49 could meet no bot order: it never entered (rule 5).
-    expect(w.venueBook()?.bids).toEqual([{ price: u("0.48"), size: u("50") }]);
+    // The 0.48 level entered the venue ahead of the bot's bid there and came back after the print
+    // (50 of the market's, then the bot's 10); 0.49 could meet no bot order: it never entered (rule 5).
+    expect(w.venueBook()?.bids).toEqual([{ price: u("0.48"), size: u("60") }]);
     expect(w.mirror.inVenue(T, "buy", u("0.49"))).toBe(false);
   });
 
