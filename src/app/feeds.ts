@@ -78,6 +78,13 @@ export class Feeds {
       tracker.onState((state) => engine.onBookState(state)),
       this.market.client.onEvent((e) => this.#onMarketEvent(e)),
       this.user.onEvent((e) => this.#onUserEvent(e)),
+      // A fill the gateway could not read is still a fill: the reconcile's REST backfill brings it
+      // in now rather than at the next periodic reconcile.
+      this.user.onRefused((r) => {
+        if (r.channel !== "user_fills") return;
+        o.logger.warn({ rejected: r.rejected, field: r.field }, "unreadable user_fill dropped: reconciling");
+        engine.onReconnect();
+      }),
     );
     for (const [name, client] of [
       ["market", this.market.client],

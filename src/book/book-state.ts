@@ -69,7 +69,7 @@ export interface BookCounters {
   droppedWhileResyncing: number;
   /** Times a book became crossed. */
   crossed: number;
-  /** Frames with a malformed entry (and seq that is not an integer). */
+  /** Frames with a malformed entry, a seq that is not an integer, or refused at the boundary (frameLost). */
   malformed: number;
   /** Books judged silent against their own update rate. */
   stalls: number;

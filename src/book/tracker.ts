@@ -133,6 +133,24 @@ export class BookTracker {
     }
   }
 
+  /**
+   * A token_book frame of a tracked token was refused before it could reach onEvent (the
+   * gateway's boundary parser: a seq or tsMs of the wrong type, a bad token field…). Counted as
+   * malformed. The exchange's book moved on by that frame, so a book that was following it
+   * (synced or stale) can only be resynced, like after a malformed entry; a resyncing book ignored
+   * updates and deltas anyway, but a lost book_snapshot or book_snapshot_failed may have been the
+   * answer it waits for: that attempt counts as failed (asked again after back-off).
+   * Untracked tokens are ignored (nothing follows them).
+   * @example client.onRefused((r) => { if (r.channel === "token_book") for (const t of r.ids) tracker.frameLost(t, r.type); });
+   */
+  frameLost(tokenId: string, type?: string): void {
+    const st = this.#books.get(tokenId);
+    if (st === undefined) return;
+    this.#counters.malformed++;
+    if (st.status !== "resyncing") this.#resync(st, "malformed", true);
+    else if (type === "book_snapshot" || type === "book_snapshot_failed") st.retry.failed();
+  }
+
   /** Cancels every timer; the tracker must not be used afterwards. */
   close(): void {
     for (const st of this.#books.values()) st.retry.cancel();

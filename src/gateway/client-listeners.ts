@@ -1,6 +1,7 @@
 import type { ClosedInfo } from "./connection-types.js";
 import type { GatewayFatalError } from "./errors.js";
 import { Listeners } from "./listeners.js";
+import type { RefusedEvent } from "./refused.js";
 import type { ChannelEvent } from "./schema/events.js";
 import type { Channel } from "./types.js";
 import type { RejectedIds } from "./waiters.js";
@@ -26,6 +27,7 @@ export class ClientListeners {
   protected readonly downs: Listeners<[number, ClosedInfo]>;
   protected readonly pongs: Listeners<[number, number, number | undefined]>;
   protected readonly rejections: Listeners<[RejectedIds]>;
+  protected readonly refusals: Listeners<[RefusedEvent]>;
 
   constructor(onListenerError: (err: unknown) => void) {
     this.events = new Listeners(onListenerError);
@@ -35,6 +37,7 @@ export class ClientListeners {
     this.downs = new Listeners(onListenerError);
     this.pongs = new Listeners(onListenerError);
     this.rejections = new Listeners(onListenerError);
+    this.refusals = new Listeners(onListenerError);
   }
 
   /** Typed, validated events of subscribed ids. Returns the removal. */
@@ -70,5 +73,13 @@ export class ClientListeners {
   /** The server refused ids (at subscribe, or on a resubscribe after a reconnect). */
   onRejected(fn: (r: RejectedIds) => void): () => void {
     return this.rejections.add(fn);
+  }
+
+  /**
+   * An event of a subscribed id (or wallet-scoped channel) arrived unusable and was dropped
+   * (counted as malformed): its followers lost an event and must recover (a book resyncs).
+   */
+  onRefused(fn: (r: RefusedEvent) => void): () => void {
+    return this.refusals.add(fn);
   }
 }

@@ -5,6 +5,7 @@ import { GatewayError, type GatewayFatalError } from "./errors.js";
 import { ConnectionLink, type LinkState } from "./link.js";
 import { type GatewayClientOptions, type GatewaySettings, gatewaySettings, gatewayUrl } from "./options.js";
 import { ReadyWaiters } from "./ready.js";
+import { refusedIds } from "./refused.js";
 import {
   type BookSnapshotRequested,
   type Pong,
@@ -22,8 +23,10 @@ import type { SubscribeOutcome } from "./waiters.js";
  * Client of one gateway (/ws/market or /ws/user): as many connections ("links") as the
  * subscription caps need (layout.ts), each reconnecting with back-off and resubscribing
  * everything it held (sync.ts); every push validated (schema/) into a typed event; fatal closes
- * (4401, 1008) stop everything and are reported once through onFatal. Listeners must not throw
- * (a throwing listener is logged and isolated).
+ * (4401, 1008) stop everything and are reported once through onFatal. A push refused by
+ * validation is counted and dropped; when it was an event of something subscribed, onRefused
+ * says what was lost (so a book can resync rather than silently miss a frame). Listeners must
+ * not throw (a throwing listener is logged and isolated).
  * @example
  * const client = new GatewayClient({ url: cfg.exchange.wsUrl, gateway: "market", apiKey, clock });
  * client.onEvent((e) => { if (e.type === "trade_matched") … });
@@ -251,11 +254,21 @@ export class GatewayClient extends ClientListeners {
     if ("rejected" in r) {
       bump(this.counters.malformed, r.rejected);
       this.lastMalformed = r;
+      this.#refused(r, frame, link.index, recvTs);
       return;
     }
     bump(this.counters.framesByType, r.event.type);
     if (!this.#subs.wants(r.channel, eventKey(r.event) ?? ""))
       return void bump(this.counters.dropped, "unsolicited");
     this.events.emit(r.event, { link: link.index, sid: r.sid, channel: r.channel, recvTs });
+  }
+
+  /** A refused event of something subscribed: tell onRefused listeners what was lost. */
+  #refused(r: EventFrameRejection, frame: Record<string, unknown>, link: number, recvTs: number): void {
+    const { channel, type } = r;
+    if (channel === undefined || type === undefined || this.refusals.size === 0) return;
+    const ids = refusedIds(channel, frame, (c, id) => this.#subs.wants(c, id));
+    if (ids === undefined) return;
+    this.refusals.emit({ type, channel, rejected: r.rejected, field: r.field, ids, link, recvTs });
   }
 }

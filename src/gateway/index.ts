@@ -8,6 +8,7 @@ export * from "./ids.js";
 export * from "./layout.js";
 export * from "./market-data-feed.js";
 export * from "./options.js";
+export * from "./refused.js";
 export * from "./replies.js";
 export * from "./schema/events.js";
 export * from "./schema/market-events.js";

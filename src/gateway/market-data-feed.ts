@@ -30,6 +30,8 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - pongs tell the tracker the connection is alive (its stall detector needs that);
  * - a dropped connection makes its books `resyncing` at once (frames were lost), and the
  *   resubscribe after the reconnect brings the snapshot the tracker was told to expect;
+ * - a token_book frame of a tracked token refused by validation (a seq or tsMs of the wrong
+ *   type…) is a frame the book missed: the tracker counts it and resyncs the book (frameLost);
  * - ids the server refuses are untracked; a fatal close leaves every book `resyncing`.
  * @example
  * const feed = new MarketDataFeed({ client, clock });
@@ -63,6 +65,9 @@ export class MarketDataFeed {
       client.onLinkUp((link, reconnect) => {
         tracker.onConnectionAlive();
         if (reconnect) expectOn(link);
+      }),
+      client.onRefused((r) => {
+        if (r.channel === "token_book") for (const t of r.ids) tracker.frameLost(t, r.type);
       }),
       client.onRejected((r) => {
         if (r.channel === "token_book") for (const t of r.ids) tracker.untrack(t);

@@ -118,6 +118,7 @@ describe("fuzz: gateway event frames", () => {
             Object.values(RULES).flatMap((r) => [
               ...Object.keys(r.required),
               ...Object.keys(r.optional ?? {}),
+              ...Object.keys(r.informational ?? {}),
             ]),
           ),
           "bids",
@@ -183,7 +184,9 @@ describe("fuzz: gateway event frames", () => {
           const rule = RULES[type] as (typeof RULES)[string];
           const data: Record<string, unknown> = { ...(base.data as Record<string, unknown>) };
           for (const [k, v] of Object.entries(b.extra)) define(data, k, v);
-          const kinds = type.startsWith("book_") ? {} : { ...rule.required, ...rule.optional };
+          const kinds = type.startsWith("book_")
+            ? {}
+            : { ...rule.required, ...rule.optional, ...rule.informational };
           for (const [field, kind] of Object.entries(kinds)) {
             if (field === rule.key || !(field in data)) continue;
             if (kind === "dec") data[field] = b.dec;
@@ -191,7 +194,7 @@ describe("fuzz: gateway event frames", () => {
             else if (kind === "num") data[field] = b.num;
             else if (kind === "str") data[field] = b.str;
           }
-          for (const field of Object.keys(rule.optional ?? {})) {
+          for (const field of Object.keys({ ...rule.optional, ...rule.informational })) {
             if (b.dropOptional) delete data[field];
             else if (b.nullOptional) data[field] = null;
           }
@@ -202,6 +205,11 @@ describe("fuzz: gateway event frames", () => {
             throw new Error(`refused ${JSON.stringify(r)} for ${JSON.stringify(frame).slice(0, 400)}`);
           }
           expectFaithful(frame, r);
+          // Well-formed informational fields are kept, not dropped with the malformed ones.
+          const event = r.event as unknown as Record<string, unknown>;
+          for (const field of Object.keys(rule.informational ?? {})) {
+            if (data[field] !== undefined && data[field] !== null) expect(event[field], field).toBeDefined();
+          }
         }),
         0.5,
       );

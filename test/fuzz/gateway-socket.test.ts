@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimClock } from "../../src/core/sim-clock.js";
 import { GatewayClient } from "../../src/gateway/client.js";
 import { type GatewayCounters, total } from "../../src/gateway/counters.js";
+import type { RefusedEvent } from "../../src/gateway/refused.js";
 import { type ChannelEvent, eventKey, parseEventFrame } from "../../src/gateway/schema/events.js";
 import { isRecord } from "../../src/gateway/schema/fields.js";
 import type { Channel, GatewayKind } from "../../src/gateway/types.js";
@@ -18,7 +19,9 @@ import { fuzzAsync, printTally, timeoutFor } from "./runs.js";
  * frames, reply-shaped frames) one at a time, and after each the client's counters must have
  * moved by exactly one frame, in the bucket an independent reading of the frame predicts:
  * malformed (not_json, not_object, missing_type, or the validator's reason), or received by
- * type; an accepted event reaches listeners, unchanged, exactly when its id is subscribed. The
+ * type; an accepted event reaches listeners, unchanged, exactly when its id is subscribed; a
+ * refused event is reported through onRefused only on its own channel and only with subscribed
+ * ids, and always for a book frame naming the subscribed token (its book must resync). The
  * connection stays up throughout: nothing a server sends throws out of the client.
  */
 
@@ -40,6 +43,7 @@ interface Rig {
   readonly server: RawServer;
   readonly client: GatewayClient;
   readonly events: ChannelEvent[];
+  readonly refused: RefusedEvent[];
   readonly wanted: ReadonlySet<string>;
 }
 
@@ -53,6 +57,8 @@ async function rig(gateway: GatewayKind): Promise<Rig> {
   const client = new GatewayClient({ url: server.url, gateway, apiKey: API_KEY, clock: new SimClock(0) });
   const events: ChannelEvent[] = [];
   client.onEvent((e) => events.push(e));
+  const refused: RefusedEvent[] = [];
+  client.onRefused((r) => refused.push(r));
   await client.start();
   const subs: [Channel, string[]][] =
     gateway === "market"
@@ -75,7 +81,7 @@ async function rig(gateway: GatewayKind): Promise<Rig> {
     expect(out.rejected).toEqual([]);
     for (const id of ids.length === 0 ? [""] : ids) wanted.add(`${channel}:${id}`);
   }
-  return { gateway, server, client, events, wanted };
+  return { gateway, server, client, events, refused, wanted };
 }
 
 beforeAll(async () => {
@@ -120,6 +126,7 @@ function expectOutcome(
   before: Counts,
   after: Counts,
   newEvents: ChannelEvent[],
+  newRefused: RefusedEvent[],
 ) {
   const malformed = delta(before.malformed, after.malformed);
   const byType = delta(before.framesByType, after.framesByType);
@@ -131,14 +138,19 @@ function expectOutcome(
       events: 0,
     });
   };
-  if (typeof payload !== "string") return bad("not_json");
+  const early = (reason: string) => {
+    bad(reason);
+    expect(newRefused).toEqual([]);
+  };
+  if (typeof payload !== "string") return early("not_json");
   // What the socket delivers: the text as UTF-8 (lone surrogates arrive as U+FFFD).
   const parsed = tryParse(Buffer.from(payload, "utf8").toString("utf8"));
-  if (!parsed.ok) return bad("not_json");
+  if (!parsed.ok) return early("not_json");
   const f = parsed.value;
-  if (!isRecord(f)) return bad("not_object");
-  if (typeof f.type !== "string") return bad("missing_type");
+  if (!isRecord(f)) return early("not_object");
+  if (typeof f.type !== "string") return early("missing_type");
   if (f.type === "connected") {
+    expect(newRefused).toEqual([]);
     expect({ malformed, byType, dropped }).toEqual({
       malformed: {},
       byType: { connected: 1 },
@@ -148,6 +160,7 @@ function expectOutcome(
   }
   if (REPLY_TYPES.has(f.type) && f.data === undefined) {
     // Nothing is pending (no ping on a SimClock): every reply is late.
+    expect(newRefused).toEqual([]);
     expect({ malformed, byType, dropped }).toEqual({
       malformed: {},
       byType: { [f.type]: 1 },
@@ -156,7 +169,21 @@ function expectOutcome(
     return;
   }
   const verdict = parseEventFrame(f, r.gateway);
-  if ("rejected" in verdict) return bad(verdict.rejected);
+  if ("rejected" in verdict) {
+    bad(verdict.rejected);
+    expect(newRefused.length).toBeLessThanOrEqual(1);
+    for (const n of newRefused) {
+      expect(n).toMatchObject({ type: f.type, channel: verdict.channel, rejected: verdict.rejected });
+      const ids = n.ids.length === 0 ? [""] : n.ids;
+      for (const id of ids) expect(r.wanted.has(`${n.channel}:${id}`), id).toBe(true);
+    }
+    const d = isRecord(f.data) ? f.data : {};
+    if (verdict.rejected.startsWith("book_") && (f.id === TOKEN || d.tokenId === TOKEN)) {
+      expect(newRefused.map((n) => n.ids.includes(TOKEN))).toEqual([true]);
+    }
+    return;
+  }
+  expect(newRefused).toEqual([]);
   expect(definitelyInvalid(f, r.gateway), "accepted a frame the spec rules out").toBeUndefined();
   expect({ malformed, byType }).toEqual({ malformed: {}, byType: { [f.type]: 1 } });
   const key = eventKey(verdict.event) ?? "";
@@ -212,9 +239,10 @@ describe("fuzz: gateway client over a real socket", () => {
             const before = copy(c);
             const n = seen(c);
             const ev = r.events.length;
+            const rf = r.refused.length;
             conn.ws.send(payload, { binary: typeof payload !== "string" });
             await until(() => seen(c) > n, "the client to count the frame");
-            expectOutcome(r, payload, before, copy(c), r.events.slice(ev));
+            expectOutcome(r, payload, before, copy(c), r.events.slice(ev), r.refused.slice(rf));
           }),
           WEIGHT,
         );

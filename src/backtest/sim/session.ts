@@ -6,6 +6,7 @@ import { resolveEngineOptions } from "../../engine/engine-deps.js";
 import type { EngineEvent } from "../../engine/engine-events.js";
 import { fillFromWire } from "../../execution/reconcile-fills.js";
 import { isBookEvent } from "../../gateway/market-data-feed.js";
+import { refusedIds } from "../../gateway/refused.js";
 import { type ChannelEvent, parseEventFrame } from "../../gateway/schema/events.js";
 import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
 import type { Logger } from "../../observability/logger.js";
@@ -96,10 +97,12 @@ export class SimSession {
   // Feed latency per connection, as live: /ws/market (book, lifecycle, snapshots), /ws/user (fills).
   readonly #market: Delay;
   readonly #user: Delay;
+  readonly #tokens: ReadonlySet<string>;
 
   constructor(o: SessionOptions) {
     const s = o.settings;
     this.markets = o.markets;
+    this.#tokens = new Set(o.markets.tokens.map((t) => t.tokenId));
     this.#market = latencyLane(s.latency.feedMs, o.seed, "market");
     this.#user = latencyLane(s.latency.feedMs, o.seed, "user");
     this.clock = new SimClock(o.startMs);
@@ -175,6 +178,12 @@ export class SimSession {
     const parsed = parseEventFrame(frame, "market");
     if ("rejected" in parsed) {
       c.rejected.set(parsed.rejected, (c.rejected.get(parsed.rejected) ?? 0) + 1);
+      // As live (MarketDataFeed): a book frame the parser refuses is one the bot's book missed.
+      if (parsed.channel === "token_book") {
+        const lost = refusedIds("token_book", frame, (_, id) => this.#tokens.has(id)) ?? [];
+        for (const t of lost)
+          this.#toEngine(() => this.tracker.frameLost(t, parsed.type), false, this.#market);
+      }
       return;
     }
     const e: ChannelEvent = parsed.event;

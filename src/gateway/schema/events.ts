@@ -87,11 +87,16 @@ export interface ParsedEvent {
   readonly id: string | undefined;
 }
 
-/** A refused event frame: the reason (a counter label) and, for bad_field, which field. */
+/**
+ * A refused event frame: the reason (a counter label), for bad_field which field, and the channel
+ * once the frame passed the envelope checks (its type, channel and gateway agree): then the frame
+ * was an event of that channel whose payload is unusable, and a subscriber of it lost an event.
+ */
 export interface EventFrameRejection {
   readonly rejected: EventRejection;
   readonly type?: string | undefined;
   readonly field?: string | undefined;
+  readonly channel?: Channel | undefined;
 }
 
 /**
@@ -121,12 +126,12 @@ export function parseEventFrame(
   if (frame.channel !== channel) return { rejected: "wrong_channel", type };
   if (gatewayOf(channel) !== gateway) return { rejected: "wrong_gateway", type };
   const data = frame.data;
-  if (!isRecord(data)) return { rejected: "bad_data", type };
+  if (!isRecord(data)) return { rejected: "bad_data", type, channel };
   const parsed = parseData(t, frame, data);
-  if ("rejected" in parsed) return parsed;
-  if ("badField" in parsed) return { rejected: "bad_field", type, field: parsed.badField };
+  if ("rejected" in parsed) return { ...parsed, channel };
+  if ("badField" in parsed) return { rejected: "bad_field", type, field: parsed.badField, channel };
   const key = eventKey(parsed);
-  if (key !== undefined && id !== undefined && id !== key) return { rejected: "id_mismatch", type };
+  if (key !== undefined && id !== undefined && id !== key) return { rejected: "id_mismatch", type, channel };
   return { event: parsed, sid, channel, id };
 }
 

@@ -96,10 +96,45 @@ export class FieldReader {
   }
 
   /**
+   * An optional field the bot does not act on (informational, passthrough): read with `read` when
+   * present and kept only when valid; an unexpected shape yields undefined and is NOT a failure,
+   * so it never costs the event its required fields.
+   * @example r.lenient("txHash", r.hex) // "0xab…", or undefined for "", 7, "0xABC"
+   */
+  lenient<T>(name: string, read: (name: string) => T): T | undefined {
+    if (!this.has(name)) return undefined;
+    const before = this.failed;
+    this.failed = undefined;
+    const v = read.call(this, name);
+    const ok = this.failed === undefined;
+    this.failed = before;
+    return ok ? v : undefined;
+  }
+
+  /** A point in time of a shape the spec does not give: a non-empty string or a finite number. */
+  stamp(name: string): string | number {
+    const v = this.#d[name];
+    if (typeof v === "string") return this.str(name);
+    return this.num(name);
+  }
+
+  /**
    * A map of outcome index → decimal amount (market_resolved and vault_position_redeemed
    * `payouts`); an array of decimals is accepted as the same map by position.
    */
   payouts(name: string): Record<string, string> {
+    return this.#payouts(name, false);
+  }
+
+  /**
+   * market_resolved `payouts`: like payouts(), and integer JSON numbers are accepted too (written
+   * as decimal strings): the market's payout vector is untyped ("any") and numerators are integers.
+   */
+  payoutNumerators(name: string): Record<string, string> {
+    return this.#payouts(name, true);
+  }
+
+  #payouts(name: string, integers: boolean): Record<string, string> {
     const v = this.#d[name];
     const entries: [string, unknown][] = Array.isArray(v)
       ? v.map((x, i) => [String(i), x])
@@ -109,8 +144,10 @@ export class FieldReader {
     if (entries.length === 0) return this.#fail(name, {});
     const out: Record<string, string> = {};
     for (const [k, x] of entries) {
-      if (!/^\d{1,3}$/.test(k) || typeof x !== "string" || !DECIMAL.test(x)) return this.#fail(name, {});
-      out[k] = x;
+      if (!/^\d{1,3}$/.test(k)) return this.#fail(name, {});
+      if (typeof x === "string" && DECIMAL.test(x)) out[k] = x;
+      else if (integers && typeof x === "number" && Number.isSafeInteger(x) && x >= 0) out[k] = String(x);
+      else return this.#fail(name, {});
     }
     return out;
   }

@@ -75,12 +75,17 @@ export interface MarketStatusEvent {
   readonly tsMs: number;
 }
 
-/** system: platform_status, a passthrough of the status producer; known fields typed when present. */
+/**
+ * system: platform_status, a passthrough of the status producer. `frozen` (what the bot acts on)
+ * is typed strictly; the informational fields are kept when they have a usable shape, undefined
+ * otherwise (`data` has them as sent).
+ */
 export interface PlatformStatusEvent {
   readonly type: "platform_status";
   readonly frozen?: boolean | undefined;
   readonly reason?: string | undefined;
-  readonly since?: string | undefined;
+  /** As sent: the spec gives no shape (an ISO string or a ms number are both kept). */
+  readonly since?: string | number | undefined;
   readonly etaUnfreeze?: unknown;
   readonly tsMs?: number | undefined;
   /** The payload as received. */
@@ -153,7 +158,13 @@ export function parseOhlcUpdate(d: Record<string, unknown>): Parsed<OhlcUpdateEv
   });
 }
 
-/** Validates the data of one of the four condition_lifecycle events. */
+/**
+ * Validates the data of one of the four condition_lifecycle events. The spec's required fields
+ * are checked strictly (the condition and, for market_status, the status are what the bot acts
+ * on: the market's new status); the optional ones (txHash, blockNumber, payouts, reason) are
+ * informational and kept only when well-formed: a market that paused or resolved must not be
+ * missed because of, say, an empty txHash.
+ */
 export function parseLifecycle(
   type: LifecycleEvent["type"],
   d: Record<string, unknown>,
@@ -162,26 +173,32 @@ export function parseLifecycle(
   const conditionId = r.conditionId();
   const tsMs = r.num("tsMs");
   if (type === "market_status") {
-    return done(r, { type, conditionId, status: r.str("status"), reason: r.opt("reason", r.str), tsMs });
+    return done(r, { type, conditionId, status: r.str("status"), reason: r.lenient("reason", r.str), tsMs });
   }
-  const chain = { txHash: r.opt("txHash", r.hex), blockNumber: r.opt("blockNumber", r.int) };
+  const chain = { txHash: r.lenient("txHash", r.hex), blockNumber: r.lenient("blockNumber", r.int) };
   if (type === "market_resolved") {
     const resolution = r.str("resolution");
-    return done(r, { type, conditionId, resolution, payouts: r.opt("payouts", r.payouts), ...chain, tsMs });
+    const payouts = r.lenient("payouts", r.payoutNumerators);
+    return done(r, { type, conditionId, resolution, payouts, ...chain, tsMs });
   }
   return done(r, { type, conditionId, ...chain, tsMs });
 }
 
-/** Validates platform_status data: any object; frozen/reason/since/tsMs checked when present. */
+/**
+ * Validates platform_status data: any object. `frozen`, when present, must be a boolean (the bot
+ * halts or resumes quoting on it: a value it cannot read is refused and counted, not guessed);
+ * reason, since and tsMs are informational and kept only when well-formed, so an empty reason or
+ * a numeric `since` never costs the event its `frozen`.
+ */
 export function parsePlatformStatus(d: Record<string, unknown>): Parsed<PlatformStatusEvent> {
   const r = new FieldReader(d);
   return done(r, {
     type: "platform_status",
     frozen: r.opt("frozen", r.bool),
-    reason: r.opt("reason", r.str),
-    since: r.opt("since", r.str),
+    reason: r.lenient("reason", r.str),
+    since: r.lenient("since", r.stamp),
     etaUnfreeze: d.etaUnfreeze,
-    tsMs: r.opt("tsMs", r.num),
+    tsMs: r.lenient("tsMs", r.num),
     data: d,
   });
 }

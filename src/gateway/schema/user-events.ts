@@ -89,7 +89,11 @@ export function parseUserFill(d: Record<string, unknown>): Parsed<UserFillEvent>
   });
 }
 
-/** Validates order_placed / order_cancelled data (known fields when present). */
+/**
+ * Validates order_placed / order_cancelled data: any object. Every field is optional and only
+ * informational (the bot logs these events; its orders are reconciled over REST), so each known
+ * field is kept when well-formed and left undefined otherwise, never refusing the event.
+ */
 export function parseUserOrder(
   type: UserOrderEvent["type"],
   d: Record<string, unknown>,
@@ -97,11 +101,11 @@ export function parseUserOrder(
   const r = new FieldReader(d);
   return done(r, {
     type,
-    orderId: r.opt("orderId", r.str),
-    clientOrderId: r.opt("clientOrderId", r.str),
-    status: r.opt("status", r.str),
-    reason: r.opt("reason", r.str),
-    tsMs: r.opt("tsMs", r.num),
+    orderId: r.lenient("orderId", r.str),
+    clientOrderId: r.lenient("clientOrderId", r.str),
+    status: r.lenient("status", r.str),
+    reason: r.lenient("reason", r.str),
+    tsMs: r.lenient("tsMs", r.num),
     data: d,
   });
 }

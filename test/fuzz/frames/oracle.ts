@@ -8,6 +8,14 @@ import type { GatewayKind } from "../../../src/gateway/types.js";
  * envelope id names. `definitelyInvalid` answers a reason when a frame breaks a rule of the spec
  * for certain; the parser must then refuse it. It is deliberately one-sided: where the spec
  * leaves room (length limits, unsafe integers) it says nothing and the parser may decide.
+ *
+ * Optional fields come in two kinds. `optional`: ones the bot acts on (platform_status `frozen`,
+ * user_fill `clientOrderId`), refused when present and malformed. `informational`: optional or
+ * passthrough fields the bot only records (lifecycle txHash/blockNumber/payouts/reason, the
+ * platform_status reason/since/tsMs, every user_orders field). These used to be refused like the
+ * others, which cost a market_resolved its resolution for `payouts: [1, 0]` and a platform_status
+ * its `frozen` for `reason: ""` (review of marketdata, question 1); now a malformed one is dropped
+ * from the event (undefined) and the event is still delivered, so it never makes a frame invalid.
  */
 
 type Kind =
@@ -21,6 +29,7 @@ type Kind =
   | "addr"
   | "hex"
   | "payouts"
+  | "numerators"
   | "side"
   | "time";
 type Fields = Readonly<Record<string, Kind>>;
@@ -30,6 +39,8 @@ interface EventRule {
   readonly gateway: GatewayKind;
   readonly required: Fields;
   readonly optional?: Fields;
+  /** Optional fields dropped (never refused) when malformed. */
+  readonly informational?: Fields;
   /** The data field the envelope id must equal. */
   readonly key?: "tokenId" | "conditionId" | "vaultAddress" | "platform_status";
 }
@@ -84,35 +95,38 @@ export const RULES: Readonly<Record<string, EventRule>> = {
     channel: "condition_lifecycle",
     gateway: "market",
     required: { conditionId: "cond", tsMs: "num" },
-    optional: CHAIN,
+    informational: CHAIN,
     key: "conditionId",
   },
   market_unpaused: {
     channel: "condition_lifecycle",
     gateway: "market",
     required: { conditionId: "cond", tsMs: "num" },
-    optional: CHAIN,
+    informational: CHAIN,
     key: "conditionId",
   },
   market_resolved: {
     channel: "condition_lifecycle",
     gateway: "market",
     required: { conditionId: "cond", resolution: "str", tsMs: "num" },
-    optional: { ...CHAIN, payouts: "payouts" },
+    // Payout numerators are integers and the market's vector is untyped: JSON numbers are fine.
+    informational: { ...CHAIN, payouts: "numerators" },
     key: "conditionId",
   },
   market_status: {
     channel: "condition_lifecycle",
     gateway: "market",
     required: { conditionId: "cond", status: "str", tsMs: "num" },
-    optional: { reason: "str" },
+    informational: { reason: "str" },
     key: "conditionId",
   },
   platform_status: {
     channel: "system",
     gateway: "market",
     required: {},
-    optional: { frozen: "bool", reason: "str", since: "str", tsMs: "num" },
+    optional: { frozen: "bool" },
+    // `since` has no shape in the spec: a string or a ms number.
+    informational: { reason: "str", since: "time", tsMs: "num" },
     key: "platform_status",
   },
   user_fill: {
@@ -121,8 +135,8 @@ export const RULES: Readonly<Record<string, EventRule>> = {
     required: { ...TRADE, walletAddress: "addr", side: "side", tradeId: "str", orderId: "str" },
     optional: { clientOrderId: "str" },
   },
-  order_placed: { channel: "user_orders", gateway: "user", required: {}, optional: ORDER },
-  order_cancelled: { channel: "user_orders", gateway: "user", required: {}, optional: ORDER },
+  order_placed: { channel: "user_orders", gateway: "user", required: {}, informational: ORDER },
+  order_cancelled: { channel: "user_orders", gateway: "user", required: {}, informational: ORDER },
   vault_position_balance_changed: {
     channel: "vault_positions",
     gateway: "user",
@@ -177,11 +191,16 @@ function badKind(kind: Kind, v: unknown): boolean {
       return v !== "buy" && v !== "sell";
     case "time":
       return !(typeof v === "string" && v !== "") && !(typeof v === "number" && Number.isFinite(v));
-    case "payouts": {
+    case "payouts":
+    case "numerators": {
       if (typeof v !== "object" || v === null) return true;
       const entries = Object.entries(v);
       if (entries.length === 0) return true;
-      return entries.some(([k, x]) => !/^\d+$/.test(k) || typeof x !== "string" || !DEC.test(x));
+      const badAmount = (x: unknown) =>
+        kind === "numerators" && typeof x === "number"
+          ? !Number.isInteger(x) || x < 0
+          : typeof x !== "string" || !DEC.test(x);
+      return entries.some(([k, x]) => !/^\d+$/.test(k) || badAmount(x));
     }
   }
 }
@@ -253,11 +272,21 @@ export function expectFaithful(frame: Record<string, unknown>, parsed: ParsedEve
     return;
   }
   for (const field of Object.keys(rule.required)) expect(e[field], field).toBeDefined();
+  // A malformed informational field is dropped from the event, never passed on as sent.
+  for (const [field, kind] of Object.entries(rule.informational ?? {})) {
+    if (present(d[field]) && badKind(kind, d[field])) expect(e[field], field).toBeUndefined();
+  }
   for (const [k, v] of Object.entries(e)) {
     if (k === "type" || k === "data" || v === undefined) continue;
     const sent = d[k];
-    if (k === "payouts" && Array.isArray(sent)) {
-      expect(v).toEqual(Object.fromEntries(sent.map((x, i) => [String(i), x])));
+    if (k === "payouts") {
+      // By position for an array; integer numerators come out as decimal strings.
+      const entries = Array.isArray(sent)
+        ? sent.map((x, i) => [String(i), x])
+        : Object.entries(sent as object);
+      expect(v).toEqual(
+        Object.fromEntries(entries.map(([i, x]) => [i, typeof x === "number" ? String(x) : x])),
+      );
     } else {
       expect(v, k).toStrictEqual(sent);
     }

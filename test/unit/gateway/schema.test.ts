@@ -289,18 +289,24 @@ describe("parseEventFrame", () => {
       "bad_field",
       "blockNumber",
     ],
+    // market_resolved `payouts` with a number and order_placed `clientOrderId: 7` were refused
+    // here. They are optional fields the bot does not act on, and refusing the whole event for
+    // them lost a market's resolution (review of marketdata, question 1): the payouts are now read
+    // with integer numerators allowed, and a malformed informational field is dropped from the
+    // event instead. schema-optional.test.ts pins the new behaviour. A malformed REQUIRED field,
+    // or an optional one the bot acts on (`frozen`, user_fill clientOrderId), is still refused:
     [
-      "payouts with a number",
+      "a market_resolved resolution that is not a string (integer payouts do not save it)",
       "market_resolved",
-      { conditionId: COND, resolution: "YES", payouts: { "0": 1 }, tsMs: 1 },
+      { conditionId: COND, resolution: 7, payouts: { "0": 1 }, tsMs: 1 },
       COND,
       "bad_field",
-      "payouts",
+      "resolution",
     ],
     [
-      "order_placed clientOrderId not a string",
-      "order_placed",
-      { clientOrderId: 7 },
+      "user_fill clientOrderId not a string",
+      "user_fill",
+      { ...payload("user_fill"), clientOrderId: 7 },
       undefined,
       "bad_field",
       "clientOrderId",
