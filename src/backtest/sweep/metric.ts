@@ -71,7 +71,12 @@ export const NAMED_METRICS: Readonly<Record<SummaryKind, Readonly<Record<string,
         return mean === undefined || std === undefined || std.isZero() ? undefined : mean.div(std);
       },
     },
-    inventory: at("finalInventory.mean", "asc"),
+    // Closest to flat first: a mean that ends short is no better than one that ends long.
+    inventory: {
+      field: "|finalInventory.mean|",
+      order: "asc",
+      read: (s) => numeric(valueAt(s, ["finalInventory", "mean"]))?.abs(),
+    },
     inventoryStd: at("finalInventory.std", "asc"),
     fills: at("fills.mean", "desc"),
     maxDrawdown: perPathMean("maxDrawdown", "asc"),

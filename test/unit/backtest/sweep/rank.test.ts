@@ -96,7 +96,14 @@ describe("parseMetric", () => {
     expect(read("sharpe")).toBe("3");
     expect(read("maxDrawdown")).toBe("0.15");
     expect(read("uptime")).toBe("0.75");
-    expect(read("inventory")).toBe("-1");
+    expect(read("inventory")).toBe("1"); // distance from flat: |−1|
+    // Ranked closest to flat, whichever side: a short mean used to rank first.
+    const inv = (point: number, mean: string) => ok(point, { finalInventory: { mean, std: "0" } });
+    const ranked = rankPoints(
+      [inv(1, "-3"), inv(2, "0.5"), inv(3, "2"), inv(4, "-0.25")],
+      parseMetric("inventory", "synthetic"),
+    );
+    expect(ranked.map((r) => r.point)).toEqual([4, 2, 3, 1]);
     expect(NAMED_METRICS.synthetic.sharpe?.read({ pnl: { mean: "1", std: "0" } })).toBeUndefined();
   });
 });
