@@ -73,9 +73,12 @@ export class ExchangeError extends MmError {
  * 200/201 body).
  *
  * - 429: retryable. The rate limiter refuses before any processing.
- * - 503: retryable ("upstream unavailable": the gateway could not hand the request on), except
- *   `exchange_malformed_response`, which says the upstream *did* answer (just not in JSON): it may have
- *   acted, so that one is ambiguous.
+ * - 503 `exchange_unavailable` ("exchange service or matcher unreachable"), or a 503 with no code (a
+ *   proxy's): retryable, the request was never handed on. Any other 503 is ambiguous:
+ *   `exchange_transport_error` ("connection failed") does not say whether the upstream got the request
+ *   before the connection failed, and `exchange_malformed_response` says it *did* answer (just not in
+ *   JSON), so either may have acted. A placement answered so is reconciled by its clientOrderId,
+ *   never sent again (spec, Retry guidance: do not auto-retry place-order).
  * - 501: rejected. The feature is disabled; retrying cannot help.
  * - Other 5xx (500 `idempotency_race`, 502, 504, …) and 408: ambiguous. The request reached a server that
  *   failed while handling it, so it may have taken effect. `idempotency_race` in particular means another
@@ -86,7 +89,8 @@ export class ExchangeError extends MmError {
  */
 export function classifyHttpFailure(status: number, code: string): ExchangeOutcome {
   if (status === 429) return "retryable";
-  if (status === 503) return code === "exchange_malformed_response" ? "ambiguous" : "retryable";
+  if (status === 503)
+    return code === "exchange_unavailable" || code === "http_error" ? "retryable" : "ambiguous";
   if (status === 501) return "rejected";
   if (status >= 500 || status === 408) return "ambiguous";
   return "rejected";

@@ -26,7 +26,12 @@ const order = (id: string, cid: string | undefined, placedAt = 0, endedAt?: numb
   remaining: 1n,
 });
 
-const place = (cid: string, status: number | undefined, placementStatus?: string): TappedRequest => ({
+const place = (
+  cid: string,
+  status: number | undefined,
+  placementStatus?: string,
+  errorCode?: string,
+): TappedRequest => ({
   method: "POST",
   path: "/api/orders/place",
   startedAt: 0,
@@ -35,6 +40,7 @@ const place = (cid: string, status: number | undefined, placementStatus?: string
   status,
   answeredAt: status === undefined ? undefined : 1,
   placementStatus,
+  errorCode,
   abandoned: status === undefined,
 });
 
@@ -55,11 +61,19 @@ describe("fault-suite invariants", () => {
   it("duplicates: two orders for one clientOrderId, an order without one, a resend after a maybe-done answer", () => {
     expect(checkNoDuplicates([order("o1", "c"), order("o2", "c")], []).ok).toBe(false);
     expect(checkNoDuplicates([order("o1", undefined)], []).ok).toBe(false);
-    for (const first of [place("c", undefined), place("c", 500), place("c", 201, "OPEN")]) {
+    const transport = place("c", 503, undefined, "exchange_transport_error");
+    for (const first of [place("c", undefined), place("c", 500), place("c", 201, "OPEN"), transport]) {
       expect(mayHaveBeenDone(first)).toBe(true);
       expect(checkNoDuplicates([], [first, place("c", 201, "OPEN")]).ok).toBe(false);
     }
-    for (const first of [place("c", 429), place("c", 503), place("c", 409), place("c", 201, "REJECTED")]) {
+    const unavailable = place("c", 503, undefined, "exchange_unavailable");
+    for (const first of [
+      place("c", 429),
+      unavailable,
+      place("c", 503),
+      place("c", 409),
+      place("c", 201, "REJECTED"),
+    ]) {
       expect(mayHaveBeenDone(first)).toBe(false);
       expect(checkNoDuplicates([order("o1", "c")], [first, place("c", 201, "OPEN")]).ok).toBe(true);
     }

@@ -54,8 +54,9 @@ export function checkNoForeignOrders(venueOpen: readonly VenueOrder[], session: 
  * Zero duplicate orders per clientOrderId, checked twice:
  * - on the exchange: no clientOrderId owns two orders, and every order of the bot has one;
  * - on the wire: a placement is sent again under the same clientOrderId only after an answer that
- *   says it was definitely not done (4xx, 429, 503, or a REJECTED placement). After an acceptance, a
- *   5xx other than 503, a timeout or no answer at all, it must never be resent (the mock would
+ *   says it was definitely not done (4xx, 429, 503 exchange_unavailable or without a code, or a
+ *   REJECTED placement). After an acceptance, any other 5xx, a timeout or no answer at all, it must
+ *   never be resent (the mock would
  *   deduplicate it, so only the wire shows a resend).
  */
 export function checkNoDuplicates(
@@ -95,7 +96,8 @@ export function checkNoDuplicates(
 export function mayHaveBeenDone(r: TappedRequest): boolean {
   if (r.status === undefined) return true;
   if (r.status >= 200 && r.status < 300) return r.placementStatus !== "REJECTED";
-  return r.status >= 500 && r.status !== 503;
+  if (r.status === 503) return r.errorCode !== undefined && r.errorCode !== "exchange_unavailable";
+  return r.status >= 500;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface TappedRequest {
   answeredAt: number | undefined;
   /** Placement answers: the body's status (OPEN, FILLED, REJECTED…). */
   placementStatus: string | undefined;
+  /** Error answers: the envelope's code (nested `error.code` or bare `code`). */
+  errorCode: string | undefined;
   /** The bot gave up on it (closed the connection) before any answer came. */
   abandoned: boolean;
 }
@@ -51,6 +53,7 @@ export async function startWireTap(target: string): Promise<WireTap> {
         status: undefined,
         answeredAt: undefined,
         placementStatus: undefined,
+        errorCode: undefined,
         abandoned: false,
       };
       requests.push(rec);
@@ -71,6 +74,7 @@ export async function startWireTap(target: string): Promise<WireTap> {
             rec.status = answer.statusCode;
             rec.answeredAt = Date.now();
             if (rec.clientOrderId !== undefined) rec.placementStatus = statusField(text);
+            if ((answer.statusCode ?? 0) >= 400) rec.errorCode = codeField(text);
             if (res.destroyed) return;
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(text);
@@ -125,6 +129,16 @@ function placementOf(req: IncomingMessage, body: Buffer): Pick<TappedRequest, "c
     };
   } catch {
     return { clientOrderId: "", placement: undefined };
+  }
+}
+
+function codeField(body: Buffer): string | undefined {
+  try {
+    const b = JSON.parse(body.toString("utf8")) as { code?: unknown; error?: { code?: unknown } };
+    const c = b.error?.code ?? b.code;
+    return typeof c === "string" ? c : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -57,12 +57,12 @@ describe("retryable: the exchange did not act", () => {
     const { server, client } = await setup((_r, res) =>
       sendJson(res, 503, {
         status: 503,
-        error: { code: "exchange_transport_error", message: "down", trace_id: "t" },
+        error: { code: "exchange_unavailable", message: "down", trace_id: "t" },
       }),
     );
     expect(await client.orders.place(placeRequest())).toMatchObject({
       kind: "rejected",
-      code: "exchange_transport_error",
+      code: "exchange_unavailable",
       retryable: true,
     });
     server.setHandler((_r, res) =>
@@ -187,7 +187,7 @@ describe("ambiguous: the request left and no definite answer came back", () => {
     });
   });
 
-  it("classifies 500 idempotency_race, 502 and 503 exchange_malformed_response as ambiguous", async () => {
+  it("classifies 500 idempotency_race, 502 and 503 exchange_malformed_response / transport_error as ambiguous", async () => {
     const { server, client } = await setup((_r, res) =>
       sendJson(res, 500, { code: "idempotency_race", message: "race" }, standardHeaders("rq-race")),
     );
@@ -209,6 +209,18 @@ describe("ambiguous: the request left and no definite answer came back", () => {
     expect(await client.orders.place(placeRequest())).toMatchObject({
       kind: "ambiguous",
       error: { code: "exchange_malformed_response" },
+    });
+    // The gateway lost its connection to the exchange: the order may have reached the matcher, so
+    // it is reconciled by its clientOrderId, not sent again (spec: do not auto-retry place-order).
+    server.setHandler((_r, res) =>
+      sendJson(res, 503, {
+        status: 503,
+        error: { code: "exchange_transport_error", message: "connection failed", trace_id: "t" },
+      }),
+    );
+    expect(await client.orders.place(placeRequest())).toMatchObject({
+      kind: "ambiguous",
+      error: { code: "exchange_transport_error" },
     });
   });
 });

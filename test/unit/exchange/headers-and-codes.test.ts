@@ -39,7 +39,9 @@ describe("classification tables", () => {
     expect(classifyHttpFailure(409, "market_not_open")).toBe("rejected");
     expect(classifyHttpFailure(429, "rate_limited")).toBe("retryable");
     expect(classifyHttpFailure(503, "exchange_unavailable")).toBe("retryable");
-    expect(classifyHttpFailure(503, "exchange_transport_error")).toBe("retryable");
+    expect(classifyHttpFailure(503, "http_error")).toBe("retryable"); // no code: a proxy's 503
+    // "Connection failed" does not say the upstream never got it (found by review).
+    expect(classifyHttpFailure(503, "exchange_transport_error")).toBe("ambiguous");
     expect(classifyHttpFailure(503, "exchange_malformed_response")).toBe("ambiguous");
     expect(classifyHttpFailure(500, "idempotency_race")).toBe("ambiguous");
     expect(classifyHttpFailure(502, "http_error")).toBe("ambiguous");
