@@ -5,6 +5,7 @@ import {
   withdrawalRequestResult,
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
+import { ExchangeError } from "./exchange-error.js";
 import { normaliseWithdrawal, normaliseWithdrawalList } from "./records.js";
 import type { Withdrawal, WithdrawalListPage, WithdrawalListQuery } from "./types.js";
 
@@ -52,16 +53,34 @@ export class WithdrawalsApi {
   /**
    * POST /api/withdrawals/request. Business rejects in a 200 body (`aml_blocked`, `destination_not_cleared`,
    * `wallet_banned`) throw ExchangeError (rejected); `new_destination_edd` beside a created record is
-   * returned as `code` (accepted, under compliance review).
+   * returned as `code` (accepted, under compliance review). The spec's plain `new_destination_edd`
+   * envelope (no record) says the withdrawal exists, under review: it throws as `ambiguous`, never as
+   * a reject, so that nobody requests it again (find it with `list`).
    * @example const { withdrawal, code } = await client.withdrawals.request({ amount: "25", destination, signature });
    */
-  request(body: WithdrawalRequest): Promise<WithdrawalRequestResult> {
-    return this.#caller.call({
-      method: "POST",
-      route: "/api/withdrawals/request",
-      body,
-      rejectOf: withdrawalRejectOf,
-      parse: withdrawalRequestResult,
-    });
+  async request(body: WithdrawalRequest): Promise<WithdrawalRequestResult> {
+    try {
+      return await this.#caller.call({
+        method: "POST",
+        route: "/api/withdrawals/request",
+        body,
+        rejectOf: withdrawalRejectOf,
+        parse: withdrawalRequestResult,
+      });
+    } catch (err) {
+      if (!(err instanceof ExchangeError) || err.code !== "new_destination_edd") throw err;
+      if (err.httpStatus === undefined || err.httpStatus >= 300) throw err;
+      throw new ExchangeError({
+        code: err.code,
+        message: `${err.message} (the withdrawal was created and is under compliance review: list it, do not request it again)`,
+        outcome: "ambiguous",
+        endpoint: err.endpoint,
+        httpStatus: err.httpStatus,
+        requestId: err.requestId,
+        traceId: err.traceId,
+        details: { ...err.details },
+        cause: err,
+      });
+    }
   }
 }
