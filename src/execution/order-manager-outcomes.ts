@@ -54,11 +54,20 @@ export function markPlacementSent(store: OrderStore, clientOrderId: string, now:
   return store.apply(clientOrderId, { kind: "sent" }, now);
 }
 
-/** Marks a queued placement the queue dropped before sending (superseded or shed): it never existed. */
+/**
+ * Marks a queued placement the queue dropped before sending (superseded or shed): it never existed.
+ * The queue reports a placement it sent once (and re-queued after a retryable reject) with that
+ * answer, not as dropped. Should a drop still name a placement already sent, nothing says what the
+ * exchange made of it, so it becomes `unknown` for the reconciler to resolve by clientOrderId rather
+ * than stay `placing`, which would block its level for good.
+ */
 export function markPlacementDropped(store: OrderStore, clientOrderId: string, now: number): boolean {
   const o = store.get(clientOrderId);
   // The order manager already retired a superseded placement; the queue's drop confirms it.
   if (o !== undefined && o.state === "cancelled" && o.sentAtMs === undefined) return true;
+  if (o !== undefined && o.state === "placing" && !o.queued) {
+    return store.apply(clientOrderId, { kind: "ambiguous" }, now);
+  }
   return store.apply(clientOrderId, { kind: "dropped" }, now);
 }
 

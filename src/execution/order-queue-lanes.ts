@@ -1,4 +1,12 @@
+import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllIntent, CancelIntent, PlaceIntent } from "./intents.js";
+
+/** The answer to an earlier send of a placement that was re-queued (a retryable reject). */
+export interface PlaceAnswer {
+  readonly outcome: Extract<PlaceOrderOutcome, { kind: "rejected" }>;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+}
 
 /** A placement waiting to be sent. */
 export interface QueuedPlace {
@@ -8,6 +16,11 @@ export interface QueuedPlace {
   readonly enqueuedAt: number;
   /** Sends so far (a retryable reject may re-queue it once). */
   attempts: number;
+  /**
+   * Set when it was sent before and re-queued: the retryable reject it got. Should the queue then
+   * drop it unsent, that answer is its outcome (it was sent, so it is not reported as a drop).
+   */
+  lastAnswer: PlaceAnswer | undefined;
 }
 
 /** A single cancel waiting to be sent; duplicates for the same order ride along in `intents`. */

@@ -1,8 +1,9 @@
 import type { ExchangeError } from "../exchange/exchange-error.js";
 import type { CancelAllResult } from "../exchange/types.js";
-import type { CancelIntent, PlaceIntent } from "./intents.js";
-import type { QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
+import type { CancelIntent } from "./intents.js";
+import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
 import type { PlaceSend, WriteSend } from "./order-queue-send.js";
+import { type DroppedPlace, notSentReason } from "./order-queue-state.js";
 import type { CancelAllOutcome, CancelOutcome, PlaceDropReason, QueueReport } from "./order-queue-types.js";
 
 /** The part of the queue that settlement acts on (kept narrow so the rules read in one place). */
@@ -12,18 +13,19 @@ export interface SettleTarget {
   cancelAllAvailable: boolean;
   readonly maxCancelAttempts: number;
   report(r: QueueReport): void;
-  dropPlace(intent: PlaceIntent, reason: PlaceDropReason): void;
+  dropPlace(item: DroppedPlace, reason: PlaceDropReason): void;
   intakeCancel(intent: CancelIntent, orderId: string | undefined): void;
-  requeuePlace(item: QueuedPlace): boolean;
+  requeuePlace(item: QueuedPlace, answer: PlaceAnswer): boolean;
   requeueCancel(item: QueuedCancel): void;
   requeueCancelAll(item: QueuedCancelAll): void;
 }
 
 /**
  * A placement's answer. A retryable reject is re-queued once when still desired (see
- * OrderQueue.requeuePlace); otherwise the outcome is reported as is. Cancels that waited for this
- * placement then proceed: with its orderId when accepted, as `not_sent` when definitely rejected, as
- * ambiguous when the placement is.
+ * QueueState.requeuePlace); otherwise the outcome is reported as is. A re-queued placement withdrawn
+ * before its second send is reported with its first answer (QueueState.dropPlace). Cancels that
+ * waited for this placement then proceed: with its orderId when accepted, as `not_sent` when
+ * definitely rejected, as ambiguous when the placement is.
  */
 export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend): void {
   const coid = item.intent.clientOrderId;
@@ -31,14 +33,16 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
   const waiting = q.awaiting.get(coid) ?? [];
   q.awaiting.delete(coid);
   if (res.kind === "withdrawn") {
-    q.dropPlace(item.intent, waiting.length > 0 ? "cancelled_unsent" : "superseded");
+    q.dropPlace(item, waiting.length > 0 ? "cancelled_unsent" : "superseded");
     for (const intent of waiting)
-      q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_dropped" } });
+      q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: notSentReason(item) } });
     return;
   }
   const { outcome } = res;
-  if (outcome.kind === "rejected" && outcome.retryable && waiting.length === 0 && q.requeuePlace(item))
-    return;
+  if (outcome.kind === "rejected" && outcome.retryable && waiting.length === 0) {
+    const answer: PlaceAnswer = { outcome, sentAt: res.sentAt, answeredAt: res.answeredAt };
+    if (q.requeuePlace(item, answer)) return;
+  }
   q.report({ kind: "place", intent: item.intent, outcome, sentAt: res.sentAt, answeredAt: res.answeredAt });
   for (const intent of waiting) {
     if (outcome.kind === "accepted") q.intakeCancel(intent, outcome.result.orderId);

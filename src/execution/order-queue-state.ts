@@ -2,6 +2,7 @@ import { ExchangeError } from "../exchange/exchange-error.js";
 import type { CancelAllIntent, CancelIntent, Intent, PlaceIntent } from "./intents.js";
 import {
   CancelLane,
+  type PlaceAnswer,
   PlacementLane,
   type QueuedCancel,
   type QueuedCancelAll,
@@ -73,8 +74,14 @@ export class QueueState implements SettleTarget {
     this.#o.onReport(r);
   }
 
-  /** Reports a placement that will never be sent. */
-  dropPlace(intent: PlaceIntent, reason: PlaceDropReason): void {
+  /**
+   * Takes a placement out for good without sending it (again). One never sent is reported as
+   * `place_dropped`. One sent before and re-queued after a retryable reject is reported with that
+   * answer instead: the order does not exist (the exchange did not act), and saying it was never sent
+   * would be false. The counters count the queue's decision either way.
+   */
+  dropPlace(item: DroppedPlace, reason: PlaceDropReason): void {
+    const { intent } = item;
     if (reason === "shed") {
       this.stats.shed++;
       this.#o.metrics?.shed?.(intent);
@@ -82,12 +89,14 @@ export class QueueState implements SettleTarget {
       this.stats.superseded++;
       this.#o.metrics?.superseded?.(intent);
     } else if (reason === "cancelled_unsent") this.stats.cancelledUnsent++;
-    this.report({ kind: "place_dropped", intent, reason });
+    const answer = item.lastAnswer;
+    if (answer === undefined) this.report({ kind: "place_dropped", intent, reason });
+    else this.report({ kind: "place", intent, ...answer });
   }
 
   #intakePlace(intent: PlaceIntent): void {
     if (this.closed) {
-      this.dropPlace(intent, "closed");
+      this.dropPlace({ intent, lastAnswer: undefined }, "closed");
       return;
     }
     const now = this.#o.clock.now();
@@ -97,9 +106,10 @@ export class QueueState implements SettleTarget {
       seq: this.nextSeq(),
       enqueuedAt: now,
       attempts: 0,
+      lastAnswer: undefined,
     };
     const old = this.places.add(item);
-    if (old !== undefined) this.dropPlace(old.intent, "superseded");
+    if (old !== undefined) this.dropPlace(old, "superseded");
   }
 
   /** Routes a cancel; `orderId` overrides the intent's (filled in from its placement's answer). */
@@ -108,8 +118,8 @@ export class QueueState implements SettleTarget {
     const queued = this.places.byClientOrderId(coid);
     if (queued !== undefined) {
       this.places.remove(queued);
-      this.dropPlace(queued.intent, "cancelled_unsent");
-      this.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_dropped" } });
+      this.dropPlace(queued, "cancelled_unsent");
+      this.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: notSentReason(queued) } });
       return;
     }
     const id = orderId ?? intent.orderId;
@@ -155,7 +165,7 @@ export class QueueState implements SettleTarget {
   #intakeCancelAll(intent: CancelAllIntent): void {
     const m = intent.marketId;
     for (const p of this.places.removeWhere((p) => m === undefined || p.intent.marketId === m)) {
-      this.dropPlace(p.intent, "cancel_all");
+      this.dropPlace(p, "cancel_all");
     }
     const covered = this.cancels.takeMarket(m);
     const into = this.cancelAlls.find((a) => a.marketId === undefined || a.marketId === m);
@@ -194,11 +204,15 @@ export class QueueState implements SettleTarget {
     );
   }
 
-  /** Re-queues a placement rejected as retryable when still desired and not superseded; false when not. */
-  requeuePlace(item: QueuedPlace): boolean {
+  /**
+   * Re-queues a placement rejected as retryable (`answer`) when still desired and not superseded;
+   * false when not. The answer stays with it (see dropPlace).
+   */
+  requeuePlace(item: QueuedPlace, answer: PlaceAnswer): boolean {
     if (this.closed || item.attempts > 1 || this.places.byKey(item.key) !== undefined) return false;
     if (this.awaiting.has(item.intent.clientOrderId) || this.#o.stillDesired?.(item.intent) !== true)
       return false;
+    item.lastAnswer = answer;
     this.places.add(item);
     this.stats.requeued++;
     return true;
@@ -224,4 +238,15 @@ export class QueueState implements SettleTarget {
     for (const a of this.inFlightCancelAlls) out.add(a.marketId ?? "*");
     return out;
   }
+}
+
+/** What dropPlace needs of a placement (an intent refused at intake has no queue item yet). */
+export type DroppedPlace = Pick<QueuedPlace, "intent" | "lastAnswer">;
+
+/**
+ * Why a cancel of a placement taken out unsent needs no request: the placement never left, or it
+ * left once and was answered with a retryable reject (the order does not exist either way).
+ */
+export function notSentReason(item: DroppedPlace): "placement_dropped" | "placement_rejected" {
+  return item.lastAnswer === undefined ? "placement_dropped" : "placement_rejected";
 }

@@ -12,7 +12,8 @@ import type { RateBudget } from "./rate-budget.js";
 export type QueueOp = "place" | "cancel" | "cancel_all";
 
 /**
- * Why a queued placement was never sent:
+ * Why a queued placement was never sent (a re-queued one, sent once already, is reported as a `place`
+ * with its retryable reject instead; the queue's counters still count the drop):
  * - `superseded`: a newer placement for the same (tokenId, side, level) replaced it;
  * - `shed`: a calm requote the budget could not send soon (see OrderQueueOptions.calmUrgencyTicks);
  * - `cancelled_unsent`: a cancel arrived for it before it left;
@@ -40,7 +41,10 @@ export type CancelAllOutcome =
   | { kind: "failed"; code: ExchangeCodeLike; retryable: boolean; error: ExchangeError }
   | { kind: "ambiguous"; error: ExchangeError };
 
-/** What the queue reports for each intent, exactly once per intent. */
+/**
+ * What the queue reports for each intent, exactly once per intent: `place_dropped` only for a placement
+ * that never left; a `place` carries the answer of its last send.
+ */
 export type QueueReport =
   | { kind: "place"; intent: PlaceIntent; outcome: PlaceOrderOutcome; sentAt: number; answeredAt: number }
   | { kind: "place_dropped"; intent: PlaceIntent; reason: PlaceDropReason }

@@ -24,8 +24,10 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  * - shedding: calm placements (urgencyTicks ≤ calmUrgencyTicks) beyond what the place budget can send
  *   within shedHorizonMs are dropped, calmest first; urgent ones are never shed, only delayed;
  * - resending: never for an ambiguous placement; a retryable reject (429, 503, circuit open — it did
- *   not take effect) is re-queued once if `stillDesired` says so and nothing superseded it. Cancels and
- *   cancel-alls are retried up to maxCancelAttempts on retryable answers (a repeated cancel is harmless).
+ *   not take effect) is re-queued once if `stillDesired` says so and nothing superseded it; dropped
+ *   before its second send, it is reported with that reject, never as `place_dropped` (it was sent).
+ *   Cancels and cancel-alls are retried up to maxCancelAttempts on retryable answers (a repeated
+ *   cancel is harmless).
  * Decisions are taken as late as possible (at send time), so they see the whole backlog. p-queue
  * bounds the requests in flight; every timing decision comes from the injected Clock.
  * @example
@@ -98,7 +100,7 @@ export class OrderQueue {
     this.#closed ??= new Promise<void>((resolve) => {
       this.#closing = resolve;
       this.#s.closed = true;
-      for (const p of this.#s.places.removeWhere(() => true)) this.#s.dropPlace(p.intent, "closed");
+      for (const p of this.#s.places.removeWhere(() => true)) this.#s.dropPlace(p, "closed");
       this.#pump();
     });
     return this.#closed;
@@ -139,7 +141,7 @@ export class OrderQueue {
       substituteCancelAlls({ state: s, budget, restingOrders: this.#o.restingOrders, now, onSubstituted });
     }
     const keep = budget.capacityWithin("place", now, this.#o.shedHorizonMs ?? 1_000);
-    for (const p of s.places.shedTail(keep, this.#o.calmUrgencyTicks ?? 2)) s.dropPlace(p.intent, "shed");
+    for (const p of s.places.shedTail(keep, this.#o.calmUrgencyTicks ?? 2)) s.dropPlace(p, "shed");
     const blocked = s.blockedMarkets();
     const eligible = (p: QueuedPlace) => !blocked.has("*") && !blocked.has(p.intent.marketId);
     while (this.#pq.pending + this.#pq.size < this.#concurrency && this.#dispatchNext(now, eligible)) {}

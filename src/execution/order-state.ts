@@ -155,7 +155,7 @@ function accept(o: TrackedOrder, ev: Extract<OrderEvent, { kind: "accepted" }>, 
   o.orderId = ev.orderId;
   o.queued = false;
   if (ev.filledMicro > o.remoteFilledMicro) o.remoteFilledMicro = ev.filledMicro;
-  refreshFilled(o);
+  refreshFilled(o, now);
   return move(o, ev.status === "FILLED" || o.filledMicro >= o.sizeMicro ? "filled" : "open", now);
 }
 
@@ -169,12 +169,15 @@ function wasDropped(o: TrackedOrder): boolean {
 
 /**
  * Recomputes filledMicro from its two lower bounds. A complete fill makes any order but a rejected one
- * `filled`: fills are the exchange's word, whatever answer is still on its way.
+ * `filled`: fills are the exchange's word, whatever answer is still on its way. Becoming `filled` is a
+ * change like any other: updatedAtMs moves to `at` (never back), so prune keeps the order (and its
+ * fills) for the full horizon after it completed, not after it was placed.
  */
-export function refreshFilled(o: TrackedOrder): void {
+export function refreshFilled(o: TrackedOrder, at: number): void {
   const f = o.fillSumMicro > o.remoteFilledMicro ? o.fillSumMicro : o.remoteFilledMicro;
   if (f > o.filledMicro) o.filledMicro = f;
   if (o.filledMicro >= o.sizeMicro && o.state !== "rejected") {
+    if (o.state !== "filled" && at > o.updatedAtMs) o.updatedAtMs = at;
     o.state = "filled";
     o.needsReconcile = false;
   }

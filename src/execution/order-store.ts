@@ -96,7 +96,7 @@ export class OrderStore {
     o.queued = false;
     o.state = "open";
     o.remoteFilledMicro = init.filledMicro;
-    this.#bind(o, init.orderId);
+    this.#bind(o, init.orderId, now);
     this.#file(o);
     return o;
   }
@@ -108,14 +108,16 @@ export class OrderStore {
       this.#illegal++;
       return false;
     }
-    if (o.orderId !== undefined) this.#bind(o, o.orderId);
+    if (o.orderId !== undefined) this.#bind(o, o.orderId, now);
     this.#file(o);
     return true;
   }
 
   /**
    * Records a fill against its exchange orderId (and binds that id to the order named by the fill's
-   * clientOrderId, when it was unknown). Idempotent by tradeId. Does not touch inventory.
+   * clientOrderId, when it was unknown). Idempotent by tradeId. Does not touch inventory. A fill that
+   * completes the order stamps its change time with the fill's own time (`tsMs`): that is when it
+   * changed, and it keeps the store free of any clock.
    * @returns the order the fill belongs to, when tracked.
    */
   recordFill(fill: Fill): TrackedOrder | undefined {
@@ -131,7 +133,7 @@ export class OrderStore {
       if (named !== undefined && named.orderId === undefined) o = named;
     }
     if (o === undefined) return undefined;
-    this.#bind(o, fill.orderId);
+    this.#bind(o, fill.orderId, fill.tsMs);
     this.#file(o);
     return o;
   }
@@ -146,7 +148,7 @@ export class OrderStore {
       this.#illegal++;
       return false;
     }
-    if (u.orderId !== undefined) this.#bind(o, u.orderId);
+    if (u.orderId !== undefined) this.#bind(o, u.orderId, now);
     if (u.remoteFilledMicro !== undefined && u.remoteFilledMicro > o.remoteFilledMicro) {
       o.remoteFilledMicro = u.remoteFilledMicro;
     }
@@ -156,7 +158,7 @@ export class OrderStore {
       o.updatedAtMs = now;
     }
     if (isTerminal(o.state) || u.state === o.state) o.needsReconcile = false;
-    refreshFilled(o);
+    refreshFilled(o, now);
     this.#file(o);
     return true;
   }
@@ -247,12 +249,13 @@ export class OrderStore {
     }
   }
 
-  #bind(o: TrackedOrder, orderId: string): void {
+  // `at`: the time of the change that revealed the id or the fills (stamped if they complete the order).
+  #bind(o: TrackedOrder, orderId: string, at: number): void {
     if (o.orderId === undefined) o.orderId = orderId;
     if (!this.#byOrderId.has(orderId)) this.#byOrderId.set(orderId, o);
     let sum = 0n;
     for (const q of this.#fills.get(orderId)?.values() ?? []) sum += q;
     o.fillSumMicro = sum;
-    refreshFilled(o);
+    refreshFilled(o, at);
   }
 }
