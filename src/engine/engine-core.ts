@@ -33,6 +33,11 @@ export interface EngineCore {
   readonly tokens: TokenTable;
   readonly positions: PositionBook;
   readonly decisions: DecisionLog;
+  /**
+   * Tokens whose fills had a fee attached since the last drain (inventory's onFee hook): their PnL
+   * and exposure totals are refreshed after the reconcile that set the fees (afterFees).
+   */
+  readonly feeTokens: Set<string>;
   /** Reports an event to the listener (never throws). */
   emit(e: EngineEvent): void;
   /** Whether new quotes may be placed (after start, before stop). */

@@ -8,40 +8,61 @@ import type { EngineEvent } from "./engine-events.js";
  * a second. Per scope (a token, a market, the wallet) the log says what changed: a new set of
  * decisions is logged once, its disappearance once ("risk: cleared"). The listener still receives
  * every decision, for counting.
+ *
+ * A token has two channels: the guard's decisions on its desired quotes (`step`, info), and the
+ * in-flight fit's (`inFlight`, debug). The latter come and go with every cancel-replace near a
+ * limit (a placement waits for the cancel it replaces); kept apart, they never make the guard's
+ * standing decisions (reduce-only, a blocked side) be logged again.
  */
 export class DecisionLog {
   readonly #log: Logger;
   readonly #emit: (e: EngineEvent) => void;
   readonly #last = new Map<string, string>();
+  readonly #lastInFlight = new Map<string, string>();
 
   constructor(log: Logger, emit: (e: EngineEvent) => void) {
     this.#log = log;
     this.#emit = emit;
   }
 
-  /** The decisions of one quoting step of `tokenId` (possibly none). */
+  /** The guard's decisions of one quoting step of `tokenId` (possibly none). */
   step(tokenId: string, decisions: readonly RiskDecision[], now: number): void {
-    if (decisions.length === 0) {
-      if (this.#last.has(tokenId)) {
-        this.#last.delete(tokenId);
-        this.#log.info({ tokenId }, "risk: cleared");
-      }
-      return;
-    }
-    for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
-    const sig = signature(decisions);
-    if (this.#last.get(tokenId) === sig) return;
-    this.#last.set(tokenId, sig);
-    for (const d of decisions) this.#write(d);
+    this.#record(this.#last, tokenId, decisions, now, "info");
+  }
+
+  /** The in-flight fit's decisions of one quoting step of `tokenId` (possibly none). */
+  inFlight(tokenId: string, decisions: readonly RiskDecision[], now: number): void {
+    this.#record(this.#lastInFlight, tokenId, decisions, now, "debug");
   }
 
   /** A decision taken on an event (kill switch, platform frozen, market paused, book state): always logged. */
   event(d: RiskDecision, now: number): void {
     this.#emit({ type: "decision", atMs: now, decision: d });
-    this.#write(d);
+    this.#write(d, "info");
   }
 
-  #write(d: RiskDecision): void {
+  #record(
+    last: Map<string, string>,
+    tokenId: string,
+    decisions: readonly RiskDecision[],
+    now: number,
+    level: "info" | "debug",
+  ): void {
+    if (decisions.length === 0) {
+      if (last.has(tokenId)) {
+        last.delete(tokenId);
+        this.#log[level]({ tokenId }, last === this.#last ? "risk: cleared" : "risk: in-flight cleared");
+      }
+      return;
+    }
+    for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
+    const sig = signature(decisions);
+    if (last.get(tokenId) === sig) return;
+    last.set(tokenId, sig);
+    for (const d of decisions) this.#write(d, level);
+  }
+
+  #write(d: RiskDecision, level: "info" | "debug"): void {
     const fields = {
       reason: d.reason,
       action: d.action,
@@ -56,7 +77,7 @@ export class DecisionLog {
     // its snapshot at start, resyncs after a gap) and single quotes are trimmed all the time: info.
     if (d.action === "cancel" && (d.scope === "wallet" || d.scope === "market")) {
       this.#log.warn(fields, `risk: ${d.reason}`);
-    } else this.#log.info(fields, `risk: ${d.reason}`);
+    } else this.#log[level](fields, `risk: ${d.reason}`);
   }
 }
 

@@ -78,3 +78,24 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
   core.enforce(core.risk.onPnl(pnlMicro, now));
   core.requote(fill.tokenId);
 }
+
+/**
+ * What follows fees attached to fills already applied. A fee resolves after settlement, so it
+ * normally comes with a REST backfill for a fill the WebSocket delivered long before: the token's
+ * PnL (fees are part of it) and, for a BUY fee paid in shares, its position and gross exposure move
+ * without any fill. Refreshes the PositionBook for each such token (a flat one too: its fees still
+ * count), feeds the total PnL to the kill switch and requotes the tokens (skew, caps).
+ */
+export function afterFees(core: EngineCore): void {
+  const { feeTokens, positions, tokens } = core;
+  if (feeTokens.size === 0) return;
+  const touched = [...feeTokens].filter((t) => tokens.get(t) !== undefined);
+  feeTokens.clear();
+  if (touched.length === 0) return;
+  for (const t of touched) positions.refresh(t);
+  const now = core.clock.now();
+  const pnlMicro = positions.pnlMicro;
+  core.log.info({ tokens: touched, pnlMicro: pnlMicro.toString() }, "fees settled");
+  core.enforce(core.risk.onPnl(pnlMicro, now));
+  for (const t of touched) core.requote(t);
+}

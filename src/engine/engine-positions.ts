@@ -72,12 +72,20 @@ export class PositionBook {
     return this.#inventory.account(tokenId).sizeMicro;
   }
 
-  /** What the risk caps see for one token. */
+  /**
+   * What the risk caps see for one token: the position and grosses relative to the baseline, and the
+   * absolute holding (baseline + position: the shares a SELL can deliver).
+   */
   exposure(tokenId: string): InventoryExposure {
     const f = this.#tokens.get(tokenId);
     const positionMicro = this.position(tokenId);
     const marketGrossMicro = f === undefined ? 0n : (this.#marketGross.get(f.marketId) ?? 0n);
-    return { positionMicro, marketGrossMicro, totalGrossMicro: this.#totalGross };
+    return {
+      positionMicro,
+      marketGrossMicro,
+      totalGrossMicro: this.#totalGross,
+      heldMicro: this.baseline(tokenId) + positionMicro,
+    };
   }
 
   /** Total PnL in USDC micro-units (truncated towards zero). */

@@ -8,6 +8,7 @@ import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
+import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
 import { IN_BOOK, openQuotes } from "./open-quotes.js";
 import type { StepInputs } from "./quote-memo.js";
@@ -18,6 +19,7 @@ const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_
 const NO_BOOK: BookHealth = { status: "resyncing", crossed: false };
 
 const NONE: readonly Intent[] = Object.freeze([]);
+const NO_DECISIONS: readonly RiskDecision[] = Object.freeze([]);
 
 /** What one step did, for its memo. */
 interface Step {
@@ -27,6 +29,8 @@ interface Step {
   /** Handed to the decision log; undefined when the step logged none. */
   readonly decisions: readonly RiskDecision[] | undefined;
   readonly failed: boolean;
+  /** The in-flight fit changed a placement (its decisions are not the memo's to replay). */
+  readonly fitted: boolean;
 }
 
 /**
@@ -36,7 +40,9 @@ interface Step {
  *   cancelled and nothing is placed.
  * - Otherwise, with a quotable book (the tracker says synced and not crossed): the strategy quotes
  *   from the context (inventory relative to the baseline, σ, the clock's time), the risk guard
- *   filters, and the order manager turns the difference with the live orders into intents.
+ *   filters, the placements are sized beside the orders still live on their side (a cancel-replace
+ *   in flight: engine-in-flight.ts), and the order manager turns the difference with the live
+ *   orders into intents.
  * - A book that is not quotable without a gate (one side empty) gives the strategy nothing to quote
  *   from; the desired set is empty, so live quotes go.
  * A strategy that throws is logged and treated as "no quote" (never a made-up price).
@@ -56,8 +62,9 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
     return NONE;
   }
   const step = runStep(core, slot, gate, now, inputs.net);
-  if (step.intents.length === 0 && !step.failed) slot.memo.remember(inputs, step.reads, step.decisions);
-  else slot.memo.forget();
+  if (step.intents.length === 0 && !step.failed && !step.fitted) {
+    slot.memo.remember(inputs, step.reads, step.decisions);
+  } else slot.memo.forget();
   return step.intents;
 }
 
@@ -105,21 +112,34 @@ function runStep(
       decisions = [tokenDecision(gate, tokenId, token.marketId)];
       core.decisions.step(tokenId, decisions, now);
     }
+    slot.awaiting = NOTHING_HELD;
+    core.decisions.inFlight(tokenId, NO_DECISIONS, now);
     const intents = finish(core, tokenId, core.om.cancelAllFor(tokenId, reason, now), 0, now);
-    return { intents, reads: 0, decisions, failed: false };
+    return { intents, reads: 0, decisions, failed: false, fitted: false };
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
     net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
+  const inventory = core.positions.exposure(tokenId);
   const { allowed, decisions } = core.risk.filter(
-    { market: slot.market, book: health, inventory: core.positions.exposure(tokenId) },
+    { market: slot.market, book: health, inventory },
     quoted?.quotes ?? [],
     now,
   );
   core.decisions.step(tokenId, decisions, now);
   slot.quoting = allowed.length > 0;
-  const intents = finish(core, tokenId, core.om.diff(token, allowed, now), allowed.length, now);
-  return { intents, reads: quoted?.reads ?? 0, decisions, failed: quoted?.failed === true };
+  // Sized beside the orders that stay live through the cancel-replace (engine-in-flight.ts).
+  const fit = fitToLiveOrders(core, slot, token, inventory, allowed);
+  core.decisions.inFlight(tokenId, fit.decisions, now);
+  slot.awaiting = fit.held;
+  const intents = finish(core, tokenId, core.om.diff(token, fit.desired, now), allowed.length, now);
+  return {
+    intents,
+    reads: quoted?.reads ?? 0,
+    decisions,
+    failed: quoted?.failed === true,
+    fitted: fit.decisions.length > 0,
+  };
 }
 
 function finish(

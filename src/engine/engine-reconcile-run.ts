@@ -3,7 +3,7 @@ import { checkPositions, type PositionDrift } from "../execution/reconcile-posit
 import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
-import { afterFill } from "./engine-fills.js";
+import { afterFees, afterFill } from "./engine-fills.js";
 import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
@@ -20,6 +20,8 @@ export interface ReconcileMemory {
  * - orphans → cancelled through the queue (or adopted when `adopt`, the start-up option);
  * - fills missed by the stream → backfilled (trades since the session start only: earlier ones are in
  *   the baseline), then handled like stream fills (PnL, kill switch, requote);
+ * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
+ *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
  *   tokens; a drift seen twice identically is corrected in inventory (relative to the baseline) and
  *   reported through the listener;
@@ -55,6 +57,7 @@ export async function reconcileOnce(
     if (t !== undefined) core.requote(t);
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
+  afterFees(core);
   if (report.orphans.length > 0) {
     const recognised = recognisedCount(report.orphans, options.restore.orders);
     core.log.warn({ orphans: report.orphans.map((o) => o.id), recognised }, "orphan orders: cancelling");

@@ -1,3 +1,4 @@
+import type { Side } from "../core/types.js";
 import type { PlaceIntent } from "../execution/intents.js";
 import {
   applyCancelAllOutcome,
@@ -17,6 +18,8 @@ import type { EngineCore } from "./engine-core.js";
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
  *   (and a retryable failure leaves the order open, so the next step cancels it again);
  * - cancel-all done → every open or cancelling order in its scope is cancelled.
+ * A token whose last step held a placement back until its live orders are answered
+ * (engine-in-flight.ts) is requoted on any answer about its orders.
  * Orphan cancels (orders the store does not track) only feed the log and the listener.
  * `waiters` resolves callers waiting for a cancel-all (start-up and shutdown).
  */
@@ -29,6 +32,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
     case "place_dropped":
       markPlacementDropped(core.store, r.intent.clientOrderId, now);
       core.emit({ type: "place_dropped", atMs: now, intent: r.intent, reason: r.reason });
+      requoteIfAwaiting(core, r.intent.tokenId, r.intent.quote.side);
       return;
     case "cancel": {
       const { intent, outcome } = r;
@@ -47,6 +51,8 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
       }
       if (outcome.kind === "done" || outcome.kind === "covered") {
         applyCancelOutcome(core.store, intent.clientOrderId, { ok: true }, now);
+        // The replacement a cancel-replace held back (engine-in-flight.ts) can go now.
+        requoteIfAwaiting(core, intent.tokenId, core.store.get(intent.clientOrderId)?.side);
       } else if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
         const eff = applyCancelOutcome(
           core.store,
@@ -63,8 +69,14 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
     case "cancel_all": {
       const { intent, outcome } = r;
       core.emit({ type: "cancel_all_outcome", atMs: now, marketId: intent.marketId, outcome: outcome.kind });
-      if (outcome.kind === "done") applyCancelAllOutcome(core.store, intent.marketId, now);
-      else {
+      if (outcome.kind === "done") {
+        applyCancelAllOutcome(core.store, intent.marketId, now);
+        for (const s of core.tokens.slots()) {
+          if (intent.marketId === undefined || s.market.marketId === intent.marketId) {
+            requoteIfAwaiting(core, s.market.tokenId, undefined);
+          }
+        }
+      } else {
         core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
         if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
         core.reconcileSoon("ambiguous");
@@ -112,6 +124,18 @@ function onPlace(
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.
   if (outcome.kind === "accepted") core.requote(intent.tokenId);
+  else if (outcome.kind === "rejected") requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
+}
+
+/**
+ * Requotes a token whose last step held a placement back on `side` (undefined: either) for the
+ * orders still live there (engine-in-flight.ts): the answer that ended one of them freed room.
+ * Nothing else is requoted on such answers (a definite reject would come back at once and spin).
+ */
+function requoteIfAwaiting(core: EngineCore, tokenId: string, side: Side | undefined): void {
+  const held = core.tokens.get(tokenId)?.awaiting;
+  if (held === undefined) return;
+  if (side === undefined ? held.buy || held.sell : held[side]) core.requote(tokenId);
 }
 
 /** Callers waiting for the answer to a cancel-all they enqueued. */

@@ -9,6 +9,7 @@ import type { BookState } from "../book/book-state.js";
 import { type BookView, OrderBook } from "../book/order-book.js";
 import type { TokenMarket } from "../core/trading.js";
 import type { Order } from "../exchange/types.js";
+import { type HeldSides, NOTHING_HELD } from "./engine-in-flight.js";
 import { QuoteMemo, WatchedBook } from "./quote-memo.js";
 
 /** What the engine knows about one token between events. Mutated only by the engine. */
@@ -22,6 +23,11 @@ export interface TokenSlot {
   vol: VolatilityState;
   /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
   quoting: boolean;
+  /**
+   * Sides on which the last quoting step held a placement back for the orders still live there
+   * (engine-in-flight.ts): an answer that ends one of them requotes the token.
+   */
+  awaiting: Readonly<HeldSides>;
   /** The last quoting step that sent nothing, and what it depended on. */
   readonly memo: QuoteMemo;
   /** The book as the strategy reads it (noting what it reads). */
@@ -52,6 +58,7 @@ export class TokenTable {
         bookState: undefined,
         vol: initVolatility(vol),
         quoting: false,
+        awaiting: NOTHING_HELD,
         memo: new QuoteMemo(),
         watched: new WatchedBook(new OrderBook(m.tokenId)),
       });

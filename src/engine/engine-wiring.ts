@@ -42,8 +42,14 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   const tokens = new TokenTable(deps.markets, deps.strategyFor, options.volatility);
   for (const s of tokens.slots()) risk.watch(s.market);
   const store = new OrderStore();
+  // A fee is attached inside the reconcile's backfill (mid-run): only noted here, acted on once the
+  // backfill is over (afterFees), like the fills it backfills.
+  const feeTokens = new Set<string>();
   const inventory = new Inventory({
-    onFee: (fill, fee) => emit({ type: "fee", atMs: clock.now(), fill, fee }),
+    onFee: (fill, fee) => {
+      feeTokens.add(fill.tokenId);
+      emit({ type: "fee", atMs: clock.now(), fill, fee });
+    },
   });
   const seeded = seedInventory(inventory, tokens, options.restore);
   const queue = new OrderQueue({
@@ -97,6 +103,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     tokens,
     positions,
     decisions: new DecisionLog(log, emit),
+    feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),
     requote: (t) => hooks.requote(t),

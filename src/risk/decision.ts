@@ -25,6 +25,9 @@ export const RISK_REASONS = [
   "soft_cap_reduce_only",
   "hard_cap_size_clipped",
   "hard_cap_side_blocked",
+  "insufficient_shares",
+  "in_flight_clipped",
+  "in_flight_held",
 ] as const;
 export type RiskReason = (typeof RISK_REASONS)[number];
 

@@ -10,7 +10,8 @@ import {
 } from "./decision.js";
 import { ErrorRateHalt } from "./error-rate.js";
 import { type BookHealth, bookGate, marketGate } from "./gates.js";
-import { applyInventoryCaps, type InventoryExposure } from "./inventory-caps.js";
+import { type CommittedSize, fitInFlight } from "./in-flight.js";
+import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
 import { DrawdownKillSwitch } from "./kill-switch.js";
 import { checkQuote } from "./quote-limits.js";
 
@@ -40,7 +41,9 @@ interface TokenMemo {
  * time-dependent call takes `now`. Gates, first match wins, each meaning "no quote, cancel the live
  * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market),
  * book_crossed, book_resyncing, book_stale (the token). Then every quote is checked on its own
- * (quote-limits.ts) and each side is fitted into the inventory caps (inventory-caps.ts).
+ * (quote-limits.ts) and each side is fitted into the inventory caps and, for asks, the shares held
+ * (inventory-caps.ts). What the order manager then places is fitted once more, net of the orders
+ * still live on each side (`fitPlacements`, in-flight.ts).
  * Event inputs return a decision on the transition into a blocking state (a wallet or market
  * cancel-all to send once); `filter` returns a token-scoped cancel on every call while a gate holds.
  * @example
@@ -85,6 +88,27 @@ export class RiskGuard {
     }
     const allowed = applyInventoryCaps(checked, ctx.inventory, this.config.inventory, market, decisions);
     return { allowed, decisions };
+  }
+
+  /** The most each side of a token may total, resting orders and new ones (inventory-caps.ts). */
+  sideLimits(ctx: Pick<RiskTokenContext, "market" | "inventory">): SideLimits {
+    const min = ctx.market.minSizeMicro > 1n ? ctx.market.minSizeMicro : 1n;
+    return sideLimits(ctx.inventory, this.config.inventory, min);
+  }
+
+  /**
+   * Fits a step's new placements (quotes `filter` allowed that the order manager is about to place)
+   * into the side limits net of the token's orders of ours that stay live meanwhile (in-flight.ts):
+   * `fitted[i]` is the placement to make, clipped, or undefined when held back.
+   */
+  fitPlacements(
+    ctx: Pick<RiskTokenContext, "market" | "inventory">,
+    places: readonly DesiredQuote[],
+    committed: CommittedSize,
+  ): { fitted: (DesiredQuote | undefined)[]; decisions: RiskDecision[] } {
+    const decisions: RiskDecision[] = [];
+    const fitted = fitInFlight(places, committed, this.sideLimits(ctx), ctx.market, decisions);
+    return { fitted, decisions };
   }
 
   /**

@@ -4,6 +4,7 @@ export * from "./decision.js";
 export * from "./error-rate.js";
 export * from "./gates.js";
 export * from "./guard.js";
+export * from "./in-flight.js";
 export * from "./inventory-caps.js";
 export * from "./kill-switch.js";
 export * from "./quote-limits.js";

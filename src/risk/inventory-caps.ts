@@ -15,6 +15,11 @@ export interface InventoryExposure {
   readonly marketGrossMicro: bigint;
   /** Σ |position| over every token of the wallet, this one included. */
   readonly totalGrossMicro: bigint;
+  /**
+   * Shares of this token the wallet holds, absolutely (the engine: baseline + position): the most a
+   * SELL can deliver, since the exchange has no naked shorts.
+   */
+  readonly heldMicro: bigint;
 }
 
 /** How much one side may rest in total, and the reason given when a quote is cut to fit. */
@@ -48,6 +53,11 @@ const pos0 = (v: bigint): bigint => (v > 0n ? v : 0n);
  *   (`soft_cap_reduce_only`).
  * So soft stops adding inventory early and keeps unwinding; hard is the ceiling no combination
  * of fills can cross.
+ * - holding: sells may total at most the shares held (`heldMicro`); a tighter bound than the above
+ *   gives the sell side that cap, reason `insufficient_shares` (0 when the holding is below the
+ *   minimum size: no ask at all).
+ * The limits bound everything resting on a side: the desired quotes here, and (in the engine) the
+ * orders still live while a cancel-replace is in flight (in-flight.ts).
  */
 export function sideLimits(
   exp: InventoryExposure,
@@ -62,11 +72,17 @@ export function sideLimits(
   const byTotal = caps.total.hardMicro - (tGross - a);
   const room = pos0(byMarket < byTotal ? byMarket : byTotal);
   const reduceOnly = mGross >= caps.perMarket.softMicro || tGross >= caps.total.softMicro;
+  const sell = sideLimit(p, p < 0n, pos0(room + p), reduceOnly, minSizeMicro);
   return {
     buy: sideLimit(p, p > 0n, pos0(room - p), reduceOnly, minSizeMicro),
-    sell: sideLimit(p, p < 0n, pos0(room + p), reduceOnly, minSizeMicro),
+    sell: exp.heldMicro >= sell.capMicro ? sell : holdingLimit(exp.heldMicro, minSizeMicro),
     reduceOnly,
   };
+}
+
+// The sell side when the holding binds: the exchange refuses a SELL the wallet cannot deliver.
+function holdingLimit(held: bigint, min: bigint): SideLimit {
+  return { capMicro: held < min ? 0n : held, reason: "insufficient_shares" };
 }
 
 // One side's limit: `towards` = the side adds to |p| when p ≠ 0; `hard` = its room under the hard cap.
@@ -123,8 +139,9 @@ function capDetail(capMicro: bigint, exp: InventoryExposure): Record<string, str
 /**
  * Indices of one side's quotes, nearest the touch first: level ascending, then bids high-to-low,
  * asks low-to-high, then input order.
+ * @example priority([ask053, bid047, bid048], "buy") // [2, 1]
  */
-function priority(quotes: readonly DesiredQuote[], side: Side): number[] {
+export function priority(quotes: readonly DesiredQuote[], side: Side): number[] {
   const dir = side === "buy" ? -1 : 1;
   const idx: number[] = [];
   // An insertion sort: a side has a handful of quotes, and no comparator closure per step.

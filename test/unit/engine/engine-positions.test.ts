@@ -74,13 +74,14 @@ describe("PositionBook: incremental exposure and PnL", () => {
             positionMicro: inv.account(tokenId).sizeMicro,
             marketGrossMicro: gross.get(marketId),
             totalGrossMicro: total,
+            heldMicro: inv.account(tokenId).sizeMicro, // no baseline: the holding is the position
           });
         }
       }),
     );
   });
 
-  it("absolute sizes add the baseline; the exposure stays relative", () => {
+  it("absolute sizes add the baseline; the exposure stays relative, with the absolute holding", () => {
     const inv = new Inventory();
     const book = new PositionBook(inv, TOKENS);
     book.setBaseline(
@@ -105,6 +106,7 @@ describe("PositionBook: incremental exposure and PnL", () => {
       positionMicro: -10_000_000n,
       marketGrossMicro: 10_000_000n,
       totalGrossMicro: 10_000_000n,
+      heldMicro: 4_990_000_000n,
     });
   });
 });

@@ -83,17 +83,20 @@ export const scenarioArb = fc
     ),
     status: fc.oneof({ arbitrary: fc.constant("OPEN"), weight: 18 }, fc.constantFrom("PAUSED", "CLOSED")),
     book: fc.oneof({ arbitrary: fc.constant("synced"), weight: 18 }, fc.constantFrom("stale", "resyncing")),
+    // Shares held, as a percentage of the per-market hard cap; > 100 % never binds.
+    heldPct: fc.oneof({ arbitrary: fc.constant(1_000), weight: 3 }, fc.integer({ min: 0, max: 150 })),
     crossed: oneIn(10),
     kill: oneIn(20),
     frozen: oneIn(20),
     halt: oneIn(20),
   })
-  .map(({ exposure: [pPct, short, mPct, tPct], ...s }) => {
+  .map(({ exposure: [pPct, short, mPct, tPct], heldPct, ...s }) => {
     const inv = s.cfg.inventory;
     const a = (inv.perMarket.hardMicro * BigInt(pPct)) / 100n;
     return {
       ...s,
       position: short ? -a : a,
+      held: (inv.perMarket.hardMicro * BigInt(heldPct)) / 100n,
       marketOthers: (inv.perMarket.hardMicro * BigInt(mPct)) / 200n,
       totalOthers: (inv.total.hardMicro * BigInt(tPct)) / 100n,
     };

@@ -52,6 +52,12 @@ describe("RiskGuard.filter on quotes", () => {
       ).decisions,
     );
     note(g().filter(ctx({ position: 200 }), [q("buy", "0.1", 10)], 0).decisions);
+    note(g().filter(ctx({ held: 12 }), [q("sell", "0.6", 10), q("sell", "0.7", 10, 1)], 0).decisions);
+    const fit = g().fitPlacements(ctx(), [q("buy", "0.4", 10), q("sell", "0.6", 10)], {
+      buy: sh(192),
+      sell: sh(198),
+    });
+    note(fit.decisions);
     for (const book of [
       { status: "stale", crossed: false },
       { status: "resyncing", crossed: false },
@@ -69,5 +75,35 @@ describe("RiskGuard.filter on quotes", () => {
       expect(() => JSON.stringify(d)).not.toThrow(); // a bigint would throw
       for (const v of Object.values(d.detail)) expect(["string", "number", "boolean"]).toContain(typeof v);
     }
+  });
+});
+
+describe("RiskGuard.filter on asks: the shares held bound them", () => {
+  it("clips the asks to the holding, nearest level first, and drops what falls below the minimum", () => {
+    const guard = new RiskGuard(smallConfig());
+    const asks = [q("sell", "0.60", 10, 0), q("sell", "0.61", 10, 1), q("sell", "0.62", 10, 2)];
+    const res = guard.filter(ctx({ held: 18 }), [q("buy", "0.40", 10), ...asks], 0);
+    expect(res.allowed).toEqual([q("buy", "0.40", 10), asks[0], q("sell", "0.61", 8, 1)]);
+    expect(res.decisions.map((d) => [d.reason, d.action, d.side, d.level, d.detail.to])).toEqual([
+      ["insufficient_shares", "clip", "sell", 1, "8"],
+      ["insufficient_shares", "drop", "sell", 2, undefined],
+    ]);
+  });
+
+  it("a wallet holding less than the minimum size quotes no ask at all, and bids as usual", () => {
+    const guard = new RiskGuard(smallConfig());
+    const res = guard.filter(ctx({ held: "4.999999" }), QUOTES, 0);
+    expect(res.allowed).toEqual([QUOTES[0]]);
+    expect(res.decisions.map((d) => [d.reason, d.action, d.side])).toEqual([
+      ["insufficient_shares", "drop", "sell"],
+    ]);
+  });
+
+  it("a short position relative to the baseline sells only what is left of the holding", () => {
+    const guard = new RiskGuard(smallConfig());
+    // Sold 30 of the 40 held at start: 10 left, the hard cap alone would allow 230.
+    const res = guard.filter(ctx({ position: -30, held: 10 }), [q("sell", "0.60", 20)], 0);
+    expect(res.allowed).toEqual([q("sell", "0.60", 10)]);
+    expect(res.decisions[0]).toMatchObject({ reason: "insufficient_shares", action: "clip" });
   });
 });

@@ -9,7 +9,7 @@ import { market } from "./helpers.js";
 const abs = (v: bigint) => (v < 0n ? -v : v);
 
 describe("RiskGuard.filter, whatever the desired quotes and state", () => {
-  const seen = { gated: 0, allowed: 0, softReduce: 0, hardBlocked: 0, hardClipped: 0 };
+  const seen = { gated: 0, allowed: 0, softReduce: 0, hardBlocked: 0, hardClipped: 0, shares: 0 };
 
   it("never lets through a quote that breaks a gate, the band, the size, the notional or the caps", () => {
     fc.assert(
@@ -22,7 +22,12 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
         const ctx: RiskTokenContext = {
           market: m,
           book: { status: s.book as "synced", crossed: s.crossed },
-          inventory: { positionMicro: s.position, marketGrossMicro: mGross, totalGrossMicro: tGross },
+          inventory: {
+            positionMicro: s.position,
+            marketGrossMicro: mGross,
+            totalGrossMicro: tGross,
+            heldMicro: s.held,
+          },
         };
         const { allowed, decisions } = guardFor(cfg, s).filter(ctx, desired, 1);
 
@@ -62,10 +67,13 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
           if (d.reason === "soft_cap_reduce_only") seen.softReduce++;
           if (d.reason === "hard_cap_side_blocked") seen.hardBlocked++;
           if (d.reason === "hard_cap_size_clipped") seen.hardClipped++;
+          if (d.reason === "insufficient_shares") seen.shares++;
         }
         const inv = cfg.inventory;
         const buys = sum(allowed, "buy");
         const sells = sum(allowed, "sell");
+        // No naked short: every ask resting at once can be delivered from the shares held.
+        expect(sells <= s.held).toBe(true);
         // Worst case, a whole side fills: either |position| shrinks, or both grosses stay within their hard caps.
         for (const after of [s.position + buys, s.position - sells]) {
           if (abs(after) <= a) continue;

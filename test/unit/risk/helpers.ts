@@ -39,8 +39,16 @@ export function q(side: Side, price: string, size: number | string, level = 0): 
   return { side, level, priceMicro: px(price), sizeMicro: sh(size) };
 }
 
-/** Flat wallet unless overridden (sizes in whole shares). */
-export function exposure(position = 0, marketGross?: number, totalGross?: number): InventoryExposure {
+/** Shares held when a test does not say: more than any cap here, so the holding never binds. */
+export const AMPLE_HELD = 1_000_000;
+
+/** Flat wallet unless overridden (sizes in whole shares); `held` is the absolute holding of the token. */
+export function exposure(
+  position = 0,
+  marketGross?: number,
+  totalGross?: number,
+  held: number | string = AMPLE_HELD,
+): InventoryExposure {
   const p = sh(Math.abs(position)) * (position < 0 ? -1n : 1n);
   const a = sh(Math.abs(position));
   return {
@@ -48,6 +56,7 @@ export function exposure(position = 0, marketGross?: number, totalGross?: number
     marketGrossMicro: marketGross === undefined ? a : sh(marketGross),
     totalGrossMicro:
       totalGross === undefined ? (marketGross === undefined ? a : sh(marketGross)) : sh(totalGross),
+    heldMicro: sh(held),
   };
 }
 
@@ -71,9 +80,10 @@ export const SYNCED: BookHealth = { status: "synced", crossed: false };
 /** A bid and an ask that pass every limit of smallConfig on a flat wallet. */
 export const QUOTES = [q("buy", "0.50", 20), q("sell", "0.52", 20)];
 
-/** A filter context: OPEN market, synced book, the given position (whole shares). */
+/** A filter context: OPEN market, synced book, the given position and holding (whole shares). */
 export function ctx(
-  over: { market?: Partial<TokenMarket>; book?: BookHealth; position?: number } = {},
+  over: { market?: Partial<TokenMarket>; book?: BookHealth; position?: number; held?: number | string } = {},
 ): RiskTokenContext {
-  return { market: market(over.market), book: over.book ?? SYNCED, inventory: exposure(over.position ?? 0) };
+  const inventory = exposure(over.position ?? 0, undefined, undefined, over.held);
+  return { market: market(over.market), book: over.book ?? SYNCED, inventory };
 }

@@ -100,6 +100,22 @@ describe("sideLimits (hand-computed)", () => {
     });
   });
 
+  it.each([
+    // name, [position, market gross, total gross, held], sell limit
+    ["holding below the hard room binds the sells", [0, 0, 0, 120], [120, "insufficient_shares"]],
+    ["holding below the minimum: no sell at all", [0, 0, 0, "4.5"], [0, "insufficient_shares"]],
+    ["holding above the hard room: the cap binds", [0, 0, 0, 500], [200, "hard_cap_size_clipped"]],
+    ["reduce-only long 60 holding 70: the 60 reduce binds", [60, 110, 110, 70], [60, "soft_cap_reduce_only"]],
+    ["short 30 of a 40 holding: 10 left to sell", [-30, 30, 30, 10], [10, "insufficient_shares"]],
+  ])("shares held: %s (the buy side is untouched)", (_name, exp, sell) => {
+    const [p, m, t, held] = exp as [number, number, number, number | string];
+    const withHeld = sideLimits(exposure(p, m, t, held), caps, MIN);
+    const ample = sideLimits(exposure(p, m, t), caps, MIN);
+    expect(withHeld.sell).toEqual({ capMicro: sh(sell[0] as number), reason: sell[1] });
+    expect(withHeld.buy).toEqual(ample.buy);
+    expect(withHeld.reduceOnly).toBe(ample.reduceOnly);
+  });
+
   it("soft = hard: below the cap the increasing side is clipped to the room left, not blocked", () => {
     const eq = parseRiskConfig({
       ...SMALL_RISK_SETTINGS,

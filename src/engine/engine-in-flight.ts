@@ -1,0 +1,111 @@
+import type { DesiredQuote } from "../core/trading.js";
+import type { QuotedToken } from "../execution/order-manager.js";
+import { diffQuotes } from "../execution/order-manager-diff.js";
+import type { TrackedOrder } from "../execution/order-state.js";
+import type { RiskDecision } from "../risk/decision.js";
+import type { InventoryExposure, SideLimits } from "../risk/inventory-caps.js";
+import type { EngineCore } from "./engine-core.js";
+import type { TokenSlot } from "./engine-tokens.js";
+
+/** The desired quotes to hand the order manager, once fitted beside the orders still live. */
+export interface InFlightFit {
+  readonly desired: readonly DesiredQuote[];
+  /** in_flight_clipped / in_flight_held decisions (empty when nothing had to change). */
+  readonly decisions: readonly RiskDecision[];
+  /** Sides with a placement held back: the token is requoted when an answer frees room there. */
+  readonly held: Readonly<HeldSides>;
+}
+
+/** Per side, whether a placement waits for the orders still live there. */
+export interface HeldSides {
+  buy: boolean;
+  sell: boolean;
+}
+
+const NONE: readonly RiskDecision[] = Object.freeze([]);
+/** No side waits. */
+export const NOTHING_HELD: Readonly<HeldSides> = Object.freeze({ buy: false, sell: false });
+
+/**
+ * The risk guard fits the desired quotes into each side's limit (hard cap, soft reduce-only, shares
+ * held), but a requote is a cancel-replace: until the cancel lands, the old order can fill as well
+ * as its replacement, and so can placements sent but unanswered and `unknown` orders. This sizes
+ * the placements the order manager is about to make against the side's limit net of every other
+ * order of ours on the side that stays live meanwhile (the guard's fitPlacements): clipped when
+ * at least the minimum size is left, held back otherwise (removed from the desired set, so the
+ * diff still cancels what it replaces; the engine requotes the token when an answer comes back).
+ *
+ * Cheap when nothing binds: if the live orders' remainders plus every desired quote fit each side,
+ * no placement can overflow and the desired set goes through untouched. Otherwise the diff is
+ * previewed (diffQuotes is pure) to learn which placements it would make and which queued ones it
+ * would retire (those never reach the exchange and do not count).
+ */
+export function fitToLiveOrders(
+  core: EngineCore,
+  slot: TokenSlot,
+  token: QuotedToken,
+  inventory: InventoryExposure,
+  allowed: readonly DesiredQuote[],
+): InFlightFit {
+  const untouched: InFlightFit = { desired: allowed, decisions: NONE, held: NOTHING_HELD };
+  const live = core.store.live(token.tokenId);
+  const ctx = { market: slot.market, inventory };
+  const limits = core.risk.sideLimits(ctx);
+  if (fitsAnyway(live, allowed, limits)) return untouched;
+  const preview = diffQuotes({
+    tokenId: token.tokenId,
+    marketId: token.marketId,
+    tickMicro: token.tickMicro,
+    desired: allowed,
+    live,
+    tolerance: core.options.tolerance,
+    newClientOrderId: () => "",
+  });
+  if (preview.places.length === 0) return untouched;
+  const retired = new Set(preview.superseded);
+  const committed = { buy: 0n, sell: 0n };
+  for (const o of live) if (!retired.has(o)) committed[o.side] += remaining(o);
+  const places = preview.places.map((p) => p.quote);
+  const { fitted, decisions } = core.risk.fitPlacements(ctx, places, committed);
+  if (decisions.length === 0) return untouched;
+  // The diff's placement carries the desired quote object itself: swap it for its fitted version.
+  const changed = new Map<DesiredQuote, DesiredQuote | undefined>();
+  for (let i = 0; i < places.length; i++) {
+    const q = places[i] as DesiredQuote;
+    if (fitted[i] !== q) changed.set(q, fitted[i]);
+  }
+  const desired: DesiredQuote[] = [];
+  for (const q of allowed) {
+    const f = changed.has(q) ? changed.get(q) : q;
+    if (f !== undefined) desired.push(f);
+  }
+  const held = { buy: false, sell: false };
+  for (let i = 0; i < places.length; i++) {
+    if (fitted[i] === undefined) held[(places[i] as DesiredQuote).side] = true;
+  }
+  return { desired, decisions, held };
+}
+
+/** True when every live order's remainder plus every desired quote fits each side's limit. */
+function fitsAnyway(
+  live: readonly TrackedOrder[],
+  desired: readonly DesiredQuote[],
+  limits: SideLimits,
+): boolean {
+  let buy = 0n;
+  let sell = 0n;
+  for (const o of live) {
+    if (o.side === "buy") buy += remaining(o);
+    else sell += remaining(o);
+  }
+  for (const q of desired) {
+    if (q.side === "buy") buy += q.sizeMicro;
+    else sell += q.sizeMicro;
+  }
+  return buy <= limits.buy.capMicro && sell <= limits.sell.capMicro;
+}
+
+function remaining(o: TrackedOrder): bigint {
+  const r = o.sizeMicro - o.filledMicro;
+  return r > 0n ? r : 0n;
+}
