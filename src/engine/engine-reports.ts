@@ -17,7 +17,8 @@ import type { EngineCore } from "./engine-core.js";
  * - placement dropped unsent → it never existed;
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
  *   (and a retryable failure leaves the order open, so the next step cancels it again);
- * - cancel-all done → every open or cancelling order in its scope is cancelled.
+ * - cancel-all done → every open or cancelling order in its scope is cancelled, and its tokens are
+ *   requoted (a step since may have kept orders the answer has just ended).
  * A token whose last step held a placement back until its live orders are answered
  * (engine-in-flight.ts) is requoted on any answer about its orders.
  * Orphan cancels (orders the store does not track) only feed the log and the listener.
@@ -71,9 +72,12 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
       core.emit({ type: "cancel_all_outcome", atMs: now, marketId: intent.marketId, outcome: outcome.kind });
       if (outcome.kind === "done") {
         applyCancelAllOutcome(core.store, intent.marketId, now);
+        // Every token in its scope is requoted: a step may have run since the cancel-all was sent
+        // (a thaw, a re-armed switch) and kept orders that this answer has just ended; a gated
+        // step sends nothing. It also frees a placement held back for them (engine-in-flight.ts).
         for (const s of core.tokens.slots()) {
           if (intent.marketId === undefined || s.market.marketId === intent.marketId) {
-            requoteIfAwaiting(core, s.market.tokenId, undefined);
+            core.requote(s.market.tokenId);
           }
         }
       } else {

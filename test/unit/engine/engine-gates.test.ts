@@ -85,6 +85,24 @@ describe("engine gates: no quote on data or states the risk guard does not trust
     expect(h.botQuotes()).toHaveLength(4);
   });
 
+  it("a thaw before the freeze's cancel-all is answered: quotes come back once it is", async () => {
+    // Found racing in the daemon tests: the thaw's step kept the orders (still open to it), the
+    // cancel-all's answer then ended them, and nothing quoted the token again.
+    const h = new Harness({ latencyMs: 20 });
+    h.crowdQuote(h.tokens()[0], "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    const quoted = h.botQuotes().sort();
+    expect(quoted).toHaveLength(2);
+    h.engine.onPlatformStatus(true);
+    await h.run(5); // the cancel-all is on its way
+    h.engine.onPlatformStatus(false);
+    await h.run(200);
+    expect(h.exchange.of("cancel_all").map((c) => c.arg)).toEqual(["*"]);
+    expect(h.botQuotes().sort()).toEqual(quoted);
+  });
+
   it("the drawdown kill switch sends a wallet-wide cancel-all and stops quoting for good", async () => {
     const h = new Harness({ risk: { killSwitch: { maxDrawdown: "1" } } });
     const [yes] = h.tokens();
