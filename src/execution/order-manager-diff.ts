@@ -145,8 +145,10 @@ function byLevel(a: DiffLevel<unknown>, b: DiffLevel<unknown>): number {
 }
 
 /**
- * True when `o` is close enough to `want` to stay: |Δprice| < priceTicks × tick (or equal) and
- * |remaining − size| < sizeFraction × size (or equal). Exact integer arithmetic.
+ * True when `o` is close enough to `want` to stay: |Δprice| < priceTicks × tick (or equal), and its
+ * remaining size is at most the wanted size and within sizeFraction × size of it. A remainder above
+ * the wanted size never stays: a smaller want is a risk limit's clip (a fixed-size strategy asks for
+ * less only then), and keeping the bigger order would rest past that limit. Exact integer arithmetic.
  */
 export function withinTolerance(
   o: LocalOrder,
@@ -157,7 +159,8 @@ export function withinTolerance(
   const dp = Math.abs(o.priceMicro - want.priceMicro);
   if (dp > 0 && dp >= tol.priceTicks * tickMicro) return false;
   const remaining = o.sizeMicro - o.filledMicro;
-  const ds = remaining > want.sizeMicro ? remaining - want.sizeMicro : want.sizeMicro - remaining;
+  if (remaining > want.sizeMicro) return false;
+  const ds = want.sizeMicro - remaining;
   const ppm = BigInt(Math.round(tol.sizeFraction * 1_000_000));
   return ds === 0n || ds * 1_000_000n < ppm * want.sizeMicro;
 }

@@ -91,6 +91,18 @@ describe("diffQuotes", () => {
     expect(r.places.map((p) => p.urgencyTicks)).toEqual([0]);
   });
 
+  it("size: a remainder above the wanted size never stays (a limit clipped the want)", () => {
+    // A hard cap clips the bid to 9.5: keeping the resting 10 would rest 0.5 past the cap, although
+    // 5 % is inside the 10 % tolerance (found by review).
+    const live = tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000, sizeMicro: 10_000_000n });
+    expect(run([bid(0, 480_000, 9_500_000n)], [live]).places.map((p) => p.quote.sizeMicro)).toEqual([
+      9_500_000n,
+    ]);
+    expect(
+      withinTolerance(live, bid(0, 480_000, 9_999_999n), TICK, { priceTicks: 2, sizeFraction: 0.5 }),
+    ).toBe(false);
+  });
+
   it("withinTolerance with zero tolerances still keeps an identical quote", () => {
     const o = tracked({ clientOrderId: "k", priceMicro: 480_000 });
     const zero = { priceTicks: 0, sizeFraction: 0 };
