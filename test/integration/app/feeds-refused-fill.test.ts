@@ -61,7 +61,7 @@ describe("Feeds: an unreadable user_fill", () => {
     const engine = new RecordingEngine();
     feeds = new Feeds({
       wsUrl: srv.url,
-      apiKey: "k",
+      apiKey: { reveal: () => "k" },
       userWallet: undefined,
       clock: new SimClock(1_000_000),
       logger: pino({ level: "silent" }),
