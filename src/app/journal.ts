@@ -57,10 +57,11 @@ export function openDaemonJournal(
     const found = readRestore(db, ctx.account, run);
     const traded = new Set(ctx.tokens.map((t) => t.tokenId));
     const accounts = new Map([...found.accounts].filter(([t]) => traded.has(t)));
+    const feePending = found.feePending.filter((f) => accounts.has(f.tokenId));
     writer.batch(() => {
       for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, undefined);
     });
-    const restore: JournalRestore = { ...found, accounts };
+    const restore: JournalRestore = { ...found, accounts, feePending };
     logRestore(ctx.logger, settings.path, run, restore);
     const recorder = new JournalRecorder({
       writer,
@@ -69,6 +70,9 @@ export function openDaemonJournal(
       logger: ctx.logger,
       snapshotIntervalMs: settings.snapshotIntervalMs,
       restored: accounts,
+      // The start-up above may wait the open's 5 s for a lock (nothing is in flight yet); the
+      // recorder's writes run between the engine's sends and wait DAEMON_BUSY_TIMEOUT_MS at most.
+      path: settings.path,
     });
     let closed = false;
     return {
@@ -103,6 +107,7 @@ function logRestore(logger: Logger, path: string, run: number, r: JournalRestore
       earlierRuns: r.runs,
       restoredTokens: r.accounts.size,
       restoredOrders: r.orders.size,
+      feesPending: r.feePending.length,
       realisedPico: realised.toString(),
       feesPico: fees.toString(),
     },

@@ -5,6 +5,7 @@ import type { OrderManager } from "../execution/order-manager.js";
 import type { OrderQueue } from "../execution/order-queue.js";
 import type { OrderStore } from "../execution/order-store.js";
 import type { ReconcileSource } from "../execution/reconcile-run.js";
+import type { RestoredFees } from "../execution/restored-fees.js";
 import type { Logger } from "../observability/logger.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { RiskGuard } from "../risk/guard.js";
@@ -28,6 +29,8 @@ export interface EngineCore {
   readonly risk: RiskGuard;
   readonly store: OrderStore;
   readonly inventory: Inventory;
+  /** Fees still to come for fills of an earlier run, already in the restored accounts. */
+  readonly restored: RestoredFees;
   readonly om: OrderManager;
   readonly queue: OrderQueue;
   readonly tokens: TokenTable;

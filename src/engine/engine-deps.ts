@@ -3,7 +3,7 @@ import type { VolatilityConfig } from "../../strategies/volatility.js";
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
 import { isValidSessionTag } from "../core/ids.js";
-import type { TokenMarket } from "../core/trading.js";
+import type { Fill, TokenMarket } from "../core/trading.js";
 import type { PlaceOrderRequest } from "../core/types.js";
 import type { RateLimitState } from "../exchange/rate-limit-state.js";
 import type { PlaceIntent } from "../execution/intents.js";
@@ -46,6 +46,12 @@ export interface EngineRestore {
    * record does not carry the clientOrderId.
    */
   readonly orders: ReadonlyMap<string, string>;
+  /**
+   * Fills earlier runs applied (so they are in `accounts`) whose fee had not settled when they
+   * stopped. The reconciles page the trade history back to them and apply their fee alone, never the
+   * fill again (RestoredFees); fills of tokens not in `accounts` are ignored. Default none.
+   */
+  readonly feePending?: readonly Fill[];
 }
 
 /** Nothing carried over: a first run. */

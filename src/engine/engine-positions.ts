@@ -28,11 +28,23 @@ export class PositionBook {
   readonly #tokens = new Map<string, TokenFigures>();
   readonly #marketGross = new Map<string, bigint>();
   readonly #baseline = new Map<string, bigint>();
+  readonly #sharesOut: (tokenId: string) => bigint;
+  #baselineTaken = false;
   #totalGross = 0n;
   #pnlPico = 0n;
 
-  constructor(inventory: Inventory, tokens: Iterable<{ tokenId: string; marketId: string }>) {
+  /**
+   * @param sharesOut shares that fees of an earlier run's fills, attached in this session, took out
+   *   of a token's position (RestoredFees.sharesOut): the exchange's position already lacked them
+   *   when the baseline was read, so the baseline takes them back (absolute = the exchange's).
+   */
+  constructor(
+    inventory: Inventory,
+    tokens: Iterable<{ tokenId: string; marketId: string }>,
+    sharesOut: (tokenId: string) => bigint = () => 0n,
+  ) {
     this.#inventory = inventory;
+    this.#sharesOut = sharesOut;
     for (const t of tokens) {
       this.#tokens.set(t.tokenId, { marketId: t.marketId, absMicro: 0n, pnlPico: 0n, markMicro: undefined });
     }
@@ -46,15 +58,20 @@ export class PositionBook {
    */
   setBaseline(sizes: ReadonlyMap<string, bigint>): void {
     this.#baseline.clear();
+    this.#baselineTaken = true;
     for (const t of this.#tokens.keys()) {
-      const b = (sizes.get(t) ?? 0n) - this.position(t);
+      const b = (sizes.get(t) ?? 0n) - this.position(t) - this.#sharesOut(t);
       if (b !== 0n) this.#baseline.set(t, b);
     }
   }
 
-  /** The baseline of a token (0 when none). */
+  /**
+   * The baseline of a token (0 when none). Without one (baseline `zero`: inventory is the absolute
+   * position), a restored fill's share fee moves the absolute position as the exchange's did.
+   */
   baseline(tokenId: string): bigint {
-    return this.#baseline.get(tokenId) ?? 0n;
+    const b = this.#baseline.get(tokenId) ?? 0n;
+    return this.#baselineTaken ? b + this.#sharesOut(tokenId) : b;
   }
 
   /** Absolute positions (baseline + relative) of every engine token, for the check against the exchange. */

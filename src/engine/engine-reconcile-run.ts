@@ -1,3 +1,4 @@
+import type { TradeRecord } from "../exchange/types.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
 import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
@@ -20,6 +21,8 @@ export interface ReconcileMemory {
  * - orphans → cancelled through the queue (or adopted when `adopt`, the start-up option);
  * - fills missed by the stream → backfilled (trades since the session start only: earlier ones are in
  *   the baseline), then handled like stream fills (PnL, kill switch, requote);
+ * - fees of an earlier run's fills restored without their fee (RestoredFees): the trade history is
+ *   paged back to the oldest of them, and their trades only set the fee (afterFees);
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
@@ -39,16 +42,24 @@ export async function reconcileOnce(
   const started = clock.now();
   const last = memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
+  // Fees still to come for fills of an earlier run: page back to the oldest, keep only those trades.
+  const restored = core.restored;
+  const oldest = restored.oldestAwaitedMs();
+  // (A second of margin: a trade's createdAt is taken to be its fill's tsMs, to the millisecond.)
+  const pageBackTo = oldest === undefined ? tradesSince : Math.min(tradesSince, oldest - 1_000);
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
   const source = reason === "startup" ? recognising(core.exchange, options.restore.orders) : core.exchange;
   const report = await runReconcile(
-    sessionTrades(source, tradesSince),
-    { orders: core.store, inventory: core.inventory },
+    sessionTrades(source, tradesSince, {
+      pageBackToMs: pageBackTo,
+      keep: (t) => restored.awaits(t.id, t.orderId),
+    }),
+    { orders: core.store, inventory: core.inventory, restored: restored.before(sessionStartMs) },
     started,
     {
       adopt,
       tokenOf: (o) => tokens.tokenOf(o),
-      tradesSinceMs: tradesSince,
+      tradesSinceMs: pageBackTo,
       unknownGraceMs: options.unknownGraceMs,
     },
   );
@@ -58,6 +69,7 @@ export async function reconcileOnce(
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
   afterFees(core);
+  expireRestoredFees(core, started);
   if (report.orphans.length > 0) {
     const recognised = recognisedCount(report.orphans, options.restore.orders);
     core.log.warn({ orphans: report.orphans.map((o) => o.id), recognised }, "orphan orders: cancelling");
@@ -114,10 +126,42 @@ export async function reconcileOnce(
 }
 
 /**
- * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
- * dropped and paging stops at the first page that reaches them (trades come newest first).
+ * How long the fee of a restored fill (an earlier run's, journaled without its fee) is waited for,
+ * from the fill's time: settlement takes seconds (the mock's settlementDelayMs is 2 s). The start-up
+ * reconcile pages back to every such fill whatever its age, once; later ones only to those younger
+ * than this, so a fee that never resolves does not make every reconcile page far back for ever.
  */
-export function sessionTrades(source: ReconcileSource, sinceMs: number): ReconcileSource {
+export const RESTORED_FEE_WAIT_MS = 10 * 60_000;
+
+/** After a reconcile: stops waiting for the fees of restored fills older than RESTORED_FEE_WAIT_MS. */
+function expireRestoredFees(core: EngineCore, started: number): void {
+  const given = core.restored.expire(started - RESTORED_FEE_WAIT_MS);
+  if (given.length === 0) return;
+  core.log.warn(
+    { fills: given.map((f) => ({ tradeId: f.tradeId, orderId: f.orderId, tokenId: f.tokenId })) },
+    "no fee found for fills of an earlier run: their fee is not counted",
+  );
+}
+
+/** Older trades the backfill still needs (restored fills whose fee is awaited), and how far back. */
+export interface OlderTrades {
+  /** Paging goes on until a page reaches this instant (≤ sinceMs). */
+  readonly pageBackToMs: number;
+  /** An older trade kept for the backfill. */
+  readonly keep: (t: TradeRecord) => boolean;
+}
+
+/**
+ * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
+ * dropped (except those `older.keep` asks for) and paging stops at the first page that reaches
+ * `older.pageBackToMs`, by default `sinceMs` (trades come newest first).
+ */
+export function sessionTrades(
+  source: ReconcileSource,
+  sinceMs: number,
+  older?: OlderTrades,
+): ReconcileSource {
+  const horizon = older === undefined ? sinceMs : Math.min(sinceMs, older.pageBackToMs);
   return {
     openOrders: () => source.openOrders(),
     order: (id) => source.order(id),
@@ -125,8 +169,9 @@ export function sessionTrades(source: ReconcileSource, sinceMs: number): Reconci
     trades: async (opts) => {
       const page = await source.trades(opts);
       // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
-      const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs));
-      return { trades: keep, nextCursor: keep.length < page.trades.length ? null : page.nextCursor };
+      const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs) || older?.keep(t) === true);
+      const reached = page.trades.some((t) => Date.parse(t.createdAt) < horizon);
+      return { trades: keep, nextCursor: reached ? null : page.nextCursor };
     },
   };
 }

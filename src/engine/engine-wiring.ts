@@ -1,5 +1,7 @@
+import type { Fill } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { Inventory } from "../execution/inventory.js";
+import type { FeeAmount } from "../execution/inventory-math.js";
 import { OrderManager } from "../execution/order-manager.js";
 import { markPlacementSent } from "../execution/order-manager-outcomes.js";
 import { OrderQueue } from "../execution/order-queue.js";
@@ -7,6 +9,7 @@ import type { OrderQueueOptions, QueueReport } from "../execution/order-queue-ty
 import type { TrackedOrder } from "../execution/order-state.js";
 import { OrderStore } from "../execution/order-store.js";
 import { RateBudget } from "../execution/rate-budget.js";
+import { RestoredFees } from "../execution/restored-fees.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 import { DecisionLog } from "./engine-decisions.js";
@@ -45,13 +48,16 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   // A fee is attached inside the reconcile's backfill (mid-run): only noted here, acted on once the
   // backfill is over (afterFees), like the fills it backfills.
   const feeTokens = new Set<string>();
-  const inventory = new Inventory({
-    onFee: (fill, fee) => {
-      feeTokens.add(fill.tokenId);
-      emit({ type: "fee", atMs: clock.now(), fill, fee });
-    },
-  });
+  const onFee = (fill: Fill, fee: FeeAmount) => {
+    feeTokens.add(fill.tokenId);
+    emit({ type: "fee", atMs: clock.now(), fill, fee });
+  };
+  const inventory = new Inventory({ onFee });
   const seeded = seedInventory(inventory, tokens, options.restore);
+  // Only fills folded into a seeded account can take their fee alone.
+  const inSeeded = new Set(seeded);
+  const pending = (options.restore.feePending ?? []).filter((f) => inSeeded.has(f.tokenId));
+  const restored = new RestoredFees(inventory, pending, onFee);
   const queue = new OrderQueue({
     clock,
     port: {
@@ -87,9 +93,15 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   const positions = new PositionBook(
     inventory,
     [...tokens.slots()].map((s) => s.market),
+    (t) => restored.sharesOut(t),
   );
   for (const t of seeded) positions.refresh(t);
-  if (seeded.length > 0) log.info({ tokens: seeded.length }, "inventory restored from an earlier run");
+  if (seeded.length > 0) {
+    log.info(
+      { tokens: seeded.length, feesPending: pending.length },
+      "inventory restored from an earlier run",
+    );
+  }
   return {
     clock,
     exchange,
@@ -98,6 +110,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     risk,
     store,
     inventory,
+    restored,
     om: new OrderManager({ session: options.session, store, tolerance: options.tolerance }),
     queue,
     tokens,

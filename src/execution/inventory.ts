@@ -105,6 +105,17 @@ export class Inventory {
   }
 
   /**
+   * Changes a token's base (the seeded account, with the entries compacted so far folded in) by
+   * `amend`: for what belongs before every entry still held — the fee of a fill an earlier run
+   * applied, settled after that run stopped (restored-fees.ts). Later entries fold on top of it.
+   */
+  amendBase(tokenId: string, amend: (base: TokenAccount) => TokenAccount): void {
+    const l = this.#ledger(tokenId);
+    l.base = amend(l.base);
+    l.dirty = true;
+  }
+
+  /**
    * Applies a fill; false when it was already applied (a duplicate), or is stamped before the floor
    * of the last compaction (a late duplicate, counted in `late`: see the class INVARIANTS).
    */

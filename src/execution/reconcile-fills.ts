@@ -4,11 +4,17 @@ import { toWei } from "../core/wei.js";
 import type { Inventory } from "./inventory.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
+import type { RestoredFills } from "./restored-fees.js";
 
 /** What the reconciler keeps: the session's orders and its inventory. Mutated only by reconcile-*.ts. */
 export interface ReconcileState {
   readonly orders: OrderStore;
   readonly inventory: Inventory;
+  /**
+   * Fills of an earlier run already in the restored accounts whose fee was still to come: the backfill
+   * gives them their fee only (restored-fees.ts).
+   */
+  readonly restored?: RestoredFills;
 }
 
 /** Result of one fill. */
@@ -50,7 +56,9 @@ export interface WireFill {
 
 /**
  * A user_fill payload as a Fill. Throws ValidationError (`precision_exceeded`, `invalid_decimal`) on
- * amounts finer than a micro-unit: the gateway counts and drops such a frame.
+ * amounts finer than a micro-unit: the gateway counts and drops such a frame. The time is floored to a
+ * whole millisecond: the spec only says "milliseconds since epoch", the journal stores integers, and the
+ * REST copy of the same trade (`Date.parse`) is whole, so both copies sort alike.
  * @example fillFromWire({ tradeId: "t1", orderId: "o1", tokenId: "7", side: "buy", price: "0.4", quantity: "10", tsMs: 1 }).priceMicro // 400000
  */
 export function fillFromWire(w: WireFill): Fill {
@@ -62,6 +70,6 @@ export function fillFromWire(w: WireFill): Fill {
     side: w.side,
     priceMicro: Number(toWei(w.price, "price")),
     sizeMicro: toWei(w.quantity, "quantity"),
-    tsMs: w.tsMs,
+    tsMs: Math.floor(w.tsMs),
   };
 }

@@ -38,6 +38,8 @@ export interface BackfillOptions {
  *
  * INVARIANTS
  * - Idempotent and deduplicated against WebSocket fills by (tradeId, orderId) (applyFill).
+ * - A trade of a fill an earlier run applied (`state.restored`: restored from the journal with its fee
+ *   still to come) sets that fee only: its fill is in the restored account, never applied again.
  * - Backfilling any subset of the true trades, any number of times, in any order, never moves the
  *   state away from the truth; backfilling all of them reaches it.
  * @example
@@ -55,6 +57,17 @@ export function backfillTrades(
   let duplicates = 0;
   let fees = 0;
   for (const t of trades) {
+    if (state.restored?.holds(t.id, t.orderId, Date.parse(t.createdAt)) === true) {
+      // A fill of an earlier run: in the restored account already; only its fee is new.
+      const fee = feeOfTrade(t);
+      if (fee === "invalid") {
+        invalid.push(t);
+        continue;
+      }
+      duplicates++;
+      if (fee !== undefined && state.restored.setFee(t.id, t.orderId, fee)) fees++;
+      continue;
+    }
     const local = state.orders.byOrderId(t.orderId);
     const tokenId = local?.tokenId ?? opts.tokenOfOrder?.(t.orderId);
     if (tokenId === undefined) {

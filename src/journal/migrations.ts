@@ -136,14 +136,30 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+function version(db: Database): number {
+  return Number(db.pragma("user_version", { simple: true }));
+}
+
+/** A file at a higher version than known was written by a newer mm: refused, untouched. */
+function refuseNewer(found: number, known: number): void {
+  if (found <= known) return;
+  throw new JournalError(
+    "journal_schema_too_new",
+    `the journal is at schema version ${found}, newer than this mm knows (${known}): upgrade mm or point journal.path at another file`,
+    { found, known },
+  );
+}
+
 /** The schema version this mm writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
  * Brings the file to the last version of `migrations`: each pending step and its `user_version`
  * bump commit together, so a crash or a failing step leaves the file at the previous version,
- * never half-migrated. A file at a higher version than known was written by a newer mm: refused
- * (JournalError `journal_schema_too_new`) without touching it.
+ * never half-migrated. Each step re-reads the version under the write lock and skips itself when
+ * another connection applied it meanwhile, so several processes may open one file at once. A file
+ * at a higher version than known was written by a newer mm: refused (JournalError
+ * `journal_schema_too_new`) without touching it, also when a newer mm upgraded it meanwhile.
  * @returns the version the file was at before.
  * @example migrate(db) // 0 for a new file; the file is now at SCHEMA_VERSION
  */
@@ -156,21 +172,21 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     }
   });
   const known = migrations.length;
-  const found = Number(db.pragma("user_version", { simple: true }));
-  if (found > known) {
-    throw new JournalError(
-      "journal_schema_too_new",
-      `the journal is at schema version ${found}, newer than this mm knows (${known}): upgrade mm or point journal.path at another file`,
-      { found, known },
-    );
-  }
+  const found = version(db);
+  refuseNewer(found, known);
   for (const m of migrations.slice(found)) {
     try {
       db.transaction(() => {
+        // Another process on the same file (two daemons started together after an upgrade) may have
+        // applied this step since `found` was read: look again under the write lock, skip what is done.
+        const now = version(db);
+        refuseNewer(now, known);
+        if (now >= m.version) return;
         db.exec(m.sql);
         db.pragma(`user_version = ${m.version}`);
       }).immediate();
     } catch (err) {
+      if (err instanceof JournalError) throw err;
       throw new JournalError(
         "journal_migration_failed",
         `journal migration ${m.version} (${m.name}) failed and was rolled back: ${(err as Error).message}`,

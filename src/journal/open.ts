@@ -20,12 +20,22 @@ export interface OpenJournalOptions {
   readonly mustExist?: boolean;
   /** The schema history to apply (tests build older files with a prefix). Default MIGRATIONS. */
   readonly migrations?: readonly Migration[];
+  /**
+   * How long a statement waits for another connection's lock before failing SQLITE_BUSY, ms. Default
+   * OPEN_BUSY_TIMEOUT_MS, for readers (`mm report` next to a running daemon) and for a daemon's
+   * start-up (migrations, its run row, the restore: nothing is in flight yet). A daemon's recorder
+   * then writes with a far shorter wait (LockWait, DAEMON_BUSY_TIMEOUT_MS).
+   */
+  readonly busyTimeoutMs?: number;
 }
+
+/** The default busy timeout of openJournalDb, ms. */
+export const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * Opens (or creates: mode 0600, its folder 0700) the journal's SQLite file: WAL mode, the chosen
- * `synchronous`, a 5 s busy timeout (a reader such as `mm report` may share the file with a running
- * daemon), foreign keys on, migrated to the latest schema, and 64-bit integers read as bigint so no
+ * `synchronous`, a busy timeout (default 5 s: a reader such as `mm report` may share the file with a
+ * running daemon), foreign keys on, migrated to the latest schema, and 64-bit integers read as bigint so no
  * amount ever passes through a float.
  * Throws JournalError (`journal_not_found`, `journal_open_failed`, `journal_schema_too_new`,
  * `journal_migration_failed`).
@@ -53,7 +63,7 @@ export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Data
   try {
     db.pragma("journal_mode = WAL");
     db.pragma(`synchronous = ${opts.sync === "full" ? "FULL" : "NORMAL"}`);
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
     db.pragma("foreign_keys = ON");
     db.defaultSafeIntegers(true);
     migrate(db, opts.migrations ?? MIGRATIONS);

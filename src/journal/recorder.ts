@@ -3,6 +3,7 @@ import type { EngineEvent } from "../engine/engine-events.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import type { Logger } from "../observability/logger.js";
 import { sameAccount } from "./codec.js";
+import { DAEMON_BUSY_TIMEOUT_MS, LockWait } from "./lock-wait.js";
 import type { AccountReason, JournalWriter } from "./writer.js";
 
 /** What the recorder reads from the engine for account rows and snapshots (TradingEngine has it). */
@@ -21,6 +22,14 @@ export interface JournalRecorderOptions {
   readonly snapshotIntervalMs: number;
   /** Accounts already in the journal for this run (its restore rows): not written again unchanged. */
   readonly restored?: ReadonlyMap<string, TokenAccount>;
+  /**
+   * How long a write waits for another connection's write lock, ms; while the file stays locked,
+   * writes do not wait at all (LockWait). The writes run on the event loop, between the engine's
+   * sends. Default DAEMON_BUSY_TIMEOUT_MS (set on the writer's connection at construction).
+   */
+  readonly busyTimeoutMs?: number;
+  /** The journal file, for the logs. */
+  readonly path?: string;
 }
 
 /** A failed write is logged at most this often (a full disk would otherwise flood the log). */
@@ -32,7 +41,8 @@ const ERROR_LOG_EVERY_MS = 10_000;
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
  *   place_dropped → the intent, unsent, and its drop; place / cancel / cancel-all outcomes;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
- *   the token's account after it; fee → the fill's fee;
+ *   the token's account after it; fee → the fill's fee and the token's account after it (when it
+ *   changed);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals.
  * A failed write never reaches the engine: it is counted and logged (rate-limited), and trading goes
@@ -48,9 +58,17 @@ export class JournalRecorder {
   #failures = 0;
   #lastErrorLogMs = Number.NEGATIVE_INFINITY;
   #closed = false;
+  readonly #lock: LockWait;
 
   constructor(o: JournalRecorderOptions) {
     this.#o = o;
+    this.#lock = new LockWait({
+      target: o.writer,
+      waitMs: o.busyTimeoutMs ?? DAEMON_BUSY_TIMEOUT_MS,
+      clock: o.clock,
+      logger: o.logger,
+      path: o.path,
+    });
     for (const [t, account] of o.restored ?? []) this.#written.set(t, { account, mark: undefined });
   }
 
@@ -69,7 +87,7 @@ export class JournalRecorder {
   onEvent(e: EngineEvent): void {
     if (this.#closed) return;
     try {
-      this.#record(e);
+      if (this.#record(e)) this.#lock.succeeded();
     } catch (err) {
       this.#failed(err, e.type);
     }
@@ -81,6 +99,7 @@ export class JournalRecorder {
     if (source === undefined || this.#closed) return;
     try {
       this.#o.writer.batch(() => this.#snapshot(source, reason));
+      this.#lock.succeeded();
     } catch (err) {
       this.#failed(err, reason);
     }
@@ -93,7 +112,8 @@ export class JournalRecorder {
     this.#timer = undefined;
   }
 
-  #record(e: EngineEvent): void {
+  /** Writes what `e` calls for; true when it wrote (committed) something. */
+  #record(e: EngineEvent): boolean {
     const { writer: w, run } = this.#o;
     switch (e.type) {
       case "place_sent":
@@ -105,8 +125,9 @@ export class JournalRecorder {
             sent: true,
             atMs: e.atMs,
           });
+          return true;
         }
-        return;
+        return false;
       case "place_outcome":
         w.outcome(run, {
           op: "place",
@@ -118,7 +139,7 @@ export class JournalRecorder {
           latencyMs: e.latencyMs,
           atMs: e.atMs,
         });
-        return;
+        return true;
       case "place_dropped": {
         const { intent: i } = e;
         w.batch(() => {
@@ -143,7 +164,7 @@ export class JournalRecorder {
             atMs: e.atMs,
           });
         });
-        return;
+        return true;
       }
       case "cancel_outcome":
         w.outcome(run, {
@@ -153,7 +174,7 @@ export class JournalRecorder {
           outcome: e.outcome,
           atMs: e.atMs,
         });
-        return;
+        return true;
       case "cancel_all_outcome":
         w.outcome(run, {
           ...NO_ANSWER,
@@ -162,32 +183,41 @@ export class JournalRecorder {
           outcome: e.outcome,
           atMs: e.atMs,
         });
-        return;
+        return true;
       case "fill":
         w.batch(() => {
           w.fill(run, e.fill, e.source);
           // Stamped with the fill's own time, so realised PnL lands on the day the trade happened.
           this.#account(e.fill.tsMs, "fill", e.fill.tokenId);
         });
-        return;
+        return true;
       case "fee":
-        w.fee(e.fill, e.fee, e.atMs);
-        return;
+        // With the account it changed, in one commit: a fill with no fee row is then journaled
+        // without its fee everywhere, which is what restore relies on (JournalRestore.feePending).
+        w.batch(() => {
+          w.fee(e.fill, e.fee, e.atMs);
+          const source = this.#source;
+          const t = e.fill.tokenId;
+          if (source !== undefined)
+            this.#writeIfChanged(e.atMs, "reconcile", t, source.account(t), undefined);
+        });
+        return true;
       case "reconcile": {
         const source = this.#source;
-        if (source === undefined) return;
+        if (source === undefined) return false;
         w.batch(() => {
           for (const a of source.accounts())
             this.#writeIfChanged(e.atMs, "reconcile", a.tokenId, a.account, undefined);
         });
-        return;
+        // Often nothing changed: an empty transaction proves nothing about the lock.
+        return false;
       }
       case "stopped":
         this.snapshot("stop");
         w.endRun(run, e.atMs, e.reason, e.openOrders);
-        return;
+        return true;
       default:
-        return;
+        return false;
     }
   }
 
@@ -252,6 +282,7 @@ export class JournalRecorder {
 
   #failed(err: unknown, what: string): void {
     this.#failures++;
+    this.#lock.failed(err);
     const now = this.#o.clock.now();
     if (now - this.#lastErrorLogMs < ERROR_LOG_EVERY_MS) return;
     this.#lastErrorLogMs = now;

@@ -1,4 +1,6 @@
 import type { Database } from "better-sqlite3";
+import type { Fill } from "../core/trading.js";
+import type { Side } from "../core/types.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { type AccountRow, accountOfRow } from "./codec.js";
 
@@ -11,14 +13,41 @@ export interface JournalRestore {
    * run that did not stop cleanly): exchange orderId → clientOrderId.
    */
   readonly orders: ReadonlyMap<string, string>;
+  /**
+   * Fills of earlier runs (so in `accounts`) journaled without a fee: their fee had not settled when
+   * the run stopped. The engine applies each fee alone once the exchange shows it (RestoredFees).
+   * Only those of the last FEE_PENDING_WINDOW_MS before this run, oldest first.
+   */
+  readonly feePending: readonly Fill[];
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
 }
 
 /**
+ * How far back (before the new run's start) fills still waiting for their fee are restored. Fees
+ * settle within seconds; a day covers any restart, and bounds what start-up reads and pages back to.
+ */
+export const FEE_PENDING_WINDOW_MS = 24 * 60 * 60_000;
+/** At most this many fee-pending fills are restored (the newest ones are the likeliest to settle). */
+const FEE_PENDING_MAX = 10_000;
+
+interface PendingRow {
+  readonly trade_id: string;
+  readonly order_id: string;
+  readonly client_order_id: string | null;
+  readonly token_id: string;
+  readonly side: Side;
+  readonly price_micro: bigint;
+  readonly size_micro: bigint;
+  readonly ts_ms: bigint;
+}
+
+/**
  * Reads what a new run of `account` (exchange base URL + wallet) restores: the latest account row
- * of every token any earlier run of that account traded, and the orders those runs may have left
- * behind. Runs of other accounts in the same file are ignored, so one journal can serve several
+ * of every token any earlier run of that account traded, the orders those runs may have left
+ * behind, and their recent fills that have no fee row yet. A fill and its account row commit
+ * together, and so do a fee and the account after it, so a fill without a fee row is in the
+ * restored account without its fee. Runs of other accounts in the same file are ignored, so one journal can serve several
  * wallets or exchanges without mixing their PnL.
  * @example const r = readRestore(db, "https://api.example|0xabc…", runId); r.accounts.get(tokenId)?.realisedPico
  */
@@ -45,12 +74,42 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
          ORDER BY o.id`,
       )
       .all({ account, beforeRun }) as { order_id: string; client_order_id: string }[];
-    return { runs: Number(runs.n), rows, orders };
+    const started = db.prepare("SELECT started_at_ms FROM runs WHERE run_id = ?").get(beforeRun) as
+      | { started_at_ms: bigint }
+      | undefined;
+    const sinceMs = started === undefined ? 0n : started.started_at_ms - BigInt(FEE_PENDING_WINDOW_MS);
+    const pending = db
+      .prepare(
+        `SELECT * FROM (
+           SELECT f.id, f.trade_id, f.order_id, f.client_order_id, f.token_id, f.side, f.price_micro,
+                  f.size_micro, f.ts_ms
+           FROM fills f JOIN runs r ON r.run_id = f.run_id
+           WHERE f.ts_ms >= @sinceMs AND r.account = @account AND r.run_id < @beforeRun
+             AND NOT EXISTS (SELECT 1 FROM fees x WHERE x.trade_id = f.trade_id AND x.order_id = f.order_id)
+           ORDER BY f.ts_ms DESC, f.id DESC LIMIT @max)
+         ORDER BY ts_ms, id`,
+      )
+      .all({ account, beforeRun, sinceMs, max: FEE_PENDING_MAX }) as PendingRow[];
+    return { runs: Number(runs.n), rows, orders, pending };
   });
-  const { runs, rows, orders } = read();
+  const { runs, rows, orders, pending } = read();
   return {
     accounts: new Map(rows.map((r) => [r.token_id, accountOfRow(r)])),
     orders: new Map(orders.map((o) => [o.order_id, o.client_order_id])),
+    feePending: pending.map(fillOfRow),
     runs,
+  };
+}
+
+function fillOfRow(r: PendingRow): Fill {
+  return {
+    tradeId: r.trade_id,
+    orderId: r.order_id,
+    clientOrderId: r.client_order_id ?? undefined,
+    tokenId: r.token_id,
+    side: r.side,
+    priceMicro: Number(r.price_micro),
+    sizeMicro: BigInt(r.size_micro),
+    tsMs: Number(r.ts_ms),
   };
 }

@@ -4,6 +4,15 @@ import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
 import type { NewOrder } from "../execution/order-store.js";
 import { accountColumns, feeValuePico } from "./codec.js";
 
+/**
+ * A time as whole milliseconds for an INTEGER column. Fills are floored where they enter the engine;
+ * this is the safety net, so that a fractional time from any other path can never make a STRICT
+ * table refuse a money row (the whole batch, fill and account, would roll back).
+ */
+function wholeMs(ms: number): number {
+  return Math.floor(ms);
+}
+
 /** A token the run may trade, for readable reports (slug) and for market totals. */
 export interface JournalToken {
   readonly tokenId: string;
@@ -105,7 +114,7 @@ export class JournalWriter {
   /** Opens a run of `account` (exchange + wallet) and records its tokens; returns the run id. */
   beginRun(r: { account: string; session: string; atMs: number; tokens: readonly JournalToken[] }): number {
     return this.batch(() => {
-      const row = this.#s.run.get({ account: r.account, session: r.session, atMs: r.atMs }) as {
+      const row = this.#s.run.get({ account: r.account, session: r.session, atMs: wholeMs(r.atMs) }) as {
         run_id: bigint;
       };
       for (const t of r.tokens) this.#s.token.run({ ...t, slug: t.slug ?? null });
@@ -114,7 +123,7 @@ export class JournalWriter {
   }
 
   intent(run: number, i: IntentRecord): void {
-    this.#s.intent.run({ ...i, run, sent: i.sent ? 1 : 0 });
+    this.#s.intent.run({ ...i, run, sent: i.sent ? 1 : 0, atMs: wholeMs(i.atMs) });
   }
 
   outcome(run: number, o: OutcomeRecord): void {
@@ -126,14 +135,20 @@ export class JournalWriter {
       outcome: o.outcome,
       orderId: o.orderId ?? null,
       code: o.code ?? null,
-      latencyMs: o.latencyMs ?? null,
-      atMs: o.atMs,
+      latencyMs: o.latencyMs === undefined ? null : wholeMs(o.latencyMs),
+      atMs: wholeMs(o.atMs),
     });
   }
 
   /** Records a fill once: false when (tradeId, orderId) was already journaled (WebSocket and backfill). */
   fill(run: number, f: Fill, source: "stream" | "backfill"): boolean {
-    const r = this.#s.fill.run({ ...f, run, clientOrderId: f.clientOrderId ?? null, source });
+    const r = this.#s.fill.run({
+      ...f,
+      run,
+      clientOrderId: f.clientOrderId ?? null,
+      tsMs: wholeMs(f.tsMs),
+      source,
+    });
     return r.changes > 0;
   }
 
@@ -146,8 +161,8 @@ export class JournalWriter {
       asset: fee.asset,
       amountMicro: fee.amountMicro,
       valuePico: feeValuePico(f.side, f.priceMicro, f.sizeMicro, fee).toString(),
-      fillTsMs: f.tsMs,
-      atMs,
+      fillTsMs: wholeMs(f.tsMs),
+      atMs: wholeMs(atMs),
     });
   }
 
@@ -160,13 +175,20 @@ export class JournalWriter {
     acc: TokenAccount,
     markMicro: number | undefined,
   ): void {
-    this.#s.account.run({ run, atMs, reason, tokenId, ...accountColumns(acc), mark: markMicro ?? null });
+    this.#s.account.run({
+      run,
+      atMs: wholeMs(atMs),
+      reason,
+      tokenId,
+      ...accountColumns(acc),
+      mark: markMicro ?? null,
+    });
   }
 
   pnl(run: number, p: PnlRecord): void {
     this.#s.pnl.run({
       run,
-      atMs: p.atMs,
+      atMs: wholeMs(p.atMs),
       reason: p.reason,
       pnlMicro: p.pnlMicro,
       realised: p.realisedPico.toString(),
@@ -178,7 +200,12 @@ export class JournalWriter {
 
   /** Closes a run: when, why, and how many orders it left open (0 = a clean stop). */
   endRun(run: number, atMs: number, reason: string, openOrders: number): void {
-    this.#s.end.run({ run, atMs, reason, openOrders });
+    this.#s.end.run({ run, atMs: wholeMs(atMs), reason, openOrders });
+  }
+
+  /** How long a write waits for another connection's write lock before failing SQLITE_BUSY, ms. */
+  setBusyTimeout(ms: number): void {
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
   }
 
   /** Runs `fn` in one transaction (all of it commits, or none). */

@@ -69,6 +69,10 @@ describe("applyFill", () => {
       sizeMicro: 12_000_001n,
       tsMs: 7,
     });
+    // A sub-millisecond tsMs is floored: the journal's time columns are INTEGER, and the REST copy
+    // of the same trade (Date.parse) is whole.
+    const fractional = { tradeId: "t", orderId: "o", tokenId: TOKEN, side: "buy" as const };
+    expect(fillFromWire({ ...fractional, price: "0.5", quantity: "1", tsMs: 7.999 }).tsMs).toBe(7);
     expect(() =>
       fillFromWire({
         tradeId: "t",

@@ -61,7 +61,7 @@ describe("readRestore", () => {
     expect(r.orders).toEqual(new Map([["o2", "mm-two-x-b0-1"]]));
     // A first run of an account restores nothing.
     const fresh = readRestore(db, "http://127.0.0.1:2|0xabc", r3 + 1);
-    expect(fresh).toEqual({ accounts: new Map(), orders: new Map(), runs: 0 });
+    expect(fresh).toEqual({ accounts: new Map(), orders: new Map(), feePending: [], runs: 0 });
     db.close();
   });
 });

@@ -1,0 +1,151 @@
+import type { Fill } from "../core/trading.js";
+import type { Inventory } from "./inventory.js";
+import { type FeeAmount, moveAtPrice, PICO_PER_MICRO, type TokenAccount } from "./inventory-math.js";
+
+/**
+ * Fills an earlier run applied whose fee had not settled when it stopped, as the backfill sees
+ * them (ReconcileState.restored): their trades bring their fee, never the fill again.
+ */
+export interface RestoredFills {
+  /** True when the trade (stamped `tsMs`) is one of them: its fill is already in the restored account. */
+  holds(tradeId: string, orderId: string, tsMs: number): boolean;
+  /** Attaches (or corrects) the fee of one of them; true when it changed anything. */
+  setFee(tradeId: string, orderId: string, fee: FeeAmount): boolean;
+}
+
+/**
+ * The fees of fills an earlier run applied and journaled without their fee (fees resolve after
+ * settlement; a run's last fills stop before theirs do). Their fills are in the restored accounts
+ * (Inventory.seed), so a fee found later for one of them is applied on its own, to the token's base:
+ * a USDC fee is booked as a fee; a share fee also takes its shares out of the position at the fill's
+ * price, as applyTrade would have with the fee known (total PnL is exactly that; how it splits between
+ * realised PnL and the cost basis can differ when other fills came in between).
+ *
+ * Share fees and the baseline: a fill of an earlier run was matched before this session read the
+ * wallet's positions, and the exchange credits the shares net of the fee (the mock does at match; a
+ * settled fee is in any case), so the baseline already lacks those shares. `sharesOut` tells the
+ * PositionBook how many to put back into it, so the absolute position stays the exchange's.
+ * @example const r = new RestoredFees(inventory, restore.feePending, onFee); r.setFee("t1", "o1", fee);
+ */
+export class RestoredFees {
+  readonly #inventory: Inventory;
+  readonly #onFee: (fill: Fill, fee: FeeAmount) => void;
+  readonly #awaited = new Map<string, Fill>();
+  readonly #attached = new Map<string, { readonly fill: Fill; readonly fee: FeeAmount }>();
+  readonly #sharesOut = new Map<string, bigint>();
+
+  /**
+   * @param fills fills already in the seeded accounts of `inventory` whose fee is unknown.
+   * @param onFee told of each fee attached, like Inventory's onFee (the journal, the PnL totals).
+   */
+  constructor(inventory: Inventory, fills: readonly Fill[], onFee: (fill: Fill, fee: FeeAmount) => void) {
+    this.#inventory = inventory;
+    this.#onFee = onFee;
+    for (const f of fills) this.#awaited.set(keyOf(f.tradeId, f.orderId), f);
+  }
+
+  /** Fills whose fee is still awaited. */
+  get awaiting(): number {
+    return this.#awaited.size;
+  }
+
+  /** The time of the oldest fill whose fee is awaited (the backfill pages back to it); undefined when none. */
+  oldestAwaitedMs(): number | undefined {
+    let oldest: number | undefined;
+    for (const f of this.#awaited.values()) if (oldest === undefined || f.tsMs < oldest) oldest = f.tsMs;
+    return oldest;
+  }
+
+  /** True while the fee of the fill (tradeId, orderId) is awaited. */
+  awaits(tradeId: string, orderId: string): boolean {
+    return this.#awaited.has(keyOf(tradeId, orderId));
+  }
+
+  /**
+   * The backfill's view: the trades that are these fills (awaited or with their fee attached), by
+   * (tradeId, orderId) and time: stamped before `sessionStartMs`, or within a second of the fill (an
+   * exchange clock a little ahead of ours). A trade of this session reusing the ids (a paper mock
+   * with a kept journal replays its seeded ids) is a new fill.
+   */
+  before(sessionStartMs: number): RestoredFills {
+    return {
+      holds: (tradeId, orderId, tsMs) => {
+        const key = keyOf(tradeId, orderId);
+        const fill = this.#awaited.get(key) ?? this.#attached.get(key)?.fill;
+        return fill !== undefined && (tsMs < sessionStartMs || Math.abs(tsMs - fill.tsMs) <= SAME_TRADE_MS);
+      },
+      setFee: (tradeId, orderId, fee) => this.setFee(tradeId, orderId, fee),
+    };
+  }
+
+  /** Attaches the fee of a restored fill (or corrects it); true when it changed anything. */
+  setFee(tradeId: string, orderId: string, fee: FeeAmount): boolean {
+    const key = keyOf(tradeId, orderId);
+    const prior = this.#attached.get(key);
+    const fill = this.#awaited.get(key) ?? prior?.fill;
+    if (fill === undefined) return false;
+    if (prior !== undefined && prior.fee.asset === fee.asset && prior.fee.amountMicro === fee.amountMicro) {
+      return false;
+    }
+    this.#inventory.amendBase(fill.tokenId, (base) => {
+      const undone = prior === undefined ? base : feeAlone(base, fill, prior.fee, -1n);
+      return feeAlone(undone, fill, fee, 1n);
+    });
+    const moved = sharesPaid(fill, fee) - (prior === undefined ? 0n : sharesPaid(fill, prior.fee));
+    if (moved !== 0n) this.#sharesOut.set(fill.tokenId, this.sharesOut(fill.tokenId) + moved);
+    this.#awaited.delete(key);
+    this.#attached.set(key, { fill, fee });
+    this.#onFee(fill, fee);
+    return true;
+  }
+
+  /**
+   * Stops waiting for the fees of fills stamped before `ms` (a fee that has not settled by then is
+   * taken as never coming: the backfill stops paging back for it). Returns those fills.
+   */
+  expire(ms: number): Fill[] {
+    const out: Fill[] = [];
+    for (const [key, f] of this.#awaited) {
+      if (f.tsMs >= ms) continue;
+      this.#awaited.delete(key);
+      out.push(f);
+    }
+    return out;
+  }
+
+  /** Shares the attached share fees took out of the token's position (relative to the baseline). */
+  sharesOut(tokenId: string): bigint {
+    return this.#sharesOut.get(tokenId) ?? 0n;
+  }
+}
+
+/** The shares a fee takes from a position (applyTrade's rule: a buyer pays at most what it receives). */
+function sharesPaid(fill: Fill, fee: FeeAmount): bigint {
+  if (fee.asset !== "shares" || fee.amountMicro <= 0n) return 0n;
+  return fill.side === "buy" && fee.amountMicro > fill.sizeMicro ? fill.sizeMicro : fee.amountMicro;
+}
+
+/**
+ * The fee of `fill` applied on its own to an account that already holds the fill (sign 1), or taken
+ * back out (sign -1): what applyTrade(…, fee) adds to applyTrade(…) without it.
+ */
+export function feeAlone(acc: TokenAccount, fill: Fill, fee: FeeAmount, sign: 1n | -1n): TokenAccount {
+  if (fee.amountMicro <= 0n) return acc;
+  const price = BigInt(fill.priceMicro);
+  if (fee.asset === "usdc")
+    return { ...acc, feesPico: acc.feesPico + sign * fee.amountMicro * PICO_PER_MICRO };
+  const paid = sharesPaid(fill, fee);
+  const moved = moveAtPrice(acc, -sign * paid, price);
+  return {
+    ...moved,
+    feesPico: acc.feesPico + sign * price * paid,
+    feeSharesMicro: acc.feeSharesMicro + sign * paid,
+  };
+}
+
+/** A trade record's createdAt and its fill's tsMs are taken as one instant, within this. */
+const SAME_TRADE_MS = 1_000;
+
+function keyOf(tradeId: string, orderId: string): string {
+  return `${tradeId}\u0000${orderId}`;
+}
