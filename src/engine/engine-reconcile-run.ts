@@ -165,7 +165,7 @@ export function sessionTrades(
   return {
     openOrders: () => source.openOrders(),
     order: (id) => source.order(id),
-    ordersByClientId: (ids) => source.ordersByClientId(ids),
+    ordersByClientId: (ids, window) => source.ordersByClientId(ids, window),
     trades: async (opts) => {
       const page = await source.trades(opts);
       // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.

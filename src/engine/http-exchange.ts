@@ -3,7 +3,7 @@ import type { CancelResult } from "../exchange/assumptions.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
-import type { ReconcileSource } from "../execution/reconcile-run.js";
+import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
 import type { ExchangePort } from "./ports.js";
 
 /** How far back the history is searched for the clientOrderIds of unresolved orders. */
@@ -41,17 +41,32 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   }
 
   /**
-   * Orders carrying these clientOrderIds, from the newest pages of GET /api/orders/history (the
-   * spec has no lookup by clientOrderId). Unresolved orders are recent, so a few pages suffice.
+   * Orders carrying these clientOrderIds, from GET /api/orders/history (the spec has no lookup by
+   * clientOrderId), at most HISTORY_PAGES pages of 200. With a `window` only the orders created in it
+   * are listed (`from`, `to`), so the search does not depend on the order the pages come in, which
+   * the spec does not show; without one, the first pages (newest first, assumed). It stops once every
+   * wanted id was seen (counted by id: a duplicate record must not end it early).
    */
-  async ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]> {
+  async ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
     const wanted = new Set(clientOrderIds);
+    const seen = new Set<string>();
     const found: Order[] = [];
     let pages = 0;
-    for await (const page of this.#client.orders.historyPages({ limit: 200 })) {
-      for (const o of page.orders)
-        if (o.clientOrderId !== undefined && wanted.has(o.clientOrderId)) found.push(o);
-      if (found.length === wanted.size || ++pages >= HISTORY_PAGES) break;
+    const query =
+      window === undefined
+        ? { limit: 200 }
+        : {
+            limit: 200,
+            from: new Date(window.fromMs).toISOString(),
+            to: new Date(window.toMs).toISOString(),
+          };
+    for await (const page of this.#client.orders.historyPages(query)) {
+      for (const o of page.orders) {
+        if (o.clientOrderId === undefined || !wanted.has(o.clientOrderId)) continue;
+        found.push(o);
+        seen.add(o.clientOrderId);
+      }
+      if (seen.size === wanted.size || ++pages >= HISTORY_PAGES) break;
     }
     return found;
   }

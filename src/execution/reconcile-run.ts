@@ -1,5 +1,6 @@
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
+import type { TrackedOrder } from "./order-state.js";
 import type { OrderUpdate } from "./order-store.js";
 import type { ReconcileState } from "./reconcile-fills.js";
 import { NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
@@ -13,8 +14,11 @@ export interface ReconcileSource {
   openOrders(): Promise<Order[]>;
   /** GET /api/orders/{id}; rejects with ExchangeError `order_not_found` when there is none. */
   order(orderId: string): Promise<Order>;
-  /** The wallet's orders (any status) carrying these clientOrderIds, from GET /api/orders/history. */
-  ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]>;
+  /**
+   * The wallet's orders (any status) carrying these clientOrderIds, from GET /api/orders/history;
+   * `window` (epoch ms) bounds the search to the orders created in it, when given.
+   */
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]>;
   /** GET /api/me/trades, newest first. */
   trades(opts: {
     limit?: number;
@@ -77,7 +81,10 @@ export async function runReconcile(
   }
   let pending = 0;
   if (diff.unresolved.length > 0) {
-    const found = await source.ordersByClientId(diff.unresolved.map((o) => o.clientOrderId));
+    const found = await source.ordersByClientId(
+      diff.unresolved.map((o) => o.clientOrderId),
+      sentWindow(diff.unresolved),
+    );
     const byCid = new Map(found.map((o) => [o.clientOrderId, o]));
     for (const o of diff.unresolved) {
       const u = resolveGhost(o, byCid.get(o.clientOrderId) ?? NOT_FOUND, now, ghostOpts);
@@ -137,4 +144,32 @@ async function collectTrades(source: ReconcileSource, opts: ReconcileRunOptions)
     cursor = res.nextCursor;
   }
   return out;
+}
+
+/** A span of exchange time, epoch ms: `fromMs` inclusive, `toMs` exclusive. */
+export interface TimeWindow {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/**
+ * Slack around our send times when searching the exchange's order history: its createdAt is its own
+ * clock's, which may differ from ours by the network delay and a clock offset.
+ */
+export const HISTORY_SLACK_MS = 60_000;
+
+/**
+ * Where the exchange created the orders we sent and never heard back about: our send times (their
+ * creation when unsent) widened by HISTORY_SLACK_MS. Searching only there does not depend on the order
+ * the history is paged in, which the spec does not show (README "Assumptions").
+ */
+export function sentWindow(orders: readonly TrackedOrder[]): TimeWindow {
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (const o of orders) {
+    const t = o.sentAtMs ?? o.createdAtMs;
+    if (t < from) from = t;
+    if (t > to) to = t;
+  }
+  return { fromMs: from - HISTORY_SLACK_MS, toMs: to + HISTORY_SLACK_MS };
 }

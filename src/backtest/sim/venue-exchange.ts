@@ -7,7 +7,7 @@ import type { CancelResult } from "../../exchange/assumptions.js";
 import { ExchangeError } from "../../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../exchange/types.js";
-import type { ReconcileSource } from "../../execution/reconcile-run.js";
+import type { ReconcileSource, TimeWindow } from "../../execution/reconcile-run.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { Keyset } from "../../venue/types.js";
 import { weiToString, wireOrder, wireTradeRow } from "../../venue/wire.js";
@@ -141,11 +141,12 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return toOrder(o);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]> {
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
     const wanted = new Set(clientOrderIds);
+    const span = window === undefined ? {} : { from: window.fromMs, to: window.toMs };
     return this.#read(() =>
       this.#venue
-        .orderHistory(this.#wallet, { limit: 1000 })
+        .orderHistory(this.#wallet, { limit: 1000, ...span })
         .items.filter((o) => o.clientOrderId !== undefined && wanted.has(o.clientOrderId))
         .map(toOrder),
     );

@@ -4,12 +4,13 @@ import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { Inventory } from "../../../src/execution/inventory.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
 import type { ReconcileState } from "../../../src/execution/reconcile-fills.js";
-import { type ReconcileSource, runReconcile } from "../../../src/execution/reconcile-run.js";
+import { type ReconcileSource, runReconcile, type TimeWindow } from "../../../src/execution/reconcile-run.js";
 import { MARKET, remote, TOKEN, trade } from "./reconcile-support.js";
 
 /** A hand-written exchange: fixed records, counted calls. */
 class FakeSource implements ReconcileSource {
   readonly calls: string[] = [];
+  readonly windows: (TimeWindow | undefined)[] = [];
   constructor(
     private readonly open: Order[],
     private readonly known: Order[],
@@ -33,8 +34,9 @@ class FakeSource implements ReconcileSource {
       });
     return o;
   }
-  async ordersByClientId(cids: readonly string[]): Promise<Order[]> {
+  async ordersByClientId(cids: readonly string[], window?: TimeWindow): Promise<Order[]> {
     this.calls.push(`history:${cids.join(",")}`);
+    this.windows.push(window);
     return this.known.filter((o) => o.clientOrderId !== undefined && cids.includes(o.clientOrderId));
   }
   async trades({
@@ -97,6 +99,8 @@ describe("runReconcile", () => {
     );
     const rep = await runReconcile(src, s, 100_000, { tokenOf });
     expect(src.calls).toEqual(["open", "order:o2", "history:amb", "trades:0", "trades:2", "order:old"]);
+    // Searched where it was sent (at 0), a minute either side: not "the newest pages".
+    expect(src.windows).toEqual([{ fromMs: -60_000, toMs: 60_000 }]);
     expect(s.orders.get("gone")).toMatchObject({ state: "filled", filledMicro: 2_000_000n });
     expect(s.orders.get("amb")).toMatchObject({ state: "cancelled", orderId: "o3", filledMicro: 1_000_000n });
     expect(rep.orphans.map((o) => o.id)).toEqual(["stray"]);

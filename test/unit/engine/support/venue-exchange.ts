@@ -8,7 +8,7 @@ import type { CancelResult } from "../../../../src/exchange/assumptions.js";
 import { ExchangeError } from "../../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../../src/exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../../../src/exchange/types.js";
-import type { ReconcileSource } from "../../../../src/execution/reconcile-run.js";
+import type { ReconcileSource, TimeWindow } from "../../../../src/execution/reconcile-run.js";
 import type { SimVenue } from "../../../../src/venue/sim-venue.js";
 
 /** One request as the exchange saw it (the determinism test compares these sequences). */
@@ -87,9 +87,9 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return this.#inner.order(orderId);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[]): Promise<Order[]> {
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
     this.#record("orders_by_client_id", clientOrderIds.join(","));
-    return this.#inner.ordersByClientId(clientOrderIds);
+    return this.#inner.ordersByClientId(clientOrderIds, window);
   }
 
   trades(opts: {
