@@ -55,7 +55,14 @@ export function matchPattern(pattern: string, path: string): Record<string, stri
     const actual = s[i] as string;
     if (seg.startsWith("{") && seg.endsWith("}")) {
       if (actual === "") return undefined;
-      params[seg.slice(1, -1)] = decodeURIComponent(actual);
+      // A broken percent-escape names no resource: no route (404 with the usual headers), never a throw.
+      let value: string;
+      try {
+        value = decodeURIComponent(actual);
+      } catch {
+        return undefined;
+      }
+      params[seg.slice(1, -1)] = value;
     } else if (seg !== actual) return undefined;
   }
   return params;

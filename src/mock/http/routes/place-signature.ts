@@ -33,8 +33,10 @@ const AMOUNT_CODES = new Set([
 /**
  * Rebuilds the canonical 11-field struct: salt = nonce, maker as sent, signer = the effective
  * wallet, taker zero, tokenId from marketId + outcome, amounts from price and quantity (BUY notional
- * rounded up), expiration = expiry, feeRateBps = body.feeRateBps or the market's (null → the
- * venue default), signatureType = body.signatureType or 0; the domain by the market's negRisk.
+ * rounded up), expiration = expiry, feeRateBps = the market's taker fee (null → the venue
+ * default) whatever the body says — the spec: it must equal the market's verbatim, and a wrong fee is
+ * the usual cause of `bad_signature` (the body's own field only feeds the `fee_too_high` check),
+ * signatureType = body.signatureType or 0; the domain by the market's negRisk.
  * Amount refusals are 400 `invalid_amounts` with `details.reason`.
  */
 export function canonicalOrder(
@@ -44,7 +46,7 @@ export function canonicalOrder(
   outcome: { label: string; tokenId: string },
   wallet: Address,
 ): CanonicalOrder {
-  const fee = body.feeRateBps ?? deps.ctx.venue.market(market.id)?.effectiveTakerBps ?? 0;
+  const fee = deps.ctx.venue.market(market.id)?.effectiveTakerBps ?? 0;
   try {
     const built = buildOrderStruct({
       market: {
