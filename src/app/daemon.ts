@@ -202,6 +202,7 @@ function watch(
   metrics.watchGateway("market", parts.feeds.market.client);
   metrics.watchGateway("user", parts.feeds.user);
   metrics.watchRateLimits(parts.client.rateLimits);
+  metrics.watchRateBudget(parts.engine.rateBudget);
   metrics.watchEngine(parts.engine);
 }
 

@@ -4,6 +4,7 @@ import type { Inventory } from "../execution/inventory.js";
 import type { OrderManager } from "../execution/order-manager.js";
 import type { OrderQueue } from "../execution/order-queue.js";
 import type { OrderStore } from "../execution/order-store.js";
+import type { RateBudget } from "../execution/rate-budget.js";
 import type { ReconcileSource } from "../execution/reconcile-run.js";
 import type { RestoredFees } from "../execution/restored-fees.js";
 import type { Logger } from "../observability/logger.js";
@@ -41,6 +42,8 @@ export interface EngineCore {
    * and exposure totals are refreshed after the reconcile that set the fees (afterFees).
    */
   readonly feeTokens: Set<string>;
+  /** The queue's local rate budget (its buckets' remaining tokens are a metric). */
+  readonly budget: RateBudget;
   /** Reports an event to the listener (never throws). */
   emit(e: EngineEvent): void;
   /** Whether new quotes may be placed (after start, before stop). */

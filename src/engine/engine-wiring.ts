@@ -58,6 +58,10 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   const inSeeded = new Set(seeded);
   const pending = (options.restore.feePending ?? []).filter((f) => inSeeded.has(f.tokenId));
   const restored = new RestoredFees(inventory, pending, onFee);
+  const budget = new RateBudget({
+    rateLimitPerMin: options.rateLimitPerMin,
+    ...budgetOptions(options.queue),
+  });
   const queue = new OrderQueue({
     clock,
     port: {
@@ -78,7 +82,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       cancelAll: (marketId) => exchange.cancelAll(marketId),
     },
     sign: deps.sign,
-    budget: new RateBudget({ rateLimitPerMin: options.rateLimitPerMin, ...budgetOptions(options.queue) }),
+    budget,
     onReport: (r) => hooks.onReport(r),
     restingOrders: (marketId) => restingIn(store, tokens, marketId),
     // A placement answered "retry later" is sent again only if the engine still wants it.
@@ -111,6 +115,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     store,
     inventory,
     restored,
+    budget,
     om: new OrderManager({ session: options.session, store, tolerance: options.tolerance }),
     queue,
     tokens,

@@ -38,6 +38,7 @@ import { MmError } from "../core/errors.js";
 import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
+import type { RateBudget } from "../execution/rate-budget.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
@@ -183,6 +184,11 @@ export class TradingEngine implements Engine {
       return { openOrders };
     })();
     return this.#stopping;
+  }
+
+  /** The order queue's local rate budget: its buckets, for the metrics (`mm_queue_bucket_*`). */
+  get rateBudget(): RateBudget {
+    return this.#core.budget;
   }
 
   status(): EngineStatus {
