@@ -22,6 +22,7 @@ import { registerProcessMetrics } from "./metrics/process-metrics.js";
 import {
   type Families,
   type FillOptions,
+  type FillState,
   markoutSink,
   queueHooks,
   recordDecision,
@@ -44,7 +45,7 @@ import { TickToOrder } from "./metrics/tick-to-order.js";
 
 export type { FillRole } from "./metrics/fill-roles.js";
 export type { MarketLabelSource } from "./metrics/market-labels.js";
-export type { FillOptions } from "./metrics/recorders.js";
+export type { FillOptions, FillSource } from "./metrics/recorders.js";
 export type {
   BookTrackerLike,
   EngineLike,
@@ -97,6 +98,7 @@ export class Metrics implements EngineEventSink {
   readonly listener: (e: EngineEvent) => void;
   readonly #roles = new FillRoles();
   readonly #markouts: MarkoutTracker;
+  readonly #fills: FillState;
   readonly #unsubscribe: (() => void)[] = [];
 
   constructor(opts: MetricsOptions) {
@@ -122,9 +124,11 @@ export class Metrics implements EngineEventSink {
       ...markoutSink(this.ctx, this.families),
       ...(opts.markoutHorizonsMs === undefined ? {} : { horizonsMs: opts.markoutHorizonsMs }),
     });
+    const startMs = clock.now();
+    this.#fills = { markouts: this.#markouts, lastFillMs: startMs };
     this.queueMetrics = queueHooks(this.families);
     this.listener = (e) => applyEngineEvent(this, e);
-    initialSeries(this.families, this.#markouts.horizonsMs, clock.now());
+    initialSeries(this.families, this.#markouts.horizonsMs, startMs);
   }
 
   /** Names the quoted tokens' markets (slug when `slugOf` knows it) and creates their series at zero. */
@@ -206,11 +210,16 @@ export class Metrics implements EngineEventSink {
 
   /**
    * A fill of ours as the engine applied it (its `fill` event: the engine drops duplicates); role and
-   * fee are attributed unless given.
+   * fee are attributed unless given. A backfilled fill (`source: "backfill"`) has its markouts timed
+   * from its own time, so horizons already past count as missing.
    */
   onFill(fill: Fill, opts: FillOptions = {}): void {
     const role = opts.role ?? this.#roles.roleOf(fill);
-    recordFill(this.ctx, this.families, this.#markouts, fill, role, opts.feeMicro);
+    recordFill(this.ctx, this.families, this.#fills, fill, {
+      role,
+      feeMicro: opts.feeMicro,
+      source: opts.source ?? "stream",
+    });
   }
 
   /** A risk decision: counted by reason; wallet/market cancels are halts. */

@@ -1,6 +1,6 @@
 import type { EngineEvent } from "../../engine/engine-events.js";
 import type { LabelCap } from "./label-cap.js";
-import type { Families } from "./recorders.js";
+import type { Families, FillOptions } from "./recorders.js";
 import type { MetricsContext } from "./sources.js";
 import type { TickToOrder } from "./tick-to-order.js";
 
@@ -11,7 +11,7 @@ export interface EngineEventSink {
   readonly tickToOrder: TickToOrder;
   /** Caps the `code` label of rejections. */
   readonly codes: LabelCap;
-  onFill(fill: Extract<EngineEvent, { type: "fill" }>["fill"]): void;
+  onFill(fill: Extract<EngineEvent, { type: "fill" }>["fill"], opts?: FillOptions): void;
   onRiskDecision(d: Extract<EngineEvent, { type: "decision" }>["decision"]): void;
   onReconcile(s: Extract<EngineEvent, { type: "reconcile" }>["summary"]): void;
   onReconcileFailed(reason: Extract<EngineEvent, { type: "reconcile_failed" }>["reason"]): void;
@@ -50,7 +50,8 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
       if (e.outcome === "ambiguous") o.ambiguous.inc({ op: "cancel_all" });
       return;
     case "fill":
-      sink.onFill(e.fill);
+      // The source decides what the fill is timed from (a backfill arrives late: see recordFill).
+      sink.onFill(e.fill, { source: e.source });
       return;
     case "decision":
       sink.onRiskDecision(e.decision);

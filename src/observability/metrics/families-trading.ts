@@ -61,7 +61,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     markoutMissing: new Counter({
       name: "mm_fill_markouts_missing_total",
-      help: "Markout horizons reached with no two-sided book to read a mid from, by horizon.",
+      help: "Markout horizons not sampled, by horizon: no two-sided book to read a mid from, or already past when a backfilled fill was heard of.",
       labelNames: ["horizon"] as const,
       registers,
     }),

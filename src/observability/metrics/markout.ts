@@ -28,7 +28,10 @@ export interface MarkoutTrackerOptions {
   /** The token's mid now, micro-units; undefined when the book has no two sides (no sample then). */
   readonly mid: (tokenId: string) => number | undefined;
   readonly onSample: (sample: MarkoutSample) => void;
-  /** A horizon reached with no mid to compare with. */
+  /**
+   * A horizon with no sample: reached with no mid to compare with, or already past when the fill was
+   * recorded (a fill heard of late, see `record`).
+   */
   readonly onMissing?: (fill: MarkoutFill, horizonMs: number) => void;
   /** Default 1 s, 10 s, 60 s. */
   readonly horizonsMs?: readonly number[];
@@ -46,6 +49,7 @@ export const MARKOUT_HORIZONS_MS: readonly number[] = [1_000, 10_000, 60_000];
  * @example
  * const t = new MarkoutTracker({ clock, mid: (tok) => midOf(tok), onSample: (s) => hist.observe(s.markoutMicro / 1e6) });
  * t.record({ tokenId, side: "buy", priceMicro: 530_000, sizeMicro: 10_000_000n });
+ * t.record(backfilled, backfilled.tsMs); // heard of late: horizons timed from the fill, past ones missing
  */
 export class MarkoutTracker {
   readonly horizonsMs: readonly number[];
@@ -69,10 +73,24 @@ export class MarkoutTracker {
     return this.#timers.size;
   }
 
-  /** Starts following a fill; false when refused (closed, or maxPending fills already followed). */
-  record(fill: MarkoutFill): boolean {
+  /**
+   * Starts following a fill; false when refused (closed, or maxPending fills already followed).
+   * `fromMs` is the instant the horizons are timed from (default and upper bound: now). A fill heard
+   * of late passes its own time: each horizon is then read at fill + horizon, and a horizon already
+   * past is reported missing at once rather than read now under a label that would misdescribe it.
+   */
+  record(fill: MarkoutFill, fromMs?: number): boolean {
     if (this.#closed || this.#timers.size >= this.#maxPending) return false;
-    this.#arm(fill, 0, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    const from = fromMs !== undefined && Number.isFinite(fromMs) ? Math.min(now, fromMs) : now;
+    let index = 0;
+    for (const horizon of this.horizonsMs) {
+      // A deadline of exactly now is still readable: the mid now is the mid at the horizon.
+      if (from + horizon >= now) break;
+      this.#o.onMissing?.(fill, horizon);
+      index++;
+    }
+    this.#arm(fill, index, from);
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { takerFeeWei } from "../../core/fees.js";
 import type { Fill } from "../../core/trading.js";
-import type { ReconcileReason, ReconcileSummary } from "../../engine/engine-events.js";
+import type { EngineEvent, ReconcileReason, ReconcileSummary } from "../../engine/engine-events.js";
 import type { OrderQueueMetrics } from "../../execution/order-queue-types.js";
 import type { RiskDecision } from "../../risk/decision.js";
 import type { BookFamilies } from "./families-book.js";
@@ -17,36 +17,66 @@ export interface Families {
   readonly trading: TradingFamilies;
 }
 
+/** How the engine learnt of a fill: the user stream, or a reconcile's backfill from REST trades. */
+export type FillSource = Extract<EngineEvent, { type: "fill" }>["source"];
+
 /** Options of one fill observation. */
 export interface FillOptions {
   /** Default: attributed from the placements seen (see FillRoles). */
   readonly role?: FillRole;
   /** The fee in USDC micro-units when known; default: the spec's taker formula for takers, 0 for makers. */
   readonly feeMicro?: bigint;
+  /** Default "stream": the fill is timed from its receipt. A "backfill" is timed from its own tsMs. */
+  readonly source?: FillSource;
+}
+
+/** What recordFill keeps from one fill to the next. */
+export interface FillState {
+  readonly markouts: MarkoutTracker;
+  /** What mm_fill_last_timestamp_seconds shows, ms (kept here: prom-client reads gauges asynchronously). */
+  lastFillMs: number;
+}
+
+/**
+ * When a fill happened, on our clock. A stream fill: when it arrived, since its tsMs is the
+ * exchange's clock and a skew between the two would eat much of a 1 s horizon. A backfill arrives a
+ * reconcile period, or a whole disconnection, late: its tsMs, capped at now (an exchange clock ahead
+ * of ours must not date a fill in the future); receipt when tsMs is unreadable.
+ * @example
+ * fillTimeMs({ ...fill, tsMs: 1_000 }, "backfill", 31_000); // 1_000
+ * fillTimeMs({ ...fill, tsMs: 1_000 }, "stream", 1_400); // 1_400
+ */
+export function fillTimeMs(fill: Fill, source: FillSource, nowMs: number): number {
+  if (source === "stream" || !Number.isFinite(fill.tsMs)) return nowMs;
+  return Math.min(nowMs, fill.tsMs);
 }
 
 /**
  * Counts one fill of ours: fills, shares, notional and fee by market and role, the last-fill time,
  * and starts its markouts. Fills come as the engine applied them (its `fill` events, duplicates
  * already dropped there); positions and PnL are read from the engine's accounts at scrape time.
+ * The last-fill time only moves forward: a backfilled fill older than the last one seen leaves it,
+ * and a newer one sets it to when it happened, not to when the reconcile found it.
  */
 export function recordFill(
   ctx: MetricsContext,
   f: Families,
-  markouts: MarkoutTracker,
+  state: FillState,
   fill: Fill,
-  role: FillRole,
-  feeMicro: bigint | undefined,
+  attrs: { readonly role: FillRole; readonly feeMicro: bigint | undefined; readonly source: FillSource },
 ): void {
+  const { role } = attrs;
   const market = ctx.labels.ofToken(fill.tokenId).market;
   const t = f.trading;
   const notionalMicro = (BigInt(fill.priceMicro) * fill.sizeMicro) / 1_000_000n;
   t.fills.inc({ market, side: fill.side, role });
   t.volume.inc({ market, role }, fromMicro(fill.sizeMicro));
   t.notional.inc({ market, role }, fromMicro(notionalMicro));
-  t.fees.inc({ market, role }, fromMicro(feeMicro ?? expectedFeeMicro(ctx, fill, role)));
-  t.lastFill.set(ctx.clock.now() / 1_000);
-  markouts.record(fill);
+  t.fees.inc({ market, role }, fromMicro(attrs.feeMicro ?? expectedFeeMicro(ctx, fill, role)));
+  const atMs = fillTimeMs(fill, attrs.source, ctx.clock.now());
+  state.lastFillMs = Math.max(state.lastFillMs, atMs);
+  t.lastFill.set(state.lastFillMs / 1_000);
+  state.markouts.record(fill, atMs);
 }
 
 /** The taker fee by the spec's formula in USDC micro-units (a BUY taker's share fee valued at the price). */

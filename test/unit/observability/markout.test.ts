@@ -69,6 +69,47 @@ describe("MarkoutTracker", () => {
     expect(samples.map((s) => s.horizonMs)).toEqual([1_000, 10_000, 60_000]);
   });
 
+  it("times a fill heard of late from its own time and reports the horizons already past as missing", () => {
+    const mids = new Map<string, number | undefined>([["A", 400_000]]);
+    const { clock, samples, missing, tracker } = setup(mids);
+    const filledAt = clock.now();
+    clock.advanceBy(5_000); // found 5 s after the fill: the 1 s horizon has gone by
+    expect(tracker.record({ tokenId: "A", side: "buy", priceMicro: 390_000, sizeMicro: 1n }, filledAt)).toBe(
+      true,
+    );
+    expect(missing).toEqual([{ tokenId: "A", horizonMs: 1_000 }]);
+    mids.set("A", 410_000);
+    clock.advanceTo(filledAt + 9_999);
+    expect(samples).toHaveLength(0);
+    clock.advanceTo(filledAt + 10_000); // 10 s after the fill, 5 s after its receipt
+    mids.set("A", 420_000);
+    clock.advanceTo(filledAt + 60_000);
+    expect(samples.map((s) => [s.horizonMs, s.markoutMicro])).toEqual([
+      [10_000, 20_000],
+      [60_000, 30_000],
+    ]);
+    expect(missing).toHaveLength(1);
+  });
+
+  it("follows nothing for a fill older than the last horizon, reads a deadline of exactly now, and never times from the future", () => {
+    const mids = new Map<string, number | undefined>([["A", 500_000]]);
+    const { clock, samples, missing, tracker } = setup(mids);
+    const t = clock.now();
+    clock.advanceBy(60_001);
+    tracker.record({ tokenId: "A", side: "sell", priceMicro: 500_000, sizeMicro: 1n }, t);
+    expect(missing.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000]);
+    expect(tracker.pending).toBe(0);
+    // 60 s to the ms: 1 s and 10 s are past, but the mid now is the 60 s mid, so that one is read.
+    tracker.record({ tokenId: "A", side: "sell", priceMicro: 510_000, sizeMicro: 1n }, clock.now() - 60_000);
+    expect(missing.slice(3).map((m) => m.horizonMs)).toEqual([1_000, 10_000]);
+    clock.advanceBy(0);
+    expect(samples.map((s) => [s.horizonMs, s.markoutMicro])).toEqual([[60_000, 10_000]]);
+    // A fill time ahead of ours (the exchange's clock runs fast) is timed from now.
+    tracker.record({ tokenId: "A", side: "buy", priceMicro: 490_000, sizeMicro: 1n }, clock.now() + 5_000);
+    clock.advanceBy(1_000);
+    expect(samples.map((s) => s.horizonMs)).toEqual([60_000, 1_000]);
+  });
+
   it("bounds the fills it follows and stops on close", () => {
     const clock = new SimClock(0);
     const samples: MarkoutSample[] = [];

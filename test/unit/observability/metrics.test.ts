@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../../src/observability/metrics.js";
 import { CATALOGUE } from "./catalogue.js";
 import { labelNamesOf, parseExposition, sumOf } from "./exposition.js";
-import { drivenMetrics, TOKENS } from "./fixture.js";
+import { drivenMetrics, T0, TOKENS } from "./fixture.js";
 
 const PROMTOOL = "/usr/bin/promtool";
 
@@ -149,7 +149,15 @@ describe("createMetrics: values", () => {
     // 1 s later the mids have not moved: the buy at 0.30 is +0.03 against 0.33, the sell at 0.33 is 0.
     expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "bra-win", horizon: "1s" })).toBe(2);
     expect(sumOf(f, "mm_fill_markout_usdc_sum", { market: "bra-win", horizon: "1s" })).toBeCloseTo(0.03, 9);
-    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "other", horizon: "1s" })).toBe(1);
+    // f9 (market "other") was backfilled 5 s after its tsMs: its markouts are timed from the fill, so
+    // its 1 s horizon was already past at receipt and counts as missing instead of a 6 s mid read
+    // under the 1 s label; its 10 s horizon is read at tsMs + 10 s.
+    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "other", horizon: "1s" })).toBe(0);
+    expect(sumOf(f, "mm_fill_markouts_missing_total", { horizon: "1s" })).toBe(1);
+    clock.advanceTo(T0 + 10_000);
+    f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "other", horizon: "10s" })).toBe(1);
+    expect(sumOf(f, "mm_fill_markout_usdc_count", { market: "bra-win", horizon: "10s" })).toBe(0); // stream: at receipt + 10 s
     metrics.close();
   });
 
