@@ -12,6 +12,7 @@ import {
   vault,
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
+import { allPages } from "./list-pages.js";
 import type { QueryParams } from "./paths.js";
 import type { FeeRow } from "./types.js";
 
@@ -31,9 +32,9 @@ export class MeApi {
     return this.#caller.call({ method: "GET", route: "/api/me/balances", parse: balances });
   }
 
-  /** GET /api/me/positions. */
+  /** GET /api/me/positions, every page (allPages: its paging is not shown). */
   positions(query: QueryParams = {}): Promise<Position[]> {
-    return this.#caller.call({ method: "GET", route: "/api/me/positions", query, parse: positions });
+    return allPages(this.#caller, "/api/me/positions", query, positions);
   }
 
   /**

@@ -10,6 +10,7 @@ import {
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
 import { ExchangeError } from "./exchange-error.js";
+import { allPages } from "./list-pages.js";
 import { type PlaceOrderOutcome, placeOutcomeOf } from "./place-outcome.js";
 import { normaliseCancelAll, normaliseHistoryPage, normaliseOrder, normalisePlacement } from "./records.js";
 import type {
@@ -73,9 +74,9 @@ export class OrdersApi {
     });
   }
 
-  /** GET /api/orders/open. */
+  /** GET /api/orders/open, every page (allPages: its paging is not shown). */
   open(): Promise<Order[]> {
-    return this.#caller.call({ method: "GET", route: "/api/orders/open", parse: openOrders });
+    return allPages(this.#caller, "/api/orders/open", {}, openOrders);
   }
 
   /** GET /api/orders/{id}. */
