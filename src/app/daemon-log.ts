@@ -62,7 +62,7 @@ export class DaemonReporter {
   started(engine: Engine): void {
     this.#status(engine, "started");
     this.#log.info(
-      "each fill is logged as it happens and a status line every 30 s; SIGINT/SIGTERM cancels every quote, then exits",
+      "each fill is logged as it happens and a status line every 30 s; SIGINT/SIGTERM/SIGHUP cancels every quote, then exits",
     );
     const tick = () => {
       this.#status(engine, "status");

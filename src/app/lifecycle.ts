@@ -4,9 +4,17 @@ import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
 /** Where stop requests come from: a callback per request with its reason; returns the removal. */
 export type StopRequests = (onStop: (reason: string) => void) => () => void;
 
-/** SIGINT and SIGTERM of this process as stop requests (each delivery is one request). */
+/**
+ * The reason a hangup request carries: SIGHUP, which a closed terminal or ssh session sends. It
+ * stops the daemon like SIGTERM, but never counts as a second request: a hangup usually comes
+ * twice (the shell relays one to its jobs, then the kernel sends one to the foreground job when
+ * the shell exits), and an operator who is gone cannot be asking to abandon the quotes.
+ */
+export const HANGUP = "SIGHUP";
+
+/** SIGINT, SIGTERM and SIGHUP of this process as stop requests (each delivery is one request). */
 export const processSignals: StopRequests = (onStop) => {
-  const handlers = (["SIGINT", "SIGTERM"] as const).map((sig) => {
+  const handlers = (["SIGINT", "SIGTERM", HANGUP] as const).map((sig) => {
     const h = () => onStop(sig);
     process.on(sig, h);
     return [sig, h] as const;
@@ -39,9 +47,10 @@ export interface LifecycleOptions {
 }
 
 /**
- * Runs a daemon until it stops: a stop request (SIGINT/SIGTERM) makes it cancel every quote and
- * close; a second request, or a stop that overruns `shutdownTimeoutMs`, ends with exit code 1 at
- * once (through `forceExit`, since whatever hangs may keep the process alive). A request that
+ * Runs a daemon until it stops: a stop request (SIGINT/SIGTERM/SIGHUP) makes it cancel every quote
+ * and close; a second request, or a stop that overruns `shutdownTimeoutMs`, ends with exit code 1
+ * at once (through `forceExit`, since whatever hangs may keep the process alive). A hangup while
+ * stopping is not a second request (see HANGUP): the stop goes on. A request that
  * arrives while the daemon is still starting stops it as soon as it is up. `start` receives the
  * hook the daemon calls when it begins stopping on its own (a fatal auth close), so that stop is
  * bounded too. Errors thrown by `start` propagate.
@@ -69,6 +78,10 @@ export async function runUntilStopped(
     timer.unref();
   };
   const off = o.requests((reason) => {
+    if (requested !== undefined && reason === HANGUP) {
+      o.notify(`${reason} while stopping: the stop goes on (a hangup never abandons the quotes)`);
+      return;
+    }
     if (requested !== undefined) {
       o.notify(`second ${reason} while stopping: exiting now with code 1; some quotes may still be open`);
       overran({ exitCode: DAEMON_EXIT.failed, reason: `second ${reason}` });

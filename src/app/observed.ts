@@ -1,5 +1,5 @@
 import { Registry } from "prom-client";
-import { ConfigError } from "../config/errors.js";
+import { ConfigError, type ConfigIssue } from "../config/errors.js";
 import type { MmConfig } from "../config/types.js";
 import type { Readiness } from "../observability/http-server.js";
 import { type ObservabilityServer, startObservabilityServer } from "../observability/http-server.js";
@@ -15,7 +15,9 @@ import type { Daemon } from "./daemon.js";
  * synced. The server closes when the daemon is done.
  *
  * A busy port is a configuration error (exit 2) for `mm run`, where a scraper expects the
- * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it.
+ * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it. An
+ * address that cannot be bound (not this machine's, unresolvable, a privileged port) is a
+ * configuration error naming metrics.host or metrics.port in both.
  * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }));
  */
 export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop" | "done">>(
@@ -58,10 +60,39 @@ async function listen(
   try {
     return await startObservabilityServer(opts);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
-    if (freePortWhenBusy) return startObservabilityServer({ ...opts, port: 0 });
-    throw new ConfigError([
-      { field: "metrics.port", message: `port ${config.metrics.port} on ${config.metrics.host} is in use` },
-    ]);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" && freePortWhenBusy) return startObservabilityServer({ ...opts, port: 0 });
+    const issue = bindIssue(code, config.metrics.host, config.metrics.port);
+    if (issue === undefined) throw err;
+    throw new ConfigError([issue]);
+  }
+}
+
+/**
+ * Why metrics.host:metrics.port cannot be bound, as a config issue on the setting at fault, for the
+ * listen errors a setting causes (anything else is unexpected and propagates).
+ */
+function bindIssue(code: string | undefined, host: string, port: number): ConfigIssue | undefined {
+  switch (code) {
+    case "EADDRINUSE":
+      return { field: "metrics.port", message: `port ${port} on ${host} is in use` };
+    case "EACCES":
+      return {
+        field: "metrics.port",
+        message: `port ${port} on ${host} needs privileges this process lacks (EACCES): use a port ≥ 1024`,
+      };
+    case "EADDRNOTAVAIL":
+      return {
+        field: "metrics.host",
+        message: `${host} is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0`,
+      };
+    case "EAFNOSUPPORT":
+      return { field: "metrics.host", message: `${host}: this machine has no IPv6 (EAFNOSUPPORT)` };
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "EAI_FAIL":
+      return { field: "metrics.host", message: `cannot resolve ${host} (${code})` };
+    default:
+      return undefined;
   }
 }

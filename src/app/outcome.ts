@@ -4,7 +4,7 @@ import { GatewayFatalError } from "../gateway/errors.js";
 
 /**
  * Exit codes of the long-running commands (`mm run`, `mm paper`):
- * - 0: stopped on request (SIGINT/SIGTERM) with every quote cancelled;
+ * - 0: stopped on request (SIGINT/SIGTERM/SIGHUP) with every quote cancelled;
  * - 1: unexpected error, or the stop could not confirm every quote cancelled in time;
  * - 2: configuration or usage error (nothing was sent);
  * - 3: the exchange refused the credentials for good (API key revoked, expired or suspended,

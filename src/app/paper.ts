@@ -12,7 +12,11 @@ import type { Logger } from "../observability/logger.js";
 /** The port paper mode tries first (the one `mm mock` uses); a free one is taken when it is busy. */
 export const PAPER_PORT = 8080;
 
-/** Secret-file settings a paper run must ignore: its key comes from the scenario, in memory. */
+/**
+ * Secret-file settings a paper run must ignore: its key comes from the scenario, in memory. Set to
+ * "" (unset) in the env, which wins over every file: a --config file made for live trading names
+ * key files that paper must neither read nor see collide with the scenario's keys.
+ */
 const DROPPED_ENV = ["MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"];
 
 export interface PaperExchangeOptions {
@@ -69,7 +73,7 @@ export async function startPaperExchange(o: PaperExchangeOptions): Promise<Paper
   });
   try {
     const env: NodeJS.ProcessEnv = { ...o.env, ...paperEnv(mock, scenario, key.key, wallet.privateKey) };
-    for (const name of DROPPED_ENV) delete env[name];
+    for (const name of DROPPED_ENV) env[name] = "";
     const config = loadConfig({ files: [paperConfigFile(), ...(o.files ?? [])], env, cwd: o.cwd });
     return { mock, config, wallet: wallet.address.toLowerCase() as `0x${string}` };
   } catch (err) {

@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { keepRunningWithoutOutput } from "../app/lost-output.js";
 import { ConfigError } from "../config/errors.js";
 import { packageRoot } from "../config/paths.js";
 import { ScenarioError } from "../mock/scenario/load.js";
@@ -111,8 +112,13 @@ export function processIo(): CliIo {
   };
 }
 
-/** Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. */
+/**
+ * Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. A reader that goes
+ * away (a closed terminal after SIGHUP, `mm report | head`) silences the output instead of
+ * killing the process mid-command.
+ */
 export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  keepRunningWithoutOutput();
   process.exitCode = await main(argv, processIo());
 }
 

@@ -1,3 +1,4 @@
+import { LOG_LEVELS } from "../config/schema.js";
 import { createMockExchange } from "../mock/mock-exchange.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger } from "../observability/logger.js";
@@ -26,7 +27,7 @@ const HELP = [
   "  -s, --scenario FILE  Scenario file (default config/mock/default.json; format in README).",
   "      --admin          Enable the /__admin/* fault-injection endpoints (loopback peers only).",
   "      --no-flow        No simulated market activity (books stay empty until someone trades).",
-  "      --log-level L    Mock's own log level (default info).",
+  "      --log-level L    Mock's own log level: fatal, error, warn, info (default), debug, trace, silent.",
   "  -h, --help           Show this help.",
   "",
 ].join("\n");
@@ -42,9 +43,15 @@ export const mockCommand: Command = {
     const port = values.port === undefined ? 8080 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new UsageError(`--port: not a port: ${values.port}`);
+    const level = values["log-level"] ?? "info";
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+      throw new UsageError(
+        `--log-level: must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`,
+      );
+    }
     const scenarioFile = values.scenario ?? defaultScenarioPath();
     const scenario = loadScenario(scenarioFile);
-    const logger = createLogger({ level: values["log-level"] ?? "info" });
+    const logger = createLogger({ level });
     const mock = await createMockExchange({
       scenario,
       port,

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { DestinationStream } from "pino";
-import pretty from "pino-pretty";
 import { processSignals } from "../app/lifecycle.js";
+import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { PAPER_PORT } from "../app/paper.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
@@ -30,8 +30,8 @@ const HELP = [
   "simulated market activity and the /__admin fault-injection API) and runs the market maker against",
   "it over real HTTP and WebSocket with config/paper.json (every market, the bands strategy) and the",
   "scenario's paper wallet and API key (held in memory only). `npm start` runs this. Logs say where",
-  "the mock listens, what is quoted and every fill. SIGINT/SIGTERM cancel every quote, check that the",
-  "mock holds none of the wallet's orders, and exit.",
+  "the mock listens, what is quoted and every fill. SIGINT/SIGTERM/SIGHUP (SIGHUP: the terminal closed)",
+  "cancel every quote, check that the mock holds none of the wallet's orders, and exit.",
   "",
   "Options:",
   CONFIG_OPTION_HELP.replace("config/default.json", "config/default.json and config/paper.json"),
@@ -99,24 +99,29 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
 }
 
 /**
- * Where paper mode's log lines go: the injected destination, else on a terminal (or with
- * log.pretty true) one readable line per event — the message alone, fields hidden — else JSON lines.
+ * Where paper mode's log lines go: the injected destination, else stdout (surviving a closed
+ * terminal): on a terminal (or with log.pretty true) one readable line per event — the message
+ * alone, fields hidden — else JSON lines.
  */
-function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { destination?: DestinationStream } {
+function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { destination: DestinationStream } {
   if (deps.logDestination !== undefined) return { destination: deps.logDestination };
   const human = mode === "auto" ? process.stdout.isTTY === true : mode;
-  return human ? { destination: pretty({ colorize: true, sync: true, hideObject: true }) } : {};
+  return { destination: stdoutLogDestination(human, { hideObject: true }) };
 }
 
-/** The environment without any secret setting (the paper credentials come from the scenario). */
+/**
+ * The environment with every secret setting unset (the paper credentials come from the scenario).
+ * "" rather than a deletion: the env wins over files, so key files a --config file names are
+ * neither read nor checked.
+ */
 function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
   for (const name of ["MM_API_KEY", "MM_PRIVATE_KEY", "MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"])
-    delete out[name];
+    out[name] = "";
   return out;
 }
 
-/** `mm paper`, stopped by SIGINT/SIGTERM. */
+/** `mm paper`, stopped by SIGINT/SIGTERM/SIGHUP. */
 export const paperCommand: Command = createPaperCommand({
   requests: processSignals,
   forceExit: (code) => process.exit(code),

@@ -81,8 +81,11 @@ export function parseSince(text: string): number {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
   const ms = day ? Date.parse(`${text}T00:00:00Z`) : iso ? Date.parse(text) : Number.NaN;
-  // Date.parse accepts 2025-02-30 as 2025-03-02; a round trip catches impossible days.
-  const dayOk = !day || new Date(ms).toISOString().slice(0, 10) === text;
+  // Date.parse reads 2025-02-30 as 2025-03-02 in both forms: a round trip of the date part (before
+  // any zone offset moves it) catches impossible days.
+  const ymd = text.slice(0, 10);
+  const dayMs = Date.parse(`${ymd}T00:00:00Z`);
+  const dayOk = Number.isFinite(dayMs) && new Date(dayMs).toISOString().slice(0, 10) === ymd;
   if (!Number.isFinite(ms) || !dayOk) {
     throw new UsageError(
       `--since: expected YYYY-MM-DD or an ISO-8601 time with a zone, got ${JSON.stringify(text)}`,

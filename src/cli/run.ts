@@ -2,6 +2,7 @@ import type { DestinationStream } from "pino";
 import { startDaemon } from "../app/daemon.js";
 import { runJournalSettings } from "../app/journal-settings.js";
 import { processSignals } from "../app/lifecycle.js";
+import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
@@ -15,7 +16,7 @@ const OPTIONS = { ...CONFIG_OPTION, help: { type: "boolean", short: "h" } } as c
 /** Exit codes of the trading commands, for their help texts. */
 export const DAEMON_EXIT_HELP = [
   "Exit codes:",
-  "  0  stopped on SIGINT/SIGTERM with every quote cancelled",
+  "  0  stopped on SIGINT/SIGTERM/SIGHUP with every quote cancelled",
   "  1  unexpected error, or the stop could not confirm every quote cancelled within shutdown.timeoutMs",
   "  2  configuration or usage error (nothing was sent)",
   "  3  the exchange refused the API key for good (revoked, expired, suspended…): quotes cancelled",
@@ -29,7 +30,8 @@ const HELP = [
   "reconciles with the exchange (reconcile.onStart: cancel or adopt the wallet's open orders), then",
   "quotes every token with its strategy within the risk limits and the rate budget. Logs go to stdout",
   "(JSON lines, or human-readable on a terminal). SIGINT/SIGTERM cancel every quote and exit; a",
-  "second signal exits at once.",
+  "second signal exits at once. SIGHUP (the terminal or ssh session closed) stops the same way, and",
+  "a repeated SIGHUP never cuts that stop short.",
   "",
   "Options:",
   CONFIG_OPTION_HELP,
@@ -58,16 +60,19 @@ export interface DaemonCommandDeps extends SuperviseDeps {
 export function createRunCommand(deps: DaemonCommandDeps): Command {
   return {
     name: "run",
-    summary: "Run the market maker against the configured exchange until SIGINT/SIGTERM",
+    summary: "Run the market maker against the configured exchange until SIGINT/SIGTERM/SIGHUP",
     help: HELP,
     async run(argv: readonly string[], io: CliIo): Promise<number> {
       const values = flagsOrHelp(argv, OPTIONS, HELP, io);
       if (values === undefined) return EXIT.ok;
       const config = loadConfigFromFlags(values.config, io);
+      const options = loggerOptions(config);
       const logger = createLogger({
-        ...loggerOptions(config),
+        ...options,
         base: { cmd: "run" },
-        ...(deps.logDestination === undefined ? {} : { destination: deps.logDestination }),
+        // Lines to stdout survive a closed terminal: the stop after its SIGHUP must not die on EIO.
+        destination:
+          deps.logDestination ?? stdoutLogDestination(options.pretty ?? process.stdout.isTTY === true),
       });
       const journal = runJournalSettings(config, io);
       return superviseDaemon(
@@ -89,7 +94,7 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
   };
 }
 
-/** `mm run`, stopped by SIGINT/SIGTERM. */
+/** `mm run`, stopped by SIGINT/SIGTERM/SIGHUP. */
 export const runCommand: Command = createRunCommand({
   requests: processSignals,
   forceExit: (code) => process.exit(code),

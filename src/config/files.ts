@@ -89,7 +89,7 @@ function checkGroup(
       continue;
     }
     // Keys inside a known setting are market slugs (tickSizes…), not names to judge.
-    const secrets = findSecrets(key, value, path, where, child === undefined);
+    const secrets = findSecrets(key, value, path, file, child === undefined);
     if (secrets.length > 0) {
       issues.push(...secrets);
     } else if (child === undefined) {
@@ -111,18 +111,25 @@ const HOW =
   "set the API key with MM_API_KEY or secrets.apiKeyFile and the private key with MM_PRIVATE_KEY or secrets.privateKeyFile";
 
 /**
- * Secrets at or under `key: value`: a secret-named key (apiKey, private_key, secret…) or a
- * secret-shaped string, at any depth, in known and unknown settings alike.
+ * Secrets at or under `key: value`: a secret-named key (apiKey, private_key, secret…), a
+ * secret-shaped key or string, at any depth, in known and unknown settings alike.
  */
-function findSecrets(
-  key: string,
-  value: unknown,
-  path: string,
-  where: string,
-  names: boolean,
-): ConfigIssue[] {
+function findSecrets(key: string, value: unknown, path: string, file: string, names: boolean): ConfigIssue[] {
+  const where = `(in ${file})`;
   if (names && isSecretKeyName(key)) {
     return [{ field: path, message: `secret values are never read from config files ${where}; ${HOW}` }];
+  }
+  // A key pasted as a map key (a slug of tickSizes…) would be echoed by a later message, so the
+  // issue names the key's parent, never the key.
+  const keyShape = secretShape(key);
+  if (keyShape !== null) {
+    const parent = path === key ? "" : path.slice(0, path.length - key.length - 1);
+    return [
+      {
+        field: parent === "" ? file : parent,
+        message: `has a key that looks like ${keyShape}: secrets are never read from config files ${where}; ${HOW}`,
+      },
+    ];
   }
   if (typeof value === "string") {
     const shape = secretShape(value);
@@ -136,7 +143,7 @@ function findSecrets(
         ];
   }
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([k, v]) => findSecrets(k, v, `${path}.${k}`, where, names));
+  return Object.entries(value).flatMap(([k, v]) => findSecrets(k, v, `${path}.${k}`, file, names));
 }
 
 /** Why a file value has the wrong JSON type for its setting, or null. Maps must hold strings. */

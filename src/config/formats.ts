@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import convict from "convict";
 import { isAddress } from "viem";
 import { parseDecimal } from "../core/decimal.js";
@@ -58,6 +59,22 @@ function url(protocols: readonly string[]): FormatDef {
       }
     },
   };
+}
+
+/**
+ * An RFC 1123 host name: dot-separated labels of letters, digits and inner dashes, 253 characters
+ * at most. The last label must not be all digits, so a mistyped IPv4 address (300.1.1.1) is
+ * refused here rather than looked up.
+ */
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*(?=[A-Za-z0-9-]*[A-Za-z-])[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+function checkHost(value: unknown): void {
+  if (typeof value !== "string" || (isIP(value) === 0 && !HOST_NAME.test(value))) {
+    fail(
+      `must be an IP address or a host name, without a port or brackets (127.0.0.1, ::1, 0.0.0.0, localhost), got ${showValue(value)}`,
+    );
+  }
 }
 
 const hasControlChar = (s: string): boolean => [...s].some((c) => c.charCodeAt(0) < 0x20);
@@ -164,6 +181,7 @@ export const FORMATS = {
       }
     },
   },
+  "mm-host": { describe: "IP address or host name", jsonType: "string", validate: checkHost },
   "mm-path": {
     describe: "file path or empty",
     jsonType: "string",

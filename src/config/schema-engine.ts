@@ -161,7 +161,7 @@ export const engineSchema = {
   },
   shutdown: {
     timeoutMs: setting({
-      doc: "On SIGINT/SIGTERM, time allowed to cancel every quote before the process gives up and exits 1, in ms.",
+      doc: "On SIGINT/SIGTERM/SIGHUP, time allowed to cancel every quote before the process gives up and exits 1, in ms.",
       format: "mm-int",
       default: 10_000,
       env: "MM_SHUTDOWN_TIMEOUT_MS",
@@ -171,8 +171,8 @@ export const engineSchema = {
   },
   metrics: {
     host: setting({
-      doc: "Address the /metrics, /health and /ready server binds (mm run and mm paper). Loopback by default: open it deliberately.",
-      format: "mm-text",
+      doc: "Address the /metrics, /health and /ready server binds (mm run and mm paper): an IP address or a host name of this machine, without a port (that is metrics.port). Loopback by default: open it deliberately.",
+      format: "mm-host",
       default: "127.0.0.1",
       env: "MM_METRICS_HOST",
     }),

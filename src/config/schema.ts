@@ -4,7 +4,9 @@ import { engineSchema, type RawEngineConfig } from "./schema-engine.js";
 
 export type PartnerKind = "single_wallet" | "multi_wallet";
 export type MakerKind = "wallet" | "vault";
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+/** pino's levels, from fewest lines to most, and silent (none). */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export type PrettyMode = "auto" | "true" | "false";
 
 /** One setting: convict's fields plus the bounds our numeric formats read. */
@@ -266,7 +268,7 @@ export const schema = {
   log: {
     level: setting<LogLevel>({
       doc: "Lowest level of log lines written, from fatal (fewest) to trace (most); silent writes none.",
-      format: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+      format: [...LOG_LEVELS],
       default: "info",
       env: "MM_LOG_LEVEL",
     }),

@@ -13,10 +13,16 @@ const API_KEY_SHAPE = /[A-Za-z0-9]_(?:live|test)_[0-9a-fA-F]{16}_[A-Za-z0-9_-]{4
 const PRIVATE_KEY_SHAPE = /(?:^|[^0-9a-fA-F])(?:0x)?[0-9a-fA-F]{64}(?:$|[^0-9a-fA-F])/;
 /** A bare API key secret: exactly 43 base64url characters. */
 const BARE_KEY_SECRET = /^[A-Za-z0-9_-]{43}$/;
+/**
+ * A market slug (lowercase kebab-case), which base64url contains: a 43-character slug is not a
+ * secret. 32 random bytes fit this shape with probability about (37/64)^43 ≈ 6e-11.
+ */
+const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Which secret a string looks like it contains (with its article, for messages), or null. */
 export function secretShape(value: string): "an API key" | "a private key" | null {
-  if (API_KEY_SHAPE.test(value) || BARE_KEY_SECRET.test(value)) return "an API key";
+  if (API_KEY_SHAPE.test(value)) return "an API key";
+  if (BARE_KEY_SECRET.test(value) && !SLUG_SHAPE.test(value)) return "an API key";
   if (PRIVATE_KEY_SHAPE.test(value)) return "a private key";
   return null;
 }

@@ -48,11 +48,17 @@ export function validateSettings(
   return { issues, bad };
 }
 
-/** The secret shape found in a setting's value (a string or a map of strings), if any. */
+/**
+ * The secret shape found anywhere in a setting's value (a string, or a JSON value at any depth, its
+ * keys included: a market-slug key is echoed in messages), if any. A JSON-valued MM_* variable is
+ * thus screened as deep as a config file is. Depth is bounded before this runs (dropDeepEnv).
+ */
 function secretIn(value: unknown): ReturnType<typeof secretShape> {
-  const strings = typeof value === "object" && value !== null ? Object.values(value) : [value];
-  for (const s of strings) {
-    const shape = typeof s === "string" ? secretShape(s) : null;
+  if (typeof value === "string") return secretShape(value);
+  if (typeof value !== "object" || value === null) return null;
+  const keyed = !Array.isArray(value);
+  for (const [k, v] of Object.entries(value)) {
+    const shape = (keyed ? secretShape(k) : null) ?? secretIn(v);
     if (shape !== null) return shape;
   }
   return null;

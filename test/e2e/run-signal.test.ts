@@ -38,6 +38,26 @@ describe("mm run as a child process against a mock exchange in the test process"
     expect(stopped).toBeDefined();
   });
 
+  it("SIGHUP twice, as a closing terminal sends it: every quote cancelled, zero open orders, exit 0", async () => {
+    mock = await createMockExchange({ scenario: SCENARIO, flow: true });
+    const slugs = SCENARIO.markets.slice(0, 2).map((m) => m.slug);
+    mm = spawnMm(["run"], daemonEnv(mock, slugs));
+    await mm.waitFor(msg("engine started"), 15_000, "the engine to start");
+    const m = mock;
+    await waitFor(() => openOnMock(m).length >= 8, 5_000, "quotes on the mock");
+    // Every answer now takes 300 ms: the second hangup lands while the cancels are in flight.
+    m.admin.setHttpLatency(300);
+    mm.child.kill("SIGHUP");
+    await mm.waitFor(msg("engine stopping: cancelling every quote"), 5_000, "the stop to begin");
+    mm.child.kill("SIGHUP");
+    expect(await mm.exited).toBe(0);
+    expect(openOnMock(mock)).toEqual([]);
+    expect(mm.stderr()).toContain("mm run: SIGHUP: cancelling every quote");
+    expect(mm.stderr()).toContain("mm run: SIGHUP while stopping: the stop goes on");
+    expect(mm.stderr()).toContain("mm run: stopped (SIGHUP); exit 0");
+    expect(mm.records.find(msg("engine stopped: no open orders"))).toBeDefined();
+  });
+
   it("a stop the exchange is too slow for ends within shutdown.timeoutMs with exit 1, saying so", async () => {
     mock = await createMockExchange({ scenario: SCENARIO, flow: false });
     const arg = market("arg-vs-fra-final-arg-win");

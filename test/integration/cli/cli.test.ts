@@ -170,6 +170,24 @@ describe("mm (child process)", () => {
     for (const s of [badKey, secret, PRIVATE_KEY.slice(2)]) expect(r.stderr + r.stdout).not.toContain(s);
   });
 
+  it("config refuses a secret nested in a JSON-valued MM_* variable, printing none of it", async () => {
+    // As deep as a config file is screened: a key inside MM_RISK used to be accepted and printed,
+    // or echoed 30 characters deep by the decimal check of risk.order.maxSize.
+    const r = await mm(["config"], {
+      MM_RISK: JSON.stringify({ errorRate: { ignoreCodes: [PRIVATE_KEY] }, order: { maxSize: PRIVATE_KEY } }),
+      MM_ENGINE_STRATEGY_BY_MARKET: JSON.stringify({
+        m: { name: "bands", params: { note: PRIVATE_KEY.slice(2) } },
+      }),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "config error: engine.strategyByMarket: looks like a private key, which belongs only in its secret setting (from env MM_ENGINE_STRATEGY_BY_MARKET)",
+      "config error: risk: looks like a private key, which belongs only in its secret setting (from env MM_RISK)",
+    ]);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).not.toContain(PRIVATE_KEY.slice(2, 22));
+  });
+
   it("config --docs prints the Markdown settings table", async () => {
     const r = await mm(["config", "--docs"]);
     expect(r.code).toBe(0);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../../src/cli/main.js";
 import { packageRoot } from "../../../src/config/paths.js";
 
 const root = packageRoot();
@@ -40,6 +41,22 @@ describe("mm mock (child process)", () => {
     const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
+  });
+
+  it("a bad --log-level is a usage error (exit 2) naming the option, before anything listens", async () => {
+    let stderr = "";
+    const code = await main(["mock", "--log-level", "loud", "--port", "0"], {
+      stdout: () => undefined,
+      stderr: (t) => {
+        stderr += t;
+      },
+      env: {},
+      cwd: root,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'mm mock: --log-level: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
   });
 
   it("exits 2 with one line per problem for an invalid scenario", () => {

@@ -54,4 +54,24 @@ describe("mm run / mm paper on the command line", () => {
     expect(await main(["run"], a)).toBe(2);
     expect(a.err()).toContain("config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile");
   });
+
+  it("mm run exits 2 naming metrics.host when that address cannot be bound, before connecting anywhere", async () => {
+    // 192.0.2.1 is TEST-NET-1: never an address of this machine, so listen() fails (EADDRNOTAVAIL).
+    const a = io({
+      MM_METRICS_HOST: "192.0.2.1",
+      MM_JOURNAL_ENABLED: "false",
+      MM_LOG_LEVEL: "silent",
+      MM_EXCHANGE_BASE_URL: "http://127.0.0.1:9", // nothing listens: nothing may be sent
+    });
+    expect(await main(["run"], a)).toBe(2);
+    expect(a.err()).toBe(
+      "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0\n",
+    );
+  });
+
+  it("mm paper exits 2 naming metrics.host too (it takes a free port when the port is busy, not another host)", async () => {
+    const a = io({ MM_METRICS_HOST: "192.0.2.1", MM_LOG_LEVEL: "silent" });
+    expect(await main(["paper", "--port", "0", "--no-flow"], a)).toBe(2);
+    expect(a.err()).toContain("config error: metrics.host: 192.0.2.1 is not an address of this machine");
+  });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { runUntilStopped, type Stoppable, type StopRequests } from "../../../src/app/lifecycle.js";
+import {
+  processSignals,
+  runUntilStopped,
+  type Stoppable,
+  type StopRequests,
+} from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
 
 /** Stop requests the test fires by hand. */
@@ -121,5 +126,83 @@ describe("runUntilStopped", () => {
     );
     expect(await run).toEqual({ exitCode: 1, reason: "the stop overran 100 ms" });
     expect(forced).toEqual([1]);
+  });
+
+  it("a hangup while stopping is no second request: the stop goes on to exit 0", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const lines: string[] = [];
+    const daemon = fakeDaemon(50);
+    const run = runUntilStopped(async () => daemon, {
+      shutdownTimeoutMs: 1_000,
+      requests: r.requests,
+      forceExit: (code) => forced.push(code),
+      notify: (l) => lines.push(l),
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    // A closing terminal: the shell relays one SIGHUP, the kernel sends another as the shell exits.
+    r.fire("SIGHUP");
+    r.fire("SIGHUP");
+    expect(await run).toEqual({ exitCode: 0, reason: "SIGHUP" });
+    expect(daemon.reasons).toEqual(["SIGHUP"]);
+    expect(forced).toEqual([]);
+    expect(lines).toEqual([
+      "SIGHUP: cancelling every quote, then exiting (at most 1000 ms)",
+      "SIGHUP while stopping: the stop goes on (a hangup never abandons the quotes)",
+    ]);
+  });
+
+  it("a hangup during a stop asked for by SIGINT does not cut it short either", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const run = runUntilStopped(async () => fakeDaemon(50), {
+      shutdownTimeoutMs: 1_000,
+      requests: r.requests,
+      forceExit: (code) => forced.push(code),
+      notify: () => {},
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    r.fire("SIGINT");
+    r.fire("SIGHUP");
+    expect(await run).toEqual({ exitCode: 0, reason: "SIGINT" });
+    expect(forced).toEqual([]);
+  });
+
+  it("a SIGINT after a hangup is still the operator's second request: exit 1 at once", async () => {
+    const r = manualRequests();
+    const forced: number[] = [];
+    const run = runUntilStopped(async () => fakeDaemon(Number.POSITIVE_INFINITY), {
+      shutdownTimeoutMs: 10_000,
+      requests: r.requests,
+      forceExit: (code) => forced.push(code),
+      notify: () => {},
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    r.fire("SIGHUP");
+    r.fire("SIGINT");
+    expect(await run).toEqual({ exitCode: 1, reason: "second SIGINT" });
+    expect(forced).toEqual([1]);
+  });
+});
+
+describe("processSignals", () => {
+  it("turns SIGINT, SIGTERM and SIGHUP of this process into stop requests, until removed", async () => {
+    const got: string[] = [];
+    const before = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => process.listenerCount(sig));
+    const off = processSignals((reason) => got.push(reason));
+    try {
+      // Real signals to this test process: the listeners keep it alive (a removed one would not).
+      for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+        process.kill(process.pid, sig);
+        const until = Date.now() + 2_000;
+        while (!got.includes(sig) && Date.now() < until) await new Promise((res) => setTimeout(res, 5));
+      }
+    } finally {
+      off();
+    }
+    expect(got).toEqual(["SIGINT", "SIGTERM", "SIGHUP"]);
+    expect((["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => process.listenerCount(sig))).toEqual(
+      before,
+    );
   });
 });

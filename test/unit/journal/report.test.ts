@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { UsageError } from "../../../src/cli/command.js";
 import { parseSince, reportCommand } from "../../../src/cli/report.js";
 import type { Fill } from "../../../src/core/trading.js";
 import { Inventory } from "../../../src/execution/inventory.js";
@@ -139,6 +140,19 @@ describe("mm report figures", () => {
     for (const bad of ["2025-02-30", "2025-06-01T12:00", "yesterday", "1748736000000"]) {
       expect(() => parseSince(bad), bad).toThrow(/--since/);
     }
+  });
+
+  it("refuses an impossible day in the ISO-time form too (Date.parse would roll it over)", () => {
+    for (const bad of [
+      "2025-02-30T12:00:00Z",
+      "2025-02-29T00:00:00+01:00",
+      "2025-04-31T08:00Z",
+      "2025-13-01T00:00:00Z",
+    ]) {
+      expect(() => parseSince(bad), bad).toThrow(UsageError);
+    }
+    // A real leap day, whose zone moves it into March in UTC, is a real time.
+    expect(parseSince("2024-02-29T23:30:00-01:00")).toBe(Date.UTC(2024, 2, 1, 0, 30));
   });
 
   it("formats scaled integers exactly", () => {
