@@ -55,6 +55,9 @@ const HELP = [
   ...SWEEP_HELP.options,
   "  -h, --help           Show this help.",
   "",
+  "A file cut short (a recorder killed while writing it) is replayed up to its last complete line,",
+  "with a warning, and listed in the summary's data.truncatedFiles; any other damage is bad data.",
+  "",
   "The same data, config and seed give a byte-identical summary. A line with the run's speed goes",
   "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario, sweep file or data, 1 when",
   "a sweep point failed (the others are still ranked; see the table's failed: lines).",
@@ -112,6 +115,11 @@ export const backtestCommand: Command = {
           data,
           ...(seed === undefined ? {} : { seed }),
           ...(values.html === undefined ? {} : { timeline: {} }),
+          onTruncated: (file) =>
+            io.stderr(
+              `mm backtest: warning: ${file} is cut short (no gzip end, as a killed recorder leaves it): ` +
+                "replayed up to its last complete line\n",
+            ),
         });
         text = summaryJson(r.summary);
         if (values.html !== undefined) html = replayReportHtml(r);

@@ -32,8 +32,10 @@ const HELP = [
   "Records /ws/market for the given tokens into DIR as rotating gzip JSON Lines files",
   '(market-<UTC start>-<seq>.jsonl.gz), one {"recvTs": ms, "frame": <frame as received>} per line:',
   "the input of `mm backtest`. Gaps, crossed books and reconnects trigger get_book_snapshot, so the",
-  "files carry the snapshots a replay needs. Stops on SIGINT or SIGTERM: the current file is flushed",
-  "and closed, a JSON summary is printed, exit code 0.",
+  "files carry the snapshots a replay needs. Stops on SIGINT, SIGTERM or SIGHUP: the current file is flushed",
+  "and closed, a JSON summary is printed, exit code 0. Every second the frames so far are flushed",
+  "into the file: a recorder killed outright (SIGKILL, out of memory) loses about the last second,",
+  "and `mm backtest` replays its last, unfinished file up to its last complete line.",
   "",
   "Options:",
   "  -t, --tokens IDS        Token ids (decimal), comma-separated; repeatable. Required.",
@@ -53,7 +55,7 @@ const HELP = [
 
 /** What a test (or an embedding program) injects instead of process signals and the wall clock. */
 export interface RecordCommandDeps {
-  /** Stops the recording; default: the first SIGINT or SIGTERM. */
+  /** Stops the recording; default: the first SIGINT, SIGTERM or SIGHUP. */
   readonly signal?: AbortSignal;
   readonly clock?: Clock;
 }
@@ -127,7 +129,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
   };
 }
 
-/** `mm record`, stopped by SIGINT or SIGTERM. */
+/** `mm record`, stopped by SIGINT, SIGTERM or SIGHUP. */
 export const recordCommand: Command = createRecordCommand();
 
 function stopSignal(given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
@@ -136,11 +138,15 @@ function stopSignal(given: AbortSignal | undefined): { signal: AbortSignal; rele
   const stop = () => ac.abort();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // A closed terminal: flush and close like SIGTERM. `on`, not `once`: a hangup usually comes twice,
+  // and the second must not kill the recorder while it flushes.
+  process.on("SIGHUP", stop);
   return {
     signal: ac.signal,
     release: () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
+      process.off("SIGHUP", stop);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { EngineEvent } from "../../engine/engine-events.js";
 import type { Logger } from "../../observability/logger.js";
-import { readRecordedBatches } from "../../recorded/format.js";
+import { firstRecord, type RecordedFrame, readRecordedBatches } from "../../recorded/format.js";
 import { BacktestError } from "../errors.js";
 import { units } from "../report/decimal.js";
 import { Timeline, type TimelineData, type TimelineOptions } from "../report/html/timeline.js";
@@ -15,7 +15,7 @@ import { SimSession } from "../sim/session.js";
 import { attachMirror } from "./attach-mirror.js";
 import type { CrowdMirror } from "./crowd-mirror.js";
 import { dataFiles } from "./data-files.js";
-import { mergeBatchesByRecvTs } from "./merge.js";
+import { type LazyBatchStream, mergeLazyBatchesByRecvTs } from "./merge.js";
 import { queueModelSummary } from "./queue-model-config.js";
 import type { ReplayConfig } from "./replay-config.js";
 import { scanTokens } from "./scan-tokens.js";
@@ -37,6 +37,12 @@ export interface BacktestOptions {
   readonly progressEvery?: number;
   /** Sample the time series of the HTML report (off by default: the summary does not need them). */
   readonly timeline?: TimelineOptions;
+  /**
+   * Called once per file that is cut short (no gzip end: a recorder killed while writing it): its
+   * complete lines are replayed, its partial last line is dropped, and it is listed in the
+   * summary's `data.truncatedFiles`. Also logged as a warning.
+   */
+  readonly onTruncated?: (file: string) => void;
 }
 
 /** The outcome of a replay. */
@@ -59,8 +65,9 @@ export type ReplaySummary = ReturnType<typeof replaySummary>;
 
 /**
  * Replays recorded /ws/market frames through the unchanged engine against the simulated venue
- * (DESIGN: backtest mode). The files are streamed and merged by receive time (one record per file
- * in memory); the SimClock moves to each frame's recvTs; the frame acts at the exchange (its book,
+ * (DESIGN: backtest mode). The files are streamed and merged by receive time (a file is opened
+ * when its first record is next and closed when used up, so only files overlapping in time hold a
+ * batch in memory); a file cut short is replayed up to its last complete line. The SimClock moves to each frame's recvTs; the frame acts at the exchange (its book,
  * the market's mirrored liquidity — see CrowdMirror for the fill rules) and reaches the engine's
  * BookTracker `latency.feedMs` later, through the gateway's parser. Orders go through the engine's
  * own queue, risk guard and reconciler to the VenueExchange (`entryMs` / `responseMs`).
@@ -70,14 +77,54 @@ export type ReplaySummary = ReturnType<typeof replaySummary>;
  */
 export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult> {
   const { config } = opts;
-  const seed = opts.seed ?? 1;
   const files = await dataFiles(opts.data);
-  const tokens = config.tokens ?? (await scanTokens(files, config.marketDefaults));
+  const truncated = new Set<string>();
+  const read = {
+    onTruncated: (file: string) => {
+      if (truncated.has(file)) return; // the token scan and the replay both read it
+      truncated.add(file);
+      opts.logger?.warn({ file }, "recorded file cut short: replaying it up to its last complete line");
+      opts.onTruncated?.(file);
+    },
+  };
+  const tokens = config.tokens ?? (await scanTokens(files, config.marketDefaults, read));
   if (tokens.length === 0)
     throw new BacktestError("data_empty", "the data has no token_book frame", { files });
   const markets = buildMarkets(tokens);
   // Batches of records (one await per ~256 KiB of text, not per record), merged by receive time.
-  const it = mergeBatchesByRecvTs(files.map((f) => readRecordedBatches(f)))[Symbol.asyncIterator]();
+  const it = mergeLazyBatchesByRecvTs(await lazyStreams(files, read))[Symbol.asyncIterator]();
+  try {
+    return await replay(opts, files, truncated, markets, it);
+  } finally {
+    await it.return(undefined); // after a failure, the open files are closed now, not at GC
+  }
+}
+
+// Each file that has a record, as a stream opened when the merge needs it: only its first record
+// is read here.
+async function lazyStreams(
+  files: readonly string[],
+  read: { onTruncated: (file: string) => void },
+): Promise<LazyBatchStream[]> {
+  const out: LazyBatchStream[] = [];
+  for (const file of files) {
+    const first = await firstRecord(file, read);
+    if (first !== undefined)
+      out.push({ firstRecvTs: first.recvTs, open: () => readRecordedBatches(file, read) });
+  }
+  return out;
+}
+
+// The replay proper, over the merged records; `truncated` fills up as the files are read.
+async function replay(
+  opts: BacktestOptions,
+  files: readonly string[],
+  truncated: ReadonlySet<string>,
+  markets: ReturnType<typeof buildMarkets>,
+  it: AsyncIterator<RecordedFrame[]>,
+): Promise<BacktestResult> {
+  const { config } = opts;
+  const seed = opts.seed ?? 1;
   let next = await it.next();
   const first = next.done === true ? undefined : next.value[0];
   if (first === undefined) throw new BacktestError("data_empty", "the data has no record", { files });
@@ -115,7 +162,8 @@ export async function runBacktest(opts: BacktestOptions): Promise<BacktestResult
   timeline?.close(endMs);
   const stopped = await session.finish();
   const run = buildRunSummary(figures, markets.tokens, session.exchange.counts);
-  const summary = replaySummary(opts, seed, files, session, mirror, run, stopped.openOrders);
+  const cut = files.filter((f) => truncated.has(f));
+  const summary = replaySummary(opts, seed, files, cut, session, mirror, run, stopped.openOrders);
   const shares = new Map(session.venue.positions(BOT).map((p) => [p.tokenId, p.balance]));
   return {
     summary,
@@ -132,6 +180,7 @@ function replaySummary(
   opts: BacktestOptions,
   seed: number,
   files: readonly string[],
+  truncatedFiles: readonly string[],
   session: SimSession,
   mirror: CrowdMirror,
   run: ReturnType<typeof buildRunSummary>,
@@ -161,6 +210,8 @@ function replaySummary(
       rejected: sortedCounts(c.rejected),
       malformedAtExchange: session.books.malformed,
       snapshotsServed: c.snapshotsServed,
+      // Only when there are any, so that complete data gives the summary it always gave.
+      ...(truncatedFiles.length === 0 ? {} : { truncatedFiles: truncatedFiles.map((f) => basename(f)) }),
     },
     ...run,
     mirror: {

@@ -1,6 +1,6 @@
 import { isBookEvent } from "../../gateway/market-data-feed.js";
 import { parseEventFrame } from "../../gateway/schema/events.js";
-import { parseLine, readRecordedText } from "../../recorded/format.js";
+import { parseLine, type ReadOptions, readRecordedText } from "../../recorded/format.js";
 import type { TokenSetting } from "../sim/markets.js";
 import type { MarketDefaults } from "./replay-config.js";
 
@@ -13,13 +13,18 @@ import type { MarketDefaults } from "./replay-config.js";
  * Only lines that could name a token not found yet are parsed (`mayNameNewToken`): once a
  * recording's few tokens are known, the pass is decompression and a substring search per line,
  * not a JSON.parse — which was half of a replay's reading. A bad line is not always parsed here;
- * the replay that follows reads every line and reports it.
+ * the replay that follows reads every line and reports it. A file cut short throws, unless
+ * `onTruncated` is given (ReadOptions: its complete lines are scanned).
  * @example await scanTokens(["day.jsonl.gz"], defaults) // [{ tokenId: "1913…", conditionId: "0xe0a5…", … }]
  */
-export async function scanTokens(files: readonly string[], d: MarketDefaults): Promise<TokenSetting[]> {
+export async function scanTokens(
+  files: readonly string[],
+  d: MarketDefaults,
+  opts: Pick<ReadOptions, "onTruncated"> = {},
+): Promise<TokenSetting[]> {
   const found = new Map<string, TokenSetting>();
   for (const file of files) {
-    for await (const { text, firstLine } of readRecordedText(file)) {
+    for await (const { text, firstLine } of readRecordedText(file, opts)) {
       let from = 0;
       let slash = -1; // the next backslash at or after `from` (-2: none left in the run)
       for (let line = firstLine; ; line++) {

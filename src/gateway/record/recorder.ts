@@ -42,7 +42,7 @@ export interface RecordOptions {
   readonly random?: () => number;
   readonly logger?: Logger | undefined;
   readonly timing?: GatewayClientOptions["timing"];
-  /** How often buffered lines are handed to gzip, ms (bounds what a crash loses); default 1,000. */
+  /** How often the frames so far are put into the file, ms (what a killed recorder loses); default 1,000. */
   readonly flushEveryMs?: number;
   /** Called once the subscriptions are answered. */
   readonly onSubscribed?: (accepted: number, rejected: readonly RejectedIds[]) => void;
@@ -105,8 +105,14 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   client.onRejected((r) => rejected.push(r));
 
   const flushEvery = opts.flushEveryMs ?? 1_000;
+  let flushing = false; // a stalled disk must not pile flushes up behind each other
   let flushTimer = clock.setTimer(flushEvery, function tick() {
-    void writer.flush();
+    if (!flushing) {
+      flushing = true;
+      void writer.flush().finally(() => {
+        flushing = false;
+      });
+    }
     flushTimer = clock.setTimer(flushEvery, tick);
   });
 

@@ -30,8 +30,8 @@ export function recordingFileName(prefix: string, startMs: number, seq: number):
 /**
  * Writes recorded frames (src/recorded/format.ts) into a series of gzip JSONL files in
  * one directory, starting a new file when the current one reaches `maxBytes` on disk or `maxAgeMs`
- * of age. Writes are queued in order (callers may fire and forget); flush() bounds what a crash
- * can lose; close() finishes the current file so that it is a complete gzip stream. A file is
+ * of age. Writes are queued in order (callers may fire and forget); flush() puts them on disk,
+ * bounding what a crash can lose; close() finishes the current file so that it is a complete gzip stream. A file is
  * never overwritten (created exclusively).
  */
 export class RotatingWriter {
@@ -78,7 +78,10 @@ export class RotatingWriter {
     return this.#queue;
   }
 
-  /** Hands buffered lines to gzip (after the queued writes). */
+  /**
+   * Puts every frame queued so far into the current file (a sync flush, RecordedWriter.flush):
+   * a process killed after this settles loses none of them. Settles after the queued writes.
+   */
   flush(): Promise<void> {
     this.#queue = this.#queue.then(() => this.#writer?.flush()).catch((err: unknown) => this.#fail(err));
     return this.#queue;
@@ -107,7 +110,8 @@ export class RotatingWriter {
     this.#frames++;
     if (this.#policy.maxBytes !== undefined && ++this.#sinceCheck >= SIZE_CHECK_FRAMES) {
       this.#sinceCheck = 0;
-      await w.flush();
+      // Only hands the batch to zlib: a sync flush here, every 64 frames, would cost compression.
+      await w.flush({ sync: false });
       if ((await sizeOf(w.path)) >= this.#policy.maxBytes) await this.#rotate();
     }
   }

@@ -27,7 +27,7 @@ process.exitCode = await recordCommand.run(process.argv.slice(2), {
 `;
 
 describe("mm record in a child process", () => {
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     it(`${sig} flushes and closes the current file, prints the summary and exits 0`, async () => {
       mock = await startMock();
       const m = market(mock);
