@@ -7,6 +7,7 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { recordingFileName } from "../../../src/gateway/record/rotating-writer.js";
 import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import { bookFrame } from "./support/book-frames.js";
 
 /*
  * `mm backtest DIR` over a long recording: `mm record` rotates hourly by default, so a month is
@@ -26,30 +27,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function frame(token: string, n: number, ts: number): RecordedFrame {
-  const data =
-    n === 1
-      ? {
-          tokenId: token,
-          conditionId: CONDITION,
-          seq: 1,
-          bids: [{ price: "0.48", size: "100" }],
-          asks: [{ price: "0.52", size: "100" }],
-          tsMs: ts,
-        }
-      : {
-          tokenId: token,
-          conditionId: CONDITION,
-          seq: n,
-          prevSeq: n - 1,
-          changes: [
-            { side: n % 2 === 0 ? "buy" : "sell", price: n % 2 === 0 ? "0.47" : "0.53", size: String(n) },
-          ],
-          tsMs: ts,
-        };
-  return {
-    recvTs: ts,
-    frame: { type: n === 1 ? "book_snapshot" : "book_delta", sid: 1, channel: "token_book", id: token, data },
-  };
+  return bookFrame(token, CONDITION, n, ts);
 }
 
 const LAYERS = [

@@ -7,6 +7,7 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
 import { type RecordedFrame, RecordedWriter, recordLine } from "../../../src/recorded/format.js";
+import { bookFrame } from "./support/book-frames.js";
 import { runBacktestCli } from "./support/cli.js";
 
 /*
@@ -29,31 +30,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function frame(n: number): RecordedFrame {
-  const ts = T0 + n * 50;
-  const data =
-    n === 1
-      ? {
-          tokenId: TOKEN,
-          conditionId: CONDITION,
-          seq: 1,
-          bids: [{ price: "0.48", size: "100" }],
-          asks: [{ price: "0.52", size: "100" }],
-          tsMs: ts,
-        }
-      : {
-          tokenId: TOKEN,
-          conditionId: CONDITION,
-          seq: n,
-          prevSeq: n - 1,
-          changes: [
-            { side: n % 2 === 0 ? "buy" : "sell", price: n % 2 === 0 ? "0.47" : "0.53", size: String(n) },
-          ],
-          tsMs: ts,
-        };
-  return {
-    recvTs: ts,
-    frame: { type: n === 1 ? "book_snapshot" : "book_delta", sid: 1, channel: "token_book", id: TOKEN, data },
-  };
+  return bookFrame(TOKEN, CONDITION, n, T0 + n * 50);
 }
 
 async function writeFrames(path: string, from: number, to: number): Promise<void> {
