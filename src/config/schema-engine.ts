@@ -104,7 +104,7 @@ export const engineSchema = {
       max: 1,
     }),
     session: setting({
-      doc: "Session tag in this run's clientOrderIds (1-16 lowercase letters and digits). Empty: a random tag per process start, so a restarted bot never reuses an id.",
+      doc: "Session tag in this run's clientOrderIds (1-16 lowercase letters and digits). Empty: a random tag per process start. A fixed tag is safe across restarts: each run's sequence starts at its start instant in microseconds, so a restarted bot never mints an id an earlier run used (the exchange deduplicates on clientOrderId).",
       format: "mm-session",
       default: "",
       env: "MM_ENGINE_SESSION",

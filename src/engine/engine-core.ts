@@ -56,6 +56,11 @@ export interface EngineCore {
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   /** Enqueues intents on the order queue. */
   send(intents: readonly Intent[]): void;
+  /**
+   * The exchange rejected a placement on the market with `market_not_open`: gates the market for a
+   * cool-down (market-refusals.ts).
+   */
+  marketRefused(marketId: string): void;
   /** Acts on a decision taken on an event (wallet / market / token cancel) and logs it. */
   enforce(decision: RiskDecision | undefined): void;
 }

@@ -1,11 +1,17 @@
+import { sleep } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import { toWei } from "../core/wei.js";
+import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, Intent } from "../execution/intents.js";
 import { isTerminal } from "../execution/order-state.js";
+import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { TIMED_OUT, untilDeadline } from "./deadline.js";
 import type { EngineCore } from "./engine-core.js";
 import type { FillIntake } from "./engine-fills.js";
 import type { CancelAllWaiters } from "./engine-reports.js";
+
+/** How often shutdown looks whether the queue has answered its last cancels. */
+const DRAIN_POLL_MS = 10;
 
 /** What start-up did, for the `started` event. */
 export interface StartupResult {
@@ -52,8 +58,9 @@ export async function prepareStart(
  *    folds them into one request), and single cancels of every open order riding along (they are
  *    sent one by one only if cancel-all fails or is not offered); queued placements are dropped;
  * 2. the queue closes: no more placements, and it resolves once every cancel has been answered;
- * 3. GET /api/orders/open; if orders remain (a placement that landed after the cancel-all), one more
- *    wallet cancel-all and a last check.
+ * 3. GET /api/orders/open; if orders remain (a placement that landed after the cancel-all, an
+ *    `unknown` order), one more wallet cancel-all; if that does not succeed (501, a failure, no answer
+ *    in time), a single cancel of each order listed, the queue's cancels drained; then a last check.
  * Every wait ends at `deadline` on the Clock; when the final read cannot be made in time, the count is
  * the orders the engine still believes live.
  */
@@ -72,26 +79,47 @@ export async function shutdown(
   if ((await untilDeadline(core.clock, core.queue.close(), deadline)) === TIMED_OUT) {
     core.log.warn({ reason }, "shutdown: the queue did not drain in time");
   }
-  let left = await openCount(core, deadline);
-  if (left !== undefined && left > 0 && core.clock.now() < deadline) {
-    const again: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: `${reason}_final` };
+  const listed = await openOrders(core, deadline);
+  let left = listed?.length;
+  if (listed !== undefined && listed.length > 0 && core.clock.now() < deadline) {
+    const final = `${reason}_final`;
+    const again: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: final };
     const answered = waiters.wait(again);
     core.send([again]);
-    await untilDeadline(core.clock, answered, deadline);
-    left = await openCount(core, deadline);
+    if ((await untilDeadline(core.clock, answered, deadline)) !== true) {
+      // Cancel-all refused (501), failed or unanswered: the orders just listed, ids in hand, are
+      // cancelled one by one (an `unknown` order step 1 could not cancel lands here).
+      core.log.warn(
+        { reason, orders: listed.length },
+        "shutdown: cancel-all did not succeed, cancelling one by one",
+      );
+      core.send(orphanCancels(listed, (o) => core.tokens.tokenOf(o), final));
+      await cancelsDrained(core, deadline);
+    }
+    left = (await openOrders(core, deadline))?.length;
   }
   waiters.failAll();
   return left ?? believedLive(core);
 }
 
-async function openCount(core: EngineCore, deadline: number): Promise<number | undefined> {
+/** GET /api/orders/open within the deadline; undefined when it fails or comes too late. */
+async function openOrders(core: EngineCore, deadline: number): Promise<readonly Order[] | undefined> {
   if (core.clock.now() >= deadline) return undefined;
   try {
     const open = await untilDeadline(core.clock, core.exchange.openOrders(), deadline);
-    return open === TIMED_OUT ? undefined : open.length;
+    return open === TIMED_OUT ? undefined : open;
   } catch (err) {
     core.log.warn({ err }, "shutdown: could not read the open orders");
     return undefined;
+  }
+}
+
+/** Waits (on the Clock, until `deadline`) for the closed queue to answer every cancel it holds. */
+async function cancelsDrained(core: EngineCore, deadline: number): Promise<void> {
+  while (core.clock.now() < deadline) {
+    const d = core.queue.depth();
+    if (d.cancel + d.cancelAll + d.inFlight === 0) return;
+    await sleep(core.clock, Math.min(DRAIN_POLL_MS, deadline - core.clock.now()));
   }
 }
 

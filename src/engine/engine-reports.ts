@@ -8,17 +8,19 @@ import {
 } from "../execution/order-manager-outcomes.js";
 import type { QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
+import { MARKET_NOT_OPEN } from "./market-refusals.js";
 
 /**
  * Applies one order-queue report to the order store and acts on what it means:
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
- *   risk guard's error rate; ambiguous → `unknown` (never resent: the order manager places nothing
+ *   risk guard's error rate (409 `market_not_open` instead gates that market: market-refusals.ts); ambiguous → `unknown` (never resent: the order manager places nothing
  *   more on that level until it is resolved) and a reconcile is scheduled;
  * - placement dropped unsent → it never existed;
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
  *   (and a retryable failure leaves the order open, so the next step cancels it again);
  * - cancel-all done → every open or cancelling order in its scope is cancelled, and its tokens are
- *   requoted (a step since may have kept orders the answer has just ended).
+ *   requoted (a step since may have kept orders the answer has just ended); not done → its tokens
+ *   are requoted too, so that a gate it enforced falls back to each gated step's single cancels.
  * A token whose last step held a placement back until its live orders are answered
  * (engine-in-flight.ts) is requoted on any answer about its orders.
  * Orphan cancels (orders the store does not track) only feed the log and the listener.
@@ -72,18 +74,21 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
       core.emit({ type: "cancel_all_outcome", atMs: now, marketId: intent.marketId, outcome: outcome.kind });
       if (outcome.kind === "done") {
         applyCancelAllOutcome(core.store, intent.marketId, now);
-        // Every token in its scope is requoted: a step may have run since the cancel-all was sent
-        // (a thaw, a re-armed switch) and kept orders that this answer has just ended; a gated
-        // step sends nothing. It also frees a placement held back for them (engine-in-flight.ts).
-        for (const s of core.tokens.slots()) {
-          if (intent.marketId === undefined || s.market.marketId === intent.marketId) {
-            core.requote(s.market.tokenId);
-          }
-        }
       } else {
         core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
         if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
         core.reconcileSoon("ambiguous");
+      }
+      // Every token in its scope is requoted. Done: a step may have run since the cancel-all was
+      // sent (a thaw, a re-armed switch) and kept orders that this answer has just ended; a gated
+      // step sends nothing; it also frees a placement held back for them (engine-in-flight.ts).
+      // Not done (failed, refused after a 501, ambiguous): a wallet or market gate was enforced by
+      // this cancel-all alone, and a quiet token is requoted by nothing else; its gated step now
+      // cancels its quotes one by one.
+      for (const s of core.tokens.slots()) {
+        if (intent.marketId === undefined || s.market.marketId === intent.marketId) {
+          core.requote(s.market.tokenId);
+        }
       }
       waiters.settle(intent, outcome.kind === "done");
       return;
@@ -117,7 +122,10 @@ function onPlace(
     );
     // No immediate requote: a definite reject would come back at once and spin; the next book
     // update or fill quotes the level afresh under a new clientOrderId.
-    core.enforce(core.risk.onOrderError(outcome.code, now));
+    // `market_not_open` is the exchange's word on the market, not on our health (lifecycle pushes
+    // may never come): it gates that market for a while instead of counting towards the wallet halt.
+    if (outcome.code === MARKET_NOT_OPEN) core.marketRefused(intent.marketId);
+    else core.enforce(core.risk.onOrderError(outcome.code, now));
   } else if (outcome.kind === "ambiguous") {
     core.log.warn(
       { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },

@@ -24,6 +24,7 @@ export interface CoreHooks {
   requote(tokenId: string): void;
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   enforce(decision: RiskDecision | undefined): void;
+  marketRefused(marketId: string): void;
   onReport(report: QueueReport): void;
 }
 
@@ -116,7 +117,12 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     inventory,
     restored,
     budget,
-    om: new OrderManager({ session: options.session, store, tolerance: options.tolerance }),
+    om: new OrderManager({
+      session: options.session,
+      store,
+      tolerance: options.tolerance,
+      firstSeq: firstSeqAt(clock.now()),
+    }),
     queue,
     tokens,
     positions,
@@ -131,6 +137,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),
+    marketRefused: (marketId) => hooks.marketRefused(marketId),
   };
 }
 
@@ -153,6 +160,18 @@ export function enforceDecision(core: EngineCore, d: RiskDecision): void {
   } else if (d.scope === "token" && d.tokenId !== undefined) {
     core.send(om.cancelAllFor(d.tokenId, d.reason, now));
   }
+}
+
+/**
+ * The first clientOrderId sequence number of a run started at `nowMs`: the start instant in µs. A
+ * fixed `engine.session` tag is legal, and the exchange answers a repeated clientOrderId with the
+ * first placement's stored result (deduplication): a restarted run must never mint an id of the run
+ * before. Counting from the clock keeps every id above those of any earlier run unless that run
+ * placed more than 1,000 orders per ms of its life; on a SimClock it stays deterministic. Exact as a
+ * number until the year 2255 (2^53 µs).
+ */
+export function firstSeqAt(nowMs: number): number {
+  return Math.max(1, Math.floor(nowMs) * 1_000);
 }
 
 /** Seeds the accounts an earlier run left for the engine's own tokens; returns the tokens seeded. */

@@ -26,7 +26,9 @@
  * - `onBookState(state)` on every BookTracker state event and `onBook(tokenId, view)` on every book
  *   event: a token is quoted only once its tracker state says quotable;
  * - `onFill(fillFromWire(payload))` per user_fill; `onMarketStatus(marketId, status)` per market
- *   status change; `onPlatformStatus(frozen)`; `onReconnect()` after every WebSocket reconnect;
+ *   status change (a placement answered 409 `market_not_open` also gates its market, for a cool-down
+ *   or until a push says OPEN: market-refusals.ts); `onPlatformStatus(frozen)`; `onReconnect()` after
+ *   every WebSocket reconnect;
  * - `await engine.stop(reason, timeoutMs)` → `{ openOrders }` (0 = clean; idempotent) on SIGINT/SIGTERM
  *   or a fatal auth close; `status()` for /ready.
  * Nothing here reads ambient time or does I/O except through the deps, so the backtest drives this
@@ -49,6 +51,7 @@ import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
+import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
 
 /**
  * Builds the engine: order store, inventory, order manager, rate budget and queue over the given ports.
@@ -68,10 +71,13 @@ export class TradingEngine implements Engine {
   readonly #fills: FillIntake;
   readonly #waiters = new CancelAllWaiters();
   readonly #scheduler: ReconcileScheduler;
+  readonly #refusals: MarketRefusals;
   readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
   readonly #dirty = new Set<string>();
   #flushQueued = false;
   #started = false;
+  /** The start-up reconcile has completed: later runs (a reconnect during start) may act. */
+  #startupRan = false;
   #enabled = false;
   #sinceMs: number | undefined;
   #startup: { error: unknown; adopted: number } = { error: undefined, adopted: 0 };
@@ -79,6 +85,7 @@ export class TradingEngine implements Engine {
 
   constructor(deps: EngineDeps) {
     const options = resolveEngineOptions(deps.options);
+    const log = deps.logger;
     this.#core = buildCore(deps, options, {
       quotingEnabled: () => this.#enabled,
       requote: (t) => this.#requote(t),
@@ -86,23 +93,36 @@ export class TradingEngine implements Engine {
       enforce: (d) => {
         if (d !== undefined) enforceDecision(this.#core, d);
       },
+      marketRefused: (marketId) => {
+        if (this.#refusals.refused(marketId)) {
+          log.warn(
+            { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
+            "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
+          );
+        }
+      },
       onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
     });
     this.#fills = new FillIntake(this.#core);
-    const { clock, log, emit } = this.#core;
+    const { clock, emit } = this.#core;
+    this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
     const timing = {
       intervalMs: options.reconcileIntervalMs,
       debounceMs: options.reconcileDebounceMs,
       retryMs: options.reconcileRetryMs,
     };
     const run = async (reason: Parameters<ReconcileScheduler["now"]>[0]) => {
-      // Before start only the start-up run may act: the baseline is not taken and orphans are not yet
-      // the start-up policy's to cancel or adopt.
-      if (!this.#started && reason !== "startup") return { pending: 0 };
+      // Before the start-up run only it may act: the baseline is not taken and orphans are not yet the
+      // start-up policy's to cancel or adopt. A run asked for while it runs (a reconnect: fills may
+      // be lost after it read the trades) follows it and must act, though start() has not returned.
+      if (!this.#started && !this.#startupRan && reason !== "startup") return { pending: 0 };
       const adopt = reason === "startup" && options.startupPolicy === "adopt";
       const since = this.#sinceMs ?? clock.now();
       const summary = await reconcileOnce(this.#core, this.#memory, reason, since, adopt);
-      if (reason === "startup") this.#startup.adopted = summary.adopted;
+      if (reason === "startup") {
+        this.#startup.adopted = summary.adopted;
+        this.#startupRan = true;
+      }
       emit({ type: "reconcile", atMs: summary.atMs, summary });
       return summary;
     };
@@ -156,6 +176,12 @@ export class TradingEngine implements Engine {
   }
 
   onMarketStatus(marketId: string, status: string): void {
+    this.#refusals.pushed(marketId);
+    this.#marketStatus(marketId, status);
+  }
+
+  /** A market status from a push or a refusal's gate and cool-down (market-refusals.ts). */
+  #marketStatus(marketId: string, status: string): void {
     this.#core.tokens.setMarketStatus(marketId, status);
     this.#core.enforce(this.#core.risk.onMarketStatus(marketId, status));
     for (const t of this.#core.tokens.tokensOf(marketId)) this.#requote(t);
@@ -176,6 +202,7 @@ export class TradingEngine implements Engine {
       const deadline = clock.now() + Math.max(0, timeoutMs);
       this.#enabled = false;
       this.#scheduler.stop();
+      this.#refusals.clear();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);
       if (openOrders === 0) log.info({ reason }, "engine stopped: no open orders");
