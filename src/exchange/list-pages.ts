@@ -3,16 +3,46 @@ import { ExchangeError } from "./exchange-error.js";
 import type { QueryParams } from "./paths.js";
 import { strOrNull } from "./validate.js";
 
-/** The most pages one list read follows (a runaway cursor must not loop for ever). */
+/** The most pages one list read follows when its paging is not shown (a runaway must not loop for ever). */
 export const MAX_LIST_PAGES = 100;
+
+/**
+ * The pages of a cursor-paged read: `fetch(undefined)` first, then `fetch(nextCursor)` with the cursor
+ * passed back unchanged until a page says null. A cursor the server repeats would loop for ever, and
+ * more than `maxPages` pages is taken as a runaway: either fails (`malformed_response`, ambiguous).
+ * @example for await (const page of cursorPages("/api/orders/history", (cursor) => history({ cursor }))) …
+ */
+export async function* cursorPages<P extends { readonly nextCursor: string | null }>(
+  route: string,
+  fetch: (cursor: string | undefined) => Promise<P>,
+  maxPages = Number.POSITIVE_INFINITY,
+): AsyncGenerator<P, void, undefined> {
+  const seen = new Set<string>();
+  let page = await fetch(undefined);
+  for (let n = 1; ; n++) {
+    yield page;
+    const next = page.nextCursor;
+    if (next === null) return;
+    if (seen.has(next) || n >= maxPages) {
+      throw new ExchangeError({
+        code: "malformed_response",
+        message: `GET ${route} ${seen.has(next) ? "repeated a cursor" : `gave more than ${maxPages} pages`}; stopping rather than looping or returning part of the list`,
+        outcome: "ambiguous",
+        endpoint: `GET ${route}`,
+        details: { cursor: next, pages: n },
+      });
+    }
+    seen.add(next);
+    page = await fetch(next);
+  }
+}
 
 /**
  * Every item of a list endpoint whose paging the spec does not show (GET /api/orders/open,
  * /api/me/positions): a bare array is the whole list; a wrapped answer (`{key: [...], nextCursor}`)
- * with a non-null `nextCursor` is followed, passing it back unchanged as `cursor` like the spec's
- * paged reads, until a page says null. A truncated list would be worse than a failed read: the
- * reconciler would take every order or position past the first page as gone. So a repeated cursor or
- * more than MAX_LIST_PAGES pages fails (`malformed_response`, ambiguous) instead.
+ * with a non-null `nextCursor` is followed (cursorPages), passing it back as `cursor` like the
+ * spec's paged reads, up to MAX_LIST_PAGES. A truncated list would be worse than a failed read: the
+ * reconciler would take every order or position past the first page as gone.
  * @example await allPages(caller, "/api/orders/open", {}, openOrders)
  */
 export async function allPages<T>(
@@ -21,31 +51,16 @@ export async function allPages<T>(
   query: QueryParams,
   items: (body: unknown, path: string) => T[],
 ): Promise<T[]> {
-  const out: T[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 1; ; page++) {
-    const q = cursor === undefined ? query : { ...query, cursor };
-    const { list, next } = await caller.call({
+  const fetch = (cursor: string | undefined) =>
+    caller.call({
       method: "GET",
       route,
-      query: q,
-      parse: (b, p) => ({ list: items(b, p), next: nextCursorOf(b, p) }),
+      query: cursor === undefined ? query : { ...query, cursor },
+      parse: (b, p) => ({ list: items(b, p), nextCursor: nextCursorOf(b, p) }),
     });
-    for (const x of list) out.push(x);
-    if (next === null) return out;
-    if (seen.has(next) || page >= MAX_LIST_PAGES) {
-      throw new ExchangeError({
-        code: "malformed_response",
-        message: `GET ${route} ${seen.has(next) ? "repeated a cursor" : `gave more than ${MAX_LIST_PAGES} pages`}; stopping rather than returning part of the list`,
-        outcome: "ambiguous",
-        endpoint: `GET ${route}`,
-        details: { cursor: next, pages: page },
-      });
-    }
-    seen.add(next);
-    cursor = next;
-  }
+  const out: T[] = [];
+  for await (const page of cursorPages(route, fetch, MAX_LIST_PAGES)) for (const x of page.list) out.push(x);
+  return out;
 }
 
 /** A wrapped list answer's `nextCursor` (null when absent or null); a bare array has none. */

@@ -9,8 +9,7 @@ import {
   openOrders,
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
-import { ExchangeError } from "./exchange-error.js";
-import { allPages } from "./list-pages.js";
+import { allPages, cursorPages } from "./list-pages.js";
 import { type PlaceOrderOutcome, placeOutcomeOf } from "./place-outcome.js";
 import { normaliseCancelAll, normaliseHistoryPage, normaliseOrder, normalisePlacement } from "./records.js";
 import type {
@@ -120,24 +119,9 @@ export class OrdersApi {
    * @example for await (const page of client.orders.historyPages({ marketId })) store(page.orders);
    */
   async *historyPages(query: OrderHistoryQuery = {}): AsyncGenerator<OrderHistoryPage, void, undefined> {
-    const seen = new Set<string>();
-    let page = await this.history(query);
-    for (;;) {
-      yield page;
-      const next = page.nextCursor;
-      if (next === null) return;
-      if (seen.has(next)) {
-        throw new ExchangeError({
-          code: "malformed_response",
-          message: "GET /api/orders/history repeated a cursor; stopping to avoid an endless loop",
-          outcome: "ambiguous",
-          endpoint: "GET /api/orders/history",
-          details: { cursor: next },
-        });
-      }
-      seen.add(next);
-      page = await this.history({ ...query, cursor: next });
-    }
+    yield* cursorPages("/api/orders/history", (cursor) =>
+      this.history(cursor === undefined ? query : { ...query, cursor }),
+    );
   }
 
   /**
