@@ -154,15 +154,6 @@ export class QueueModel {
     return this.#trade(tokenId, side, price, qty, true);
   }
 
-  /**
-   * The model's inferred-trade rule, kept for callers of the original API: the level at (token,
-   * side, price) shrank by `delta` at the touch, every decrease a trade (off the front, through
-   * the orders at better prices first); returns what it fills.
-   */
-  consume(tokenId: string, side: Side, price: bigint, delta: bigint): bigint {
-    return this.#trade(tokenId, side, price, delta, false);
-  }
-
   /** Recorded size ahead of an order, if it rests. */
   ahead(orderId: string): bigint | undefined {
     return this.#orders.get(orderId)?.place.ahead;

@@ -5,21 +5,21 @@ describe("QueueModel", () => {
   it("takes decreases off the front: ahead falls first, then the excess goes through the order", () => {
     const q = new QueueModel();
     q.join("o1", "T", "buy", 490_000n, 100n);
-    expect(q.consume("T", "buy", 490_000n, 60n)).toBe(0n);
+    expect(q.decrease("T", "buy", 490_000n, 60n, 0n, true)).toBe(0n);
     expect(q.ahead("o1")).toBe(40n);
-    expect(q.consume("T", "buy", 490_000n, 55n)).toBe(15n);
+    expect(q.decrease("T", "buy", 490_000n, 55n, 0n, true)).toBe(15n);
     expect(q.ahead("o1")).toBe(0n);
-    expect(q.consume("T", "buy", 490_000n, 7n)).toBe(7n);
+    expect(q.decrease("T", "buy", 490_000n, 7n, 0n, true)).toBe(7n);
   });
 
   it("moves every order of the level up, and touches nothing on the other side or at worse prices", () => {
     const q = new QueueModel();
     q.join("front", "T", "sell", 510_000n, 10n);
     q.join("back", "T", "sell", 510_000n, 50n);
-    expect(q.consume("T", "buy", 510_000n, 30n)).toBe(0n);
-    expect(q.consume("T", "sell", 500_000n, 30n)).toBe(0n); // a buyer that stopped below the asks
+    expect(q.decrease("T", "buy", 510_000n, 30n, 0n, true)).toBe(0n);
+    expect(q.decrease("T", "sell", 500_000n, 30n, 0n, true)).toBe(0n); // a buyer that stopped below the asks
     expect([q.ahead("front"), q.ahead("back")]).toEqual([10n, 50n]);
-    expect(q.consume("T", "sell", 510_000n, 30n)).toBe(20n);
+    expect(q.decrease("T", "sell", 510_000n, 30n, 0n, true)).toBe(20n);
     expect([q.ahead("front"), q.ahead("back")]).toEqual([0n, 20n]);
   });
 
@@ -28,10 +28,10 @@ describe("QueueModel", () => {
     q.join("a", "T", "buy", 500_000n, 0n, { remaining: 5n });
     q.join("b", "T", "buy", 500_000n, 100n, { remaining: 30n }); // behind a and 100 recorded
     // 50 traded: 50 past a's place (it takes its 5), none past b's.
-    expect(q.consume("T", "buy", 500_000n, 50n)).toBe(5n);
+    expect(q.decrease("T", "buy", 500_000n, 50n, 0n, true)).toBe(5n);
     expect([q.ahead("a"), q.ahead("b")]).toEqual([0n, 50n]);
     // 60 more: 10 past b's place, of which a (5 left to fill, as far as the model knows) takes 5.
-    expect(q.consume("T", "buy", 500_000n, 60n)).toBe(10n);
+    expect(q.decrease("T", "buy", 500_000n, 60n, 0n, true)).toBe(10n);
   });
 
   it("trades through orders at better prices first: they get the whole trade, then the level's queue", () => {
@@ -52,7 +52,7 @@ describe("QueueModel", () => {
     const q = new QueueModel();
     q.join("a", "T", "buy", 500_000n, 40n, { remaining: 10n });
     q.join("b", "T", "buy", 500_000n, 0n, { remaining: 10n }); // a queue place the model left ahead of a's
-    expect(q.consume("T", "buy", 500_000n, 20n)).toBe(0n);
+    expect(q.decrease("T", "buy", 500_000n, 20n, 0n, true)).toBe(0n);
     expect([q.ahead("a"), q.ahead("b")]).toEqual([20n, 0n]);
   });
 
@@ -62,7 +62,7 @@ describe("QueueModel", () => {
     q.leave("o1");
     q.leave("unknown");
     expect(q.size).toBe(0);
-    expect(q.consume("T", "buy", 1n, 10n)).toBe(0n);
+    expect(q.decrease("T", "buy", 1n, 10n, 0n, true)).toBe(0n);
     expect(q.ahead("o1")).toBeUndefined();
   });
 });
