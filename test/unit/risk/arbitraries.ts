@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { DesiredQuote } from "../../../src/core/trading.js";
 import { parseRiskConfig, type RiskConfig } from "../../../src/risk/config.js";
 import { RiskGuard } from "../../../src/risk/guard.js";
+import { q } from "./helpers.js";
 
 /**
  * Generators for the RiskGuard property: configs, quotes (with garbage) and states whose
@@ -114,3 +115,13 @@ export function guardFor(cfg: RiskConfig, s: { kill: boolean; frozen: boolean; h
   if (s.halt) for (let i = 0; i <= cfg.errorRate.maxErrors; i++) g.onOrderError("insufficient_funds", 0);
   return g;
 }
+
+/** A quote on a 0.01 grid (0.01–0.99), 1–150 shares, level 0–3, either side (the caps' properties). */
+export const gridQuoteArb: fc.Arbitrary<DesiredQuote> = fc
+  .record({
+    buy: fc.boolean(),
+    tick: fc.integer({ min: 1, max: 99 }),
+    size: fc.integer({ min: 1, max: 150 }),
+    level: fc.integer({ min: 0, max: 3 }),
+  })
+  .map((x) => q(x.buy ? "buy" : "sell", (x.tick / 100).toFixed(2), x.size, x.level));

@@ -4,6 +4,7 @@ import type { DesiredQuote } from "../../../src/core/trading.js";
 import type { RiskDecision } from "../../../src/risk/decision.js";
 import { type CommittedSize, fitInFlight } from "../../../src/risk/in-flight.js";
 import { sideLimits } from "../../../src/risk/inventory-caps.js";
+import { gridQuoteArb } from "./arbitraries.js";
 import { exposure, market, q, sh, smallConfig } from "./helpers.js";
 
 /** Per market hard 200 (soft 100), minimum order 5 shares. */
@@ -64,21 +65,14 @@ describe("fitInFlight: new placements net of the orders still live on their side
   });
 
   it("whatever the placements and the committed sizes, old and new orders together stay within the limit", () => {
-    const quote = fc.record({
-      buy: fc.boolean(),
-      tick: fc.integer({ min: 1, max: 99 }),
-      size: fc.integer({ min: 1, max: 150 }),
-      level: fc.integer({ min: 0, max: 3 }),
-    });
     fc.assert(
       fc.property(
-        fc.array(quote, { maxLength: 8 }),
+        fc.array(gridQuoteArb, { maxLength: 8 }),
         fc.integer({ min: -250, max: 250 }),
         fc.integer({ min: 0, max: 300 }),
         fc.integer({ min: 0, max: 300 }),
         fc.integer({ min: 0, max: 400 }),
-        (qs, p, cb, cs, held) => {
-          const places = qs.map((x) => q(x.buy ? "buy" : "sell", (x.tick / 100).toFixed(2), x.size, x.level));
+        (places, p, cb, cs, held) => {
           const committed = { buy: sh(cb), sell: sh(cs) };
           const limits = sideLimits(exposure(p, undefined, undefined, held), caps, MIN);
           const decisions: RiskDecision[] = [];

@@ -4,6 +4,7 @@ import type { DesiredQuote } from "../../../src/core/trading.js";
 import { parseRiskConfig } from "../../../src/risk/config.js";
 import type { RiskDecision } from "../../../src/risk/decision.js";
 import { applyInventoryCaps, sideLimits } from "../../../src/risk/inventory-caps.js";
+import { gridQuoteArb } from "./arbitraries.js";
 import { exposure, market, q, SMALL_RISK_SETTINGS, sh, smallConfig } from "./helpers.js";
 
 /** Per market soft 100 / hard 200 shares, total soft 500 / hard 1000; minimum order 5 shares. */
@@ -239,20 +240,13 @@ function referenceCaps(
 
 describe("applyInventoryCaps against its first version (property)", () => {
   it("keeps the same quotes in the same order with the same decisions", () => {
-    const quote = fc.record({
-      buy: fc.boolean(),
-      tick: fc.integer({ min: 1, max: 99 }),
-      size: fc.integer({ min: 1, max: 150 }),
-      level: fc.integer({ min: 0, max: 3 }),
-    });
     fc.assert(
       fc.property(
-        fc.array(quote, { maxLength: 12 }),
+        fc.array(gridQuoteArb, { maxLength: 12 }),
         fc.integer({ min: -300, max: 300 }),
         fc.integer({ min: 0, max: 400 }),
         fc.integer({ min: 0, max: 1200 }),
-        (qs, position, mGross, tGross) => {
-          const quotes = qs.map((x) => q(x.buy ? "buy" : "sell", (x.tick / 100).toFixed(2), x.size, x.level));
+        (quotes, position, mGross, tGross) => {
           const exp = exposure(position, mGross, tGross);
           const decisions: RiskDecision[] = [];
           const got = applyInventoryCaps(quotes, exp, caps, market({ minSizeMicro: MIN }), decisions);
