@@ -47,6 +47,7 @@ const ROWS: readonly [topic: string, token: string][] = [
   ["crossed books", "bid >= ask"],
   ["ambiguous placements", "never_placed"],
   ["journal account", "exchange.baseUrl"],
+  ["one bot per wallet", "orphans.push"],
   // controls
   ["heartbeat", "pingIntervalMs"],
   ["market list", "LIST_LIMIT = 500"],
