@@ -56,6 +56,17 @@ export interface SweepArgs {
   readonly out: string | undefined;
 }
 
+/**
+ * The stderr warning for a data file cut short (a single run and a sweep say the same).
+ * @example io.stderr(cutShortWarning("/data/market-0002.jsonl.gz"));
+ */
+export function cutShortWarning(file: string): string {
+  return (
+    `mm backtest: warning: ${file} is cut short (no gzip end, as a killed recorder leaves it): ` +
+    "replayed up to its last complete line\n"
+  );
+}
+
 /** Refuses sweep-only flags without --sweep (they would be silently ignored). */
 export function checkSweepFlags(f: SweepFlags): void {
   if (f.sweep !== undefined) return;
@@ -67,7 +78,8 @@ export function checkSweepFlags(f: SweepFlags): void {
 /**
  * `mm backtest … --sweep FILE`: validates the config (or scenario), the grid and the metric before
  * any work starts (exit 2 on a problem), runs the points on worker threads with progress on
- * stderr, prints the ranked table on stdout and writes the full results to `--out`. Exit 1 when
+ * stderr (and a warning per data file cut short, once for the whole sweep), prints the ranked
+ * table on stdout and writes the full results to `--out`. Exit 1 when
  * any point failed (the others are still ranked). `opts.script` replaces the worker module (tests).
  */
 export async function runSweepCommand(
@@ -114,7 +126,11 @@ export async function runSweepCommand(
   try {
     const result = await runSweep(
       { points, tasks, metric, workers, eventsPerPoint, ...opts },
-      { onProgress: (s) => reporter.update(s), onPoint: (s) => reporter.pointDone(s) },
+      {
+        onProgress: (s) => reporter.update(s),
+        onPoint: (s) => reporter.pointDone(s),
+        onTruncated: (file) => reporter.note(cutShortWarning(file)),
+      },
     );
     reporter.stop();
     const secs = (performance.now() - started) / 1000;

@@ -10,7 +10,13 @@ import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
 import { RecordedFormatError } from "../recorded/errors.js";
-import { checkSweepFlags, runSweepCommand, SWEEP_HELP, SWEEP_OPTIONS } from "./backtest-sweep.js";
+import {
+  checkSweepFlags,
+  cutShortWarning,
+  runSweepCommand,
+  SWEEP_HELP,
+  SWEEP_OPTIONS,
+} from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
 const OPTIONS = {
@@ -115,11 +121,7 @@ export const backtestCommand: Command = {
           data,
           ...(seed === undefined ? {} : { seed }),
           ...(values.html === undefined ? {} : { timeline: {} }),
-          onTruncated: (file) =>
-            io.stderr(
-              `mm backtest: warning: ${file} is cut short (no gzip end, as a killed recorder leaves it): ` +
-                "replayed up to its last complete line\n",
-            ),
+          onTruncated: (file) => io.stderr(cutShortWarning(file)),
         });
         text = summaryJson(r.summary);
         if (values.html !== undefined) html = replayReportHtml(r);

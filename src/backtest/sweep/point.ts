@@ -28,6 +28,11 @@ export type SweepTask =
 export interface PointResult {
   readonly summary: unknown;
   readonly events: number;
+  /**
+   * Full paths of the data files found cut short (replayed up to their last complete line), in
+   * the order they were met; empty for synthetic points. The summary only has their basenames.
+   */
+  readonly truncatedFiles: readonly string[];
 }
 
 /** Frames between progress reports of a replay. */
@@ -46,14 +51,16 @@ export async function runSweepPoint(
   const layer = { strategy: task.strategy };
   if (task.kind === "replay") {
     const config = parseReplayConfig([...task.configLayers, layer]);
+    const truncatedFiles: string[] = [];
     const r = await runBacktest({
       config,
       data: task.data,
       ...(task.seed === undefined ? {} : { seed: task.seed }),
       onProgress: (frames) => progress(frames),
       progressEvery: PROGRESS_FRAMES,
+      onTruncated: (file) => truncatedFiles.push(file),
     });
-    return { summary: r.summary, events: r.frames };
+    return { summary: r.summary, events: r.frames, truncatedFiles };
   }
   const scenario = parseScenario([...task.scenarioLayers, layer]);
   const perPath = framesPerPath(scenario);
@@ -62,7 +69,7 @@ export async function runSweepPoint(
     ...(task.seed === undefined ? {} : { seed: task.seed }),
     onPath: (done) => progress(done * perPath),
   });
-  return { summary: r.summary, events: r.summary.paths * perPath };
+  return { summary: r.summary, events: r.summary.paths * perPath, truncatedFiles: [] };
 }
 
 /** Book frames one synthetic path feeds the engine: the snapshot, then one update per step. */

@@ -53,6 +53,18 @@ export class ProgressReporter {
     this.#show(state);
   }
 
+  /**
+   * Prints a whole line (a warning, ending in a newline) whatever the mode: in bar mode the bar is cleared first and
+   * drawn again below the line, so the two never share a terminal line.
+   */
+  note(line: string): void {
+    if (this.#mode !== "bar" || this.#drawn === "") {
+      this.#sink.write(line);
+      return;
+    }
+    this.#sink.write(`\r\x1b[K${line}\r${this.#drawn}\x1b[K`);
+  }
+
   /** Stops the timer; removes the bar from the terminal. */
   stop(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);

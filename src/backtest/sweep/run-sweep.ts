@@ -35,13 +35,19 @@ export interface SweepHooks {
   readonly onPoint?: (state: ProgressState, outcome: PointOutcome) => void;
   /** Milliseconds since the sweep started (injected so the progress figures are testable). */
   readonly elapsedMs?: () => number;
+  /**
+   * A data file found cut short (full path): called once per file for the whole sweep, when the
+   * first point that read it settles — every point reads the same data, so one warning is enough.
+   */
+  readonly onTruncated?: (file: string) => void;
 }
 
 /**
  * Runs every grid point as an independent backtest on a pool of worker threads and ranks the
  * results. A failed point is kept with its error; the rest go on. A path metric (`--rank-by
  * some.field`) is checked against the first summary: if the field is not numeric the sweep stops
- * at once with BacktestError `rank_by_invalid` listing the numeric fields.
+ * at once with BacktestError `rank_by_invalid` listing the numeric fields. A data file cut short is
+ * reported once through `hooks.onTruncated`, however many points read it.
  * @example const { ranked } = await runSweep({ points, tasks, metric, workers: 4, eventsPerPoint: undefined });
  */
 export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise<SweepResult> {
@@ -53,6 +59,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   let perPoint = plan.eventsPerPoint;
   let done = 0;
   let problem: string | undefined;
+  const truncated = new Set<string>();
   const abort = new AbortController();
   const state = (): ProgressState => {
     const sum = events.reduce((a, b) => a + b, 0);
@@ -80,6 +87,11 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
       if (o.ok) {
         events[i] = o.result.events;
         perPoint ??= o.result.events;
+        for (const file of o.result.truncatedFiles) {
+          if (truncated.has(file)) continue;
+          truncated.add(file);
+          hooks.onTruncated?.(file);
+        }
         problem ??= metricProblem(plan.metric, o.result.summary);
         if (problem !== undefined) abort.abort();
         outcome = { ...point, status: "ok", summary: o.result.summary };

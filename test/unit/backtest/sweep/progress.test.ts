@@ -148,6 +148,27 @@ describe("ProgressReporter", () => {
     ]);
   });
 
+  it("note: a whole line in every mode; in bar mode above the bar, which is drawn again", () => {
+    const bar = rig("bar");
+    bar.r.note("before any bar\n");
+    bar.r.pointDone(state({ done: 1, events: 100_000, elapsedMs: 2500 }));
+    bar.r.note("warning: cut\n");
+    bar.r.stop();
+    const drawn = "sweep [###---------------------------] 1/8 points · 40k events/s · ETA 0:18";
+    expect(bar.out).toEqual([
+      "before any bar\n",
+      `\r${drawn}\x1b[K`,
+      `\r\x1b[Kwarning: cut\n\r${drawn}\x1b[K`,
+      "\r\x1b[K",
+    ]);
+    for (const mode of ["lines", "none"] as const) {
+      const { out, r } = rig(mode);
+      r.note("warning: cut\n");
+      r.stop();
+      expect(out, mode).toEqual(["warning: cut\n"]);
+    }
+  });
+
   it("none: silent", () => {
     const { out, r } = rig("none");
     r.pointDone(state());
