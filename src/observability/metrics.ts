@@ -5,9 +5,11 @@ import type { Clock } from "../core/clock.js";
 import { LiveClock } from "../core/live-clock.js";
 import type { Fill } from "../core/trading.js";
 import type { EngineEvent, ReconcileReason, ReconcileSummary } from "../engine/engine-events.js";
+import type { FeeAmount } from "../execution/inventory-math.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import type { GatewayCounters } from "../gateway/counters.js";
 import type { RiskDecision } from "../risk/decision.js";
+import { BookedFees, bookedFeePico } from "./metrics/booked-fees.js";
 import { applyEngineEvent, type EngineEventSink } from "./metrics/engine-listener.js";
 import { bookFamilies } from "./metrics/families-book.js";
 import { orderFamilies } from "./metrics/families-orders.js";
@@ -26,6 +28,7 @@ import {
   markoutSink,
   queueHooks,
   recordDecision,
+  recordFee,
   recordFill,
   recordReconcile,
   recordReconcileFailed,
@@ -97,6 +100,7 @@ export class Metrics implements EngineEventSink {
   /** Pass as EngineDeps.listener: every engine event becomes metrics. */
   readonly listener: (e: EngineEvent) => void;
   readonly #roles = new FillRoles();
+  readonly #fees: BookedFees;
   readonly #markouts: MarkoutTracker;
   readonly #fills: FillState;
   readonly #unsubscribe: (() => void)[] = [];
@@ -117,6 +121,7 @@ export class Metrics implements EngineEventSink {
       trading: tradingFamilies(reg, this.ctx),
     };
     wsFamilies(reg, this.ctx);
+    this.#fees = new BookedFees((fill, role, pico) => recordFee(this.ctx, this.families, fill, role, pico));
     if (opts.defaultMetrics !== false) registerProcessMetrics(reg);
     this.#markouts = new MarkoutTracker({
       clock,
@@ -209,17 +214,22 @@ export class Metrics implements EngineEventSink {
   }
 
   /**
-   * A fill of ours as the engine applied it (its `fill` event: the engine drops duplicates); role and
-   * fee are attributed unless given. A backfilled fill (`source: "backfill"`) has its markouts timed
-   * from its own time, so horizons already past count as missing.
+   * A fill of ours as the engine applied it (its `fill` event: the engine drops duplicates); its role
+   * is attributed unless given. A backfilled fill (`source: "backfill"`) has its markouts timed from
+   * its own time, so horizons already past count as missing. Its fee counts when booked (onFee).
    */
   onFill(fill: Fill, opts: FillOptions = {}): void {
     const role = opts.role ?? this.#roles.roleOf(fill);
-    recordFill(this.ctx, this.families, this.#fills, fill, {
-      role,
-      feeMicro: opts.feeMicro,
-      source: opts.source ?? "stream",
-    });
+    recordFill(this.ctx, this.families, this.#fills, fill, { role, source: opts.source ?? "stream" });
+    this.#fees.fill(fill, role);
+  }
+
+  /**
+   * A fee the engine booked for a fill of ours (its `fee` event: settled, or corrected), counted in
+   * mm_fill_fees_usdc_total at the value the engine booked, under the role its fill was counted with.
+   */
+  onFee(fill: Fill, fee: FeeAmount): void {
+    this.#fees.fee(fill, bookedFeePico(fill, fee));
   }
 
   /** A risk decision: counted by reason; wallet/market cancels are halts. */
@@ -230,11 +240,14 @@ export class Metrics implements EngineEventSink {
   /** A successful REST reconcile. */
   onReconcile(summary: ReconcileSummary): void {
     recordReconcile(this.families, summary);
+    // Every fill the reconcile applied has been reported: a fee still waiting for one is an earlier run's.
+    this.#fees.settleHeld();
   }
 
   /** A failed REST reconcile. */
   onReconcileFailed(reason: ReconcileReason): void {
     recordReconcileFailed(this.families, reason);
+    this.#fees.settleHeld();
   }
 
   /** One engine event (same as `listener`). */

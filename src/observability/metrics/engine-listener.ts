@@ -12,6 +12,10 @@ export interface EngineEventSink {
   /** Caps the `code` label of rejections. */
   readonly codes: LabelCap;
   onFill(fill: Extract<EngineEvent, { type: "fill" }>["fill"], opts?: FillOptions): void;
+  onFee(
+    fill: Extract<EngineEvent, { type: "fee" }>["fill"],
+    fee: Extract<EngineEvent, { type: "fee" }>["fee"],
+  ): void;
   onRiskDecision(d: Extract<EngineEvent, { type: "decision" }>["decision"]): void;
   onReconcile(s: Extract<EngineEvent, { type: "reconcile" }>["summary"]): void;
   onReconcileFailed(reason: Extract<EngineEvent, { type: "reconcile_failed" }>["reason"]): void;
@@ -52,6 +56,9 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
     case "fill":
       // The source decides what the fill is timed from (a backfill arrives late: see recordFill).
       sink.onFill(e.fill, { source: e.source });
+      return;
+    case "fee":
+      sink.onFee(e.fill, e.fee);
       return;
     case "decision":
       sink.onRiskDecision(e.decision);

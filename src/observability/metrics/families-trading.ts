@@ -43,7 +43,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     fees: new Counter({
       name: "mm_fill_fees_usdc_total",
-      help: "Fees of our fills in USDC by the spec's taker formula (makers pay none), per market and role.",
+      help: "Fees of our fills in USDC as the engine booked them once settled (a share fee at the fill price), per market and role; unknown for an earlier run's fill.",
       labelNames: ["market", "role"] as const,
       registers,
     }),

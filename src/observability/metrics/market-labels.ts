@@ -6,8 +6,6 @@ export interface MarketLabelSource {
   readonly marketId: string;
   /** Outcome label ("YES", "NO", a team…). */
   readonly outcome: string;
-  /** The market's feeTakerBps (null = platform default, unknown here). */
-  readonly feeTakerBps?: number | null;
 }
 
 /** The `market` and `outcome` labels of one token. */
@@ -30,7 +28,7 @@ const UNKNOWN: TokenLabels = { market: OTHER, outcome: OTHER };
 export class MarketLabels {
   readonly #cap: LabelCap;
   readonly #tokens = new Map<string, TokenLabels>();
-  readonly #info = new Map<string, { marketId: string; feeTakerBps: number | null }>();
+  readonly #info = new Map<string, { marketId: string }>();
   readonly #markets = new Map<string, string>();
 
   constructor(maxMarkets: number) {
@@ -47,7 +45,7 @@ export class MarketLabels {
       }
       const outcome = market === OTHER ? OTHER : t.outcome;
       this.#tokens.set(t.tokenId, { market, outcome });
-      this.#info.set(t.tokenId, { marketId: t.marketId, feeTakerBps: t.feeTakerBps ?? null });
+      this.#info.set(t.tokenId, { marketId: t.marketId });
     }
   }
 
@@ -64,11 +62,6 @@ export class MarketLabels {
   /** The market id a token belongs to, when registered. */
   marketIdOf(tokenId: string): string | undefined {
     return this.#info.get(tokenId)?.marketId;
-  }
-
-  /** The registered feeTakerBps of a token's market (null when unknown). */
-  feeBpsOf(tokenId: string): number | null {
-    return this.#info.get(tokenId)?.feeTakerBps ?? null;
   }
 
   /** Every registered token with its labels (plain label objects, safe to pass to prom-client). */

@@ -1,4 +1,3 @@
-import { takerFeeWei } from "../../core/fees.js";
 import type { Fill } from "../../core/trading.js";
 import type { EngineEvent, ReconcileReason, ReconcileSummary } from "../../engine/engine-events.js";
 import type { OrderQueueMetrics } from "../../execution/order-queue-types.js";
@@ -24,8 +23,6 @@ export type FillSource = Extract<EngineEvent, { type: "fill" }>["source"];
 export interface FillOptions {
   /** Default: attributed from the placements seen (see FillRoles). */
   readonly role?: FillRole;
-  /** The fee in USDC micro-units when known; default: the spec's taker formula for takers, 0 for makers. */
-  readonly feeMicro?: bigint;
   /** Default "stream": the fill is timed from its receipt. A "backfill" is timed from its own tsMs. */
   readonly source?: FillSource;
 }
@@ -52,9 +49,10 @@ export function fillTimeMs(fill: Fill, source: FillSource, nowMs: number): numbe
 }
 
 /**
- * Counts one fill of ours: fills, shares, notional and fee by market and role, the last-fill time,
- * and starts its markouts. Fills come as the engine applied them (its `fill` events, duplicates
- * already dropped there); positions and PnL are read from the engine's accounts at scrape time.
+ * Counts one fill of ours: fills, shares and notional by market and role, the last-fill time, and
+ * starts its markouts. Fills come as the engine applied them (its `fill` events, duplicates already
+ * dropped there); positions and PnL are read from the engine's accounts at scrape time. Its fee is
+ * counted when the engine books it (recordFee), not here: user_fill carries none.
  * The last-fill time only moves forward: a backfilled fill older than the last one seen leaves it,
  * and a newer one sets it to when it happened, not to when the reconcile found it.
  */
@@ -63,7 +61,7 @@ export function recordFill(
   f: Families,
   state: FillState,
   fill: Fill,
-  attrs: { readonly role: FillRole; readonly feeMicro: bigint | undefined; readonly source: FillSource },
+  attrs: { readonly role: FillRole; readonly source: FillSource },
 ): void {
   const { role } = attrs;
   const market = ctx.labels.ofToken(fill.tokenId).market;
@@ -72,19 +70,15 @@ export function recordFill(
   t.fills.inc({ market, side: fill.side, role });
   t.volume.inc({ market, role }, fromMicro(fill.sizeMicro));
   t.notional.inc({ market, role }, fromMicro(notionalMicro));
-  t.fees.inc({ market, role }, fromMicro(attrs.feeMicro ?? expectedFeeMicro(ctx, fill, role)));
   const atMs = fillTimeMs(fill, attrs.source, ctx.clock.now());
   state.lastFillMs = Math.max(state.lastFillMs, atMs);
   t.lastFill.set(state.lastFillMs / 1_000);
   state.markouts.record(fill, atMs);
 }
 
-/** The taker fee by the spec's formula in USDC micro-units (a BUY taker's share fee valued at the price). */
-function expectedFeeMicro(ctx: MetricsContext, fill: Fill, role: FillRole): bigint {
-  const bps = ctx.labels.feeBpsOf(fill.tokenId);
-  if (role !== "taker" || bps === null || bps === 0) return 0n;
-  const fee = takerFeeWei(fill.side, bps, BigInt(fill.priceMicro), fill.sizeMicro);
-  return fill.side === "buy" ? (fee * BigInt(fill.priceMicro)) / 1_000_000n : fee;
+/** Counts `pico` pico-USDC of fee the engine booked for a fill of `role` (see BookedFees). */
+export function recordFee(ctx: MetricsContext, f: Families, fill: Fill, role: FillRole, pico: bigint): void {
+  f.trading.fees.inc({ market: ctx.labels.ofToken(fill.tokenId).market, role }, Number(pico) / 1e12);
 }
 
 /** Counts a risk decision; a wallet- or market-wide cancel is also a halt. */

@@ -93,8 +93,11 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
     killSwitch: true,
     pnlMicro: -1_500_000n,
   };
-  // The engine's own accounts: it applies each fill (and corrects drifts) before telling the listener.
-  const inventory = new Inventory();
+  // The engine's own accounts: it applies each fill (and corrects drifts) before telling the listener,
+  // and reports each fee it attaches (a `fee` event), as the engine wires its Inventory.
+  const inventory = new Inventory({
+    onFee: (f, fee) => metrics.listener({ type: "fee", atMs: clock.now(), fill: f, fee }),
+  });
   metrics.watchEngine({
     status: () => status,
     accounts: () => inventory.tokens().map((tokenId) => ({ tokenId, account: inventory.account(tokenId) })),
@@ -207,8 +210,11 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   applied(fill("2001", "f1", "buy", 300_000, 10n), "stream");
   metrics.onPlacementAnswered("f1", 10_000_000n);
   metrics.onPlacementAnswered("f2", 0n);
-  applied(fill("2001", "f2", "sell", 330_000, 4n), "stream");
+  const makerSell = fill("2001", "f2", "sell", 330_000, 4n);
+  applied(makerSell, "stream");
   applied(fill("3001", "f9", "buy", 600_000, 1n), "backfill");
+  // The maker sell's fee settles (0.002 USDC); the taker buy's has not yet.
+  inventory.setFee(makerSell.tradeId, makerSell.orderId, { asset: "usdc", amountMicro: 2_000n });
 
   inventory.correct("2002", 5_000_000n, at); // the drift the reconcile below reports as corrected
   on({ type: "decision", atMs: at, decision: walletDecision("error_rate_halt") });

@@ -18,7 +18,7 @@ function setup() {
   const clock = new SimClock(T0);
   const registry = new Registry();
   const metrics = createMetrics({ registry, clock, defaultMetrics: false });
-  metrics.registerMarkets([{ tokenId: "1001", marketId: "m1", outcome: "YES", feeTakerBps: 0 }]);
+  metrics.registerMarkets([{ tokenId: "1001", marketId: "m1", outcome: "YES" }]);
   const tracker = new BookTracker({
     clock,
     port: { requestSnapshot: () => undefined },
