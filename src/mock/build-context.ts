@@ -8,6 +8,7 @@ import { SimVenue } from "../venue/sim-venue.js";
 import { type MockContext, marketCatalog } from "./context.js";
 import { Directory } from "./directory.js";
 import { noFaults } from "./faults/state.js";
+import { MarketResolutions } from "./market-resolutions.js";
 import { FixedWindowLimiter } from "./rate-limiter.js";
 import type { Scenario } from "./scenario/types.js";
 import { vaultOf } from "./vault.js";
@@ -75,6 +76,7 @@ export function buildMockContext(opts: MockContextOptions): MockContext {
     limiter: new FixedWindowLimiter(clock),
     faults: noFaults(),
     markets: marketCatalog(scenario),
+    resolutions: new MarketResolutions(),
     log,
     random: () => Number(rng.next() >> 11n) / 2 ** 53,
     nextRequestId: () => `${prefix}-${(++requestSeq).toString(16).padStart(8, "0")}`,

@@ -3,6 +3,7 @@ import type { Logger } from "../observability/logger.js";
 import type { SimVenue } from "../venue/sim-venue.js";
 import type { Directory } from "./directory.js";
 import type { FaultState } from "./faults/state.js";
+import type { MarketResolutions } from "./market-resolutions.js";
 import type { FixedWindowLimiter } from "./rate-limiter.js";
 import type { EventScenario, MarketScenario, Scenario } from "./scenario/types.js";
 
@@ -31,6 +32,8 @@ export interface MockContext {
   readonly limiter: FixedWindowLimiter;
   readonly faults: FaultState;
   readonly markets: MarketCatalog;
+  /** Payouts of the markets resolved through the admin API (the Market record's payoutNumerators). */
+  readonly resolutions: MarketResolutions;
   readonly log: Logger;
   /** Seeded random numbers in [0, 1) for the mock's own choices (never Math.random). */
   readonly random: () => number;

@@ -107,15 +107,20 @@ export interface Resolution extends MarketChange {
   readonly redeemed: Redemption[];
 }
 
-/** Resolves `m`: resting orders cancelled, status RESOLVED, holders redeemed (see redeemMarket). */
+/**
+ * Resolves `m`: resting orders cancelled, status RESOLVED, the payouts recorded for its Market
+ * record (payoutNumerators), holders redeemed (see redeemMarket).
+ */
 export function resolve(ctx: MockContext, m: MarketScenario, winningOutcome: unknown): Resolution {
   const winning = parseOutcome(winningOutcome);
   const change = changeStatus(ctx, m, "RESOLVED", true);
+  const vector = [winning === 0 ? "1" : "0", winning === 1 ? "1" : "0"] as const;
+  ctx.resolutions.set(m.id, vector);
   const redeemed = redeemMarket(ctx, m, winning);
   return {
     ...change,
     winningOutcome: winning === 0 ? "YES" : "NO",
-    payouts: { "0": winning === 0 ? "1" : "0", "1": winning === 1 ? "1" : "0" },
+    payouts: { "0": vector[0], "1": vector[1] },
     redeemed,
   };
 }

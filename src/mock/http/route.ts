@@ -33,9 +33,12 @@ export interface Route {
   readonly method: "GET" | "POST" | "DELETE";
   /** Path pattern with `{param}` segments, e.g. `/api/orders/{id}`. */
   readonly pattern: string;
-  /** `public`: key optional (validated when sent); `key`: key required. */
+  /**
+   * `public`: key optional (validated when sent; one without `scopes` reads as no key); `key`: key
+   * required, with `scopes`.
+   */
   readonly auth: "public" | "key";
-  /** Scopes required (all). */
+  /** Scopes required (all); on a public route, what a key needs to count as the caller. */
   readonly scopes: readonly Scope[];
   /** Write endpoints also need KYC clearance of the effective wallet. */
   readonly write?: boolean;

@@ -93,15 +93,17 @@ async function handle(ctx: MockContext, routes: readonly Route[], req: IncomingM
     let identity: Identity | undefined;
     let authFailure: AuthFailure | undefined;
     if (route.auth === "key" || apiKey !== undefined) {
+      // A public endpoint works without a key, so a key lacking its scope is no refusal: the key is
+      // still checked (a bad key is refused), then the request is served as anonymous (publicReader).
       const auth = authenticate(ctx.directory, ctx.clock, {
         apiKey,
         userWallet: headerValue(req.headers["x-user-wallet"]),
         ip,
-        scopes: route.scopes,
+        scopes: route.auth === "key" ? route.scopes : [],
         needsWallet: route.auth === "key",
       });
-      if (auth.ok) identity = auth.identity;
-      else authFailure = auth.failure;
+      if (!auth.ok) authFailure = auth.failure;
+      else identity = route.auth === "key" ? auth.identity : publicReader(route, auth.identity);
     }
 
     if (!isAdmin) {
@@ -175,6 +177,17 @@ async function handle(ctx: MockContext, routes: readonly Route[], req: IncomingM
     if (err instanceof HttpProblem) return sendProblem(err);
     throw err;
   }
+}
+
+/**
+ * Who a keyed request to a public endpoint reads as: its identity when the key holds the endpoint's
+ * scopes (markets:read "raises the rate ceiling"), else nobody, as if no key had been sent, so it is
+ * held to the unraised ceiling (the rate-limit table's IP bucket; the mock does not model the raise,
+ * whose size the spec does not show, so today both get that bucket).
+ * @example publicReader(marketsRoute, tradingOnlyIdentity) // undefined
+ */
+export function publicReader(route: Pick<Route, "scopes">, identity: Identity): Identity | undefined {
+  return route.scopes.every((s) => identity.key.scopes.has(s)) ? identity : undefined;
 }
 
 function delay(ctx: MockContext, ms: number): Promise<void> {

@@ -23,6 +23,8 @@ interface Timeline {
  * Fields the scenario does not carry take fixed values (README "Assumptions"): createdAt and
  * opensAt are the mock's start, kickoff and the event start are the event's earliest closesAt,
  * and outcomePrices fall back to initialOutcomePrices until an outcome has traded.
+ * payoutNumerators is the payout per share of each outcome (decimal strings, outcomeLabels order)
+ * once the admin API resolved the market, null before (and for a market the scenario starts RESOLVED).
  */
 export class MarketRecords {
   readonly #ctx: MockContext;
@@ -111,7 +113,7 @@ export class MarketRecords {
       resolutionWindowHours: 24,
       pausedAt: iso(t?.pausedAt),
       resolvedAt: iso(t?.resolvedAt),
-      payoutNumerators: null,
+      payoutNumerators: this.#ctx.resolutions.payoutsOf(m.id) ?? null,
       officialDataSource: null,
       sourceMatchId: event?.teamA !== undefined && event.teamB !== undefined ? event.slug : null,
       resolutionCriteria: `Resolves YES if: ${m.title}.`,

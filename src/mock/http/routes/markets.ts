@@ -37,7 +37,8 @@ function notFound(ref: string): HttpProblem {
 /**
  * GET /api/markets (filters `status` — enum —, `eventId`, `limit`), GET /api/markets/{slug} (the
  * root detail is keyed by slug since 2026-05-16) and GET /api/markets/{symbol}/orderbook
- * (`outcome` YES|NO, `depth` up to 100). Public; a key, when sent, needs markets:read.
+ * (`outcome` YES|NO, `depth` up to 100). Public: a key is checked when sent, and one without
+ * markets:read reads as no key (publicReader in server.ts).
  */
 export function marketRoutes(deps: RouteDeps): Route[] {
   const { ctx } = deps;
