@@ -9,7 +9,8 @@ import { lifecycleStatus } from "../gateway/lifecycle-status.js";
 import { MarketDataFeed } from "../gateway/market-data-feed.js";
 import type { Revealable } from "../gateway/options.js";
 import type { ChannelEvent } from "../gateway/schema/events.js";
-import { PLATFORM_STATUS_ID } from "../gateway/types.js";
+import { type Channel, type GatewayKind, isWalletScoped, PLATFORM_STATUS_ID } from "../gateway/types.js";
+import type { RejectedIds, RestoredIds } from "../gateway/waiters.js";
 import type { Logger } from "../observability/logger.js";
 import type { QuotedMarkets } from "./markets.js";
 
@@ -30,6 +31,23 @@ export interface FeedsOptions {
   readonly tuning?: FeedTuning;
 }
 
+/** Ids named in one refusal log line (a refused subscription holds up to 100). */
+const MAX_LOGGED_IDS = 20;
+
+/** What a refused subscription of each channel costs while it lasts (for the error log). */
+const LOST: Readonly<Record<Channel, string>> = {
+  token_book: "these books are not quoted while they are not subscribed",
+  condition_lifecycle:
+    "pauses and resolutions of these markets are not pushed (refused placements still reveal them)",
+  system: "platform freezes are not pushed (refused placements still reveal them)",
+  user_fills: "own fills reach mm only through the periodic reconcile (one runs now)",
+  user_orders: "order events are not logged",
+  token_trade_matches: "trade prints are not received",
+  token_trade_settlements: "settlements are not received",
+  token_ohlc: "bars are not received",
+  vault_positions: "vault position events are not received",
+};
+
 /**
  * Timings of the market-data path that the spec leaves open ("not shown"): the BookTracker's
  * snapshot timeout, back-off and stall detector. The defaults suit a live venue (judged on a real
@@ -45,6 +63,12 @@ export interface FeedTuning {
  *   the engine), condition_lifecycle of their conditions (market status), system platform_status;
  * - /ws/user: user_fills (each one applied to the engine at once) and user_orders (logged);
  * - a reconnect of either tells the engine to reconcile (fills may have been missed);
+ * - a subscription refused after start (on the resubscribe after a reconnect, or a retry) is an
+ *   error log naming gateway, channel, code and ids. The gateway retries it unless the code is
+ *   final (src/gateway/refusal-policy.ts); a refused token_book is not quoted meanwhile
+ *   (MarketDataFeed). A lost user_fills stream makes the engine reconcile at once, after each
+ *   refused retry and once more when it is back: fills reach the engine through the REST backfill
+ *   while the stream is lost, as they do when the key cannot subscribe it at all;
  * - a fatal close of either is reported once through `onFatal`.
  * @example const feeds = new Feeds(opts); await feeds.start(); … await feeds.close();
  */
@@ -54,6 +78,7 @@ export class Feeds {
   readonly #o: FeedsOptions;
   readonly #off: (() => void)[] = [];
   #fatal = false;
+  #started = false;
   #frozen: boolean | undefined;
 
   constructor(o: FeedsOptions) {
@@ -100,6 +125,8 @@ export class Feeds {
           o.logger.warn({ gateway: name, link, code: info.code, cause: info.cause }, `/ws/${name} link down`),
         ),
         client.onFatal((err) => this.#reportFatal(err)),
+        client.onRejected((r) => this.#onRefused(name, r)),
+        client.onRestored((r) => this.#onRestored(name, r)),
       );
     }
     if (o.onMarketFrame !== undefined) this.#off.push(this.market.client.onFrame(o.onMarketFrame));
@@ -115,8 +142,10 @@ export class Feeds {
     const own = [await this.user.subscribe("user_fills"), await this.user.subscribe("user_orders")];
     for (const r of own.flatMap((o) => o.rejected)) {
       logger.error(
-        { channel: r.channel, code: r.code },
-        `${r.channel} refused (${r.code}): own fills reach mm only through the periodic reconcile; give the key portfolio:read`,
+        { channel: r.channel, code: r.code, retryInMs: r.retryInMs },
+        r.retryInMs === undefined
+          ? `${r.channel} refused (${r.code}): own fills reach mm only through the periodic reconcile; give the key portfolio:read`
+          : `${r.channel} refused (${r.code}): retrying in ${r.retryInMs} ms`,
       );
     }
     await this.market.start();
@@ -128,10 +157,11 @@ export class Feeds {
     ]);
     for (const r of [...books.rejected, ...lifecycle.rejected, ...system.rejected]) {
       logger.warn(
-        { channel: r.channel, code: r.code, ids: r.ids.length },
-        `subscription refused: ${r.message}`,
+        { channel: r.channel, code: r.code, ids: r.ids.length, retryInMs: r.retryInMs },
+        `subscription refused${r.retryInMs === undefined ? "" : ` (retrying in ${r.retryInMs} ms)`}: ${r.message}`,
       );
     }
+    this.#started = true;
     logger.info(
       { books: books.accepted.length, conditions: lifecycle.accepted.length },
       `subscribed: ${books.accepted.length} order books, ${lifecycle.accepted.length} market lifecycles, platform status, own fills and orders`,
@@ -142,6 +172,38 @@ export class Feeds {
   async close(): Promise<void> {
     for (const off of this.#off.splice(0)) off();
     await Promise.all([this.market.close(), this.user.close()]);
+  }
+
+  /** A subscription refused after start: loud, and a lost fill stream is made up by reconciles. */
+  #onRefused(gateway: GatewayKind, r: RejectedIds): void {
+    if (!this.#started) return; // start() reports what it subscribes
+    const { logger, engine } = this.#o;
+    const retry =
+      r.retryInMs === undefined ? "for good" : `(attempt ${r.attempt ?? 1}), retrying in ${r.retryInMs} ms`;
+    logger.error(
+      {
+        gateway,
+        channel: r.channel,
+        code: r.code,
+        message: r.message,
+        ...(isWalletScoped(r.channel) ? {} : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length }),
+        retryInMs: r.retryInMs,
+        attempt: r.attempt,
+      },
+      `${r.channel} subscription refused ${retry} (${r.code}): ${LOST[r.channel]}`,
+    );
+    if (r.channel === "user_fills") engine.onReconnect();
+  }
+
+  /** A retried subscription is back: fills of the gap come from the REST backfill. */
+  #onRestored(gateway: GatewayKind, r: RestoredIds): void {
+    if (!this.#started) return;
+    const { logger, engine } = this.#o;
+    const ids = isWalletScoped(r.channel)
+      ? {}
+      : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length };
+    logger.warn({ gateway, channel: r.channel, ...ids }, `${r.channel} subscription restored`);
+    if (r.channel === "user_fills") engine.onReconnect();
   }
 
   #reportFatal(err: GatewayFatalError): void {

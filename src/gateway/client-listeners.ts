@@ -4,7 +4,7 @@ import { Listeners } from "./listeners.js";
 import type { RefusedEvent } from "./refused.js";
 import type { ChannelEvent } from "./schema/events.js";
 import type { Channel } from "./types.js";
-import type { RejectedIds } from "./waiters.js";
+import type { RejectedIds, RestoredIds } from "./waiters.js";
 
 /** Where and when an event arrived. */
 export interface EventMeta {
@@ -27,6 +27,7 @@ export class ClientListeners {
   protected readonly downs: Listeners<[number, ClosedInfo]>;
   protected readonly pongs: Listeners<[number, number, number | undefined]>;
   protected readonly rejections: Listeners<[RejectedIds]>;
+  protected readonly restorations: Listeners<[RestoredIds]>;
   protected readonly refusals: Listeners<[RefusedEvent]>;
 
   constructor(onListenerError: (err: unknown) => void) {
@@ -37,6 +38,7 @@ export class ClientListeners {
     this.downs = new Listeners(onListenerError);
     this.pongs = new Listeners(onListenerError);
     this.rejections = new Listeners(onListenerError);
+    this.restorations = new Listeners(onListenerError);
     this.refusals = new Listeners(onListenerError);
   }
 
@@ -70,9 +72,17 @@ export class ClientListeners {
     return this.pongs.add(fn);
   }
 
-  /** The server refused ids (at subscribe, or on a resubscribe after a reconnect). */
+  /**
+   * The server refused ids (at subscribe, on a resubscribe after a reconnect, or on a retry). A
+   * final refusal un-wants them; one with `retryInMs` keeps them wanted and tries again after it.
+   */
   onRejected(fn: (r: RejectedIds) => void): () => void {
     return this.rejections.add(fn);
+  }
+
+  /** Ids refused earlier with a retryable code were accepted by a later attempt. */
+  onRestored(fn: (r: RestoredIds) => void): () => void {
+    return this.restorations.add(fn);
   }
 
   /**

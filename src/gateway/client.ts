@@ -57,10 +57,14 @@ export class GatewayClient extends ClientListeners {
     this.#subs = new SubscriptionManager({
       limits: this.settings.limits,
       counters: this.counters,
+      clock: opts.clock,
+      backoff: this.settings.timing.backoff,
+      random: opts.random ?? Math.random,
       isOpen: (link) => this.#links[link]?.state === "open",
       ensureLink: (link) => void this.#link(link),
       send: (link, cmd, params) => this.#link(link).send(cmd, params),
       onRejected: (r) => this.rejections.emit(r),
+      onRestored: (r) => this.restorations.emit(r),
     });
   }
 
@@ -122,22 +126,32 @@ export class GatewayClient extends ClientListeners {
   }
 
   /**
-   * Sends get_book_snapshot for a token on the connection holding its token_book subscription.
-   * Returns false (and sends nothing) when that subscription is not live: the resubscribe that
-   * follows every reconnect brings a snapshot anyway. For a SnapshotPort: never throws.
+   * Sends get_book_snapshot for a token on the connection holding its token_book subscription,
+   * without awaiting a reply: the spec shows none, the book_snapshot event is the answer, and the
+   * caller (the BookTracker) times that itself; so a server that never replies cannot get the
+   * connection, and every book on it, dropped as silent. Returns false (and sends nothing) when the
+   * subscription is not live: the resubscribe that follows every reconnect brings a snapshot
+   * anyway. For a SnapshotPort: never throws.
    */
   requestBookSnapshot(tokenId: string): boolean {
     const link = this.#links[this.#subs.linkOf("token_book", tokenId) ?? -1];
-    if (link === undefined || !this.#subs.isLive("token_book", tokenId)) {
+    if (
+      link === undefined ||
+      !this.#subs.isLive("token_book", tokenId) ||
+      !link.post("get_book_snapshot", { tokenId })
+    ) {
       this.counters.snapshotRequestsUnsent++;
       return false;
     }
     this.counters.snapshotRequests++;
-    link.send("get_book_snapshot", { tokenId }).catch(() => undefined); // counted by the connection
     return true;
   }
 
-  /** get_book_snapshot as a command: the acknowledgement (the snapshot follows as an event). */
+  /**
+   * get_book_snapshot as a command: the acknowledgement (the snapshot follows as an event). For
+   * servers that acknowledge it (the mock does); unanswered, it rejects `command_timeout` without
+   * dropping the connection.
+   */
   async getBookSnapshot(tokenId: string): Promise<BookSnapshotRequested> {
     const link = this.#subs.linkOf("token_book", tokenId);
     if (link === undefined) throw new GatewayError("not_subscribed", `token ${tokenId} is not subscribed`);

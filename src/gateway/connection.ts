@@ -9,6 +9,7 @@ import type { GatewayTiming } from "./options.js";
 import { PendingCommands } from "./pending.js";
 import { isRecord } from "./schema/fields.js";
 import type { GatewayKind } from "./types.js";
+import { UnawaitedCommands } from "./unawaited.js";
 
 export interface ConnectionOptions {
   readonly url: string;
@@ -34,6 +35,13 @@ const REPLY_TYPES = new Set([
 ]);
 
 /**
+ * Commands whose reply the spec does not promise (its payload is "not shown") and that nothing
+ * depends on: when awaited and unanswered they fail alone, without condemning the socket.
+ * get_book_snapshot's real answer is the book_snapshot event, which the BookTracker times itself.
+ */
+const REPLY_OPTIONAL: ReadonlySet<string> = new Set(["get_book_snapshot"]);
+
+/**
  * One WebSocket to /ws/market or /ws/user, for one life: open → `connected` frame → commands
  * with correlation ids and timeouts, pushes to the owner, keepalive (ping + silence watchdog) →
  * closed. It never reconnects (ConnectionLink does). A frame that is not JSON, not an object or
@@ -42,6 +50,7 @@ const REPLY_TYPES = new Set([
 export class GatewayConnection {
   readonly #o: ConnectionOptions;
   readonly #pending: PendingCommands;
+  readonly #unawaited: UnawaitedCommands;
   readonly #keepalive: Keepalive;
   #ws: WebSocket | undefined;
   #connectTimer: TimerId | undefined;
@@ -53,10 +62,11 @@ export class GatewayConnection {
 
   constructor(opts: ConnectionOptions) {
     this.#o = opts;
-    this.#pending = new PendingCommands(opts.clock, opts.timing.commandTimeoutMs, () => {
+    this.#pending = new PendingCommands(opts.clock, opts.timing.commandTimeoutMs, (cmd) => {
       opts.counters.commandTimeouts++;
-      this.terminate("command_timeout");
+      if (!REPLY_OPTIONAL.has(cmd)) this.terminate("command_timeout");
     });
+    this.#unawaited = new UnawaitedCommands(opts.clock, opts.timing.commandTimeoutMs);
     this.#keepalive = new Keepalive(opts.clock, opts.timing, {
       ping: () => void this.#ping(),
       dead: () => {
@@ -105,7 +115,11 @@ export class GatewayConnection {
     });
   }
 
-  /** Sends `{id, cmd, params}` and resolves with the reply (rejects as PendingCommands says). */
+  /**
+   * Sends `{id, cmd, params}` and resolves with the reply (rejects as PendingCommands says). A
+   * command left unanswered for `commandTimeoutMs` drops the connection (a silent socket cannot be
+   * trusted), except get_book_snapshot, whose reply the spec does not promise: it only rejects.
+   */
   send(cmd: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
     const ws = this.#ws;
     if (!this.isOpen || ws === undefined || ws.readyState !== WebSocket.OPEN) {
@@ -113,9 +127,28 @@ export class GatewayConnection {
     }
     const id = this.#pending.nextId();
     const reply = this.#pending.add(id, cmd);
+    this.#write(ws, id, cmd, params);
+    return reply;
+  }
+
+  /**
+   * Sends `{id, cmd, params}` without waiting for a reply: no timeout, nothing pending. A reply
+   * echoing the id within `commandTimeoutMs` is consumed quietly (an `error` one counted as a
+   * rejection); a later one counts as a late reply. False (nothing sent) when not open.
+   * @example conn.post("get_book_snapshot", { tokenId }) // the book_snapshot event is the answer
+   */
+  post(cmd: string, params?: Record<string, unknown>): boolean {
+    const ws = this.#ws;
+    if (!this.isOpen || ws === undefined || ws.readyState !== WebSocket.OPEN) return false;
+    const id = this.#pending.nextId();
+    this.#unawaited.add(id, cmd);
+    this.#write(ws, id, cmd, params);
+    return true;
+  }
+
+  #write(ws: WebSocket, id: string, cmd: string, params: Record<string, unknown> | undefined): void {
     this.#o.counters.commandsSent++;
     ws.send(JSON.stringify(params === undefined ? { id, cmd } : { id, cmd, params }));
-    return reply;
   }
 
   /** Drops the socket at once (no close handshake); the owner hears onClosed with `cause`. */
@@ -166,8 +199,18 @@ export class GatewayConnection {
       bump(o.counters.framesByType, type);
       if (type === "pong") o.counters.pongs++;
       if (type === "error") o.counters.commandRejections++;
-      if (typeof f.id !== "string" || !this.#pending.settle(f.id, f)) bump(o.counters.dropped, "late_reply");
+      if (typeof f.id === "string" && this.#pending.settle(f.id, f)) return;
+      const cmd = typeof f.id === "string" ? this.#unawaited.take(f.id) : undefined;
+      if (cmd === undefined) return void bump(o.counters.dropped, "late_reply");
+      if (type === "error") {
+        o.logger?.debug({ gateway: o.gateway, cmd, code: f.code }, "gateway: command refused");
+      }
       return;
+    }
+    if (typeof f.id === "string" && f.channel === undefined && this.#unawaited.take(f.id) !== undefined) {
+      // A reply of a type not shown in the spec to a command nobody awaits (event frames carry a
+      // channel, and their ids are tokens, conditions…, never our `c<n>`): consumed, not malformed.
+      return void bump(o.counters.framesByType, type);
     }
     try {
       o.hooks.onPush(f, recvTs);

@@ -10,6 +10,12 @@ export interface GatewayCounters {
   readonly malformed: Record<string, number>;
   /** Well-formed frames dropped: `unsolicited` (an id not subscribed), `late_reply` (after its timeout). */
   readonly dropped: Record<string, number>;
+  /**
+   * Subscription entries refused by the server (or unreadable, not_accepted), by `channel:code`,
+   * at subscribe time and on the resubscribe after a reconnect; each retry that is refused again
+   * counts again.
+   */
+  readonly subscriptionRefusals: Record<string, number>;
   /** Socket opens attempted. */
   connectAttempts: number;
   /** Connections that reached the `connected` frame. */
@@ -42,6 +48,7 @@ export function zeroGatewayCounters(): GatewayCounters {
     framesByType: {},
     malformed: {},
     dropped: {},
+    subscriptionRefusals: {},
     connectAttempts: 0,
     connectionsOpened: 0,
     connectionsOpen: 0,

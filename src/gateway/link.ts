@@ -80,6 +80,12 @@ export class ConnectionLink {
     return this.#conn.send(cmd, params);
   }
 
+  /** Sends a command without awaiting a reply (GatewayConnection.post); false when not open. */
+  post(cmd: string, params?: Record<string, unknown>): boolean {
+    if (this.#state !== "open" || this.#conn === undefined) return false;
+    return this.#conn.post(cmd, params);
+  }
+
   /** Drops the current socket as a network failure would (the link reconnects). */
   drop(): void {
     this.#conn?.terminate("closed");

@@ -32,7 +32,11 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  *   resubscribe after the reconnect brings the snapshot the tracker was told to expect;
  * - a token_book frame of a tracked token refused by validation (a seq or tsMs of the wrong
  *   type…) is a frame the book missed: the tracker counts it and resyncs the book (frameLost);
- * - ids the server refuses are untracked; a fatal close leaves every book `resyncing`.
+ * - a book is never quotable while its token_book subscription is refused: refused for good
+ *   (a final code, refusal-policy.ts) it is untracked, its last state announced not quotable;
+ *   refused with a retryable code it stays tracked and `resyncing` until the retried subscription's
+ *   snapshot arrives;
+ * - a fatal close leaves every book `resyncing`.
  * @example
  * const feed = new MarketDataFeed({ client, clock });
  * await feed.start();
@@ -70,7 +74,17 @@ export class MarketDataFeed {
         if (r.channel === "token_book") for (const t of r.ids) tracker.frameLost(t, r.type);
       }),
       client.onRejected((r) => {
-        if (r.channel === "token_book") for (const t of r.ids) tracker.untrack(t);
+        if (r.channel !== "token_book") return;
+        for (const t of r.ids) {
+          // Whatever it was before, the book is not following the exchange now: say so first.
+          if (tracker.state(t)?.quotable === true) tracker.expectSnapshot(t);
+          if (r.retryInMs === undefined) tracker.untrack(t);
+        }
+      }),
+      client.onRestored((r) => {
+        // The retried subscribe was accepted: its snapshot follows, as after any subscribe.
+        if (r.channel === "token_book")
+          for (const t of r.ids) if (tracker.state(t) !== undefined) tracker.expectSnapshot(t);
       }),
       client.onFatal(() => {
         for (const t of tracker.tokens()) tracker.expectSnapshot(t);
@@ -85,12 +99,15 @@ export class MarketDataFeed {
 
   /**
    * Tracks and subscribes token_book for `tokenIds`: each book is `resyncing` until the snapshot
-   * that follows the subscription. Resolves with the server's verdict per id.
+   * that follows the subscription. Resolves with the server's verdict per id; ids refused for good
+   * are untracked, ids refused with `retryInMs` stay tracked (resyncing) while they are retried.
    */
   async subscribeBooks(tokenIds: readonly string[]): Promise<SubscribeOutcome> {
     for (const t of tokenIds) this.tracker.track(t);
     const outcome = await this.client.subscribe("token_book", tokenIds);
-    for (const r of outcome.rejected) for (const t of r.ids) this.tracker.untrack(t);
+    for (const r of outcome.rejected) {
+      if (r.retryInMs === undefined) for (const t of r.ids) this.tracker.untrack(t);
+    }
     return outcome;
   }
 

@@ -11,8 +11,9 @@ interface Pending {
 /**
  * Commands sent and not yet answered, by correlation id, each with a timeout on the injected
  * Clock. An `error` reply rejects with CommandRejectedError (the server's code); a timeout rejects
- * with GatewayError `command_timeout` and tells the owner (who drops the connection: a silent
- * command means the socket can no longer be trusted).
+ * with GatewayError `command_timeout` and tells the owner (who drops the connection, since a
+ * silent command means the socket can no longer be trusted, unless the spec does not promise
+ * that command a reply).
  */
 export class PendingCommands {
   readonly #clock: Clock;

@@ -1,21 +1,27 @@
+import type { Clock } from "../core/clock.js";
 import type { GatewayCounters } from "./counters.js";
 import { splitIds } from "./ids.js";
 import { SubscriptionLayout } from "./layout.js";
-import type { GatewayLimits } from "./options.js";
+import type { BackoffSettings, GatewayLimits } from "./options.js";
 import { SubscriptionSync } from "./sync.js";
 import { type Channel, isWalletScoped } from "./types.js";
-import { type RejectedIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
+import { type RejectedIds, type RestoredIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
 
 /** What the manager needs from the client's links. */
 export interface SubscriptionDeps {
   readonly limits: GatewayLimits;
   readonly counters: GatewayCounters;
+  /** Clock, back-off and jitter of the retries of refused subscriptions. */
+  readonly clock: Clock;
+  readonly backoff: BackoffSettings;
+  readonly random: () => number;
   /** True when link `index` exists and is open. */
   isOpen(link: number): boolean;
   /** Makes sure link `index` exists (it connects by itself). */
   ensureLink(link: number): void;
   send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   onRejected(r: RejectedIds): void;
+  onRestored(r: RestoredIds): void;
 }
 
 /**
@@ -36,13 +42,20 @@ export class SubscriptionManager {
       layout: this.#layout,
       waiters: this.#waiters,
       counters: deps.counters,
+      clock: deps.clock,
+      backoff: deps.backoff,
+      random: deps.random,
       isOpen: deps.isOpen,
       send: deps.send,
       onRejected: deps.onRejected,
+      onRestored: deps.onRestored,
     });
   }
 
-  /** Places ids and syncs the links they land on; resolves with the server's verdict per id. */
+  /**
+   * Places ids and syncs the links they land on; resolves with the server's verdict per id (a
+   * refusal with `retryInMs` is not final: those ids stay wanted and are sent again).
+   */
   async subscribe(channel: Channel, ids: readonly string[]): Promise<SubscribeOutcome> {
     const wallet = isWalletScoped(channel);
     const { valid, invalid } = wallet ? { valid: [""], invalid: [] } : splitIds(channel, ids);
@@ -99,8 +112,9 @@ export class SubscriptionManager {
     void this.#sync.request(link);
   }
 
-  /** Fails every pending subscribe() (fatal close, close()). */
+  /** Fails every pending subscribe() and cancels the retries (fatal close, close()). */
   failAll(err: Error): void {
+    this.#sync.stop();
     this.#waiters.failAll(err);
   }
 }

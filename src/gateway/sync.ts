@@ -1,19 +1,31 @@
-import type { GatewayCounters } from "./counters.js";
+import type { Clock } from "../core/clock.js";
+import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
+import type { BackoffSettings } from "./options.js";
+import { isFinalRefusal } from "./refusal-policy.js";
 import { parseSubscribed } from "./replies.js";
+import { SubscriptionRetries } from "./sub-retry.js";
 import { isWalletScoped } from "./types.js";
-import type { RejectedIds, SubscribeWaiters } from "./waiters.js";
+import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
 
 /** What the sync needs from the client. */
 export interface SyncDeps {
   readonly layout: SubscriptionLayout;
   readonly waiters: SubscribeWaiters;
   readonly counters: GatewayCounters;
+  /** Times the back-off of refused subscriptions. */
+  readonly clock: Clock;
+  /** Back-off of a retryable refusal (the gateway's reconnect back-off). */
+  readonly backoff: BackoffSettings;
+  /** Uniform [0, 1) for the back-off jitter. */
+  readonly random: () => number;
   isOpen(link: number): boolean;
   send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** The server refused ids (they are no longer wanted). */
+  /** The server refused ids (final: no longer wanted; with retryInMs: sent again after it). */
   onRejected(r: RejectedIds): void;
+  /** Ids refused with a retryable code were accepted by a later attempt. */
+  onRestored(r: RestoredIds): void;
 }
 
 /**
@@ -23,25 +35,38 @@ export interface SyncDeps {
  * update_subscription for the difference between wanted and confirmed ids; an emptied one is
  * unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
  * forgets every sid and the next pass subscribes everything again. Results of a pass that
- * straddles a reconnect are discarded (generation check).
+ * straddles a reconnect are discarded (generation check). A refusal with a final code
+ * (refusal-policy.ts) un-wants the ids; any other is retried after back-off (sub-retry.ts), the ids
+ * staying wanted meanwhile: every refusal is reported (onRejected), and a retried id accepted at
+ * last too (onRestored).
  */
 export class SubscriptionSync {
   readonly #d: SyncDeps;
   readonly #queued = new Map<number, Promise<void>>();
   readonly #tail = new Map<number, Promise<void>>();
   readonly #generation = new Map<number, number>();
+  readonly #retries: SubscriptionRetries;
 
   constructor(deps: SyncDeps) {
     this.#d = deps;
+    this.#retries = new SubscriptionRetries(deps.clock, deps.backoff, deps.random, (link) => {
+      void this.request(link);
+    });
   }
 
-  /** The link has a new socket: nothing is subscribed on it yet. */
+  /** The link has a new socket: nothing is subscribed on it yet (held-back ids go at once). */
   reset(link: number): void {
     this.#generation.set(link, (this.#generation.get(link) ?? 0) + 1);
     for (const sub of this.#d.layout.subsOn(link)) {
       sub.sid = undefined;
       sub.confirmed = new Set();
+      this.#retries.wake(sub);
     }
+  }
+
+  /** Cancels the retry timers (the client stopped). */
+  stop(): void {
+    this.#retries.stop();
   }
 
   /** Schedules a pass over `link` (coalesced with one already queued); resolves when it ran. */
@@ -74,9 +99,14 @@ export class SubscriptionSync {
 
   async #syncSub(link: number, gen: number, sub: PlannedSub): Promise<void> {
     const { layout } = this.#d;
-    if (layout.isEmpty(sub)) return this.#unsubscribe(link, gen, sub);
-    if (sub.sid === undefined) return this.#subscribe(link, gen, sub);
-    const add = [...sub.ids].filter((id) => !sub.confirmed.has(id));
+    if (layout.isEmpty(sub)) {
+      this.#retries.forget(sub);
+      return this.#unsubscribe(link, gen, sub);
+    }
+    if (sub.sid === undefined) {
+      return this.#retries.waiting(sub) ? undefined : this.#subscribe(link, gen, sub);
+    }
+    const add = [...sub.ids].filter((id) => !sub.confirmed.has(id) && !this.#retries.held(sub, id));
     const remove = [...sub.confirmed].filter((id) => !sub.ids.has(id));
     if (add.length === 0 && remove.length === 0) return;
     const params: Record<string, unknown> = { sid: sub.sid };
@@ -93,7 +123,7 @@ export class SubscriptionSync {
     if (this.#stale(link, gen)) return;
     for (const id of remove) sub.confirmed.delete(id);
     for (const id of add) sub.confirmed.add(id);
-    this.#d.waiters.accept(sub.channel, add);
+    this.#accepted(sub, add);
   }
 
   async #subscribe(link: number, gen: number, sub: PlannedSub): Promise<void> {
@@ -122,7 +152,7 @@ export class SubscriptionSync {
     const held = new Set(acc.ids.map((id) => (sub.channel === "vault_positions" ? id.toLowerCase() : id)));
     const accepted = wallet ? [""] : requested.filter((id) => held.has(id));
     sub.confirmed = new Set(wallet ? [] : accepted); // a wallet-scoped sub is held by its sid alone
-    this.#d.waiters.accept(sub.channel, accepted);
+    this.#accepted(sub, accepted);
     const missing = requested.filter((id) => !wallet && !held.has(id));
     if (missing.length > 0) this.#refuse(sub, missing, "not_accepted", "the server did not list these ids");
     if ([...sub.ids].some((id) => !sub.confirmed.has(id)) || this.#d.layout.isEmpty(sub)) {
@@ -146,12 +176,30 @@ export class SubscriptionSync {
     void this.request(link);
   }
 
-  /** The server refused `ids` of `sub`: they are no longer wanted; callers hear the code. */
+  /** The server holds `ids` of `sub`: waiters hear it, and so do listeners of retried ones. */
+  #accepted(sub: PlannedSub, ids: readonly string[]): void {
+    this.#d.waiters.accept(sub.channel, ids);
+    const restored = this.#retries.accepted(sub, ids);
+    if (restored.length > 0) this.#d.onRestored({ channel: sub.channel, ids: restored });
+  }
+
+  /**
+   * The server refused `ids` of `sub`; callers hear the code. A final code un-wants them; any
+   * other holds them back for a growing back-off, then sends them again.
+   */
   #refuse(sub: PlannedSub, ids: readonly string[], code: string, message: string): void {
-    const { layout } = this.#d;
-    layout.remove(sub.channel, isWalletScoped(sub.channel) ? [] : ids);
-    if (sub.sid === undefined && layout.isEmpty(sub)) layout.discard(sub);
-    const r: RejectedIds = { channel: sub.channel, ids, code, message };
+    const { layout, counters } = this.#d;
+    bump(counters.subscriptionRefusals, `${sub.channel}:${code}`);
+    let r: RejectedIds;
+    if (isFinalRefusal(code)) {
+      this.#retries.drop(sub, ids);
+      layout.remove(sub.channel, isWalletScoped(sub.channel) ? [] : ids);
+      if (sub.sid === undefined && layout.isEmpty(sub)) layout.discard(sub);
+      r = { channel: sub.channel, ids, code, message };
+    } else {
+      const { delayMs, attempt } = this.#retries.refused(sub, ids);
+      r = { channel: sub.channel, ids, code, message, retryInMs: delayMs, attempt };
+    }
     this.#d.waiters.reject(r);
     this.#d.onRejected(r);
   }

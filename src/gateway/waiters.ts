@@ -1,11 +1,26 @@
 import type { Channel } from "./types.js";
 
-/** A subscription entry the server refused, with its code (spec: Subscription rejections). */
+/**
+ * A subscription entry the server refused, with its code (spec: Subscription rejections). With
+ * `retryInMs` the refusal is not final (refusal-policy.ts): the ids stay wanted and are sent again
+ * after that delay; without it they are no longer wanted.
+ */
 export interface RejectedIds {
   readonly channel: Channel;
   readonly ids: readonly string[];
   readonly code: string;
   readonly message: string;
+  /** Set when the ids will be subscribed again after this back-off delay (ms on the client's Clock). */
+  readonly retryInMs?: number;
+  /** With retryInMs: refusals in a row of these ids (1 = the first). */
+  readonly attempt?: number;
+}
+
+/** Ids refused earlier with a retryable code that a later attempt got accepted. */
+export interface RestoredIds {
+  readonly channel: Channel;
+  /** The ids ([""] on a wallet-scoped channel). */
+  readonly ids: readonly string[];
 }
 
 /** What became of the ids of one subscribe call. */

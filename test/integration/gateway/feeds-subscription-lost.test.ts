@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Feeds } from "../../../src/app/feeds.js";
+import type { QuotedMarkets } from "../../../src/app/markets.js";
+import type { BookState } from "../../../src/book/book-state.js";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import type { TokenMarket } from "../../../src/core/trading.js";
+import type { Engine } from "../../../src/engine/engine-api.js";
+import { createLogger } from "../../../src/observability/logger.js";
+import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
+import { settle, until } from "./harness.js";
+import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+
+/*
+ * After Feeds.start(), a subscription refused on the resubscribe that follows a reconnect used to
+ * show only in a counter: for user_fills nobody listened (the bot traded on without its fill
+ * stream, silently), for token_book the book was untracked without a word. Now each refusal after
+ * start is an error log naming the gateway, channel, code and ids; a lost user_fills (or
+ * user_orders) subscription makes the engine reconcile at once and after each failed retry, and
+ * once more when the stream is back (fills of the gap come from the REST backfill).
+ */
+
+const TOKEN = "4242";
+const CONDITION = `0x${"ab".repeat(32)}`;
+let server: RawServer | undefined;
+let feeds: Feeds | undefined;
+afterEach(async () => {
+  await feeds?.close();
+  await server?.close();
+  feeds = undefined;
+  server = undefined;
+});
+
+/** The engine as Feeds sees it: what it was told. */
+class RecordingEngine {
+  reconciles = 0;
+  readonly states: BookState[] = [];
+  onReconnect(): void {
+    this.reconciles++;
+  }
+  onFill(): void {}
+  onBook(): void {}
+  onBookState(s: BookState): void {
+    this.states.push(s);
+  }
+  onMarketStatus(): void {}
+  onPlatformStatus(): void {}
+}
+
+const TOKEN_MARKET: TokenMarket = {
+  tokenId: TOKEN,
+  marketId: "m1",
+  conditionId: CONDITION,
+  outcome: "YES",
+  outcomeIndex: 0,
+  tickMicro: 10_000,
+  minSizeMicro: 1_000_000n,
+  feeTakerBps: null,
+  negRisk: false,
+  closesAtMs: undefined,
+  status: "OPEN",
+};
+
+const MARKETS: QuotedMarkets = {
+  tokens: [TOKEN_MARKET],
+  slugs: ["m1"],
+  strategyFor: () => undefined,
+  marketOfCondition: () => "m1",
+  slugOf: () => "m1",
+};
+
+/** politeAnswer, except subscribes of `channel` on connection `n` refused with `code` (`times` times). */
+function refusing(channel: string, n: number, code: string, times: number): Answer {
+  const polite = politeAnswer();
+  let left = times;
+  return (c, conn) => {
+    const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
+    if (c.cmd === "subscribe" && conn.n === n && subs[0]?.channel === channel && left > 0) {
+      left--;
+      return {
+        type: "subscribed",
+        accepted: [],
+        rejected: [{ channel, ids: subs[0]?.ids ?? [], code, message: "refused" }],
+      };
+    }
+    return polite(c, conn);
+  };
+}
+
+interface Started {
+  readonly srv: RawServer;
+  readonly f: Feeds;
+  readonly engine: RecordingEngine;
+  readonly clock: SimClock;
+  readonly sink: CollectingStream;
+}
+
+async function started(answer: Answer): Promise<Started> {
+  const srv = await new RawServer(answer).listen();
+  server = srv;
+  const engine = new RecordingEngine();
+  const clock = new SimClock(1_000_000);
+  const sink = collectingStream();
+  const f = new Feeds({
+    wsUrl: srv.url,
+    apiKey: { reveal: () => "k" },
+    userWallet: undefined,
+    clock,
+    logger: createLogger({ level: "info", pretty: false, destination: sink }),
+    markets: MARKETS,
+    engine: engine as unknown as Engine,
+    onFatal: () => {},
+    tuning: { tracker: { stall: { enabled: false } } },
+  });
+  feeds = f;
+  await f.start();
+  return { srv, f, engine, clock, sink };
+}
+
+const errors = (sink: CollectingStream) => sink.records().filter((r) => r.level === 50);
+
+describe("Feeds: a subscription refused after start", () => {
+  it("user_fills refused on the resubscribe with a transient code: error log, reconcile now and per retry, again once back", async () => {
+    // conn 0 = /ws/user (connected first), conn 1 = /ws/market, conn 2 = whichever reconnects.
+    const s = await started(refusing("user_fills", 2, "internal_error", 2));
+    expect(s.engine.reconciles).toBe(0);
+    s.f.user.dropLink(0);
+    await until(
+      () => s.f.user.counters.subscriptionRefusals["user_fills:internal_error"] === 1,
+      "the refusal",
+      {
+        clock: s.clock,
+        advanceMs: 100,
+      },
+    );
+    await settle(10);
+    const [err] = errors(s.sink);
+    expect(err).toMatchObject({ gateway: "user", channel: "user_fills", code: "internal_error" });
+    expect(err?.retryInMs).toEqual(expect.any(Number));
+    expect(String(err?.msg)).toMatch(/user_fills/);
+    expect(s.engine.reconciles).toBe(2); // the reconnect's, and the lost stream's
+
+    await until(
+      () => s.f.user.counters.subscriptionRefusals["user_fills:internal_error"] === 2,
+      "the 2nd refusal",
+      {
+        clock: s.clock,
+        advanceMs: 100,
+      },
+    );
+    await settle(10);
+    expect(s.engine.reconciles).toBe(3); // one per failed retry while the stream is lost
+    await until(
+      () => s.sink.records().some((r) => r.level === 40 && /restored/.test(String(r.msg))),
+      "the restored stream",
+      { clock: s.clock, advanceMs: 100 },
+    );
+    expect(s.engine.reconciles).toBe(4); // fills of the gap: the REST backfill
+    expect(s.f.user.counters.subscriptionRefusals).toEqual({ "user_fills:internal_error": 2 });
+  });
+
+  it("user_fills refused for good (api_key_scope_missing): error log saying so, and a reconcile", async () => {
+    const s = await started(refusing("user_fills", 2, "api_key_scope_missing", 1));
+    s.f.user.dropLink(0);
+    await until(() => errors(s.sink).length === 1, "the error log", { clock: s.clock, advanceMs: 100 });
+    await settle(10);
+    const [err] = errors(s.sink);
+    expect(err).toMatchObject({ gateway: "user", channel: "user_fills", code: "api_key_scope_missing" });
+    expect(err?.retryInMs).toBeUndefined();
+    expect(String(err?.msg)).toMatch(/periodic reconcile/);
+    expect(s.engine.reconciles).toBe(2);
+  });
+
+  it("token_book refused for good: error log naming the token; the engine's last state of it is not quotable", async () => {
+    const s = await started(refusing("token_book", 2, "forbidden", 1));
+    // The book becomes quotable on link 1's snapshot.
+    s.srv.conns[1]?.send({
+      type: "book_snapshot",
+      sid: 1,
+      channel: "token_book",
+      id: TOKEN,
+      data: {
+        tokenId: TOKEN,
+        seq: 1,
+        tsMs: 1,
+        bids: [{ price: "0.4", size: "5" }],
+        asks: [{ price: "0.6", size: "5" }],
+      },
+    });
+    await s.f.market.client.ping();
+    expect(s.engine.states.at(-1)).toMatchObject({ tokenId: TOKEN, quotable: true });
+    s.f.market.client.dropLink(0);
+    await until(() => errors(s.sink).length === 1, "the error log", { clock: s.clock, advanceMs: 100 });
+    expect(errors(s.sink)[0]).toMatchObject({
+      gateway: "market",
+      channel: "token_book",
+      code: "forbidden",
+      ids: [TOKEN],
+    });
+    expect(s.engine.states.at(-1)).toMatchObject({ tokenId: TOKEN, quotable: false });
+    expect(s.f.market.tracker.state(TOKEN)).toBeUndefined();
+  });
+});
