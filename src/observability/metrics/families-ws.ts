@@ -4,7 +4,7 @@ import { LabelCap } from "./label-cap.js";
 import type { MetricsContext } from "./sources.js";
 
 type Scalar = "connectionsOpened" | "reconnects" | "disconnects" | "watchdogTrips" | "commandTimeouts";
-type PerKey = "framesByType" | "malformed" | "dropped";
+type PerKey = "framesByType" | "malformed" | "dropped" | "subscriptionRefusals";
 
 /** The WebSocket gateway families, read from each GatewayClient's counters at scrape time. */
 export function wsFamilies(registry: Registry, ctx: MetricsContext) {
@@ -106,6 +106,15 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
       registers,
       collect() {
         perKey(this, "dropped", "reason");
+      },
+    }),
+    subscriptionRefusals: new Counter({
+      name: "mm_ws_subscription_refusals_total",
+      help: "Subscription entries the server refused (at subscribe, on the resubscribe after a reconnect, on each retry), per gateway and channel:code.",
+      labelNames: ["gateway", "reason"] as const,
+      registers,
+      collect() {
+        perKey(this, "subscriptionRefusals", "reason");
       },
     }),
   };

@@ -93,6 +93,10 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_ws_frames_total", { gateway: "market", type: "book_delta" })).toBe(8);
     expect(sumOf(f, "mm_ws_frames_malformed_total", { gateway: "market", reason: "not_json" })).toBe(1);
     expect(sumOf(f, "mm_ws_connections", { gateway: "market" })).toBe(0);
+    gateway.counters.subscriptionRefusals["token_book:subscription_cap_exceeded"] = 2;
+    f = (await scrape(registry)).families;
+    const refused = { gateway: "market", reason: "token_book:subscription_cap_exceeded" };
+    expect(sumOf(f, "mm_ws_subscription_refusals_total", refused)).toBe(2);
     metrics.close();
   });
 
