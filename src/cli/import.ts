@@ -1,10 +1,13 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ImportError } from "../backtest/import/errors.js";
-import { importPolymarketPriceChanges } from "../backtest/import/polymarket-price-changes.js";
+import {
+  importPolymarketPriceChanges,
+  POLYMARKET_PRICE_CHANGE_CSV,
+} from "../backtest/import/polymarket-price-changes.js";
 import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
 
-const FORMATS = ["polymarket-price-change-csv"] as const;
+const FORMATS = [POLYMARKET_PRICE_CHANGE_CSV] as const;
 
 const OPTIONS = {
   format: { type: "string", short: "f" },
@@ -25,6 +28,15 @@ const HELP = [
   "                               with a synthetic empty book_snapshot (seq 1); every row becomes",
   "                               one book_delta with contiguous seq/prevSeq, rows sorted by",
   "                               timestamp then id; BUY changes are bids, SELL changes asks.",
+  "                               Rows repeated exactly (captures joined into one CSV) are dropped.",
+  "",
+  "A directory of recorded files replays as one stream merged by receive time, so OUT is refused",
+  "when its directory already holds an import of the same capture (every frame would replay twice)",
+  "or of another capture with one of its tokens over overlapping times (two book streams of one",
+  "token: the later one's empty first snapshot wipes the book mid-stream). Import such a capture",
+  "into another directory, or join the CSVs and import them once. Captures that follow each other",
+  'in time may share a directory. The first record of OUT says where it came from ("source":',
+  "format, the input's sha256, each token's first and last time).",
   "",
   "Options:",
   "  -f, --format FORMAT      Input format (required).",
@@ -33,8 +45,9 @@ const HELP = [
   "      --force              Replace OUT if it exists.",
   "  -h, --help               Show this help.",
   "",
-  "Prints a one-line JSON summary. Exit code 0 on success, 2 on bad usage or bad input",
-  "(the error names the file and line); OUT is only created when the whole import succeeded.",
+  "Prints a one-line JSON summary. Exit code 0 on success, 2 on bad usage, bad input (the error",
+  "names the file and line) or an OUT refused as above (the error names the file already there);",
+  "OUT is only created when the whole import succeeded.",
   "",
 ].join("\n");
 

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { Writable } from "node:stream";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
 import {
@@ -19,15 +20,17 @@ const OPTIONS = {
   "rotate-mb": { type: "string" },
   "rotate-minutes": { type: "string" },
   channels: { type: "string" },
+  "buffer-mb": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const DEFAULT_ROTATE_MB = 100;
 const DEFAULT_ROTATE_MINUTES = 60;
+const DEFAULT_BUFFER_MB = 64;
 
 const HELP = [
   "Usage: mm record --tokens ID[,ID...] --out DIR [--config FILE ...] [--rotate-mb N]",
-  "                 [--rotate-minutes N] [--channels LIST]",
+  "                 [--rotate-minutes N] [--channels LIST] [--buffer-mb N]",
   "",
   "Records /ws/market for the given tokens into DIR as rotating gzip JSON Lines files",
   '(market-<UTC start>-<seq>.jsonl.gz), one {"recvTs": ms, "frame": <frame as received>} per line:',
@@ -36,6 +39,8 @@ const HELP = [
   "and closed, a JSON summary is printed, exit code 0. Every second the frames so far are flushed",
   "into the file: a recorder killed outright (SIGKILL, out of memory) loses about the last second,",
   "and `mm backtest` replays its last, unfinished file up to its last complete line.",
+  "recvTs never goes back: if the wall clock steps back, frames keep the last stamp until it",
+  "catches up (counted in the summary's recvTsClamped; clockStepBackMs is the largest step).",
   "",
   "Options:",
   "  -t, --tokens IDS        Token ids (decimal), comma-separated; repeatable. Required.",
@@ -45,11 +50,15 @@ const HELP = [
   `      --rotate-minutes N  New file once the current one is N minutes old (default ${DEFAULT_ROTATE_MINUTES}).`,
   `      --channels LIST     Token channels to record (default ${DEFAULT_RECORD_CHANNELS.join(",")};`,
   `                          any of ${RECORDABLE_CHANNELS.join(", ")}).`,
+  `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
+  `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
   "  -h, --help              Show this help.",
   "",
   "The gateway URL is exchange.wsUrl (MM_EXCHANGE_WS_URL); the API key comes from MM_API_KEY or",
   "secrets.apiKeyFile. Exit code 1 when the gateway closes for good (revoked, expired or suspended",
-  "key: the files written so far are complete), 2 on bad usage or configuration.",
+  "key: the files written so far are complete) or when writing fails (disk full, or a disk that",
+  "fell --buffer-mb behind: the frames received before are written first), 2 on bad usage or",
+  "configuration.",
   "",
 ].join("\n");
 
@@ -58,6 +67,8 @@ export interface RecordCommandDeps {
   /** Stops the recording; default: the first SIGINT, SIGTERM or SIGHUP. */
   readonly signal?: AbortSignal;
   readonly clock?: Clock;
+  /** Where a file's compressed bytes go; default the file (tests pass a disk that stalls). */
+  readonly openSink?: (path: string) => Writable;
 }
 
 /**
@@ -79,6 +90,9 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       const maxAgeMs =
         positive("--rotate-minutes", values["rotate-minutes"], DEFAULT_ROTATE_MINUTES) * 60_000;
       const channels = parseChannels(values.channels);
+      const maxPendingBytes = Math.round(
+        positive("--buffer-mb", values["buffer-mb"], DEFAULT_BUFFER_MB) * 1_048_576,
+      );
       const config = loadConfigFromFlags(values.config, io);
       const apiKey = requireApiKey(config);
       const logger = createLogger({
@@ -102,9 +116,11 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
           channels,
           outDir,
           rotate: { maxBytes, maxAgeMs },
+          maxPendingBytes,
           signal,
           logger,
           ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+          ...(deps.openSink === undefined ? {} : { openSink: deps.openSink }),
           onSubscribed: (accepted, rejected) =>
             io.stderr(
               `mm record: recording ${tokens.length} token(s) on ${channels.join(", ")} into ${outDir}` +

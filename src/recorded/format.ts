@@ -1,7 +1,9 @@
 import { once } from "node:events";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
+import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants, createGzip } from "node:zlib";
+import type { RecordingSource } from "./source.js";
 
 export {
   firstRecord,
@@ -13,17 +15,22 @@ export {
   readRecordedText,
   recordProblem,
 } from "./read.js";
+export { parseRecordingSource, type RecordingSource, type SourceStream } from "./source.js";
 
 /**
  * The recorded market-data format, written by `mm record` and `mm import`, read by the backtest:
  * gzip-compressed JSON Lines, one object per line, in receive order:
  *   {"recvTs": <ms since epoch, local receive time>, "frame": <the /ws/market frame as received>}
  * `frame` is the server push unchanged ({type, sid, channel, id, data}), so replaying a file feeds
- * the same parser the live gateway uses. Files may be concatenated gzip members.
+ * the same parser the live gateway uses. Files may be concatenated gzip members. recvTs never
+ * decreases within a file, nor across the rotated files of one `mm record` run. The first
+ * record of an imported file also carries `source` (src/recorded/source.ts).
  */
 export interface RecordedFrame {
   readonly recvTs: number;
   readonly frame: MarketFrame;
+  /** Only on the first record of an `mm import` output: what it was imported from. */
+  readonly source?: RecordingSource;
 }
 
 /** A /ws/market push as the spec's envelope spells it. */
@@ -41,7 +48,11 @@ export const RECORDED_SUFFIX = ".jsonl.gz";
 
 /** One record as its line (with the newline). */
 export function recordLine(rec: RecordedFrame): string {
-  return `${JSON.stringify({ recvTs: rec.recvTs, frame: rec.frame })}\n`;
+  const line =
+    rec.source === undefined
+      ? { recvTs: rec.recvTs, frame: rec.frame }
+      : { recvTs: rec.recvTs, frame: rec.frame, source: rec.source };
+  return `${JSON.stringify(line)}\n`;
 }
 
 /** Bytes of JSON batched before they go to zlib: one zlib call per batch, not per record. */
@@ -63,7 +74,8 @@ const NOTHING = Buffer.alloc(0);
 export class RecordedWriter {
   readonly path: string;
   readonly #gzip = createGzip();
-  readonly #file: WriteStream;
+  /** Where the compressed bytes go: the file, or a stream given to toStream(). */
+  readonly #file: Writable;
   readonly #done: Promise<void>;
   #failure: unknown;
   /** Lines went to zlib since the last sync flush. */
@@ -72,9 +84,9 @@ export class RecordedWriter {
   #batch: string[] = [];
   #batchChars = 0;
 
-  private constructor(path: string, flags: string) {
+  private constructor(path: string, sink: Writable) {
     this.path = path;
-    this.#file = createWriteStream(path, { flags });
+    this.#file = sink;
     this.#done = pipeline(this.#gzip, this.#file);
     this.#done.catch((err: unknown) => {
       this.#failure = err;
@@ -83,7 +95,16 @@ export class RecordedWriter {
 
   /** Creates (or truncates) `path`; with `exclusive`, fails if it exists. */
   static create(path: string, opts: { exclusive?: boolean } = {}): RecordedWriter {
-    return new RecordedWriter(path, opts.exclusive === true ? "wx" : "w");
+    return new RecordedWriter(path, createWriteStream(path, { flags: opts.exclusive === true ? "wx" : "w" }));
+  }
+
+  /**
+   * Writes the gzip bytes into `sink` instead of a file it opens (a pipe, or a test's disk that
+   * stalls on command); `path` only names it. close() ends `sink`.
+   * @example const w = RecordedWriter.toStream("mem", new PassThrough());
+   */
+  static toStream(path: string, sink: Writable): RecordedWriter {
+    return new RecordedWriter(path, sink);
   }
 
   /** Records written so far. */
@@ -93,8 +114,12 @@ export class RecordedWriter {
 
   /** Appends one record; resolves when the stream can take more. */
   async write(rec: RecordedFrame): Promise<void> {
+    return this.writeLine(recordLine(rec));
+  }
+
+  /** Appends one record already serialised by recordLine() (with its newline). */
+  async writeLine(line: string): Promise<void> {
     if (this.#failure !== undefined) throw this.#failure;
-    const line = recordLine(rec);
     this.#count++;
     this.#batch.push(line);
     this.#batchChars += line.length;

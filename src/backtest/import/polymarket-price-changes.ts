@@ -1,11 +1,18 @@
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { isEntryRejection, parseChanges } from "../../book/entries.js";
 import { microToString } from "../../book/micro.js";
-import { type MarketFrame, RecordedWriter } from "../../recorded/format.js";
+import {
+  type MarketFrame,
+  RecordedWriter,
+  type RecordingSource,
+  type SourceStream,
+} from "../../recorded/format.js";
 import { csvRecords } from "./csv.js";
 import { ImportError } from "./errors.js";
+import { refuseOverlappingImport } from "./existing-imports.js";
 import { microsToMs, parseTimestampMicros } from "./timestamp.js";
 
 /**
@@ -13,6 +20,8 @@ import { microsToMs, parseTimestampMicros } from "./timestamp.js";
  * gateway hands sids out (1, 2, …), so replayed frames pass the same envelope checks as live ones.
  */
 export const IMPORTED_SID = 1;
+/** The `--format` name, also written into the output's `source`. */
+export const POLYMARKET_PRICE_CHANGE_CSV = "polymarket-price-change-csv";
 const REQUIRED = ["id", "asset_id", "market", "timestamp", "changes"] as const;
 
 /** Options of importPolymarketPriceChanges. */
@@ -32,6 +41,8 @@ export interface ImportSummary {
   readonly frames: number;
   /** Rows that were not in (timestamp, id) order in the input. */
   readonly reordered: number;
+  /** Rows that repeat an earlier row exactly (same id, time, token and changes): dropped. */
+  readonly duplicates: number;
   readonly firstTs: number | undefined;
   readonly lastTs: number | undefined;
 }
@@ -49,6 +60,9 @@ interface Row {
  * timestamp, hash, changes) into the recorded format: per token a synthetic empty book_snapshot
  * (seq 1) at its first row's time, then one book_delta per row with contiguous seq/prevSeq, rows
  * sorted by (timestamp, id). BUY changes are bids, SELL asks; `size` is the new level total.
+ * Rows repeated exactly (captures joined into one CSV) are dropped. The first record carries the
+ * input's `source` (sha256 and each token's time span); an output whose directory already holds
+ * the same capture or overlapping streams of its tokens is refused (refuseOverlappingImport).
  * The rows are held in memory to be sorted (about the CSV's size); the output is streamed and
  * written to `<output>.partial` first, so a failed import leaves no truncated file behind.
  * @example await importPolymarketPriceChanges({ input: "pc.csv", output: "pc.jsonl.gz" })
@@ -59,8 +73,15 @@ export async function importPolymarketPriceChanges(opts: PolymarketImportOptions
       file: opts.output,
     });
   }
-  const { rows, reordered } = await readRows(opts.input);
-  rows.sort((a, b) => a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const read = await readRows(opts.input);
+  read.rows.sort((a, b) => a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const { rows, duplicates } = withoutRepeats(read.rows);
+  const source: RecordingSource = {
+    format: POLYMARKET_PRICE_CHANGE_CSV,
+    sha256: read.sha256,
+    streams: streamsOf(rows),
+  };
+  await refuseOverlappingImport(opts.output, source);
   const partial = `${opts.output}.partial`;
   const writer = RecordedWriter.create(partial);
   const seqs = new Map<string, number>();
@@ -73,7 +94,10 @@ export async function importPolymarketPriceChanges(opts: PolymarketImportOptions
       if (seq === undefined) {
         seq = 1;
         const data = { ...base, bids: [], asks: [], seq, tsMs: recvTs };
-        await writer.write({ recvTs, frame: frame("book_snapshot", row.tokenId, data) });
+        const snapshot = frame("book_snapshot", row.tokenId, data);
+        await writer.write(
+          writer.count === 0 ? { recvTs, frame: snapshot, source } : { recvTs, frame: snapshot },
+        );
       }
       const data = { ...base, seq: seq + 1, prevSeq: seq, changes: row.changes, tsMs: recvTs };
       await writer.write({ recvTs, frame: frame("book_delta", row.tokenId, data) });
@@ -87,10 +111,11 @@ export async function importPolymarketPriceChanges(opts: PolymarketImportOptions
     throw err;
   }
   return {
-    rows: rows.length,
+    rows: read.rows.length,
     tokens: seqs.size,
     frames: writer.count,
-    reordered,
+    reordered: read.reordered,
+    duplicates,
     firstTs: rows[0] === undefined ? undefined : microsToMs(rows[0].micros),
     lastTs: rows.at(-1) === undefined ? undefined : microsToMs((rows.at(-1) as Row).micros),
   };
@@ -100,8 +125,42 @@ function frame(type: string, tokenId: string, data: Record<string, unknown>): Ma
   return { type, sid: IMPORTED_SID, channel: "token_book", id: tokenId, data };
 }
 
-async function readRows(file: string): Promise<{ rows: Row[]; reordered: number }> {
-  const input = createReadStream(file, { encoding: "utf8" });
+/** Each token's first and last receive time, in the order of their first rows (sorted rows). */
+function streamsOf(rows: readonly Row[]): SourceStream[] {
+  const spans = new Map<string, { firstTs: number; lastTs: number }>();
+  for (const row of rows) {
+    const ts = microsToMs(row.micros);
+    const span = spans.get(row.tokenId);
+    if (span === undefined) spans.set(row.tokenId, { firstTs: ts, lastTs: ts });
+    else span.lastTs = ts;
+  }
+  return [...spans].map(([tokenId, span]) => ({ tokenId, ...span }));
+}
+
+/**
+ * Sorted rows without exact repeats. Copies share (time, id), so they sit in one run of equal
+ * (time, id); rows of a run that differ (one message split over rows) are all kept.
+ */
+function withoutRepeats(sorted: readonly Row[]): { rows: Row[]; duplicates: number } {
+  const rows: Row[] = [];
+  let run = new Set<string>();
+  let prev: Row | undefined;
+  for (const row of sorted) {
+    if (prev === undefined || row.micros !== prev.micros || row.id !== prev.id) run = new Set();
+    prev = row;
+    const key = `${row.tokenId}|${row.conditionId}|${JSON.stringify(row.changes)}`;
+    if (run.has(key)) continue;
+    run.add(key);
+    rows.push(row);
+  }
+  return { rows, duplicates: sorted.length - rows.length };
+}
+
+async function readRows(file: string): Promise<{ rows: Row[]; reordered: number; sha256: string }> {
+  const input = createReadStream(file);
+  // The bytes as they are: the same capture has the same digest whatever its name or place.
+  const hash = createHash("sha256");
+  input.on("data", (chunk) => hash.update(chunk));
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   const rows: Row[] = [];
   let reordered = 0;
@@ -127,7 +186,7 @@ async function readRows(file: string): Promise<{ rows: Row[]; reordered: number 
     rows.push(row);
   }
   if (col === undefined) throw bad("csv_bad_header", file, 1, "the file is empty");
-  return { rows, reordered };
+  return { rows, reordered, sha256: hash.digest("hex") };
 }
 
 function header(fields: string[], file: string): Record<(typeof REQUIRED)[number], number> {

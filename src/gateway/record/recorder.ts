@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import type { Writable } from "node:stream";
 import type { Clock } from "../../core/clock.js";
 import { LiveClock } from "../../core/live-clock.js";
 import type { Logger } from "../../observability/logger.js";
@@ -9,7 +10,7 @@ import { MarketDataFeed } from "../market-data-feed.js";
 import type { GatewayClientOptions, Revealable } from "../options.js";
 import type { MarketChannel } from "../types.js";
 import type { RejectedIds } from "../waiters.js";
-import { RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
+import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 
 /** The token channels a recording may hold. */
 export const RECORDABLE_CHANNELS = [
@@ -44,6 +45,13 @@ export interface RecordOptions {
   readonly timing?: GatewayClientOptions["timing"];
   /** How often the frames so far are put into the file, ms (what a killed recorder loses); default 1,000. */
   readonly flushEveryMs?: number;
+  /**
+   * Frames waiting for a slow disk (characters of JSON) beyond which the recording stops with
+   * RecordWriteError `write_stalled` (summary.writeError); default 64 MiB.
+   */
+  readonly maxPendingBytes?: number;
+  /** Where a file's compressed bytes go; default the file itself (tests pass a disk that stalls). */
+  readonly openSink?: (path: string) => Writable;
   /** Called once the subscriptions are answered. */
   readonly onSubscribed?: (accepted: number, rejected: readonly RejectedIds[]) => void;
 }
@@ -59,7 +67,15 @@ export interface RecordSummary {
   readonly rejected: readonly RejectedIds[];
   /** Set when the gateway closed for good (revoked key, …): the recording stopped early. */
   readonly fatal?: GatewayFatalError;
-  /** Set when writing failed (disk full, permissions). */
+  /** Frames whose recvTs was raised to the previous frame's because the wall clock stepped back. */
+  readonly recvTsClamped: number;
+  /** The largest such step back, ms (0 when the clock never went back). */
+  readonly clockStepBackMs: number;
+  /**
+   * Set when writing failed: a disk error (disk full, permissions), or RecordWriteError
+   * `write_stalled` when the disk fell `maxPendingBytes` behind. The recording stopped there;
+   * every frame counted in `frames` is in the files.
+   */
   readonly writeError?: unknown;
 }
 
@@ -69,7 +85,10 @@ export interface RecordSummary {
  * (RotatingWriter). A BookTracker runs alongside (MarketDataFeed), so a sequence gap, a crossed
  * book or a reconnect triggers get_book_snapshot and the fresh snapshot lands in the file: a
  * replay heals where the live feed healed. Resolves when `signal` aborts (after closing the
- * current file) or when the gateway closes for good (`fatal` set).
+ * current file), when the gateway closes for good (`fatal` set) or when writing fails
+ * (`writeError` set; logged at once, then the queued frames are written and the file closed).
+ * recvTs never goes back within the recording: when the wall clock steps back, frames take the
+ * last stamp until it catches up (counted in `recvTsClamped`, warned once per step).
  * @example
  * const ac = new AbortController();
  * process.once("SIGINT", () => ac.abort());
@@ -78,7 +97,27 @@ export interface RecordSummary {
 export async function record(opts: RecordOptions): Promise<RecordSummary> {
   const clock = opts.clock ?? new LiveClock();
   await mkdir(opts.outDir, { recursive: true });
-  const writer = new RotatingWriter({ dir: opts.outDir, clock, policy: opts.rotate });
+  let stop: (fatal: GatewayFatalError | undefined) => void = () => undefined;
+  const stopped = new Promise<GatewayFatalError | undefined>((resolve) => {
+    stop = resolve;
+  });
+  const writer = new RotatingWriter({
+    dir: opts.outDir,
+    clock,
+    policy: opts.rotate,
+    maxPendingBytes: opts.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES,
+    ...(opts.openSink === undefined ? {} : { openSink: opts.openSink }),
+    onFailure: (err) => {
+      // Said now, not at exit: closing waits for a stalled disk to take the queued frames.
+      opts.logger?.error({ err }, "recording stopped: writing failed");
+      stop(undefined);
+    },
+    onClockStepBack: (stepMs) =>
+      opts.logger?.warn(
+        { stepMs },
+        "the wall clock stepped back: recvTs held at the last frame's until it catches up",
+      ),
+  });
   const client = new GatewayClient({
     url: opts.url,
     gateway: "market",
@@ -90,16 +129,12 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     ...(opts.timing === undefined ? {} : { timing: opts.timing }),
   });
   const feed = new MarketDataFeed({ client, clock });
-  let stop: (fatal: GatewayFatalError | undefined) => void = () => undefined;
-  const stopped = new Promise<GatewayFatalError | undefined>((resolve) => {
-    stop = resolve;
-  });
   if (opts.signal.aborted) stop(undefined);
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));
   client.onFrame((frame, recvTs) => {
-    if (writer.failure !== undefined) return stop(undefined); // the disk refused: no point going on
-    void writer.write({ recvTs, frame: frame as { type: string } });
+    // Refused once the writer has stopped (onFailure already stops the recording).
+    writer.write({ recvTs, frame: frame as { type: string } });
   });
   const rejected: RejectedIds[] = [];
   client.onRejected((r) => rejected.push(r));
@@ -146,6 +181,8 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     reconnects: c.reconnects,
     malformed: total(c.malformed),
     rejected,
+    recvTsClamped: writer.clockStepBacks.frames,
+    clockStepBackMs: writer.clockStepBacks.maxStepMs,
     ...(fatal === undefined ? {} : { fatal }),
     ...(writer.failure === undefined ? {} : { writeError: writer.failure }),
   };

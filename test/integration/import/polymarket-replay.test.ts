@@ -40,7 +40,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("import of the real Polymarket capture", () => {
   it("writes one empty snapshot then one delta per row, contiguous seq, time-ordered", () => {
-    expect(summary).toMatchObject({ rows: 3_829, tokens: 1, frames: 3_830, reordered: 0 });
+    expect(summary).toMatchObject({ rows: 3_829, tokens: 1, frames: 3_830, reordered: 0, duplicates: 0 });
     expect(summary.firstTs).toBe(Date.parse("2025-01-25T17:15:47.925Z"));
     expect(summary.lastTs).toBe(Date.parse("2025-01-30T20:40:28.044Z"));
     const [first, second] = records;
@@ -53,7 +53,14 @@ describe("import of the real Polymarket capture", () => {
         id: TOKEN,
         data: { tokenId: TOKEN, conditionId: CONDITION, bids: [], asks: [], seq: 1, tsMs: summary.firstTs },
       },
+      // Where the file came from (what `mm import` checks a directory against): the CSV's sha256.
+      source: {
+        format: "polymarket-price-change-csv",
+        sha256: "8afe02251ce1f613d49543224ed70e38badacbc7898d930f8f76db5d5e6645ff",
+        streams: [{ tokenId: TOKEN, firstTs: summary.firstTs, lastTs: summary.lastTs }],
+      },
     });
+    expect(records.slice(1).some((r) => "source" in r)).toBe(false);
     expect(second?.frame.data).toEqual({
       tokenId: TOKEN,
       conditionId: CONDITION,
