@@ -61,6 +61,11 @@ export interface EngineCore {
    * cool-down (market-refusals.ts).
    */
   marketRefused(marketId: string): void;
+  /**
+   * A request failed with this exchange code: counted towards the error-rate halt, except
+   * `exchange_unavailable`, first checked against the platform status (platform-watch.ts).
+   */
+  orderError(code: string): void;
   /** Acts on a decision taken on an event (wallet / market / token cancel) and logs it. */
   enforce(decision: RiskDecision | undefined): void;
 }

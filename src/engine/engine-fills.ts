@@ -3,11 +3,19 @@ import { applyFill } from "../execution/reconcile-fills.js";
 import type { EngineCore } from "./engine-core.js";
 
 /**
- * Where fills enter the engine. A fill stamped before the session's start belongs to the baseline
- * (the positions read at start already hold it), so it is ignored; fills that arrive before the
- * baseline is taken wait until it is, then pass the same test. Everything else is applied at once
- * to inventory and to its order (idempotent by tradeId + orderId, order-independent), the PnL goes to
- * the risk guard (kill switch), and the token is requoted (inventory skew, caps).
+ * Where fills enter the engine. The session starts at the exchange-clock instant S the start-up
+ * positions stand for (prepareStart). A fill stamped before S belongs to the baseline (the positions
+ * already hold it), so it is ignored; fills that arrive before the baseline is taken wait until it is,
+ * then pass the same test. Everything else is applied at once to inventory and to its order
+ * (idempotent by tradeId + orderId, order-independent), the PnL goes to the risk guard (kill switch),
+ * and the token is requoted (inventory skew, caps).
+ *
+ * The millisecond S itself is the one the timestamps cannot split: the positions may hold a fill
+ * stamped S or not, depending on which came first within it. Such a fill that had reached us before
+ * the positions answer (it waited here) was made before the answer was sent, so it is taken to be in
+ * the baseline, and marked so in inventory (excludeFill) so that its REST copy in a backfill is not
+ * applied either; one that arrives later is applied. A same-millisecond fill delivered out of that
+ * order is the one case left to the position check (a drift seen twice is corrected).
  */
 export class FillIntake {
   readonly #core: EngineCore;
@@ -44,12 +52,23 @@ export class FillIntake {
     if (eff.applied) afterFill(this.#core, fill, "stream");
   }
 
-  /** Takes the baseline's instant and lets the fills that waited for it through. */
+  /**
+   * Takes the baseline's instant (exchange clock) and lets the fills that waited for it through:
+   * those stamped in that very millisecond came before the positions answer, so they are in it.
+   */
   open(sinceMs: number): void {
     this.#sinceMs = sinceMs;
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const f of waiting) this.onFill(f);
+    for (const f of waiting) {
+      if (f.tsMs !== sinceMs) {
+        this.onFill(f);
+        continue;
+      }
+      this.#ignored++;
+      this.#core.inventory.excludeFill(f);
+      this.#core.log.debug({ tradeId: f.tradeId, tsMs: f.tsMs }, "fill of the baseline's millisecond: in it");
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { TIMED_OUT, untilDeadline } from "./deadline.js";
 import type { EngineCore } from "./engine-core.js";
 import type { FillIntake } from "./engine-fills.js";
+import { readPositionsAt } from "./engine-positions.js";
 import type { CancelAllWaiters } from "./engine-reports.js";
 
 /** How often shutdown looks whether the queue has answered its last cancels. */
@@ -23,7 +24,11 @@ export interface StartupResult {
 /**
  * The first half of start-up, before the start-up reconcile:
  * 1. reads the wallet's positions: with baseline `positions` they are the baseline, and the instant
- *    they were read is the session start (fills stamped before it are in the baseline);
+ *    they stand for, on the EXCHANGE's clock (positionsAt: the answer's X-Server-Time), is the session
+ *    start: fills are split by their own exchange times (user_fill tsMs, trade createdAt), those
+ *    stamped before it being in the baseline and the others applied (FillIntake.open for the
+ *    millisecond itself). The local clock would lose the fills made while the answer travelled (and
+ *    more when it runs ahead) and count twice those just before the read when it runs behind;
  * 2. policy `cancel`: if the wallet has open orders, one wallet-wide cancel-all through the queue,
  *    awaited (orders that survive it are orphans for the reconcile to cancel). Policy `adopt` leaves
  *    them for the reconcile to adopt.
@@ -33,8 +38,7 @@ export async function prepareStart(
   fills: FillIntake,
   waiters: CancelAllWaiters,
 ): Promise<StartupResult> {
-  const remote = await core.exchange.positions();
-  const sinceMs = core.clock.now();
+  const { positions: remote, sinceMs } = await baselineRead(core);
   if (core.options.inventoryBaseline === "positions") {
     const sizes = new Map<string, bigint>();
     for (const p of remote) sizes.set(p.tokenId, (sizes.get(p.tokenId) ?? 0n) + readQuantity(p));
@@ -50,6 +54,26 @@ export async function prepareStart(
   const ok = await answered;
   core.log.info({ found: open.length, ok }, "start-up: pre-existing orders cancelled");
   return { sinceMs, cancelledAtStart: ok ? open.length : 0 };
+}
+
+/**
+ * The wallet's positions and the exchange-clock instant they stand for. Without one (a port with no
+ * positionsAt, an answer without X-Server-Time), the local clock once the answer is in: the old
+ * approximation, exact only when both clocks agree and the answer takes no time (a backtest venue).
+ */
+async function baselineRead(
+  core: EngineCore,
+): Promise<{ positions: readonly { tokenId: string; quantity: string }[]; sinceMs: number }> {
+  const read = await readPositionsAt(core.exchange);
+  if (read.asOfMs !== undefined) return { positions: read.positions, sinceMs: read.asOfMs };
+  const sinceMs = core.clock.now();
+  if (core.exchange.positionsAt !== undefined) {
+    core.log.warn(
+      { sinceMs },
+      "start-up: the positions answer carried no exchange time; the baseline instant is the local clock",
+    );
+  }
+  return { positions: read.positions, sinceMs };
 }
 
 /**

@@ -1,6 +1,18 @@
 import type { Inventory } from "../execution/inventory.js";
 import { PICO_PER_MICRO, unrealisedPico } from "../execution/inventory-math.js";
 import type { InventoryExposure } from "../risk/inventory-caps.js";
+import type { ExchangePort, PositionsAt } from "./ports.js";
+
+/**
+ * The wallet's positions and the exchange-clock instant they stand for (ExchangePort.positionsAt);
+ * `asOfMs` is undefined when the port cannot say (no positionsAt, an answer without X-Server-Time).
+ * Whoever splits fills by it (the start-up baseline, a position correction) must use this instant,
+ * not its own clock: fills carry the exchange's times.
+ */
+export async function readPositionsAt(exchange: ExchangePort): Promise<PositionsAt> {
+  if (exchange.positionsAt === undefined) return { positions: await exchange.positions(), asOfMs: undefined };
+  return exchange.positionsAt();
+}
 
 interface TokenFigures {
   readonly marketId: string;

@@ -5,14 +5,23 @@ import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.j
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill } from "./engine-fills.js";
+import { readPositionsAt } from "./engine-positions.js";
 import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
   /** The previous position check's drifts (a drift seen twice identically is corrected). */
   priorDrifts: readonly PositionDrift[];
-  /** Start of the last successful run; trades older than it minus the lookback are not paged again. */
+  /**
+   * Start of the last successful run, on the exchange's clock (see clockOffsetMs); trades older than
+   * it minus the lookback are not paged again.
+   */
   lastOkAtMs: number | undefined;
+  /**
+   * The exchange's clock minus ours, at most: the session start (an exchange time, the baseline's
+   * instant) minus our clock when the first run began, which is after it. Learned once.
+   */
+  clockOffsetMs?: number;
 }
 
 /**
@@ -40,6 +49,13 @@ export async function reconcileOnce(
 ): Promise<ReconcileSummary> {
   const { clock, tokens, positions, options } = core;
   const started = clock.now();
+  // Trade cut-offs and the compaction floor are compared with the exchange's stamps (createdAt,
+  // tsMs), so they are taken on its clock: on ours, running ahead by more than the lookback, the
+  // floor would pass the exchange's present and refuse every new fill as a late duplicate. The
+  // offset is a lower bound, so these instants err early, which only pages and keeps a little more.
+  const offsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
+  memory.clockOffsetMs = offsetMs;
+  const startedX = started + offsetMs;
   const last = memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
   // Fees still to come for fills of an earlier run: page back to the oldest, keep only those trades.
@@ -48,7 +64,10 @@ export async function reconcileOnce(
   // (A second of margin: a trade's createdAt is taken to be its fill's tsMs, to the millisecond.)
   const pageBackTo = oldest === undefined ? tradesSince : Math.min(tradesSince, oldest - 1_000);
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
-  const source = reason === "startup" ? recognising(core.exchange, options.restore.orders) : core.exchange;
+  const source =
+    reason === "startup"
+      ? withOrderFills(recognising(core.exchange, options.restore.orders), core.exchange)
+      : core.exchange;
   const report = await runReconcile(
     sessionTrades(source, tradesSince, {
       pageBackToMs: pageBackTo,
@@ -69,21 +88,36 @@ export async function reconcileOnce(
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
   afterFees(core);
-  expireRestoredFees(core, started);
+  expireRestoredFees(core, startedX);
+  if (report.adoptedFillsUnread.length > 0) {
+    core.log.warn(
+      { orders: report.adoptedFillsUnread },
+      "adopted orders: earlier fills unreadable, their filled quantity waits for a reconcile",
+    );
+  }
   if (report.orphans.length > 0) {
     const recognised = recognisedCount(report.orphans, options.restore.orders);
     core.log.warn({ orphans: report.orphans.map((o) => o.id), recognised }, "orphan orders: cancelling");
     core.send(orphanCancels(report.orphans, (o) => tokens.tokenOf(o)));
   }
-  const remote = await core.exchange.positions();
+  const read = await readPositionsAt(core.exchange);
   const now = clock.now();
-  const check = checkPositions(positions.absoluteSizes(), remote, memory.priorDrifts, new Set(tokens.ids()));
+  // A correction sets the size as of the positions' own instant: fills stamped before it are in the
+  // exchange's figure (folded in before the correction), later ones add on top. Our clock would
+  // misplace it by the skew, counting fills twice (behind) or losing them (ahead).
+  const asOfMs = read.asOfMs ?? now + offsetMs;
+  const check = checkPositions(
+    positions.absoluteSizes(),
+    read.positions,
+    memory.priorDrifts,
+    new Set(tokens.ids()),
+  );
   memory.priorDrifts = check.drifts;
   for (const c of check.corrections) {
     core.inventory.correct(
       c.tokenId,
       c.remoteMicro - positions.baseline(c.tokenId),
-      now,
+      asOfMs,
       positions.markOf(c.tokenId),
     );
     positions.refresh(c.tokenId);
@@ -99,8 +133,8 @@ export async function reconcileOnce(
   core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs);
   // Every later backfill pages trades back to at least this instant, so every fill stamped before it
   // has been applied: inventory can fold those into its totals and forget them (inventory.ts).
-  core.inventory.compact(Math.max(sessionStartMs, started - options.tradeLookbackMs));
-  memory.lastOkAtMs = started;
+  core.inventory.compact(Math.max(sessionStartMs, startedX - options.tradeLookbackMs));
+  memory.lastOkAtMs = startedX;
   const summary: ReconcileSummary = {
     reason,
     atMs: now,
@@ -166,6 +200,7 @@ export function sessionTrades(
     openOrders: () => source.openOrders(),
     order: (id) => source.order(id),
     ordersByClientId: (ids, window) => source.ordersByClientId(ids, window),
+    ...orderFillsOf(source),
     trades: async (opts) => {
       const page = await source.trades(opts);
       // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
@@ -174,6 +209,17 @@ export function sessionTrades(
       return { trades: keep, nextCursor: reached ? null : page.nextCursor };
     },
   };
+}
+
+/** `source` with the orders' fills read through `from` (a wrapper that does not pass them on). */
+function withOrderFills(source: ReconcileSource, from: ReconcileSource): ReconcileSource {
+  return source === from ? source : { ...source, ...orderFillsOf(from) };
+}
+
+/** The optional orderFills read of `source`, as a spreadable part (absent when it has none). */
+function orderFillsOf(source: ReconcileSource): Pick<ReconcileSource, "orderFills"> {
+  const read = source.orderFills;
+  return read === undefined ? {} : { orderFills: (id: string) => read.call(source, id) };
 }
 
 function driftFields(d: PositionDrift): Record<string, string> {

@@ -13,7 +13,8 @@ import { MARKET_NOT_OPEN } from "./market-refusals.js";
 /**
  * Applies one order-queue report to the order store and acts on what it means:
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
- *   risk guard's error rate (409 `market_not_open` instead gates that market: market-refusals.ts); ambiguous → `unknown` (never resent: the order manager places nothing
+ *   risk guard's error rate (409 `market_not_open` instead gates that market: market-refusals.ts;
+ *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts); ambiguous → `unknown` (never resent: the order manager places nothing
  *   more on that level until it is resolved) and a reconcile is scheduled;
  * - placement dropped unsent → it never existed;
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
@@ -63,7 +64,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
           { ok: false, error: outcome.error },
           now,
         );
-        if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
+        if (outcome.kind === "failed") core.orderError(outcome.code);
         if (eff.reconcile) core.reconcileSoon("ambiguous");
         core.requote(intent.tokenId);
       }
@@ -76,7 +77,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
         applyCancelAllOutcome(core.store, intent.marketId, now);
       } else {
         core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
-        if (outcome.kind === "failed") core.enforce(core.risk.onOrderError(outcome.code, now));
+        if (outcome.kind === "failed") core.orderError(outcome.code);
         core.reconcileSoon("ambiguous");
       }
       // Every token in its scope is requoted. Done: a step may have run since the cancel-all was
@@ -125,7 +126,7 @@ function onPlace(
     // `market_not_open` is the exchange's word on the market, not on our health (lifecycle pushes
     // may never come): it gates that market for a while instead of counting towards the wallet halt.
     if (outcome.code === MARKET_NOT_OPEN) core.marketRefused(intent.marketId);
-    else core.enforce(core.risk.onOrderError(outcome.code, now));
+    else core.orderError(outcome.code);
   } else if (outcome.kind === "ambiguous") {
     core.log.warn(
       { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },

@@ -1,4 +1,5 @@
 import type { Fill } from "../core/trading.js";
+import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { Intent } from "../execution/intents.js";
 import { Inventory } from "../execution/inventory.js";
 import type { FeeAmount } from "../execution/inventory-math.js";
@@ -17,6 +18,7 @@ import type { EngineDeps, EngineRestore, ResolvedEngineOptions } from "./engine-
 import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
 import { TokenTable } from "./engine-tokens.js";
+import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
 export interface CoreHooks {
@@ -25,6 +27,9 @@ export interface CoreHooks {
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   enforce(decision: RiskDecision | undefined): void;
   marketRefused(marketId: string): void;
+  orderError(code: string): void;
+  /** A placement was just answered 503 `exchange_unavailable` (it may be re-sent). */
+  suspectFrozen(): void;
   onReport(report: QueueReport): void;
 }
 
@@ -63,6 +68,16 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     rateLimitPerMin: options.rateLimitPerMin,
     ...budgetOptions(options.queue),
   });
+  // The first 503 of a freeze is seen here, before the queue re-sends the placement: the platform
+  // status is read at once (platform-watch.ts). Only a port that can read the status is watched
+  // (not the backtest's venue, whose answers then keep their exact timing).
+  const watchPlace =
+    exchange.platformFrozen === undefined
+      ? undefined
+      : (outcome: PlaceOrderOutcome): PlaceOrderOutcome => {
+          if (outcome.kind === "rejected" && outcome.code === EXCHANGE_UNAVAILABLE) hooks.suspectFrozen();
+          return outcome;
+        };
   const queue = new OrderQueue({
     clock,
     port: {
@@ -77,7 +92,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
           clientOrderId,
           ...(o === undefined ? {} : { order: sentOrder(o) }),
         });
-        return exchange.place(req);
+        return watchPlace === undefined ? exchange.place(req) : exchange.place(req).then(watchPlace);
       },
       cancel: (orderId) => exchange.cancel(orderId),
       cancelAll: (marketId) => exchange.cancelAll(marketId),
@@ -138,6 +153,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),
     marketRefused: (marketId) => hooks.marketRefused(marketId),
+    orderError: (code) => hooks.orderError(code),
   };
 }
 

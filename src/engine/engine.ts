@@ -27,8 +27,11 @@
  *   event: a token is quoted only once its tracker state says quotable;
  * - `onFill(fillFromWire(payload))` per user_fill; `onMarketStatus(marketId, status)` per market
  *   status change (a placement answered 409 `market_not_open` also gates its market, for a cool-down
- *   or until a push says OPEN: market-refusals.ts); `onPlatformStatus(frozen)`; `onReconnect()` after
- *   every WebSocket reconnect;
+ *   or until a push says OPEN: market-refusals.ts; a market is also gated from the first millisecond
+ *   after its closesAt, on the Clock: market-closes.ts); `onPlatformStatus(frozen)` per platform_status
+ *   push (the engine also reads GET /api/platform/status at start, on 503 `exchange_unavailable`
+ *   answers and while frozen, when the port has `platformFrozen`: platform-watch.ts); `onReconnect()`
+ *   after every WebSocket reconnect;
  * - `await engine.stop(reason, timeoutMs)` → `{ openOrders }` (0 = clean; idempotent) on SIGINT/SIGTERM
  *   or a fatal auth close; `status()` for /ready.
  * Nothing here reads ambient time or does I/O except through the deps, so the backtest drives this
@@ -46,12 +49,15 @@ import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
+import { orderError, watchPlatform } from "./engine-platform.js";
 import { quoteToken } from "./engine-quote.js";
 import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
+import { MarketCloses } from "./market-closes.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
+import type { PlatformWatch } from "./platform-watch.js";
 
 /**
  * Builds the engine: order store, inventory, order manager, rate budget and queue over the given ports.
@@ -72,6 +78,8 @@ export class TradingEngine implements Engine {
   readonly #waiters = new CancelAllWaiters();
   readonly #scheduler: ReconcileScheduler;
   readonly #refusals: MarketRefusals;
+  readonly #closes: MarketCloses;
+  readonly #platform: PlatformWatch;
   readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
   readonly #dirty = new Set<string>();
   #flushQueued = false;
@@ -93,6 +101,8 @@ export class TradingEngine implements Engine {
       enforce: (d) => {
         if (d !== undefined) enforceDecision(this.#core, d);
       },
+      orderError: (code) => orderError(this.#core, this.#platform, code),
+      suspectFrozen: () => this.#platform.suspect(),
       marketRefused: (marketId) => {
         if (this.#refusals.refused(marketId)) {
           log.warn(
@@ -106,6 +116,10 @@ export class TradingEngine implements Engine {
     this.#fills = new FillIntake(this.#core);
     const { clock, emit } = this.#core;
     this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
+    this.#platform = watchPlatform(this.#core);
+    this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
+      this.#marketClosed(marketId, closesAtMs),
+    );
     const timing = {
       intervalMs: options.reconcileIntervalMs,
       debounceMs: options.reconcileDebounceMs,
@@ -144,9 +158,13 @@ export class TradingEngine implements Engine {
     if (error !== undefined) {
       throw new MmError("engine_start_failed", "the start-up reconcile failed", {}, { cause: error });
     }
+    // A platform frozen before we subscribed may never be pushed: its status is read before quoting.
+    await this.#platform.check();
     this.#started = true;
     this.#enabled = true;
     this.#scheduler.start();
+    // Markets closed before now are gated at once (before the first quoting step), the rest at their close.
+    this.#closes.arm([...tokens.slots()].map((s) => s.market));
     this.#core.requoteAll();
     log.info({ tokens: tokens.size, policy: options.startupPolicy, adopted }, "engine started");
     this.#core.emit({ type: "started", atMs: clock.now(), adopted, cancelledAtStart: prep.cancelledAtStart });
@@ -187,9 +205,17 @@ export class TradingEngine implements Engine {
     for (const t of this.#core.tokens.tokensOf(marketId)) this.#requote(t);
   }
 
+  /**
+   * The clock passed the market's closesAt (market-closes.ts): its quotes are cancelled, logged once
+   * as a market decision; the guard gates it from then on by the time alone (no push needed).
+   */
+  #marketClosed(marketId: string, closesAtMs: number): void {
+    this.#core.enforce(this.#core.risk.onMarketClosed(marketId, closesAtMs));
+    for (const t of this.#core.tokens.tokensOf(marketId)) this.#requote(t);
+  }
+
   onPlatformStatus(frozen: boolean): void {
-    this.#core.enforce(this.#core.risk.onPlatformStatus(frozen));
-    if (!frozen) this.#core.requoteAll();
+    this.#platform.pushed(frozen);
   }
 
   onReconnect(): void {
@@ -203,6 +229,8 @@ export class TradingEngine implements Engine {
       this.#enabled = false;
       this.#scheduler.stop();
       this.#refusals.clear();
+      this.#closes.clear();
+      this.#platform.stop();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);
       if (openOrders === 0) log.info({ reason }, "engine stopped: no open orders");

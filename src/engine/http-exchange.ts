@@ -1,10 +1,10 @@
 import type { PlaceOrderRequest } from "../core/types.js";
-import type { CancelResult } from "../exchange/assumptions.js";
+import type { CancelResult, OrderFill } from "../exchange/assumptions.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
 import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
-import type { ExchangePort } from "./ports.js";
+import type { ExchangePort, PositionsAt } from "./ports.js";
 
 /** How far back the history is searched for the clientOrderIds of unresolved orders. */
 const HISTORY_PAGES = 5;
@@ -81,5 +81,29 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
 
   async positions(): Promise<{ tokenId: string; quantity: string }[]> {
     return (await this.#client.me.positions()).map((p) => ({ tokenId: p.tokenId, quantity: p.quantity }));
+  }
+
+  /**
+   * GET /api/platform/status's `frozen`. The spec lists the endpoint but shows no payload; the
+   * platform_status push is "a passthrough of the status producer" with an example boolean `frozen`,
+   * and the same record is assumed here. An answer without a boolean `frozen` says nothing.
+   */
+  async platformFrozen(): Promise<boolean | undefined> {
+    const s = await this.#client.platform.status();
+    return typeof s.frozen === "boolean" ? s.frozen : undefined;
+  }
+
+  /** GET /api/me/positions with its X-Server-Time (the start-up baseline's instant). */
+  async positionsAt(): Promise<PositionsAt> {
+    const r = await this.#client.me.positionsAt();
+    return {
+      positions: r.positions.map((p) => ({ tokenId: p.tokenId, quantity: p.quantity })),
+      asOfMs: r.serverTimeMs,
+    };
+  }
+
+  /** GET /api/orders/{id}/fills (an adopted order's fills before this run). */
+  orderFills(orderId: string): Promise<OrderFill[]> {
+    return this.#client.orders.fills(orderId);
   }
 }

@@ -21,4 +21,22 @@ export interface ExchangePort {
     cursor?: string;
   }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
   positions(): Promise<{ tokenId: string; quantity: string }[]>;
+  /**
+   * positions() with the exchange-clock instant they stand for (`asOfMs`: the answer's X-Server-Time
+   * live, the venue's clock at the read in a backtest; undefined when not known). The start-up
+   * baseline splits fills by it; without this method (or without a time) the engine falls back to
+   * its own clock after the answer.
+   */
+  positionsAt?(): Promise<PositionsAt>;
+  /**
+   * GET /api/platform/status's `frozen` flag (undefined when the answer carries none). Optional: a
+   * port without it (the backtest's venue) hears of freezes from platform_status pushes only.
+   */
+  platformFrozen?(): Promise<boolean | undefined>;
+}
+
+/** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */
+export interface PositionsAt {
+  readonly positions: readonly { tokenId: string; quantity: string }[];
+  readonly asOfMs: number | undefined;
 }

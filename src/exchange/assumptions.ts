@@ -41,7 +41,11 @@ export interface PricePoint {
   [field: string]: unknown;
 }
 
-/** GET /api/orders/{id}/fills element. Assumed like a REST trade: `id`, `price`, `quantity` at least. */
+/**
+ * GET /api/orders/{id}/fills element. Assumed like a REST trade: `id`, `price`, `quantity` at least,
+ * `id` being the tradeId (as on /api/me/trades, and user_fill's tradeId): adopted orders' earlier
+ * fills are merged with the stream's by it.
+ */
 export interface OrderFill {
   id: string;
   price: DecimalString;

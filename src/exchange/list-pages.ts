@@ -51,16 +51,50 @@ export async function allPages<T>(
   query: QueryParams,
   items: (body: unknown, path: string) => T[],
 ): Promise<T[]> {
+  return (await allPagesAt(caller, route, query, items)).items;
+}
+
+/** A whole list (allPages) and the exchange's time it was read at. */
+export interface ListAt<T> {
+  readonly items: T[];
+  /**
+   * `X-Server-Time` of the first page's answer (ms since epoch on the exchange's clock, at emission);
+   * undefined when that answer did not carry a readable one.
+   */
+  readonly serverTimeMs: number | undefined;
+}
+
+/**
+ * allPages, also returning the exchange's clock reading of the first page (its `X-Server-Time`): the
+ * instant a snapshot read (positions at start) stands for, comparable with the fills' own times.
+ * @example const { items, serverTimeMs } = await allPagesAt(caller, "/api/me/positions", {}, positions)
+ */
+export async function allPagesAt<T>(
+  caller: ExchangeCaller,
+  route: string,
+  query: QueryParams,
+  items: (body: unknown, path: string) => T[],
+): Promise<ListAt<T>> {
   const fetch = (cursor: string | undefined) =>
     caller.call({
       method: "GET",
       route,
       query: cursor === undefined ? query : { ...query, cursor },
-      parse: (b, p) => ({ list: items(b, p), nextCursor: nextCursorOf(b, p) }),
+      parse: (b, p, res) => ({
+        list: items(b, p),
+        nextCursor: nextCursorOf(b, p),
+        serverTimeMs: res.serverTimeMs,
+      }),
     });
   const out: T[] = [];
-  for await (const page of cursorPages(route, fetch, MAX_LIST_PAGES)) for (const x of page.list) out.push(x);
-  return out;
+  let first = true;
+  let serverTimeMs: number | undefined;
+  for await (const page of cursorPages(route, fetch, MAX_LIST_PAGES)) {
+    if (first) serverTimeMs = page.serverTimeMs;
+    first = false;
+    for (const x of page.list) out.push(x);
+  }
+  return { items: out, serverTimeMs };
 }
 
 /** A wrapped list answer's `nextCursor` (null when absent or null); a bare array has none. */

@@ -12,7 +12,7 @@ import {
   vault,
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
-import { allPages } from "./list-pages.js";
+import { allPages, allPagesAt } from "./list-pages.js";
 import type { QueryParams } from "./paths.js";
 import type { FeeRow } from "./types.js";
 
@@ -35,6 +35,19 @@ export class MeApi {
   /** GET /api/me/positions, every page (allPages: its paging is not shown). */
   positions(query: QueryParams = {}): Promise<Position[]> {
     return allPages(this.#caller, "/api/me/positions", query, positions);
+  }
+
+  /**
+   * GET /api/me/positions with the exchange's time of the read: the first page's `X-Server-Time`
+   * (undefined when absent). The spec shows no as-of field on positions; the header is the
+   * exchange-clock instant the holdings stand for, comparable with user_fill `tsMs` and trade
+   * `createdAt` (the engine's start-up baseline splits fills by it).
+   */
+  async positionsAt(
+    query: QueryParams = {},
+  ): Promise<{ positions: Position[]; serverTimeMs: number | undefined }> {
+    const r = await allPagesAt(this.#caller, "/api/me/positions", query, positions);
+    return { positions: r.items, serverTimeMs: r.serverTimeMs };
   }
 
   /**

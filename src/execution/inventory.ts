@@ -73,6 +73,8 @@ export interface InventoryOptions {
 export class Inventory {
   readonly #ledgers = new Map<string, Ledger>();
   readonly #fills = new Map<string, Entry & { kind: "fill" }>();
+  /** Fills held by the positions baseline (excludeFill), key → tsMs. */
+  readonly #excluded = new Map<string, number>();
   // Fees that came before their fill, in two generations: a compaction drops the older one, so a fee
   // whose fill never arrives (a trade of an untracked order) is kept one compaction period at least.
   #pendingFees = new Map<string, FeeAmount>();
@@ -121,7 +123,7 @@ export class Inventory {
    */
   applyFill(fill: Fill): boolean {
     const key = fillKey(fill.tradeId, fill.orderId);
-    if (this.#fills.has(key)) return false;
+    if (this.#fills.has(key) || this.#excluded.has(key)) return false;
     if (fill.tsMs < this.#floorMs) {
       this.#late++;
       return false;
@@ -132,6 +134,15 @@ export class Inventory {
     this.#insert(fill.tokenId, entry);
     if (entry.fee !== undefined) this.#onFee?.(fill, entry.fee);
     return true;
+  }
+
+  /**
+   * Marks a fill as counted elsewhere, in the holdings the positions baseline was read from (a fill
+   * of the baseline's own millisecond that came before it, engine-fills.ts): applyFill of it, from
+   * any source, is then refused as a duplicate. Forgotten at the compaction past its time, like a fill.
+   */
+  excludeFill(fill: Fill): void {
+    this.#excluded.set(fillKey(fill.tradeId, fill.orderId), fill.tsMs);
   }
 
   /** True when the fill (tradeId, orderId) has been applied and not yet compacted away. */
@@ -196,6 +207,7 @@ export class Inventory {
       folded += k;
       for (const e of old) if (e.kind === "fill") this.#fills.delete(fillKey(e.fill.tradeId, e.fill.orderId));
     }
+    for (const [key, ts] of this.#excluded) if (ts < horizonMs) this.#excluded.delete(key);
     this.#pendingOld = this.#pendingFees;
     this.#pendingFees = new Map();
     return folded;

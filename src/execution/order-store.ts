@@ -139,6 +139,32 @@ export class OrderStore {
   }
 
   /**
+   * Adds fills of an order read from the exchange's own list of them (GET /api/orders/{id}/fills) to
+   * its recorded fills, by tradeId like every other fill: an adopted order's fills from before this
+   * run reach no fill intake, so without them its filled quantity could only be the larger of two
+   * partial figures (its filledQty when listed, the fills seen since) and never complete. `at` stamps
+   * the change when they complete the order.
+   * @returns the order, when tracked.
+   */
+  seedFills(
+    orderId: string,
+    fills: Iterable<{ tradeId: string; sizeMicro: bigint }>,
+    at: number,
+  ): TrackedOrder | undefined {
+    let perOrder = this.#fills.get(orderId);
+    if (perOrder === undefined) {
+      perOrder = new Map();
+      this.#fills.set(orderId, perOrder);
+    }
+    for (const f of fills) perOrder.set(f.tradeId, f.sizeMicro);
+    const o = this.#byOrderId.get(orderId);
+    if (o === undefined) return undefined;
+    this.#bind(o, orderId, at);
+    this.#file(o);
+    return o;
+  }
+
+  /**
    * Applies the reconciler's verdict. A terminal local state is final (the exchange itself said so),
    * so only its filled quantity may rise; any other state takes the verdict.
    */

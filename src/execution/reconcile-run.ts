@@ -1,7 +1,9 @@
+import type { OrderFill } from "../exchange/assumptions.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderUpdate } from "./order-store.js";
+import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
 import { NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
 import { reconcileOpenOrders } from "./reconcile-open-orders.js";
@@ -24,6 +26,12 @@ export interface ReconcileSource {
     limit?: number;
     cursor?: string;
   }): Promise<{ trades: TradeRecord[]; nextCursor: string | null }>;
+  /**
+   * GET /api/orders/{id}/fills: every fill of one of the wallet's orders (`id` taken to be the
+   * tradeId, as on a REST trade). Read for orders adopted partly filled (reconcile-adopted-fills.ts);
+   * without it an adopted order's fills before this run are known only as its filledQty.
+   */
+  orderFills?(orderId: string): Promise<OrderFill[]>;
 }
 
 /** How runReconcile treats orphans, pages trades and waits for answers in flight. */
@@ -47,6 +55,11 @@ export interface ReconcileReport {
   /** Orphans to cancel (all of them unless adopting; with `adopt`, those that could not be adopted). */
   readonly orphans: readonly Order[];
   readonly adopted: number;
+  /**
+   * Adopted orders (exchange ids) already partly filled whose earlier fills could not be read
+   * (seedAdoptedFills): they reach `filled` from a later reconcile rather than from their fills.
+   */
+  readonly adoptedFillsUnread: readonly string[];
   /** Unknown orders still unresolved (within their grace period). */
   readonly pending: number;
   readonly backfill: BackfillReport;
@@ -56,6 +69,7 @@ export interface ReconcileReport {
  * One full REST reconcile, in the order that lets each step use what the previous one learned:
  * 1. open orders → updates, orphans, ghosts, unresolved unknowns;
  * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history;
+ *    orphans adopted (`adopt`), the earlier fills of those already partly filled read (orderFills);
  * 3. trades backfill (orders resolved in 2 map their trades to tokens); trades of orders still unknown
  *    to the store are mapped by fetching their order (tokenOf).
  * Fills keep arriving over the WebSocket meanwhile; every step is idempotent and order-independent
@@ -94,10 +108,15 @@ export async function runReconcile(
   }
   let orphans = diff.orphans;
   let adopted = 0;
+  let adoptedFillsUnread: readonly string[] = [];
   if (opts.adopt === true && orphans.length > 0) {
     const res = adoptOrphans(store, orphans, opts.tokenOf, now);
     adopted = res.adopted.length;
     orphans = res.rejected;
+    if (source.orderFills !== undefined) {
+      const read = source.orderFills.bind(source);
+      adoptedFillsUnread = (await seedAdoptedFills(read, store, res.adopted, now)).unread;
+    }
   }
   const trades = await collectTrades(source, opts);
   let backfill = backfillTrades(state, trades);
@@ -117,7 +136,7 @@ export async function runReconcile(
       invalid: [...backfill.invalid, ...again.invalid],
     };
   }
-  return { updates, orphans, adopted, pending, backfill };
+  return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill };
 }
 
 async function lookup(source: ReconcileSource, orderId: string): Promise<Order | typeof NOT_FOUND> {

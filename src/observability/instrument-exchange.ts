@@ -25,6 +25,8 @@ export const PORT_ENDPOINTS = {
   ordersByClientId: "GET /api/orders/history",
   trades: "GET /api/me/trades",
   positions: "GET /api/me/positions",
+  orderFills: "GET /api/orders/{id}/fills",
+  platformFrozen: "GET /api/platform/status",
 } as const;
 
 /**
@@ -87,6 +89,31 @@ export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
     trades: (opts: { limit?: number; cursor?: string }) =>
       timed<{ trades: TradeRecord[]; nextCursor: string | null }>(e.trades, () => port.trades(opts), ok),
     positions: () => timed(e.positions, () => port.positions(), ok),
+    ...optionalReads(port, timed),
+  };
+}
+
+type Timed = <T>(endpoint: string, call: () => Promise<T>, outcome: (r: T) => string) => Promise<T>;
+
+/** The port's optional reads, timed like the others, present only when the port has them. */
+function optionalReads(
+  port: ExchangePort & ReconcileSource,
+  timed: Timed,
+): Pick<ExchangePort & ReconcileSource, "positionsAt" | "orderFills" | "platformFrozen"> {
+  const ok = () => "ok";
+  const { positionsAt, orderFills, platformFrozen } = port;
+  return {
+    ...(platformFrozen === undefined
+      ? {}
+      : { platformFrozen: () => timed(PORT_ENDPOINTS.platformFrozen, () => platformFrozen.call(port), ok) }),
+    ...(positionsAt === undefined
+      ? {}
+      : { positionsAt: () => timed(PORT_ENDPOINTS.positions, () => positionsAt.call(port), ok) }),
+    ...(orderFills === undefined
+      ? {}
+      : {
+          orderFills: (id: string) => timed(PORT_ENDPOINTS.orderFills, () => orderFills.call(port, id), ok),
+        }),
   };
 }
 

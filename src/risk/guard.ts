@@ -33,14 +33,17 @@ interface TokenMemo {
   marketId: string | undefined;
   /** The TokenMarket's status (overridden by onMarketStatus reports for its market). */
   status: string | undefined;
+  /** The market's close (TokenMarket.closesAtMs): past it, the market is gated whatever its status. */
+  closesAtMs: number | undefined;
   book: BookHealth | undefined;
 }
 
 /**
  * The last word before quotes reach the order manager. Pure: no I/O, no clock of its own — every
  * time-dependent call takes `now`. Gates, first match wins, each meaning "no quote, cancel the live
- * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market),
- * book_crossed, book_resyncing, book_stale (the token). Then every quote is checked on its own
+ * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market:
+ * a status other than OPEN, or `now` past its closesAt), book_crossed, book_resyncing, book_stale
+ * (the token). Then every quote is checked on its own
  * (quote-limits.ts) and each side is fitted into the inventory caps and, for asks, the shares held
  * (inventory-caps.ts). What the order manager then places is fitted once more, net of the orders
  * still live on each side (`fitPlacements`, in-flight.ts).
@@ -56,6 +59,8 @@ export class RiskGuard {
   readonly #errors: ErrorRateHalt;
   #frozen = false;
   readonly #marketStatus = new Map<string, string>();
+  /** Markets whose closesAt the engine reported passed (onMarketClosed decides once). */
+  readonly #closed = new Set<string>();
   readonly #tokens = new Map<string, TokenMemo>();
 
   constructor(config: RiskConfig) {
@@ -69,11 +74,12 @@ export class RiskGuard {
     const { market } = ctx;
     const memo = this.#tokens.get(market.tokenId);
     if (memo === undefined) {
-      this.#tokens.set(market.tokenId, { marketId: market.marketId, status: market.status, book: ctx.book });
+      this.#tokens.set(market.tokenId, { ...marketMemo(market), book: ctx.book });
     } else {
       // In place: filter runs per token on every book update, hundreds of tokens at a time.
       memo.marketId = market.marketId;
       memo.status = market.status;
+      memo.closesAtMs = market.closesAtMs;
       memo.book = ctx.book;
     }
     const gate = this.#gate(market.tokenId, now);
@@ -123,12 +129,17 @@ export class RiskGuard {
   /** Registers a token's market so that `mustCancel` can see its market status before any `filter`. */
   watch(market: TokenMarket): void {
     const book = this.#tokens.get(market.tokenId)?.book;
-    this.#tokens.set(market.tokenId, { marketId: market.marketId, status: market.status, book });
+    this.#tokens.set(market.tokenId, { ...marketMemo(market), book });
   }
 
   /** A book changed state (BookTracker event); a token cancel when it stops being quotable. */
   onBookState(tokenId: string, book: BookHealth): RiskDecision | undefined {
-    const memo = this.#tokens.get(tokenId) ?? { marketId: undefined, status: undefined, book: undefined };
+    const memo = this.#tokens.get(tokenId) ?? {
+      marketId: undefined,
+      status: undefined,
+      closesAtMs: undefined,
+      book: undefined,
+    };
     const before = memo.book === undefined ? undefined : bookGate(memo.book);
     memo.book = { status: book.status, crossed: book.crossed };
     this.#tokens.set(tokenId, memo);
@@ -179,6 +190,21 @@ export class RiskGuard {
     return marketDecision("market_not_open", marketId, { status });
   }
 
+  /**
+   * The clock has passed the market's closesAt (the engine's timer, market-closes.ts): a market
+   * cancel-all, once per market. The gate itself needs no report: `mustCancel` and `filter` compare
+   * `now` with the closesAt of the token's market and hold from the first millisecond after it,
+   * whatever status is reported later (a refusal's cool-down ending, a late OPEN push).
+   */
+  onMarketClosed(marketId: string, closesAtMs: number): RiskDecision | undefined {
+    if (this.#closed.has(marketId)) return undefined;
+    this.#closed.add(marketId);
+    return marketDecision("market_not_open", marketId, {
+      status: "CLOSED",
+      closesAt: new Date(closesAtMs).toISOString(),
+    });
+  }
+
   /** True from a kill-switch trip until `resetKillSwitch`. */
   killSwitchActive(): boolean {
     return this.#kill.active;
@@ -206,9 +232,14 @@ export class RiskGuard {
     if (this.#errors.halted(now)) return "error_rate_halt";
     const memo = this.#tokens.get(tokenId);
     if (memo === undefined) return undefined;
+    if (memo.closesAtMs !== undefined && now > memo.closesAtMs) return "market_not_open";
     const reported = memo.marketId === undefined ? undefined : this.#marketStatus.get(memo.marketId);
     const status = reported ?? memo.status;
     if (status !== undefined && marketGate(status) !== undefined) return "market_not_open";
     return memo.book === undefined ? undefined : bookGate(memo.book);
   }
+}
+
+function marketMemo(market: TokenMarket): Omit<TokenMemo, "book"> {
+  return { marketId: market.marketId, status: market.status, closesAtMs: market.closesAtMs };
 }

@@ -2,8 +2,8 @@ import type { Clock } from "../../core/clock.js";
 import { sleep } from "../../core/clock.js";
 import type { Address, PlaceOrderRequest, Side } from "../../core/types.js";
 import { toWei } from "../../core/wei.js";
-import type { ExchangePort } from "../../engine/ports.js";
-import type { CancelResult } from "../../exchange/assumptions.js";
+import type { ExchangePort, PositionsAt } from "../../engine/ports.js";
+import type { CancelResult, OrderFill } from "../../exchange/assumptions.js";
 import { ExchangeError } from "../../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../exchange/types.js";
@@ -175,6 +175,23 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
         .positions(this.#wallet)
         .map((p) => ({ tokenId: p.tokenId, quantity: weiToString(p.balance) })),
     );
+  }
+
+  /** positions() with the venue's clock at the read: the instant the holdings stand for. */
+  positionsAt(): Promise<PositionsAt> {
+    return this.#read(() => ({
+      positions: this.#venue
+        .positions(this.#wallet)
+        .map((p) => ({ tokenId: p.tokenId, quantity: weiToString(p.balance) })),
+      asOfMs: this.#clock.now(),
+    }));
+  }
+
+  /** GET /api/orders/{id}/fills: the order's trade rows (`id` = tradeId). */
+  async orderFills(orderId: string): Promise<OrderFill[]> {
+    const rows = await this.#read(() => this.#venue.orderFills(this.#wallet, orderId));
+    if (rows === undefined) throw error("order_not_found", 404, "GET /api/orders/{id}/fills");
+    return rows.map((r) => wireTradeRow(r) as unknown as OrderFill);
   }
 
   #read<T>(fn: () => T): Promise<T> {

@@ -32,7 +32,7 @@ export function manyMarkets(n: number, rateLimitPerMin = 600): Scenario {
       status: "OPEN",
       feeTakerBps: 200,
       tickSize: "0.01",
-      closesAt: "2027-07-19T19:00:00.000Z",
+      closesAt: "2099-07-19T19:00:00.000Z",
       negRisk: false,
       initialFairValue: (0.2 + (0.6 * (i % 61)) / 60).toFixed(2),
     });

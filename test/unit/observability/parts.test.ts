@@ -134,6 +134,49 @@ describe("instrumentExchange", () => {
     ]);
     expect(roles).toEqual(["send c1", "answer c1 2500000"]);
   });
+
+  it("passes the port's optional reads through, timed, and adds none the port lacks", async () => {
+    const seen: string[] = [];
+    const base: ExchangePort & ReconcileSource = {
+      place: async () => ({ kind: "rejected" }) as never,
+      cancel: async () => ({}) as never,
+      cancelAll: async () => ({ cancelled: 0 }) as never,
+      openOrders: async () => [],
+      order: async () => ({}) as never,
+      ordersByClientId: async () => [],
+      trades: async () => ({ trades: [], nextCursor: null }),
+      positions: async () => [],
+    };
+    const hooks = {
+      observeHttp: (e: string, o: string) => void seen.push(`${e}|${o}`),
+      onPlacementSending: () => {},
+      onPlacementAnswered: () => {},
+    };
+    const bare = instrumentExchange(base, hooks, () => 0);
+    expect([bare.platformFrozen, bare.positionsAt, bare.orderFills]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const full = instrumentExchange(
+      {
+        ...base,
+        platformFrozen: async () => true,
+        positionsAt: async () => ({ positions: [], asOfMs: 5 }),
+        orderFills: async () => [],
+      },
+      hooks,
+      () => 0,
+    );
+    expect(await full.platformFrozen?.()).toBe(true);
+    expect((await full.positionsAt?.())?.asOfMs).toBe(5);
+    expect(await full.orderFills?.("o1")).toEqual([]);
+    expect(seen).toEqual([
+      "GET /api/platform/status|ok",
+      "GET /api/me/positions|ok",
+      "GET /api/orders/{id}/fills|ok",
+    ]);
+  });
 });
 
 describe("readinessOf", () => {

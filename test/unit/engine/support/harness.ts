@@ -39,6 +39,10 @@ export interface HarnessOptions {
   readonly configured?: ConfiguredStrategy;
   /** The engine's sign dependency, built from the harness's markets; default testSign. */
   readonly sign?: (markets: readonly TokenMarket[]) => EngineDeps["sign"];
+  /** Market i's closesAtMs (undefined: none); default T0 + 1 h for every market. */
+  readonly closesAt?: (market: number) => number | undefined;
+  /** Whether the exchange answers GET /api/platform/status (VenueExchange.platformFrozen). */
+  readonly platformStatus?: boolean;
 }
 
 /**
@@ -65,12 +69,16 @@ export class Harness {
 
   constructor(o: HarnessOptions = {}) {
     this.venue = new SimVenue({ clock: this.clock, ids: counterVenueIds() });
-    for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i);
+    const closesAt = o.closesAt ?? (() => T0 + 3_600_000);
+    for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i, closesAt(i));
     for (const w of [BOT, CROWD, TAKER]) {
       this.venue.credit(w, USDC, toWei("100000", "usdc"));
       for (const m of this.markets) this.venue.credit(w, m.tokenId, toWei(o.botShares ?? "5000", "shares"));
     }
-    this.exchange = new VenueExchange(this.venue, BOT, this.clock, { latencyMs: o.latencyMs ?? 0 });
+    this.exchange = new VenueExchange(this.venue, BOT, this.clock, {
+      latencyMs: o.latencyMs ?? 0,
+      platformStatus: o.platformStatus === true,
+    });
     this.tracker = new BookTracker({
       clock: this.clock,
       port: { requestSnapshot: (t) => this.#requestSnapshot(t) },
@@ -211,7 +219,7 @@ export class Harness {
     this.tracker.onEvent({ type: "book_snapshot", tokenId, seq: s.seq, bids, asks, tsMs: s.tsMs });
   }
 
-  #addMarket(i: number): void {
+  #addMarket(i: number, closesAtMs: number | undefined): void {
     const marketId = `m${i}`;
     const [yes, no] = this.tokens(i);
     this.venue.registerMarket({
@@ -233,7 +241,7 @@ export class Harness {
       minSizeMicro: 1_000_000n,
       feeTakerBps: 0,
       negRisk: false,
-      closesAtMs: T0 + 3_600_000,
+      closesAtMs,
       status: "OPEN",
     };
     this.markets.push({ ...base, tokenId: yes, outcome: "YES", outcomeIndex: 0 });

@@ -3,8 +3,8 @@ import { VenueExchange as SimVenueExchange } from "../../../../src/backtest/sim/
 import type { Clock } from "../../../../src/core/clock.js";
 import { sleep } from "../../../../src/core/clock.js";
 import type { Address, PlaceOrderRequest } from "../../../../src/core/types.js";
-import type { ExchangePort } from "../../../../src/engine/ports.js";
-import type { CancelResult } from "../../../../src/exchange/assumptions.js";
+import type { ExchangePort, PositionsAt } from "../../../../src/engine/ports.js";
+import type { CancelResult, OrderFill } from "../../../../src/exchange/assumptions.js";
 import { ExchangeError } from "../../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../../src/exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../../../src/exchange/types.js";
@@ -41,10 +41,33 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
   readonly #clock: Clock;
   readonly #latencyMs: number;
   readonly #script: PlaceScript[] = [];
+  /**
+   * The platform is frozen: placements are answered 503 `exchange_unavailable` (as the mock does),
+   * cancels and reads work. Nothing is pushed: the engine learns it only from these answers and
+   * from GET /api/platform/status (when `platformStatus` was asked for).
+   */
+  frozen = false;
+  /** How many times GET /api/platform/status was read. */
+  statusReads = 0;
+  /** GET /api/platform/status's `frozen`, when the exchange was built with `platformStatus`. */
+  platformFrozen?: () => Promise<boolean | undefined>;
 
-  constructor(venue: SimVenue, wallet: Address, clock: Clock, opts: { latencyMs?: number } = {}) {
+  constructor(
+    venue: SimVenue,
+    wallet: Address,
+    clock: Clock,
+    opts: { latencyMs?: number; platformStatus?: boolean } = {},
+  ) {
     this.#clock = clock;
     this.#latencyMs = opts.latencyMs ?? 0;
+    if (opts.platformStatus === true) {
+      this.platformFrozen = async () => {
+        this.#record("platform_status", "");
+        this.statusReads++;
+        await this.#hop();
+        return this.frozen;
+      };
+    }
     this.#inner = new SimVenueExchange(venue, wallet, clock, {
       entry: latencyLane(this.#latencyMs, 0, "entry"),
       response: latencyLane(0, 0, "response"),
@@ -63,6 +86,7 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
 
   place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
     this.#record("place", `${req.clientOrderId} ${req.side} ${req.price} ${req.quantity}`);
+    if (this.frozen) return this.#unavailable();
     const s = this.#script.shift();
     return s === undefined ? this.#inner.place(req) : this.#scripted(s, req);
   }
@@ -105,6 +129,16 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return this.#inner.positions();
   }
 
+  positionsAt(): Promise<PositionsAt> {
+    this.#record("positions", "");
+    return this.#inner.positionsAt();
+  }
+
+  orderFills(orderId: string): Promise<OrderFill[]> {
+    this.#record("order_fills", orderId);
+    return this.#inner.orderFills(orderId);
+  }
+
   /**
    * A scripted placement is answered here, after the entry latency (no response hop). An
    * `ambiguous_after` one is also handed to the adapter, whose answer is lost: its entry hop was
@@ -122,6 +156,23 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
       httpStatus: 400,
     });
     return { kind: "rejected", code: s.code, retryable: false, error: err };
+  }
+
+  /** The mock's answer to a placement while the platform is frozen (src/mock/faults/placement-gate.ts). */
+  async #unavailable(): Promise<PlaceOrderOutcome> {
+    await this.#hop();
+    const err = new ExchangeError({
+      code: "exchange_unavailable",
+      message: "platform is frozen: the matcher accepts no orders",
+      outcome: "retryable",
+      endpoint: "POST /api/orders/place",
+      httpStatus: 503,
+    });
+    return { kind: "rejected", code: "exchange_unavailable", retryable: true, error: err };
+  }
+
+  #hop(): Promise<void> {
+    return this.#latencyMs > 0 ? sleep(this.#clock, this.#latencyMs) : Promise.resolve();
   }
 
   #record(op: string, arg: string): void {
