@@ -9,6 +9,8 @@ export interface JournalSettings {
   readonly path: string;
   readonly snapshotIntervalMs: number;
   readonly sync: JournalSync;
+  /** journal.retentionDays: order detail older than this is pruned; 0 or absent = keep everything. */
+  readonly retentionDays?: number;
 }
 
 /**
@@ -35,7 +37,12 @@ export function runJournalSettings(
   if (!config.journal.enabled) return undefined;
   const path =
     config.journal.path === "" ? defaultJournalPath(where.env) : resolve(where.cwd, config.journal.path);
-  return { path, snapshotIntervalMs: config.journal.snapshotIntervalMs, sync: config.journal.synchronous };
+  return {
+    path,
+    snapshotIntervalMs: config.journal.snapshotIntervalMs,
+    sync: config.journal.synchronous,
+    retentionDays: config.journal.retentionDays,
+  };
 }
 
 /**
@@ -50,5 +57,10 @@ export function paperJournalSettings(config: MmConfig, cwd: string): JournalSett
     config.journal.path === ""
       ? join(mkdtempSync(join(tmpdir(), "mm-paper-")), "journal.sqlite")
       : resolve(cwd, config.journal.path);
-  return { path, snapshotIntervalMs: config.journal.snapshotIntervalMs, sync: config.journal.synchronous };
+  return {
+    path,
+    snapshotIntervalMs: config.journal.snapshotIntervalMs,
+    sync: config.journal.synchronous,
+    retentionDays: config.journal.retentionDays,
+  };
 }

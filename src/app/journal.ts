@@ -4,6 +4,7 @@ import { JournalError } from "../journal/errors.js";
 import { openJournalDb } from "../journal/open.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import { type JournalRestore, readRestore } from "../journal/restore.js";
+import { DAY_MS, JournalRetention } from "../journal/retention.js";
 import { type JournalToken, JournalWriter } from "../journal/writer.js";
 import type { Logger } from "../observability/logger.js";
 import type { JournalSettings } from "./journal-settings.js";
@@ -74,6 +75,18 @@ export function openDaemonJournal(
       // recorder's writes run between the engine's sends and wait DAEMON_BUSY_TIMEOUT_MS at most.
       path: settings.path,
     });
+    const days = settings.retentionDays ?? 0;
+    const retention =
+      days > 0
+        ? new JournalRetention({
+            db,
+            clock: ctx.clock,
+            logger: ctx.logger,
+            retentionMs: days * DAY_MS,
+            path: settings.path,
+          })
+        : undefined;
+    retention?.start();
     let closed = false;
     return {
       path: settings.path,
@@ -83,6 +96,7 @@ export function openDaemonJournal(
       close: () => {
         if (closed) return;
         closed = true;
+        retention?.close();
         recorder.close();
         db.close();
       },

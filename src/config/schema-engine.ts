@@ -31,6 +31,7 @@ export interface RawEngineConfig {
     path: string;
     snapshotIntervalMs: number;
     synchronous: JournalSyncSetting;
+    retentionDays: number;
   };
 }
 
@@ -195,7 +196,7 @@ export const engineSchema = {
   },
   journal: {
     enabled: setting<"true" | "false">({
-      doc: "Keep the journal (SQLite): every order intent, send outcome, fill and fee, and periodic PnL and inventory snapshots. mm run restores PnL and its own order ids from it at start; mm report reads it.",
+      doc: "Keep the journal (SQLite): every order sent and its outcome, every cancel sent, fill and fee, counts of intents dropped unsent, and periodic PnL and inventory snapshots. mm run restores PnL and its own order ids from it at start; mm report reads it.",
       format: ["true", "false"],
       default: "true",
       env: "MM_JOURNAL_ENABLED",
@@ -219,6 +220,14 @@ export const engineSchema = {
       format: ["normal", "full"],
       default: "normal",
       env: "MM_JOURNAL_SYNCHRONOUS",
+    }),
+    retentionDays: setting({
+      doc: "Days of order detail the journal keeps: order intents, send outcomes, counts of intents dropped unsent, and PnL and inventory snapshots older than this are deleted (hourly, in small steps; the freed space is reused, so the file stops growing). Never deleted: fills, fees, the account rows they moved (mm report), each token's last account, and orders a run that did not stop cleanly may have left resting (restore). 0 = keep everything.",
+      format: "mm-int",
+      default: 7,
+      env: "MM_JOURNAL_RETENTION_DAYS",
+      min: 0,
+      max: 3_650,
     }),
   },
 };

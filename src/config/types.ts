@@ -81,5 +81,7 @@ export interface MmConfig {
     readonly path: string;
     readonly snapshotIntervalMs: number;
     readonly synchronous: JournalSyncSetting;
+    /** Days of order detail kept (src/journal/retention.ts); 0 = keep everything. */
+    readonly retentionDays: number;
   };
 }

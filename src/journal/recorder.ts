@@ -4,6 +4,7 @@ import type { TokenAccount } from "../execution/inventory-math.js";
 import type { Logger } from "../observability/logger.js";
 import { sameAccount } from "./codec.js";
 import { DAEMON_BUSY_TIMEOUT_MS, LockWait } from "./lock-wait.js";
+import { UnsentCounts } from "./unsent.js";
 import type { AccountReason, JournalWriter } from "./writer.js";
 
 /** What the recorder reads from the engine for account rows and snapshots (TradingEngine has it). */
@@ -34,12 +35,19 @@ export interface JournalRecorderOptions {
 
 /** A failed write is logged at most this often (a full disk would otherwise flood the log). */
 const ERROR_LOG_EVERY_MS = 10_000;
+/**
+ * Counts of unsent intents wait at most this long before they are written (also at each snapshot and
+ * at stop): a crash loses at most these seconds of counts of requests that were never made.
+ */
+export const UNSENT_FLUSH_MS = 5_000;
 
 /**
  * Writes the engine's events into the journal, synchronously, each as it happens, so that what the
  * engine did before a crash is on disk when the process dies:
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
- *   place_dropped → the intent, unsent, and its drop; place / cancel / cancel-all outcomes;
+ *   place / cancel / cancel-all outcomes of requests made;
+ * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
+ *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
  *   the token's account after it; fee → the fill's fee and the token's account after it (when it
  *   changed);
@@ -55,6 +63,8 @@ export class JournalRecorder {
   readonly #written = new Map<string, { account: TokenAccount; mark: number | undefined }>();
   #source: JournalSource | undefined;
   #timer: TimerId | undefined;
+  readonly #unsent = new UnsentCounts();
+  #unsentTimer: TimerId | undefined;
   #failures = 0;
   #lastErrorLogMs = Number.NEGATIVE_INFINITY;
   #closed = false;
@@ -93,8 +103,9 @@ export class JournalRecorder {
     }
   }
 
-  /** Writes the accounts that changed and the PnL totals now. Never throws. */
+  /** Writes the accounts that changed and the PnL totals now (and the pending unsent counts). Never throws. */
   snapshot(reason: "snapshot" | "stop"): void {
+    this.#flushUnsent();
     const source = this.#source;
     if (source === undefined || this.#closed) return;
     try {
@@ -105,11 +116,45 @@ export class JournalRecorder {
     }
   }
 
-  /** Stops the snapshots; later events are ignored. */
+  /** Writes the pending unsent counts and stops the snapshots; later events are ignored. */
   close(): void {
+    this.#flushUnsent();
     this.#closed = true;
-    if (this.#timer !== undefined) this.#o.clock.cancelTimer(this.#timer);
+    for (const t of [this.#timer, this.#unsentTimer]) if (t !== undefined) this.#o.clock.cancelTimer(t);
     this.#timer = undefined;
+    this.#unsentTimer = undefined;
+  }
+
+  /** Writes the counts of unsent intents and cancels gathered so far; kept for later when it fails. */
+  #flushUnsent(): void {
+    if (this.#unsentTimer !== undefined) this.#o.clock.cancelTimer(this.#unsentTimer);
+    this.#unsentTimer = undefined;
+    if (this.#closed || !this.#unsent.pending) return;
+    const rows = this.#unsent.drain();
+    const { writer: w, run } = this.#o;
+    try {
+      w.batch(() => {
+        for (const r of rows) w.unsent(run, r);
+      });
+      this.#lock.succeeded();
+    } catch (err) {
+      this.#unsent.putBack(rows);
+      this.#failed(err, "unsent");
+      this.#armUnsent();
+    }
+  }
+
+  #countUnsent(op: "place" | "cancel", marketId: string, reason: string, atMs: number): void {
+    this.#unsent.add(op, marketId, reason, atMs);
+    this.#armUnsent();
+  }
+
+  #armUnsent(): void {
+    if (this.#unsentTimer !== undefined || this.#closed) return;
+    this.#unsentTimer = this.#o.clock.setTimer(UNSENT_FLUSH_MS, () => {
+      this.#unsentTimer = undefined;
+      this.#flushUnsent();
+    });
   }
 
   /** Writes what `e` calls for; true when it wrote (committed) something. */
@@ -140,33 +185,15 @@ export class JournalRecorder {
           atMs: e.atMs,
         });
         return true;
-      case "place_dropped": {
-        const { intent: i } = e;
-        w.batch(() => {
-          w.intent(run, {
-            clientOrderId: i.clientOrderId,
-            tokenId: i.tokenId,
-            marketId: i.marketId,
-            side: i.quote.side,
-            level: i.quote.level,
-            priceMicro: i.quote.priceMicro,
-            sizeMicro: i.quote.sizeMicro,
-            sent: false,
-            atMs: e.atMs,
-          });
-          w.outcome(run, {
-            ...NO_ANSWER,
-            op: "place",
-            clientOrderId: i.clientOrderId,
-            marketId: i.marketId,
-            outcome: "dropped",
-            code: e.reason,
-            atMs: e.atMs,
-          });
-        });
-        return true;
-      }
+      case "place_dropped":
+        this.#countUnsent("place", e.intent.marketId, e.reason, e.atMs);
+        return false;
       case "cancel_outcome":
+        // Its placement was dropped unsent or rejected (and that is journaled): nothing to cancel.
+        if (e.outcome === "not_sent") {
+          this.#countUnsent("cancel", "", "not_sent", e.atMs);
+          return false;
+        }
         w.outcome(run, {
           ...NO_ANSWER,
           op: "cancel",

@@ -3,14 +3,15 @@ import type { Fill } from "../core/trading.js";
 import type { Side } from "../core/types.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { type AccountRow, accountOfRow } from "./codec.js";
+import { MAY_REST, UNCLEAN_RUN } from "./may-rest.js";
 
 /** What the journal carries over to a new run of the same account. */
 export interface JournalRestore {
   /** Each token's last journaled account (relative to its run's baseline), for Inventory.seed. */
   readonly accounts: ReadonlyMap<string, TokenAccount>;
   /**
-   * Orders of earlier runs that may still rest on the exchange (accepted, never seen cancelled, in a
-   * run that did not stop cleanly): exchange orderId → clientOrderId.
+   * Orders of earlier runs that may still rest on the exchange (accepted, never seen cancelled, not
+   * filled completely, in a run that did not stop cleanly; MAY_REST): exchange orderId → clientOrderId.
    */
   readonly orders: ReadonlyMap<string, string>;
   /**
@@ -66,11 +67,7 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
     const orders = db
       .prepare(
         `SELECT o.order_id, o.client_order_id FROM outcomes o JOIN runs r ON r.run_id = o.run_id
-         WHERE r.account = @account AND r.run_id < @beforeRun
-           AND (r.stopped_at_ms IS NULL OR r.open_at_stop <> 0)
-           AND o.op = 'place' AND o.outcome = 'accepted' AND o.order_id IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = o.client_order_id
-                           AND c.op = 'cancel' AND c.outcome IN ('done', 'covered'))
+         WHERE r.account = @account AND r.run_id < @beforeRun AND ${UNCLEAN_RUN} AND ${MAY_REST}
          ORDER BY o.id`,
       )
       .all({ account, beforeRun }) as { order_id: string; client_order_id: string }[];

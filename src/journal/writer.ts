@@ -23,7 +23,11 @@ export interface JournalToken {
 
 /** An order intent: what the engine asked the exchange for (the order store's terms), under its clientOrderId. */
 export interface IntentRecord extends NewOrder {
-  /** True when it was written to the exchange; false when the queue dropped it unsent. */
+  /**
+   * True when it was written to the exchange: the only intents the recorder journals. False rows are
+   * in files written before schema 3, which journaled intents the queue dropped unsent (now counted
+   * in `unsent`).
+   */
   readonly sent: boolean;
   readonly atMs: number;
 }
@@ -33,16 +37,34 @@ export interface OutcomeRecord {
   readonly op: "place" | "cancel" | "cancel_all";
   readonly clientOrderId: string | undefined;
   readonly marketId: string | undefined;
-  /** accepted | rejected | ambiguous | dropped (placements), done | covered | failed | … (cancels). */
+  /**
+   * accepted | rejected | ambiguous (placements), done | covered | failed | ambiguous (cancels).
+   * Files written before schema 3 also hold `dropped` placements and `not_sent` cancels.
+   */
   readonly outcome: string;
   readonly orderId: string | undefined;
-  /** The exchange's code of a reject or failure, or why a placement was dropped. */
+  /** The exchange's code of a reject or failure (before schema 3: also why a placement was dropped). */
   readonly code: string | undefined;
   readonly latencyMs: number | undefined;
   readonly atMs: number;
 }
 
 export type AccountReason = "restore" | "fill" | "reconcile" | "snapshot" | "stop";
+
+/**
+ * How many intents (placements) or cancels of one market never needed a request, for one reason,
+ * within one UTC hour of a run: the queue superseded, shed or cancelled them before sending.
+ */
+export interface UnsentRecord {
+  readonly hourMs: number;
+  readonly op: "place" | "cancel";
+  /** "" when the event does not name it (a cancel that needed no request). */
+  readonly marketId: string;
+  readonly reason: string;
+  readonly n: number;
+  readonly firstAtMs: number;
+  readonly lastAtMs: number;
+}
 
 /** Totals of one PnL snapshot. */
 export interface PnlRecord {
@@ -64,7 +86,7 @@ export interface PnlRecord {
 export class JournalWriter {
   readonly #db: Database;
   readonly #s: Record<
-    "run" | "token" | "intent" | "outcome" | "fill" | "fee" | "account" | "pnl" | "end",
+    "run" | "token" | "intent" | "outcome" | "unsent" | "fill" | "fee" | "account" | "pnl" | "end",
     Statement
   >;
 
@@ -86,6 +108,12 @@ export class JournalWriter {
       outcome: db.prepare(
         `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
          VALUES (@run, @op, @clientOrderId, @marketId, @outcome, @orderId, @code, @latencyMs, @atMs)`,
+      ),
+      unsent: db.prepare(
+        `INSERT INTO unsent (run_id, hour_ms, op, market_id, reason, n, first_at_ms, last_at_ms)
+         VALUES (@run, @hourMs, @op, @marketId, @reason, @n, @firstAtMs, @lastAtMs)
+         ON CONFLICT (run_id, hour_ms, op, market_id, reason) DO UPDATE SET n = n + excluded.n,
+           first_at_ms = min(first_at_ms, excluded.first_at_ms), last_at_ms = max(last_at_ms, excluded.last_at_ms)`,
       ),
       fill: db.prepare(
         `INSERT OR IGNORE INTO fills (run_id, trade_id, order_id, client_order_id, token_id, side, price_micro, size_micro, ts_ms, source)
@@ -137,6 +165,20 @@ export class JournalWriter {
       code: o.code ?? null,
       latencyMs: o.latencyMs === undefined ? null : wholeMs(o.latencyMs),
       atMs: wholeMs(o.atMs),
+    });
+  }
+
+  /** Adds a count of unsent intents or cancels to its (run, hour, op, market, reason) row. */
+  unsent(run: number, u: UnsentRecord): void {
+    this.#s.unsent.run({
+      run,
+      hourMs: wholeMs(u.hourMs),
+      op: u.op,
+      marketId: u.marketId,
+      reason: u.reason,
+      n: u.n,
+      firstAtMs: wholeMs(u.firstAtMs),
+      lastAtMs: wholeMs(u.lastAtMs),
     });
   }
 

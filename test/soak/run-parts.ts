@@ -35,6 +35,7 @@ export function soakJournal(config: MmConfig, dir: string): JournalSettings | un
     path: join(dir, "journal.sqlite"),
     snapshotIntervalMs: config.journal.snapshotIntervalMs,
     sync: config.journal.synchronous,
+    retentionDays: config.journal.retentionDays,
   };
 }
 

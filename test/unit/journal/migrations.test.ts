@@ -31,7 +31,17 @@ describe("journal schema and migrations", () => {
     const db = openJournalDb(path);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("synchronous", { simple: true })).toBe(1n); // NORMAL
-    expect(tables(db)).toEqual(["accounts", "fees", "fills", "intents", "outcomes", "pnl", "runs", "tokens"]);
+    expect(tables(db)).toEqual([
+      "accounts",
+      "fees",
+      "fills",
+      "intents",
+      "outcomes",
+      "pnl",
+      "runs",
+      "tokens",
+      "unsent",
+    ]);
     db.close();
     expect(version(path)).toBe(SCHEMA_VERSION);
     const full = openJournalDb(path, { sync: "full" });
@@ -59,6 +69,51 @@ describe("journal schema and migrations", () => {
     // The tables of version 2 work on the upgraded file.
     new JournalWriter(db).fee(fill(), { asset: "usdc", amountMicro: 20_000n }, 6);
     expect(db.prepare("SELECT value_pico FROM fees").get()).toEqual({ value_pico: "20000000000" });
+    db.close();
+  });
+
+  it("upgrades a file written at version 2: its rows stay (old unsent intents included), unsent counts go to their table", () => {
+    const path = journalPath();
+    const v2 = openJournalDb(path, { migrations: MIGRATIONS.slice(0, 2) });
+    const run = Number(
+      (
+        v2
+          .prepare("INSERT INTO runs (account, session, started_at_ms) VALUES (?, 'old', 1) RETURNING run_id")
+          .get(ACCOUNT) as { run_id: bigint }
+      ).run_id,
+    );
+    v2.prepare(
+      `INSERT INTO intents (run_id, client_order_id, token_id, market_id, side, level, price_micro, size_micro, sent, at_ms)
+       VALUES (?, 'c1', 't1', 'm1', 'buy', 0, 470000, 10000000, 0, 2)`,
+    ).run(run);
+    v2.close();
+
+    const db = openJournalDb(path);
+    expect(version(path)).toBe(SCHEMA_VERSION);
+    expect(db.prepare("SELECT client_order_id, sent FROM intents").all()).toEqual([
+      { client_order_id: "c1", sent: 0n },
+    ]);
+    const indexes = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+        .all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
+    expect(indexes).toContain("fills_order");
+    expect(indexes).not.toContain("accounts_token");
+    new JournalWriter(db).unsent(run, {
+      hourMs: 0,
+      op: "place",
+      marketId: "m1",
+      reason: "shed",
+      n: 3,
+      firstAtMs: 5,
+      lastAtMs: 9,
+    });
+    expect(db.prepare("SELECT n FROM unsent").get()).toEqual({ n: 3n });
     db.close();
   });
 

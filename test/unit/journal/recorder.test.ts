@@ -55,7 +55,7 @@ const intent: PlaceIntent = {
 };
 
 describe("JournalRecorder", () => {
-  it("journals intents and every send outcome, with the exchange's id or code", () => {
+  it("journals intents and every send outcome, with the exchange's id or code; intents dropped unsent are counted", () => {
     const { db, rec } = setup();
     const { side, level, priceMicro, sizeMicro } = intent.quote;
     const events: EngineEvent[] = [
@@ -116,14 +116,6 @@ describe("JournalRecorder", () => {
         size_micro: 10_000_000n,
         sent: 1n,
       },
-      {
-        client_order_id: "c4",
-        side: "buy",
-        level: 0n,
-        price_micro: 470_000n,
-        size_micro: 10_000_000n,
-        sent: 0n,
-      },
     ]);
     expect(
       db.prepare("SELECT op, client_order_id, outcome, order_id, code FROM outcomes ORDER BY id").all(),
@@ -137,9 +129,12 @@ describe("JournalRecorder", () => {
         code: "insufficient_balance",
       },
       { op: "place", client_order_id: "c3", outcome: "ambiguous", order_id: null, code: "timeout" },
-      { op: "place", client_order_id: "c4", outcome: "dropped", order_id: null, code: "superseded" },
       { op: "cancel", client_order_id: intent.clientOrderId, outcome: "done", order_id: null, code: null },
       { op: "cancel_all", client_order_id: null, outcome: "done", order_id: null, code: null },
+    ]);
+    rec.close();
+    expect(db.prepare("SELECT op, market_id, reason, n FROM unsent").all()).toEqual([
+      { op: "place", market_id: "m1", reason: "superseded", n: 1n },
     ]);
     db.close();
   });

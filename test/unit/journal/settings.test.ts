@@ -22,16 +22,19 @@ describe("where the journal lives", () => {
       path: "/home/mm/.local/share/mm/journal.sqlite",
       snapshotIntervalMs: 60_000,
       sync: "normal",
+      retentionDays: 7,
     });
     const set = config({
       MM_JOURNAL_PATH: "var/j.sqlite",
       MM_JOURNAL_SYNCHRONOUS: "full",
       MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "0",
+      MM_JOURNAL_RETENTION_DAYS: "0",
     });
     expect(runJournalSettings(set, { env: {}, cwd: "/srv" })).toEqual({
       path: "/srv/var/j.sqlite",
       snapshotIntervalMs: 0,
       sync: "full",
+      retentionDays: 0,
     });
     expect(
       runJournalSettings(config({ MM_JOURNAL_ENABLED: "false" }), { env: {}, cwd: "/srv" }),
@@ -56,5 +59,7 @@ describe("where the journal lives", () => {
   it("refuses a bad journal setting at load, naming it", () => {
     expect(() => config({ MM_JOURNAL_ENABLED: "yes" })).toThrow(/journal\.enabled/);
     expect(() => config({ MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "-1" })).toThrow(/journal\.snapshotIntervalMs/);
+    expect(() => config({ MM_JOURNAL_RETENTION_DAYS: "-1" })).toThrow(/journal\.retentionDays/);
+    expect(() => config({ MM_JOURNAL_RETENTION_DAYS: "1.5" })).toThrow(/journal\.retentionDays/);
   });
 });

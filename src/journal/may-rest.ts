@@ -1,0 +1,27 @@
+/**
+ * SQL condition: the `outcomes` row `o` (its run `r`) is a placement the exchange accepted and may
+ * still hold — no cancel of it was answered done or covered by a cancel-all, and the fills journaled
+ * for its order (by the same account) do not add up to its size. A run that stopped cleanly left
+ * nothing resting, so callers add their own run condition. Restore offers these orders to the
+ * start-up reconcile (recognised as ours); retention never deletes them, nor their intents, so
+ * pruning can never change what a restart restores.
+ *
+ * A fully filled order cannot rest, and it is by far the commonest placement without a cancel (the
+ * soak: ~1,300 of 1,330 in five minutes), so leaving those out keeps both the restored map and the
+ * rows retention must keep small. An order whose intent is missing (the store had lost it) has no
+ * known size: it stays.
+ * @example db.prepare(`SELECT o.order_id FROM outcomes o JOIN runs r ON r.run_id = o.run_id WHERE ${MAY_REST}`)
+ */
+export const MAY_REST = `(
+  o.op = 'place' AND o.outcome = 'accepted' AND o.order_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = o.client_order_id
+                  AND c.op = 'cancel' AND c.outcome IN ('done', 'covered'))
+  AND coalesce((SELECT sum(f.size_micro) FROM fills f JOIN runs fr ON fr.run_id = f.run_id
+                WHERE f.order_id = o.order_id AND fr.account = r.account), 0)
+      < coalesce((SELECT max(i.size_micro) FROM intents i
+                  WHERE i.client_order_id = o.client_order_id AND i.run_id = o.run_id AND i.sent = 1),
+                 9223372036854775807)
+)`;
+
+/** SQL condition: the run `r` did not stop cleanly (killed, still running, or left orders open). */
+export const UNCLEAN_RUN = "(r.stopped_at_ms IS NULL OR r.open_at_stop <> 0)";
