@@ -82,9 +82,11 @@ export class MarketDataFeed {
         }
       }),
       client.onRestored((r) => {
-        // The retried subscribe was accepted: its snapshot follows, as after any subscribe.
+        // The retried subscribe was accepted: its snapshot follows, as after any subscribe. It can
+        // also be here already (reply and snapshot in one socket read, the reply's continuation
+        // running after both): only a book still waiting is re-armed, a synced one is left synced.
         if (r.channel === "token_book")
-          for (const t of r.ids) if (tracker.state(t) !== undefined) tracker.expectSnapshot(t);
+          for (const t of r.ids) if (tracker.state(t)?.status === "resyncing") tracker.expectSnapshot(t);
       }),
       client.onFatal(() => {
         for (const t of tracker.tokens()) tracker.expectSnapshot(t);
