@@ -151,15 +151,20 @@ export class TradingEngine implements Engine {
     if (this.#started) return;
     const { clock, log, options, tokens } = this.#core;
     const prep = await prepareStart(this.#core, this.#fills, this.#waiters);
+    // stop() may run while start() awaits (a fatal close in the daemon): a stopped engine must not
+    // go on to enable quoting, start the scheduler or arm close timers that nothing would clear.
+    if (this.#stopping !== undefined) return;
     this.#sinceMs = prep.sinceMs;
     this.#startup = { error: undefined, adopted: 0 };
     await this.#scheduler.now("startup");
+    if (this.#stopping !== undefined) return;
     const { error, adopted } = this.#startup;
     if (error !== undefined) {
       throw new MmError("engine_start_failed", "the start-up reconcile failed", {}, { cause: error });
     }
     // A platform frozen before we subscribed may never be pushed: its status is read before quoting.
     await this.#platform.check();
+    if (this.#stopping !== undefined) return;
     this.#started = true;
     this.#enabled = true;
     this.#scheduler.start();
