@@ -34,6 +34,9 @@ export interface BreakerSnapshot {
   opensUntil: number | undefined;
 }
 
+/** The placement endpoint, as ExchangeError.endpoint names it. */
+const PLACE_ENDPOINT = "POST /api/orders/place";
+
 /** How a finished request counts: a failure, a success, or not at all. */
 export type BreakerVerdict = "failure" | "success" | "ignore";
 
@@ -42,12 +45,18 @@ export type BreakerVerdict = "failure" | "success" | "ignore";
  * are successes (the exchange answered sensibly) while 5xx, transport failures and malformed bodies are
  * failures. 429 is ignored: it is flow control with its own wait (Retry-After) and pacing from the rate
  * limit headers; counting it would turn a brief self-inflicted burst into a 60 s halt of all traffic,
- * cancels included. Its own fail-fast errors are ignored too.
+ * cancels included. Its own fail-fast errors are ignored too. So is a placement answered 503
+ * `exchange_unavailable`: the matcher is down or the platform frozen (a freeze refuses placements
+ * only; cancels and reads work), and the engine stops placing itself (the platform_frozen gate,
+ * the error-rate halt). Counted, a few such answers opened the breaker for 60 s and failed the very
+ * cancels and status reads that handle a freeze: quotes from before it stayed live after a thaw.
+ * The same code on any other endpoint still counts.
  */
 export function defaultBreakerVerdict(err: unknown): BreakerVerdict {
   if (err === undefined) return "success";
   if (!(err instanceof ExchangeError)) return "ignore";
   if (err.code === "circuit_open" || err.httpStatus === 429) return "ignore";
+  if (err.code === "exchange_unavailable" && err.endpoint === PLACE_ENDPOINT) return "ignore";
   return err.outcome === "rejected" ? "success" : "failure";
 }
 

@@ -134,4 +134,28 @@ describe("CircuitBreaker", () => {
     }
     expect(breaker.snapshot()).toMatchObject({ state: "closed", requests: 20, failures: 0 });
   });
+
+  it("ignores placements answered 503 exchange_unavailable (a freeze), so cancels and reads still go", async () => {
+    const { breaker } = setup();
+    const frozen = new ExchangeError({
+      code: "exchange_unavailable",
+      message: "frozen",
+      outcome: "retryable",
+      endpoint: "POST /api/orders/place",
+      httpStatus: 503,
+    });
+    expect(defaultBreakerVerdict(frozen)).toBe("ignore");
+    for (let i = 0; i < 20; i++) {
+      await breaker
+        .run("POST /api/orders/place", () => Promise.reject(frozen), defaultBreakerVerdict)
+        .catch(() => 0);
+    }
+    expect(breaker.state).toBe("closed");
+    await expect(breaker.run("POST /api/orders/cancel", ok, defaultBreakerVerdict)).resolves.toBe("ok");
+    // The exchange itself unreachable still opens it: the same code on reads and cancels counts.
+    await runMany(breaker, Array(10).fill("fail"));
+    const unreachable = err("exchange_unavailable", "retryable", 503);
+    expect(defaultBreakerVerdict(unreachable)).toBe("failure");
+    expect(breaker.state).toBe("open");
+  });
 });
