@@ -166,12 +166,16 @@ async function readRows(file: string): Promise<{ rows: Row[]; reordered: number;
   let reordered = 0;
   let col: Record<(typeof REQUIRED)[number], number> | undefined;
   let width = 0;
+  let headerLine = "";
   for await (const { fields, line } of csvRecords(lines, file)) {
     if (col === undefined) {
       col = header(fields, file);
       width = fields.length;
+      headerLine = fields.join("\n");
       continue;
     }
+    // Files joined with `cat` repeat the header: a row equal to it is the next file's, not data.
+    if (fields.length === width && fields.join("\n") === headerLine) continue;
     if (fields.length !== width) {
       throw bad("csv_field_count", file, line, `${fields.length} fields, the header has ${width}`);
     }

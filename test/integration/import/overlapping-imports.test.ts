@@ -163,11 +163,12 @@ describe("mm import into a directory that already holds the capture", () => {
     expect(await importCommand.run([...CMD, a, "1.jsonl.gz.bak"], c.io)).toBe(0);
   }, 30_000);
 
-  it("the overlapping captures joined into one CSV import as the whole capture (repeated rows dropped)", async () => {
+  it("the overlapping captures joined into one CSV (cat: the header repeated) import as the whole capture (repeated rows dropped)", async () => {
     const dir = join(root, "joined");
     mkdirSync(dir);
     const joined = join(root, "joined.csv");
-    writeFileSync(joined, `${[header, ...rows.slice(0, 2_500), ...rows.slice(2_000)].join("\n")}\n`);
+    const catted = [header, ...rows.slice(0, 2_500), header, ...rows.slice(2_000)];
+    writeFileSync(joined, `${catted.join("\n")}\n`);
     const c = io(dir);
     expect(await importCommand.run([...CMD, joined, "joined.jsonl.gz"], c.io), c.out.stderr).toBe(0);
     expect(JSON.parse(c.out.stdout)).toMatchObject({
