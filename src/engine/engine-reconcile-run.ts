@@ -80,6 +80,7 @@ export async function reconcileOnce(
       tokenOf: (o) => tokens.tokenOf(o),
       tradesSinceMs: pageBackTo,
       unknownGraceMs: options.unknownGraceMs,
+      clockOffsetMs: offsetMs,
     },
   );
   for (const u of report.updates) {

@@ -47,6 +47,12 @@ export interface ReconcileRunOptions {
   /** See OpenOrdersOptions / GhostOptions. */
   readonly cancellingGraceMs?: number;
   readonly unknownGraceMs?: number;
+  /**
+   * Exchange clock minus ours (ms, default 0): our send times are moved onto the exchange's clock
+   * before searching its order history, whose createdAt is its own, so a skew beyond the search's
+   * slack does not search the wrong minutes.
+   */
+  readonly clockOffsetMs?: number;
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -97,7 +103,7 @@ export async function runReconcile(
   if (diff.unresolved.length > 0) {
     const found = await source.ordersByClientId(
       diff.unresolved.map((o) => o.clientOrderId),
-      sentWindow(diff.unresolved),
+      sentWindow(diff.unresolved, opts.clockOffsetMs),
     );
     const byCid = new Map(found.map((o) => [o.clientOrderId, o]));
     for (const o of diff.unresolved) {
@@ -179,10 +185,11 @@ export const HISTORY_SLACK_MS = 60_000;
 
 /**
  * Where the exchange created the orders we sent and never heard back about: our send times (their
- * creation when unsent) widened by HISTORY_SLACK_MS. Searching only there does not depend on the order
- * the history is paged in, which the spec does not show (README "Assumptions").
+ * creation when unsent), moved by `offsetMs` (exchange clock minus ours) and widened by
+ * HISTORY_SLACK_MS. Searching only there does not depend on the order the history is paged in, which
+ * the spec does not show (README "Assumptions").
  */
-export function sentWindow(orders: readonly TrackedOrder[]): TimeWindow {
+export function sentWindow(orders: readonly TrackedOrder[], offsetMs = 0): TimeWindow {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
   for (const o of orders) {
@@ -190,5 +197,5 @@ export function sentWindow(orders: readonly TrackedOrder[]): TimeWindow {
     if (t < from) from = t;
     if (t > to) to = t;
   }
-  return { fromMs: from - HISTORY_SLACK_MS, toMs: to + HISTORY_SLACK_MS };
+  return { fromMs: from + offsetMs - HISTORY_SLACK_MS, toMs: to + offsetMs + HISTORY_SLACK_MS };
 }

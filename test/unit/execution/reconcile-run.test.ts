@@ -109,6 +109,13 @@ describe("runReconcile", () => {
     expect(s.inventory.account(TOKEN).sizeMicro).toBe(3_000_000n);
   });
 
+  it("searches the order history on the exchange's clock when ours is skewed", async () => {
+    const src = new FakeSource([], [], []);
+    // Our clock 5 minutes behind the exchange's: the order sent at our 0 was created at its 300,000.
+    await runReconcile(src, state(), 100_000, { tokenOf, clockOffsetMs: 300_000 });
+    expect(src.windows).toEqual([{ fromMs: 240_000, toMs: 360_000 }]);
+  });
+
   it("adopts orphans when asked; stops paging trades at the watermark", async () => {
     const s = state();
     const src = new FakeSource(
