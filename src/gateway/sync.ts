@@ -117,7 +117,8 @@ export class SubscriptionSync {
     } catch (err) {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
       for (const id of remove) sub.confirmed.delete(id);
-      this.#refuse(sub, add, err.code, err.serverMessage);
+      // A refused removal alone refuses no id we want (its stray frames are dropped as unsolicited).
+      if (add.length > 0) this.#refuse(sub, add, err.code, err.serverMessage);
       return;
     }
     if (this.#stale(link, gen)) return;

@@ -74,7 +74,7 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     commandTimeouts: new Counter({
       name: "mm_ws_command_timeouts_total",
-      help: "Commands (subscribe, ping, get_book_snapshot…) unanswered in time, per gateway.",
+      help: "Commands awaited (subscribe, update_subscription, unsubscribe, ping…) unanswered in time, per gateway.",
       labelNames: ["gateway"] as const,
       registers,
       collect() {

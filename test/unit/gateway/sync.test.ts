@@ -163,6 +163,28 @@ describe("SubscriptionSync", () => {
     ]);
   });
 
+  it("an error reply to an update_subscription that only removes ids refuses nothing", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1", "2"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 1, channel: "token_book", ids: ["1", "2"] }],
+      rejected: [],
+    });
+    await h.flush();
+    h.layout.remove("token_book", ["2"]);
+    void h.sync.request(0);
+    await h.flush();
+    expect(h.sent[1]).toMatchObject({ cmd: "update_subscription", params: { sid: 1, remove_ids: ["2"] } });
+    h.sent[1]?.fail(new CommandRejectedError("update_subscription", "internal_error", "try later"));
+    await h.flush();
+    expect(h.rejected).toEqual([]);
+    expect(h.counters.subscriptionRefusals).toEqual({});
+    expect(h.layout.idsOf("token_book")).toEqual(["1"]);
+  });
+
   it("ids the server leaves out of `accepted` are refused as not_accepted and re-added only after back-off", async () => {
     const h = harness();
     h.layout.place("token_book", ["1", "2"]);
