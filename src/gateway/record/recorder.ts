@@ -63,7 +63,7 @@ export interface RecordSummary {
   readonly reconnects: number;
   /** Frames that failed validation (recorded anyway: the file holds what arrived). */
   readonly malformed: number;
-  /** Ids the server refused. */
+  /** Ids the server refused: every final refusal, and the first of each run of retried ones. */
   readonly rejected: readonly RejectedIds[];
   /** Set when the gateway closed for good (revoked key, …): the recording stopped early. */
   readonly fatal?: GatewayFatalError;
@@ -73,8 +73,10 @@ export interface RecordSummary {
   readonly clockStepBackMs: number;
   /**
    * Set when writing failed: a disk error (disk full, permissions), or RecordWriteError
-   * `write_stalled` when the disk fell `maxPendingBytes` behind. The recording stopped there;
-   * every frame counted in `frames` is in the files.
+   * `write_stalled` when the disk fell `maxPendingBytes` behind. The recording stopped there.
+   * After a stall every frame counted in `frames` is in the files (they are written once the disk
+   * takes them); after a disk error the frames of the batch that failed (up to 64 KiB of JSON) are
+   * counted but may be missing.
    */
   readonly writeError?: unknown;
 }
@@ -137,7 +139,11 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     writer.write({ recvTs, frame: frame as { type: string } });
   });
   const rejected: RejectedIds[] = [];
-  client.onRejected((r) => rejected.push(r));
+  // A refusal retried every 30 s for days would grow this list without bound: its repeats are
+  // counted by the client (subscriptionRefusals), only the first of a run is listed.
+  client.onRejected((r) => {
+    if (r.attempt === undefined || r.attempt === 1) rejected.push(r);
+  });
 
   const flushEvery = opts.flushEveryMs ?? 1_000;
   let flushing = false; // a stalled disk must not pile flushes up behind each other
