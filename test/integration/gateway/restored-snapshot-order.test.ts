@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RejectedIds } from "../../../src/gateway/waiters.js";
 import { until } from "./harness.js";
 import { politeAnswer, RawServer } from "./raw-server.js";
+import { simFeed, snapshotFrame } from "./sim-feed.js";
 
 /*
  * A token_book subscription refused (retryable) on the resubscribe after a reconnect is retried;
@@ -26,20 +26,6 @@ afterEach(async () => {
   await server?.close();
   feed = undefined;
   server = undefined;
-});
-
-const snapshotFrame = (tokenId: string, seq: number, sid: number) => ({
-  type: "book_snapshot",
-  sid,
-  channel: "token_book",
-  id: tokenId,
-  data: {
-    tokenId,
-    seq,
-    tsMs: 1_000,
-    bids: [{ price: "0.5", size: "10" }],
-    asks: [{ price: "0.52", size: "1" }],
-  },
 });
 
 describe("review gateway: restored token_book and its snapshot", () => {
@@ -78,15 +64,12 @@ describe("review gateway: restored token_book and its snapshot", () => {
     }).listen();
     server = srv;
     const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({
-      url: srv.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-      timing: { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, backoff: { baseMs: 500, maxMs: 4_000 } },
+    const f = simFeed(srv.url, clock, {
+      pingIntervalMs: 60_000,
+      silenceTimeoutMs: 120_000,
+      backoff: { baseMs: 500, maxMs: 4_000 },
     });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+    const client = f.client;
     feed = f;
     const rejected: RejectedIds[] = [];
     const restored: string[][] = [];

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { BookStateEvent } from "../../../src/book/book-state.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RejectedIds } from "../../../src/gateway/waiters.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { simFeed, snapshotFrame } from "./sim-feed.js";
 
 /*
  * The subscriptions a link held are subscribed again after every reconnect. A refusal at that
@@ -26,20 +26,6 @@ afterEach(async () => {
   await server?.close();
   feed = undefined;
   server = undefined;
-});
-
-const snapshotFrame = (tokenId: string, seq: number) => ({
-  type: "book_snapshot",
-  sid: 1,
-  channel: "token_book",
-  id: tokenId,
-  data: {
-    tokenId,
-    seq,
-    tsMs: 1_000,
-    bids: [{ price: "0.5", size: "10" }],
-    asks: [{ price: "0.52", size: "1" }],
-  },
 });
 
 /**
@@ -77,15 +63,12 @@ async function reconnected(answer: Answer): Promise<Setup> {
   const srv = await new RawServer(answer).listen();
   server = srv;
   const clock = new SimClock(1_000_000);
-  const client = new GatewayClient({
-    url: srv.url,
-    gateway: "market",
-    apiKey: "k",
-    clock,
-    random: () => 0.5,
-    timing: { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, backoff: { baseMs: 500, maxMs: 4_000 } },
+  const f = simFeed(srv.url, clock, {
+    pingIntervalMs: 60_000,
+    silenceTimeoutMs: 120_000,
+    backoff: { baseMs: 500, maxMs: 4_000 },
   });
-  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+  const client = f.client;
   feed = f;
   const states: BookStateEvent[] = [];
   const rejected: RejectedIds[] = [];
@@ -172,14 +155,8 @@ describe("a refusal of the resubscribe after a reconnect", () => {
     }).listen();
     server = srv;
     const clock = new SimClock(0);
-    const client = new GatewayClient({
-      url: srv.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-    });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+    const f = simFeed(srv.url, clock);
+    const client = f.client;
     feed = f;
     await f.start();
     // B is left out of `accepted` (no code): retried, not dropped.

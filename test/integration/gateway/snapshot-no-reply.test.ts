@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import { settle } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { simFeed, snapshotFrame } from "./sim-feed.js";
 
 /*
  * The spec shows no reply payload for get_book_snapshot (only subscribe's): a server may answer it
@@ -31,43 +31,23 @@ function answer(snapshot: Answer): Answer {
   return (c, conn) => (c.cmd === "get_book_snapshot" ? snapshot(c, conn) : polite(c, conn));
 }
 
-const snapshotFrame = (tokenId: string, seq: number) => ({
-  type: "book_snapshot",
-  sid: 1,
-  channel: "token_book",
-  id: tokenId,
-  data: {
-    tokenId,
-    seq,
-    tsMs: 1_000,
-    bids: [{ price: "0.5", size: "10" }],
-    asks: [{ price: "0.52", size: "10" }],
-  },
-});
-
 /** A feed on a RawServer with two synced books; pings are rare so only snapshots are in flight. */
 async function twoBooks(snapshot: Answer): Promise<{ srv: RawServer; f: MarketDataFeed; clock: SimClock }> {
   const srv = await new RawServer(answer(snapshot)).listen();
   server = srv;
   const clock = new SimClock(1_000_000);
-  const client = new GatewayClient({
-    url: srv.url,
-    gateway: "market",
-    apiKey: "k",
+  const f = simFeed(
+    srv.url,
     clock,
-    random: () => 0.5,
-    timing: { commandTimeoutMs: COMMAND_TIMEOUT_MS, pingIntervalMs: 60_000, silenceTimeoutMs: 120_000 },
-  });
-  const f = new MarketDataFeed({
-    client,
-    clock,
-    tracker: { stall: { enabled: false }, snapshotTimeoutMs: 5_000, backoff: { baseMs: 500 } },
-  });
+    { commandTimeoutMs: COMMAND_TIMEOUT_MS, pingIntervalMs: 60_000, silenceTimeoutMs: 120_000 },
+    { snapshotTimeoutMs: 5_000, backoff: { baseMs: 500 } },
+  );
+  const client = f.client;
   feed = f;
   await f.start();
   await f.subscribeBooks([A, B]);
-  srv.conns[0]?.send(snapshotFrame(A, 1));
-  srv.conns[0]?.send(snapshotFrame(B, 1));
+  srv.conns[0]?.send(snapshotFrame(A, 1, 1, "10"));
+  srv.conns[0]?.send(snapshotFrame(B, 1, 1, "10"));
   await client.ping(); // frames are ordered: once the pong is in, both snapshots are applied
   expect(f.tracker.state(A)?.quotable).toBe(true);
   expect(f.tracker.state(B)?.quotable).toBe(true);
@@ -106,7 +86,7 @@ describe("get_book_snapshot is not a command whose silence kills the connection"
     expect(srv.conns).toHaveLength(1);
 
     // The book_snapshot event is the answer that matters.
-    srv.conns[0]?.send(snapshotFrame(A, 7));
+    srv.conns[0]?.send(snapshotFrame(A, 7, 1, "10"));
     await f.client.ping();
     expect(f.tracker.state(A)).toMatchObject({ status: "synced", quotable: true, lastSeq: 7 });
   });
@@ -118,7 +98,7 @@ describe("get_book_snapshot is not a command whose silence kills the connection"
     }));
     gapOnA(srv);
     await f.client.ping();
-    srv.conns[0]?.send(snapshotFrame(A, 7));
+    srv.conns[0]?.send(snapshotFrame(A, 7, 1, "10"));
     await f.client.ping();
     expect(srv.commands("get_book_snapshot")).toHaveLength(1);
     expect(f.tracker.state(A)).toMatchObject({ status: "synced", lastSeq: 7 });
