@@ -1,14 +1,20 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, createGzip } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
-import { type RecordedFrame, RecordedWriter, recordLine } from "../../../src/recorded/format.js";
-import { bookFrame } from "./support/book-frames.js";
+import { recordLine } from "../../../src/recorded/format.js";
 import { runBacktestCli } from "./support/cli.js";
+import {
+  CONDITION,
+  CUT_FILES,
+  frame,
+  killedRecording as killedRecordingIn,
+  TOKEN,
+  writeFrames,
+} from "./support/killed-recording.js";
 
 /*
  * A recorder killed mid-file (SIGKILL, OOM, power loss) leaves its last file without the gzip end,
@@ -17,11 +23,7 @@ import { runBacktestCli } from "./support/cli.js";
  * data.truncatedFiles and a warning names it. Any other damage is bad data: exit 2 naming the file.
  */
 
-const TOKEN = "4242";
-const CONDITION = `0x${"ab".repeat(32)}`;
-const T0 = 1_750_000_000_000;
-const FILE1 = "market-20250619T150000Z-0001.jsonl.gz";
-const FILE2 = "market-20250619T150500Z-0002.jsonl.gz";
+const [FILE1, FILE2] = CUT_FILES;
 
 let dir: string;
 beforeAll(() => {
@@ -29,40 +31,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function frame(n: number): RecordedFrame {
-  return bookFrame(TOKEN, CONDITION, n, T0 + n * 50);
-}
-
-async function writeFrames(path: string, from: number, to: number): Promise<void> {
-  const w = RecordedWriter.create(path);
-  for (let n = from; n <= to; n++) await w.write(frame(n));
-  await w.close();
-}
-
-// What a killed writer leaves: whole lines sync-flushed, then part of a line, and no gzip end.
-async function crashCut(lines: string[], partial: string): Promise<Buffer> {
-  const gz = createGzip();
-  const out: Buffer[] = [];
-  gz.on("data", (b: Buffer) => out.push(b));
-  const flush = () => new Promise<void>((r) => gz.flush(constants.Z_SYNC_FLUSH, () => r()));
-  gz.write(lines.join(""));
-  await flush();
-  gz.write(partial);
-  await flush();
-  await new Promise((r) => setImmediate(r));
-  gz.destroy();
-  return Buffer.concat(out);
-}
-
-/** A recording of frames 1..100 (a clean rotation) and 101..180 plus part of 181 (killed). */
-async function killedRecording(name: string): Promise<string> {
-  const sub = join(dir, name);
-  mkdirSync(sub);
-  await writeFrames(join(sub, FILE1), 1, 100);
-  const lines = Array.from({ length: 80 }, (_, i) => recordLine(frame(101 + i)));
-  writeFileSync(join(sub, FILE2), await crashCut(lines, recordLine(frame(181)).slice(0, 37)));
-  return sub;
-}
+const killedRecording = (name: string) => killedRecordingIn(dir, name);
 
 const LAYERS = [
   {

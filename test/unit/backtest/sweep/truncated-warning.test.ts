@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSweepCommand } from "../../../../src/cli/backtest-sweep.js";
 import { captureIo } from "../../../integration/backtest/support/cli.js";
-import { CUT_FILES, killedRecording } from "./fixtures/cut-recording.js";
+import { CUT_FILES, killedRecording } from "../../../integration/backtest/support/killed-recording.js";
 
 /*
  * A sweep over a recording whose last file was cut short (a killed recorder) warns on stderr once
