@@ -28,6 +28,14 @@ function moveBooks(h: Harness, bid: string, ask: string): void {
   for (const i of [1, 2]) h.crowdQuote(h.tokens(i)[0], bid, ask);
 }
 
+/** Moves both books down a cent `steps` times from 0.47 / 0.51, running `ms` after each move. */
+async function walkBooksDown(h: Harness, steps: number, ms: number): Promise<void> {
+  for (let i = 0; i < steps; i++) {
+    moveBooks(h, `0.${47 - i}`, `0.${51 - i}`);
+    await h.run(ms);
+  }
+}
+
 describe("engine: a platform freeze learned without a push", () => {
   it("already frozen at start: nothing is placed, the wallet gate is logged, no error-rate halt", async () => {
     const h = new Harness({ markets: 2, risk: RISK, platformStatus: true });
@@ -35,13 +43,7 @@ describe("engine: a platform freeze learned without a push", () => {
     moveBooks(h, "0.48", "0.52");
     await h.engine.start();
     await h.run(1_000);
-    for (const [bid, ask] of [
-      ["0.47", "0.51"],
-      ["0.46", "0.50"],
-    ] as const) {
-      moveBooks(h, bid, ask);
-      await h.run(1_000);
-    }
+    await walkBooksDown(h, 2, 1_000);
     expect(places(h)).toBe(0);
     expect(logged(h, "risk: platform_frozen")).toBe(1);
     expect(logged(h, "risk: error_rate_halt")).toBe(0);
@@ -55,15 +57,7 @@ describe("engine: a platform freeze learned without a push", () => {
     expect(h.botQuotes()).toHaveLength(4);
 
     h.exchange.frozen = true;
-    for (const [bid, ask] of [
-      ["0.47", "0.51"],
-      ["0.46", "0.50"],
-      ["0.45", "0.49"],
-      ["0.44", "0.48"],
-    ] as const) {
-      moveBooks(h, bid, ask);
-      await h.run(1_000);
-    }
+    await walkBooksDown(h, 4, 1_000);
     expect(logged(h, "risk: error_rate_halt")).toBe(0);
     expect(logged(h, "risk: platform_frozen")).toBe(1);
     // The wallet gate pulled every quote (cancels work while frozen).
@@ -122,14 +116,7 @@ describe("engine: a platform freeze learned without a push", () => {
     // The matcher is unreachable but the platform is not frozen: an outage, for the halt to back off from.
     h.exchange.frozen = true;
     h.exchange.platformFrozen = async () => false;
-    for (const [bid, ask] of [
-      ["0.47", "0.51"],
-      ["0.46", "0.50"],
-      ["0.45", "0.49"],
-    ] as const) {
-      moveBooks(h, bid, ask);
-      await h.run(3_000);
-    }
+    await walkBooksDown(h, 3, 3_000);
     expect(logged(h, "risk: error_rate_halt")).toBe(1);
     expect(logged(h, "risk: platform_frozen")).toBe(0);
   });
@@ -140,13 +127,7 @@ describe("engine: a platform freeze learned without a push", () => {
     await h.engine.start();
     await h.run(1_000);
     h.exchange.frozen = true;
-    for (const [bid, ask] of [
-      ["0.47", "0.51"],
-      ["0.46", "0.50"],
-    ] as const) {
-      moveBooks(h, bid, ask);
-      await h.run(1_000);
-    }
+    await walkBooksDown(h, 2, 1_000);
     expect(logged(h, "risk: error_rate_halt")).toBe(1);
   });
 });
