@@ -80,6 +80,9 @@ export class PlatformWatch {
   pushed(frozen: boolean): void {
     this.#pushes++;
     this.#lastPushAt = this.#d.clock.now();
+    // A freeze pushed: the answers held so far were the freeze's, even if a thaw comes before the
+    // read they wait for (that read's answer is dropped as overtaken, which would count them).
+    if (frozen) this.#held = [];
     this.#d.apply(frozen, "push");
     this.#next();
   }

@@ -125,6 +125,18 @@ describe("PlatformWatch", () => {
     expect(w.counted).toEqual([]); // frozen: the held answer was the freeze's
   });
 
+  it("answers held before a freeze push are the freeze's, even when the thaw is pushed before the read returns", async () => {
+    const w = new World();
+    w.watch.unavailable("exchange_unavailable");
+    w.watch.unavailable("circuit_open");
+    expect(w.reads).toBe(1);
+    w.watch.pushed(true); // the freeze, pushed while the read is out
+    w.watch.pushed(false); // and its thaw, before the read returns
+    await w.answer(true); // overtaken by the pushes: dropped
+    expect(w.frozen).toBe(false);
+    expect(w.counted).toEqual([]);
+  });
+
   it("check() reads once and resolves; without a status endpoint, answers count at once", async () => {
     const w = new World();
     const done = w.watch.check();
