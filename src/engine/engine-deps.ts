@@ -96,6 +96,13 @@ export interface EngineOptions {
   readonly volatility?: VolatilityConfig;
   /** What an earlier run left (the journal). Default NO_RESTORE. */
   readonly restore?: EngineRestore;
+  /**
+   * Whether the market data shows our own resting orders. Live and paper: yes (default), the
+   * exchange's book holds them, so the strategy, σ and the PnL mark read the book without them
+   * (bookWithout). A backtest's recorded or synthetic frames show only the market: taking our
+   * orders out of them again would remove other traders' liquidity at our prices.
+   */
+  readonly feedShowsOwnOrders?: boolean;
 }
 
 /** Everything createEngine needs; the ports decide the mode (live, paper, backtest). */
@@ -149,6 +156,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     queue: o.queue ?? {},
     volatility: o.volatility ?? { halfLifeMs: 60_000, minSamples: 20, maxGapMs: 300_000 },
     restore: o.restore ?? NO_RESTORE,
+    feedShowsOwnOrders: o.feedShowsOwnOrders ?? true,
   };
   const positive = {
     reconcileIntervalMs: r.reconcileIntervalMs,

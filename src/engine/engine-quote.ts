@@ -84,7 +84,7 @@ function stepInputs(
     bookState: slot.bookState,
     book,
     // The strategy prices against the rest of the market: our own orders are taken out of it.
-    net: book === undefined ? undefined : bookWithout(book, openQuotes(core.store, tokenId, IN_BOOK)),
+    net: book === undefined ? undefined : marketBook(core, tokenId, book),
     positionMicro: exposure.positionMicro,
     marketGrossMicro: exposure.marketGrossMicro,
     totalGrossMicro: exposure.totalGrossMicro,
@@ -92,6 +92,16 @@ function stepInputs(
     nowMs: now,
     volatility: sigma(slot.vol),
   };
+}
+
+/**
+ * `book` as the rest of the market shows it: without our own resting orders when the feed shows
+ * them (EngineOptions.feedShowsOwnOrders), else as it is. What the strategy prices from, σ follows
+ * and positions are marked at, so that our own quotes never move any of them.
+ */
+export function marketBook(core: EngineCore, tokenId: string, book: BookView): BookView {
+  if (!core.options.feedShowsOwnOrders) return book;
+  return bookWithout(book, openQuotes(core.store, tokenId, IN_BOOK));
 }
 
 function runStep(

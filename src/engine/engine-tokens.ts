@@ -114,11 +114,14 @@ export class TokenTable {
     }
   }
 
-  /** Folds a new book into the token's σ estimator; returns the mid in micro-units (may be fractional). */
-  observeBook(slot: TokenSlot, book: BookView, now: number): number | undefined {
+  /**
+   * Keeps a token's new book and folds the mid of `market` (the book without our orders: see
+   * marketBook) into its σ estimator; returns that mid in micro-units (may be fractional).
+   */
+  observeBook(slot: TokenSlot, book: BookView, market: BookView, now: number): number | undefined {
     slot.book = book;
-    const bid = book.bids.bestPrice();
-    const ask = book.asks.bestPrice();
+    const bid = market.bids.bestPrice();
+    const ask = market.asks.bestPrice();
     if (bid === undefined || ask === undefined || bid >= ask) return undefined;
     const mid = (bid + ask) / 2;
     slot.vol = updateVolatility(slot.vol, mid, now);

@@ -50,7 +50,7 @@ import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
-import { quoteToken } from "./engine-quote.js";
+import { marketBook, quoteToken } from "./engine-quote.js";
 import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
@@ -179,7 +179,9 @@ export class TradingEngine implements Engine {
     const { clock, positions, tokens, risk } = this.#core;
     const slot = tokens.get(tokenId);
     if (slot === undefined) return;
-    const mid = tokens.observeBook(slot, book, clock.now());
+    // σ and the PnL mark follow the market without us: our own quotes at the touch move the
+    // exchange's mid, and read as market moves they fed back into A–S / GLFT spreads and the PnL.
+    const mid = tokens.observeBook(slot, book, marketBook(this.#core, tokenId, book), clock.now());
     if (mid !== undefined && positions.mark(tokenId, mid)) {
       this.#core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
     }

@@ -150,7 +150,8 @@ export class SimSession {
       strategyFor: () => strategy,
       risk: new RiskGuard(s.risk),
       logger: o.logger ?? pino({ level: "silent" }),
-      options: s.engine,
+      // The recorded or synthetic frames show the market without the bot's orders.
+      options: { ...s.engine, feedShowsOwnOrders: false },
       ...(o.onEngineEvent === undefined ? {} : { listener: o.onEngineEvent }),
     });
     this.tracker.onState((st) => this.engine.onBookState(st));
