@@ -215,8 +215,11 @@ export class Feeds {
   #onMarketEvent(e: ChannelEvent): void {
     const { engine, markets, logger } = this.#o;
     if (e.type === "platform_status") {
-      if (e.frozen === undefined || e.frozen === this.#frozen) return;
-      if (e.frozen || this.#frozen !== undefined) {
+      if (e.frozen === undefined) return;
+      // Logged on a change of what was pushed; forwarded always: the engine also learns freezes
+      // from GET /api/platform/status, so a push repeating the last push can still be news to it
+      // (the thaw of a freeze only the status read saw). A repeat costs the engine one requote.
+      if (e.frozen !== this.#frozen && (e.frozen || this.#frozen !== undefined)) {
         logger.warn({ frozen: e.frozen, reason: e.reason }, `platform ${e.frozen ? "frozen" : "unfrozen"}`);
       }
       this.#frozen = e.frozen;
