@@ -33,7 +33,7 @@ afterEach(async () => {
   mock = undefined;
 });
 
-describe("review(app): a thaw push after a freeze learned from the status read", () => {
+describe("daemon: a thaw push after a freeze learned from the status read", () => {
   it("reaches the engine at once: quotes are back well before the next 5 s status poll", async () => {
     const m = await startMock();
     mock = m;
