@@ -54,6 +54,11 @@ export class DaemonRun {
     return this.#stop(reason, undefined);
   }
 
+  /** Whether a stop has begun (requested, or a fatal close). */
+  get stopping(): boolean {
+    return this.#stopping !== undefined;
+  }
+
   #stop(reason: string, fixed: DaemonOutcome | undefined): Promise<DaemonOutcome> {
     const { config, clock, logger, engine, client, reporter, journal, onStopping } = this.#p;
     this.#stopping ??= (async () => {

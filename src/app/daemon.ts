@@ -34,6 +34,12 @@ export interface DaemonOptions {
   readonly onMarketFrame?: (frame: Record<string, unknown>, recvTs: number) => void;
   /** Told when the daemon begins to stop, whoever asked (the lifecycle bounds the stop from then). */
   readonly onStopping?: (reason: string) => void;
+  /**
+   * Aborted when a stop is requested while the daemon starts (SIGTERM during a slow start-up): the
+   * engine is not started, or stops where its start has got to, so nothing is quoted after the
+   * request; the caller then stops the daemon it gets.
+   */
+  readonly stopRequested?: AbortSignal;
   /** Order-queue metric hooks (depth, waits, 429s, shedding). */
   readonly queueMetrics?: OrderQueueMetrics;
   /** Prometheus metrics to feed: exchange calls, engine events, books, gateways, rate limits. */
@@ -166,8 +172,10 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     if (opts.metrics !== undefined) watch(opts.metrics, { markets, feeds, client, engine });
     reporter.announce(config, session, builder.maker);
     await feeds.start();
-    await engine.start();
-    reporter.started(engine);
+    await startEngine(engine, run, opts.stopRequested);
+    // Not for a daemon already stopping (a fatal close or a request during start): nothing would
+    // clear the status line's timer again.
+    if (!run.stopping) reporter.started(engine);
     return {
       engine,
       markets,
@@ -214,4 +222,18 @@ function withExpiry(builder: OrderBuilder, config: MmConfig, clock: Clock): Pick
   const s = config.signing.orderExpirySeconds;
   if (s === 0) return builder;
   return { build: (req) => builder.build({ ...req, expiry: Math.floor(clock.now() / 1000) + s }) };
+}
+
+// Starts the engine unless a stop was requested already; a request during its start stops the
+// run there (engine.start then ends without enabling quoting).
+async function startEngine(engine: TradingEngine, run: DaemonRun, stopRequested: AbortSignal | undefined) {
+  const reason = () => String(stopRequested?.reason ?? "stop requested");
+  if (stopRequested?.aborted === true) return;
+  const onRequest = () => void run.stop(reason());
+  stopRequested?.addEventListener("abort", onRequest, { once: true });
+  try {
+    await engine.start();
+  } finally {
+    stopRequested?.removeEventListener("abort", onRequest);
+  }
 }

@@ -51,15 +51,17 @@ export interface LifecycleOptions {
  * and close; a second request, or a stop that overruns `shutdownTimeoutMs`, ends with exit code 1
  * at once (through `forceExit`, since whatever hangs may keep the process alive). A hangup while
  * stopping is not a second request (see HANGUP): the stop goes on. A request that
- * arrives while the daemon is still starting stops it as soon as it is up. `start` receives the
- * hook the daemon calls when it begins stopping on its own (a fatal auth close), so that stop is
- * bounded too. Errors thrown by `start` propagate.
+ * arrives while the daemon is still starting aborts `stopRequested`, which `start` hands to the
+ * daemon: it quotes nothing (an engine still starting stops there), and it is stopped as soon as
+ * it is up. `start` also receives the hook the daemon calls when it begins stopping on its own (a
+ * fatal auth close), so that stop is bounded too. Errors thrown by `start` propagate.
  * @example const outcome = await runUntilStopped((onStopping) => startDaemon(config, { logger, onStopping }), opts);
  */
 export async function runUntilStopped(
-  start: (onStopping: (reason: string) => void) => Promise<Stoppable>,
+  start: (onStopping: (reason: string) => void, stopRequested: AbortSignal) => Promise<Stoppable>,
   o: LifecycleOptions,
 ): Promise<DaemonOutcome> {
+  const stopRequest = new AbortController();
   let daemon: Stoppable | undefined;
   let requested: string | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -89,12 +91,13 @@ export async function runUntilStopped(
       return;
     }
     requested = reason;
+    stopRequest.abort(reason);
     o.notify(`${reason}: cancelling every quote, then exiting (at most ${o.shutdownTimeoutMs} ms)`);
     arm();
     if (daemon !== undefined) void daemon.stop(reason);
   });
   try {
-    const started = await Promise.race([start(() => arm()), deadline]);
+    const started = await Promise.race([start(() => arm(), stopRequest.signal), deadline]);
     if (!("done" in started)) return started;
     daemon = started;
     if (requested !== undefined) void daemon.stop(requested);

@@ -38,6 +38,7 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
       ...(o.listener === undefined ? {} : { listener: o.listener }),
       ...(o.onMarketFrame === undefined ? {} : { onMarketFrame: o.onMarketFrame }),
       ...(o.onStopping === undefined ? {} : { onStopping: o.onStopping }),
+      ...(o.stopRequested === undefined ? {} : { stopRequested: o.stopRequested }),
       ...(o.metrics === undefined ? {} : { metrics: o.metrics }),
     });
   } catch (err) {

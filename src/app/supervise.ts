@@ -15,11 +15,11 @@ export interface SuperviseDeps {
  * exit 2); a key the exchange refuses at start-up is exit 3; anything else propagates (exit 1).
  * When `forceExit` is given it is also armed, unref'd, one second after the outcome, so a handle
  * left open by accident cannot keep a stopped daemon's process alive.
- * @example return superviseDaemon("run", (onStopping) => startDaemon(config, { logger, onStopping }), 10_000, io.stderr, deps);
+ * @example return superviseDaemon("run", (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }), 10_000, io.stderr, deps);
  */
 export async function superviseDaemon(
   name: string,
-  start: (onStopping: (reason: string) => void) => Promise<Stoppable>,
+  start: (onStopping: (reason: string) => void, stopRequested: AbortSignal) => Promise<Stoppable>,
   shutdownTimeoutMs: number,
   stderr: (text: string) => void,
   deps: SuperviseDeps,

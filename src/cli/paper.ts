@@ -76,7 +76,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       });
       return superviseDaemon(
         "paper",
-        (onStopping) =>
+        (onStopping, stopRequested) =>
           observed(early, logger, true, (metrics) =>
             startPaperDaemon({
               files,
@@ -86,6 +86,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
               flow: values["no-flow"] !== true,
               logger,
               onStopping,
+              stopRequested,
               scenario,
               metrics,
             }),

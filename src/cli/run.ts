@@ -77,11 +77,12 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
       const journal = runJournalSettings(config, io);
       return superviseDaemon(
         "run",
-        (onStopping) =>
+        (onStopping, stopRequested) =>
           observed(config, logger, false, (metrics) =>
             startDaemon(config, {
               logger,
               onStopping,
+              stopRequested,
               metrics,
               ...(journal === undefined ? {} : { journal }),
             }),
