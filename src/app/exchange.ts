@@ -2,6 +2,7 @@ import { requireApiKey, requirePrivateKey } from "../config/secrets.js";
 import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
 import { ExchangeHttpClient } from "../exchange/client.js";
+import { DEFAULT_CANCEL_SLOTS } from "../execution/order-queue-types.js";
 import type { Logger } from "../observability/logger.js";
 import { OrderBuilder } from "../signing/order-builder.js";
 import { PrivateKeySigner } from "../signing/private-key-signer.js";
@@ -30,7 +31,8 @@ export function exchangeClient(config: MmConfig, clock: Clock, logger: Logger): 
     timeoutMs: config.exchange.requestTimeoutMs,
     retry: config.retry,
     breaker: config.circuitBreaker,
-    maxSockets: config.queue.concurrency + 4,
+    // The queue's placement slots and cancel-only slots, and room for the reconciler's reads.
+    maxSockets: config.queue.concurrency + DEFAULT_CANCEL_SLOTS + 4,
   });
 }
 

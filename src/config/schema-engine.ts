@@ -128,7 +128,7 @@ export const engineSchema = {
       max: 30_000,
     }),
     concurrency: setting({
-      doc: "Order requests in flight at most. It must cover the send rate × the round trip, or it, not the rate budget, limits throughput.",
+      doc: "Placements in flight at most (cancels and cancel-alls have 4 more slots of their own). It must cover the send rate × the round trip, or it, not the rate budget, limits throughput.",
       format: "mm-int",
       default: 16,
       env: "MM_QUEUE_CONCURRENCY",

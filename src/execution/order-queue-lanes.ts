@@ -21,6 +21,7 @@ export interface QueuedPlace {
    * drop it unsent, that answer is its outcome (it was sent, so it is not reported as a drop).
    */
   lastAnswer: PlaceAnswer | undefined;
+  withdrawnBy?: "cancel_all" | "closed";
 }
 
 /** A single cancel waiting to be sent; duplicates for the same order ride along in `intents`. */

@@ -33,7 +33,7 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
   const waiting = q.awaiting.get(coid) ?? [];
   q.awaiting.delete(coid);
   if (res.kind === "withdrawn") {
-    q.dropPlace(item, waiting.length > 0 ? "cancelled_unsent" : "superseded");
+    q.dropPlace(item, waiting.length > 0 ? "cancelled_unsent" : (item.withdrawnBy ?? "superseded"));
     for (const intent of waiting)
       q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: notSentReason(item) } });
     return;

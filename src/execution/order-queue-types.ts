@@ -20,6 +20,9 @@ export type QueueOp = "place" | "cancel" | "cancel_all";
  * - `cancel_all`: a cancel-all of its market (or the kill switch) was queued after it;
  * - `closed`: the queue is closing (placements are no longer sent; cancels still are).
  */
+/** Slots of the order queue kept for cancels and cancel-alls (OrderQueueOptions.cancelSlots). */
+export const DEFAULT_CANCEL_SLOTS = 4;
+
 export type PlaceDropReason = "superseded" | "shed" | "cancelled_unsent" | "cancel_all" | "closed";
 
 /** How a cancel ended. */
@@ -112,6 +115,12 @@ export interface OrderQueueOptions {
    * cover the send rate × round trip, or it, not the budget, limits throughput.
    */
   concurrency?: number;
+  /**
+   * Extra slots only cancels and cancel-alls may use, so that they never wait behind placements
+   * in flight (a kill-switch cancel-all behind 16 slow placements waited up to their timeout).
+   * Default DEFAULT_CANCEL_SLOTS.
+   */
+  cancelSlots?: number;
   /** Placements the budget cannot send within this horizon may be shed when calm. Default 1000 ms. */
   shedHorizonMs?: number;
   /** Placements with urgencyTicks at or below this are calm: shed first under a tight budget. Default 2. */

@@ -4,10 +4,16 @@ import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Intent } from "./intents.js";
 import { substituteCancelAlls } from "./order-queue-cancel-all.js";
 import type { QueuedPlace } from "./order-queue-lanes.js";
-import { QueueSender } from "./order-queue-send.js";
+import { isRateLimited, QueueSender } from "./order-queue-send.js";
 import { settleCancel, settleCancelAll, settlePlace } from "./order-queue-settle.js";
 import { QueueState } from "./order-queue-state.js";
-import type { OrderQueueOptions, QueueDepth, QueueOp, QueueStats } from "./order-queue-types.js";
+import {
+  DEFAULT_CANCEL_SLOTS,
+  type OrderQueueOptions,
+  type QueueDepth,
+  type QueueOp,
+  type QueueStats,
+} from "./order-queue-types.js";
 import { endpointOf } from "./rate-budget.js";
 
 /** Priorities handed to p-queue (they order tasks only if p-queue ever holds several at once). */
@@ -15,7 +21,7 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
 
 /**
  * The rate-aware order queue: takes the order manager's intents and decides when and whether each is
- * sent, never sending on an empty bucket. Rules (README "Order queue"):
+ * sent, never sending on an empty bucket. Rules (README "How a quote is made"):
  * - order: kill-switch cancel-all, then market cancel-alls, then cancels (FIFO), then placements by
  *   urgencyTicks (far from desired first, then oldest). Each lane spends its own bucket, so a lane
  *   whose bucket is empty does not hold back the next;
@@ -28,6 +34,10 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  *   before its second send, it is reported with that reject, never as `place_dropped` (it was sent).
  *   Cancels and cancel-alls are retried up to maxCancelAttempts on retryable answers (a repeated
  *   cancel is harmless).
+ * - slots: placements use at most `concurrency`; `cancelSlots` more are for cancels and cancel-alls
+ *   alone, so a kill switch never waits for a slow placement's answer; a placement still being
+ *   signed when a cancel-all of its market arrives is withdrawn; a cancel answered 5xx (not 429) is
+ *   retried after 200 ms, doubling to 10 s, as the spec's retry guidance says.
  * Decisions are taken as late as possible (at send time), so they see the whole backlog. p-queue
  * bounds the requests in flight; every timing decision comes from the injected Clock.
  * @example
@@ -40,6 +50,7 @@ export class OrderQueue {
   readonly #sender: QueueSender;
   readonly #pq: PQueue;
   readonly #concurrency: number;
+  readonly #cancelSlots: number;
   #timer: { id: TimerId; at: number } | undefined;
   #pumping = false;
   #pumpAgain = false;
@@ -50,7 +61,8 @@ export class OrderQueue {
     this.#o = opts;
     this.#s = new QueueState(opts);
     this.#concurrency = opts.concurrency ?? 16;
-    this.#pq = new PQueue({ concurrency: this.#concurrency });
+    this.#cancelSlots = opts.cancelSlots ?? DEFAULT_CANCEL_SLOTS;
+    this.#pq = new PQueue({ concurrency: this.#concurrency + this.#cancelSlots });
     // p-queue frees a slot a microtask after a task settles: pump then, not from inside the task.
     this.#pq.on("next", () => this.#pump());
     this.#sender = new QueueSender({
@@ -144,7 +156,10 @@ export class OrderQueue {
     for (const p of s.places.shedTail(keep, this.#o.calmUrgencyTicks ?? 2)) s.dropPlace(p, "shed");
     const blocked = s.blockedMarkets();
     const eligible = (p: QueuedPlace) => !blocked.has("*") && !blocked.has(p.intent.marketId);
-    while (this.#pq.pending + this.#pq.size < this.#concurrency && this.#dispatchNext(now, eligible)) {}
+    while (
+      this.#pq.pending + this.#pq.size < this.#concurrency + this.#cancelSlots &&
+      this.#dispatchNext(now, eligible)
+    ) {}
     this.#scheduleWake(now, eligible);
   }
 
@@ -159,6 +174,7 @@ export class OrderQueue {
       this.#start("cancel_all", now, all, async () => {
         const res = await this.#sender.cancelAll(all);
         s.inFlightCancelAlls.delete(all);
+        this.#backOff("cancel_all", all.attempts, res);
         settleCancelAll(s, all, res);
       });
       return true;
@@ -170,22 +186,38 @@ export class OrderQueue {
       this.#start("cancel", now, cancel, async () => {
         const res = await this.#sender.cancel(cancel);
         s.inFlightCancels.delete(cancel.clientOrderId);
+        this.#backOff("cancel", cancel.attempts, res);
         settleCancel(s, cancel, res);
       });
       return true;
     }
     if (budget.available("place", now) < 1) return false;
+    if (this.#pq.pending + this.#pq.size >= this.#concurrency) return false;
     const place = s.places.first(eligible);
     if (place === undefined) return false;
     s.places.remove(place);
     s.inFlightPlaces.set(place.intent.clientOrderId, place);
     // Withdrawn before it leaves if, while it is being signed, a newer one for its key or a cancel arrives.
-    const stillWanted = () =>
-      s.places.byKey(place.key) === undefined && !s.awaiting.has(place.intent.clientOrderId);
+    const stillWanted = () => {
+      if (s.places.byKey(place.key) !== undefined || s.awaiting.has(place.intent.clientOrderId)) return false;
+      const b = s.blockedMarkets();
+      if (b.has("*") || b.has(place.intent.marketId)) {
+        place.withdrawnBy = "cancel_all";
+        return false;
+      }
+      return true;
+    };
     this.#start("place", now, place, async () =>
       settlePlace(s, place, await this.#sender.place(place, stillWanted)),
     );
     return true;
+  }
+
+  /** A 5xx-retryable answer (not a 429, which blocks until Retry-After) delays the retry: 200 ms doubling. */
+  #backOff(op: "cancel" | "cancel_all", attempts: number, res: { ok: boolean; error?: ExchangeError }): void {
+    if (res.ok || res.error === undefined || res.error.outcome !== "retryable" || isRateLimited(res.error))
+      return;
+    this.#o.budget.block(op, this.#o.clock.now() + Math.min(10_000, 200 * 2 ** Math.max(0, attempts - 1)));
   }
 
   /** Reserves the token now (so the send can never find the bucket empty) and hands the send to p-queue. */

@@ -25,8 +25,12 @@ describe("OrderQueue priorities", () => {
   });
 
   it("the kill switch goes first, drops queued placements and covers queued cancels", async () => {
-    const r = rig({ queue: { concurrency: 1 }, port: { latency: () => ({ inMs: 1, outMs: 9 }) } });
+    const r = rig({
+      queue: { concurrency: 1, cancelSlots: 0 },
+      port: { latency: () => ({ inMs: 1, outMs: 9 }) },
+    });
     r.queue.enqueue(place("p0", { token: "a" })); // in flight (concurrency 1) while the rest queue up
+    await runUntil(r.clock, 0); // p0 signed and sent
     r.queue.enqueueAll([place("p1", { token: "b" }), cancel("c1", "o-1"), cancel("c2", "o-2", "m2")]);
     r.queue.enqueue(cancelAll(undefined));
     await runUntil(r.clock, 1_000);
@@ -195,7 +199,10 @@ describe("OrderQueue outcomes", () => {
   });
 
   it("turns cancel-all off after a 501 and sends the covered cancels one by one", async () => {
-    const r = rig({ queue: { concurrency: 1 }, port: { latency: () => ({ inMs: 1, outMs: 9 }) } });
+    const r = rig({
+      queue: { concurrency: 1, cancelSlots: 0 },
+      port: { latency: () => ({ inMs: 1, outMs: 9 }) },
+    });
     r.port.script("cancel_all", { kind: "reject", code: "not_implemented", status: 501 });
     r.queue.enqueue(cancelAll("m9")); // in flight while the rest queue up
     r.queue.enqueueAll([cancel("c1", "o-1"), cancel("c2", "o-2")]);
