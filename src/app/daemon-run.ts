@@ -2,6 +2,7 @@ import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
 import type { TradingEngine } from "../engine/engine.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
+import type { ExchangeError } from "../exchange/exchange-error.js";
 import type { GatewayFatalError } from "../gateway/errors.js";
 import type { Logger } from "../observability/logger.js";
 import type { DaemonReporter } from "./daemon-log.js";
@@ -46,6 +47,16 @@ export class DaemonRun {
     this.#p.logger.error(
       { code: err.code, gateway: err.gateway, closeCode: err.closeCode },
       `the exchange closed /ws/${err.gateway} for good (${err.code}): cancelling what can still be cancelled and stopping`,
+    );
+    void this.#stop(err.code, { exitCode: DAEMON_EXIT.fatal, reason: err.code });
+  }
+
+  /** The REST API answered 401 (the key refused, as at start-up): stop as for a fatal close, exit 3. */
+  unauthorized(err: ExchangeError): void {
+    if (this.#stopping !== undefined) return;
+    this.#p.logger.error(
+      { code: err.code, endpoint: err.endpoint, status: err.httpStatus },
+      `the exchange refused the API key (${err.code} on ${err.endpoint}): cancelling what can still be cancelled and stopping`,
     );
     void this.#stop(err.code, { exitCode: DAEMON_EXIT.fatal, reason: err.code });
   }

@@ -3,7 +3,7 @@ import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
 import { type BreakerVerdict, type CircuitBreaker, defaultBreakerVerdict } from "./circuit-breaker.js";
 import { errorFromEnvelope, errorFromResponse, malformed, type ParsedEnvelope } from "./envelopes.js";
-import type { ExchangeError } from "./exchange-error.js";
+import { ExchangeError } from "./exchange-error.js";
 import { buildPath, type QueryParams } from "./paths.js";
 import { type RetryEvent, type RetrySettings, withRetry } from "./retry-policy.js";
 import type { HttpMethod, HttpTransport, TransportResponse } from "./transport.js";
@@ -37,6 +37,8 @@ export interface CallerOptions {
   logger: Logger;
   onRetry?: ((event: RetryEvent) => void) | undefined;
   breakerVerdict?: ((err: unknown) => BreakerVerdict) | undefined;
+  /** Told of every answer 401 (the key refused), whatever the call does with the error. */
+  onUnauthorized?: ((err: ExchangeError) => void) | undefined;
 }
 
 /**
@@ -87,6 +89,15 @@ export class ExchangeCaller {
   }
 
   async #attempt<T>(spec: CallSpec<T>, endpoint: string, path: string): Promise<T> {
+    try {
+      return await this.#answer(spec, endpoint, path);
+    } catch (err) {
+      if (err instanceof ExchangeError && err.httpStatus === 401) this.#o.onUnauthorized?.(err);
+      throw err;
+    }
+  }
+
+  async #answer<T>(spec: CallSpec<T>, endpoint: string, path: string): Promise<T> {
     const req = { method: spec.method, route: spec.route, path, body: spec.body };
     const res = await this.#o.transport.send(req);
     const accepted = spec.acceptStatus?.includes(res.status) === true;

@@ -11,6 +11,7 @@ import {
   type BreakerVerdict,
   CircuitBreaker,
 } from "./circuit-breaker.js";
+import type { ExchangeError } from "./exchange-error.js";
 import { MarketsApi } from "./markets.js";
 import { MeApi } from "./me.js";
 import { OrdersApi } from "./orders.js";
@@ -46,6 +47,9 @@ export interface ExchangeHttpClientOptions {
   breakerVerdict?: (err: unknown) => BreakerVerdict;
 }
 
+/** Listeners of answers 401 (ExchangeHttpClient.onUnauthorized). */
+type UnauthorizedListener = (err: ExchangeError) => void;
+
 const USER_WALLET_RE = /^0x[a-fA-F0-9]{40}$/;
 
 /**
@@ -66,6 +70,7 @@ export class ExchangeHttpClient {
   readonly withdrawals: WithdrawalsApi;
   readonly breaker: CircuitBreaker;
   readonly #transport: HttpTransport;
+  readonly #unauthorized = new Set<UnauthorizedListener>();
 
   constructor(opts: ExchangeHttpClientOptions) {
     if (opts.userWallet !== undefined && !USER_WALLET_RE.test(opts.userWallet)) {
@@ -104,6 +109,9 @@ export class ExchangeHttpClient {
       logger,
       onRetry: opts.onRetry,
       breakerVerdict: opts.breakerVerdict,
+      onUnauthorized: (err) => {
+        for (const l of this.#unauthorized) l(err);
+      },
     });
     this.markets = new MarketsApi(caller);
     this.catalog = new CatalogApi(caller);
@@ -111,6 +119,16 @@ export class ExchangeHttpClient {
     this.orders = new OrdersApi(caller);
     this.me = new MeApi(caller);
     this.withdrawals = new WithdrawalsApi(caller);
+  }
+
+  /**
+   * Calls `listener` with every answer 401 (a revoked, expired or suspended key…), whichever call
+   * got it and however that call reports it (a placement's reject, a read's error): a long-running
+   * caller can stop on it, since no retry with the same key heals it. Returns the unsubscribe.
+   */
+  onUnauthorized(listener: UnauthorizedListener): () => void {
+    this.#unauthorized.add(listener);
+    return () => this.#unauthorized.delete(listener);
   }
 
   /** Last rate-limit headers seen per endpoint (`METHOD /route/template`). */

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { DAEMON_EXIT } from "../../../src/app/outcome.js";
+import { keyIdOf } from "../../../src/exchange/client.js";
+import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import {
+  API_KEY,
+  daemonConfig,
+  market,
+  memoryLogger,
+  openOnMock,
+  seedMarket,
+  startMock,
+  waitFor,
+} from "./support.js";
+
+const ARG = market("arg-vs-fra-final-arg-win");
+
+let mock: MockExchange | undefined;
+let daemon: Daemon | undefined;
+afterEach(async () => {
+  await daemon?.stop("test over");
+  await mock?.close();
+  daemon = undefined;
+  mock = undefined;
+});
+
+/*
+ * The spec does not say that a revoked or expired key's WebSockets are closed. If they stay open,
+ * only REST answers 401: the daemon must stop as it does at start-up (exit 3), not quote on with
+ * every request refused.
+ */
+describe("daemon: the API key refused over REST while running", () => {
+  it("stops with exit code 3 naming the code, its quotes cancelled as far as the exchange lets it", async () => {
+    mock = await startMock();
+    seedMarket(mock, ARG, "0.50", "0.60");
+    const { logger, sink } = memoryLogger();
+    const config = daemonConfig(mock, [ARG.slug]);
+    const d = await startDaemon(config, { logger });
+    daemon = d;
+    const m = mock;
+    await waitFor(() => openOnMock(m, ARG.yesTokenId).length > 0, 2_000, "quotes");
+    // Revoked at the REST door only: the sockets stay open (no 4401 close to stop the daemon).
+    const keyId = keyIdOf(API_KEY) ?? "";
+    const key = m.context.directory.keys.get(keyId);
+    expect(key).toBeDefined();
+    if (key !== undefined) key.revoked = true;
+    // The next reconcile or requote reads or writes over REST and is answered 401.
+    await d.engine.reconcileNow().catch(() => undefined);
+    const outcome = await d.done;
+    expect(outcome).toEqual({ exitCode: DAEMON_EXIT.fatal, reason: "api_key_revoked" });
+    expect(sink.text()).toContain("refused the API key (api_key_revoked");
+  });
+});
