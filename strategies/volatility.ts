@@ -49,6 +49,13 @@ export function initVolatility(config: VolatilityConfig): VolatilityState {
       minSamples: config.minSamples,
     });
   }
+  // 0 would re-anchor at every update, so σ would never be reported and σ-driven strategies
+  // (A–S, GLFT without a fixed σ) would silently never quote.
+  if (config.maxGapMs !== undefined && (!(config.maxGapMs > 0) || !Number.isFinite(config.maxGapMs))) {
+    throw new ValidationError("volatility_config_invalid", "maxGapMs: must be a positive finite number", {
+      maxGapMs: config.maxGapMs,
+    });
+  }
   return { config, anchorMid: undefined, anchorMs: undefined, sum: 0, weight: 0, samples: 0 };
 }
 

@@ -1,5 +1,5 @@
 import type { ConfiguredStrategy } from "../../strategies/registry.js";
-import type { VolatilityConfig } from "../../strategies/volatility.js";
+import { initVolatility, type VolatilityConfig } from "../../strategies/volatility.js";
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
 import { isValidSessionTag } from "../core/ids.js";
@@ -92,8 +92,8 @@ export interface EngineOptions {
     readonly marginMs?: number;
     readonly ipLimitFactor?: number;
   };
-  /** σ estimator. Default { halfLifeMs: 60 000, minSamples: 20, maxGapMs: 300 000 }. */
-  readonly volatility?: VolatilityConfig;
+  /** σ estimator; fields left out take DEFAULT_VOLATILITY's. */
+  readonly volatility?: Partial<VolatilityConfig>;
   /** What an earlier run left (the journal). Default NO_RESTORE. */
   readonly restore?: EngineRestore;
   /**
@@ -126,13 +126,18 @@ export interface EngineDeps {
   readonly queueMetrics?: OrderQueueMetrics;
 }
 
+/** The σ estimator's settings where the engine options leave them out. */
+export const DEFAULT_VOLATILITY: VolatilityConfig = { halfLifeMs: 60_000, minSamples: 20, maxGapMs: 300_000 };
+
 /** EngineOptions with every default filled in. */
-export type ResolvedEngineOptions = Required<Omit<EngineOptions, "queue">> & {
+export type ResolvedEngineOptions = Required<Omit<EngineOptions, "queue" | "volatility">> & {
+  readonly volatility: VolatilityConfig;
   readonly queue: NonNullable<EngineOptions["queue"]>;
 };
 
 /**
- * Fills in defaults and validates. Throws ValidationError `engine_options_invalid`.
+ * Fills in defaults and validates. Throws ValidationError `engine_options_invalid`, or
+ * `volatility_config_invalid` naming `volatility.<field>`.
  * @example resolveEngineOptions({ session: "a1" }).reconcileIntervalMs // 30000
  */
 export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
@@ -154,7 +159,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     pruneAfterMs: o.pruneAfterMs ?? 600_000,
     rateLimitPerMin: o.rateLimitPerMin ?? 600,
     queue: o.queue ?? {},
-    volatility: o.volatility ?? { halfLifeMs: 60_000, minSamples: 20, maxGapMs: 300_000 },
+    volatility: { ...DEFAULT_VOLATILITY, ...o.volatility },
     restore: o.restore ?? NO_RESTORE,
     feedShowsOwnOrders: o.feedShowsOwnOrders ?? true,
   };
@@ -169,6 +174,14 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
         [field]: v,
       });
     }
+  }
+  try {
+    initVolatility(r.volatility);
+  } catch (err) {
+    // Named as the config names it (engine.volatility.<field> in a backtest config).
+    if (err instanceof ValidationError)
+      throw new ValidationError(err.code, `volatility.${err.message}`, err.details);
+    throw err;
   }
   return r;
 }

@@ -3,6 +3,7 @@ import { layerConfigs } from "../../../src/backtest/config-reader.js";
 import { BacktestError } from "../../../src/backtest/errors.js";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { buildMarkets } from "../../../src/backtest/sim/markets.js";
+import { resolveEngineOptions } from "../../../src/engine/engine-deps.js";
 
 const BANDS = { name: "bands", params: { bands: [{ margin: "0.02", size: "10" }] } };
 
@@ -72,6 +73,22 @@ describe("replay config", () => {
       ).toBe(true);
     }
     expect(issues([{}])).toEqual(["strategy: is required"]);
+  });
+
+  it("names a bad σ setting, and fills the ones left out from the defaults", () => {
+    // maxGapMs 0 re-anchored at every update: σ never reported, A–S / GLFT silently never quoting.
+    expect(issues([{ strategy: BANDS, engine: { volatility: { maxGapMs: 0 } } }])).toEqual([
+      "engine: volatility.maxGapMs: must be a positive finite number",
+    ]);
+    expect(issues([{ strategy: BANDS, engine: { volatility: { minSamples: 0 } } }])).toEqual([
+      "engine: volatility.minSamples: must be an integer ≥ 1",
+    ]);
+    const partial = parseReplayConfig([{ strategy: BANDS, engine: { volatility: { halfLifeMs: 5_000 } } }]);
+    expect(resolveEngineOptions(partial.engine).volatility).toEqual({
+      halfLifeMs: 5_000,
+      minSamples: 20,
+      maxGapMs: 300_000,
+    });
   });
 
   it("groups tokens into markets by condition, outcomes ordered by index", () => {
