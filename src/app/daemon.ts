@@ -226,12 +226,15 @@ function withExpiry(builder: OrderBuilder, config: MmConfig, clock: Clock): Pick
   return { build: (req) => builder.build({ ...req, expiry: Math.floor(clock.now() / 1000) + s }) };
 }
 
-// Starts the engine unless a stop was requested already; a request during its start stops the
-// run there (engine.start then ends without enabling quoting).
+// Starts the engine, unless a stop was requested already: then the run stops at once, the engine
+// never started. A request during its start stops the run there (engine.start then ends without
+// enabling quoting).
 async function startEngine(engine: TradingEngine, run: DaemonRun, stopRequested: AbortSignal | undefined) {
-  const reason = () => String(stopRequested?.reason ?? "stop requested");
-  if (stopRequested?.aborted === true) return;
-  const onRequest = () => void run.stop(reason());
+  const onRequest = () => void run.stop(String(stopRequested?.reason ?? "stop requested"));
+  if (stopRequested?.aborted === true) {
+    onRequest();
+    return;
+  }
   stopRequested?.addEventListener("abort", onRequest, { once: true });
   try {
     await engine.start();
