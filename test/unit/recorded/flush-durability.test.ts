@@ -5,7 +5,8 @@ import { constants, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../../src/core/clock.js";
 import { RotatingWriter } from "../../../src/gateway/record/rotating-writer.js";
-import { type RecordedFrame, RecordedWriter } from "../../../src/recorded/format.js";
+import { RecordedWriter } from "../../../src/recorded/format.js";
+import { deltaRecord } from "../../support/recorded-cut.js";
 
 /*
  * What a killed recorder leaves is the file's bytes as they are at that moment. The recorder's
@@ -22,21 +23,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const rec = (i: number): RecordedFrame => ({
-  recvTs: 1_750_000_000_000 + i,
-  frame: {
-    type: "book_delta",
-    sid: 1,
-    channel: "token_book",
-    id: "4242",
-    data: {
-      tokenId: "4242",
-      seq: i + 2,
-      prevSeq: i + 1,
-      changes: [{ side: "buy", price: "0.5", size: String(i) }],
-    },
-  },
-});
+const rec = deltaRecord;
 
 // The records a crash at this moment would leave readable: the bytes on disk, decompressed as far
 // as they go (no gzip end needed).

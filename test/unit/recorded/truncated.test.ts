@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, createGzip, gunzipSync, gzipSync } from "node:zlib";
+import { constants, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordedFormatError } from "../../../src/recorded/errors.js";
 import {
@@ -13,6 +13,7 @@ import {
   readRecordedText,
   recordLine,
 } from "../../../src/recorded/format.js";
+import { crashCut, deltaRecord } from "../../support/recorded-cut.js";
 
 /*
  * A recorder killed mid-file leaves a gzip stream without its end, usually stopping inside a line.
@@ -27,21 +28,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const rec = (i: number): RecordedFrame => ({
-  recvTs: 1_750_000_000_000 + i,
-  frame: {
-    type: "book_delta",
-    sid: 1,
-    channel: "token_book",
-    id: "4242",
-    data: {
-      tokenId: "4242",
-      seq: i + 2,
-      prevSeq: i + 1,
-      changes: [{ side: "buy", price: "0.5", size: `${i}` }],
-    },
-  },
-});
+const rec = deltaRecord;
 
 async function readAll(path: string, opts: ReadOptions = {}): Promise<RecordedFrame[]> {
   const out: RecordedFrame[] = [];
@@ -53,20 +40,6 @@ async function tolerant(path: string): Promise<{ recs: RecordedFrame[]; cut: str
   const cut: string[] = [];
   const recs = await readAll(path, { onTruncated: (f) => cut.push(f) });
   return { recs, cut };
-}
-
-// What a killed writer leaves: `text` sync-flushed (in pieces), and no gzip end.
-async function crashCut(pieces: readonly string[]): Promise<Buffer> {
-  const gz = createGzip();
-  const out: Buffer[] = [];
-  gz.on("data", (b: Buffer) => out.push(b));
-  for (const p of pieces) {
-    gz.write(p);
-    await new Promise<void>((r) => gz.flush(constants.Z_SYNC_FLUSH, () => r()));
-  }
-  await new Promise((r) => setImmediate(r));
-  gz.destroy();
-  return Buffer.concat(out);
 }
 
 describe("reading a recorded file cut short", () => {
