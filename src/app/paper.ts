@@ -1,6 +1,5 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { ConfigError } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import { packageRoot } from "../config/paths.js";
 import type { MmConfig } from "../config/types.js";
@@ -8,6 +7,7 @@ import { createMockExchange, type MockExchange } from "../mock/mock-exchange.js"
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import type { Scenario } from "../mock/scenario/types.js";
 import type { Logger } from "../observability/logger.js";
+import { type PaperCredentials, paperCredentials } from "./paper-credentials.js";
 
 /** The port paper mode tries first (the one `mm mock` uses); a free one is taken when it is busy. */
 export const PAPER_PORT = 8080;
@@ -44,24 +44,18 @@ export interface PaperExchange {
 
 /**
  * Starts the mock exchange on 127.0.0.1 (default scenario, flow on, fault-injection admin API on)
- * and loads config/paper.json (+ `files`, + env) pointed at it with the paper credentials: the
- * scenario's first API key and first wallet's private key, the scenario's EIP-712 domain and tick
- * sizes. The credentials only ever live in memory (the config's secrets, scrubbed from logs).
+ * and loads config/paper.json (+ `files`, + env) pointed at it with the paper credentials (the first
+ * wallet's private key and the API key of its single_wallet partner: see paperCredentials), the
+ * scenario's EIP-712 domain and tick sizes, and the mock's default fee. The credentials only ever
+ * live in memory (the config's secrets, scrubbed from logs). A scenario paper cannot trade with is a
+ * ConfigError on `scenario`, thrown before the mock starts.
  * @example const { mock, config } = await startPaperExchange({ env: process.env, cwd, logger });
  */
 export async function startPaperExchange(o: PaperExchangeOptions): Promise<PaperExchange> {
   const scenario =
     typeof o.scenario === "object" ? o.scenario : loadScenario(o.scenario ?? defaultScenarioPath());
-  const wallet = scenario.wallets[0];
-  const key = scenario.apiKeys.find((k) => !k.revoked && k.scopes.includes("orders:write"));
-  if (wallet?.privateKey === undefined || key === undefined) {
-    throw new ConfigError([
-      {
-        field: "scenario",
-        message: "paper mode needs a first wallet with a privateKey and an API key with orders:write",
-      },
-    ]);
-  }
+  // Before the mock starts: a scenario paper cannot trade with fails as configuration (exit 2).
+  const credentials = paperCredentials(scenario, Date.now());
   const port = await paperPort(o.port ?? PAPER_PORT);
   const mock = await createMockExchange({
     scenario,
@@ -72,10 +66,10 @@ export async function startPaperExchange(o: PaperExchangeOptions): Promise<Paper
     logger: o.logger.child({ component: "mock" }, { level: "warn" }),
   });
   try {
-    const env: NodeJS.ProcessEnv = { ...o.env, ...paperEnv(mock, scenario, key.key, wallet.privateKey) };
+    const env: NodeJS.ProcessEnv = { ...o.env, ...paperEnv(mock, scenario, credentials) };
     for (const name of DROPPED_ENV) env[name] = "";
     const config = loadConfig({ files: [paperConfigFile(), ...(o.files ?? [])], env, cwd: o.cwd });
-    return { mock, config, wallet: wallet.address.toLowerCase() as `0x${string}` };
+    return { mock, config, wallet: credentials.wallet };
   } catch (err) {
     await mock.close();
     throw err;
@@ -88,7 +82,7 @@ export function paperConfigFile(): string {
 }
 
 /** The settings that tie the daemon to this mock, as MM_* variables (they win over every file). */
-function paperEnv(mock: MockExchange, s: Scenario, apiKey: string, privateKey: string): NodeJS.ProcessEnv {
+function paperEnv(mock: MockExchange, s: Scenario, credentials: PaperCredentials): NodeJS.ProcessEnv {
   const ticks = Object.fromEntries(s.markets.map((m) => [m.slug, m.tickSize]));
   return {
     MM_EXCHANGE_BASE_URL: mock.httpUrl,
@@ -101,10 +95,22 @@ function paperEnv(mock: MockExchange, s: Scenario, apiKey: string, privateKey: s
     MM_SIGNING_EXCHANGE_CONTRACT: s.eip712.exchangeContract.toLowerCase(),
     MM_SIGNING_NEG_RISK_EXCHANGE_CONTRACT: s.eip712.negRiskExchangeContract.toLowerCase(),
     MM_SIGNING_MAKER: "wallet",
+    // A live config's default is the live platform's: the mock checks signatures against its own.
+    MM_SIGNING_DEFAULT_FEE_RATE_BPS: String(mockDefaultFeeBps(mock, s)),
     MM_MARKETS_TICK_SIZES: JSON.stringify(ticks),
-    MM_API_KEY: apiKey,
-    MM_PRIVATE_KEY: privateKey,
+    MM_API_KEY: credentials.apiKey,
+    MM_PRIVATE_KEY: credentials.privateKey,
   };
+}
+
+/**
+ * The feeRateBps the mock expects on a market whose feeTakerBps is null: its venue's fee in force
+ * on such a market (what the placement check rebuilds the signed struct with). With no such market
+ * the setting is never used; 0 then, the setting's own default.
+ */
+function mockDefaultFeeBps(mock: MockExchange, s: Scenario): number {
+  const unset = s.markets.find((m) => m.feeTakerBps === null);
+  return unset === undefined ? 0 : (mock.context.venue.market(unset.id)?.effectiveTakerBps ?? 0);
 }
 
 /** `wanted` when it is free on 127.0.0.1 (or 0), else 0 (a free port picked at listen). */

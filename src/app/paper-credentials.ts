@@ -1,0 +1,80 @@
+import { ConfigError, type ConfigIssue } from "../config/errors.js";
+import type { ApiKeyScenario, Scenario, WalletScenario } from "../mock/scenario/types.js";
+
+/** The address paper mode reaches the mock from, as the mock's IP allowlist check sees it. */
+const PAPER_IP = "127.0.0.1";
+
+/** What the paper bot trades with: the wallet it signs as, its private key and its API key. */
+export interface PaperCredentials {
+  /** The scenario's first wallet, lowercase. */
+  readonly wallet: `0x${string}`;
+  readonly privateKey: `0x${string}`;
+  readonly apiKey: string;
+}
+
+/**
+ * The paper credentials of a scenario: its first wallet (with its privateKey) and the first API key
+ * the mock maps to that wallet for writes — orders:write, not revoked, not expired at `nowMs`,
+ * usable from 127.0.0.1, of an active single_wallet partner whose associatedWallet is that wallet.
+ * Paper mode forces partnerKind single_wallet and signs as the first wallet, so any other key would
+ * give a bot whose key and signer disagree with the mock. Throws a ConfigError on `scenario` naming
+ * what is missing, and why each writing key does not fit (by index: never a key's value).
+ * @example const { wallet, privateKey, apiKey } = paperCredentials(scenario, Date.now());
+ */
+export function paperCredentials(scenario: Scenario, nowMs: number): PaperCredentials {
+  const issues: ConfigIssue[] = [];
+  const bad = (message: string) => issues.push({ field: "scenario", message });
+  const first = scenario.wallets[0];
+  if (first === undefined) {
+    bad("paper mode signs as the scenario's first wallet, and wallets is empty");
+    throw new ConfigError(issues);
+  }
+  const wallet = first.address.toLowerCase() as `0x${string}`;
+  for (const problem of walletProblems(first))
+    bad(`paper mode signs as the first wallet ${wallet}, which ${problem}`);
+  const refusals: string[] = [];
+  let apiKey: string | undefined;
+  scenario.apiKeys.forEach((k, i) => {
+    if (apiKey !== undefined || !k.scopes.includes("orders:write")) return;
+    const why = keyProblem(scenario, k, wallet, nowMs);
+    if (why === undefined) apiKey = k.key;
+    else refusals.push(`apiKeys[${i}]: ${why}`);
+  });
+  if (apiKey === undefined) {
+    bad(
+      `paper mode needs an API key with orders:write of an active single_wallet partner whose ` +
+        `associatedWallet is the first wallet ${wallet} (not revoked, not expired, ipAllowlist empty ` +
+        `or with ${PAPER_IP}); ` +
+        (refusals.length === 0 ? "no API key has orders:write" : `none fits: ${refusals.join(", ")}`),
+    );
+  }
+  if (issues.length > 0 || apiKey === undefined || first.privateKey === undefined)
+    throw new ConfigError(issues);
+  return { wallet, privateKey: first.privateKey, apiKey };
+}
+
+/** Why the mock would refuse this wallet's orders (or that paper cannot sign for it). */
+function walletProblems(w: WalletScenario): string[] {
+  const out: string[] = [];
+  if (w.privateKey === undefined) out.push("has no privateKey");
+  if (w.banned) out.push("is banned");
+  // A single_wallet partner never clears KYC for its wallet (checkWriteClearance).
+  if (w.kycTier < 1) out.push(`has kycTier ${w.kycTier} (placing orders needs 1 or more)`);
+  return out;
+}
+
+/** Why the mock would not take this key's writes as `wallet`'s; undefined when it would. */
+function keyProblem(s: Scenario, k: ApiKeyScenario, wallet: string, nowMs: number): string | undefined {
+  if (k.revoked) return "revoked";
+  if (k.expiresAt !== undefined && !(Date.parse(k.expiresAt) > nowMs)) return `expired (${k.expiresAt})`;
+  if (k.ipAllowlist.length > 0 && !k.ipAllowlist.includes(PAPER_IP)) {
+    return `its ipAllowlist leaves out ${PAPER_IP}`;
+  }
+  const p = s.partners.find((x) => x.id === k.partnerId);
+  if (p === undefined) return `unknown partner ${k.partnerId}`;
+  if (p.kind !== "single_wallet") return `partner ${p.id} is ${p.kind}`;
+  if (p.associatedWallet === undefined) return `partner ${p.id} has no associatedWallet`;
+  if (p.associatedWallet.toLowerCase() !== wallet) return `partner ${p.id} is associated with another wallet`;
+  if (p.status !== "active") return `partner ${p.id} is ${p.status}`;
+  return undefined;
+}
