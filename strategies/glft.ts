@@ -11,9 +11,7 @@ export interface GlftParams {
   readonly k: number;
   /** Intensity A at zero depth, fills per second (> 0). */
   readonly A: number;
-  /** Size Δ of one fill, in lots (default 1: each fill is one whole `orderSize`). */
-  readonly delta: number;
-  /** Inventory bound Q, in lots (≥ Δ). */
+  /** Inventory bound Q, in lots (≥ 1: room for one fill). */
   readonly maxInventory: number;
   /** Size of each quote, micro-units of shares; the lot that q is counted in. */
   readonly orderSizeMicro: bigint;
@@ -22,7 +20,18 @@ export interface GlftParams {
 }
 
 /**
- * Validates `{ gamma, k, A, delta?: 1, maxInventory, orderSize: "10", sigma? }`.
+ * Δ, the size of one fill in lots, is fixed at 1 because every quote is one lot (`orderSize`) and
+ * a fill can never exceed its order. Guéant's Δ-share quotes are the same model re-scaled: a Δ-lot
+ * quote with (orderSize, γ, Q) prices exactly like a one-lot quote with (Δ·orderSize, Δ·γ, Q/Δ)
+ * (c1 depends on γΔ only, c2 scales by Δ, q by 1/Δ), which is how hftbacktest fixes Δ = 1 and
+ * counts q in order quantities. A free Δ would add nothing but a way to price 1-lot quotes as
+ * Δ-lot ones (and stop bidding Δ − 1 lots before the bound).
+ */
+const DELTA = 1;
+
+/**
+ * Validates `{ gamma, k, A, delta?: 1, maxInventory, orderSize: "10", sigma? }`; `delta` is
+ * accepted only as 1 (see DELTA), with the re-scaling recipe in the issue otherwise.
  * @example parseGlftParams({ gamma: 2, k: 100, A: 0.01, maxInventory: 5, orderSize: "10" })
  */
 export function parseGlftParams(raw: unknown): GlftParams {
@@ -31,12 +40,19 @@ export function parseGlftParams(raw: unknown): GlftParams {
     gamma: r.number("gamma", { gt: 0 }),
     k: r.number("k", { gt: 0 }),
     A: r.number("A", { gt: 0 }),
-    delta: r.number("delta", { gt: 0 }, 1),
-    maxInventory: r.number("maxInventory", { gt: 0 }),
+    maxInventory: r.number("maxInventory", {}),
     orderSizeMicro: r.micro("orderSize"),
     sigma: r.optionalNumber("sigma", { min: 0 }),
   };
-  if (params.maxInventory < params.delta) r.issue("maxInventory", "must be ≥ delta (room for one fill)");
+  const delta = r.optionalNumber("delta", {});
+  if (delta !== undefined && Number.isFinite(delta) && delta !== DELTA) {
+    r.issue(
+      "delta",
+      "must be 1 (each quote is one lot of orderSize); for Δ-lot quotes set orderSize × Δ, gamma × Δ and maxInventory ÷ Δ",
+    );
+  }
+  // NaN (already reported) compares false.
+  if (params.maxInventory < DELTA) r.issue("maxInventory", "must be ≥ 1 (room for one fill)");
   r.finish("glft");
   return params;
 }
@@ -80,9 +96,10 @@ export function glftDepths(
 
 /**
  * Guéant–Lehalle–Fernandez-Tapia quotes for bounded inventory: bid = mid − bid depth,
- * ask = mid + ask depth (glftDepths), bid rounded down and ask up onto the tick grid, clamped to
- * [tick, 1 − tick] and never through the opposite best. The bound: a bid only while one more fill
- * keeps q + Δ ≤ Q, an ask only while q − Δ ≥ −Q (so at q = +Q there is no bid, at −Q no ask).
+ * ask = mid + ask depth (glftDepths), with Δ = 1 lot, bid rounded down and ask up onto the tick grid,
+ * never through the opposite best; a side whose price lies beyond [tick, 1 − tick] is skipped
+ * (modelQuotes). The bound: a bid only while one more one-lot fill keeps q + 1 ≤ Q, an ask only
+ * while q − 1 ≥ −Q (so at q = +Q there is no bid, at −Q no ask).
  *
  * Sources: O. Guéant, C.-A. Lehalle, J. Fernandez-Tapia, "Dealing with the inventory risk: a solution
  * to the market making problem", Mathematics and Financial Economics 7(4), 2013 (the closed-form
@@ -101,9 +118,9 @@ export function glftQuotes(ctx: StrategyContext, p: GlftParams): DesiredQuote[] 
   if (sigma === undefined || !Number.isFinite(sigma) || sigma < 0) return [];
   const s = mid.toNumber();
   const q = inventoryLots(ctx.inventory, p.orderSizeMicro);
-  const depth = glftDepths(glftCoefficients(p.gamma, p.k, p.A, p.delta), sigma, p.delta, q);
-  const bid = q + p.delta <= p.maxInventory ? (s - depth.bid) * 1_000_000 : undefined;
-  const ask = q - p.delta >= -p.maxInventory ? (s + depth.ask) * 1_000_000 : undefined;
+  const depth = glftDepths(glftCoefficients(p.gamma, p.k, p.A, DELTA), sigma, DELTA, q);
+  const bid = q + DELTA <= p.maxInventory ? (s - depth.bid) * 1_000_000 : undefined;
+  const ask = q - DELTA >= -p.maxInventory ? (s + depth.ask) * 1_000_000 : undefined;
   return modelQuotes(ctx, touch, bid, ask, p.orderSizeMicro);
 }
 

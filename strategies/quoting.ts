@@ -82,23 +82,43 @@ export function gridBounds(touch: Touch, tickMicro: number): GridBounds {
   };
 }
 
+// Why a model price is clamped on one side and skipped on the other. A model (A–S, GLFT) quotes
+// a bid below its indifference price for one more lot by a positive margin (A–S: r − δ/2 is
+// (1/γ)·ln(1 + γ/k) below the reservation bid r − (1 + 2q)·γσ²(T − t)/2; GLFT: c1 > 0 below it),
+// so any LOWER bid still gains in the model's own terms, and any HIGHER one gives that margin away.
+// - Toward the touch (a bid at or above the best ask, an ask at or below the best bid): the model
+//   would take; resting one tick inside the opposite best is a better price than the model's, still
+//   within its gain, only filled less often. Clamped. This also covers a bid above 1 − tick (deep
+//   short inventory: buying back at the highest passive price is what the model wants, and cheaper)
+//   and an ask below the tick (deep long: selling at the lowest passive price, dearer than the model's).
+// - Away from the touch (a bid below the tick, an ask above 1 − tick): there is no such price. Raising
+//   the bid to the tick would buy above the model's price, typically above its value for one more lot
+//   (long inventory or a far close put r below 0); those bids rest indefinitely and fill only as the
+//   market collapses toward 0, and then again after every fill, growing the position the model was
+//   shedding. Skipped, as `bands` skips a band outside [tick, 1 − tick].
+
 /**
- * An on-grid bid clamped into its bounds; undefined when there is no room (or no price).
- * A bid below the tick is raised to the tick; one at or above the best ask is lowered to one tick below it.
+ * An on-grid bid within its bounds; undefined when there is no room (or no price). A bid at or above
+ * the best ask (or above 1 − tick) is LOWERED to `bidMax`; a bid below the tick is skipped, never
+ * raised (see the note above).
  * @example clampBid(530_000, gridBounds({ bid: 490_000, ask: 510_000 }, 10_000)) // 500000
+ * @example clampBid(0, gridBounds({ bid: 490_000, ask: 510_000 }, 10_000)) // undefined
  */
 export function clampBid(priceMicro: number | undefined, g: GridBounds): number | undefined {
-  if (priceMicro === undefined || g.bidMax < g.min) return undefined;
-  return Math.min(Math.max(priceMicro, g.min), g.bidMax);
+  if (priceMicro === undefined || priceMicro < g.min || g.bidMax < g.min) return undefined;
+  return Math.min(priceMicro, g.bidMax);
 }
 
 /**
- * An on-grid ask clamped into its bounds; undefined when there is no room (or no price).
+ * An on-grid ask within its bounds; undefined when there is no room (or no price). An ask at or
+ * below the best bid (or below the tick) is RAISED to `askMin`; an ask above 1 − tick is skipped,
+ * never lowered (see the note above).
  * @example clampAsk(470_000, gridBounds({ bid: 490_000, ask: 510_000 }, 10_000)) // 500000
+ * @example clampAsk(1_010_000, gridBounds({ bid: 490_000, ask: 510_000 }, 10_000)) // undefined
  */
 export function clampAsk(priceMicro: number | undefined, g: GridBounds): number | undefined {
-  if (priceMicro === undefined || g.max < g.askMin) return undefined;
-  return Math.min(Math.max(priceMicro, g.askMin), g.max);
+  if (priceMicro === undefined || priceMicro > g.max || g.max < g.askMin) return undefined;
+  return Math.max(priceMicro, g.askMin);
 }
 
 /** A candidate quote: a side, a level, a price that may be missing (skipped) and a size. */
@@ -111,9 +131,9 @@ export interface Candidate {
 
 /**
  * The quotes that leave a strategy: candidates without a price or below the market's minimum size
- * are dropped; when clamping has put one of our bids at or above one of our asks (only possible
- * when the book's prices lie off our grid or outside [tick, 1 − tick]), both offending quotes are dropped; the rest come out
- * bids then asks, each by level.
+ * are dropped; when one of our bids is at or above one of our asks, both offending quotes are
+ * dropped (a guard: the clamps only lower bids and raise asks, so it takes a model bid and ask
+ * that snap onto the same grid price); the rest come out bids then asks, each by level.
  * @example finalizeQuotes([{ side: "buy", level: 0, priceMicro: 490_000, sizeMicro: 5_000_000n }], 1_000_000n)
  */
 export function finalizeQuotes(candidates: readonly Candidate[], minSizeMicro: bigint): DesiredQuote[] {
@@ -135,8 +155,8 @@ export function finalizeQuotes(candidates: readonly Candidate[], minSizeMicro: b
 
 /**
  * One bid and one ask (level 0) from a model's float prices in micro-units: the bid rounded down
- * and the ask rounded up onto the grid, each clamped into its bounds (a missing or non-finite
- * price skips that side), then finalized.
+ * and the ask rounded up onto the grid, then clampBid / clampAsk (clamped toward the touch, skipped
+ * beyond [tick, 1 − tick]; a missing or non-finite price skips that side), then finalized.
  * @example modelQuotes(ctx, touch, 464_898.7, 491_901.3, 10_000_000n) // bid 0.464, ask 0.492 at tick 0.001
  */
 export function modelQuotes(

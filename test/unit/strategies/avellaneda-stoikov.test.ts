@@ -91,19 +91,30 @@ describe("avellaneda-stoikov: quotes on the tick grid", () => {
     ]);
   });
 
-  it("clips to [tick, 1 − tick]", () => {
-    // q = +100: r = 0.5 − 0.72 = −0.22; bid −0.2335 → tick 0.001; ask −0.2065 → one tick above the bid 0.491
-    expect(compact(avellanedaStoikov.quote(ctx(1000), params()))).toEqual([
-      ["buy", 0, 0.001, 10],
-      ["sell", 0, 0.491, 10],
-    ]);
+  it("skips a bid below the tick instead of raising it there (the model values one more lot below 0)", () => {
+    // q = +100: r = 0.5 − 0.72 = −0.22 (the model's value of one more share is below zero);
+    // bid −0.2335 → none (raising it to 0.001 would keep buying as the market collapses);
+    // ask −0.2065 → clamped up to one tick above the best bid: 0.491, a better price than the model's
+    expect(compact(avellanedaStoikov.quote(ctx(1000), params()))).toEqual([["sell", 0, 0.491, 10]]);
   });
 
-  it("quotes neither side when the grid cannot keep our bid below our ask", () => {
-    // book 0.98 / 1.00, tick 0.01: bids ≤ min(0.99, one tick below 1.00) = 0.99, asks ≥ 0.99 and ≤ 0.99.
-    // q = −100: r = 0.5 + 0.72 = 1.22 → bid clamped to 0.99, ask clamped to 0.99 → bid = ask → both dropped
+  it("skips an ask above 1 − tick instead of lowering it there", () => {
+    // q = −100: r = 0.5 + 0.72 = 1.22; bid 1.2055 → clamped down to one tick below the best ask: 0.509;
+    // ask 1.2335 → none (0.999 would sell below the price the model asks)
+    expect(compact(avellanedaStoikov.quote(ctx(-1000), params()))).toEqual([["buy", 0, 0.509, 10]]);
+  });
+
+  it("a close months away: both model prices lie beyond the band, so no quote at all", () => {
+    // 90 days: γσ²(T − t) = 2 · 1e-6 · 7 776 000 = 15.552 → bid ≈ 0.5 − 7.79, ask ≈ 0.5 + 7.79
+    const far = ctx(0, { market: market({ tickMicro: 1_000, closesAtMs: NOW + 90 * 86_400_000 }) });
+    expect(avellanedaStoikov.quote(far, params())).toEqual([]);
+  });
+
+  it("at the edge of the band: the bid rests at the touch, the ask beyond 1 − tick is skipped", () => {
+    // book 0.98 / 1.00, tick 0.01: bids ≤ min(0.99, one tick below 1.00) = 0.99.
+    // q = −100: r = 1.22 → bid 1.2055 clamped down to 0.99; ask 1.2335 > 0.99 → none
     const edge = context(book([[0.98, 5]], [[1, 5]]), { inventory: -1000n * M, volatility: SIGMA });
-    expect(avellanedaStoikov.quote(edge, params())).toEqual([]);
+    expect(compact(avellanedaStoikov.quote(edge, params()))).toEqual([["buy", 0, 0.99, 10]]);
   });
 
   it("uses T − t to the close: half the time left halves the inventory term", () => {

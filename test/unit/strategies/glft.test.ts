@@ -107,6 +107,21 @@ describe("glft: quotes", () => {
   });
 });
 
+describe("glft: prices beyond [tick, 1 − tick]", () => {
+  it("a bid below the tick is skipped, not raised to it; an ask through the touch is clamped", () => {
+    // σ = 0.4, q = +1: skew = 0.4·1.6569308 = 0.6627723, half-spread = 0.0099013 + 0.3313862 = 0.3412875
+    // bid depth 1.0040598 → bid −0.5040598 → none (0.0001 would buy far above the model's price)
+    // ask depth −0.3214848 → ask 0.1785152 ≤ best bid 0.49 → clamped up to 0.4901
+    expect(compact(glft.quote(ctx(10, { volatility: 0.4 }), params()))).toEqual([["sell", 0, 0.4901, 10]]);
+  });
+
+  it("an ask above 1 − tick is skipped, not lowered to it", () => {
+    // q = −1: bid depth −0.3214848 → bid 0.8214848 ≥ best ask 0.51 → clamped down to 0.5099;
+    // ask depth 1.0040598 → ask 1.5040598 → none
+    expect(compact(glft.quote(ctx(-10, { volatility: 0.4 }), params()))).toEqual([["buy", 0, 0.5099, 10]]);
+  });
+});
+
 describe("glft: no data → no quote", () => {
   it.each([
     ["no σ", ctx(0, { volatility: undefined })],
@@ -119,12 +134,46 @@ describe("glft: no data → no quote", () => {
   });
 });
 
+describe("glft: Δ", () => {
+  it("refuses Δ ≠ 1: each quote is one lot, so a Δ-lot model would misprice it and stop bidding a lot early", () => {
+    // With Δ = 2, Q = 5 and q = 3.5 a one-lot bid fill leads to 4.5 ≤ Q, yet q + Δ = 5.5 > Q would drop the bid.
+    expect(issuesOf(() => glft.parseParams({ ...P, delta: 2 }))).toEqual([
+      "delta: must be 1 (each quote is one lot of orderSize); for Δ-lot quotes set orderSize × Δ, gamma × Δ and maxInventory ÷ Δ",
+    ]);
+    expect(issuesOf(() => glft.parseParams({ ...P, delta: 0.5 }))).toHaveLength(1);
+    expect(issuesOf(() => glft.parseParams({ ...P, maxInventory: 0 }))).toEqual([
+      "maxInventory: must be ≥ 1 (room for one fill)",
+    ]);
+    expect(issuesOf(() => glft.parseParams({ ...P, delta: 1 }))).toEqual([]);
+  });
+
+  it("the recipe is exact: Δ-lot quotes equal one-lot quotes of Δ·orderSize with γ·Δ and Q/Δ", () => {
+    // c1 depends on γΔ only; c2 scales by Δ when γ → γΔ and Δ → 1, and q → q/Δ, so σ·c2·q is unchanged.
+    const general = glftCoefficients(2, 100, 0.01, 3);
+    const unit = glftCoefficients(6, 100, 0.01, 1);
+    expect(unit.c1).toBeCloseTo(general.c1, 14);
+    expect(unit.c2).toBeCloseTo(3 * general.c2, 12);
+    const a = glftDepths(general, 0.001, 3, 4.5);
+    const b = glftDepths(unit, 0.001, 1, 1.5);
+    expect(b.bid).toBeCloseTo(a.bid, 14);
+    expect(b.ask).toBeCloseTo(a.ask, 14);
+  });
+});
+
 describe("glft: parameters", () => {
-  it("defaults Δ to one lot and refuses what makes no sense", () => {
-    expect(params()).toMatchObject({ delta: 1, maxInventory: 5, orderSizeMicro: 10n * M, sigma: undefined });
-    expect(issuesOf(() => glft.parseParams({ ...P, A: 0, delta: 10, xi: 2 }))).toEqual([
+  it("reads the parameters and refuses what makes no sense", () => {
+    expect(params()).toEqual({
+      gamma: 2,
+      k: 100,
+      A: 0.01,
+      maxInventory: 5,
+      orderSizeMicro: 10n * M,
+      sigma: undefined,
+    });
+    expect(issuesOf(() => glft.parseParams({ ...P, A: 0, maxInventory: 0.5, delta: "1", xi: 2 }))).toEqual([
       "A: must be > 0",
-      "maxInventory: must be ≥ delta (room for one fill)",
+      "delta: must be a finite number",
+      "maxInventory: must be ≥ 1 (room for one fill)",
       "xi: unknown parameter",
     ]);
   });

@@ -4,9 +4,15 @@ import type { BookStatus } from "../../../src/book/book-state.js";
 import { microToString } from "../../../src/book/micro.js";
 import { OrderBook } from "../../../src/book/order-book.js";
 import type { DesiredQuote } from "../../../src/core/trading.js";
-import { avellanedaStoikov } from "../../../strategies/avellaneda-stoikov.js";
+import {
+  type AvellanedaStoikovParams,
+  avellanedaStoikov,
+  avellanedaStoikovModel,
+  timeToHorizonSeconds,
+} from "../../../strategies/avellaneda-stoikov.js";
 import { bands } from "../../../strategies/bands.js";
-import { glft } from "../../../strategies/glft.js";
+import { type GlftParams, glft, glftCoefficients, glftDepths } from "../../../strategies/glft.js";
+import { gridDown, gridUp, inventoryLots } from "../../../strategies/quoting.js";
 import type { Strategy, StrategyContext } from "../../../strategies/types.js";
 import { context, M, market, NOW } from "./helpers.js";
 
@@ -82,11 +88,10 @@ const glftArb = fc
     gamma: fc.double({ min: 0.01, max: 100, noNaN: true }),
     k: fc.double({ min: 0.1, max: 1_000, noNaN: true }),
     A: fc.double({ min: 0.001, max: 100, noNaN: true }),
-    delta: fc.double({ min: 0.25, max: 4, noNaN: true }),
     extra: fc.double({ min: 0, max: 2_000, noNaN: true }),
     orderSize: sizeArb,
   })
-  .map(({ extra, ...p }) => ({ ...p, maxInventory: p.delta + extra }));
+  .map(({ extra, ...p }) => ({ ...p, maxInventory: 1 + extra }));
 
 /** The invariants every strategy's output must satisfy on a quotable context. */
 function checkQuotes(ctx: StrategyContext, quotes: DesiredQuote[]): void {
@@ -177,6 +182,63 @@ describe.each(cases.slice(1))("%s: inventory skew is monotone", (_, strategy, pa
         }
       }),
       { numRuns: 1_000 },
+    );
+  });
+});
+
+/** A model's own bid and ask in micro-units (floats, before the grid and the bounds); undefined when it has none. */
+type ModelPrices = (ctx: StrategyContext, p: never) => { bid: number; ask: number } | undefined;
+
+const asPrices: ModelPrices = (ctx, raw) => {
+  const p = raw as AvellanedaStoikovParams;
+  const mid = ctx.book.mid();
+  const sigma = p.sigma ?? ctx.volatility;
+  const tau = timeToHorizonSeconds(ctx, p.horizonSeconds);
+  if (mid === undefined || sigma === undefined || tau === undefined) return undefined;
+  const s = mid.toNumber();
+  const q = inventoryLots(ctx.inventory, p.orderSizeMicro);
+  const m = avellanedaStoikovModel({ mid: s, q, gamma: p.gamma, k: p.k, sigma, tau });
+  const centre = p.variant === "symmetric" ? s : m.reservation;
+  return { bid: (centre - m.spread / 2) * 1_000_000, ask: (centre + m.spread / 2) * 1_000_000 };
+};
+
+const glftPrices: ModelPrices = (ctx, raw) => {
+  const p = raw as GlftParams;
+  const mid = ctx.book.mid();
+  const sigma = p.sigma ?? ctx.volatility;
+  if (mid === undefined || sigma === undefined) return undefined;
+  const s = mid.toNumber();
+  const d = glftDepths(
+    glftCoefficients(p.gamma, p.k, p.A, 1),
+    sigma,
+    1,
+    inventoryLots(ctx.inventory, p.orderSizeMicro),
+  );
+  return { bid: (s - d.bid) * 1_000_000, ask: (s + d.ask) * 1_000_000 };
+};
+
+const models: [string, Strategy<unknown>, fc.Arbitrary<unknown>, ModelPrices][] = [
+  ["avellaneda-stoikov", avellanedaStoikov as Strategy<unknown>, asArb, asPrices],
+  ["glft", glft as Strategy<unknown>, glftArb, glftPrices],
+];
+
+describe.each(models)("%s: never a worse price than the model's own", (_, strategy, paramsArb, prices) => {
+  // Clamping toward the touch only improves a price (a bid lowered, an ask raised); clamping a bid
+  // below the tick UP to the tick (or an ask above 1 − tick down) would buy above / sell below the
+  // price the model chose, so such a side must be skipped instead.
+  it("a bid at or below the model's bid on the grid, an ask at or above the model's ask", () => {
+    fc.assert(
+      fc.property(ctxArb, paramsArb, (ctx, raw) => {
+        const p = strategy.parseParams(raw);
+        const model = prices(ctx, p as never);
+        const tick = ctx.market.tickMicro;
+        for (const q of strategy.quote(ctx, p)) {
+          if (model === undefined) throw new Error("a quote without model prices");
+          if (q.side === "buy") expect(q.priceMicro).toBeLessThanOrEqual(gridDown(model.bid, tick) as number);
+          else expect(q.priceMicro).toBeGreaterThanOrEqual(gridUp(model.ask, tick) as number);
+        }
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

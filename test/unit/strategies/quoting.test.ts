@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  clampAsk,
+  clampBid,
   finalizeQuotes,
   gridBounds,
   gridDown,
@@ -8,6 +10,27 @@ import {
   quotableTouch,
 } from "../../../strategies/quoting.js";
 import { book, context, M, market } from "./helpers.js";
+
+describe("clamps: toward the touch, never away from it", () => {
+  const g = gridBounds({ bid: 490_000, ask: 510_000 }, 10_000);
+
+  it("a bid at or through the best ask is lowered to one tick below it; an ask through the best bid raised", () => {
+    expect(clampBid(530_000, g)).toBe(500_000);
+    expect(clampBid(1_200_000, g)).toBe(500_000);
+    expect(clampAsk(470_000, g)).toBe(500_000);
+    expect(clampAsk(-200_000, g)).toBe(500_000);
+    expect(clampBid(480_000, g)).toBe(480_000);
+    expect(clampAsk(520_000, g)).toBe(520_000);
+  });
+
+  it("a bid below the tick or an ask above 1 − tick is skipped, not moved onto the band", () => {
+    expect(clampBid(0, g)).toBeUndefined();
+    expect(clampBid(-230_000, g)).toBeUndefined();
+    expect(clampBid(10_000, g)).toBe(10_000);
+    expect(clampAsk(1_000_000, g)).toBeUndefined();
+    expect(clampAsk(990_000, g)).toBe(990_000);
+  });
+});
 
 describe("grid rounding of model prices", () => {
   it("bids floor, asks ceil", () => {
