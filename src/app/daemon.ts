@@ -63,8 +63,11 @@ export interface Daemon {
   readonly feeds: Feeds;
   /** The HTTP client (rate-limit state, breaker, server clock). */
   readonly client: ExchangeHttpClient;
-  /** The open journal (its file and this run's id), when one was configured. */
-  readonly journal: Pick<DaemonJournal, "path" | "run" | "restore"> | undefined;
+  /**
+   * The open journal (its file, this run's id, what it restored, and when the restored orders found
+   * gone from the exchange are journaled closed), when one was configured.
+   */
+  readonly journal: Pick<DaemonJournal, "path" | "run" | "restore" | "goneClosed"> | undefined;
   /**
    * Stops quoting, cancels every quote (within shutdown.timeoutMs) and closes every connection.
    * Idempotent; resolves with the outcome (exit code 0 when nothing is left open).
@@ -112,12 +115,13 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
             logger: logger.child({ component: "journal" }),
           });
     const recorder = journal?.recorder;
+    const exchange =
+      opts.metrics === undefined
+        ? new HttpExchange(client)
+        : instrumentExchange(new HttpExchange(client), opts.metrics);
     const engine = createEngine({
       clock,
-      exchange:
-        opts.metrics === undefined
-          ? new HttpExchange(client)
-          : instrumentExchange(new HttpExchange(client), opts.metrics),
+      exchange,
       sign: intentSigner(withExpiry(builder, config, clock), markets.tokens),
       markets: markets.tokens,
       strategyFor: (m) => markets.strategyFor(m),
@@ -178,6 +182,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // Not for a daemon already stopping (a fatal close or a request during start): nothing would
     // clear the status line's timer again.
     if (!run.stopping) reporter.started(engine);
+    // Restored orders the exchange no longer holds open are journaled closed, in the background: a
+    // start-up (and a stop requested meanwhile) never waits for these reads.
+    if (!run.stopping) void journal?.closeGoneOrders(exchange);
     return {
       engine,
       markets,

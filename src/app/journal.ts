@@ -1,6 +1,12 @@
 import { ConfigError } from "../config/errors.js";
 import type { Clock } from "../core/clock.js";
 import { JournalError } from "../journal/errors.js";
+import {
+  findGoneOrders,
+  type GoneCheck,
+  journalGoneOrders,
+  type OrderReads,
+} from "../journal/gone-orders.js";
 import { openJournalDb } from "../journal/open.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import { type JournalRestore, readRestore } from "../journal/restore.js";
@@ -15,6 +21,15 @@ export interface DaemonJournal {
   readonly run: number;
   readonly restore: JournalRestore;
   readonly recorder: JournalRecorder;
+  /**
+   * Once the engine has started (its start-up reconcile has cancelled or adopted what was open):
+   * journals closed the restored orders the exchange no longer holds open (findGoneOrders), so no
+   * later start restores them again. In the background: never rejects, and writes nothing once the
+   * journal is closed. Resolves with how many were journaled closed; only the first call checks.
+   */
+  closeGoneOrders(source: OrderReads): Promise<number>;
+  /** Resolves once closeGoneOrders has finished (with its count), or with 0 at close without one. */
+  readonly goneClosed: Promise<number>;
   /** Stops the snapshots and closes the file (after the engine's `stopped` event). Idempotent. */
   close(): void;
 }
@@ -88,14 +103,29 @@ export function openDaemonJournal(
         : undefined;
     retention?.start();
     let closed = false;
+    let checking: Promise<number> | undefined;
+    let settle: (n: number) => void = () => undefined;
+    const goneClosed = new Promise<number>((resolve) => {
+      settle = resolve;
+    });
+    const gone = { writer, run, clock: ctx.clock, logger: ctx.logger, path: settings.path };
     return {
       path: settings.path,
       run,
       restore,
       recorder,
+      closeGoneOrders: (source) => {
+        checking ??= closeGone(gone, restore.orders, source, () => closed).then((n) => {
+          settle(n);
+          return n;
+        });
+        return checking;
+      },
+      goneClosed,
       close: () => {
         if (closed) return;
         closed = true;
+        if (checking === undefined) settle(0);
         retention?.close();
         recorder.close();
         db.close();
@@ -105,6 +135,56 @@ export function openDaemonJournal(
     db.close();
     throw err;
   }
+}
+
+/**
+ * findGoneOrders over `orders`, then journalGoneOrders unless the journal has closed meanwhile (the
+ * run stopping). Any failure is logged and leaves the orders as they were, for the next start.
+ */
+async function closeGone(
+  j: { writer: JournalWriter; run: number; clock: Clock; logger: Logger; path: string },
+  orders: ReadonlyMap<string, string>,
+  source: OrderReads,
+  isClosed: () => boolean,
+): Promise<number> {
+  if (orders.size === 0) return 0;
+  let check: GoneCheck;
+  try {
+    check = await findGoneOrders(source, orders, {
+      onReadError: (orderId, err) => {
+        if (!isClosed()) j.logger.warn({ err, orderId }, "journal: reading an earlier run's order failed");
+      },
+    });
+  } catch (err) {
+    if (!isClosed()) {
+      j.logger.warn({ err }, "journal: could not read the open orders; earlier runs' orders stay restorable");
+    }
+    return 0;
+  }
+  if (isClosed()) return 0;
+  try {
+    journalGoneOrders(j.writer, j.run, check.gone, j.clock.now());
+  } catch (err) {
+    j.logger.warn({ err }, "journal: writing the closed orders of earlier runs failed");
+    return 0;
+  }
+  const statuses: Record<string, number> = {};
+  for (const g of check.gone) statuses[g.status] = (statuses[g.status] ?? 0) + 1;
+  const quiet = check.gone.length === 0 && check.undecided === 0;
+  (quiet ? j.logger.debug : j.logger.info).call(
+    j.logger,
+    {
+      journal: j.path,
+      run: j.run,
+      closed: check.gone.length,
+      statuses,
+      open: check.open,
+      undecided: check.undecided,
+    },
+    `journal ${j.path}: ${check.gone.length} order(s) of earlier runs no longer open on the exchange, journaled closed` +
+      (check.undecided > 0 ? ` (${check.undecided} left for the next start)` : ""),
+  );
+  return check.gone.length;
 }
 
 function logRestore(logger: Logger, path: string, run: number, r: JournalRestore): void {

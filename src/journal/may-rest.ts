@@ -1,7 +1,15 @@
 /**
+ * The `outcome` of a `cancel` row that sent no request: a later run's start found the order no longer
+ * open on the exchange (gone-orders.ts); `code` holds the exchange's final status (FILLED, CANCELLED,
+ * EXPIRED…, or `not_found`). Like a cancel answered done, it ends the placement's MAY_REST.
+ */
+export const CLOSED_OUTCOME = "closed";
+
+/**
  * SQL condition: the `outcomes` row `o` (its run `r`) is a placement the exchange accepted and may
- * still hold — no cancel of it was answered done or covered by a cancel-all, and the fills journaled
- * for its order (by the same account) do not add up to its size. A run that stopped cleanly left
+ * still hold — no cancel of it was answered done or covered by a cancel-all, no later start found it
+ * gone from the exchange (CLOSED_OUTCOME), and the fills journaled for its order (by the same
+ * account) do not add up to its size. A run that stopped cleanly left
  * nothing resting, so callers add their own run condition. Restore offers these orders to the
  * start-up reconcile (recognised as ours); retention never deletes them, nor their intents, so
  * pruning can never change what a restart restores.
@@ -15,7 +23,7 @@
 export const MAY_REST = `(
   o.op = 'place' AND o.outcome = 'accepted' AND o.order_id IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = o.client_order_id
-                  AND c.op = 'cancel' AND c.outcome IN ('done', 'covered'))
+                  AND c.op = 'cancel' AND c.outcome IN ('done', 'covered', '${CLOSED_OUTCOME}'))
   AND coalesce((SELECT sum(f.size_micro) FROM fills f JOIN runs fr ON fr.run_id = f.run_id
                 WHERE f.order_id = o.order_id AND fr.account = r.account), 0)
       < coalesce((SELECT max(i.size_micro) FROM intents i

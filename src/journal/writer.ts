@@ -38,12 +38,16 @@ export interface OutcomeRecord {
   readonly clientOrderId: string | undefined;
   readonly marketId: string | undefined;
   /**
-   * accepted | rejected | ambiguous (placements), done | covered | failed | ambiguous (cancels).
-   * Files written before schema 3 also hold `dropped` placements and `not_sent` cancels.
+   * accepted | rejected | ambiguous (placements), done | covered | failed | ambiguous (cancels), and
+   * `closed` (a cancel row with no request: a later start found an earlier run's order no longer open,
+   * gone-orders.ts). Files written before schema 3 also hold `dropped` placements and `not_sent` cancels.
    */
   readonly outcome: string;
   readonly orderId: string | undefined;
-  /** The exchange's code of a reject or failure (before schema 3: also why a placement was dropped). */
+  /**
+   * The exchange's code of a reject or failure (before schema 3: also why a placement was dropped);
+   * for `closed`, the order's final status on the exchange.
+   */
   readonly code: string | undefined;
   readonly latencyMs: number | undefined;
   readonly atMs: number;
