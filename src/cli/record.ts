@@ -3,6 +3,7 @@ import type { Writable } from "node:stream";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
 import {
+  DEFAULT_DRAIN_IDLE_MS,
   DEFAULT_RECORD_CHANNELS,
   RECORDABLE_CHANNELS,
   type RecordableChannel,
@@ -21,16 +22,20 @@ const OPTIONS = {
   "rotate-minutes": { type: "string" },
   channels: { type: "string" },
   "buffer-mb": { type: "string" },
+  "drain-seconds": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const DEFAULT_ROTATE_MB = 100;
 const DEFAULT_ROTATE_MINUTES = 60;
 const DEFAULT_BUFFER_MB = 64;
+const DEFAULT_DRAIN_SECONDS = DEFAULT_DRAIN_IDLE_MS / 1_000;
+/** After giving up on a hung disk: time for the process to end by itself before it is ended. */
+const FORCE_EXIT_AFTER_MS = 1_000;
 
 const HELP = [
   "Usage: mm record --tokens ID[,ID...] --out DIR [--config FILE ...] [--rotate-mb N]",
-  "                 [--rotate-minutes N] [--channels LIST] [--buffer-mb N]",
+  "                 [--rotate-minutes N] [--channels LIST] [--buffer-mb N] [--drain-seconds N]",
   "",
   "Records /ws/market for the given tokens into DIR as rotating gzip JSON Lines files",
   '(market-<UTC start>-<seq>.jsonl.gz), one {"recvTs": ms, "frame": <frame as received>} per line:',
@@ -39,8 +44,11 @@ const HELP = [
   "and closed, a JSON summary is printed, exit code 0. Every second the frames so far are flushed",
   "into the file: a recorder killed outright (SIGKILL, out of memory) loses about the last second,",
   "and `mm backtest` replays its last, unfinished file up to its last complete line.",
-  "recvTs never goes back: if the wall clock steps back, frames keep the last stamp until it",
-  "catches up (counted in the summary's recvTsClamped; clockStepBackMs is the largest step).",
+  "recvTs never goes back: if the wall clock steps back by up to 1 s, frames keep the last stamp",
+  "until it catches up; by more (a clock that ran ahead, then was corrected), recvTs continues",
+  "from the last stamp on the monotonic clock, keeping the intervals between frames, ahead of the",
+  "wall clock by about the step (counted in the summary's recvTsClamped; clockStepBackMs is the",
+  "largest step; each step is logged with its size).",
   "",
   "Options:",
   "  -t, --tokens IDS        Token ids (decimal), comma-separated; repeatable. Required.",
@@ -52,13 +60,16 @@ const HELP = [
   `                          any of ${RECORDABLE_CHANNELS.join(", ")}).`,
   `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
   `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
+  `      --drain-seconds N   On stopping, how long the disk may take nothing before mm record gives up`,
+  `                          on the frames it has not written and exits 1 (default ${DEFAULT_DRAIN_SECONDS}).`,
   "  -h, --help              Show this help.",
   "",
   "The gateway URL is exchange.wsUrl (MM_EXCHANGE_WS_URL); the API key comes from MM_API_KEY or",
   "secrets.apiKeyFile. Exit code 1 when the gateway closes for good (revoked, expired or suspended",
   "key: the files written so far are complete) or when writing fails (disk full, or a disk that",
-  "fell --buffer-mb behind: the frames received before are written first), 2 on bad usage or",
-  "configuration.",
+  "fell --buffer-mb behind: the frames received before are written first, as long as the disk",
+  "answers), also when the disk took nothing for --drain-seconds while closing (a hung mount: the",
+  "message names the file and the frames that may be missing from it), 2 on bad usage or configuration.",
   "",
 ].join("\n");
 
@@ -69,6 +80,11 @@ export interface RecordCommandDeps {
   readonly clock?: Clock;
   /** Where a file's compressed bytes go; default the file (tests pass a disk that stalls). */
   readonly openSink?: (path: string) => Writable;
+  /**
+   * Called with the exit code after giving up on a hung disk: a file operation the kernel never
+   * completes keeps the event loop, hence the process, alive. Default: endProcess.
+   */
+  readonly forceExit?: (code: number) => void;
 }
 
 /**
@@ -93,6 +109,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       const maxPendingBytes = Math.round(
         positive("--buffer-mb", values["buffer-mb"], DEFAULT_BUFFER_MB) * 1_048_576,
       );
+      const drainIdleMs = positive("--drain-seconds", values["drain-seconds"], DEFAULT_DRAIN_SECONDS) * 1_000;
       const config = loadConfigFromFlags(values.config, io);
       const apiKey = requireApiKey(config);
       const logger = createLogger({
@@ -117,6 +134,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
           outDir,
           rotate: { maxBytes, maxAgeMs },
           maxPendingBytes,
+          drainIdleMs,
           signal,
           logger,
           ...(deps.clock === undefined ? {} : { clock: deps.clock }),
@@ -130,23 +148,47 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       } finally {
         release();
       }
-      const { fatal, writeError, ...rest } = summary;
-      io.stdout(`${JSON.stringify({ outDir, ...rest, fatal: fatal?.code ?? null })}\n`);
+      const { fatal, writeError, drainAbandoned, ...rest } = summary;
+      io.stdout(
+        `${JSON.stringify({
+          outDir,
+          ...rest,
+          fatal: fatal?.code ?? null,
+          ...(drainAbandoned === undefined ? {} : { drainAbandoned: drainAbandoned.details }),
+        })}\n`,
+      );
       if (fatal !== undefined) {
         io.stderr(`mm record: the gateway closed the connection for good: ${fatal.code}\n`);
-        return EXIT.unexpected;
       }
-      if (writeError !== undefined) {
+      if (writeError !== undefined && writeError !== drainAbandoned) {
         io.stderr(`mm record: writing failed: ${(writeError as Error).message}\n`);
-        return EXIT.unexpected;
       }
-      return EXIT.ok;
+      if (drainAbandoned !== undefined) {
+        io.stderr(`mm record: ${drainAbandoned.message}\n`);
+        (deps.forceExit ?? ((code) => endProcess(code, io)))(EXIT.unexpected);
+      }
+      return fatal === undefined && writeError === undefined ? EXIT.ok : EXIT.unexpected;
     },
   };
 }
 
 /** `mm record`, stopped by SIGINT, SIGTERM or SIGHUP. */
 export const recordCommand: Command = createRecordCommand();
+
+/**
+ * Ends the process a second after `mm record` gave up on a hung disk, unless it has ended by itself
+ * (the timer is unref'd). process.exit(code) cannot end it while a file operation is stuck on
+ * libuv's thread pool: exiting joins those threads first and would wait on the stuck one for ever.
+ * So when a file operation is still pending then, the process kills itself (SIGKILL: exit status
+ * 137, which shells and supervisors see as a failure, as they do 1).
+ */
+function endProcess(code: number, io: CliIo): void {
+  setTimeout(() => {
+    if (!process.getActiveResourcesInfo().some((r) => r.startsWith("FSReq"))) process.exit(code);
+    io.stderr("mm record: a file operation on the disk never returned: ending the process (SIGKILL)\n");
+    process.kill(process.pid, "SIGKILL");
+  }, FORCE_EXIT_AFTER_MS).unref();
+}
 
 function stopSignal(given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
   if (given !== undefined) return { signal: given, release: () => undefined };

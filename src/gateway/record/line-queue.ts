@@ -66,6 +66,14 @@ export class LineQueue {
     });
   }
 
+  /**
+   * Gives up on the sink without an error of its own (it hangs): the lines still queued are
+   * skipped, should its pending call ever return.
+   */
+  abandon(): void {
+    this.#failed = true;
+  }
+
   #kick(): void {
     if (this.#running) return;
     this.#running = true;

@@ -10,6 +10,7 @@ import { MarketDataFeed } from "../market-data-feed.js";
 import type { GatewayClientOptions, Revealable } from "../options.js";
 import type { MarketChannel } from "../types.js";
 import type { RejectedIds } from "../waiters.js";
+import type { RecordWriteError } from "./errors.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 
 /** The token channels a recording may hold. */
@@ -40,6 +41,8 @@ export interface RecordOptions {
   readonly signal: AbortSignal;
   /** Receive timestamps, rotation ages and the gateway's timers; default the wall clock. */
   readonly clock?: Clock;
+  /** What recvTs continues on after a large step back of `clock` (RecvClamp); default performance.now. */
+  readonly monotonic?: () => number;
   readonly random?: () => number;
   readonly logger?: Logger | undefined;
   readonly timing?: GatewayClientOptions["timing"];
@@ -50,6 +53,11 @@ export interface RecordOptions {
    * RecordWriteError `write_stalled` (summary.writeError); default 64 MiB.
    */
   readonly maxPendingBytes?: number;
+  /**
+   * How long closing waits for a disk that takes nothing at all, ms, before giving up on the
+   * frames it has not written (summary.drainAbandoned); default DEFAULT_DRAIN_IDLE_MS.
+   */
+  readonly drainIdleMs?: number;
   /** Where a file's compressed bytes go; default the file itself (tests pass a disk that stalls). */
   readonly openSink?: (path: string) => Writable;
   /** Called once the subscriptions are answered. */
@@ -59,6 +67,10 @@ export interface RecordOptions {
 /** What a recording did. */
 export interface RecordSummary {
   readonly files: readonly string[];
+  /**
+   * Frames handed to the files' gzip streams: all in the files once they closed, unless writing
+   * failed (see `writeError`) or closing gave up (`drainAbandoned` says how many may be missing).
+   */
   readonly frames: number;
   readonly reconnects: number;
   /** Frames that failed validation (recorded anyway: the file holds what arrived). */
@@ -67,9 +79,12 @@ export interface RecordSummary {
   readonly rejected: readonly RejectedIds[];
   /** Set when the gateway closed for good (revoked key, …): the recording stopped early. */
   readonly fatal?: GatewayFatalError;
-  /** Frames whose recvTs was raised to the previous frame's because the wall clock stepped back. */
+  /**
+   * Frames whose recvTs is not their wall time because the wall clock stepped back: held at the
+   * previous frame's (a step of up to 1 s), or continued from it on the monotonic clock (larger).
+   */
   readonly recvTsClamped: number;
-  /** The largest such step back, ms (0 when the clock never went back). */
+  /** The largest distance a recvTs was raised above its wall time, ms (0: the clock never went back). */
   readonly clockStepBackMs: number;
   /**
    * Set when writing failed: a disk error (disk full, permissions), or RecordWriteError
@@ -79,7 +94,20 @@ export interface RecordSummary {
    * counted but may be missing.
    */
   readonly writeError?: unknown;
+  /**
+   * Set when closing gave up on a disk that took nothing for `drainIdleMs` (RecordWriteError
+   * `drain_abandoned`; details: the file, and the frames and bytes not confirmed written, which
+   * may be missing from it). Also `writeError` when nothing had failed before.
+   */
+  readonly drainAbandoned?: RecordWriteError;
 }
+
+/**
+ * 30 s: a disk that answers at all answers within that (a busy NFS server, a slow USB stick); one
+ * that takes nothing for that long is taken for dead, and `mm record` exits (1) rather than hang,
+ * so that a supervisor restarts it.
+ */
+export const DEFAULT_DRAIN_IDLE_MS = 30_000;
 
 /**
  * Records /ws/market: subscribes `channels` for `tokens` and writes every event frame, as
@@ -89,8 +117,12 @@ export interface RecordSummary {
  * replay heals where the live feed healed. Resolves when `signal` aborts (after closing the
  * current file), when the gateway closes for good (`fatal` set) or when writing fails
  * (`writeError` set; logged at once, then the queued frames are written and the file closed).
- * recvTs never goes back within the recording: when the wall clock steps back, frames take the
- * last stamp until it catches up (counted in `recvTsClamped`, warned once per step).
+ * Closing waits for the disk only while it makes progress: one that takes nothing for
+ * `drainIdleMs` is given up on (`drainAbandoned`), so that a hung disk cannot hold it for ever.
+ * recvTs never goes back within the recording (RecvClamp): when the wall clock steps back by up
+ * to 1 s, frames take the last stamp until it catches up; by more, recvTs continues from the last
+ * stamp on the monotonic clock, keeping the frames' intervals (counted in `recvTsClamped`, warned
+ * once per step with its size).
  * @example
  * const ac = new AbortController();
  * process.once("SIGINT", () => ac.abort());
@@ -108,17 +140,21 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     clock,
     policy: opts.rotate,
     maxPendingBytes: opts.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES,
+    drainIdleMs: opts.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS,
     ...(opts.openSink === undefined ? {} : { openSink: opts.openSink }),
     onFailure: (err) => {
       // Said now, not at exit: closing waits for a stalled disk to take the queued frames.
       opts.logger?.error({ err }, "recording stopped: writing failed");
       stop(undefined);
     },
-    onClockStepBack: (stepMs) =>
+    onClockStepBack: ({ stepMs, continued }) =>
       opts.logger?.warn(
         { stepMs },
-        "the wall clock stepped back: recvTs held at the last frame's until it catches up",
+        continued
+          ? "the wall clock stepped back by more than 1 s: recvTs continues from the last frame's on the monotonic clock, ahead of the wall clock by about stepMs until the wall clock catches up"
+          : "the wall clock stepped back: recvTs held at the last frame's until it catches up",
       ),
+    ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
   });
   const client = new GatewayClient({
     url: opts.url,
@@ -176,10 +212,12 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   // holding the event loop, and the process must not exit under a running recording.
   const hold = setInterval(() => undefined, 1 << 30);
   const fatal = await stopped;
-  clearInterval(hold);
   clock.cancelTimer(flushTimer);
   await feed.close();
+  // Held while closing too: the drain's deadline is a LiveClock timer (unref'd), and a stream that
+  // waits on something outside the event loop would otherwise let the process end mid-close, exit 0.
   await writer.close();
+  clearInterval(hold);
   const c = client.counters;
   return {
     files: writer.files,
@@ -191,5 +229,6 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     clockStepBackMs: writer.clockStepBacks.maxStepMs,
     ...(fatal === undefined ? {} : { fatal }),
     ...(writer.failure === undefined ? {} : { writeError: writer.failure }),
+    ...(writer.abandoned === undefined ? {} : { drainAbandoned: writer.abandoned }),
   };
 }

@@ -1,48 +1,89 @@
 /** What clamping did over a recording. */
 export interface ClockStepBacks {
-  /** Frames whose recvTs was raised to the last one written (the wall clock was behind it). */
+  /** Frames whose recvTs is not their wall time: held at, or continued from, the last one. */
   readonly frames: number;
-  /** The largest distance a frame's recvTs was raised by, ms (0: the clock never went back). */
+  /** The largest distance a frame's recvTs was raised above its wall time, ms (0: never). */
   readonly maxStepMs: number;
 }
+
+/** One step back of the wall clock, as RecvClamp reports it. */
+export interface ClockStepBack {
+  /** How far the first frame of the step was raised above its wall time, ms. */
+  readonly stepMs: number;
+  /** True: recvTs continues on the monotonic clock; false: held at the last stamp. */
+  readonly continued: boolean;
+}
+
+/** Options of RecvClamp. */
+export interface RecvClampOptions {
+  /** Milliseconds from a clock that never steps (performance.now()); default performance.now. */
+  readonly monotonic?: () => number;
+  /** The largest step back held at the last stamp; larger ones continue; default DEFAULT_HOLD_MAX_MS. */
+  readonly holdMaxMs?: number;
+  /** Called once per step back (its first frame), and once more if a held step turns continued. */
+  readonly onStepBack?: (step: ClockStepBack) => void;
+}
+
+/**
+ * 1 s: NTP's ordinary corrections are well under it (ntpd steps past 128 ms), and holding frames at
+ * one stamp for up to a second costs a replay little; a bigger step is a clock that was wrong.
+ */
+export const DEFAULT_HOLD_MAX_MS = 1_000;
+
+type Mode = "wall" | "held" | "continued";
 
 /**
  * Keeps a recording's receive times non-decreasing. They come from the wall clock, which NTP or a
  * VM resume can step backwards; the recorded format promises receive order and the replay merges
- * rotated files by recvTs. A time before the last one returned is raised to it (the frames of a
- * step back keep their arrival order and share the last stamp until the wall clock catches up),
- * and counted; the intervals between those frames are lost, their order is not. Clamping rather
- * than a monotonic clock anchored at start, so that recvTs stays wall time: a stepped clock is
- * usually a corrected one.
- * @example const c = new RecvClamp((step) => log.warn({ step }, "clock stepped back")); c.next(Date.now());
+ * rotated files by recvTs. The rule, frame by frame:
+ * - wall time, as long as it is not before the last recvTs;
+ * - a step back of at most `holdMaxMs`: the frames take the last recvTs until the wall clock
+ *   catches up (within `holdMaxMs`): their order is kept, their intervals (under a second) lost;
+ * - a larger step back (the clock ran ahead, for hours maybe, and was corrected): holding would
+ *   put all of those hours at one instant, so recvTs continues from the last one by the monotonic
+ *   time elapsed, frame by frame, and keeps the intervals; it stays ahead of the wall clock by
+ *   about the step, and returns to wall time once the wall clock is ahead of it again.
+ * Wall time rather than a monotonic clock anchored at start, so that recvTs is wall time whenever
+ * the clock allows: a small step is usually a correction.
+ * @example const c = new RecvClamp({ onStepBack: (s) => log.warn(s, "clock stepped back") }); c.next(Date.now());
  */
 export class RecvClamp {
+  readonly #monotonic: () => number;
+  readonly #holdMaxMs: number;
+  readonly #onStepBack: ((step: ClockStepBack) => void) | undefined;
   #last = Number.NEGATIVE_INFINITY;
+  #lastMono = 0;
+  #mode: Mode = "wall";
   #frames = 0;
   #maxStepMs = 0;
-  #stepping = false;
-  readonly #onStepBack: ((stepMs: number) => void) | undefined;
 
-  /** `onStepBack` is called once per step back (its first clamped frame), with how far back it was. */
-  constructor(onStepBack?: (stepMs: number) => void) {
-    this.#onStepBack = onStepBack;
+  constructor(opts: RecvClampOptions = {}) {
+    this.#monotonic = opts.monotonic ?? (() => performance.now());
+    this.#holdMaxMs = opts.holdMaxMs ?? DEFAULT_HOLD_MAX_MS;
+    this.#onStepBack = opts.onStepBack;
   }
 
-  /** `ts`, or the last time returned when `ts` is before it. */
+  /** The receive time to record for a frame whose wall-clock time is `ts` (see the class doc). */
   next(ts: number): number {
-    if (ts >= this.#last) {
+    const mono = this.#monotonic();
+    // A monotonic source never goes back; if a fake one did, recvTs still must not.
+    const continued = this.#last + Math.max(0, mono - this.#lastMono);
+    this.#lastMono = mono;
+    const floor = this.#mode === "continued" ? continued : this.#last;
+    if (ts >= floor) {
+      this.#mode = "wall";
       this.#last = ts;
-      this.#stepping = false;
       return ts;
     }
-    const step = this.#last - ts;
+    const mode: Mode = this.#mode === "continued" || this.#last - ts > this.#holdMaxMs ? "continued" : "held";
+    const recvTs = mode === "continued" ? continued : this.#last;
+    const step = recvTs - ts;
     this.#frames++;
     if (step > this.#maxStepMs) this.#maxStepMs = step;
-    if (!this.#stepping) {
-      this.#stepping = true;
-      this.#onStepBack?.(step);
-    }
-    return this.#last;
+    if (mode !== this.#mode) this.#onStepBack?.({ stepMs: step, continued: mode === "continued" });
+    this.#mode = mode;
+    this.#last = recvTs;
+    return recvTs;
   }
 
   /** Counts so far. */

@@ -1,12 +1,13 @@
-import { existsSync } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Clock } from "../../core/clock.js";
 import { RECORDED_SUFFIX, type RecordedFrame, RecordedWriter, recordLine } from "../../recorded/format.js";
-import { RecordWriteError } from "./errors.js";
+import { drainAbandoned, type RecordWriteError, writeStalled } from "./errors.js";
+import { idleDeadline } from "./idle-deadline.js";
 import { LineQueue } from "./line-queue.js";
-import { type ClockStepBacks, RecvClamp } from "./recv-clamp.js";
+import { type ClockStepBack, type ClockStepBacks, RecvClamp } from "./recv-clamp.js";
 
 /** When to start a new file; either limit (or both) may be set. */
 export interface RotationPolicy {
@@ -31,10 +32,18 @@ export interface RotatingWriterOptions {
   readonly maxPendingBytes?: number;
   /** Where a file's compressed bytes go; default the file, created exclusively. */
   readonly openSink?: (path: string) => Writable;
+  /**
+   * close() gives up on a disk that has taken nothing for this long, ms (checked every tenth of
+   * it, on `clock`): the file is left without its gzip end and `abandoned` says what may be
+   * missing. Default: close() waits as long as the disk takes.
+   */
+  readonly drainIdleMs?: number | undefined;
   /** Called once, when the writer stops: a disk error or a stall. */
   readonly onFailure?: (err: unknown) => void;
   /** Called once per step back of the frames' clock, with how far back (see RecvClamp). */
-  readonly onClockStepBack?: (stepMs: number) => void;
+  readonly onClockStepBack?: (step: ClockStepBack) => void;
+  /** The monotonic clock a large step back continues recvTs on (RecvClamp); default performance.now. */
+  readonly monotonic?: () => number;
 }
 
 /**
@@ -72,10 +81,16 @@ export function recordingFileName(prefix: string, startMs: number, seq: number):
  * the frames accepted before are still written once the disk takes them. A disk error (ENOSPC,
  * EACCES) stops it likewise; the frames still queued then cannot be written.
  *
- * recvTs never decreases across the writer's files (RecvClamp), and file start times never go back
+ * recvTs never decreases across the writer's files (RecvClamp: a small step back of the wall clock
+ * is held, a large one continued on the monotonic clock), and file start times never go back
  * either, so names sort in recording order even when the wall clock steps back.
  * flush() puts the frames so far into the file, bounding what a crash can lose; close() finishes
- * the current file so that it is a complete gzip stream.
+ * the current file so that it is a complete gzip stream. With `drainIdleMs`, close() does not wait
+ * for ever on a disk that hangs (a dead NFS server): once the disk has taken nothing for that long
+ * it gives up, destroys the file's stream and sets `abandoned` (RecordWriteError
+ * `drain_abandoned`, naming the file and the frames not confirmed written). A disk that is slow
+ * but answering keeps the wait going: progress is a line handed on, a flush or a rotation done,
+ * or a byte written (a stream's `bytesWritten`, as fs.WriteStream has).
  */
 export class RotatingWriter {
   readonly #dir: string;
@@ -85,16 +100,30 @@ export class RotatingWriter {
   readonly #queue: LineQueue;
   readonly #openSink: ((path: string) => Writable) | undefined;
   readonly #onFailure: ((err: unknown) => void) | undefined;
+  readonly #drainIdleMs: number | undefined;
   readonly #recv: RecvClamp;
   readonly #files: string[] = [];
   #writer: RecordedWriter | undefined;
+  /** The stream under the current file (or the one being closed): destroyed if the disk hangs. */
+  #sink: Writable | undefined;
   #startedAt = 0;
   /** The latest file time seen: a new file never starts before the previous one. */
   #fileNow = Number.NEGATIVE_INFINITY;
   #seq = 0;
   #sinceCheck = 0;
   #frames = 0;
+  /** Frames accepted by write(), and their characters. */
+  #accepted = 0;
+  #acceptedChars = 0;
+  /** Characters of the frames handed to the files. */
+  #chars = 0;
+  /** Frames (and their characters) known to be on disk: up to the last sync flush or file close. */
+  #safeFrames = 0;
+  #safeChars = 0;
+  /** Counts every step done (a line handed on, a flush, a rotation): the drain's progress. */
+  #steps = 0;
   #failure: unknown;
+  #abandoned: RecordWriteError | undefined;
   #closed = false;
 
   constructor(opts: RotatingWriterOptions) {
@@ -103,13 +132,17 @@ export class RotatingWriter {
     this.#policy = opts.policy;
     this.#prefix = opts.prefix ?? "market";
     this.#queue = new LineQueue(
-      { write: (line) => this.#write(line), flush: async () => this.#writer?.flush() },
+      { write: (line) => this.#write(line), flush: () => this.#flush() },
       opts.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES,
       (err) => this.#fail(err),
     );
     this.#openSink = opts.openSink;
     this.#onFailure = opts.onFailure;
-    this.#recv = new RecvClamp(opts.onClockStepBack);
+    this.#drainIdleMs = opts.drainIdleMs;
+    this.#recv = new RecvClamp({
+      ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
+      ...(opts.onClockStepBack === undefined ? {} : { onStepBack: opts.onClockStepBack }),
+    });
   }
 
   /** Files started so far, in order (absolute when `dir` is). */
@@ -127,25 +160,37 @@ export class RotatingWriter {
     return this.#queue.pending;
   }
 
-  /** Frames whose recvTs was raised because the clock stepped back, and the largest step. */
+  /** Frames whose recvTs was raised because the clock stepped back, and the largest raise. */
   get clockStepBacks(): ClockStepBacks {
     return this.#recv.stepBacks;
   }
 
-  /** Why the writer stopped (a disk error, or RecordWriteError `write_stalled`), if it did. */
+  /**
+   * Why the writer stopped (a disk error, RecordWriteError `write_stalled`, or `drain_abandoned`
+   * when nothing failed before close() gave up), if it did.
+   */
   get failure(): unknown {
     return this.#failure;
   }
 
+  /** Set when close() gave up on a disk that took nothing for `drainIdleMs` (see the class doc). */
+  get abandoned(): RecordWriteError | undefined {
+    return this.#abandoned;
+  }
+
   /**
-   * Queues one frame, its recvTs raised to the last one written if the clock stepped back. False
+   * Queues one frame, its recvTs raised if the clock stepped back (RecvClamp). False
    * when refused: the writer is closed or stopped, or this frame would put it over the limit
    * (which stops it).
    */
   write(rec: RecordedFrame): boolean {
     if (this.#closed || this.#failure !== undefined) return false;
     const line = recordLine({ recvTs: this.#recv.next(rec.recvTs), frame: rec.frame });
-    if (this.#queue.push(line)) return true;
+    if (this.#queue.push(line)) {
+      this.#accepted++;
+      this.#acceptedChars += line.length;
+      return true;
+    }
     this.#fail(this.#stalled());
     return false;
   }
@@ -158,25 +203,62 @@ export class RotatingWriter {
     return this.#queue.wait(true);
   }
 
-  /** Finishes the current file after the queued frames; later writes are refused. */
+  /**
+   * Finishes the current file after the queued frames; later writes are refused. Never rejects;
+   * with `drainIdleMs` it settles on a hung disk too (see `abandoned`).
+   */
   async close(): Promise<void> {
+    if (this.#abandoned !== undefined) return; // its drain may never end
     this.#closed = true;
+    const drained = this.#drain();
+    const idleMs = this.#drainIdleMs;
+    if (idleMs === undefined) return drained;
+    const deadline = idleDeadline(this.#clock, idleMs, () => this.#steps + bytesWritten(this.#sink));
+    const gaveUp = await Promise.race([drained.then(() => false), deadline.expired.then(() => true)]);
+    deadline.cancel();
+    if (gaveUp) this.#abandon(idleMs);
+  }
+
+  async #drain(): Promise<void> {
     await this.#queue.wait(false);
     const w = this.#writer;
     this.#writer = undefined;
-    if (w !== undefined) await w.close().catch((err: unknown) => this.#fail(err));
+    if (w !== undefined)
+      await w.close().then(
+        () => this.#safe(),
+        (err: unknown) => this.#fail(err),
+      );
+  }
+
+  /** Gives up on a disk that hangs: what it never confirmed is reported, its stream destroyed. */
+  #abandon(idleMs: number): void {
+    const frames = this.#accepted - this.#safeFrames;
+    const bytes = this.#acceptedChars - this.#safeChars;
+    // The last file started is the one written or closed when the disk stopped answering.
+    const file = this.#files.at(-1) ?? this.#dir;
+    this.#abandoned = drainAbandoned({ file, idleMs, framesAtRisk: frames, bytesAtRisk: bytes });
+    // Not through #fail/onFailure: the recording has already stopped; close()'s caller reads it.
+    if (this.#failure === undefined) this.#failure = this.#abandoned;
+    this.#queue.abandon();
+    this.#writer = undefined;
+    this.#sink?.destroy();
   }
 
   #stalled(): RecordWriteError {
-    const mib = (n: number) =>
-      n >= 1_048_576 ? `${(n / 1_048_576).toFixed(1)} MiB` : `${Math.round(n / 1_024)} KiB`;
     const file = this.#writer?.path ?? this.#dir;
-    return new RecordWriteError(
-      "write_stalled",
-      `the disk did not keep up: ${mib(this.#queue.pending)} of frames were waiting to be written to ${file} ` +
-        `(limit ${mib(this.#queue.limit)}); the recording stops here; the frames received before it are written once the disk takes them`,
-      { file, pendingBytes: this.#queue.pending, limitBytes: this.#queue.limit },
-    );
+    return writeStalled({ file, pendingBytes: this.#queue.pending, limitBytes: this.#queue.limit });
+  }
+
+  /** Everything handed to the files so far is on disk. */
+  #safe(): void {
+    this.#safeFrames = this.#frames;
+    this.#safeChars = this.#chars;
+    this.#steps++;
+  }
+
+  async #flush(): Promise<void> {
+    await this.#writer?.flush();
+    this.#safe();
   }
 
   #fail(err: unknown): void {
@@ -193,6 +275,8 @@ export class RotatingWriter {
     const w = this.#writer ?? this.#open(now);
     await w.writeLine(line);
     this.#frames++;
+    this.#chars += line.length;
+    this.#steps++;
     if (this.#policy.maxBytes !== undefined && ++this.#sinceCheck >= SIZE_CHECK_FRAMES) {
       this.#sinceCheck = 0;
       // Only hands the batch to zlib: a sync flush here, every 64 frames, would cost compression.
@@ -205,6 +289,7 @@ export class RotatingWriter {
     const w = this.#writer;
     this.#writer = undefined;
     if (w !== undefined) await w.close();
+    this.#safe();
   }
 
   #open(now: number): RecordedWriter {
@@ -215,14 +300,19 @@ export class RotatingWriter {
     } while (existsSync(path));
     this.#startedAt = now;
     this.#sinceCheck = 0;
-    const w =
-      this.#openSink === undefined
-        ? RecordedWriter.create(path, { exclusive: true })
-        : RecordedWriter.toStream(path, this.#openSink(path));
+    const sink = this.#openSink?.(path) ?? createWriteStream(path, { flags: "wx" });
+    const w = RecordedWriter.toStream(path, sink);
+    this.#sink = sink;
     this.#writer = w;
     this.#files.push(path);
     return w;
   }
+}
+
+/** What a file stream reports written so far (fs.WriteStream, net.Socket); 0 for other streams. */
+function bytesWritten(sink: Writable | undefined): number {
+  const n = (sink as { bytesWritten?: unknown } | undefined)?.bytesWritten;
+  return typeof n === "number" ? n : 0;
 }
 
 /** Bytes on disk; 0 while the file is still being opened (the write stream opens asynchronously). */

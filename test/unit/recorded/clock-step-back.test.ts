@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergeByRecvTs } from "../../../src/backtest/replay/merge.js";
 import type { Clock } from "../../../src/core/clock.js";
+import type { ClockStepBack } from "../../../src/gateway/record/recv-clamp.js";
 import { RotatingWriter } from "../../../src/gateway/record/rotating-writer.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 
@@ -12,8 +13,9 @@ import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.j
  * The recorded format promises receive order, and the replay merges the rotated files of one
  * recording by recvTs: a file whose first frames are stamped before the previous file's tail has
  * them replayed ahead of frames that arrived before them. The writer keeps recvTs non-decreasing
- * over the whole recording (a frame stamped before the last one written gets the last one's
- * stamp, and is counted), and its file names keep sorting in recording order.
+ * over the whole recording (RecvClamp: a frame stamped up to 1 s before the last one written gets
+ * the last one's stamp; further back, recvTs continues from the last one on the monotonic clock;
+ * both are counted), and its file names keep sorting in recording order.
  */
 
 const T0 = Date.parse("2026-06-01T00:00:00.000Z");
@@ -59,29 +61,34 @@ const nOf = (r: RecordedFrame) => (r.frame.data as { n: number }).n;
 describe("recvTs when the wall clock steps back while recording", () => {
   it("stays non-decreasing within and across files; the replay's merge keeps the arrival order", async () => {
     const clock = new SteppedClock();
-    const steps: number[] = [];
+    const steps: ClockStepBack[] = [];
+    let mono = 0; // the monotonic clock, ms since the first frame
     const w = new RotatingWriter({
       dir: sub("merge"),
       clock,
       policy: { maxAgeMs: 60_000 },
-      onClockStepBack: (stepMs) => steps.push(stepMs),
+      onClockStepBack: (step) => steps.push(step),
+      monotonic: () => mono,
     });
     const sent: number[] = [];
-    const send = (n: number, recvTs: number) => {
+    const send = (n: number, recvTs: number, monoMs: number) => {
       sent.push(n);
+      mono = monoMs;
       w.write(frame(n, recvTs));
     };
-    // File 1: a minute of frames; the clock steps back 2 s once in the middle (frame 31).
-    for (let n = 0; n < 30; n++) send(n, T0 + n * 2_000);
-    send(30, T0 + 58_000);
-    send(31, T0 + 56_000);
-    send(32, T0 + 59_900);
+    // File 1: a minute of frames; the clock steps back 0.5 s once in the middle (frame 31): held.
+    for (let n = 0; n < 30; n++) send(n, T0 + n * 2_000, n * 2_000);
+    send(30, T0 + 58_000, 58_000);
+    send(31, T0 + 57_500, 58_050);
+    send(32, T0 + 59_900, 59_900);
     await w.flush();
-    // The clock steps back 5 s; the frames received then are written after the wall clock has
-    // come back past the file's age limit (the disk was slow), so they open file 2.
+    // The clock steps back 5 s: recvTs continues on the monotonic clock (100 ms, then 1 s between
+    // frames). The frames are written after the wall clock has come back past the file's age
+    // limit (the disk was slow), so they open file 2.
     clock.t = T0 + 61_000;
-    for (let n = 33; n < 37; n++) send(n, T0 + 55_000 + (n - 33) * 1_000);
-    for (let n = 37; n < 40; n++) send(n, T0 + 62_000 + (n - 37) * 1_000);
+    for (let n = 33; n < 37; n++) send(n, T0 + 55_000 + (n - 33) * 1_000, 60_000 + (n - 33) * 1_000);
+    // Corrected forward again, past the continued stamps: wall time from there on.
+    for (let n = 37; n < 40; n++) send(n, T0 + 64_500 + (n - 37) * 1_000, 64_000 + (n - 37) * 1_000);
     await w.close();
 
     expect(w.files.map((f) => basename(f))).toEqual([
@@ -95,12 +102,17 @@ describe("recvTs when the wall clock steps back while recording", () => {
     for (let i = 1; i < all.length; i++) {
       expect(all[i]?.recvTs, `frame ${i}`).toBeGreaterThanOrEqual(all[i - 1]?.recvTs ?? 0);
     }
-    // What a replay sees: each clamped frame at the stamp of the frame before it, in arrival order.
+    // What a replay sees: the held frame at the stamp of the frame before it; the frames of the big
+    // step at their monotonic intervals; then wall time again.
     expect(all[31]?.recvTs).toBe(T0 + 58_000);
-    expect(second?.slice(0, 4).map((r) => r.recvTs)).toEqual([1, 2, 3, 4].map(() => T0 + 59_900));
-    expect(second?.[4]?.recvTs).toBe(T0 + 62_000);
-    expect(w.clockStepBacks).toEqual({ frames: 5, maxStepMs: 4_900 });
-    expect(steps).toEqual([2_000, 4_900]); // once per step back, not per frame
+    expect(second?.map((r) => r.recvTs - T0)).toEqual([
+      60_000, 61_000, 62_000, 63_000, 64_500, 65_500, 66_500,
+    ]);
+    expect(w.clockStepBacks).toEqual({ frames: 5, maxStepMs: 5_000 });
+    expect(steps).toEqual([
+      { stepMs: 500, continued: false },
+      { stepMs: 5_000, continued: true },
+    ]); // once per step back, not per frame
 
     // The directory replay (merged by recvTs, ties to the earlier file) gives the arrival order.
     const merged: RecordedFrame[] = [];
@@ -111,7 +123,13 @@ describe("recvTs when the wall clock steps back while recording", () => {
   it("names files in recording order when the clock is behind the current file's start", async () => {
     const clock = new SteppedClock();
     clock.t = T0 + 60_000;
-    const w = new RotatingWriter({ dir: sub("names"), clock, policy: { maxBytes: 8_000 } });
+    let mono = 0;
+    const w = new RotatingWriter({
+      dir: sub("names"),
+      clock,
+      policy: { maxBytes: 8_000 },
+      monotonic: () => mono,
+    });
     // Hex digits of a counter mix: compresses to about half, so a few hundred frames fill 8 kB.
     const pad = (n: number) =>
       Array.from({ length: 24 }, (_, i) => ((n * 7_919 + i * 104_729) % 65_521).toString(16)).join("");
@@ -119,6 +137,7 @@ describe("recvTs when the wall clock steps back while recording", () => {
     await w.flush();
     clock.t = T0; // a minute back: every later file starts "before" the first
     for (let n = 1; n <= 1_200; n++) {
+      mono = n;
       w.write(frame(n, T0 + n, pad(n)));
       if (n % 50 === 0) await w.flush(); // the size check sees the bytes on disk
     }
@@ -130,7 +149,8 @@ describe("recvTs when the wall clock steps back while recording", () => {
     expect(names[0]).toBe("market-20260601T000100Z-0001.jsonl.gz");
     const all = await readAll(w.files);
     expect(all.map(nOf)).toEqual(Array.from({ length: 1_201 }, (_, n) => n));
-    expect(all.every((r) => r.recvTs === T0 + 60_000)).toBe(true); // the wall clock never caught up
-    expect(w.clockStepBacks).toEqual({ frames: 1_200, maxStepMs: 59_999 });
+    // A minute back: continued on the monotonic clock (the wall clock never caught up).
+    expect(all.map((r) => r.recvTs)).toEqual(Array.from({ length: 1_201 }, (_, n) => T0 + 60_000 + n));
+    expect(w.clockStepBacks).toEqual({ frames: 1_200, maxStepMs: 60_000 });
   });
 });
