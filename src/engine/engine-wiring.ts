@@ -10,6 +10,7 @@ import type { OrderQueueOptions, QueueReport } from "../execution/order-queue-ty
 import type { TrackedOrder } from "../execution/order-state.js";
 import { OrderStore } from "../execution/order-store.js";
 import { RateBudget } from "../execution/rate-budget.js";
+import { budgetGate } from "../execution/rate-budget-wait.js";
 import { RestoredFees } from "../execution/restored-fees.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
@@ -68,6 +69,9 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     rateLimitPerMin: options.rateLimitPerMin,
     ...budgetOptions(options.queue),
   });
+  // The reconciler's order reads (GET /api/orders/*: every page, every retry) wait for the budget's
+  // order_reads tokens, so a busy reconcile stays within the wallet's limit instead of drawing 429s.
+  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads"));
   // The first 503 of a freeze is seen here, before the queue re-sends the placement: the platform
   // status is read at once (platform-watch.ts). Only a port that can read the status is watched
   // (not the backtest's venue, whose answers then keep their exact timing).

@@ -1,5 +1,6 @@
 import type { PlaceOrderRequest } from "../core/types.js";
 import type { CancelResult, OrderFill } from "../exchange/assumptions.js";
+import type { RequestGate } from "../exchange/caller.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
@@ -100,6 +101,11 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
       positions: r.positions.map((p) => ({ tokenId: p.tokenId, quantity: p.quantity })),
       asOfMs: r.serverTimeMs,
     };
+  }
+
+  /** Paces the client's requests, pages and retries included (ExchangeHttpClient.gateRequests). */
+  gateRequests(gate: RequestGate): void {
+    this.#client.gateRequests(gate);
   }
 
   /** GET /api/orders/{id}/fills (an adopted order's fills before this run). */

@@ -1,5 +1,6 @@
 import type { PlaceOrderRequest } from "../core/types.js";
 import type { CancelResult } from "../exchange/assumptions.js";
+import type { RequestGate } from "../exchange/caller.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
 
@@ -33,6 +34,12 @@ export interface ExchangePort {
    * port without it (the backtest's venue) hears of freezes from platform_status pushes only.
    */
   platformFrozen?(): Promise<boolean | undefined>;
+  /**
+   * Makes every request the port sends (each page, each retry) wait on `gate` first: the engine
+   * passes its rate budget's gate for the reconciler's order reads (rate-budget-wait.ts budgetGate).
+   * Optional: a port that sends no HTTP requests (the backtest's venue) is not paced.
+   */
+  gateRequests?(gate: RequestGate): void;
 }
 
 /** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */

@@ -28,6 +28,13 @@ export interface CallSpec<T> {
   parse: (body: unknown, path: string, res: TransportResponse) => T;
 }
 
+/**
+ * Paces requests before they leave: a promise for the request to wait on (it resolves once the
+ * request may go, its rate token spent), or undefined for one that need not wait. Asked before each
+ * attempt (a retry is another request the server counts).
+ */
+export type RequestGate = (method: HttpMethod, route: string) => Promise<void> | undefined;
+
 export interface CallerOptions {
   transport: HttpTransport;
   breaker: CircuitBreaker;
@@ -49,10 +56,16 @@ export interface CallerOptions {
 export class ExchangeCaller {
   readonly #o: CallerOptions;
   readonly #verdict: (err: unknown) => BreakerVerdict;
+  #gate: RequestGate | undefined;
 
   constructor(opts: CallerOptions) {
     this.#o = opts;
     this.#verdict = opts.breakerVerdict ?? defaultBreakerVerdict;
+  }
+
+  /** Installs (or with undefined removes) the gate every attempt waits on. */
+  setGate(gate: RequestGate | undefined): void {
+    this.#gate = gate;
   }
 
   /**
@@ -62,8 +75,14 @@ export class ExchangeCaller {
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const endpoint = `${spec.method} ${spec.route}`;
     const path = buildPath(spec.route, spec.params, spec.query);
+    const send = () =>
+      this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path), this.#verdict);
     return withRetry(
-      () => this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path), this.#verdict),
+      () => {
+        // An ungated request leaves in the same tick as before (placements are latency-sensitive).
+        const wait = this.#gate?.(spec.method, spec.route);
+        return wait === undefined ? send() : wait.then(send);
+      },
       {
         method: spec.method,
         endpoint,

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { parseApiKey } from "../core/api-key.js";
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
-import { ExchangeCaller } from "./caller.js";
+import { ExchangeCaller, type RequestGate } from "./caller.js";
 import { CatalogApi } from "./catalog.js";
 import {
   type BreakerSettings,
@@ -70,6 +70,7 @@ export class ExchangeHttpClient {
   readonly withdrawals: WithdrawalsApi;
   readonly breaker: CircuitBreaker;
   readonly #transport: HttpTransport;
+  readonly #caller: ExchangeCaller;
   readonly #unauthorized = new Set<UnauthorizedListener>();
 
   constructor(opts: ExchangeHttpClientOptions) {
@@ -113,6 +114,7 @@ export class ExchangeHttpClient {
         for (const l of this.#unauthorized) l(err);
       },
     });
+    this.#caller = caller;
     this.markets = new MarketsApi(caller);
     this.catalog = new CatalogApi(caller);
     this.platform = new PlatformApi(caller);
@@ -129,6 +131,15 @@ export class ExchangeHttpClient {
   onUnauthorized(listener: UnauthorizedListener): () => void {
     this.#unauthorized.add(listener);
     return () => this.#unauthorized.delete(listener);
+  }
+
+  /**
+   * Paces the client's requests: every attempt of every call first waits on `gate` (undefined
+   * removes it). The engine paces its order reads through its rate budget this way, pages and
+   * retries included (HttpExchange.gateRequests).
+   */
+  gateRequests(gate: RequestGate | undefined): void {
+    this.#caller.setGate(gate);
   }
 
   /** Last rate-limit headers seen per endpoint (`METHOD /route/template`). */

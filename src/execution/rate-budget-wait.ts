@@ -1,5 +1,5 @@
 import type { Clock } from "../core/clock.js";
-import type { BudgetOp, RateBudget } from "./rate-budget.js";
+import { type BudgetOp, budgetOpOf, type RateBudget } from "./rate-budget.js";
 
 /**
  * Waits on the Clock until `op` has a token, then spends it: for callers outside the order queue
@@ -21,4 +21,19 @@ export async function takeWhenAvailable(budget: RateBudget, clock: Clock, op: Bu
     const wait = Number.isFinite(at) ? Math.max(1, at - now) : 100;
     await new Promise<void>((resolve) => clock.setTimer(wait, resolve));
   }
+}
+
+/**
+ * A request gate (ExchangeHttpClient.gateRequests) that makes every request counted in `op`'s
+ * buckets wait for one of its tokens (takeWhenAvailable) and lets every other request through at once.
+ * Only ops nothing else paces belong here: the order queue already spends the write ops' tokens.
+ * @example client.gateRequests(budgetGate(budget, clock, "order_reads"));
+ */
+export function budgetGate(
+  budget: RateBudget,
+  clock: Clock,
+  op: BudgetOp,
+): (method: string, route: string) => Promise<void> | undefined {
+  return (method, route) =>
+    budgetOpOf(method, route) === op ? takeWhenAvailable(budget, clock, op) : undefined;
 }

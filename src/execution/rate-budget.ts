@@ -19,6 +19,38 @@ export function endpointOf(op: BudgetOp): string {
   return `${e.method} ${e.route}`;
 }
 
+const opCache = new Map<string, BudgetOp | undefined>();
+
+/**
+ * The op whose buckets a request spends: the one whose endpoint the rate-limit table puts in exactly
+ * the same buckets (GET /api/orders/{id}, /history, /{id}/fills… share `order_reads` with
+ * /api/orders/open); undefined for a request no op budgets. `route` is a path or route template.
+ * @example budgetOpOf("GET", "/api/orders/{id}") // "order_reads"
+ * @example budgetOpOf("GET", "/api/me/positions") // undefined
+ */
+export function budgetOpOf(method: string, route: string): BudgetOp | undefined {
+  const key = `${method.toUpperCase()} ${route}`;
+  if (opCache.has(key)) return opCache.get(key);
+  const buckets = bucketKey(method, route);
+  let found: BudgetOp | undefined;
+  if (buckets !== "") {
+    for (const op of Object.keys(BUDGET_ENDPOINTS) as BudgetOp[]) {
+      const e = BUDGET_ENDPOINTS[op];
+      if (bucketKey(e.method, e.route) === buckets) found = op;
+    }
+  }
+  opCache.set(key, found);
+  return found;
+}
+
+/** The table's buckets that count a request, as one comparable string ("" when none). */
+function bucketKey(method: string, route: string): string {
+  return rateLimitsFor(method, route)
+    .map((a) => `${a.rule.scope}:${a.rule.bucket}`)
+    .sort()
+    .join(",");
+}
+
 export interface RateBudgetOptions {
   /** The partner's rateLimitPerMin (baseline 600): scales every wallet-scoped limit. */
   rateLimitPerMin: number;

@@ -99,10 +99,12 @@ type Timed = <T>(endpoint: string, call: () => Promise<T>, outcome: (r: T) => st
 function optionalReads(
   port: ExchangePort & ReconcileSource,
   timed: Timed,
-): Pick<ExchangePort & ReconcileSource, "positionsAt" | "orderFills" | "platformFrozen"> {
+): Pick<ExchangePort & ReconcileSource, "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests"> {
   const ok = () => "ok";
-  const { positionsAt, orderFills, platformFrozen } = port;
+  const { positionsAt, orderFills, platformFrozen, gateRequests } = port;
   return {
+    // Not a request: passed through, so that the engine's pacing reaches the HTTP client.
+    ...(gateRequests === undefined ? {} : { gateRequests: (gate) => gateRequests.call(port, gate) }),
     ...(platformFrozen === undefined
       ? {}
       : { platformFrozen: () => timed(PORT_ENDPOINTS.platformFrozen, () => platformFrozen.call(port), ok) }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { RateBudget } from "../../../src/execution/rate-budget.js";
-import { takeWhenAvailable } from "../../../src/execution/rate-budget-wait.js";
+import { budgetOpOf, RateBudget } from "../../../src/execution/rate-budget.js";
+import { budgetGate, takeWhenAvailable } from "../../../src/execution/rate-budget-wait.js";
 import { BucketEmptyError } from "../../../src/execution/token-bucket.js";
 
 const limits = (b: RateBudget, op: Parameters<RateBudget["buckets"]>[0]) =>
@@ -85,5 +85,50 @@ describe("RateBudget (the rate-limit table as buckets)", () => {
     clock.advanceTo(1000);
     await p;
     expect(done).toBe(true);
+  });
+
+  it("budgetOpOf: every endpoint of the order-reads row spends order_reads; other rows no op", () => {
+    for (const route of [
+      "/api/orders/open",
+      "/api/orders/history",
+      "/api/orders/{id}",
+      "/api/orders/{id}/fills",
+      "/api/orders/fees-summary",
+    ]) {
+      expect(budgetOpOf("GET", route)).toBe("order_reads");
+    }
+    expect(budgetOpOf("POST", "/api/orders/place")).toBe("place");
+    expect(budgetOpOf("POST", "/api/orders/cancel")).toBe("cancel");
+    expect(budgetOpOf("GET", "/api/me/positions")).toBeUndefined();
+    expect(budgetOpOf("GET", "/api/me/trades")).toBeUndefined();
+    expect(budgetOpOf("GET", "/api/platform/status")).toBeUndefined();
+  });
+
+  it("budgetGate paces only its op: the 61st order read of a 60-a-minute wallet waits a window", async () => {
+    const clock = new SimClock(0);
+    const b = new RateBudget({ rateLimitPerMin: 60, marginMs: 0 });
+    const gate = budgetGate(b, clock, "order_reads");
+    expect(gate("GET", "/api/me/positions")).toBeUndefined();
+    expect(gate("POST", "/api/orders/place")).toBeUndefined();
+    const sentAt: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const wait = gate("GET", i % 2 === 0 ? "/api/orders/{id}" : "/api/orders/history");
+      let done = false;
+      void wait?.then(() => {
+        done = true;
+      });
+      for (;;) {
+        await Promise.resolve();
+        await Promise.resolve();
+        if (done) break;
+        clock.advanceTo(clock.nextDeadline() ?? Number.POSITIVE_INFINITY);
+      }
+      sentAt.push(clock.now());
+    }
+    // A burst of ten seconds' worth, then one a second; the 61st only once the first token is back.
+    expect(sentAt.slice(0, 10)).toEqual(Array(10).fill(0));
+    expect(sentAt[10]).toBe(1_000);
+    expect(sentAt[59]).toBe(50_000);
+    expect(sentAt[60]).toBe(60_000);
   });
 });

@@ -177,6 +177,27 @@ describe("instrumentExchange", () => {
       "GET /api/orders/{id}/fills|ok",
     ]);
   });
+
+  it("passes the engine's request gate on to the port (order reads stay paced when instrumented)", () => {
+    const gates: unknown[] = [];
+    const port: ExchangePort & ReconcileSource = {
+      place: async () => ({ kind: "rejected" }) as never,
+      cancel: async () => ({}) as never,
+      cancelAll: async () => ({ cancelled: 0 }) as never,
+      openOrders: async () => [],
+      order: async () => ({}) as never,
+      ordersByClientId: async () => [],
+      trades: async () => ({ trades: [], nextCursor: null }),
+      positions: async () => [],
+      gateRequests: (g) => void gates.push(g),
+    };
+    const hooks = { observeHttp: () => {}, onPlacementSending: () => {}, onPlacementAnswered: () => {} };
+    const gate = () => undefined;
+    instrumentExchange(port, hooks, () => 0).gateRequests?.(gate);
+    expect(gates).toEqual([gate]);
+    const { gateRequests: _, ...bare } = port;
+    expect(instrumentExchange(bare, hooks, () => 0).gateRequests).toBeUndefined();
+  });
 });
 
 describe("readinessOf", () => {

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Address } from "../../../src/core/types.js";
+import { toWei } from "../../../src/core/wei.js";
+import { createEngine, type TradingEngine } from "../../../src/engine/engine.js";
+import type { EngineEvent } from "../../../src/engine/engine-events.js";
+import { HttpExchange } from "../../../src/engine/http-exchange.js";
+import { intentSigner } from "../../../src/engine/intent-signer.js";
+import { tokenMarkets } from "../../../src/engine/markets.js";
+import { rateLimitsFor } from "../../../src/exchange/rate-limits.js";
+import type { RateVerdict } from "../../../src/mock/rate-limiter.js";
+import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
+import { parseRiskConfig } from "../../../src/risk/config.js";
+import { RiskGuard } from "../../../src/risk/guard.js";
+import { USDC } from "../../../src/venue/ledger.js";
+import { parseStrategyConfig } from "../../../strategies/registry.js";
+import { silentLogger } from "../../support/exchange-fixtures.js";
+import { MockHarness, WALLET } from "../mock/http/harness.js";
+
+/** The partner's rateLimitPerMin: 0.1× the baseline, so the wallet may read orders 60 times a minute. */
+const RATE_LIMIT_PER_MIN = 60;
+const ORDER_READS_PER_MIN = 60;
+/** Orders of the bot's wallet the engine never placed, each filled once: one lookup per trade. */
+const FOREIGN_ORDERS = 80;
+const TAKER: Address = "0x00000000000000000000000000000000000000d0";
+const CFG = { defaultTickSize: "0.01", minOrderSize: "1", tickSizes: {}, minOrderSizes: {} };
+const BANDS = { name: "bands", params: { bands: [{ margin: "0.03", size: "10" }] } };
+
+interface Seen {
+  readonly atMs: number;
+  readonly path: string;
+  readonly allowed: boolean;
+}
+
+/** The order-reads bucket (GET /api/orders/open, /history, /{id}, /{id}/fills, /fees-summary). */
+function isOrderRead(method: string, path: string): boolean {
+  return rateLimitsFor(method, path).some((a) => a.rule.bucket === "order-reads");
+}
+
+/**
+ * The reconciler's order reads against the mock exchange on 127.0.0.1, whose fixed-window limiter
+ * enforces the spec's table (order reads: 600 per 60 s per wallet, scaled by rateLimitPerMin). The
+ * mock and the engine share one SimClock, driven by `pump`: it moves the clock to the next timer
+ * whenever the run waits on one (the rate budget's pacing), so a minute of pacing takes milliseconds.
+ * The HTTP client runs on the wall clock with retries off, so a 429 is seen as it comes.
+ */
+describe("engine reconcile: order reads paced by the rate budget (mock exchange, real HTTP)", () => {
+  let h: MockHarness;
+  let engine: TradingEngine;
+  const events: EngineEvent[] = [];
+  const seen: Seen[] = [];
+
+  /**
+   * Settles `p`, advancing the SimClock to each timer due within `maxJumpMs` meanwhile: at most a
+   * window, so the jumps are the budget's waits (the engine's other timers are an hour or more away).
+   * The start needs no jump: its status read's 5 s deadline must not pass while it is in flight.
+   */
+  async function pump<T>(p: Promise<T>, maxJumpMs = 61_000): Promise<T> {
+    let done = false;
+    const watched = p.finally(() => {
+      done = true;
+    });
+    const giveUp = Date.now() + 20_000;
+    while (!done) {
+      await new Promise((r) => setTimeout(r, 1));
+      const next = h.clock.nextDeadline();
+      if (next !== undefined && next - h.clock.now() <= maxJumpMs) h.clock.advanceTo(next);
+      if (Date.now() > giveUp) throw new Error("pump: the run did not settle within 20 s");
+    }
+    return watched;
+  }
+
+  beforeAll(async () => {
+    const base = loadScenario(defaultScenarioPath());
+    const scenario = {
+      ...base,
+      partners: base.partners.map((p) =>
+        p.id === "partner-mm" ? { ...p, rateLimitPerMin: RATE_LIMIT_PER_MIN } : p,
+      ),
+    };
+    h = await MockHarness.start(scenario);
+    const limiter = h.ctx.limiter;
+    const check = limiter.check.bind(limiter);
+    limiter.check = (method, path, who): RateVerdict => {
+      const v = check(method, path, who);
+      if (isOrderRead(method, path)) seen.push({ atMs: h.clock.now(), path, allowed: v.allowed });
+      return v;
+    };
+    const client = h.client();
+    const open = (await client.markets.list()).filter((m) => m.status === "OPEN");
+    const markets = tokenMarkets(open, CFG, [open[0]?.slug ?? ""]);
+    engine = createEngine({
+      clock: h.clock,
+      exchange: new HttpExchange(client),
+      sign: intentSigner(h.builder(WALLET.mm), markets),
+      markets,
+      strategyFor: () => parseStrategyConfig(BANDS),
+      risk: new RiskGuard(parseRiskConfig({})),
+      logger: silentLogger(),
+      options: { session: "reads1", rateLimitPerMin: RATE_LIMIT_PER_MIN, reconcileIntervalMs: 3_600_000 },
+      listener: (e) => events.push(e),
+    });
+    await pump(engine.start(), 0);
+
+    // Fills of orders the engine does not know: each trade's order is read to map it to a token.
+    const m = markets[0];
+    if (m === undefined) throw new Error("no market");
+    h.clock.advanceBy(1_000);
+    const { venue } = h.ctx;
+    for (let i = 0; i < FOREIGN_ORDERS; i++) {
+      const input = { wallet: WALLET.mm, marketId: m.marketId, outcome: m.outcome, side: "buy" } as const;
+      venue.place({ ...input, price: toWei("0.10", "p"), quantity: toWei("1", "q") });
+    }
+    venue.credit(TAKER, USDC, toWei("1000", "usdc"));
+    venue.credit(TAKER, m.tokenId, toWei("1000", "shares"));
+    const sell = { wallet: TAKER, marketId: m.marketId, outcome: m.outcome, side: "sell" } as const;
+    venue.place({
+      ...sell,
+      price: toWei("0.10", "p"),
+      quantity: toWei(String(FOREIGN_ORDERS), "q"),
+      timeInForce: "ioc",
+    });
+    h.clock.advanceBy(10_000); // settled, fees set
+  });
+
+  afterAll(async () => {
+    if (engine !== undefined) await pump(engine.stop("test over", 5_000));
+    await h?.close();
+  });
+
+  it(`a reconcile that reads ${FOREIGN_ORDERS} orders on a budget of ${ORDER_READS_PER_MIN} a minute draws no 429`, async () => {
+    const from = seen.length;
+    const startedAt = h.clock.now();
+    await pump(engine.reconcileNow());
+    const reads = seen.slice(from);
+    expect(reads.filter((r) => !r.allowed)).toEqual([]);
+    expect(events.filter((e) => e.type === "reconcile_failed")).toEqual([]);
+    expect(reads.length).toBeGreaterThan(ORDER_READS_PER_MIN);
+    const last = events.filter((e) => e.type === "reconcile").at(-1);
+    expect(last?.type === "reconcile" && last.summary).toMatchObject({
+      reason: "manual",
+      backfilled: FOREIGN_ORDERS,
+    });
+    // Paced, not stalled: past the first window's 60 reads it waits for the tokens to come back,
+    // about one window, not the client's Retry-After for each.
+    expect(h.clock.now() - startedAt).toBeLessThan(3 * 60_000);
+  });
+});
