@@ -18,8 +18,10 @@ export interface ReconcileMemory {
    */
   lastOkAtMs: number | undefined;
   /**
-   * The exchange's clock minus ours, at most: the session start (an exchange time, the baseline's
-   * instant) minus our clock when the first run began, which is after it. Learned once.
+   * The exchange's clock minus ours, at most (clockOffsetSample): the last run's positions read
+   * (its X-Server-Time minus our clock once answered), or before the first run the session start
+   * (the baseline's instant) minus our clock when that run began. Refreshed by every run, so a local
+   * clock that steps or drifts while the daemon runs (NTP, a VM paused) is followed.
    */
   clockOffsetMs?: number;
 }
@@ -53,9 +55,8 @@ export async function reconcileOnce(
   // tsMs), so they are taken on its clock: on ours, running ahead by more than the lookback, the
   // floor would pass the exchange's present and refuse every new fill as a late duplicate. The
   // offset is a lower bound, so these instants err early, which only pages and keeps a little more.
-  const offsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
-  memory.clockOffsetMs = offsetMs;
-  const startedX = started + offsetMs;
+  // This one (the last run's) serves the history search; the run's own instant waits for its read.
+  const priorOffsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
   const last = memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
   // Fees still to come for fills of an earlier run: page back to the oldest, keep only those trades.
@@ -80,7 +81,7 @@ export async function reconcileOnce(
       tokenOf: (o) => tokens.tokenOf(o),
       tradesSinceMs: pageBackTo,
       unknownGraceMs: options.unknownGraceMs,
-      clockOffsetMs: offsetMs,
+      clockOffsetMs: priorOffsetMs,
     },
   );
   for (const u of report.updates) {
@@ -89,7 +90,6 @@ export async function reconcileOnce(
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
   afterFees(core);
-  expireRestoredFees(core, startedX);
   if (report.adoptedFillsUnread.length > 0) {
     core.log.warn(
       { orders: report.adoptedFillsUnread },
@@ -103,6 +103,15 @@ export async function reconcileOnce(
   }
   const read = await readPositionsAt(core.exchange);
   const now = clock.now();
+  const sample = clockOffsetSample(read.asOfMs, now);
+  if (sample !== undefined) memory.clockOffsetMs = sample;
+  else memory.clockOffsetMs ??= priorOffsetMs;
+  // The run's start on the exchange's clock. Each offset is a lower bound at its own instant, one
+  // taken before `started` and one after it: a step between them (either way) leaves at least
+  // one of them at or below the offset in force at `started`, so the smaller errs early.
+  const offsetMs = Math.min(priorOffsetMs, sample ?? priorOffsetMs);
+  const startedX = started + offsetMs;
+  expireRestoredFees(core, startedX);
   // A correction sets the size as of the positions' own instant: fills stamped before it are in the
   // exchange's figure (folded in before the correction), later ones add on top. Our clock would
   // misplace it by the skew, counting fills twice (behind) or losing them (ahead).
@@ -158,6 +167,16 @@ export async function reconcileOnce(
   if (changed > 0) core.log.info(fields, "reconcile");
   else core.log.debug(fields, "reconcile");
   return summary;
+}
+
+/**
+ * The exchange's clock minus ours, at most, from one read: its X-Server-Time (`asOfMs`, stamped when
+ * the answer was emitted) minus our clock once the answer is in (`answeredAtMs`, later than the
+ * emission), so the network delay only makes it smaller. Undefined without a server time.
+ * @example clockOffsetSample(1_000_050, 1_000_100) // -50: the exchange is at most 50 ms behind us
+ */
+export function clockOffsetSample(asOfMs: number | undefined, answeredAtMs: number): number | undefined {
+  return asOfMs === undefined || !Number.isFinite(asOfMs) ? undefined : asOfMs - answeredAtMs;
 }
 
 /**

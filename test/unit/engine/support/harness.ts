@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { BookTracker } from "../../../../src/book/tracker.js";
+import type { Clock } from "../../../../src/core/clock.js";
 import { SimClock } from "../../../../src/core/sim-clock.js";
 import type { Fill, TokenMarket } from "../../../../src/core/trading.js";
 import type { Address, Side } from "../../../../src/core/types.js";
@@ -43,6 +44,11 @@ export interface HarnessOptions {
   readonly closesAt?: (market: number) => number | undefined;
   /** Whether the exchange answers GET /api/platform/status (VenueExchange.platformFrozen). */
   readonly platformStatus?: boolean;
+  /**
+   * The engine's own clock, built over the harness's SimClock (the exchange's): a bot whose clock
+   * is off or steps while it runs. Default: the SimClock itself.
+   */
+  readonly engineClock?: (exchangeClock: SimClock) => Clock;
 }
 
 /**
@@ -86,7 +92,7 @@ export class Harness {
     });
     const strategy = o.configured ?? parseStrategyConfig(o.strategy ?? BANDS);
     this.engine = createEngine({
-      clock: this.clock,
+      clock: o.engineClock?.(this.clock) ?? this.clock,
       exchange: this.exchange,
       sign: o.sign?.(this.markets) ?? (async (i) => testSign(i, this.markets)),
       markets: this.markets,
