@@ -14,6 +14,14 @@ export const CIRCUIT_OPEN = "circuit_open";
 /** While the platform is held frozen, GET /api/platform/status is read this often (the thaw without a push). */
 export const PLATFORM_POLL_MS = 5_000;
 
+/**
+ * How long a status read may take before the answers it holds are counted after all. The read goes
+ * through the HTTP client's retries, which wait out a Retry-After of up to 60 s twice: a status
+ * endpoint answering 503 itself would otherwise hold the 503s (and the error-rate halt they may call
+ * for) for two minutes. Long enough for a prompt answer and the client's short back-off retries.
+ */
+export const PLATFORM_READ_DEADLINE_MS = 5_000;
+
 /** Where a platform status came from. */
 export type PlatformSource = "push" | "status";
 
@@ -32,6 +40,8 @@ export interface PlatformWatchDeps {
   apply(frozen: boolean, source: PlatformSource): void;
   /** Counts a held answer towards the error-rate halt after all. */
   count(code: string): void;
+  /** See PLATFORM_READ_DEADLINE_MS (the default). */
+  readonly readDeadlineMs?: number;
 }
 
 /**
@@ -48,6 +58,9 @@ export interface PlatformWatchDeps {
  *   came after the last one was sent, so reads never outnumber such answers): frozen, the freeze is
  *   applied and the held answers dropped; not frozen or unreadable, they are counted (the matcher is
  *   unreachable on an open platform: an outage, which the error-rate halt backs off from).
+ * - A read not answered within PLATFORM_READ_DEADLINE_MS is taken as unreadable for now: the answers
+ *   held count, and so do those that come while it is still out (no second read is sent meanwhile);
+ *   its late answer is still applied. `check()` waits for it no longer than that either.
  * - While frozen, the status is read every PLATFORM_POLL_MS: the thaw need not wait for a push that
  *   may never come (a freeze learned from the status has no push to end it).
  * The latest word wins: a read's answer is dropped if a push arrived while it was in flight.
@@ -64,6 +77,11 @@ export class PlatformWatch {
   #lastReadAt = Number.NEGATIVE_INFINITY;
   #lastPushAt = Number.NEGATIVE_INFINITY;
   #inFlight: Promise<void> | undefined;
+  /** The read in flight passed its deadline: its status is taken as unknown until it answers. */
+  #overdue = false;
+  #deadline: TimerId | undefined;
+  /** Resolved when the read in flight answers or passes its deadline (check() waits for this). */
+  #settled: { promise: Promise<void>; resolve: () => void } | undefined;
   #timer: TimerId | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   /** Answers awaiting a read; `reads` = reads sent when each arrived. */
@@ -87,11 +105,11 @@ export class PlatformWatch {
     this.#next();
   }
 
-  /** Reads the status now (start-up); resolves once answered. Never rejects. */
+  /** Reads the status now (start-up); resolves once answered or overdue. Never rejects. */
   async check(): Promise<void> {
     if (this.#d.read === undefined || this.#stopped) return;
     if (this.#inFlight === undefined) this.#send();
-    await this.#inFlight;
+    await this.#settled?.promise;
   }
 
   /** A placement was answered `exchange_unavailable`, and may be re-sent: reads the status now. */
@@ -104,7 +122,7 @@ export class PlatformWatch {
   /** A request's final answer was `exchange_unavailable` or `circuit_open` (`code`). */
   unavailable(code: string): void {
     if (this.#stopped || this.#d.frozen()) return;
-    if (this.#d.read === undefined) {
+    if (this.#d.read === undefined || this.#overdue) {
       this.#d.count(code);
       return;
     }
@@ -118,6 +136,7 @@ export class PlatformWatch {
     this.#held = [];
     this.#wanted = false;
     this.#cancelTimer();
+    this.#endDeadline();
   }
 
   /** Sends or schedules the next read the state calls for: suspect answers now, a frozen platform at the poll. */
@@ -152,10 +171,43 @@ export class PlatformWatch {
     const read = ++this.#reads;
     const pushes = this.#pushes;
     this.#lastReadAt = this.#d.clock.now();
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.#settled = { promise, resolve };
+    this.#deadline = this.#d.clock.setTimer(this.#d.readDeadlineMs ?? PLATFORM_READ_DEADLINE_MS, () => {
+      this.#deadline = undefined;
+      this.#overran();
+    });
     this.#inFlight = this.#read(read, pushes).then(() => {
       this.#inFlight = undefined;
+      this.#overdue = false;
+      this.#endDeadline();
       this.#next();
     });
+  }
+
+  /** The read in flight is overdue: what it holds counts now, as for an unreadable status. */
+  #overran(): void {
+    if (this.#stopped || this.#inFlight === undefined) return;
+    this.#overdue = true;
+    const held = this.#held;
+    this.#held = [];
+    this.#d.log.warn(
+      { held: held.length, deadlineMs: this.#d.readDeadlineMs ?? PLATFORM_READ_DEADLINE_MS },
+      "platform status read overdue (GET /api/platform/status): its 503s count as errors",
+    );
+    this.#settled?.resolve();
+    for (const h of held) this.#d.count(h.code);
+  }
+
+  /** The read in flight answered (or the watch stopped): its deadline is void, check() resumes. */
+  #endDeadline(): void {
+    if (this.#deadline !== undefined) this.#d.clock.cancelTimer(this.#deadline);
+    this.#deadline = undefined;
+    this.#settled?.resolve();
+    this.#settled = undefined;
   }
 
   async #read(read: number, pushes: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PLATFORM_POLL_MS } from "../../../src/engine/platform-watch.js";
+import { sleep } from "../../../src/core/clock.js";
+import { PLATFORM_POLL_MS, PLATFORM_READ_DEADLINE_MS } from "../../../src/engine/platform-watch.js";
 import { Harness } from "./support/harness.js";
 
 /**
@@ -119,6 +120,51 @@ describe("engine: a platform freeze learned without a push", () => {
     await walkBooksDown(h, 3, 3_000);
     expect(logged(h, "risk: error_rate_halt")).toBe(1);
     expect(logged(h, "risk: platform_frozen")).toBe(0);
+  });
+
+  it("a status read held by a long Retry-After does not hold back the halt: the 503s count at its deadline", async () => {
+    const h = new Harness({ markets: 2, risk: RISK, platformStatus: true });
+    moveBooks(h, "0.48", "0.52");
+    await h.engine.start();
+    await h.run(1_000);
+    // An outage on an open platform, and the status read itself answered 503 with Retry-After: 60,
+    // which the HTTP client waits out twice before giving up (the answer says nothing, as unreadable).
+    h.exchange.frozen = true;
+    let reads = 0;
+    h.exchange.platformFrozen = async () => {
+      reads++;
+      await sleep(h.clock, 120_000);
+      return undefined;
+    };
+    const outageAt = h.clock.now();
+    await walkBooksDown(h, 3, 1_000);
+    await h.run(PLATFORM_READ_DEADLINE_MS);
+    const halts = h.logs.records().filter((r) => r.msg === "risk: error_rate_halt");
+    expect(halts).toHaveLength(1);
+    expect(reads).toBe(1); // one read in flight at most, however long it is held
+    // Counted once the read (sent at the first 503) was overdue, not when the client gave up two
+    // minutes later.
+    const halt = h.eventsOf("decision").find((e) => e.decision.reason === "error_rate_halt");
+    expect(halt?.atMs).toBe(outageAt + PLATFORM_READ_DEADLINE_MS);
+    expect(logged(h, "risk: platform_frozen")).toBe(0);
+  });
+
+  it("a start-up status read held by Retry-After delays the start by its deadline at most", async () => {
+    const h = new Harness({ markets: 2, risk: RISK, platformStatus: true });
+    h.exchange.platformFrozen = async () => {
+      await sleep(h.clock, 120_000);
+      return undefined;
+    };
+    moveBooks(h, "0.48", "0.52");
+    let started = false;
+    const starting = h.engine.start().then(() => {
+      started = true;
+    });
+    await h.run(PLATFORM_READ_DEADLINE_MS);
+    expect(started).toBe(true);
+    await starting;
+    await h.run(10);
+    expect(h.botQuotes()).toHaveLength(4);
   });
 
   it("without a status endpoint (the backtest's exchange), 503s count as before", async () => {

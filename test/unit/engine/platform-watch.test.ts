@@ -1,7 +1,11 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { PLATFORM_POLL_MS, PlatformWatch } from "../../../src/engine/platform-watch.js";
+import {
+  PLATFORM_POLL_MS,
+  PLATFORM_READ_DEADLINE_MS,
+  PlatformWatch,
+} from "../../../src/engine/platform-watch.js";
 
 const T0 = 1_750_000_000_000;
 
@@ -164,6 +168,65 @@ describe("PlatformWatch", () => {
     w.clock.advanceBy(10 * PLATFORM_POLL_MS);
     expect(w.reads).toBe(1);
     w.watch.unavailable("exchange_unavailable");
+    expect(w.counted).toEqual([]);
+  });
+
+  it("a read that has not answered by the deadline counts the held answers; later ones count at once until it does", async () => {
+    const w = new World();
+    w.watch.unavailable("exchange_unavailable"); // sends the read
+    w.watch.unavailable("circuit_open"); // arrives while it is out
+    expect(w.reads).toBe(1);
+    w.clock.advanceBy(PLATFORM_READ_DEADLINE_MS - 1);
+    expect(w.counted).toEqual([]);
+    w.clock.advanceBy(1);
+    expect(w.counted).toEqual(["exchange_unavailable", "circuit_open"]);
+    w.watch.unavailable("exchange_unavailable"); // the status is still unknown: counted at once
+    expect(w.counted).toHaveLength(3);
+    expect(w.reads).toBe(1); // one read in flight at most, even overdue
+    await w.answer(true); // the late answer still applies the freeze
+    expect(w.applied).toEqual([[true, "status"]]);
+    w.watch.unavailable("exchange_unavailable"); // frozen: the freeze's answer, not an error
+    expect(w.counted).toHaveLength(3);
+  });
+
+  it("a read answered within the deadline leaves nothing to the deadline; the next read gets a fresh one", async () => {
+    const w = new World();
+    w.watch.unavailable("exchange_unavailable");
+    w.clock.advanceBy(PLATFORM_READ_DEADLINE_MS - 1);
+    await w.answer(false);
+    expect(w.counted).toEqual(["exchange_unavailable"]);
+    w.clock.advanceBy(10 * PLATFORM_READ_DEADLINE_MS);
+    expect(w.counted).toHaveLength(1);
+    w.watch.unavailable("exchange_unavailable"); // a second read, with its own deadline
+    expect(w.reads).toBe(2);
+    w.clock.advanceBy(PLATFORM_READ_DEADLINE_MS - 1);
+    expect(w.counted).toHaveLength(1);
+    w.clock.advanceBy(1);
+    expect(w.counted).toHaveLength(2);
+  });
+
+  it("check() resolves at the deadline when the read is held; the late answer still applies", async () => {
+    const w = new World();
+    let done = false;
+    const checked = w.watch.check().then(() => {
+      done = true;
+    });
+    await Promise.resolve();
+    expect(done).toBe(false);
+    w.clock.advanceBy(PLATFORM_READ_DEADLINE_MS);
+    await checked;
+    expect(done).toBe(true);
+    await w.answer(true);
+    expect(w.applied).toEqual([[true, "status"]]);
+  });
+
+  it("stop() while a check waits for its read: the check resolves, the deadline counts nothing", async () => {
+    const w = new World();
+    w.watch.unavailable("exchange_unavailable");
+    const checked = w.watch.check();
+    w.watch.stop();
+    await checked;
+    w.clock.advanceBy(PLATFORM_READ_DEADLINE_MS);
     expect(w.counted).toEqual([]);
   });
 });
