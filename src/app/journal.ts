@@ -151,6 +151,7 @@ async function closeGone(
   let check: GoneCheck;
   try {
     check = await findGoneOrders(source, orders, {
+      stopped: isClosed,
       onReadError: (orderId, err) => {
         if (!isClosed()) j.logger.warn({ err, orderId }, "journal: reading an earlier run's order failed");
       },

@@ -54,13 +54,19 @@ export const GONE_READS_MAX = 100;
  * (the exchange has no such order any more: forgotten, or never kept), makes it gone. A status that
  * still reads as open (PENDING/OPEN/PARTIAL, against the list just read) or a failed read leaves it
  * undecided; after the first failed read none more is tried (the exchange is struggling: its retries
- * would only stretch the check out). A failing open-orders read rejects.
+ * would only stretch the check out), and none once `stopped` says the caller stopped. A failing
+ * open-orders read rejects.
  * @example const { gone } = await findGoneOrders(exchange, restore.orders);
  */
 export async function findGoneOrders(
   source: OrderReads,
   restored: ReadonlyMap<string, string>,
-  opts: { readonly maxReads?: number; readonly onReadError?: (orderId: string, err: unknown) => void } = {},
+  opts: {
+    readonly maxReads?: number;
+    readonly onReadError?: (orderId: string, err: unknown) => void;
+    /** True once the caller has stopped (the run closing): no further order is read. */
+    readonly stopped?: () => boolean;
+  } = {},
 ): Promise<GoneCheck> {
   if (restored.size === 0) return { gone: [], open: 0, undecided: 0 };
   const listed = new Set((await source.openOrders()).map((o) => o.id));
@@ -73,7 +79,8 @@ export async function findGoneOrders(
       open++;
       continue;
     }
-    if (reads <= 0) {
+    // A stopped run could not journal the answers: reading on would only spend the wallet's order reads.
+    if (reads <= 0 || opts.stopped?.() === true) {
       undecided++;
       continue;
     }

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { openDaemonJournal } from "../../../src/app/journal.js";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import type { Order } from "../../../src/exchange/types.js";
+import type { OrderReads } from "../../../src/journal/gone-orders.js";
+import { openJournalDb } from "../../../src/journal/open.js";
+import { JournalWriter } from "../../../src/journal/writer.js";
+import { createLogger } from "../../../src/observability/logger.js";
+import { collectingStream } from "../../support/collecting-stream.js";
+import { ACCOUNT, journalPath } from "./support.js";
+
+const NOW = Date.UTC(2025, 6, 1);
+
+/** A journal whose only run was killed with `n` accepted placements o1..on resting. */
+function killedJournal(n: number): string {
+  const path = journalPath();
+  const db = openJournalDb(path);
+  const w = new JournalWriter(db);
+  const run = w.beginRun({ account: ACCOUNT, session: "dead", atMs: NOW - 60_000, tokens: [] });
+  for (let i = 1; i <= n; i++) {
+    w.outcome(run, {
+      op: "place",
+      clientOrderId: `c${i}`,
+      marketId: "m1",
+      outcome: "accepted",
+      orderId: `o${i}`,
+      code: undefined,
+      latencyMs: 3,
+      atMs: NOW - 60_000,
+    });
+  }
+  db.close();
+  return path;
+}
+
+function expired(id: string): Order {
+  return {
+    id,
+    userWallet: "0xabc",
+    vault: "0xabc",
+    marketId: "m1",
+    side: "buy",
+    outcome: "YES",
+    price: "0.47",
+    quantity: "10",
+    filledQty: "0",
+    remainingQty: "10",
+    expiry: 0,
+    type: "limit",
+    timeInForce: "gtc",
+    status: "EXPIRED",
+    createdAt: "2025-06-01T12:00:00.000Z",
+    updatedAt: "2025-06-01T12:00:00.000Z",
+  };
+}
+
+/** The exchange as the daemon's (closed) HTTP client still serves it: every read answers; the first order read is held. */
+class CountingExchange implements OrderReads {
+  readonly reads: string[] = [];
+  release: () => void = () => undefined;
+  readonly #held = new Promise<void>((r) => {
+    this.release = r;
+  });
+  async openOrders(): Promise<Order[]> {
+    return [];
+  }
+  async order(id: string): Promise<Order> {
+    this.reads.push(id);
+    if (this.reads.length === 1) await this.#held;
+    return expired(id);
+  }
+}
+
+describe("review(engine): the background gone-orders check after the daemon stopped", () => {
+  it("sends no more GET /api/orders/{id} once the journal has closed (the daemon stopped)", async () => {
+    const path = killedJournal(5);
+    const j = openDaemonJournal(
+      { path, snapshotIntervalMs: 0, sync: "normal" },
+      {
+        account: ACCOUNT,
+        session: "next",
+        tokens: [],
+        clock: new SimClock(NOW),
+        logger: createLogger({ level: "info", pretty: false, destination: collectingStream() }),
+      },
+    );
+    expect(j.restore.orders.size).toBe(5);
+    const ex = new CountingExchange();
+    const checked = j.closeGoneOrders(ex);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ex.reads).toEqual(["o1"]); // the first read is out
+    // The daemon stops: DaemonRun closes the journal (and the HTTP client, whose node:http Agent
+    // still opens new connections after destroy(), so later reads really leave).
+    j.close();
+    ex.release();
+    expect(await checked).toBe(0);
+    // Nothing read after the stop can be journaled any more: the reads should end with the run.
+    expect(ex.reads).toEqual(["o1"]);
+  });
+});
