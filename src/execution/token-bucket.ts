@@ -23,6 +23,13 @@ export interface ServerRateView {
   observedAt: number;
 }
 
+/**
+ * A step back of the clock longer than this is the wall clock being corrected (NTP after a clock
+ * that ran ahead, a VM resumed): the bucket moves its instants back with it. Shorter ones (a stale
+ * `now`, an NTP nudge) are left alone, so no send can ever be granted early by one.
+ */
+const CLOCK_STEP_BACK_MS = 1_000;
+
 /** Thrown when code tries to take a token the bucket does not have: a bug, never a runtime condition. */
 export class BucketEmptyError extends MmError {
   constructor(details: Record<string, unknown>) {
@@ -60,6 +67,8 @@ export class TokenBucket {
   // Pacer in integer units: one token = holdMs units, refilled at `limit` units per ms.
   #units: number;
   #unitsAt = 0;
+  /** Latest `now` seen (clock steps back: #follow). */
+  #latest = Number.NEGATIVE_INFINITY;
 
   constructor(opts: TokenBucketOptions) {
     if (!(opts.limit >= 1 && Number.isInteger(opts.limit)))
@@ -86,6 +95,7 @@ export class TokenBucket {
 
   /** Tokens that may be spent at `now` (0 while blocked). */
   available(now: number): number {
+    this.#follow(now);
     if (now < this.#blockedUntil) return 0;
     const free = this.#capacity - this.#reserved - this.#aliveHeld(now) - this.#aliveForeign(now);
     return Math.max(0, Math.min(free, this.#pacerTokens(now)));
@@ -93,6 +103,7 @@ export class TokenBucket {
 
   /** Earliest time ≥ now at which one token is available; Infinity while only a commit can free one. */
   nextAvailableAt(now: number): number {
+    this.#follow(now);
     const over = this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now) - this.#capacity + 1;
     let at = Math.max(now, this.#blockedUntil);
     if (over > 0) at = Math.max(at, this.#releaseOfNth(now, over));
@@ -108,6 +119,7 @@ export class TokenBucket {
    * shed). Exact for horizons up to window + margin.
    */
   capacityWithin(now: number, horizonMs: number): number {
+    this.#follow(now);
     const end = now + horizonMs;
     if (this.#blockedUntil > end) return 0;
     const logTokens = this.#capacity - this.#reserved - this.#aliveHeld(end) - this.#aliveForeign(end);
@@ -144,6 +156,7 @@ export class TokenBucket {
   /** The reserved request was not sent after all: the token comes back at once. */
   release(now: number): void {
     if (this.#reserved < 1) throw new RangeError("release without a reservation");
+    this.#follow(now);
     this.#reserved--;
     this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(now) + this.holdMs);
     this.#unitsAt = now;
@@ -169,6 +182,7 @@ export class TokenBucket {
    * @returns tokens charged as foreign use (0 when the server agrees with us)
    */
   observe(view: ServerRateView, sentAt: number, now: number): number {
+    this.#follow(now);
     if (view.limit >= 1 && view.limit < this.#capacity) this.#capacity = view.limit;
     const until = Math.min(view.resetAt, view.observedAt + this.holdMs);
     if (until <= now) return 0;
@@ -189,6 +203,24 @@ export class TokenBucket {
   /** Sends and charges still out at `now` (for metrics and tests). */
   outstanding(now: number): number {
     return this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now);
+  }
+
+  /**
+   * Keeps the bucket's instants on the clock's time scale when the clock steps back by more than
+   * CLOCK_STEP_BACK_MS: release times, the pacer's refill time, a Retry-After block and the foreign
+   * charge all move back by the step, so tokens come back after the same elapsed time. Left as they
+   * were, nothing would refill until the clock caught up with them again: minutes without a send.
+   */
+  #follow(now: number): void {
+    const step = this.#latest - now;
+    this.#latest = now;
+    if (!(step > CLOCK_STEP_BACK_MS)) return;
+    const held = this.#held;
+    for (let i = 0; i < held.length; i++) held[i] = (held[i] as number) - step;
+    this.#unitsAt -= step;
+    if (this.#blockedUntil > now) this.#blockedUntil -= step;
+    if (this.#foreign.until > now)
+      this.#foreign = { count: this.#foreign.count, until: this.#foreign.until - step };
   }
 
   #aliveHeld(at: number): number {

@@ -63,8 +63,8 @@ describe("TokenBucket", () => {
     const b = new TokenBucket({ limit: 10, windowMs: 1000 });
     b.block(2000);
     b.block(1500);
-    expect(b.available(1999)).toBe(0);
     expect(b.nextAvailableAt(0)).toBe(2000);
+    expect(b.available(1999)).toBe(0);
     expect(b.available(2000)).toBe(10);
   });
 
