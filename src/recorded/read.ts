@@ -22,6 +22,8 @@ export function recordProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not an object";
   const v = value as { recvTs?: unknown; frame?: unknown };
   if (typeof v.recvTs !== "number" || !Number.isFinite(v.recvTs)) return "recvTs is not a number";
+  // The replay's clock and the report count whole milliseconds (a fraction would fail at the first fill).
+  if (!Number.isInteger(v.recvTs)) return "recvTs is not a whole number of milliseconds";
   const f = v.frame;
   if (typeof f !== "object" || f === null || Array.isArray(f)) return "frame is not an object";
   if (typeof (f as { type?: unknown }).type !== "string") return "frame.type is not a string";

@@ -52,6 +52,12 @@ export class RecvClamp {
   readonly #holdMaxMs: number;
   readonly #onStepBack: ((step: ClockStepBack) => void) | undefined;
   #last = Number.NEGATIVE_INFINITY;
+  /**
+   * The continued stamp before rounding: recvTs are whole ms (the replay's clock and report take
+   * them as integers) while the monotonic clock has sub-ms resolution; continuing from the exact
+   * value keeps rounding from adding up frame after frame.
+   */
+  #lastExact = Number.NEGATIVE_INFINITY;
   #lastMono = 0;
   #mode: Mode = "wall";
   #frames = 0;
@@ -67,12 +73,14 @@ export class RecvClamp {
   next(ts: number): number {
     const mono = this.#monotonic();
     // A monotonic source never goes back; if a fake one did, recvTs still must not.
-    const continued = this.#last + Math.max(0, mono - this.#lastMono);
+    const exact = this.#lastExact + Math.max(0, mono - this.#lastMono);
+    const continued = Math.max(this.#last, Math.floor(exact));
     this.#lastMono = mono;
     const floor = this.#mode === "continued" ? continued : this.#last;
     if (ts >= floor) {
       this.#mode = "wall";
       this.#last = ts;
+      this.#lastExact = ts;
       return ts;
     }
     const mode: Mode = this.#mode === "continued" || this.#last - ts > this.#holdMaxMs ? "continued" : "held";
@@ -83,6 +91,7 @@ export class RecvClamp {
     if (mode !== this.#mode) this.#onStepBack?.({ stepMs: step, continued: mode === "continued" });
     this.#mode = mode;
     this.#last = recvTs;
+    this.#lastExact = mode === "continued" ? Math.max(exact, recvTs) : recvTs;
     return recvTs;
   }
 

@@ -91,6 +91,15 @@ describe("recorded format: gzip JSON Lines of {recvTs, frame}", () => {
     expect(bad).toEqual(["2: recvTs is not a number", "3: not JSON"]);
   });
 
+  it("refuses a fractional recvTs: the replay's clock and report count whole milliseconds", async () => {
+    const path = join(dir, "c2.jsonl.gz");
+    writeFileSync(path, gzipSync(`${recordLine(rec(0))}{"recvTs":1750000000000.137,"frame":{}}\n`));
+    await expect(readAll(path)).rejects.toMatchObject({
+      code: "bad_record",
+      details: { file: path, line: 2, problem: "recvTs is not a whole number of milliseconds" },
+    });
+  });
+
   it("fails on a truncated file instead of returning part of it silently", async () => {
     const path = join(dir, "d.jsonl.gz");
     const full = gzipSync(Array.from({ length: 2_000 }, (_, i) => recordLine(rec(i))).join(""));
