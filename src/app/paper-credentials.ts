@@ -1,6 +1,12 @@
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
 import type { ApiKeyScenario, Scenario, WalletScenario } from "../mock/scenario/types.js";
 
+/**
+ * Besides orders:write, what the bot reads with its key: its orders (the reconcile) and its
+ * portfolio (positions, trades, and the /ws/user fills).
+ */
+const READ_SCOPES = ["orders:read", "portfolio:read"] as const;
+
 /** The address paper mode reaches the mock from, as the mock's IP allowlist check sees it. */
 const PAPER_IP = "127.0.0.1";
 
@@ -14,7 +20,8 @@ export interface PaperCredentials {
 
 /**
  * The paper credentials of a scenario: its first wallet (with its privateKey) and the first API key
- * the mock maps to that wallet for writes — orders:write, not revoked, not expired at `nowMs`,
+ * the mock maps to that wallet for writes — orders:write (and the orders:read and portfolio:read the
+ * bot reads with), not revoked, not expired at `nowMs`,
  * usable from 127.0.0.1, of an active single_wallet partner whose associatedWallet is that wallet.
  * Paper mode forces partnerKind single_wallet and signs as the first wallet, so any other key would
  * give a bot whose key and signer disagree with the mock. Throws a ConfigError on `scenario` naming
@@ -42,7 +49,7 @@ export function paperCredentials(scenario: Scenario, nowMs: number): PaperCreden
   });
   if (apiKey === undefined) {
     bad(
-      `paper mode needs an API key with orders:write of an active single_wallet partner whose ` +
+      `paper mode needs an API key with orders:write, orders:read and portfolio:read of an active single_wallet partner whose ` +
         `associatedWallet is the first wallet ${wallet} (not revoked, not expired, ipAllowlist empty ` +
         `or with ${PAPER_IP}); ` +
         (refusals.length === 0 ? "no API key has orders:write" : `none fits: ${refusals.join(", ")}`),
@@ -66,6 +73,8 @@ function walletProblems(w: WalletScenario): string[] {
 /** Why the mock would not take this key's writes as `wallet`'s; undefined when it would. */
 function keyProblem(s: Scenario, k: ApiKeyScenario, wallet: string, nowMs: number): string | undefined {
   if (k.revoked) return "revoked";
+  const missing = READ_SCOPES.filter((scope) => !k.scopes.includes(scope));
+  if (missing.length > 0) return `lacks ${missing.join(" and ")}`;
   if (k.expiresAt !== undefined && !(Date.parse(k.expiresAt) > nowMs)) return `expired (${k.expiresAt})`;
   if (k.ipAllowlist.length > 0 && !k.ipAllowlist.includes(PAPER_IP)) {
     return `its ipAllowlist leaves out ${PAPER_IP}`;

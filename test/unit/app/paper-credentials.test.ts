@@ -52,6 +52,17 @@ describe("paperCredentials", () => {
     );
   });
 
+  it("passes over a writing key that lacks a read scope the bot uses (orders:read, portfolio:read)", () => {
+    const [first, ...rest] = SCENARIO.apiKeys;
+    const key = first as Scenario["apiKeys"][number];
+    const writeOnly = { ...key, scopes: key.scopes.filter((s) => s !== "portfolio:read") };
+    const s: Scenario = { ...SCENARIO, apiKeys: [writeOnly, ...rest] };
+    expect(messageOf(s)).toContain("apiKeys[0]: lacks portfolio:read");
+    // A second key of the same partner with every scope is taken instead.
+    const full = { ...key, key: `${key.key.slice(0, -4)}ffff` };
+    expect(paperCredentials({ ...s, apiKeys: [writeOnly, full, ...rest] }, NOW).apiKey).toBe(full.key);
+  });
+
   it("refuses a scenario without wallets, or without a writing key", () => {
     expect(messageOf({ ...SCENARIO, wallets: [] })).toBe(
       "scenario: paper mode signs as the scenario's first wallet, and wallets is empty",
