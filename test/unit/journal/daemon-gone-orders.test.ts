@@ -3,35 +3,14 @@ import { openDaemonJournal } from "../../../src/app/journal.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Order } from "../../../src/exchange/types.js";
 import type { OrderReads } from "../../../src/journal/gone-orders.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { ACCOUNT, exchangeOrder, killedJournal as killedJournalOf } from "./support.js";
 
 const NOW = Date.UTC(2025, 6, 1);
 
 /** A journal whose only run was killed with placements o1 and o2 accepted. */
-function killedJournal(): string {
-  const path = journalPath();
-  const db = openJournalDb(path);
-  const w = new JournalWriter(db);
-  const run = w.beginRun({ account: ACCOUNT, session: "dead", atMs: NOW - 60_000, tokens: [] });
-  for (const n of [1, 2]) {
-    w.outcome(run, {
-      op: "place",
-      clientOrderId: `c${n}`,
-      marketId: "m1",
-      outcome: "accepted",
-      orderId: `o${n}`,
-      code: undefined,
-      latencyMs: 3,
-      atMs: NOW - 60_000,
-    });
-  }
-  db.close();
-  return path;
-}
+const killedJournal = () => killedJournalOf(2, NOW - 60_000);
 
 /** Reads the exchange answers only once `release` is called (a check caught mid-way). */
 class HeldExchange implements OrderReads {
@@ -46,24 +25,7 @@ class HeldExchange implements OrderReads {
     return [];
   }
   async order(id: string): Promise<Order> {
-    return {
-      id,
-      userWallet: "0xabc",
-      vault: "0xabc",
-      marketId: "m1",
-      side: "buy",
-      outcome: "YES",
-      price: "0.47",
-      quantity: "10",
-      filledQty: "0",
-      remainingQty: "10",
-      expiry: 0,
-      type: "limit",
-      timeInForce: "gtc",
-      status: "EXPIRED",
-      createdAt: "2025-06-01T12:00:00.000Z",
-      updatedAt: "2025-06-01T12:00:00.000Z",
-    };
+    return exchangeOrder(id, "EXPIRED");
   }
 }
 

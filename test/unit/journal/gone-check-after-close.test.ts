@@ -3,56 +3,14 @@ import { openDaemonJournal } from "../../../src/app/journal.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Order } from "../../../src/exchange/types.js";
 import type { OrderReads } from "../../../src/journal/gone-orders.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { ACCOUNT, exchangeOrder, killedJournal as killedJournalOf } from "./support.js";
 
 const NOW = Date.UTC(2025, 6, 1);
 
-/** A journal whose only run was killed with `n` accepted placements o1..on resting. */
-function killedJournal(n: number): string {
-  const path = journalPath();
-  const db = openJournalDb(path);
-  const w = new JournalWriter(db);
-  const run = w.beginRun({ account: ACCOUNT, session: "dead", atMs: NOW - 60_000, tokens: [] });
-  for (let i = 1; i <= n; i++) {
-    w.outcome(run, {
-      op: "place",
-      clientOrderId: `c${i}`,
-      marketId: "m1",
-      outcome: "accepted",
-      orderId: `o${i}`,
-      code: undefined,
-      latencyMs: 3,
-      atMs: NOW - 60_000,
-    });
-  }
-  db.close();
-  return path;
-}
-
-function expired(id: string): Order {
-  return {
-    id,
-    userWallet: "0xabc",
-    vault: "0xabc",
-    marketId: "m1",
-    side: "buy",
-    outcome: "YES",
-    price: "0.47",
-    quantity: "10",
-    filledQty: "0",
-    remainingQty: "10",
-    expiry: 0,
-    type: "limit",
-    timeInForce: "gtc",
-    status: "EXPIRED",
-    createdAt: "2025-06-01T12:00:00.000Z",
-    updatedAt: "2025-06-01T12:00:00.000Z",
-  };
-}
+const killedJournal = (n: number) => killedJournalOf(n, NOW - 60_000);
+const expired = (id: string) => exchangeOrder(id, "EXPIRED");
 
 /** The exchange as the daemon's (closed) HTTP client still serves it: every read answers; the first order read is held. */
 class CountingExchange implements OrderReads {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { OrderStatus } from "../../../src/core/types.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { Order } from "../../../src/exchange/types.js";
 import {
@@ -14,26 +13,9 @@ import { JournalPruner } from "../../../src/journal/prune.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, fill, journalPath } from "./support.js";
+import { ACCOUNT, exchangeOrder, fill, journalPath } from "./support.js";
 
-const order = (id: string, status: OrderStatus): Order => ({
-  id,
-  userWallet: "0xabc",
-  vault: "0xabc",
-  marketId: "m1",
-  side: "buy",
-  outcome: "YES",
-  price: "0.47",
-  quantity: "10",
-  filledQty: status === "FILLED" ? "10" : "0",
-  remainingQty: status === "FILLED" ? "0" : "10",
-  expiry: 0,
-  type: "limit",
-  timeInForce: "gtc",
-  status,
-  createdAt: "2025-06-01T12:00:00.000Z",
-  updatedAt: "2025-06-01T12:00:00.000Z",
-});
+const order = exchangeOrder;
 
 const failure = (code: string, outcome: "rejected" | "retryable") =>
   new ExchangeError({ code, message: code, outcome, endpoint: "GET /api/orders/{id}" });

@@ -3,6 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { Fill } from "../../../src/core/trading.js";
+import type { OrderStatus } from "../../../src/core/types.js";
+import type { Order } from "../../../src/exchange/types.js";
+import { openJournalDb } from "../../../src/journal/open.js";
+import { JournalWriter } from "../../../src/journal/writer.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -33,3 +37,51 @@ export function fill(over: Partial<Fill> = {}): Fill {
 
 /** An account key (exchange base URL + wallet) as the daemon writes it. */
 export const ACCOUNT = "http://127.0.0.1:1|0xabc";
+
+/** The exchange's record of an order of ours in market m1, with `status` (FILLED: filled whole). */
+export function exchangeOrder(id: string, status: OrderStatus): Order {
+  const filled = status === "FILLED";
+  return {
+    id,
+    userWallet: "0xabc",
+    vault: "0xabc",
+    marketId: "m1",
+    side: "buy",
+    outcome: "YES",
+    price: "0.47",
+    quantity: "10",
+    filledQty: filled ? "10" : "0",
+    remainingQty: filled ? "0" : "10",
+    expiry: 0,
+    type: "limit",
+    timeInForce: "gtc",
+    status,
+    createdAt: "2025-06-01T12:00:00.000Z",
+    updatedAt: "2025-06-01T12:00:00.000Z",
+  };
+}
+
+/**
+ * A journal whose only run (of ACCOUNT, at `atMs`) was killed with `n` placements accepted, orders
+ * o1…on (clientOrderIds c1…cn) in market m1: what restore offers as possibly resting.
+ */
+export function killedJournal(n: number, atMs: number): string {
+  const path = journalPath();
+  const db = openJournalDb(path);
+  const w = new JournalWriter(db);
+  const run = w.beginRun({ account: ACCOUNT, session: "dead", atMs, tokens: [] });
+  for (let i = 1; i <= n; i++) {
+    w.outcome(run, {
+      op: "place",
+      clientOrderId: `c${i}`,
+      marketId: "m1",
+      outcome: "accepted",
+      orderId: `o${i}`,
+      code: undefined,
+      latencyMs: 3,
+      atMs,
+    });
+  }
+  db.close();
+  return path;
+}
