@@ -7,6 +7,7 @@ import type { Clock, TimerId } from "../../../src/core/clock.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordIo } from "./record-io.js";
 
 /*
  * `mm record` on a host whose wall clock ran 3 hours ahead and is then corrected (a VM resumed
@@ -46,14 +47,7 @@ describe("mm record when the wall clock is corrected back by hours", () => {
     const m = market(mock);
     const clock = new OffsetClock();
     clock.offsetMs = 3 * HOUR;
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
-      cwd: root,
-    };
+    const { io, out, err } = recordIo(mock, root);
     const ac = new AbortController();
     const running = createRecordCommand({ signal: ac.signal, clock }).run(
       ["--tokens", m.yesTokenId, "--out", "rec"],

@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { packageRoot } from "../../../src/config/paths.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordIo } from "./record-io.js";
 
 /*
  * `mm record` on a disk that hangs for good (an NFS hard mount whose server is gone): after the
@@ -35,14 +36,7 @@ describe("mm record on a disk that never answers", () => {
     mock = await startMock();
     const m = market(mock);
     const disk = new HungDisk();
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
-      cwd: root,
-    };
+    const { io, out, err } = recordIo(mock, root);
     const ac = new AbortController();
     const exits: number[] = [];
     const cmd = createRecordCommand({
@@ -105,14 +99,7 @@ describe("mm record on a disk that never answers", () => {
     mock = await startMock();
     const m = market(mock);
     const disk = new HungDisk();
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
-      cwd: root,
-    };
+    const { io, out, err } = recordIo(mock, root);
     const ac = new AbortController();
     const exits: number[] = [];
     const cmd = createRecordCommand({

@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordIo } from "./record-io.js";
 
 /*
  * `mm record` on a disk that stops taking bytes: frames keep coming from the socket. The recorder
@@ -45,14 +46,7 @@ describe("mm record on a stalled disk", () => {
     mock = await startMock();
     const m = market(mock);
     const disk = new StalledDisk();
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = {
-      stdout: (t: string) => void out.push(t),
-      stderr: (t: string) => void err.push(t),
-      env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
-      cwd: root,
-    };
+    const { io, out, err } = recordIo(mock, root);
     const ac = new AbortController();
     const cmd = createRecordCommand({ signal: ac.signal, openSink: () => disk });
     let exited = false;

@@ -1,0 +1,14 @@
+import type { Mock } from "../gateway/harness.js";
+
+/** The CliIo of an in-process `mm record` against `mock`, run in `cwd`: what it prints is kept. */
+export function recordIo(mock: Mock, cwd: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = {
+    stdout: (t: string) => void out.push(t),
+    stderr: (t: string) => void err.push(t),
+    env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
+    cwd,
+  };
+  return { io, out, err };
+}
