@@ -1,3 +1,4 @@
+import { ClockStepWatch } from "../core/clock-step.js";
 import { MmError } from "../core/errors.js";
 import { insertSorted, lowerBound, upperBound } from "./token-bucket-sorted.js";
 
@@ -22,13 +23,6 @@ export interface ServerRateView {
   resetAt: number;
   observedAt: number;
 }
-
-/**
- * A step back of the clock longer than this is the wall clock being corrected (NTP after a clock
- * that ran ahead, a VM resumed): the bucket moves its instants back with it. Shorter ones (a stale
- * `now`, an NTP nudge) are left alone, so no send can ever be granted early by one.
- */
-const CLOCK_STEP_BACK_MS = 1_000;
 
 /** Thrown when code tries to take a token the bucket does not have: a bug, never a runtime condition. */
 export class BucketEmptyError extends MmError {
@@ -67,8 +61,7 @@ export class TokenBucket {
   // Pacer in integer units: one token = holdMs units, refilled at `limit` units per ms.
   #units: number;
   #unitsAt = 0;
-  /** Latest `now` seen (clock steps back: #follow). */
-  #latest = Number.NEGATIVE_INFINITY;
+  readonly #steps = new ClockStepWatch();
 
   constructor(opts: TokenBucketOptions) {
     if (!(opts.limit >= 1 && Number.isInteger(opts.limit)))
@@ -212,9 +205,8 @@ export class TokenBucket {
    * were, nothing would refill until the clock caught up with them again: minutes without a send.
    */
   #follow(now: number): void {
-    const step = this.#latest - now;
-    this.#latest = now;
-    if (!(step > CLOCK_STEP_BACK_MS)) return;
+    const step = this.#steps.follow(now);
+    if (step === 0) return;
     const held = this.#held;
     for (let i = 0; i < held.length; i++) held[i] = (held[i] as number) - step;
     this.#unitsAt -= step;
