@@ -55,6 +55,7 @@ import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
+import { HaltEndWatch } from "./halt-end.js";
 import { MarketCloses } from "./market-closes.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
 import type { PlatformWatch } from "./platform-watch.js";
@@ -80,6 +81,7 @@ export class TradingEngine implements Engine {
   readonly #refusals: MarketRefusals;
   readonly #closes: MarketCloses;
   readonly #platform: PlatformWatch;
+  readonly #haltEnd: HaltEndWatch;
   readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
   readonly #dirty = new Set<string>();
   #flushQueued = false;
@@ -99,7 +101,9 @@ export class TradingEngine implements Engine {
       requote: (t) => this.#requote(t),
       reconcileSoon: (reason) => this.#scheduler.soon(reason),
       enforce: (d) => {
-        if (d !== undefined) enforceDecision(this.#core, d);
+        if (d === undefined) return;
+        enforceDecision(this.#core, d);
+        if (d.reason === "error_rate_halt") this.#haltEnd.arm();
       },
       orderError: (code) => orderError(this.#core, this.#platform, code),
       suspectFrozen: () => this.#platform.suspect(),
@@ -117,6 +121,7 @@ export class TradingEngine implements Engine {
     const { clock, emit } = this.#core;
     this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
     this.#platform = watchPlatform(this.#core);
+    this.#haltEnd = new HaltEndWatch(clock, this.#core.risk, () => this.#core.requoteAll());
     this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
       this.#marketClosed(marketId, closesAtMs),
     );
@@ -237,6 +242,7 @@ export class TradingEngine implements Engine {
       this.#scheduler.stop();
       this.#refusals.clear();
       this.#closes.clear();
+      this.#haltEnd.stop();
       this.#platform.stop();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);

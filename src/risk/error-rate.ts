@@ -1,3 +1,5 @@
+import { ClockStepWatch } from "../core/clock-step.js";
+
 /** Settings of the error-rate halt (RiskConfig.errorRate). */
 export interface ErrorRateSettings {
   readonly maxErrors: number;
@@ -22,6 +24,7 @@ export class ErrorRateHalt {
   /** Times of counted errors still in the window, oldest first. */
   readonly #times: number[] = [];
   #haltedUntil = Number.NEGATIVE_INFINITY;
+  readonly #steps = new ClockStepWatch();
 
   constructor(settings: ErrorRateSettings) {
     this.settings = settings;
@@ -40,6 +43,7 @@ export class ErrorRateHalt {
 
   /** True while the cool-down runs: from the tripping error until coolDownMs later (exclusive). */
   halted(now: number): boolean {
+    this.#follow(now);
     return now < this.#haltedUntil;
   }
 
@@ -54,7 +58,23 @@ export class ErrorRateHalt {
     return this.#times.length;
   }
 
+  /**
+   * Keeps the halt's instants on the clock's time scale when the clock steps back by more than
+   * CLOCK_STEP_BACK_MS: the halt's end and the window's error times move back by the step, so the
+   * cool-down and the window last the same elapsed time. Left as they were, a halt running at a
+   * 10-minute step back would hold quoting for 10 minutes more (the engine's requote at its end
+   * finds it still on, and nothing requotes later).
+   */
+  #follow(now: number): void {
+    const step = this.#steps.follow(now);
+    if (step === 0) return;
+    if (this.#haltedUntil > now) this.#haltedUntil -= step;
+    const times = this.#times;
+    for (let i = 0; i < times.length; i++) times[i] = (times[i] as number) - step;
+  }
+
   #prune(now: number): void {
+    this.#follow(now);
     const from = now - this.settings.windowMs;
     let drop = 0;
     while (drop < this.#times.length && (this.#times[drop] as number) <= from) drop++;

@@ -220,6 +220,14 @@ export class RiskGuard {
     return this.#errors.halted(now);
   }
 
+  /**
+   * Clock time the error-rate halt ends (-Infinity when it never tripped). Read it after
+   * errorHalted(now): that call moves the halt back with a clock that stepped back.
+   */
+  get errorHaltedUntil(): number {
+    return this.#errors.haltedUntil;
+  }
+
   /** Whether platform_status last said frozen. */
   platformFrozen(): boolean {
     return this.#frozen;

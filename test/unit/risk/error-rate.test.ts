@@ -27,13 +27,14 @@ describe("ErrorRateHalt", () => {
     expect(feed(h, [100, 200, 300, 400])).toBe(400);
     expect(h.haltedUntil).toBe(60_400);
     expect(h.halted(400)).toBe(true);
-    expect(h.halted(60_399)).toBe(true);
-    expect(h.halted(60_400)).toBe(false);
-    expect(h.count(60_400)).toBe(0);
     // Errors during the halt answer orders sent before it: not counted, no second trip.
     expect(feed(h, [500, 600, 700, 800, 60_000])).toBeUndefined();
     expect(h.count(60_000)).toBe(0);
     expect(h.haltedUntil).toBe(60_400);
+    // (Times only move forward here: a step back of the clock moves the halt with it.)
+    expect(h.halted(60_399)).toBe(true);
+    expect(h.halted(60_400)).toBe(false);
+    expect(h.count(60_400)).toBe(0);
     // After the cool-down it takes a fresh burst of more than maxErrors.
     expect(feed(h, [60_400, 60_500, 60_600])).toBeUndefined();
     expect(h.halted(60_600)).toBe(false);
