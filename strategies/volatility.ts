@@ -1,3 +1,4 @@
+import { CLOCK_STEP_BACK_MS } from "../src/core/clock-step.js";
 import { ValidationError } from "../src/core/errors.js";
 
 /**
@@ -60,8 +61,10 @@ export function initVolatility(config: VolatilityConfig): VolatilityState {
 }
 
 /**
- * Folds one mid observation in. Updates at the anchor's time (or earlier) change nothing: the next
- * later update measures its return from the anchor, so a move inside one millisecond is not lost.
+ * Folds one mid observation in. Updates at the anchor's time (or up to a second earlier) change
+ * nothing: the next later update measures its return from the anchor, so a move inside one
+ * millisecond is not lost. An update more than a second earlier (the clock stepped back: CLOCK_STEP_BACK_MS) re-anchors
+ * without recording a return, like a gap beyond maxGapMs.
  * A non-finite or non-positive mid is ignored.
  * @example
  * let s = initVolatility({ halfLifeMs: 1_000, minSamples: 1 });
@@ -76,6 +79,9 @@ export function updateVolatility(state: VolatilityState, midMicro: number, tsMs:
     return { ...state, anchorMid: midMicro, anchorMs: tsMs };
   }
   const dtMs = tsMs - anchorMs;
+  // The clock stepped back: ignoring the reading, as one at the anchor's time is, would freeze σ
+  // until the clock caught up with the anchor again (the step's length).
+  if (dtMs < -CLOCK_STEP_BACK_MS) return { ...state, anchorMid: midMicro, anchorMs: tsMs };
   if (dtMs <= 0) return state;
   if (config.maxGapMs !== undefined && dtMs > config.maxGapMs) {
     return { ...state, anchorMid: midMicro, anchorMs: tsMs };
