@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import { ClockStepWatch } from "../core/clock-step.js";
 import type { Logger } from "../observability/logger.js";
 
 /** The 503 code by which the exchange says its service or matcher is unreachable (a frozen platform too). */
@@ -76,6 +77,7 @@ export class PlatformWatch {
   #reads = 0;
   #lastReadAt = Number.NEGATIVE_INFINITY;
   #lastPushAt = Number.NEGATIVE_INFINITY;
+  readonly #steps = new ClockStepWatch();
   #inFlight: Promise<void> | undefined;
   /** The read in flight passed its deadline: its status is taken as unknown until it answers. */
   #overdue = false;
@@ -97,7 +99,7 @@ export class PlatformWatch {
   /** A platform_status push. */
   pushed(frozen: boolean): void {
     this.#pushes++;
-    this.#lastPushAt = this.#d.clock.now();
+    this.#lastPushAt = this.#now();
     // A freeze pushed: the answers held so far were the freeze's, even if a thaw comes before the
     // read they wait for (that read's answer is dropped as overtaken, which would count them).
     if (frozen) this.#held = [];
@@ -142,6 +144,7 @@ export class PlatformWatch {
   /** Sends or schedules the next read the state calls for: suspect answers now, a frozen platform at the poll. */
   #next(): void {
     if (this.#stopped || this.#d.read === undefined || this.#inFlight !== undefined) return;
+    const now = this.#now(); // first: it may move the instants below
     let at: number;
     if (this.#wanted || this.#held.some((h) => h.reads === this.#reads)) at = Number.NEGATIVE_INFINITY;
     // Polled a full interval after the latest word on it (a read, or the push that froze it).
@@ -150,7 +153,6 @@ export class PlatformWatch {
       this.#cancelTimer();
       return;
     }
-    const now = this.#d.clock.now();
     if (at <= now) {
       this.#send();
       return;
@@ -170,7 +172,7 @@ export class PlatformWatch {
     this.#wanted = false;
     const read = ++this.#reads;
     const pushes = this.#pushes;
-    this.#lastReadAt = this.#d.clock.now();
+    this.#lastReadAt = this.#now();
     let resolve = () => {};
     const promise = new Promise<void>((r) => {
       resolve = r;
@@ -186,6 +188,23 @@ export class PlatformWatch {
       this.#endDeadline();
       this.#next();
     });
+  }
+
+  /**
+   * The clock's time, keeping the last read and push instants on its scale when it steps back by
+   * more than a second (NTP, a VM resumed): they move back by the step, so a frozen platform is
+   * still polled an interval after them in elapsed time. Left as they were, the poll would wait for
+   * the clock to catch up with them — the step's length with quoting stopped if the thaw push is lost.
+   */
+  #now(): number {
+    const now = this.#d.clock.now();
+    const step = this.#steps.follow(now);
+    if (step > 0) {
+      this.#lastReadAt -= step;
+      this.#lastPushAt -= step;
+      this.#timerAt -= step;
+    }
+    return now;
   }
 
   /** The read in flight is overdue: what it holds counts now, as for an unreadable status. */
