@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import { ClockStepWatch } from "../core/clock-step.js";
 import { isSilent } from "./stall.js";
 import type { TokenBook } from "./token-book.js";
 import type { StallConfig } from "./tracker-config.js";
@@ -24,6 +25,7 @@ export class StallWatch {
   readonly #act: StallActions;
   #timer: TimerId | undefined;
   #lastAlive: number | undefined;
+  readonly #steps = new ClockStepWatch();
 
   constructor(clock: Clock, cfg: StallConfig, books: ReadonlyMap<string, TokenBook>, act: StallActions) {
     this.#clock = clock;
@@ -52,9 +54,25 @@ export class StallWatch {
     this.#timer = undefined;
   }
 
+  /**
+   * Keeps the liveness and last-update instants on the clock's time scale when it stepped back by
+   * more than a second since the last check (NTP, a VM resumed): those still ahead of `now` move back
+   * by the step (instants stamped after the step are not ahead). Left as they were, every silence
+   * would look negative until the clock caught up: a stuck book unnoticed for the step's length.
+   */
+  #follow(now: number): void {
+    const step = this.#steps.follow(now);
+    if (step === 0) return;
+    if (this.#lastAlive !== undefined && this.#lastAlive > now) this.#lastAlive -= step;
+    for (const st of this.#books.values()) {
+      if (st.lastUpdateTs !== undefined && st.lastUpdateTs > now) st.lastUpdateTs -= step;
+    }
+  }
+
   #check(): void {
     this.#timer = undefined;
     const now = this.#clock.now();
+    this.#follow(now);
     const silent = this.#lastAlive !== undefined && now - this.#lastAlive > this.#cfg.livenessTimeoutMs;
     for (const st of this.#books.values()) {
       if (st.status !== "synced") continue;
