@@ -103,7 +103,10 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
     };
   }
 
-  /** Paces the client's requests, pages and retries included (ExchangeHttpClient.gateRequests). */
+  /**
+   * Paces the client's requests, pages and retries included, each answer told to the gate's ticket
+   * (ExchangeHttpClient.gateRequests).
+   */
   gateRequests(gate: RequestGate): void {
     this.#client.gateRequests(gate);
   }

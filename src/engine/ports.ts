@@ -35,8 +35,9 @@ export interface ExchangePort {
    */
   platformFrozen?(): Promise<boolean | undefined>;
   /**
-   * Makes every request the port sends (each page, each retry) wait on `gate` first: the engine
-   * passes its rate budget's gate for the reconciler's order reads (rate-budget-wait.ts budgetGate).
+   * Makes every request the port sends (each page, each retry) wait on `gate` first, and tells the
+   * gate's ticket of each answer (rate-limit headers, a 429's Retry-After): the engine passes its
+   * rate budget's gate for the reconciler's order reads (rate-budget-wait.ts budgetGate).
    * Optional: a port that sends no HTTP requests (the backtest's venue) is not paced.
    */
   gateRequests?(gate: RequestGate): void;

@@ -5,6 +5,7 @@ import { type BreakerVerdict, type CircuitBreaker, defaultBreakerVerdict } from 
 import { errorFromEnvelope, errorFromResponse, malformed, type ParsedEnvelope } from "./envelopes.js";
 import { ExchangeError } from "./exchange-error.js";
 import { buildPath, type QueryParams } from "./paths.js";
+import type { RateLimitState } from "./rate-limit-state.js";
 import { type RetryEvent, type RetrySettings, withRetry } from "./retry-policy.js";
 import type { HttpMethod, HttpTransport, TransportResponse } from "./transport.js";
 
@@ -28,12 +29,31 @@ export interface CallSpec<T> {
   parse: (body: unknown, path: string, res: TransportResponse) => T;
 }
 
+/** What a gated attempt's answer said about the server's rate limits, for the gate to learn from. */
+export interface GateAnswer {
+  /** HTTP status. */
+  readonly status: number;
+  /** The error code of a failed answer (e.g. `rate_limited`); undefined when it succeeded. */
+  readonly code: string | undefined;
+  /** The answer's X-RateLimit-* headers, anchored to the client's clock. */
+  readonly rateLimit: RateLimitState | undefined;
+  /** The answer's Retry-After, ms. */
+  readonly retryAfterMs: number | undefined;
+}
+
+/**
+ * The completion side of a gated attempt: told of its answer once it arrived (never when no answer
+ * came: a transport failure, an open circuit). Must not throw.
+ */
+export type GateTicket = (answer: GateAnswer) => void;
+
 /**
  * Paces requests before they leave: a promise for the request to wait on (it resolves once the
- * request may go, its rate token spent), or undefined for one that need not wait. Asked before each
- * attempt (a retry is another request the server counts).
+ * request may go, its rate token spent, optionally with a ticket that hears the answer), or
+ * undefined for one that need not wait. Asked before each attempt (a retry is another request the
+ * server counts), so each attempt has its own ticket.
  */
-export type RequestGate = (method: HttpMethod, route: string) => Promise<void> | undefined;
+export type RequestGate = (method: HttpMethod, route: string) => Promise<GateTicket | undefined> | undefined;
 
 export interface CallerOptions {
   transport: HttpTransport;
@@ -75,13 +95,13 @@ export class ExchangeCaller {
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const endpoint = `${spec.method} ${spec.route}`;
     const path = buildPath(spec.route, spec.params, spec.query);
-    const send = () =>
-      this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path), this.#verdict);
+    const send = (ticket: GateTicket | undefined) =>
+      this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path, ticket), this.#verdict);
     return withRetry(
       () => {
         // An ungated request leaves in the same tick as before (placements are latency-sensitive).
         const wait = this.#gate?.(spec.method, spec.route);
-        return wait === undefined ? send() : wait.then(send);
+        return wait === undefined ? send(undefined) : wait.then(send);
       },
       {
         method: spec.method,
@@ -107,16 +127,26 @@ export class ExchangeCaller {
     );
   }
 
-  async #attempt<T>(spec: CallSpec<T>, endpoint: string, path: string): Promise<T> {
+  async #attempt<T>(
+    spec: CallSpec<T>,
+    endpoint: string,
+    path: string,
+    ticket: GateTicket | undefined,
+  ): Promise<T> {
     try {
-      return await this.#answer(spec, endpoint, path);
+      return await this.#answer(spec, endpoint, path, ticket);
     } catch (err) {
       if (err instanceof ExchangeError && err.httpStatus === 401) this.#o.onUnauthorized?.(err);
       throw err;
     }
   }
 
-  async #answer<T>(spec: CallSpec<T>, endpoint: string, path: string): Promise<T> {
+  async #answer<T>(
+    spec: CallSpec<T>,
+    endpoint: string,
+    path: string,
+    ticket: GateTicket | undefined,
+  ): Promise<T> {
     const req = { method: spec.method, route: spec.route, path, body: spec.body };
     const res = await this.#o.transport.send(req);
     const accepted = spec.acceptStatus?.includes(res.status) === true;
@@ -127,6 +157,13 @@ export class ExchangeCaller {
       const reject = spec.rejectOf(res.json);
       if (reject !== undefined) error = errorFromEnvelope(res, reject, "http_error");
     }
+    // Before a retry can ask the gate again: a 429 must hold this attempt's retry and its peers alike.
+    ticket?.({
+      status: res.status,
+      code: error?.code,
+      rateLimit: res.rateLimit,
+      retryAfterMs: res.retryAfterMs,
+    });
     if (error === undefined) {
       try {
         return spec.parse(res.isJson ? res.json : res.text, endpoint, res);

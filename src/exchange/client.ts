@@ -135,8 +135,9 @@ export class ExchangeHttpClient {
 
   /**
    * Paces the client's requests: every attempt of every call first waits on `gate` (undefined
-   * removes it). The engine paces its order reads through its rate budget this way, pages and
-   * retries included (HttpExchange.gateRequests).
+   * removes it), and the ticket it resolves with hears that attempt's answer. The engine paces its
+   * order reads through its rate budget this way, pages and retries included, and feeds their
+   * X-RateLimit-* headers and 429s back to it (HttpExchange.gateRequests).
    */
   gateRequests(gate: RequestGate | undefined): void {
     this.#caller.setGate(gate);

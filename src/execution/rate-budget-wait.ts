@@ -1,39 +1,91 @@
 import type { Clock } from "../core/clock.js";
+import type { GateAnswer, GateTicket, RequestGate } from "../exchange/caller.js";
 import { type BudgetOp, budgetOpOf, type RateBudget } from "./rate-budget.js";
+
+/** Retry-After assumed for a 429 that carries none (the order queue's default, order-queue.ts). */
+export const GATE_DEFAULT_RETRY_AFTER_MS = 1_000;
 
 /**
  * Waits on the Clock until `op` has a token, then spends it: for callers outside the order queue
  * that pace one request at a time (the reconciler's order reads). Under SimClock it settles when the
  * clock is advanced past the refill.
+ * @returns the clock time the token was spent at (the request's send time)
  * @example
  * await takeWhenAvailable(budget, clock, "order_reads");
  * const open = await port.openOrders();
  */
-export async function takeWhenAvailable(budget: RateBudget, clock: Clock, op: BudgetOp): Promise<void> {
+export async function takeWhenAvailable(budget: RateBudget, clock: Clock, op: BudgetOp): Promise<number> {
   for (;;) {
-    const now = clock.now();
-    if (budget.available(op, now) >= 1) {
-      budget.take(op, now);
-      return;
-    }
-    const at = budget.nextAvailableAt(op, now);
-    // Infinity: only another caller's commit can free a token; poll at the shortest window's pace.
-    const wait = Number.isFinite(at) ? Math.max(1, at - now) : 100;
-    await new Promise<void>((resolve) => clock.setTimer(wait, resolve));
+    const wait = takeOrWait(budget, clock.now(), op);
+    if (wait.took) return wait.at;
+    await new Promise<void>((resolve) => clock.setTimer(wait.ms, resolve));
   }
+}
+
+/** Spends a token of `op` at `now` when one is free; else how long to wait before trying again. */
+function takeOrWait(
+  budget: RateBudget,
+  now: number,
+  op: BudgetOp,
+): { took: true; at: number } | { took: false; ms: number } {
+  if (budget.available(op, now) >= 1) {
+    budget.take(op, now);
+    return { took: true, at: now };
+  }
+  const at = budget.nextAvailableAt(op, now);
+  // Infinity: only another caller's commit can free a token; poll at the shortest window's pace.
+  return { took: false, ms: Number.isFinite(at) ? Math.max(1, at - now) : 100 };
 }
 
 /**
  * A request gate (ExchangeHttpClient.gateRequests) that makes every request counted in `op`'s
  * buckets wait for one of its tokens (takeWhenAvailable) and lets every other request through at once.
+ * Each paced request's answer feeds the budget back, as the order queue does for its writes
+ * (order-queue-send.ts): its X-RateLimit-* headers charge what the server counted beyond our own
+ * sends (another process on the wallet), and a 429 blocks `op` until its Retry-After, so the other
+ * reads wait instead of drawing 429s of their own.
  * Only ops nothing else paces belong here: the order queue already spends the write ops' tokens.
  * @example client.gateRequests(budgetGate(budget, clock, "order_reads"));
  */
-export function budgetGate(
+export function budgetGate(budget: RateBudget, clock: Clock, op: BudgetOp): RequestGate {
+  // The loop of takeWhenAvailable, returning the ticket itself: a free token costs one tick, no more.
+  const ticketed = async (): Promise<GateTicket> => {
+    for (;;) {
+      const wait = takeOrWait(budget, clock.now(), op);
+      if (wait.took) {
+        const sentAt = wait.at;
+        return (answer) => learnFromAnswer(budget, op, sentAt, clock.now(), answer);
+      }
+      await new Promise<void>((resolve) => clock.setTimer(wait.ms, resolve));
+    }
+  };
+  return (method, route) => (budgetOpOf(method, route) === op ? ticketed() : undefined);
+}
+
+/**
+ * Applies one answer of a request of `op` sent at `sentAt` to the budget (budgetGate's tickets).
+ * The headers are re-anchored at `now` on the budget's clock: the client may run on another clock
+ * (tests), and the answer has just arrived, so its delta-seconds reset counts from now.
+ * @returns tokens charged as foreign use
+ * @example learnFromAnswer(budget, "order_reads", sentAt, clock.now(), { status: 429, code: "rate_limited", rateLimit: undefined, retryAfterMs: 2_000 })
+ */
+export function learnFromAnswer(
   budget: RateBudget,
-  clock: Clock,
   op: BudgetOp,
-): (method: string, route: string) => Promise<void> | undefined {
-  return (method, route) =>
-    budgetOpOf(method, route) === op ? takeWhenAvailable(budget, clock, op) : undefined;
+  sentAt: number,
+  now: number,
+  answer: GateAnswer,
+): number {
+  if (answer.status === 429 || answer.code === "rate_limited") {
+    budget.block(op, now + (answer.retryAfterMs ?? GATE_DEFAULT_RETRY_AFTER_MS));
+  }
+  const rl = answer.rateLimit;
+  if (rl === undefined) return 0;
+  const view = {
+    limit: rl.limit,
+    remaining: rl.remaining,
+    resetAt: now + Math.max(0, rl.resetAt - rl.observedAt),
+    observedAt: now,
+  };
+  return budget.observe(op, view, sentAt, now);
 }
