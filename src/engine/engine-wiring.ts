@@ -165,17 +165,15 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
 /**
  * Acts on a risk decision taken on an event, after logging it: the wallet scope (kill switch, platform
  * frozen, error-rate halt) sends the kill switch (one wallet-wide cancel-all, queued placements
- * dropped) and, for a halt that ends with time, requotes every token when it ends; the market scope
- * cancels the market's quotes; the token scope the token's.
+ * dropped); the market scope cancels the market's quotes; the token scope the token's.
  */
 export function enforceDecision(core: EngineCore, d: RiskDecision): void {
   const { clock, om, decisions } = core;
   const now = clock.now();
   decisions.event(d, now);
   if (d.scope === "wallet") {
+    // A halt that ends with time is requoted at its end by the engine's HaltEndWatch.
     core.send(om.killAll(d.reason, now));
-    const until = d.detail.until;
-    if (typeof until === "number" && until > now) clock.setTimer(until - now + 1, () => core.requoteAll());
   } else if (d.scope === "market" && d.marketId !== undefined) {
     core.send(om.cancelMarket(d.marketId, d.reason, now));
   } else if (d.scope === "token" && d.tokenId !== undefined) {
