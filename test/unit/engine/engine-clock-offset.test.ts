@@ -1,33 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Clock, TimerId } from "../../../src/core/clock.js";
-import type { SimClock } from "../../../src/core/sim-clock.js";
+import { SteppedClock } from "../../support/stepped-clock.js";
 import { Harness } from "./support/harness.js";
-
-/**
- * The bot's clock over the exchange's: equal at first, then stepped by `stepMs` (an NTP step, a VM
- * resumed after a pause). Timers keep their delays (they run on a monotonic source), only `now()`
- * jumps, as with Date.now() and setTimeout.
- */
-class SteppedClock implements Clock {
-  stepMs = 0;
-  readonly #inner: SimClock;
-
-  constructor(inner: SimClock) {
-    this.#inner = inner;
-  }
-
-  now(): number {
-    return this.#inner.now() + this.stepMs;
-  }
-
-  setTimer(delayMs: number, fn: () => void): TimerId {
-    return this.#inner.setTimer(delayMs, fn);
-  }
-
-  cancelTimer(id: TimerId): void {
-    this.#inner.cancelTimer(id);
-  }
-}
 
 const MINUTE = 60_000;
 
