@@ -11,6 +11,20 @@ import { closedSet, LabelCap } from "../../../src/observability/metrics/label-ca
 import { TickToOrder } from "../../../src/observability/metrics/tick-to-order.js";
 import { readinessOf } from "../../../src/observability/readiness.js";
 
+/** A port whose calls answer nothing useful: for what the wrapper adds or passes through. */
+function idlePort(): ExchangePort & ReconcileSource {
+  return {
+    place: async () => ({ kind: "rejected" }) as never,
+    cancel: async () => ({}) as never,
+    cancelAll: async () => ({ cancelled: 0 }) as never,
+    openOrders: async () => [],
+    order: async () => ({}) as never,
+    ordersByClientId: async () => [],
+    trades: async () => ({ trades: [], nextCursor: null }),
+    positions: async () => [],
+  };
+}
+
 describe("LabelCap", () => {
   it("keeps the first values and folds later ones into other", () => {
     const cap = new LabelCap(2);
@@ -137,16 +151,7 @@ describe("instrumentExchange", () => {
 
   it("passes the port's optional reads through, timed, and adds none the port lacks", async () => {
     const seen: string[] = [];
-    const base: ExchangePort & ReconcileSource = {
-      place: async () => ({ kind: "rejected" }) as never,
-      cancel: async () => ({}) as never,
-      cancelAll: async () => ({ cancelled: 0 }) as never,
-      openOrders: async () => [],
-      order: async () => ({}) as never,
-      ordersByClientId: async () => [],
-      trades: async () => ({ trades: [], nextCursor: null }),
-      positions: async () => [],
-    };
+    const base = idlePort();
     const hooks = {
       observeHttp: (e: string, o: string) => void seen.push(`${e}|${o}`),
       onPlacementSending: () => {},
@@ -180,17 +185,7 @@ describe("instrumentExchange", () => {
 
   it("passes the engine's request gate on to the port (order reads stay paced when instrumented)", () => {
     const gates: unknown[] = [];
-    const port: ExchangePort & ReconcileSource = {
-      place: async () => ({ kind: "rejected" }) as never,
-      cancel: async () => ({}) as never,
-      cancelAll: async () => ({ cancelled: 0 }) as never,
-      openOrders: async () => [],
-      order: async () => ({}) as never,
-      ordersByClientId: async () => [],
-      trades: async () => ({ trades: [], nextCursor: null }),
-      positions: async () => [],
-      gateRequests: (g) => void gates.push(g),
-    };
+    const port: ExchangePort & ReconcileSource = { ...idlePort(), gateRequests: (g) => void gates.push(g) };
     const hooks = { observeHttp: () => {}, onPlacementSending: () => {}, onPlacementAnswered: () => {} };
     const gate = () => undefined;
     instrumentExchange(port, hooks, () => 0).gateRequests?.(gate);
