@@ -1,3 +1,4 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import { isTerminal, localStateOfRemote, type TrackedOrder } from "./order-state.js";
 import type { OrderUpdate } from "./order-store.js";
@@ -5,6 +6,23 @@ import { remoteFilled } from "./reconcile-open-orders.js";
 
 /** The exchange has no such order: GET /api/orders/{id} answered 404, or no history row has the clientOrderId. */
 export const NOT_FOUND = "not_found" as const;
+
+/**
+ * GET /api/orders/{id} through `source`, with the exchange's 404 `order_not_found` as NOT_FOUND;
+ * any other failure rejects.
+ * @example const o = await lookupOrder(port, orderId); if (o === NOT_FOUND) …
+ */
+export async function lookupOrder(
+  source: { order(orderId: string): Promise<Order> },
+  orderId: string,
+): Promise<Order | typeof NOT_FOUND> {
+  try {
+    return await source.order(orderId);
+  } catch (err) {
+    if (err instanceof ExchangeError && err.code === "order_not_found") return NOT_FOUND;
+    throw err;
+  }
+}
 
 /** Tuning of resolveGhost. */
 export interface GhostOptions {

@@ -1,11 +1,10 @@
 import type { OrderFill } from "../exchange/assumptions.js";
-import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderUpdate } from "./order-store.js";
 import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
-import { NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
+import { lookupOrder, NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
 import { reconcileOpenOrders } from "./reconcile-open-orders.js";
 import { adoptOrphans, type TokenOfOrder } from "./reconcile-orphans.js";
 import { type BackfillReport, backfillTrades } from "./reconcile-trades.js";
@@ -96,7 +95,7 @@ export async function runReconcile(
   for (const u of diff.updates) store.reconcile(u, now);
   const ghostOpts = opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs };
   for (const g of diff.ghosts) {
-    const u = resolveGhost(g, await lookup(source, g.orderId as string), now, ghostOpts);
+    const u = resolveGhost(g, await lookupOrder(source, g.orderId as string), now, ghostOpts);
     if (u !== undefined && store.reconcile(u, now)) updates.push(u);
   }
   let pending = 0;
@@ -130,7 +129,7 @@ export async function runReconcile(
     const tokens = new Map<string, string | undefined>();
     for (const t of backfill.unmapped) {
       if (tokens.has(t.orderId)) continue;
-      const o = await lookup(source, t.orderId);
+      const o = await lookupOrder(source, t.orderId);
       tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
     }
     const again = backfillTrades(state, backfill.unmapped, { tokenOfOrder: (id) => tokens.get(id) });
@@ -143,15 +142,6 @@ export async function runReconcile(
     };
   }
   return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill };
-}
-
-async function lookup(source: ReconcileSource, orderId: string): Promise<Order | typeof NOT_FOUND> {
-  try {
-    return await source.order(orderId);
-  } catch (err) {
-    if (err instanceof ExchangeError && err.code === "order_not_found") return NOT_FOUND;
-    throw err;
-  }
 }
 
 async function collectTrades(source: ReconcileSource, opts: ReconcileRunOptions): Promise<TradeRecord[]> {

@@ -1,6 +1,6 @@
-import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import { localStateOfRemote } from "../execution/order-state.js";
+import { lookupOrder, NOT_FOUND } from "../execution/reconcile-ghosts.js";
 import { CLOSED_OUTCOME } from "./may-rest.js";
 import type { JournalWriter } from "./writer.js";
 
@@ -36,7 +36,7 @@ export interface GoneCheck {
 }
 
 /** The status journaled for an order GET /api/orders/{id} answers 404 `order_not_found` for. */
-export const NOT_FOUND_STATUS = "not_found";
+export const NOT_FOUND_STATUS = NOT_FOUND;
 
 /**
  * At most this many orders are read one by one per check (GET /api/orders/{id}, sequentially): a
@@ -85,7 +85,7 @@ export async function findGoneOrders(
       continue;
     }
     reads--;
-    const found = await read(source, orderId).catch((err: unknown) => {
+    const found = await lookupOrder(source, orderId).catch((err: unknown) => {
       opts.onReadError?.(orderId, err);
       reads = 0;
       return undefined;
@@ -99,15 +99,6 @@ export async function findGoneOrders(
     }
   }
   return { gone, open, undecided };
-}
-
-async function read(source: OrderReads, orderId: string): Promise<Order | typeof NOT_FOUND_STATUS> {
-  try {
-    return await source.order(orderId);
-  } catch (err) {
-    if (err instanceof ExchangeError && err.code === "order_not_found") return NOT_FOUND_STATUS;
-    throw err;
-  }
 }
 
 /**
