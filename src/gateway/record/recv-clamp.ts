@@ -1,3 +1,5 @@
+import { CLOCK_STEP_BACK_MS } from "../../core/clock-step.js";
+
 /** What clamping did over a recording. */
 export interface ClockStepBacks {
   /** Frames whose recvTs is not their wall time: held at, or continued from, the last one. */
@@ -25,10 +27,11 @@ export interface RecvClampOptions {
 }
 
 /**
- * 1 s: NTP's ordinary corrections are well under it (ntpd steps past 128 ms), and holding frames at
- * one stamp for up to a second costs a replay little; a bigger step is a clock that was wrong.
+ * The engine's rule (CLOCK_STEP_BACK_MS, 1 s): NTP's ordinary corrections are well under it (ntpd
+ * steps past 128 ms), and holding frames at one stamp for up to a second costs a replay little; a
+ * bigger step is a clock that was wrong.
  */
-export const DEFAULT_HOLD_MAX_MS = 1_000;
+export const DEFAULT_HOLD_MAX_MS = CLOCK_STEP_BACK_MS;
 
 type Mode = "wall" | "held" | "continued";
 
