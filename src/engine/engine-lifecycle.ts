@@ -1,11 +1,10 @@
-import { sleep } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import { toWei } from "../core/wei.js";
 import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, Intent } from "../execution/intents.js";
 import { isTerminal } from "../execution/order-state.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
-import { TIMED_OUT, untilDeadline } from "./deadline.js";
+import { Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
 import type { EngineCore } from "./engine-core.js";
 import type { FillIntake } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
@@ -85,8 +84,10 @@ async function baselineRead(
  * 3. GET /api/orders/open; if orders remain (a placement that landed after the cancel-all, an
  *    `unknown` order), one more wallet cancel-all; if that does not succeed (501, a failure, no answer
  *    in time), a single cancel of each order listed, the queue's cancels drained; then a last check.
- * Every wait ends at `deadline` on the Clock; when the final read cannot be made in time, the count is
- * the orders the engine still believes live.
+ * Every wait ends at `deadline` (epoch ms, read on the Clock just before): it is turned at once into
+ * one timer (Deadline), so that a step of the wall clock during the stop neither stretches it nor cuts
+ * it short. When the final read cannot be made in time, the count is the orders the engine still
+ * believes live.
  */
 export async function shutdown(
   core: EngineCore,
@@ -95,22 +96,38 @@ export async function shutdown(
   deadline: number,
 ): Promise<number> {
   const now = core.clock.now();
+  const limit = new Deadline(core.clock, deadline - now);
+  try {
+    return await cancelEverything(core, waiters, reason, now, limit);
+  } finally {
+    limit.end();
+  }
+}
+
+/** shutdown()'s steps, every wait bounded by `limit`. */
+async function cancelEverything(
+  core: EngineCore,
+  waiters: CancelAllWaiters,
+  reason: string,
+  now: number,
+  limit: Deadline,
+): Promise<number> {
   const markets = marketsWithOrders(core);
   const intents: Intent[] = markets.map((marketId) => ({ kind: "cancel_all", marketId, reason }));
   intents.push(...core.om.killAll(reason, now));
   for (const m of markets) intents.push(...core.om.cancelMarket(m, reason, now));
   core.send(intents);
-  if ((await untilDeadline(core.clock, core.queue.close(), deadline)) === TIMED_OUT) {
+  if ((await untilDeadline(core.clock, core.queue.close(), limit)) === TIMED_OUT) {
     core.log.warn({ reason }, "shutdown: the queue did not drain in time");
   }
-  const listed = await openOrders(core, deadline);
+  const listed = await openOrders(core, limit);
   let left = listed?.length;
-  if (listed !== undefined && listed.length > 0 && core.clock.now() < deadline) {
+  if (listed !== undefined && listed.length > 0 && !limit.passed) {
     const final = `${reason}_final`;
     const again: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: final };
     const answered = waiters.wait(again);
     core.send([again]);
-    if ((await untilDeadline(core.clock, answered, deadline)) !== true) {
+    if ((await untilDeadline(core.clock, answered, limit)) !== true) {
       // Cancel-all refused (501), failed or unanswered: the orders just listed, ids in hand, are
       // cancelled one by one (an `unknown` order step 1 could not cancel lands here).
       core.log.warn(
@@ -118,19 +135,19 @@ export async function shutdown(
         "shutdown: cancel-all did not succeed, cancelling one by one",
       );
       core.send(orphanCancels(listed, (o) => core.tokens.tokenOf(o), final));
-      await cancelsDrained(core, deadline);
+      await cancelsDrained(core, limit);
     }
-    left = (await openOrders(core, deadline))?.length;
+    left = (await openOrders(core, limit))?.length;
   }
   waiters.failAll();
   return left ?? believedLive(core);
 }
 
 /** GET /api/orders/open within the deadline; undefined when it fails or comes too late. */
-async function openOrders(core: EngineCore, deadline: number): Promise<readonly Order[] | undefined> {
-  if (core.clock.now() >= deadline) return undefined;
+async function openOrders(core: EngineCore, limit: Deadline): Promise<readonly Order[] | undefined> {
+  if (limit.passed) return undefined;
   try {
-    const open = await untilDeadline(core.clock, core.exchange.openOrders(), deadline);
+    const open = await untilDeadline(core.clock, core.exchange.openOrders(), limit);
     return open === TIMED_OUT ? undefined : open;
   } catch (err) {
     core.log.warn({ err }, "shutdown: could not read the open orders");
@@ -138,12 +155,12 @@ async function openOrders(core: EngineCore, deadline: number): Promise<readonly 
   }
 }
 
-/** Waits (on the Clock, until `deadline`) for the closed queue to answer every cancel it holds. */
-async function cancelsDrained(core: EngineCore, deadline: number): Promise<void> {
-  while (core.clock.now() < deadline) {
+/** Waits (on the Clock, until the deadline) for the closed queue to answer every cancel it holds. */
+async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> {
+  while (!limit.passed) {
     const d = core.queue.depth();
     if (d.cancel + d.cancelAll + d.inFlight === 0) return;
-    await sleep(core.clock, Math.min(DRAIN_POLL_MS, deadline - core.clock.now()));
+    await limit.pause(DRAIN_POLL_MS);
   }
 }
 
