@@ -20,7 +20,7 @@ export interface RotationPolicy {
 /** Options of RotatingWriter. */
 export interface RotatingWriterOptions {
   readonly dir: string;
-  /** File start times (names) and ages. */
+  /** File start times (names) and ages, continued on `monotonic` after a step back (see the class doc). */
   readonly clock: Clock;
   readonly policy: RotationPolicy;
   /** File name prefix; default "market". */
@@ -42,7 +42,10 @@ export interface RotatingWriterOptions {
   readonly onFailure?: (err: unknown) => void;
   /** Called once per step back of the frames' clock, with how far back (see RecvClamp). */
   readonly onClockStepBack?: (step: ClockStepBack) => void;
-  /** The monotonic clock a large step back continues recvTs on (RecvClamp); default performance.now. */
+  /**
+   * The monotonic clock a large step back continues recvTs and file times on (RecvClamp); default
+   * performance.now.
+   */
   readonly monotonic?: () => number;
 }
 
@@ -82,8 +85,11 @@ export function recordingFileName(prefix: string, startMs: number, seq: number):
  * EACCES) stops it likewise; the frames still queued then cannot be written.
  *
  * recvTs never decreases across the writer's files (RecvClamp: a small step back of the wall clock
- * is held, a large one continued on the monotonic clock), and file start times never go back
- * either, so names sort in recording order even when the wall clock steps back.
+ * is held, a large one continued on the monotonic clock). File times (start times, the names, and
+ * ages, for `maxAgeMs`) follow the same rule, on a RecvClamp of their own over `clock`: they never
+ * go back, so names sort in recording order, and after a large step back a file still ages as time
+ * passes, as its frames' recvTs do. On the bare wall clock (never going back) it would not age at
+ * all until the clock caught up: a 1-hour step back with hourly rotation would make a 2-hour file.
  * flush() puts the frames so far into the file, bounding what a crash can lose; close() finishes
  * the current file so that it is a complete gzip stream. With `drainIdleMs`, close() does not wait
  * for ever on a disk that hangs (a dead NFS server): once the disk has taken nothing for that long
@@ -107,8 +113,11 @@ export class RotatingWriter {
   /** The stream under the current file (or the one being closed): destroyed if the disk hangs. */
   #sink: Writable | undefined;
   #startedAt = 0;
-  /** The latest file time seen: a new file never starts before the previous one. */
-  #fileNow = Number.NEGATIVE_INFINITY;
+  /**
+   * File times: `clock` read as the recv clamp reads frames' times (not that clamp itself: the file
+   * is read when a line reaches the disk, later than its frame's recvTs on a slow disk).
+   */
+  readonly #fileTime: RecvClamp;
   #seq = 0;
   #sinceCheck = 0;
   #frames = 0;
@@ -143,6 +152,8 @@ export class RotatingWriter {
       ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
       ...(opts.onClockStepBack === undefined ? {} : { onStepBack: opts.onClockStepBack }),
     });
+    // No onStepBack: a step is reported once, by the frames' clamp.
+    this.#fileTime = new RecvClamp(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic });
   }
 
   /** Files started so far, in order (absolute when `dir` is). */
@@ -268,8 +279,7 @@ export class RotatingWriter {
   }
 
   async #write(line: string): Promise<void> {
-    const now = Math.max(this.#fileNow, this.#clock.now());
-    this.#fileNow = now;
+    const now = this.#fileTime.next(this.#clock.now());
     const max = this.#policy.maxAgeMs;
     if (this.#writer !== undefined && max !== undefined && now - this.#startedAt >= max) await this.#rotate();
     const w = this.#writer ?? this.#open(now);
