@@ -1,13 +1,39 @@
+import type { BookStatus } from "../book/book-state.js";
 import type { Logger } from "../observability/logger.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
+
+type Level = "info" | "debug";
+
+/** A token's standing decisions as last logged: their signature, and whether an operator saw them. */
+interface Standing {
+  readonly sig: string;
+  /** Logged at info or above (or owned a market gate's line): its end is logged at info too. */
+  readonly shown: boolean;
+  /** The market whose market_not_open gate the token holds, if any. */
+  readonly gatedMarket: string | undefined;
+  /** The token was the first to hold that gate: it speaks for the market. */
+  readonly ownsMarket: boolean;
+}
+
+/** The tokens holding one market's market_not_open gate; `announced` when its event logged it. */
+interface MarketGate {
+  readonly holders: Set<string>;
+  announced: boolean;
+}
 
 /**
  * Logs risk decisions with their reasons without flooding: the quoting step runs on every book
  * update and a held limit (reduce-only, a stale book) would repeat the same decision hundreds of times
  * a second. Per scope (a token, a market, the wallet) the log says what changed: a new set of
  * decisions is logged once, its disappearance once ("risk: cleared"). The listener still receives
- * every decision, for counting.
+ * every decision, for counting (metrics see exactly what they saw before).
+ *
+ * What an operator reads as news, at info: a book that resyncs or goes stale after it had been
+ * synced, once (the event that enforced it and the quoting step that follows are one line), and its
+ * recovery once; a market gate once per market (its event, or the first of its tokens to hold it),
+ * and its end once. Every book waits for its first snapshot at start: that wait, and its end, are
+ * routine and go to debug.
  *
  * A token has two channels: the guard's decisions on its desired quotes (`step`, info), and the
  * in-flight fit's (`inFlight`, debug). The latter come and go with every cancel-replace near a
@@ -17,52 +43,122 @@ import type { EngineEvent } from "./engine-events.js";
 export class DecisionLog {
   readonly #log: Logger;
   readonly #emit: (e: EngineEvent) => void;
-  readonly #last = new Map<string, string>();
+  readonly #last = new Map<string, Standing>();
   readonly #lastInFlight = new Map<string, string>();
+  /** Tokens whose book has had a snapshot (been synced) at least once. */
+  readonly #synced = new Set<string>();
+  /** A token decision an event logged, which the token's next step must not log again. */
+  readonly #evented = new Map<string, { sig: string; shown: boolean }>();
+  readonly #markets = new Map<string, MarketGate>();
 
   constructor(log: Logger, emit: (e: EngineEvent) => void) {
     this.#log = log;
     this.#emit = emit;
   }
 
+  /**
+   * A book's status as its tracker reports it (before the decision it may cause): its first
+   * `synced` ends the routine start-up wait, after which a resync or a stale book is news.
+   */
+  bookState(tokenId: string, status: BookStatus): void {
+    if (status === "synced") this.#synced.add(tokenId);
+  }
+
   /** The guard's decisions of one quoting step of `tokenId` (possibly none). */
   step(tokenId: string, decisions: readonly RiskDecision[], now: number): void {
-    this.#record(this.#last, tokenId, decisions, now, "info");
+    for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
+    const prev = this.#last.get(tokenId);
+    const evented = this.#evented.get(tokenId);
+    this.#evented.delete(tokenId);
+    if (decisions.length === 0) {
+      if (prev === undefined) return;
+      this.#last.delete(tokenId);
+      this.#leaveMarket(tokenId, prev.gatedMarket);
+      const fields = prev.gatedMarket === undefined ? { tokenId } : { tokenId, marketId: prev.gatedMarket };
+      this.#log[prev.shown ? "info" : "debug"](fields, "risk: cleared");
+      return;
+    }
+    const sig = signature(decisions);
+    if (prev?.sig === sig) return;
+    const gatedMarket = decisions.find((d) => d.reason === "market_not_open")?.marketId;
+    const kept = gatedMarket !== undefined && prev?.gatedMarket === gatedMarket;
+    if (!kept) this.#leaveMarket(tokenId, prev?.gatedMarket);
+    // The first token to hold a market's gate speaks for the market: it logs the gate (unless the
+    // market's event already did) and its end.
+    const ownsMarket = kept ? prev.ownsMarket : gatedMarket !== undefined && this.#join(gatedMarket, tokenId);
+    const speaks =
+      ownsMarket && !kept && gatedMarket !== undefined && !this.#markets.get(gatedMarket)?.announced;
+    let shown = ownsMarket;
+    if (evented?.sig === sig) shown ||= evented.shown;
+    else {
+      for (const d of decisions) {
+        const level = d.reason === "market_not_open" ? (speaks ? "info" : "debug") : this.#level(d);
+        this.#write(d, level);
+        if (level === "info") shown = true;
+      }
+    }
+    this.#last.set(tokenId, { sig, shown, gatedMarket, ownsMarket });
   }
 
   /** The in-flight fit's decisions of one quoting step of `tokenId` (possibly none). */
   inFlight(tokenId: string, decisions: readonly RiskDecision[], now: number): void {
-    this.#record(this.#lastInFlight, tokenId, decisions, now, "debug");
-  }
-
-  /** A decision taken on an event (kill switch, platform frozen, market paused, book state): always logged. */
-  event(d: RiskDecision, now: number): void {
-    this.#emit({ type: "decision", atMs: now, decision: d });
-    this.#write(d, "info");
-  }
-
-  #record(
-    last: Map<string, string>,
-    tokenId: string,
-    decisions: readonly RiskDecision[],
-    now: number,
-    level: "info" | "debug",
-  ): void {
+    const last = this.#lastInFlight;
     if (decisions.length === 0) {
-      if (last.has(tokenId)) {
-        last.delete(tokenId);
-        this.#log[level]({ tokenId }, last === this.#last ? "risk: cleared" : "risk: in-flight cleared");
-      }
+      if (last.delete(tokenId)) this.#log.debug({ tokenId }, "risk: in-flight cleared");
       return;
     }
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
     const sig = signature(decisions);
     if (last.get(tokenId) === sig) return;
     last.set(tokenId, sig);
-    for (const d of decisions) this.#write(d, level);
+    for (const d of decisions) this.#write(d, "debug");
   }
 
-  #write(d: RiskDecision, level: "info" | "debug"): void {
+  /**
+   * A decision taken on an event (kill switch, platform frozen, market paused, book state): logged
+   * (a book's first wait at debug); a token's is not logged again by the step that follows it.
+   */
+  event(d: RiskDecision, now: number): void {
+    this.#emit({ type: "decision", atMs: now, decision: d });
+    const level = this.#level(d);
+    this.#write(d, level);
+    if (d.scope === "token" && d.tokenId !== undefined) {
+      this.#evented.set(d.tokenId, { sig: signature([d]), shown: level === "info" });
+    } else if (d.scope === "market" && d.marketId !== undefined && d.reason === "market_not_open") {
+      const gate = this.#markets.get(d.marketId);
+      if (gate === undefined) this.#markets.set(d.marketId, { holders: new Set(), announced: true });
+      else gate.announced = true;
+    }
+  }
+
+  /** Debug for a book's wait for its first snapshot (routine at every start), else info. */
+  #level(d: RiskDecision): Level {
+    const waiting = d.reason === "book_resyncing" || d.reason === "book_stale";
+    return waiting && d.tokenId !== undefined && !this.#synced.has(d.tokenId) ? "debug" : "info";
+  }
+
+  /** Adds `tokenId` to the holders of `marketId`'s gate; true when it is the first. */
+  #join(marketId: string, tokenId: string): boolean {
+    let gate = this.#markets.get(marketId);
+    if (gate === undefined) {
+      gate = { holders: new Set(), announced: false };
+      this.#markets.set(marketId, gate);
+    }
+    const first = gate.holders.size === 0;
+    gate.holders.add(tokenId);
+    return first;
+  }
+
+  /** Removes `tokenId` from the holders of `marketId`'s gate; the last one out ends it. */
+  #leaveMarket(tokenId: string, marketId: string | undefined): void {
+    if (marketId === undefined) return;
+    const gate = this.#markets.get(marketId);
+    if (gate === undefined) return;
+    gate.holders.delete(tokenId);
+    if (gate.holders.size === 0) this.#markets.delete(marketId);
+  }
+
+  #write(d: RiskDecision, level: Level): void {
     const fields = {
       reason: d.reason,
       action: d.action,
@@ -73,8 +169,8 @@ export class DecisionLog {
       level: d.level,
       ...d.detail,
     };
-    // Wallet and market gates stop quoting broadly: warn. A book's gate is routine (every book waits for
-    // its snapshot at start, resyncs after a gap) and single quotes are trimmed all the time: info.
+    // Wallet and market gates stop quoting broadly: warn. A book's gate after its first snapshot
+    // (a gap, a silent feed) and single quotes trimmed are info; a book's first wait is debug.
     if (d.action === "cancel" && (d.scope === "wallet" || d.scope === "market")) {
       this.#log.warn(fields, `risk: ${d.reason}`);
     } else this.#log[level](fields, `risk: ${d.reason}`);

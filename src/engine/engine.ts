@@ -197,6 +197,8 @@ export class TradingEngine implements Engine {
     const slot = this.#core.tokens.get(state.tokenId);
     if (slot === undefined) return;
     slot.bookState = state;
+    // Before the decision it may cause: a book's first wait for its snapshot is not news, a later one is.
+    this.#core.decisions.bookState(state.tokenId, state.status);
     this.#core.enforce(this.#core.risk.onBookState(state.tokenId, state));
     this.#requote(state.tokenId);
   }

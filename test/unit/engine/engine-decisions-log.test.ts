@@ -1,0 +1,99 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { DecisionLog } from "../../../src/engine/engine-decisions.js";
+import type { EngineEvent } from "../../../src/engine/engine-events.js";
+import { marketDecision, tokenDecision } from "../../../src/risk/decision.js";
+import { collectingStream } from "../../support/collecting-stream.js";
+
+/** A DecisionLog over a debug logger into memory, with a listener counting what it receives. */
+function decisionLog() {
+  const sink = collectingStream();
+  const events: EngineEvent[] = [];
+  const log = new DecisionLog(pino({ level: "debug" }, sink), (e) => events.push(e));
+  /** The lines at info or above, as "msg tokenId|marketId". */
+  const shown = () =>
+    sink
+      .records()
+      .filter((r) => Number(r.level) >= 30)
+      .map((r) => `${String(r.msg)} ${String(r.tokenId ?? r.marketId)}`);
+  const debug = () =>
+    sink
+      .records()
+      .filter((r) => Number(r.level) === 20)
+      .map((r) => String(r.msg));
+  return { log, events, shown, debug };
+}
+
+const resyncing = (t: string) => tokenDecision("book_resyncing", t, "m1");
+
+/**
+ * What the engine does on a BookTracker state: tells the log, enforces the guard's decision on a
+ * change (event), then runs the token's quoting step (step).
+ */
+function bookState(
+  log: DecisionLog,
+  tokenId: string,
+  status: "synced" | "resyncing" | "stale",
+  now: number,
+  eventToo = true,
+): void {
+  log.bookState(tokenId, status);
+  if (status === "synced") {
+    log.step(tokenId, [], now);
+    return;
+  }
+  const d = tokenDecision(status === "stale" ? "book_stale" : "book_resyncing", tokenId, "m1");
+  if (eventToo) log.event(d, now);
+  log.step(tokenId, [d], now);
+}
+
+describe("DecisionLog: a book's first wait is routine, a later resync is news (once)", () => {
+  it("logs nothing at info while books wait for their first snapshot, nor when it arrives; the listener still gets every decision", () => {
+    const { log, events, shown, debug } = decisionLog();
+    for (const t of ["a", "b", "c"]) bookState(log, t, "resyncing", 1);
+    for (const t of ["a", "b", "c"]) log.step(t, [resyncing(t)], 2); // a pre-start step, replayed
+    for (const t of ["a", "b", "c"]) bookState(log, t, "synced", 3);
+    expect(shown()).toEqual([]);
+    expect(debug()).toContain("risk: book_resyncing");
+    expect(events.filter((e) => e.type === "decision")).toHaveLength(9);
+  });
+
+  it("a book that resyncs after it had been synced is logged once (not by both the event and the step); its recovery once", () => {
+    const { log, events, shown } = decisionLog();
+    bookState(log, "a", "resyncing", 1);
+    bookState(log, "a", "synced", 2);
+    bookState(log, "a", "resyncing", 3);
+    log.step("a", [resyncing("a")], 4);
+    bookState(log, "a", "synced", 5);
+    bookState(log, "a", "stale", 6);
+    bookState(log, "a", "synced", 7);
+    expect(shown()).toEqual([
+      "risk: book_resyncing a",
+      "risk: cleared a",
+      "risk: book_stale a",
+      "risk: cleared a",
+    ]);
+    expect(events.filter((e) => e.type === "decision")).toHaveLength(2 + 3 + 2);
+  });
+
+  it("a market gate held by both of its tokens is logged once, and its end once", () => {
+    const { log, events, shown } = decisionLog();
+    const gate = (t: string) => tokenDecision("market_not_open", t, "m9");
+    for (const t of ["y", "n"]) log.step(t, [gate(t)], 1);
+    for (const t of ["y", "n"]) log.step(t, [gate(t)], 2);
+    for (const t of ["y", "n"]) log.step(t, [], 3);
+    expect(shown()).toEqual(["risk: market_not_open y", "risk: cleared y"]);
+    expect(events).toHaveLength(4);
+  });
+
+  it("a market gate announced by its event is not logged again by its tokens' steps; its end is logged once", () => {
+    const { log, shown } = decisionLog();
+    log.event(marketDecision("market_not_open", "m9", { status: "PAUSED" }), 1);
+    for (const t of ["y", "n"]) log.step(t, [tokenDecision("market_not_open", t, "m9")], 1);
+    for (const t of ["y", "n"]) log.step(t, [], 2);
+    // And a second pause of the same market is news again.
+    log.event(marketDecision("market_not_open", "m9", { status: "PAUSED" }), 3);
+    for (const t of ["y", "n"]) log.step(t, [tokenDecision("market_not_open", t, "m9")], 3);
+    expect(shown()).toEqual(["risk: market_not_open m9", "risk: cleared y", "risk: market_not_open m9"]);
+  });
+});
