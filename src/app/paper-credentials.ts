@@ -19,13 +19,15 @@ export interface PaperCredentials {
 }
 
 /**
- * The paper credentials of a scenario: its first wallet (with its privateKey) and the first API key
- * the mock maps to that wallet for writes — orders:write (and the orders:read and portfolio:read the
+ * The paper credentials of a scenario: its first wallet (with its privateKey) and the API key the
+ * mock maps to that wallet for writes — orders:write (and the orders:read and portfolio:read the
  * bot reads with), not revoked, not expired at `nowMs`,
  * usable from 127.0.0.1, of an active single_wallet partner whose associatedWallet is that wallet.
  * Paper mode forces partnerKind single_wallet and signs as the first wallet, so any other key would
- * give a bot whose key and signer disagree with the mock. Throws a ConfigError on `scenario` naming
- * what is missing, and why each writing key does not fit (by index: never a key's value).
+ * give a bot whose key and signer disagree with the mock. Among the keys that fit, one that never
+ * expires is taken, else the one expiring last (first listed among equals). Throws a ConfigError
+ * on `scenario` naming what is missing, and why each writing key does not fit (by index: never a
+ * key's value).
  * @example const { wallet, privateKey, apiKey } = paperCredentials(scenario, Date.now());
  */
 export function paperCredentials(scenario: Scenario, nowMs: number): PaperCredentials {
@@ -40,13 +42,14 @@ export function paperCredentials(scenario: Scenario, nowMs: number): PaperCreden
   for (const problem of walletProblems(first))
     bad(`paper mode signs as the first wallet ${wallet}, which ${problem}`);
   const refusals: string[] = [];
-  let apiKey: string | undefined;
+  const fitting: ApiKeyScenario[] = [];
   scenario.apiKeys.forEach((k, i) => {
-    if (apiKey !== undefined || !k.scopes.includes("orders:write")) return;
+    if (!k.scopes.includes("orders:write")) return;
     const why = keyProblem(scenario, k, wallet, nowMs);
-    if (why === undefined) apiKey = k.key;
+    if (why === undefined) fitting.push(k);
     else refusals.push(`apiKeys[${i}]: ${why}`);
   });
+  const apiKey = longestLived(fitting)?.key;
   if (apiKey === undefined) {
     bad(
       `paper mode needs an API key with orders:write, orders:read and portfolio:read of an active single_wallet partner whose ` +
@@ -58,6 +61,24 @@ export function paperCredentials(scenario: Scenario, nowMs: number): PaperCreden
   if (issues.length > 0 || apiKey === undefined || first.privateKey === undefined)
     throw new ConfigError(issues);
   return { wallet, privateKey: first.privateKey, apiKey };
+}
+
+/**
+ * The key that stays valid longest: one that never expires, else the one expiring last (the first
+ * listed among equals). A key that expires during the run would have the mock refuse every request
+ * from then on (401), while another fitting key would have kept the bot trading.
+ */
+function longestLived(keys: readonly ApiKeyScenario[]): ApiKeyScenario | undefined {
+  let best: ApiKeyScenario | undefined;
+  let bestEnd = Number.NEGATIVE_INFINITY;
+  for (const k of keys) {
+    const end = k.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(k.expiresAt);
+    if (best === undefined || end > bestEnd) {
+      best = k;
+      bestEnd = end;
+    }
+  }
+  return best;
 }
 
 /** Why the mock would refuse this wallet's orders (or that paper cannot sign for it). */
