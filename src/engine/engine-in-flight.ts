@@ -1,6 +1,5 @@
 import type { DesiredQuote } from "../core/trading.js";
-import type { QuotedToken } from "../execution/order-manager.js";
-import { diffQuotes } from "../execution/order-manager-diff.js";
+import type { DiffPreview, QuotedToken } from "../execution/order-manager.js";
 import type { TrackedOrder } from "../execution/order-state.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { InventoryExposure, SideLimits } from "../risk/inventory-caps.js";
@@ -14,6 +13,11 @@ export interface InFlightFit {
   readonly decisions: readonly RiskDecision[];
   /** Sides with a placement held back: the token is requoted when an answer frees room there. */
   readonly held: Readonly<HeldSides>;
+  /**
+   * The order manager's diff of `desired`, when the fit had to work it out (hand it to
+   * OrderManager.diff); undefined when the fit did not need it or changed the desired set.
+   */
+  readonly preview: DiffPreview | undefined;
 }
 
 /** Per side, whether a placement waits for the orders still live there. */
@@ -37,8 +41,9 @@ export const NOTHING_HELD: Readonly<HeldSides> = Object.freeze({ buy: false, sel
  *
  * Cheap when nothing binds: if the live orders' remainders plus every desired quote fit each side,
  * no placement can overflow and the desired set goes through untouched. Otherwise the diff is
- * previewed (diffQuotes is pure) to learn which placements it would make and which queued ones it
- * would retire (those never reach the exchange and do not count).
+ * previewed (OrderManager.preview) to learn which placements it would make and which queued ones it
+ * would retire (those never reach the exchange and do not count); when the fit changes nothing,
+ * that preview is the step's diff (returned as `preview`).
  */
 export function fitToLiveOrders(
   core: EngineCore,
@@ -47,27 +52,20 @@ export function fitToLiveOrders(
   inventory: InventoryExposure,
   allowed: readonly DesiredQuote[],
 ): InFlightFit {
-  const untouched: InFlightFit = { desired: allowed, decisions: NONE, held: NOTHING_HELD };
   const live = core.store.live(token.tokenId);
   const ctx = { market: slot.market, inventory };
   const limits = core.risk.sideLimits(ctx);
-  if (fitsAnyway(live, allowed, limits)) return untouched;
-  const preview = diffQuotes({
-    tokenId: token.tokenId,
-    marketId: token.marketId,
-    tickMicro: token.tickMicro,
-    desired: allowed,
-    live,
-    tolerance: core.options.tolerance,
-    newClientOrderId: () => "",
-  });
-  if (preview.places.length === 0) return untouched;
-  const retired = new Set(preview.superseded);
+  if (fitsAnyway(live, allowed, limits)) return untouchedBy(allowed, undefined);
+  const preview = core.om.preview(token, allowed);
+  // Untouched, the order manager applies this very diff: it is not worked out twice.
+  const { places: planned, superseded } = preview.result;
+  if (planned.length === 0) return untouchedBy(allowed, preview);
+  const retired = new Set(superseded);
   const committed = { buy: 0n, sell: 0n };
   for (const o of live) if (!retired.has(o)) committed[o.side] += remaining(o);
-  const places = preview.places.map((p) => p.quote);
+  const places = planned.map((p) => p.quote);
   const { fitted, decisions } = core.risk.fitPlacements(ctx, places, committed);
-  if (decisions.length === 0) return untouched;
+  if (decisions.length === 0) return untouchedBy(allowed, preview);
   // The diff's placement carries the desired quote object itself: swap it for its fitted version.
   const changed = new Map<DesiredQuote, DesiredQuote | undefined>();
   for (let i = 0; i < places.length; i++) {
@@ -83,7 +81,11 @@ export function fitToLiveOrders(
   for (let i = 0; i < places.length; i++) {
     if (fitted[i] === undefined) held[(places[i] as DesiredQuote).side] = true;
   }
-  return { desired, decisions, held };
+  return { desired, decisions, held, preview: undefined };
+}
+
+function untouchedBy(allowed: readonly DesiredQuote[], preview: DiffPreview | undefined): InFlightFit {
+  return { desired: allowed, decisions: NONE, held: NOTHING_HELD, preview };
 }
 
 /** True when every live order's remainder plus every desired quote fits each side's limit. */

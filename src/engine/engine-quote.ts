@@ -3,8 +3,10 @@ import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { bookWithout } from "../book/net-book.js";
 import type { BookView } from "../book/order-book.js";
+import type { LevelsView } from "../book/price-levels.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
+import type { OrderStore } from "../execution/order-store.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
@@ -98,11 +100,58 @@ function stepInputs(
  * `book` as the rest of the market shows it: without our own resting orders when the feed shows
  * them (EngineOptions.feedShowsOwnOrders), else as it is. What the strategy prices from, σ follows
  * and positions are marked at, so that our own quotes never move any of them.
+ *
+ * Built once per change of our orders: a book update needs it twice (onBook for σ and the mark,
+ * then the quoting step a microtask later), so the last one built for a book is handed out again
+ * while the token's orders are as they were (the store's version) — our orders changing in between
+ * (an answer, a fill) builds a fresh one. The net book reads `book` live, so reusing it across
+ * changes of the book itself answers exactly as a new one would.
  */
 export function marketBook(core: EngineCore, tokenId: string, book: BookView): BookView {
   if (!core.options.feedShowsOwnOrders) return book;
-  return bookWithout(book, openQuotes(core.store, tokenId, IN_BOOK));
+  const { store } = core;
+  const version = store.version(tokenId);
+  const last = netBooks.get(book);
+  if (
+    last !== undefined &&
+    last.version === version &&
+    last.store === store &&
+    last.tokenId === tokenId &&
+    last.bids === book.bids &&
+    last.asks === book.asks
+  ) {
+    return last.net;
+  }
+  const net = bookWithout(book, openQuotes(store, tokenId, IN_BOOK));
+  if (last === undefined) {
+    netBooks.set(book, { store, tokenId, version, bids: book.bids, asks: book.asks, net });
+    return net;
+  }
+  // Rewritten in place: a WeakMap insertion per build would cost more than the build it saves.
+  last.store = store;
+  last.tokenId = tokenId;
+  last.version = version;
+  last.bids = book.bids;
+  last.asks = book.asks;
+  last.net = net;
+  return net;
 }
+
+/** The net book last built of an exchange book, and what it was built from. */
+interface BuiltNet {
+  store: OrderStore;
+  tokenId: string;
+  /** The store's version of the token's orders when built. */
+  version: number;
+  // The sides the net book wraps (a BookView may swap its sides for new objects).
+  bids: LevelsView;
+  asks: LevelsView;
+  net: BookView;
+}
+
+// Keyed by the exchange book (one per token, the tracker's): dropped with it, never shared state
+// between engines (an entry is only used for the store it was built from).
+const netBooks = new WeakMap<BookView, BuiltNet>();
 
 function runStep(
   core: EngineCore,
@@ -142,7 +191,13 @@ function runStep(
   const fit = fitToLiveOrders(core, slot, token, inventory, allowed);
   core.decisions.inFlight(tokenId, fit.decisions, now);
   slot.awaiting = fit.held;
-  const intents = finish(core, tokenId, core.om.diff(token, fit.desired, now), allowed.length, now);
+  const intents = finish(
+    core,
+    tokenId,
+    core.om.diff(token, fit.desired, now, fit.preview),
+    allowed.length,
+    now,
+  );
   return {
     intents,
     reads: quoted?.reads ?? 0,

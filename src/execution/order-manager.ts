@@ -1,7 +1,7 @@
 import { clientOrderId } from "../core/ids.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { CancelAllIntent, CancelIntent, Intent } from "./intents.js";
-import { DEFAULT_TOLERANCE, diffQuotes, type QuoteTolerance } from "./order-manager-diff.js";
+import { DEFAULT_TOLERANCE, type DiffResult, diffQuotes, type QuoteTolerance } from "./order-manager-diff.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
 
@@ -10,6 +10,16 @@ export interface QuotedToken {
   readonly tokenId: string;
   readonly marketId: string;
   readonly tickMicro: number;
+}
+
+/** A diff worked out ahead by OrderManager.preview (read, then handed back to diff()). */
+export interface DiffPreview {
+  readonly token: QuotedToken;
+  readonly desired: readonly DesiredQuote[];
+  /** The store's version of the token's orders it was worked out on. */
+  readonly version: number;
+  /** Its placements' clientOrderIds are empty: they are minted when it is applied. */
+  readonly result: DiffResult<TrackedOrder>;
 }
 
 export interface OrderManagerOptions {
@@ -54,26 +64,15 @@ export class OrderManager {
 
   /**
    * Diffs `desired` against the token's live orders (see diffQuotes) and records the result in the store.
+   * `preview`: this call's preview (see preview()), used instead of diffing again when the token's
+   * orders have not changed since; otherwise ignored.
    * @returns cancels (including drops of superseded queued placements), then placements.
    */
-  diff(token: QuotedToken, desired: readonly DesiredQuote[], now: number): Intent[] {
-    const live = this.#store.live(token.tokenId);
-    const res = diffQuotes({
-      tokenId: token.tokenId,
-      marketId: token.marketId,
-      tickMicro: token.tickMicro,
-      desired,
-      live,
-      tolerance: this.#tolerance,
-      newClientOrderId: (q) =>
-        clientOrderId({
-          session: this.#session,
-          tokenId: token.tokenId,
-          side: q.side,
-          level: q.level,
-          seq: this.#seq++,
-        }),
-    });
+  diff(token: QuotedToken, desired: readonly DesiredQuote[], now: number, preview?: DiffPreview): Intent[] {
+    const res =
+      preview !== undefined && this.#current(preview, token, desired)
+        ? this.#minted(preview.result, token)
+        : this.#diffQuotes(token, desired, (q) => this.#mint(token, q));
     const out: Intent[] = [];
     for (const o of res.superseded) out.push(...this.#retire(o, "superseded", now));
     for (const c of res.cancels) {
@@ -88,6 +87,17 @@ export class OrderManager {
       out.push(p);
     }
     return out;
+  }
+
+  /**
+   * What `diff(token, desired)` would ask for now, without doing it: the store and the sequence are
+   * untouched and placements carry an empty clientOrderId. Handed back to diff() while the token's
+   * orders are unchanged, it is applied as it is (the diff is computed once), its placements given
+   * their ids then, in the order diff() would have minted them.
+   */
+  preview(token: QuotedToken, desired: readonly DesiredQuote[]): DiffPreview {
+    const result = this.#diffQuotes(token, desired, () => "");
+    return { token, desired, version: this.#store.version(token.tokenId), result };
   }
 
   /**
@@ -133,6 +143,43 @@ export class OrderManager {
       }
     }
     return out;
+  }
+
+  #diffQuotes(
+    token: QuotedToken,
+    desired: readonly DesiredQuote[],
+    newClientOrderId: (q: DesiredQuote) => string,
+  ): DiffResult<TrackedOrder> {
+    return diffQuotes({
+      tokenId: token.tokenId,
+      marketId: token.marketId,
+      tickMicro: token.tickMicro,
+      desired,
+      live: this.#store.live(token.tokenId),
+      tolerance: this.#tolerance,
+      newClientOrderId,
+    });
+  }
+
+  #mint(token: QuotedToken, q: DesiredQuote): string {
+    return clientOrderId({
+      session: this.#session,
+      tokenId: token.tokenId,
+      side: q.side,
+      level: q.level,
+      seq: this.#seq++,
+    });
+  }
+
+  /** Whether a preview still describes this diff: same call, the token's orders as they were. */
+  #current(p: DiffPreview, token: QuotedToken, desired: readonly DesiredQuote[]): boolean {
+    return p.token === token && p.desired === desired && p.version === this.#store.version(token.tokenId);
+  }
+
+  #minted(res: DiffResult<TrackedOrder>, token: QuotedToken): DiffResult<TrackedOrder> {
+    if (res.places.length === 0) return res;
+    const places = res.places.map((p) => ({ ...p, clientOrderId: this.#mint(token, p.quote) }));
+    return { cancels: res.cancels, places, superseded: res.superseded };
   }
 
   #retire(o: TrackedOrder, reason: string, now: number): CancelIntent[] {
