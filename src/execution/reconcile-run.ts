@@ -123,8 +123,8 @@ export async function runReconcile(
       adoptedFillsUnread = (await seedAdoptedFills(read, store, res.adopted, now)).unread;
     }
   }
-  const trades = await collectTrades(source, opts);
-  let backfill = backfillTrades(state, trades);
+  const { trades, createdAtMs } = await collectTrades(source, opts);
+  let backfill = backfillTrades(state, trades, { createdAtMs });
   if (backfill.unmapped.length > 0) {
     const tokens = new Map<string, string | undefined>();
     for (const t of backfill.unmapped) {
@@ -132,7 +132,10 @@ export async function runReconcile(
       const o = await lookupOrder(source, t.orderId);
       tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
     }
-    const again = backfillTrades(state, backfill.unmapped, { tokenOfOrder: (id) => tokens.get(id) });
+    const again = backfillTrades(state, backfill.unmapped, {
+      tokenOfOrder: (id) => tokens.get(id),
+      createdAtMs,
+    });
     backfill = {
       applied: [...backfill.applied, ...again.applied],
       duplicates: backfill.duplicates + again.duplicates,
@@ -144,21 +147,34 @@ export async function runReconcile(
   return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill };
 }
 
-async function collectTrades(source: ReconcileSource, opts: ReconcileRunOptions): Promise<TradeRecord[]> {
-  const out: TradeRecord[] = [];
+/**
+ * The trade pages back to `tradesSinceMs`, and each record's createdAt parsed (epoch ms; NaN when
+ * unreadable) as its page arrives: the backfill reads the same instants.
+ */
+async function collectTrades(
+  source: ReconcileSource,
+  opts: ReconcileRunOptions,
+): Promise<{ trades: TradeRecord[]; createdAtMs: Map<TradeRecord, number> }> {
+  const trades: TradeRecord[] = [];
+  const createdAtMs = new Map<TradeRecord, number>();
+  const since = opts.tradesSinceMs;
   let cursor: string | undefined;
   for (let page = 0; page < (opts.maxTradePages ?? 50); page++) {
     const res = await source.trades({
       limit: opts.tradePageSize ?? 200,
       ...(cursor === undefined ? {} : { cursor }),
     });
-    out.push(...res.trades);
-    const since = opts.tradesSinceMs;
-    const older = since !== undefined && res.trades.some((t) => Date.parse(t.createdAt) < since);
+    let older = false;
+    for (const t of res.trades) {
+      const ms = Date.parse(t.createdAt);
+      createdAtMs.set(t, ms);
+      if (since !== undefined && ms < since) older = true;
+      trades.push(t);
+    }
     if (res.nextCursor === null || older || res.trades.length === 0) break;
     cursor = res.nextCursor;
   }
-  return out;
+  return { trades, createdAtMs };
 }
 
 /** A span of exchange time, epoch ms: `fromMs` inclusive, `toMs` exclusive. */

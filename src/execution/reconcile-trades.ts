@@ -22,6 +22,11 @@ export interface BackfillReport {
 export interface BackfillOptions {
   /** Token of an orderId the store does not track (e.g. from GET /api/orders/{id} + the market catalog). */
   readonly tokenOfOrder?: (orderId: string) => string | undefined;
+  /**
+   * Records whose createdAt the caller has parsed already (`Date.parse`, NaN when unreadable), so
+   * each is parsed once per reconcile; a record not in it is parsed here.
+   */
+  readonly createdAtMs?: ReadonlyMap<TradeRecord, number>;
 }
 
 /**
@@ -57,7 +62,8 @@ export function backfillTrades(
   let duplicates = 0;
   let fees = 0;
   for (const t of trades) {
-    if (state.restored?.holds(t.id, t.orderId, Date.parse(t.createdAt)) === true) {
+    const tsMs = opts.createdAtMs?.get(t) ?? Date.parse(t.createdAt);
+    if (state.restored?.holds(t.id, t.orderId, tsMs) === true) {
       // A fill of an earlier run: in the restored account already; only its fee is new.
       const fee = feeOfTrade(t);
       if (fee === "invalid") {
@@ -74,7 +80,7 @@ export function backfillTrades(
       unmapped.push(t);
       continue;
     }
-    const fill = fillFromTrade(t, tokenId, local?.clientOrderId);
+    const fill = fillFromTrade(t, tokenId, local?.clientOrderId, tsMs);
     const fee = feeOfTrade(t);
     if (fill === undefined || fee === "invalid") {
       invalid.push(t);
@@ -87,9 +93,16 @@ export function backfillTrades(
   return { applied, duplicates, fees, unmapped, invalid };
 }
 
-/** A REST trade as a Fill of `tokenId`; undefined when an amount or the timestamp is unreadable. */
-export function fillFromTrade(t: TradeRecord, tokenId: string, clientOrderId?: string): Fill | undefined {
-  const tsMs = Date.parse(t.createdAt);
+/**
+ * A REST trade as a Fill of `tokenId`; undefined when an amount or the timestamp is unreadable.
+ * `tsMs`: the record's createdAt as the caller parsed it (default: parsed here).
+ */
+export function fillFromTrade(
+  t: TradeRecord,
+  tokenId: string,
+  clientOrderId?: string,
+  tsMs = Date.parse(t.createdAt),
+): Fill | undefined {
   if (!Number.isFinite(tsMs)) return undefined;
   try {
     return {
