@@ -42,23 +42,31 @@ export class DaemonRun {
     });
   }
 
-  /** A gateway refused the key for good: cancel what we can, then stop with exit code 3. */
+  /**
+   * A gateway refused the key for good: cancel what we can, then stop with exit code 3. Logged for
+   * each gateway that closes, even once stopping (which gateways the exchange closed is news).
+   */
   fatal(err: GatewayFatalError): void {
-    this.#p.logger.error(
-      { code: err.code, gateway: err.gateway, closeCode: err.closeCode },
-      `the exchange closed /ws/${err.gateway} for good (${err.code}): cancelling what can still be cancelled and stopping`,
+    const { code, gateway, closeCode } = err;
+    this.#refused(
+      code,
+      { code, gateway, closeCode },
+      `the exchange closed /ws/${gateway} for good (${code})`,
     );
-    void this.#stop(err.code, { exitCode: DAEMON_EXIT.fatal, reason: err.code });
   }
 
-  /** The REST API answered 401 (the key refused, as at start-up): stop as for a fatal close, exit 3. */
+  /**
+   * The REST API answered 401 (the key refused, as at start-up): stop as for a fatal close, exit 3.
+   * Ignored once a stop has begun: every request still in flight is answered 401 alike.
+   */
   unauthorized(err: ExchangeError): void {
     if (this.#stopping !== undefined) return;
-    this.#p.logger.error(
-      { code: err.code, endpoint: err.endpoint, status: err.httpStatus },
-      `the exchange refused the API key (${err.code} on ${err.endpoint}): cancelling what can still be cancelled and stopping`,
+    const { code, endpoint, httpStatus: status } = err;
+    this.#refused(
+      code,
+      { code, endpoint, status },
+      `the exchange refused the API key (${code} on ${endpoint})`,
     );
-    void this.#stop(err.code, { exitCode: DAEMON_EXIT.fatal, reason: err.code });
   }
 
   stop(reason: string): Promise<DaemonOutcome> {
@@ -68,6 +76,12 @@ export class DaemonRun {
   /** Whether a stop has begun (requested, or a fatal close). */
   get stopping(): boolean {
     return this.#stopping !== undefined;
+  }
+
+  /** The key refused for good (`code`): logged with `fields`, then the stop with exit code 3. */
+  #refused(code: string, fields: Record<string, unknown>, what: string): void {
+    this.#p.logger.error(fields, `${what}: cancelling what can still be cancelled and stopping`);
+    void this.#stop(code, { exitCode: DAEMON_EXIT.fatal, reason: code });
   }
 
   #stop(reason: string, fixed: DaemonOutcome | undefined): Promise<DaemonOutcome> {
