@@ -1,5 +1,6 @@
 import type { Logger } from "../../observability/logger.js";
 import { units } from "../report/decimal.js";
+import { acrossPaths } from "./across-paths.js";
 import { type PathResult, runPath } from "./run-path.js";
 import type { Scenario } from "./scenario.js";
 import { meanStd, meanStdJson } from "./stats.js";
@@ -28,7 +29,8 @@ export type SyntheticSummary = ReturnType<typeof syntheticSummary>;
  * Runs the scenario's N Monte-Carlo paths one after another (each a fresh venue, engine and clock;
  * path i draws its mid from stream (seed, i, "mid") and its fills from (seed, i, "fills"), so a
  * path replays exactly and two strategies face the same prices), then summarises: mean and sample
- * standard deviation across paths of total PnL and final inventory, plus each path's figures.
+ * standard deviation across paths of total PnL and final inventory, of every other report figure
+ * (acrossPaths), plus each path's main figures.
  * @example const { summary } = await runSynthetic(parseScenario([json]), { paths: 200 });
  */
 export async function runSynthetic(
@@ -75,6 +77,7 @@ export function syntheticSummary(sc: Scenario, results: readonly PathResult[]) {
     finalInventory: meanStdJson(meanStd(inv)),
     fills: meanStdJson(meanStd(fills), 6),
     openOrdersAtEnd: results.reduce((a, r) => a + r.openAtEnd, 0),
+    acrossPaths: acrossPaths(results),
     perPath: results.map((r) => ({
       path: r.path,
       pnl: r.summary.pnl.total,
