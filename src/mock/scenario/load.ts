@@ -7,6 +7,7 @@ import { parseDecimal } from "../../core/decimal.js";
 import { MmError } from "../../core/errors.js";
 import { assertTick } from "../../core/ticks.js";
 import { MARKET_STATUSES } from "../../core/types.js";
+import { SCENARIO_KEYS, unknownKeys } from "./known-keys.js";
 import type { Scenario } from "./types.js";
 
 /** A scenario that does not fit its format; `issues` has one `path: problem` per fault. */
@@ -67,6 +68,12 @@ export function validateScenario(raw: unknown, file = "<scenario>"): Scenario {
     }
     return v as Record<string, unknown>[];
   };
+  unknownKeys(s, SCENARIO_KEYS.root, "", bad);
+  for (const k of ["eip712", "timing", "flow"] as const) unknownKeys(s[k], SCENARIO_KEYS[k], k, bad);
+  for (const k of ["partners", "apiKeys", "wallets", "events", "markets"] as const) {
+    const v = s[k];
+    if (Array.isArray(v)) v.forEach((o, i) => unknownKeys(o, SCENARIO_KEYS[k], `${k}[${i}]`, bad));
+  }
   if (!Number.isSafeInteger(s.seed)) bad("seed", "must be an integer");
   if (typeof s.pepper !== "string" || s.pepper.length < 8) bad("pepper", "must be a string of 8+ characters");
 
