@@ -126,14 +126,19 @@ export function parseMetric(text: string, kind: SummaryKind): Metric {
  */
 export function metricProblem(metric: Metric, summary: unknown): string | undefined {
   if (metric.path === undefined) return undefined;
-  if (numeric(valueAt(summary, metric.path)) !== undefined || valueAt(summary, metric.path) === null) {
+  const last = metric.path[metric.path.length - 1];
+  const v = valueAt(summary, metric.path);
+  if (!(typeof last === "string" && isId(last)) && (numeric(v) !== undefined || v === null)) {
     return undefined;
   }
   return `rank-by ${JSON.stringify(metric.name)}: not a numeric field of the summary; numeric fields: ${numericFields(summary).join(", ")}`;
 }
 
+/** Ids (tokenId, marketId, …) are decimal strings too, but no metric: they name what is measured. */
+const isId = (key: string): boolean => key === "id" || key.endsWith("Id");
+
 /**
- * The paths of numeric leaves of a summary (arrays shown through their first element).
+ * The paths of numeric leaves of a summary (arrays shown through their first element), ids left out.
  * @example numericFields({ pnl: { total: "1.5" }, fills: { count: 2 } }) // ["pnl.total", "fills.count"]
  */
 export function numericFields(summary: unknown): string[] {
@@ -142,7 +147,7 @@ export function numericFields(summary: unknown): string[] {
     if (Array.isArray(v)) {
       if (v.length > 0) walk(v[0], [...steps, 0]);
     } else if (typeof v === "object" && v !== null) {
-      for (const [k, x] of Object.entries(v)) walk(x, [...steps, k]);
+      for (const [k, x] of Object.entries(v)) if (!isId(k)) walk(x, [...steps, k]);
     } else if (steps.length > 0 && numeric(v) !== undefined) out.push(pathText(steps));
   };
   walk(summary, []);

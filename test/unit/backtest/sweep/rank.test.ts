@@ -127,6 +127,14 @@ describe("metricProblem and numericFields", () => {
     expect(numeric("abc")).toBeUndefined();
     expect(numericFields({ a: [{ b: 1 }, { b: 2 }], c: "x" })).toEqual(["a[0].b"]);
   });
+
+  it("leaves ids out: a token id is a decimal string, not a metric", () => {
+    const summary = { tokens: [{ tokenId: "7123", marketId: "9", position: "2" }], id: "5" };
+    expect(numericFields(summary)).toEqual(["tokens[0].position"]);
+    expect(metricProblem(parseMetric("tokens[0].tokenId", "replay"), summary)).toMatch(
+      /not a numeric field of the summary; numeric fields: tokens\[0\]\.position$/,
+    );
+  });
 });
 
 describe("rankPoints", () => {
