@@ -115,7 +115,12 @@ export class ParamReader {
     if (typeof v !== "string" || !PLAIN_DECIMAL.test(v)) {
       this.issue(
         this.path(key),
-        v === undefined ? "required (a decimal string)" : 'must be a decimal string like "0.01"',
+        v === undefined
+          ? "required (a decimal string)"
+          : // "-1" is a decimal, only the wrong sign: say what is wrong with it.
+            typeof v === "string" && PLAIN_DECIMAL.test(v.replace(/^-/, ""))
+            ? "must be > 0"
+            : 'must be a decimal string like "0.01"',
       );
       return 0n;
     }

@@ -135,6 +135,13 @@ describe("bands: parameters", () => {
     ]);
   });
 
+  it("says a negative margin or size is below zero, not that it is no decimal", () => {
+    expect(issuesOf(() => bands.parseParams({ bands: [{ margin: "-1", size: "-0.5" }] }))).toEqual([
+      "bands[0].margin: must be > 0",
+      "bands[0].size: must be > 0",
+    ]);
+  });
+
   it("refuses margins ≥ 1, more than 6 decimals, an empty list and a non-object", () => {
     expect(issuesOf(() => bands.parseParams({ bands: [{ margin: "1", size: "1" }] }))).toEqual([
       "bands[0].margin: must be < 1",
