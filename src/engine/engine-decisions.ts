@@ -79,10 +79,21 @@ export class DecisionLog {
       return;
     }
     const sig = signature(decisions);
-    if (prev?.sig === sig) return;
+    if (prev?.sig === sig) {
+      // The same decisions, but an event has just logged them at info (a resync right after the
+      // first snapshot, in one flush): their end must be logged at info too.
+      if (evented?.sig === sig && evented.shown && !prev.shown)
+        this.#last.set(tokenId, { ...prev, shown: true });
+      return;
+    }
     const gatedMarket = decisions.find((d) => d.reason === "market_not_open")?.marketId;
     const kept = gatedMarket !== undefined && prev?.gatedMarket === gatedMarket;
-    if (!kept) this.#leaveMarket(tokenId, prev?.gatedMarket);
+    if (!kept && prev?.gatedMarket !== undefined) {
+      // The market reopened while the token keeps another decision (no shares to sell, a cap): the
+      // token that spoke for the gate still says it ended.
+      if (prev.ownsMarket) this.#log.info({ tokenId, marketId: prev.gatedMarket }, "risk: cleared");
+      this.#leaveMarket(tokenId, prev.gatedMarket);
+    }
     // The first token to hold a market's gate speaks for the market: it logs the gate (unless the
     // market's event already did) and its end.
     const ownsMarket = kept ? prev.ownsMarket : gatedMarket !== undefined && this.#join(gatedMarket, tokenId);
@@ -166,7 +177,8 @@ export class DecisionLog {
       tokenId: d.tokenId,
       marketId: d.marketId,
       side: d.side,
-      level: d.level,
+      // Not `level`: pino's own level field would be overwritten by the quote's band number.
+      quoteLevel: d.level,
       ...d.detail,
     };
     // Wallet and market gates stop quoting broadly: warn. A book's gate after its first snapshot
