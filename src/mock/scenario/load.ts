@@ -72,7 +72,8 @@ export function validateScenario(raw: unknown, file = "<scenario>"): Scenario {
   for (const k of ["eip712", "timing", "flow"] as const) unknownKeys(s[k], SCENARIO_KEYS[k], k, bad);
   for (const k of ["partners", "apiKeys", "wallets", "events", "markets"] as const) {
     const v = s[k];
-    if (Array.isArray(v)) v.forEach((o, i) => unknownKeys(o, SCENARIO_KEYS[k], `${k}[${i}]`, bad));
+    if (!Array.isArray(v)) continue;
+    for (const [i, o] of v.entries()) unknownKeys(o, SCENARIO_KEYS[k], `${k}[${i}]`, bad);
   }
   if (!Number.isSafeInteger(s.seed)) bad("seed", "must be an integer");
   if (typeof s.pepper !== "string" || s.pepper.length < 8) bad("pepper", "must be a string of 8+ characters");
