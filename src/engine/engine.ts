@@ -24,7 +24,8 @@
  *   start-up reconcile, then quotes. Books and fills may arrive before; they wait. Rejects with MmError
  *   `engine_start_failed` when the start-up reconcile fails;
  * - `onBookState(state)` on every BookTracker state event and `onBook(tokenId, view)` on every book
- *   event: a token is quoted only once its tracker state says quotable;
+ *   event: a token is quoted only once its tracker state says quotable (a book still without its
+ *   first snapshot 30 s after start is named once at warn: first-snapshot-watch.ts);
  * - `onFill(fillFromWire(payload))` per user_fill; `onMarketStatus(marketId, status)` per market
  *   status change (a placement answered 409 `market_not_open` also gates its market, for a cool-down
  *   or until a push says OPEN: market-refusals.ts; a market is also gated from the first millisecond
@@ -55,6 +56,7 @@ import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
+import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
 import { MarketCloses } from "./market-closes.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
@@ -82,6 +84,7 @@ export class TradingEngine implements Engine {
   readonly #closes: MarketCloses;
   readonly #platform: PlatformWatch;
   readonly #haltEnd: HaltEndWatch;
+  readonly #firstBooks: FirstSnapshotWatch;
   readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
   readonly #dirty = new Set<string>();
   #flushQueued = false;
@@ -122,6 +125,7 @@ export class TradingEngine implements Engine {
     this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
     this.#platform = watchPlatform(this.#core);
     this.#haltEnd = new HaltEndWatch(clock, this.#core.risk, () => this.#core.requoteAll());
+    this.#firstBooks = new FirstSnapshotWatch(clock, log, this.#core.tokens);
     this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
       this.#marketClosed(marketId, closesAtMs),
     );
@@ -175,6 +179,8 @@ export class TradingEngine implements Engine {
     this.#scheduler.start();
     // Markets closed before now are gated at once (before the first quoting step), the rest at their close.
     this.#closes.arm([...tokens.slots()].map((s) => s.market));
+    // A book still without its first snapshot a while from now is named once (its wait is at debug).
+    this.#firstBooks.arm();
     this.#core.requoteAll();
     log.info({ tokens: tokens.size, policy: options.startupPolicy, adopted }, "engine started");
     this.#core.emit({ type: "started", atMs: clock.now(), adopted, cancelledAtStart: prep.cancelledAtStart });
@@ -199,6 +205,7 @@ export class TradingEngine implements Engine {
     slot.bookState = state;
     // Before the decision it may cause: a book's first wait for its snapshot is not news, a later one is.
     this.#core.decisions.bookState(state.tokenId, state.status);
+    this.#firstBooks.state(state);
     this.#core.enforce(this.#core.risk.onBookState(state.tokenId, state));
     this.#requote(state.tokenId);
   }
@@ -245,6 +252,7 @@ export class TradingEngine implements Engine {
       this.#refusals.clear();
       this.#closes.clear();
       this.#haltEnd.stop();
+      this.#firstBooks.stop();
       this.#platform.stop();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);

@@ -49,6 +49,8 @@ export interface HarnessOptions {
    * is off or steps while it runs. Default: the SimClock itself.
    */
   readonly engineClock?: (exchangeClock: SimClock) => Clock;
+  /** Tokens whose snapshots never arrive (at construction or on request) while in Harness.withheld. */
+  readonly withhold?: readonly string[];
 }
 
 /**
@@ -71,9 +73,12 @@ export class Harness {
   dropFills = false;
   /** Every fill of the bot the venue produced (delivered or not). */
   readonly fills: Fill[] = [];
+  /** Tokens whose snapshots are never sent (the exchange does not answer for them); delete to answer. */
+  readonly withheld: Set<string>;
   readonly #heldSnapshots: string[] = [];
 
   constructor(o: HarnessOptions = {}) {
+    this.withheld = new Set(o.withhold);
     this.venue = new SimVenue({ clock: this.clock, ids: counterVenueIds() });
     const closesAt = o.closesAt ?? (() => T0 + 3_600_000);
     for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i, closesAt(i));
@@ -218,6 +223,7 @@ export class Harness {
   }
 
   #sendSnapshot(tokenId: string): void {
+    if (this.withheld.has(tokenId)) return;
     const s = this.venue.bookSnapshot(tokenId);
     if (s === undefined) return;
     const bids = wireLevels(s.bids);
