@@ -1,33 +1,36 @@
 import type { PathResult } from "./run-path.js";
 import { meanStd, meanStdJson } from "./stats.js";
 
-/** Mean and sample standard deviation of a figure over the paths that have it. */
+/**
+ * Mean and sample standard deviation of a figure over the paths that have it; null when none has
+ * it (kept an object, so that a sweep ranked by `acrossPaths.sharpe.mean` ranks such a point last).
+ */
 export interface AcrossJson {
   /** Paths that have the figure (a Sharpe needs two samples, a markout a resolved fill). */
   readonly paths: number;
-  readonly mean: string;
-  readonly std: string;
+  readonly mean: string | null;
+  readonly std: string | null;
 }
 
 /** The report figures of every path, as mean and standard deviation across paths. */
 export interface AcrossPaths {
-  readonly realised: AcrossJson | null;
-  readonly unrealised: AcrossJson | null;
+  readonly realised: AcrossJson;
+  readonly unrealised: AcrossJson;
   /** The fees' value (USDC fees plus share fees at the mark). */
-  readonly fees: AcrossJson | null;
-  readonly makerVolume: AcrossJson | null;
-  readonly takerVolume: AcrossJson | null;
+  readonly fees: AcrossJson;
+  readonly makerVolume: AcrossJson;
+  readonly takerVolume: AcrossJson;
   /** The token's time-weighted mean inventory and its largest absolute inventory. */
-  readonly inventory: { readonly mean: AcrossJson | null; readonly maxAbs: AcrossJson | null };
-  readonly maxDrawdown: AcrossJson | null;
+  readonly inventory: { readonly mean: AcrossJson; readonly maxAbs: AcrossJson };
+  readonly maxDrawdown: AcrossJson;
   /** The annualised Sharpe, over the paths long enough to have one. */
-  readonly sharpe: AcrossJson | null;
-  readonly quoteUptime: AcrossJson | null;
+  readonly sharpe: AcrossJson;
+  readonly quoteUptime: AcrossJson;
   /** Per horizon: the markout per share over the paths with a resolved fill, and the total over all. */
   readonly markouts: readonly {
     readonly horizonMs: number;
-    readonly perShare: AcrossJson | null;
-    readonly total: AcrossJson | null;
+    readonly perShare: AcrossJson;
+    readonly total: AcrossJson;
   }[];
 }
 
@@ -37,7 +40,7 @@ export interface AcrossPaths {
  * mean and sample standard deviation across the paths (PnL total, final inventory and fill count
  * are the synthetic summary's own top-level figures). A figure a path does not have (no Sharpe on
  * a short path, no markout without a resolved fill) is left out of that figure's statistics, and
- * `paths` says over how many it is; none at all gives null.
+ * `paths` says over how many it is; none at all gives `{ paths: 0, mean: null, std: null }`.
  * @example acrossPaths(results).sharpe // { paths: 200, mean: "1.93…", std: "0.41…" }
  */
 export function acrossPaths(results: readonly PathResult[]): AcrossPaths {
@@ -65,8 +68,8 @@ export function acrossPaths(results: readonly PathResult[]): AcrossPaths {
  * Mean and std of the values present. Numbers (Sharpe, uptime: already rounded to 6 places in the
  * path's summary) are taken at their shortest decimal spelling, so the statistics stay exact.
  */
-function stat(values: readonly (string | number | null | undefined)[]): AcrossJson | null {
+function stat(values: readonly (string | number | null | undefined)[]): AcrossJson {
   const present = values.flatMap((v) => (v === null || v === undefined ? [] : [String(v)]));
-  if (present.length === 0) return null;
+  if (present.length === 0) return { paths: 0, mean: null, std: null };
   return { paths: present.length, ...meanStdJson(meanStd(present)) };
 }
