@@ -117,8 +117,22 @@ function onPlace(
     ...(orderId === undefined ? {} : { orderId }),
   });
   if (outcome.kind === "rejected") {
+    // The exchange's own words and request id: a code alone (invalid_amounts) does not say that the
+    // configured tick disagrees with the market's.
+    const { message, details, httpStatus, requestId } = outcome.error;
     core.log.warn(
-      { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },
+      {
+        tokenId: intent.tokenId,
+        clientOrderId: intent.clientOrderId,
+        code,
+        httpStatus,
+        requestId,
+        exchangeMessage: message,
+        details,
+        side: intent.quote.side,
+        priceMicro: intent.quote.priceMicro,
+        sizeMicro: intent.quote.sizeMicro.toString(),
+      },
       "placement rejected",
     );
     // No immediate requote: a definite reject would come back at once and spin; the next book

@@ -13,7 +13,7 @@ import { collectingStream } from "../../support/collecting-stream.js";
  * insufficient_shares, hard_cap_*, in_flight_*): `jq 'select(.level >= 30)'`, a log shipper's level
  * filter, or pino-pretty see neither their level nor an info line.
  */
-describe("engine7: a quote-scope decision's log line keeps its log level", () => {
+describe("a quote-scope decision's log line keeps its log level", () => {
   it("an info decision on quote level 0 parses as level 30", () => {
     const sink = collectingStream();
     const log = new DecisionLog(pino({ level: "debug" }, sink), () => undefined);

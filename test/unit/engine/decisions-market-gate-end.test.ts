@@ -10,7 +10,7 @@ import { BOT, Harness } from "./support/harness.js";
  * end, and the other tokens' ends are at debug: nothing at info says the market reopened. Before this
  * session the other token's `risk: cleared` was at info.
  */
-describe("engine7: a market gate's end when its owner comes back with another standing decision", () => {
+describe("a market gate's end when its owner comes back with another standing decision", () => {
   it("logs the end of a paused market at info once it reopens", async () => {
     const h = new Harness();
     const [yes] = h.tokens();

@@ -12,7 +12,7 @@ import { Harness } from "./support/harness.js";
  * resync at info and never its end (README: "a book that resyncs … after it had been synced is
  * logged once, and its recovery once").
  */
-describe("engine7: a resync right after the first snapshot", () => {
+describe("a resync right after the first snapshot", () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
