@@ -177,8 +177,10 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     client.onUnauthorized((err) => run.unauthorized(err));
     if (opts.metrics !== undefined) watch(opts.metrics, { markets, feeds, client, engine });
     reporter.announce(config, session, builder.maker);
-    await feeds.start();
-    await startEngine(engine, run, opts.stopRequested);
+    // A stop requested while the gateways connect (one unreachable reconnects for ever) closes them
+    // and ends their start: startEngine then sees the request and stops the run, engine unstarted.
+    await feeds.start(opts.stopRequested);
+    await startEngine(engine, run, opts.stopRequested, logger);
     // Not for a daemon already stopping (a fatal close or a request during start): nothing would
     // clear the status line's timer again.
     if (!run.stopping) reporter.started(engine);
@@ -235,17 +237,37 @@ function withExpiry(builder: OrderBuilder, config: MmConfig, clock: Clock): Pick
 
 // Starts the engine, unless a stop was requested already: then the run stops at once, the engine
 // never started. A request during its start stops the run there (engine.start then ends without
-// enabling quoting).
-async function startEngine(engine: TradingEngine, run: DaemonRun, stopRequested: AbortSignal | undefined) {
+// enabling quoting), and the daemon is handed over at once: the start-up reads still in flight (the
+// baseline, the start-up reconcile, slow on a slow exchange) must not hold the stop's outcome past
+// shutdown.timeoutMs. The abandoned start ends on its own; its error, once stopping, is only logged.
+async function startEngine(
+  engine: TradingEngine,
+  run: DaemonRun,
+  stopRequested: AbortSignal | undefined,
+  logger: Logger,
+): Promise<void> {
   const onRequest = () => void run.stop(String(stopRequested?.reason ?? "stop requested"));
   if (stopRequested?.aborted === true) {
     onRequest();
     return;
   }
-  stopRequested?.addEventListener("abort", onRequest, { once: true });
+  let onAbort = onRequest;
+  const requested = new Promise<"requested">((resolve) => {
+    onAbort = () => {
+      onRequest();
+      resolve("requested");
+    };
+  });
+  stopRequested?.addEventListener("abort", onAbort, { once: true });
+  const starting = engine.start();
   try {
-    await engine.start();
+    const first = await Promise.race([starting.then(() => "started" as const), requested]);
+    if (first === "requested") {
+      starting.catch((err: unknown) =>
+        logger.debug({ err }, "the engine's start, cut short by the stop, failed"),
+      );
+    }
   } finally {
-    stopRequested?.removeEventListener("abort", onRequest);
+    stopRequested?.removeEventListener("abort", onAbort);
   }
 }

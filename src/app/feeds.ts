@@ -4,7 +4,7 @@ import type { Fill } from "../core/trading.js";
 import type { Engine } from "../engine/engine-api.js";
 import { fillFromWire } from "../execution/reconcile-fills.js";
 import { GatewayClient } from "../gateway/client.js";
-import type { GatewayFatalError } from "../gateway/errors.js";
+import { GatewayError, type GatewayFatalError } from "../gateway/errors.js";
 import { lifecycleStatus } from "../gateway/lifecycle-status.js";
 import { MarketDataFeed } from "../gateway/market-data-feed.js";
 import type { Revealable } from "../gateway/options.js";
@@ -70,7 +70,7 @@ export interface FeedTuning {
  *   refused retry and once more when it is back: fills reach the engine through the REST backfill
  *   while the stream is lost, as they do when the key cannot subscribe it at all;
  * - a fatal close of either is reported once through `onFatal`.
- * @example const feeds = new Feeds(opts); await feeds.start(); … await feeds.close();
+ * @example const feeds = new Feeds(opts); if (await feeds.start(stopRequested)) … ; await feeds.close();
  */
 export class Feeds {
   readonly market: MarketDataFeed;
@@ -80,6 +80,7 @@ export class Feeds {
   #fatal = false;
   #started = false;
   #frozen: boolean | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(o: FeedsOptions) {
     this.#o = o;
@@ -134,12 +135,51 @@ export class Feeds {
 
   /**
    * Connects /ws/user first (so no fill of ours is missed), then /ws/market, and subscribes.
-   * Rejects with the GatewayFatalError when a gateway refuses the key.
+   * Resolves true once subscribed. A `stop` aborted meanwhile (SIGTERM while a gateway cannot be
+   * reached and reconnects for ever) closes the feeds at once: every connection, pending handshake
+   * and reconnect timer ends, and start resolves false (the caller stops as for any stop during
+   * start-up). Rejects with the GatewayFatalError when a gateway refuses the key.
    */
-  async start(): Promise<void> {
+  async start(stop?: AbortSignal): Promise<boolean> {
+    const stopped = () => stop?.aborted === true;
+    if (stopped()) {
+      await this.close();
+      return false;
+    }
+    // close() fails every wait of the start (client_closed): the start ends where it has got to.
+    const onStop = () => void this.close();
+    stop?.addEventListener("abort", onStop, { once: true });
+    try {
+      await this.#connectAndSubscribe(stopped);
+      return true;
+    } catch (err) {
+      if (!stopped()) throw err;
+      await this.close();
+      return false;
+    } finally {
+      stop?.removeEventListener("abort", onStop);
+    }
+  }
+
+  /** Closes both gateways and the tracker's timers (idempotent: every call awaits the one close). */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      for (const off of this.#off.splice(0)) off();
+      await Promise.all([this.market.close(), this.user.close()]);
+    })();
+    return this.#closing;
+  }
+
+  /** start()'s steps; `stopped` is checked after each wait, so nothing is begun once closed. */
+  async #connectAndSubscribe(stopped: () => boolean): Promise<void> {
     const { markets, logger } = this.#o;
+    const live = () => {
+      if (stopped()) throw new GatewayError("client_closed", "the feeds were closed during their start");
+    };
     await this.user.start();
+    live();
     const own = [await this.user.subscribe("user_fills"), await this.user.subscribe("user_orders")];
+    live();
     for (const r of own.flatMap((o) => o.rejected)) {
       logger.error(
         { channel: r.channel, code: r.code, retryInMs: r.retryInMs },
@@ -149,12 +189,15 @@ export class Feeds {
       );
     }
     await this.market.start();
+    // Before subscribeBooks: it tracks the books (and arms their timers) before it subscribes.
+    live();
     const conditions = [...new Set(markets.tokens.map((t) => t.conditionId))];
     const [books, lifecycle, system] = await Promise.all([
       this.market.subscribeBooks(markets.tokens.map((t) => t.tokenId)),
       this.market.client.subscribe("condition_lifecycle", conditions),
       this.market.client.subscribe("system", [PLATFORM_STATUS_ID]),
     ]);
+    live();
     for (const r of [...books.rejected, ...lifecycle.rejected, ...system.rejected]) {
       logger.warn(
         { channel: r.channel, code: r.code, ids: r.ids.length, retryInMs: r.retryInMs },
@@ -166,12 +209,6 @@ export class Feeds {
       { books: books.accepted.length, conditions: lifecycle.accepted.length },
       `subscribed: ${books.accepted.length} order books, ${lifecycle.accepted.length} market lifecycles, platform status, own fills and orders`,
     );
-  }
-
-  /** Closes both gateways and the tracker's timers. */
-  async close(): Promise<void> {
-    for (const off of this.#off.splice(0)) off();
-    await Promise.all([this.market.close(), this.user.close()]);
   }
 
   /** A subscription refused after start: loud, and a lost fill stream is made up by reconciles. */

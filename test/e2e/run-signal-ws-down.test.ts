@@ -1,0 +1,60 @@
+import { createServer } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMockExchange, type MockExchange } from "../../src/mock/mock-exchange.js";
+import { daemonEnv, market, SCENARIO, seedMarket } from "../integration/daemon/support.js";
+import { type MmChild, msg, reap, spawnMm } from "./support.js";
+
+let mock: MockExchange | undefined;
+let mm: MmChild | undefined;
+afterEach(async () => {
+  await reap(mm);
+  await mock?.close();
+  mm = undefined;
+  mock = undefined;
+});
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const address = s.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/**
+ * `mm run` whose WebSocket gateways cannot be reached (a wrong exchange.wsUrl, or the exchange's
+ * WebSocket down at start) reconnects for ever inside the feeds' start. SIGTERM there (the operator
+ * fixing the URL, systemd or Docker restarting it) used to be ignored until the lifecycle's backstop:
+ * exit 1 after the whole shutdown.timeoutMs with "the stop overran … some quotes may still be open",
+ * although nothing was ever placed. README ("Running"): "A signal during start-up quotes nothing: the
+ * engine is not started, or stops where its start has got to, and the daemon then stops."
+ * In-process detail (journal, sockets closed): test/integration/daemon/stop-during-feeds-start.test.ts.
+ */
+describe("mm run: SIGTERM while the WebSocket gateways cannot connect at start", () => {
+  it("stops promptly with exit 0 (nothing was placed), not after the whole shutdown budget with exit 1", async () => {
+    mock = await createMockExchange({ scenario: SCENARIO, flow: false });
+    const arg = market("arg-vs-fra-final-arg-win");
+    seedMarket(mock, arg, "0.50", "0.60");
+    const port = await closedPort();
+    mm = spawnMm(
+      ["run"],
+      daemonEnv(mock, [arg.slug], {
+        MM_EXCHANGE_WS_URL: `ws://127.0.0.1:${port}`,
+        MM_SHUTDOWN_TIMEOUT_MS: "6000",
+        MM_JOURNAL_ENABLED: "false",
+      }),
+    );
+    await mm.waitFor(msg("gateway: connection lost; reconnecting"), 15_000, "the gateway's first retry");
+    const t0 = performance.now();
+    mm.child.kill("SIGTERM");
+    const code = await mm.exited;
+    const tookMs = performance.now() - t0;
+    // It was exit 1 after ~6,000 ms: "the stop overran 6000 ms: exiting with code 1; some quotes may still be open".
+    expect(mm.stderr()).not.toContain("the stop overran");
+    expect(code).toBe(0);
+    expect(mm.stderr()).toContain("mm run: stopped (SIGTERM); exit 0");
+    expect(tookMs).toBeLessThan(3_000);
+  }, 40_000);
+});
