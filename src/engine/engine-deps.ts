@@ -52,6 +52,18 @@ export interface EngineRestore {
    * fill again (RestoredFees); fills of tokens not in `accounts` are ignored. Default none.
    */
   readonly feePending?: readonly Fill[];
+  /**
+   * The fills already journaled of the orders in `orders` (so in `accounts`), by ids and time. Any
+   * other trade of those orders stamped before this session is one no run applied (made while mm was
+   * down): the start-up reconcile applies it (RestoredFees.takeMissed). Default none.
+   */
+  readonly orderFills?: readonly {
+    readonly tradeId: string;
+    readonly orderId: string;
+    readonly tsMs: number;
+  }[];
+  /** When the oldest of `orders` was placed (epoch ms): how far back that search pages trades. */
+  readonly ordersSinceMs?: number | undefined;
 }
 
 /** Nothing carried over: a first run. */

@@ -47,8 +47,9 @@ export class PositionBook {
 
   /**
    * @param sharesOut shares that fees of an earlier run's fills, attached in this session, took out
-   *   of a token's position (RestoredFees.sharesOut): the exchange's position already lacked them
-   *   when the baseline was read, so the baseline takes them back (absolute = the exchange's).
+   *   of a token's position, less those that fills made while mm was down (taken in this session)
+   *   put in (RestoredFees.sharesOut): the exchange's position already reflected both when the
+   *   baseline was read, so the baseline takes them back (absolute = the exchange's).
    */
   constructor(
     inventory: Inventory,

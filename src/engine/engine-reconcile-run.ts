@@ -34,6 +34,10 @@ export interface ReconcileMemory {
  *   the baseline), then handled like stream fills (PnL, kill switch, requote);
  * - fees of an earlier run's fills restored without their fee (RestoredFees): the trade history is
  *   paged back to the oldest of them, and their trades only set the fee (afterFees);
+ * - fills made while mm was down of the orders an earlier run left (the journal's restore): until
+ *   a run succeeds, the history is paged back to those orders' placement, and each such trade no
+ *   run journaled, stamped before the session start, is applied to the restored account with the
+ *   baseline adjusted by its shares (RestoredFees.takeMissed), then handled like a backfilled fill;
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
@@ -63,7 +67,11 @@ export async function reconcileOnce(
   const restored = core.restored;
   const oldest = restored.oldestAwaitedMs();
   // (A second of margin: a trade's createdAt is taken to be its fill's tsMs, to the millisecond.)
-  const pageBackTo = oldest === undefined ? tradesSince : Math.min(tradesSince, oldest - 1_000);
+  const feesBackTo = oldest === undefined ? tradesSince : Math.min(tradesSince, oldest - 1_000);
+  // Until a run succeeds, also back to the restored orders' placement: their trades made while mm
+  // was down (RestoredFees.takeMissed).
+  const searchFrom = restored.searchFromMs();
+  const pageBackTo = searchFrom === undefined ? feesBackTo : Math.min(feesBackTo, searchFrom);
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
   const source =
     reason === "startup"
@@ -72,7 +80,7 @@ export async function reconcileOnce(
   const report = await runReconcile(
     sessionTrades(source, tradesSince, {
       pageBackToMs: pageBackTo,
-      keep: (t) => restored.awaits(t.id, t.orderId),
+      keep: (t) => restored.awaits(t.id, t.orderId) || restored.searches(t.orderId),
     }),
     { orders: core.store, inventory: core.inventory, restored: restored.before(sessionStartMs) },
     started,
@@ -84,6 +92,8 @@ export async function reconcileOnce(
       clockOffsetMs: priorOffsetMs,
     },
   );
+  // Every trade of the restored orders back to their placement has been through the backfill.
+  restored.endSearch();
   for (const u of report.updates) {
     const t = core.store.get(u.clientOrderId)?.tokenId;
     if (t !== undefined) core.requote(t);

@@ -64,7 +64,13 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   // Only fills folded into a seeded account can take their fee alone.
   const inSeeded = new Set(seeded);
   const pending = (options.restore.feePending ?? []).filter((f) => inSeeded.has(f.tokenId));
-  const restored = new RestoredFees(inventory, pending, onFee);
+  // Fills of the restored orders made while mm was down are looked for only on the engine's tokens
+  // (the reconcile maps a trade to a token through tokenOf, which knows no other).
+  const restored = new RestoredFees(inventory, pending, onFee, {
+    orders: options.restore.orders,
+    journaled: options.restore.orderFills ?? [],
+    sinceMs: options.restore.ordersSinceMs,
+  });
   const budget = new RateBudget({
     rateLimitPerMin: options.rateLimitPerMin,
     ...budgetOptions(options.queue),

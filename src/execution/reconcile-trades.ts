@@ -44,7 +44,11 @@ export interface BackfillOptions {
  * INVARIANTS
  * - Idempotent and deduplicated against WebSocket fills by (tradeId, orderId) (applyFill).
  * - A trade of a fill an earlier run applied (`state.restored`: restored from the journal with its fee
- *   still to come) sets that fee only: its fill is in the restored account, never applied again.
+ *   still to come, or any journaled fill of an order an earlier run left) sets that fee only: its
+ *   fill is in the restored account, never applied again.
+ * - A trade no run applied of an order an earlier run left, stamped before this session (made while
+ *   mm was down), joins those restored fills (`state.restored.takeMissed`): applied once, to the
+ *   restored account, its shares given back by the baseline (the positions held it at start).
  * - Backfilling any subset of the true trades, any number of times, in any order, never moves the
  *   state away from the truth; backfilling all of them reaches it.
  * @example
@@ -59,6 +63,7 @@ export function backfillTrades(
   const applied: Fill[] = [];
   const unmapped: TradeRecord[] = [];
   const invalid: TradeRecord[] = [];
+  const older: { fill: Fill; fee: FeeAmount | undefined }[] = [];
   let duplicates = 0;
   let fees = 0;
   for (const t of trades) {
@@ -86,9 +91,30 @@ export function backfillTrades(
       invalid.push(t);
       continue;
     }
+    if (state.restored?.misses?.(fill.orderId, fill.tsMs) === true) {
+      // Possibly made while mm was down, of an earlier run's order: taken below, oldest first.
+      older.push({ fill, fee });
+      continue;
+    }
     if (applyFill(state, fill).applied) applied.push(fill);
     else duplicates++;
     if (fee !== undefined && state.inventory.setFee(t.id, t.orderId, fee)) fees++;
+  }
+  // Missed fills fold into the restored account in the order they were given (trades come newest
+  // first): oldest first, so realised PnL and cost split as they did on the exchange.
+  older.sort((a, b) => a.fill.tsMs - b.fill.tsMs || compareIds(a.fill.tradeId, b.fill.tradeId));
+  for (const { fill, fee } of older) {
+    const missed = state.restored?.takeMissed?.(fill, fee);
+    if (missed !== undefined) {
+      // Into the restored account, fee and all; the order (if tracked) counts it.
+      state.orders.recordFill(missed);
+      applied.push(missed);
+      if (fee !== undefined) fees++;
+      continue;
+    }
+    if (applyFill(state, fill).applied) applied.push(fill);
+    else duplicates++;
+    if (fee !== undefined && state.inventory.setFee(fill.tradeId, fill.orderId, fee)) fees++;
   }
   return { applied, duplicates, fees, unmapped, invalid };
 }
@@ -134,4 +160,10 @@ export function feeOfTrade(t: TradeRecord): FeeAmount | undefined | "invalid" {
 
 function assetBySide(side: Side): FeeAmount["asset"] {
   return side === "buy" ? "shares" : "usdc";
+}
+
+/** Ids in inventory's canonical order: shorter first, then lexicographic (numeric ids sort numerically). */
+function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,6 +1,12 @@
 import type { Fill } from "../core/trading.js";
 import type { Inventory } from "./inventory.js";
-import { type FeeAmount, moveAtPrice, PICO_PER_MICRO, type TokenAccount } from "./inventory-math.js";
+import {
+  applyTrade,
+  type FeeAmount,
+  moveAtPrice,
+  PICO_PER_MICRO,
+  type TokenAccount,
+} from "./inventory-math.js";
 
 /**
  * Fills an earlier run applied whose fee had not settled when it stopped, as the backfill sees
@@ -11,7 +17,36 @@ export interface RestoredFills {
   holds(tradeId: string, orderId: string, tsMs: number): boolean;
   /** Attaches (or corrects) the fee of one of them; true when it changed anything. */
   setFee(tradeId: string, orderId: string, fee: FeeAmount): boolean;
+  /**
+   * Applies `fill` (with `fee` when known) when it is a trade no run applied of an order an earlier
+   * run left, stamped before this session (made while mm was down): it then joins these fills, and
+   * the baseline gives its shares back. Returns the fill taken (its clientOrderId from the restore
+   * when the trade had none); undefined, changing nothing, for any other fill.
+   */
+  takeMissed?(fill: Fill, fee: FeeAmount | undefined): Fill | undefined;
+  /** True when a trade of `orderId` stamped `tsMs` may be such a fill (takeMissed decides). */
+  misses?(orderId: string, tsMs: number): boolean;
 }
+
+/** The orders an earlier run left (the journal's restore) whose fills made while mm was down are looked for. */
+export interface MissedSearch {
+  /** exchange orderId → clientOrderId. */
+  readonly orders: ReadonlyMap<string, string>;
+  /** Their fills already journaled (so in the restored accounts). */
+  readonly journaled: readonly {
+    readonly tradeId: string;
+    readonly orderId: string;
+    readonly tsMs: number;
+  }[];
+  /** When the oldest of them was placed (the journaling run's clock); undefined when unknown. */
+  readonly sinceMs: number | undefined;
+}
+
+/**
+ * Slack before the oldest restored order's placement when paging back for its trades: the
+ * exchange stamps them on its own clock (the same margin as the order-history search's).
+ */
+export const MISSED_SEARCH_SLACK_MS = 60_000;
 
 /**
  * The fees of fills an earlier run applied and journaled without their fee (fees resolve after
@@ -33,15 +68,54 @@ export class RestoredFees {
   readonly #awaited = new Map<string, Fill>();
   readonly #attached = new Map<string, { readonly fill: Fill; readonly fee: FeeAmount }>();
   readonly #sharesOut = new Map<string, bigint>();
+  readonly #journaled = new Map<string, number>();
+  readonly #orders: ReadonlyMap<string, string>;
+  readonly #ordersSinceMs: number | undefined;
+  #searching: boolean;
 
   /**
    * @param fills fills already in the seeded accounts of `inventory` whose fee is unknown.
    * @param onFee told of each fee attached, like Inventory's onFee (the journal, the PnL totals).
+   * @param missed the restored orders whose fills made while mm was down are looked for, until
+   *   endSearch (takeMissed).
    */
-  constructor(inventory: Inventory, fills: readonly Fill[], onFee: (fill: Fill, fee: FeeAmount) => void) {
+  constructor(
+    inventory: Inventory,
+    fills: readonly Fill[],
+    onFee: (fill: Fill, fee: FeeAmount) => void,
+    missed?: MissedSearch,
+  ) {
     this.#inventory = inventory;
     this.#onFee = onFee;
     for (const f of fills) this.#awaited.set(keyOf(f.tradeId, f.orderId), f);
+    this.#orders = missed?.orders ?? new Map();
+    this.#ordersSinceMs = missed?.sinceMs;
+    for (const f of missed?.journaled ?? []) this.#journaled.set(keyOf(f.tradeId, f.orderId), f.tsMs);
+    this.#searching = this.#orders.size > 0;
+  }
+
+  /**
+   * While fills made while mm was down are looked for: how far back their trades may go (the oldest
+   * restored order's placement, less MISSED_SEARCH_SLACK_MS; -Infinity when unknown). Undefined
+   * once the search is over or when there is nothing to look for.
+   */
+  searchFromMs(): number | undefined {
+    if (!this.#searching) return undefined;
+    const since = this.#ordersSinceMs;
+    return since === undefined ? Number.NEGATIVE_INFINITY : since - MISSED_SEARCH_SLACK_MS;
+  }
+
+  /** True while the search is on and `orderId` is an order an earlier run left: its older trades are wanted. */
+  searches(orderId: string): boolean {
+    return this.#searching && this.#orders.has(orderId);
+  }
+
+  /**
+   * Ends the search (after the first reconcile that paged back to searchFromMs): a later trade of
+   * those orders is this session's, and an older one was found then or is left in the baseline.
+   */
+  endSearch(): void {
+    this.#searching = false;
   }
 
   /** Fills whose fee is still awaited. */
@@ -71,11 +145,34 @@ export class RestoredFees {
     return {
       holds: (tradeId, orderId, tsMs) => {
         const key = keyOf(tradeId, orderId);
-        const fill = this.#awaited.get(key) ?? this.#attached.get(key)?.fill;
-        return fill !== undefined && (tsMs < sessionStartMs || Math.abs(tsMs - fill.tsMs) <= SAME_TRADE_MS);
+        const at =
+          this.#awaited.get(key)?.tsMs ?? this.#attached.get(key)?.fill.tsMs ?? this.#journaled.get(key);
+        return at !== undefined && (tsMs < sessionStartMs || Math.abs(tsMs - at) <= SAME_TRADE_MS);
       },
       setFee: (tradeId, orderId, fee) => this.setFee(tradeId, orderId, fee),
+      takeMissed: (fill, fee) => this.#takeMissed(fill, fee, sessionStartMs),
+      misses: (orderId, tsMs) => tsMs < sessionStartMs && this.searches(orderId),
     };
+  }
+
+  /**
+   * A fill of a restored order made before this session that no run applied: the exchange's
+   * positions at the session start hold it, so it goes where the restored fills are, into the
+   * token's base (before every fill of this session), and the shares it moved go into sharesOut
+   * (negative for a BUY), for the baseline to give back; its fee then follows setFee's path (now,
+   * or from a later reconcile that pages back to it while it is awaited).
+   */
+  #takeMissed(fill: Fill, fee: FeeAmount | undefined, sessionStartMs: number): Fill | undefined {
+    if (!this.searches(fill.orderId) || !(fill.tsMs < sessionStartMs)) return undefined;
+    const key = keyOf(fill.tradeId, fill.orderId);
+    if (this.#awaited.has(key) || this.#attached.has(key) || this.#journaled.has(key)) return undefined;
+    const f: Fill = { ...fill, clientOrderId: fill.clientOrderId ?? this.#orders.get(fill.orderId) };
+    this.#inventory.amendBase(f.tokenId, (base) => applyTrade(base, f.side, f.priceMicro, f.sizeMicro));
+    const moved = f.side === "buy" ? -f.sizeMicro : f.sizeMicro;
+    this.#sharesOut.set(f.tokenId, this.sharesOut(f.tokenId) + moved);
+    this.#awaited.set(key, f);
+    if (fee !== undefined) this.setFee(f.tradeId, f.orderId, fee);
+    return f;
   }
 
   /** Attaches the fee of a restored fill (or corrects it); true when it changed anything. */
@@ -113,7 +210,11 @@ export class RestoredFees {
     return out;
   }
 
-  /** Shares the attached share fees took out of the token's position (relative to the baseline). */
+  /**
+   * Shares taken out of the token's position (relative to the baseline) by what this object applied
+   * that the exchange's positions at the session start already held: attached share fees, and
+   * (negative for a BUY) the fills taken by takeMissed.
+   */
   sharesOut(tokenId: string): bigint {
     return this.#sharesOut.get(tokenId) ?? 0n;
   }

@@ -20,8 +20,27 @@ export interface JournalRestore {
    * Only those of the last FEE_PENDING_WINDOW_MS before this run, oldest first.
    */
   readonly feePending: readonly Fill[];
+  /**
+   * The fills journaled (by any run of the account) of the orders in `orders`: in `accounts`
+   * already. Any other trade of those orders stamped before the new run started was made while no
+   * run was watching (a killed run's order filled while mm was down), and the engine applies it
+   * then (RestoredFees.takeMissed).
+   */
+  readonly orderFills: readonly JournaledFill[];
+  /**
+   * When the oldest of `orders` was accepted (the journaling run's clock, epoch ms); undefined when
+   * `orders` is empty. Their trades cannot be older: the start-up reconcile pages back to it.
+   */
+  readonly ordersSinceMs: number | undefined;
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
+}
+
+/** A journaled fill of a restored order, by its ids and time. */
+export interface JournaledFill {
+  readonly tradeId: string;
+  readonly orderId: string;
+  readonly tsMs: number;
 }
 
 /**
@@ -66,11 +85,19 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
       .all({ account, beforeRun }) as AccountRow[];
     const orders = db
       .prepare(
-        `SELECT o.order_id, o.client_order_id FROM outcomes o JOIN runs r ON r.run_id = o.run_id
+        `SELECT o.order_id, o.client_order_id, o.at_ms FROM outcomes o JOIN runs r ON r.run_id = o.run_id
          WHERE r.account = @account AND r.run_id < @beforeRun AND ${UNCLEAN_RUN} AND ${MAY_REST}
          ORDER BY o.id`,
       )
-      .all({ account, beforeRun }) as { order_id: string; client_order_id: string }[];
+      .all({ account, beforeRun }) as { order_id: string; client_order_id: string; at_ms: bigint }[];
+    const orderFills = db.prepare(
+      `SELECT f.trade_id, f.order_id, f.ts_ms FROM fills f JOIN runs r ON r.run_id = f.run_id
+       WHERE f.order_id = ? AND r.account = ? AND r.run_id < ?`,
+    );
+    const journaled: { trade_id: string; order_id: string; ts_ms: bigint }[] = [];
+    for (const o of orders) {
+      journaled.push(...(orderFills.all(o.order_id, account, beforeRun) as typeof journaled));
+    }
     const started = db.prepare("SELECT started_at_ms FROM runs WHERE run_id = ?").get(beforeRun) as
       | { started_at_ms: bigint }
       | undefined;
@@ -87,13 +114,20 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
          ORDER BY ts_ms, id`,
       )
       .all({ account, beforeRun, sinceMs, max: FEE_PENDING_MAX }) as PendingRow[];
-    return { runs: Number(runs.n), rows, orders, pending };
+    return { runs: Number(runs.n), rows, orders, pending, journaled };
   });
-  const { runs, rows, orders, pending } = read();
+  const { runs, rows, orders, pending, journaled } = read();
+  let ordersSinceMs: number | undefined;
+  for (const o of orders) {
+    const at = Number(o.at_ms);
+    if (ordersSinceMs === undefined || at < ordersSinceMs) ordersSinceMs = at;
+  }
   return {
     accounts: new Map(rows.map((r) => [r.token_id, accountOfRow(r)])),
     orders: new Map(orders.map((o) => [o.order_id, o.client_order_id])),
     feePending: pending.map(fillOfRow),
+    orderFills: journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),
+    ordersSinceMs,
     runs,
   };
 }

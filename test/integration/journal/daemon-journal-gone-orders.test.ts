@@ -16,6 +16,7 @@ import {
   market,
   memoryLogger,
   OTHER,
+  SCENARIO,
   seedMarket,
   settledQuotes,
   startMock,
@@ -50,6 +51,16 @@ function withDb<T>(path: string, fn: (db: ReturnType<typeof openJournalDb>) => T
   }
 }
 
+/** The wallet's YES shares on the mock, micro-shares. */
+function heldYes(m: MockExchange): bigint {
+  return m.context.venue.positions(WALLET).find((p) => p.tokenId === YES)?.balance ?? 0n;
+}
+
+/** The position mm report gives for YES, micro-shares (0 when flat or absent). */
+function reportedYes(path: string): bigint {
+  return withDb(path, (db) => buildReport(db)).positions.find((p) => p.tokenId === YES)?.sizeMicro ?? 0n;
+}
+
 /** A resting order of our wallet, straight in the venue (as a killed run would have left one). */
 function restOurs(m: MockExchange, cid: string, price: string, expiry = 0): { orderId: string; cid: string } {
   const r = m.context.venue.place({
@@ -67,7 +78,7 @@ function restOurs(m: MockExchange, cid: string, price: string, expiry = 0): { or
 }
 
 describe("orders a killed run left that the next start finds gone from the exchange", () => {
-  it("are journaled closed with the exchange's status, never offered again, and mm report is unchanged", async () => {
+  it("are journaled closed with the exchange's status, never offered again, and a fill made while down is counted once", async () => {
     mock = await startMock();
     const m = mock;
     seedMarket(m, ARG, "0.30", "0.70"); // a wide crowd: our quotes rest inside it
@@ -80,6 +91,7 @@ describe("orders a killed run left that the next start finds gone from the excha
         journal: settingsOf(path),
       });
 
+    const held0 = heldYes(m);
     // Run 1 quotes, sells 4 shares (a journaled fill), and is "killed": every journal write commits as
     // it happens, so a copy of the file taken now is exactly what a SIGKILL here would leave.
     daemon = await run(live);
@@ -130,6 +142,27 @@ describe("orders a killed run left that the next start finds gone from the excha
     });
     expect(hit.status).toBe("FILLED");
     expect(m.context.venue.order(WALLET, bestBid.id)?.status).toBe("FILLED");
+    // …and the next of its bids is filled in part: that order stays restorable after the next run
+    // journals the fill, so a later start must know the fill as journaled.
+    const nextBid = [...left.keys()]
+      .map((id) => m.context.venue.order(WALLET, id))
+      .filter((o) => o !== undefined && o.status === "OPEN" && o.tokenId === YES && o.side === "buy")
+      .sort((a, b) => Number((b?.price ?? 0n) - (a?.price ?? 0n)))[0];
+    if (nextBid === undefined) throw new Error("no second bid of run 1 still resting");
+    const part = m.context.venue.place({
+      wallet: OTHER,
+      marketId: ARG.id,
+      outcome: "YES",
+      side: "sell",
+      price: nextBid.price,
+      quantity: toWei("2"),
+      timeInForce: "ioc",
+    });
+    expect(part.status).toBe("FILLED");
+    const downAtMs = Date.now();
+    const downQty = bestBid.remainingQty + toWei("2");
+    // Short 4 at the ask, then (oldest first) 5 bought at the best bid, 2 at the next: 4 covered.
+    const downRealised = toWei("4") * (bestAsk.price - bestBid.price);
     expect((await d1.stop("stand-in for the crash")).exitCode).toBe(0);
     daemon = undefined;
 
@@ -169,6 +202,10 @@ describe("orders a killed run left that the next start finds gone from the excha
       "the expiry",
     );
     expect(m.context.venue.order(WALLET, resting.orderId)?.status).toBe("OPEN");
+    // The down-time fills' fees settle (the mock's settlementDelayMs) before run 2 starts, so run 2
+    // journals them with their fee: a later start knows them as journaled fills, not fee-pending ones.
+    const settled = downAtMs + SCENARIO.timing.settlementDelayMs + 100;
+    await new Promise((r) => setTimeout(r, Math.max(0, settled - Date.now())));
     const offered = new Map([...left, [resting.orderId, resting.cid], [expiring.orderId, expiring.cid]]);
 
     // Run 2 restores every one of them; once started (its start-up cancel-all ended the one still
@@ -178,8 +215,33 @@ describe("orders a killed run left that the next start finds gone from the excha
     expect(d2.journal?.restore.orders).toEqual(offered);
     expect(await d2.journal?.goneClosed).toBe(offered.size);
     await settledQuotes(m, YES, 4);
+    // The fill made while the bot was down is applied once, at start: the engine's position is the
+    // wallet's change since run 1 started, and mm report has the fill, its cash and the position.
+    expect(d2.engine.positionOf(YES)).toBe(-4_000_000n + downQty);
+    expect(d2.engine.positionOf(YES)).toBe(heldYes(m) - held0);
+    const reportDown = withDb(killed, (db) => buildReport(db));
+    expect(reportDown.total.fills).toBe(3);
+    expect(reportDown.total.realisedPico - reportBefore.total.realisedPico).toBe(downRealised);
+    expect(reportDown.total.volumeMicro).toBe(reportBefore.total.volumeMicro + downQty);
+    expect(reportedYes(killed)).toBe(heldYes(m) - held0);
+    // What a SIGKILL of run 2 right now would leave, had its check of the gone orders not committed:
+    // the next start restores them again, and must not count the down-time fill a second time.
+    const killed2 = join(dir, "killed2.sqlite");
+    withDb(killed, (db) => db.exec(`VACUUM INTO '${killed2}'`));
+    withDb(killed2, (db) => db.exec("DELETE FROM outcomes WHERE outcome = 'closed'"));
     expect((await d2.stop("restart")).exitCode).toBe(0);
     daemon = undefined;
+    daemon = await run(killed2);
+    const d2b = daemon;
+    expect(d2b.journal?.restore.orders.size).toBeGreaterThanOrEqual(offered.size);
+    await d2b.journal?.goneClosed;
+    await settledQuotes(m, YES, 4);
+    expect(d2b.engine.positionOf(YES)).toBe(heldYes(m) - held0);
+    expect((await d2b.stop("test over")).exitCode).toBe(0);
+    daemon = undefined;
+    const reportKilled2 = withDb(killed2, (db) => buildReport(db));
+    expect(reportKilled2.total).toEqual(reportDown.total);
+    expect(reportedYes(killed2)).toBe(heldYes(m) - held0);
 
     // Run 3 is offered none of them any more.
     daemon = await run(killed);
@@ -204,10 +266,10 @@ describe("orders a killed run left that the next start finds gone from the excha
     const codes = new Set(closed.map((c) => c.code));
     expect(codes).toEqual(new Set(["FILLED", "CANCELLED", "EXPIRED"]));
 
-    // mm report: the journaled partial fill once, the fill made while the bot was down not at all
-    // (it is in run 2's baseline, as the exchange's position).
+    // mm report: the journaled partial fill and the fill made while the bot was down, each once.
     const after = withDb(killed, (db) => buildReport(db));
-    expect(after.total).toEqual(reportBefore.total);
-    expect(after.markets).toEqual(reportBefore.markets);
+    expect(after.total).toEqual(reportDown.total);
+    expect(after.markets).toEqual(reportDown.markets);
+    expect(reportedYes(killed)).toBe(heldYes(m) - held0);
   }, 30_000);
 });

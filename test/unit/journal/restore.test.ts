@@ -48,6 +48,19 @@ describe("readRestore", () => {
     w.outcome(r2, placed("mm-two-x-s0-2", "o3"));
     w.outcome(r2, { ...placed("mm-two-x-s0-2", "o3"), op: "cancel", outcome: "done", orderId: undefined });
     w.outcome(r2, { ...placed("mm-two-x-b1-3", "o4"), outcome: "ambiguous", orderId: undefined });
+    // o2 filled in part (journaled), and a fill of the same order id in the other wallet's runs.
+    const part = {
+      tradeId: "f2",
+      orderId: "o2",
+      clientOrderId: "mm-two-x-b0-1",
+      tokenId: "t2",
+      side: "buy" as const,
+      priceMicro: 470_000,
+      sizeMicro: 1_000_000n,
+      tsMs: 7,
+    };
+    w.fill(r2, part, "stream");
+    w.fill(other, { ...part, tradeId: "f9" }, "stream");
     const r3 = begin(ACCOUNT, "three");
 
     const r = readRestore(db, ACCOUNT, r3);
@@ -59,9 +72,19 @@ describe("readRestore", () => {
       ]),
     );
     expect(r.orders).toEqual(new Map([["o2", "mm-two-x-b0-1"]]));
+    // Its journaled fills (so a trade of it is known as in the account) and when it was placed.
+    expect(r.orderFills).toEqual([{ tradeId: "f2", orderId: "o2", tsMs: 7 }]);
+    expect(r.ordersSinceMs).toBe(10);
     // A first run of an account restores nothing.
     const fresh = readRestore(db, "http://127.0.0.1:2|0xabc", r3 + 1);
-    expect(fresh).toEqual({ accounts: new Map(), orders: new Map(), feePending: [], runs: 0 });
+    expect(fresh).toEqual({
+      accounts: new Map(),
+      orders: new Map(),
+      feePending: [],
+      orderFills: [],
+      ordersSinceMs: undefined,
+      runs: 0,
+    });
     db.close();
   });
 });
