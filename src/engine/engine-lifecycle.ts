@@ -1,17 +1,13 @@
 import { MmError } from "../core/errors.js";
 import { toWei } from "../core/wei.js";
-import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, Intent } from "../execution/intents.js";
 import { isTerminal } from "../execution/order-state.js";
-import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
 import type { EngineCore } from "./engine-core.js";
 import type { FillIntake } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
 import type { CancelAllWaiters } from "./engine-reports.js";
-
-/** How often shutdown looks whether the queue has answered its last cancels. */
-const DRAIN_POLL_MS = 10;
+import { sweepOpenOrders } from "./shutdown-sweep.js";
 
 /** What start-up did, for the `started` event. */
 export interface StartupResult {
@@ -81,13 +77,14 @@ async function baselineRead(
  *    folds them into one request), and single cancels of every open order riding along (they are
  *    sent one by one only if cancel-all fails or is not offered); queued placements are dropped;
  * 2. the queue closes: no more placements, and it resolves once every cancel has been answered;
- * 3. GET /api/orders/open; if orders remain (a placement that landed after the cancel-all, an
- *    `unknown` order), one more wallet cancel-all; if that does not succeed (501, a failure, no answer
- *    in time), a single cancel of each order listed, the queue's cancels drained; then a last check.
+ * 3. GET /api/orders/open, and while it fails or lists orders, rounds of one more wallet cancel-all
+ *    then, if that does not succeed, single cancels (of the orders listed, or of every live order the
+ *    engine knows an id for when the read failed), each followed by the read again, retried with a
+ *    pause: see sweepOpenOrders (shutdown-sweep.ts).
  * Every wait ends at `deadline` (epoch ms, read on the Clock just before): it is turned at once into
  * one timer (Deadline), so that a step of the wall clock during the stop neither stretches it nor cuts
- * it short. When the final read cannot be made in time, the count is the orders the engine still
- * believes live.
+ * it short. When no read after the last cancels could be made in time, the count is the orders the
+ * engine still believes live.
  */
 export async function shutdown(
   core: EngineCore,
@@ -100,6 +97,7 @@ export async function shutdown(
   try {
     return await cancelEverything(core, waiters, reason, now, limit);
   } finally {
+    waiters.failAll();
     limit.end();
   }
 }
@@ -120,60 +118,13 @@ async function cancelEverything(
   if ((await untilDeadline(core.clock, core.queue.close(), limit)) === TIMED_OUT) {
     core.log.warn({ reason }, "shutdown: the queue did not drain in time");
   }
-  const listed = await openOrders(core, limit);
-  let left = listed?.length;
-  if (listed !== undefined && listed.length > 0 && !limit.passed) {
-    const final = `${reason}_final`;
-    const again: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: final };
-    const answered = waiters.wait(again);
-    core.send([again]);
-    if ((await untilDeadline(core.clock, answered, limit)) !== true) {
-      // Cancel-all refused (501), failed or unanswered: the orders just listed, ids in hand, are
-      // cancelled one by one (an `unknown` order step 1 could not cancel lands here).
-      core.log.warn(
-        { reason, orders: listed.length },
-        "shutdown: cancel-all did not succeed, cancelling one by one",
-      );
-      core.send(orphanCancels(listed, (o) => core.tokens.tokenOf(o), final));
-      await cancelsDrained(core, limit);
-    }
-    left = (await openOrders(core, limit))?.length;
-  }
-  waiters.failAll();
-  return left ?? believedLive(core);
-}
-
-/** GET /api/orders/open within the deadline; undefined when it fails or comes too late. */
-async function openOrders(core: EngineCore, limit: Deadline): Promise<readonly Order[] | undefined> {
-  if (limit.passed) return undefined;
-  try {
-    const open = await untilDeadline(core.clock, core.exchange.openOrders(), limit);
-    return open === TIMED_OUT ? undefined : open;
-  } catch (err) {
-    core.log.warn({ err }, "shutdown: could not read the open orders");
-    return undefined;
-  }
-}
-
-/** Waits (on the Clock, until the deadline) for the closed queue to answer every cancel it holds. */
-async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> {
-  while (!limit.passed) {
-    const d = core.queue.depth();
-    if (d.cancel + d.cancelAll + d.inFlight === 0) return;
-    await limit.pause(DRAIN_POLL_MS);
-  }
+  return sweepOpenOrders(core, waiters, reason, limit);
 }
 
 function marketsWithOrders(core: EngineCore): string[] {
   const out = new Set<string>();
   for (const o of core.store.all()) if (!isTerminal(o.state)) out.add(o.marketId);
   return [...out];
-}
-
-function believedLive(core: EngineCore): number {
-  let n = 0;
-  for (const o of core.store.all()) if (!isTerminal(o.state)) n++;
-  return n;
 }
 
 function readQuantity(p: { tokenId: string; quantity: string }): bigint {

@@ -26,7 +26,8 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  *   urgencyTicks (far from desired first, then oldest). Each lane spends its own bucket, so a lane
  *   whose bucket is empty does not hold back the next;
  * - supersede, local cancel of unsent placements, cancel-all absorption: see QueueState;
- * - cancel-all substitution: see preferCancelAll;
+ * - cancel-all substitution: see preferCancelAll; none once closed (the stop's single cancels are its
+ *   fallback for a cancel-all that did not succeed);
  * - shedding: calm placements (urgencyTicks ≤ calmUrgencyTicks) beyond what the place budget can send
  *   within shedHorizonMs are dropped, calmest first; urgent ones are never shed, only delayed;
  * - resending: never for an ambiguous placement; a retryable reject (429, 503, circuit open — it did
@@ -148,7 +149,9 @@ export class OrderQueue {
     const { budget } = this.#o;
     const now = this.#o.clock.now();
     if (!s.cancelAllAvailable && s.cancelAlls.length > 0) this.#failCancelAlls();
-    if (this.#o.restingOrders !== undefined) {
+    // Once closed (shutdown), a single cancel is the stop's fallback for a cancel-all that did not
+    // succeed: folding it back into a cancel-all would repeat what just failed.
+    if (this.#o.restingOrders !== undefined && !s.closed) {
       const onSubstituted = this.#o.metrics?.substituted?.bind(this.#o.metrics);
       substituteCancelAlls({ state: s, budget, restingOrders: this.#o.restingOrders, now, onSubstituted });
     }

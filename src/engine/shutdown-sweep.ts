@@ -1,0 +1,173 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
+import type { Order } from "../exchange/types.js";
+import type { CancelAllIntent, CancelIntent } from "../execution/intents.js";
+import { isTerminal } from "../execution/order-state.js";
+import { orphanCancels } from "../execution/reconcile-orphans.js";
+import { type Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
+import type { EngineCore } from "./engine-core.js";
+import type { CancelAllWaiters } from "./engine-reports.js";
+
+/** How often shutdown looks whether the queue has answered its last cancels. */
+const DRAIN_POLL_MS = 10;
+/**
+ * The pause before a repeated attempt (a read after a failed one, a cancel round after the first),
+ * doubled each time up to the cap: a burst of 5xx gets a prompt retry, an outage a few requests a
+ * second (the HTTP client already retries each GET), never a spin.
+ */
+export const SWEEP_PAUSE_FIRST_MS = 50;
+export const SWEEP_PAUSE_MAX_MS = 500;
+
+/**
+ * Shutdown's last step, once the queue is closed: makes sure nothing of ours rests on the exchange,
+ * trying again until `limit` passes rather than giving up after one failed answer.
+ * - GET /api/orders/open; when it lists nothing, done (0);
+ * - otherwise (orders listed, or the read failed: orders may remain) a cancel round: one wallet
+ *   cancel-all; if it does not succeed (501, a failure, an ambiguous 5xx, no answer in time), a single
+ *   cancel of every order listed or, the read having failed, of every live order the engine knows an
+ *   id for, the queue's cancels drained;
+ * - then the read again, retried after a failure with a pause on the Clock ({@link SWEEP_PAUSE_FIRST_MS}
+ *   doubling up to {@link SWEEP_PAUSE_MAX_MS}) until it succeeds or the deadline passes; orders still
+ *   listed start another round (after a pause). A definite refusal of the read (a 4xx: a revoked key,
+ *   a wrong URL) is not retried: the same request would get the same answer, and the stop of a
+ *   refused key (exit 3) should not wait out the budget for nothing.
+ * A round after a failed read whose cancel-all succeeded, with no order left that the engine believes
+ * live, ends the sweep with 0 too (the wallet-wide cancel-all removed whatever the read would list).
+ * @returns what the last read made after the last cancel round lists; when there is none (the
+ * deadline came first), the orders the engine still believes live.
+ */
+export async function sweepOpenOrders(
+  core: EngineCore,
+  waiters: CancelAllWaiters,
+  reason: string,
+  limit: Deadline,
+): Promise<number> {
+  const pauses = backOff();
+  const first = await readOpenOrders(core, limit);
+  let listed = typeof first === "string" ? undefined : first;
+  let paused = true; // no pause before the first round
+  while (listed === undefined || listed.length > 0) {
+    // Orders listed again at once after a round (the read did not need a retry): pause before the
+    // next round, so that a refusal that comes back at once does not spin.
+    if (!paused) await limit.pause(pauses.next());
+    if (limit.passed) return listed?.length ?? believedLive(core);
+    const cleared = await cancelRound(core, waiters, `${reason}_final`, listed, limit);
+    if (cleared && listed === undefined && believedLive(core) === 0) return 0;
+    const read = await readRetrying(core, limit, pauses);
+    if (read.listed === undefined) return believedLive(core);
+    listed = read.listed;
+    paused = read.attempts > 1;
+  }
+  return 0;
+}
+
+/**
+ * One wallet cancel-all, awaited; when it does not succeed, single cancels, drained. They are sent
+ * after its answer, on their own: sent with it they would ride along and share its failure, and the
+ * closed queue does not substitute a cancel-all for them (order-queue.ts).
+ * @returns whether the cancel-all succeeded.
+ */
+async function cancelRound(
+  core: EngineCore,
+  waiters: CancelAllWaiters,
+  reason: string,
+  listed: readonly Order[] | undefined,
+  limit: Deadline,
+): Promise<boolean> {
+  const all: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason };
+  const answered = waiters.wait(all);
+  core.send([all]);
+  if ((await untilDeadline(core.clock, answered, limit)) === true) return true;
+  if (limit.passed) return false;
+  // A listed order, ids in hand, may be one the engine does not track (an `unknown` placement that
+  // landed); without a list, the engine's own ids are all there is.
+  const singles =
+    listed === undefined
+      ? knownCancels(core, reason)
+      : orphanCancels(listed, (o) => core.tokens.tokenOf(o), reason);
+  core.log.warn(
+    { reason, orders: singles.length, listed: listed !== undefined },
+    "shutdown: cancel-all did not succeed, cancelling one by one",
+  );
+  core.send(singles);
+  await cancelsDrained(core, limit);
+  return false;
+}
+
+/** A cancel of every order the engine believes live and knows the exchange id of. */
+function knownCancels(core: EngineCore, reason: string): CancelIntent[] {
+  const out: CancelIntent[] = [];
+  for (const o of core.store.all()) {
+    if (isTerminal(o.state) || o.orderId === undefined) continue;
+    out.push({
+      kind: "cancel",
+      tokenId: o.tokenId,
+      marketId: o.marketId,
+      clientOrderId: o.clientOrderId,
+      orderId: o.orderId,
+      reason,
+    });
+  }
+  return out;
+}
+
+/**
+ * The read, retried after a failure with a pause, until it succeeds, is refused or the deadline passes.
+ * @returns what it lists (undefined: refused, or the deadline came first) and how many reads were tried.
+ */
+async function readRetrying(
+  core: EngineCore,
+  limit: Deadline,
+  pauses: { next(): number },
+): Promise<{ listed: readonly Order[] | undefined; attempts: number }> {
+  for (let attempts = 1; ; attempts++) {
+    const read = await readOpenOrders(core, limit);
+    if (typeof read !== "string") return { listed: read, attempts };
+    if (read === "refused" || limit.passed) return { listed: undefined, attempts };
+    await limit.pause(pauses.next());
+  }
+}
+
+/**
+ * GET /api/orders/open within the deadline: the list; `failed` when it failed in a way a retry may
+ * get past (5xx, 429, no answer, too late); `refused` on a definite reject (4xx, 501).
+ */
+async function readOpenOrders(
+  core: EngineCore,
+  limit: Deadline,
+): Promise<readonly Order[] | "failed" | "refused"> {
+  if (limit.passed) return "failed";
+  try {
+    const open = await untilDeadline(core.clock, core.exchange.openOrders(), limit);
+    return open === TIMED_OUT ? "failed" : open;
+  } catch (err) {
+    core.log.warn({ err }, "shutdown: could not read the open orders");
+    return err instanceof ExchangeError && err.outcome === "rejected" ? "refused" : "failed";
+  }
+}
+
+/** Waits (on the Clock, until the deadline) for the closed queue to answer every cancel it holds. */
+async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> {
+  while (!limit.passed) {
+    const d = core.queue.depth();
+    if (d.cancel + d.cancelAll + d.inFlight === 0) return;
+    await limit.pause(DRAIN_POLL_MS);
+  }
+}
+
+/** Orders the engine has not seen end (open, cancelling, placing, unknown). */
+function believedLive(core: EngineCore): number {
+  let n = 0;
+  for (const o of core.store.all()) if (!isTerminal(o.state)) n++;
+  return n;
+}
+
+function backOff(): { next(): number } {
+  let ms = SWEEP_PAUSE_FIRST_MS;
+  return {
+    next() {
+      const out = ms;
+      ms = Math.min(ms * 2, SWEEP_PAUSE_MAX_MS);
+      return out;
+    },
+  };
+}
