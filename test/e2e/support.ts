@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { packageRoot } from "../../src/config/paths.js";
 
 /** A running `mm` child process with its output collected line by line. */
@@ -20,15 +21,27 @@ export interface MmChild {
   ): Promise<Record<string, unknown>>;
 }
 
-/** One private data folder per test file: `mm run`'s default journal lands there, not in ~/.local. */
-let dataHome: string | undefined;
+/**
+ * One private data folder per test file: `mm run`'s default journal lands there, not in ~/.local.
+ * Keyed by the file: a vitest worker runs several files in one process (isolate: false).
+ */
+const dataHomes = new Map<string, string>();
+// Removed when the worker ends (nothing else knows when the last test of a file is over).
+process.once("exit", () => {
+  for (const d of dataHomes.values()) rmSync(d, { recursive: true, force: true });
+});
 
 /**
  * The environment of a child: nothing inherited but PATH and HOME, plus `env`; XDG_DATA_HOME is a
  * private temp folder (kept for the test file, so a restarted child finds its journal again).
  */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  dataHome ??= mkdtempSync(join(tmpdir(), "mm-e2e-data-"));
+  const file = expect.getState().testPath ?? "";
+  let dataHome = dataHomes.get(file);
+  if (dataHome === undefined) {
+    dataHome = mkdtempSync(join(tmpdir(), "mm-e2e-data-"));
+    dataHomes.set(file, dataHome);
+  }
   return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", XDG_DATA_HOME: dataHome, ...env };
 }
 
