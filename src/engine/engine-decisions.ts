@@ -14,6 +14,8 @@ interface Standing {
   readonly gatedMarket: string | undefined;
   /** The token was the first to hold that gate: it speaks for the market. */
   readonly ownsMarket: boolean;
+  /** Every decision acts on a single desired quote (a limit, not a gate). */
+  readonly quotesOnly: boolean;
 }
 
 /** The tokens holding one market's market_not_open gate; `announced` when its event logged it. */
@@ -64,14 +66,19 @@ export class DecisionLog {
     if (status === "synced") this.#synced.add(tokenId);
   }
 
-  /** The guard's decisions of one quoting step of `tokenId` (possibly none). */
-  step(tokenId: string, decisions: readonly RiskDecision[], now: number): void {
+  /**
+   * The guard's decisions of one quoting step of `tokenId` (possibly none). `judged` is false when
+   * the strategy desired no quote (a one-sided book moment): a limit on single quotes then had
+   * nothing to act on, which says nothing about whether it still holds, so it keeps standing (a
+   * limit below the strategy's size would otherwise be logged again after every such moment).
+   */
+  step(tokenId: string, decisions: readonly RiskDecision[], now: number, judged = true): void {
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
     const prev = this.#last.get(tokenId);
     const evented = this.#evented.get(tokenId);
     this.#evented.delete(tokenId);
     if (decisions.length === 0) {
-      if (prev === undefined) return;
+      if (prev === undefined || (!judged && prev.quotesOnly)) return;
       this.#last.delete(tokenId);
       this.#leaveMarket(tokenId, prev.gatedMarket);
       const fields = prev.gatedMarket === undefined ? { tokenId } : { tokenId, marketId: prev.gatedMarket };
@@ -108,7 +115,8 @@ export class DecisionLog {
         if (level === "info") shown = true;
       }
     }
-    this.#last.set(tokenId, { sig, shown, gatedMarket, ownsMarket });
+    const quotesOnly = decisions.every((d) => d.scope === "quote");
+    this.#last.set(tokenId, { sig, shown, gatedMarket, ownsMarket, quotesOnly });
   }
 
   /** The in-flight fit's decisions of one quoting step of `tokenId` (possibly none). */

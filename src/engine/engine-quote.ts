@@ -30,6 +30,8 @@ interface Step {
   readonly reads: number;
   /** Handed to the decision log; undefined when the step logged none. */
   readonly decisions: readonly RiskDecision[] | undefined;
+  /** The strategy desired at least one quote for the guard to judge. */
+  readonly judged: boolean;
   readonly failed: boolean;
   /** The in-flight fit changed a placement (its decisions are not the memo's to replay). */
   readonly fitted: boolean;
@@ -60,12 +62,12 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
   const inputs = stepInputs(core, slot, gate, now);
   if (slot.memo.holds(inputs)) {
     const decisions = slot.memo.decisions;
-    if (decisions !== undefined) core.decisions.step(tokenId, decisions, now);
+    if (decisions !== undefined) core.decisions.step(tokenId, decisions, now, slot.memo.judged);
     return NONE;
   }
   const step = runStep(core, slot, gate, now, inputs.net);
   if (step.intents.length === 0 && !step.failed && !step.fitted) {
-    slot.memo.remember(inputs, step.reads, step.decisions);
+    slot.memo.remember(inputs, step.reads, step.decisions, step.judged);
   } else slot.memo.forget();
   return step.intents;
 }
@@ -174,7 +176,7 @@ function runStep(
     slot.awaiting = NOTHING_HELD;
     core.decisions.inFlight(tokenId, NO_DECISIONS, now);
     const intents = finish(core, tokenId, core.om.cancelAllFor(tokenId, reason, now), 0, now);
-    return { intents, reads: 0, decisions, failed: false, fitted: false };
+    return { intents, reads: 0, decisions, judged: true, failed: false, fitted: false };
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
@@ -185,7 +187,9 @@ function runStep(
     quoted?.quotes ?? [],
     now,
   );
-  core.decisions.step(tokenId, decisions, now);
+  // A step with nothing desired (a one-sided book) judged no quote: it does not end a standing limit.
+  const judged = quoted !== undefined && quoted.quotes.length > 0;
+  core.decisions.step(tokenId, decisions, now, judged);
   slot.quoting = allowed.length > 0;
   // Sized beside the orders that stay live through the cancel-replace (engine-in-flight.ts).
   const fit = fitToLiveOrders(core, slot, token, inventory, allowed);
@@ -202,6 +206,7 @@ function runStep(
     intents,
     reads: quoted?.reads ?? 0,
     decisions,
+    judged,
     failed: quoted?.failed === true,
     fitted: fit.decisions.length > 0,
   };

@@ -208,6 +208,8 @@ export class QuoteMemo {
   #touch: Touch = NO_TOUCH;
   /** The decisions the step handed to the decision log; undefined when it handed none. */
   decisions: readonly RiskDecision[] | undefined;
+  /** Whether the step had desired quotes for the guard to judge (DecisionLog.step). */
+  judged = true;
 
   /** True when a step with these inputs would repeat the remembered one. */
   holds(i: StepInputs): boolean {
@@ -237,11 +239,20 @@ export class QuoteMemo {
     return (r & SIZES) === 0 || (b.bids.bestSize() === t.bidSize && b.asks.bestSize() === t.askSize);
   }
 
-  /** Remembers a step that sent nothing; `reads` is what its strategy read (0 when it did not run). */
-  remember(i: StepInputs, reads: number, decisions: readonly RiskDecision[] | undefined): void {
+  /**
+   * Remembers a step that sent nothing; `reads` is what its strategy read (0 when it did not run),
+   * `judged` whether it desired any quote.
+   */
+  remember(
+    i: StepInputs,
+    reads: number,
+    decisions: readonly RiskDecision[] | undefined,
+    judged = true,
+  ): void {
     this.#in = i;
     this.#reads = reads;
     this.decisions = decisions;
+    this.judged = judged;
     const b = i.net;
     this.#touch =
       b === undefined
