@@ -58,6 +58,7 @@ import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
 import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
+import { warnImpossibleLimits } from "./impossible-limits.js";
 import { MarketCloses } from "./market-closes.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
 import type { PlatformWatch } from "./platform-watch.js";
@@ -181,6 +182,9 @@ export class TradingEngine implements Engine {
     this.#closes.arm([...tokens.slots()].map((s) => s.market));
     // A book still without its first snapshot a while from now is named once (its wait is at debug).
     this.#firstBooks.arm();
+    // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
+    const quoted = [...tokens.slots()].filter((s) => s.strategy !== undefined).map((s) => s.market);
+    warnImpossibleLimits(log, this.#core.risk.config, quoted);
     this.#core.requoteAll();
     log.info({ tokens: tokens.size, policy: options.startupPolicy, adopted }, "engine started");
     this.#core.emit({ type: "started", atMs: clock.now(), adopted, cancelledAtStart: prep.cancelledAtStart });
