@@ -1,6 +1,7 @@
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, CancelIntent } from "../execution/intents.js";
+import { cancelOf } from "../execution/order-manager.js";
 import { isTerminal } from "../execution/order-state.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { type Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
@@ -97,15 +98,7 @@ async function cancelRound(
 function knownCancels(core: EngineCore, reason: string): CancelIntent[] {
   const out: CancelIntent[] = [];
   for (const o of core.store.all()) {
-    if (isTerminal(o.state) || o.orderId === undefined) continue;
-    out.push({
-      kind: "cancel",
-      tokenId: o.tokenId,
-      marketId: o.marketId,
-      clientOrderId: o.clientOrderId,
-      orderId: o.orderId,
-      reason,
-    });
+    if (!isTerminal(o.state) && o.orderId !== undefined) out.push(cancelOf(o, reason));
   }
   return out;
 }

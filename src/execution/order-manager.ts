@@ -187,7 +187,11 @@ export class OrderManager {
   }
 }
 
-function cancelOf(o: TrackedOrder, reason: string): CancelIntent {
+/**
+ * The cancel intent of one tracked order (by its exchange id once known).
+ * @example core.send([cancelOf(order, "shutdown_final")])
+ */
+export function cancelOf(o: TrackedOrder, reason: string): CancelIntent {
   return {
     kind: "cancel",
     tokenId: o.tokenId,
