@@ -1,27 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SteppedClock } from "../../support/stepped-clock.js";
-import { Harness, type HarnessOptions } from "./support/harness.js";
+import { steppedStarted } from "./support/stepped-harness.js";
 
 const MINUTE = 60_000;
-
-/** A harness whose engine runs on a SteppedClock over the exchange's SimClock; started, quoting 0.47 / 0.53. */
-async function started(o: HarnessOptions = {}): Promise<{ h: Harness; wall: SteppedClock; yes: string }> {
-  let wall: SteppedClock | undefined;
-  const h = new Harness({
-    ...o,
-    engineClock: (x) => {
-      wall = new SteppedClock(x);
-      return wall;
-    },
-  });
-  if (wall === undefined) throw new Error("engine clock not built");
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.48", "0.52");
-  await h.engine.start();
-  await h.run();
-  expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-  return { h, wall, yes };
-}
 
 /**
  * The daemon's clock is the wall clock (LiveClock: Date.now()), which NTP or a VM resume can step by
@@ -33,7 +13,7 @@ describe.each([
   ["forward", 10 * MINUTE],
 ])("engine across a wall-clock step %s by 10 min", (_name, stepMs) => {
   it("requotes a moved book at once, applies a streamed fill, and keeps reconciling", async () => {
-    const { h, wall, yes } = await started();
+    const { h, wall, yes } = await steppedStarted();
     wall.stepMs = stepMs;
     h.crowdQuote(yes, "0.50", "0.54");
     await h.run(100);
@@ -51,7 +31,7 @@ describe.each([
 
   it("an error-rate halt that was running when the clock stepped ends after its cool-down", async () => {
     const risk = { errorRate: { maxErrors: 2, windowMs: 10_000, coolDownMs: 5_000 } };
-    const { h, wall, yes } = await started({ risk });
+    const { h, wall, yes } = await steppedStarted({ risk });
     h.exchange.scriptPlace(
       { kind: "reject", code: "insufficient_funds" },
       { kind: "reject", code: "insufficient_funds" },
@@ -72,7 +52,7 @@ describe.each([
   });
 
   it("an order filled just before the step (pruned at once when stepped forward) is not counted twice by the backfill", async () => {
-    const { h, wall, yes } = await started();
+    const { h, wall, yes } = await steppedStarted();
     h.take(yes, "sell", "0.47", "110"); // the crowd's 100, then our whole bid
     await h.run(100);
     expect(h.engine.positionOf(yes)).toBe(10_000_000n);

@@ -1,27 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { SteppedClock } from "../../support/stepped-clock.js";
-import { Harness, settle } from "./support/harness.js";
+import { type Harness, settle } from "./support/harness.js";
+import { steppedStarted } from "./support/stepped-harness.js";
 
 const MINUTE = 60_000;
-
-/** A started harness whose engine runs on a SteppedClock (wall time) over the exchange's SimClock. */
-async function started(): Promise<{ h: Harness; wall: SteppedClock; yes: string }> {
-  let wall: SteppedClock | undefined;
-  const h = new Harness({
-    engineClock: (x) => {
-      wall = new SteppedClock(x);
-      return wall;
-    },
-  });
-  if (wall === undefined) throw new Error("engine clock not built");
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.48", "0.52");
-  await h.engine.start();
-  await h.run();
-  expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-  return { h, wall, yes };
-}
 
 /** The exchange stops answering: cancels and reads hang (a dead connection, no answer ever). */
 function hang(h: Harness): void {
@@ -40,7 +22,7 @@ function hang(h: Harness): void {
  */
 describe("engine stop across a wall-clock step", () => {
   it("a 10-min step back while the stop waits on a silent exchange does not stretch it", async () => {
-    const { h, wall } = await started();
+    const { h, wall } = await steppedStarted();
     hang(h);
     let settled = false;
     const stopping = h.engine.stop("sigterm", 5_000).then((r) => {
@@ -56,7 +38,7 @@ describe("engine stop across a wall-clock step", () => {
   });
 
   it("a 10-min step back just before the deadline does not stretch it either", async () => {
-    const { h, wall } = await started();
+    const { h, wall } = await steppedStarted();
     hang(h);
     let settled = false;
     const stopping = h.engine.stop("sigterm", 5_000).then((r) => {
@@ -71,7 +53,7 @@ describe("engine stop across a wall-clock step", () => {
   });
 
   it("a 10-min step forward at the start of the stop does not skip its final check and cancels", async () => {
-    const { h, wall, yes } = await started();
+    const { h, wall, yes } = await steppedStarted();
     // The bid of the next quote reaches the venue but its answer is lost (`unknown` in the engine),
     // and cancel-all is refused (501): only the final GET /api/orders/open finds that bid, and only
     // a single cancel of it, from that list, takes it off the book.
