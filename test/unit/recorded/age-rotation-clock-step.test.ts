@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Clock } from "../../../src/core/clock.js";
 import { RotatingWriter } from "../../../src/gateway/record/rotating-writer.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
+import { SetClock } from "../../support/set-clock.js";
 
 /*
  * `mm record --rotate-minutes 60` starts a new file once the current one is an hour old. Its clock is
@@ -16,18 +16,6 @@ import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.j
 const T0 = Date.parse("2026-06-01T00:00:00.000Z");
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/** A wall clock the test sets, backwards too (no timers: the writer sets none without drainIdleMs). */
-class WallClock implements Clock {
-  t = T0;
-  now(): number {
-    return this.t;
-  }
-  setTimer(): number {
-    throw new Error("the writer sets no timers");
-  }
-  cancelTimer(): void {}
-}
 
 let dir: string;
 beforeAll(() => {
@@ -55,7 +43,7 @@ const nOf = (r: RecordedFrame) => (r.frame.data as { n: number }).n;
 async function record(name: string, minutes: number, stepAt: number, stepMs: number) {
   const sub = join(dir, name);
   mkdirSync(sub);
-  const clock = new WallClock();
+  const clock = new SetClock(T0);
   let mono = 0;
   const w = new RotatingWriter({ dir: sub, clock, policy: { maxAgeMs: HOUR }, monotonic: () => mono });
   for (let m = 0; m <= minutes; m++) {

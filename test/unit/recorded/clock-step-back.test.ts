@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergeByRecvTs } from "../../../src/backtest/replay/merge.js";
-import type { Clock } from "../../../src/core/clock.js";
 import type { ClockStepBack } from "../../../src/gateway/record/recv-clamp.js";
 import { RotatingWriter } from "../../../src/gateway/record/rotating-writer.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
+import { SetClock } from "../../support/set-clock.js";
 
 /*
  * The recorder stamps recvTs with the wall clock, which NTP or a VM resume can step backwards.
@@ -19,18 +19,6 @@ import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.j
  */
 
 const T0 = Date.parse("2026-06-01T00:00:00.000Z");
-
-/** A wall clock the test sets, backwards too (no timers: the writer sets none). */
-class SteppedClock implements Clock {
-  t = T0;
-  now(): number {
-    return this.t;
-  }
-  setTimer(): number {
-    throw new Error("the writer sets no timers");
-  }
-  cancelTimer(): void {}
-}
 
 let dir: string;
 beforeAll(() => {
@@ -60,7 +48,7 @@ const nOf = (r: RecordedFrame) => (r.frame.data as { n: number }).n;
 
 describe("recvTs when the wall clock steps back while recording", () => {
   it("stays non-decreasing within and across files; the replay's merge keeps the arrival order", async () => {
-    const clock = new SteppedClock();
+    const clock = new SetClock(T0);
     const steps: ClockStepBack[] = [];
     let mono = 0; // the monotonic clock, ms since the first frame
     const w = new RotatingWriter({
@@ -121,7 +109,7 @@ describe("recvTs when the wall clock steps back while recording", () => {
   });
 
   it("names files in recording order when the clock is behind the current file's start", async () => {
-    const clock = new SteppedClock();
+    const clock = new SetClock(T0);
     clock.t = T0 + 60_000;
     let mono = 0;
     const w = new RotatingWriter({
