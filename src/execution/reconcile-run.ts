@@ -124,26 +124,18 @@ export async function runReconcile(
     }
   }
   const { trades, createdAtMs } = await collectTrades(source, opts);
-  let backfill = backfillTrades(state, trades, { createdAtMs });
-  if (backfill.unmapped.length > 0) {
-    const tokens = new Map<string, string | undefined>();
-    for (const t of backfill.unmapped) {
-      if (tokens.has(t.orderId)) continue;
-      const o = await lookupOrder(source, t.orderId);
-      tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
-    }
-    const again = backfillTrades(state, backfill.unmapped, {
-      tokenOfOrder: (id) => tokens.get(id),
-      createdAtMs,
-    });
-    backfill = {
-      applied: [...backfill.applied, ...again.applied],
-      duplicates: backfill.duplicates + again.duplicates,
-      fees: backfill.fees + again.fees,
-      unmapped: again.unmapped,
-      invalid: [...backfill.invalid, ...again.invalid],
-    };
+  // Every read before anything is applied: a lookup failing after some fills (or a restored fill's
+  // fee) were applied lost them from the report, so the journal never had their fill rows, and a
+  // fill made while mm was down was applied again at the next start.
+  const tokens = new Map<string, string | undefined>();
+  for (const t of trades) {
+    if (tokens.has(t.orderId) || store.byOrderId(t.orderId) !== undefined) continue;
+    const tsMs = createdAtMs.get(t) ?? Date.parse(t.createdAt);
+    if (state.restored?.holds(t.id, t.orderId, tsMs) === true) continue;
+    const o = await lookupOrder(source, t.orderId);
+    tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
   }
+  const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
   return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill };
 }
 

@@ -9,8 +9,8 @@ import { MARKET, remote, TOKEN, trade } from "./reconcile-support.js";
 
 /*
  * A reconcile reads each trade record's createdAt for the paging cut-off, the restored-fill check
- * and the fill's timestamp (and again for a record backfilled a second time once its order is
- * looked up): it is parsed once per record, when its page arrives.
+ * (before and in the backfill) and the fill's timestamp: it is parsed once per record, when its
+ * page arrives.
  */
 
 /** A trade record counting the reads of its createdAt. */
@@ -44,7 +44,7 @@ function source(trades: TradeRecord[]): ReconcileSource {
 }
 
 describe("runReconcile: a trade record's createdAt is parsed once", () => {
-  it("reads it once per record, through paging, the restored check, the fill and the second pass", async () => {
+  it("reads it once per record, through paging, the restored check, the lookup and the fill", async () => {
     const orders = new OrderStore();
     orders.track(
       {
@@ -75,11 +75,12 @@ describe("runReconcile: a trade record's createdAt is parsed once", () => {
       tokenOf: () => TOKEN,
       tradesSinceMs: 1_000,
     });
+    // One pass in page order, the unmapped order's token looked up before anything is applied.
     expect(report.backfill.applied.map((f) => [f.tradeId, f.tsMs])).toEqual([
-      ["t1", 5_000],
       ["t2", 6_000],
+      ["t1", 5_000],
     ]);
-    expect(asked).toEqual([6_000, 5_000, 6_000]); // t2 checked in both passes
+    expect(asked).toEqual([6_000, 6_000, 5_000]); // t2 checked before its lookup and in the backfill
     expect(ours.reads()).toBe(1);
     expect(unmapped.reads()).toBe(1);
   });
