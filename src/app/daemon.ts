@@ -20,9 +20,10 @@ import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
 import { type DaemonJournal, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
-import { type QuotedMarkets, selectMarkets } from "./markets.js";
+import type { QuotedMarkets } from "./markets.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { randomSessionTag } from "./session.js";
+import { marketsAtStart } from "./start-markets.js";
 
 export interface DaemonOptions {
   readonly logger: Logger;
@@ -84,9 +85,10 @@ export interface Daemon {
  * the engine (start-up reconcile: cancel or adopt the wallet's open orders). A gateway closing for
  * good (4401 revoked/expired/suspended, 1008) stops the daemon: it cancels what it still can and
  * `done` resolves with exit code 3 naming the reason.
- * Throws ConfigError (missing secrets, no or unknown markets), the exchange's error when a start-up
- * call fails (a 401 names the key's problem), or the gateway's fatal error; everything opened is
- * closed first.
+ * Throws ConfigError (missing secrets, no or unknown markets), StartReadError when the markets
+ * cannot be read (it names exchange.baseUrl), StartStoppedError when a stop was requested before
+ * or during those reads (nothing opened), the exchange's error when a later start-up call fails (a
+ * 401 names the key's problem), or the gateway's fatal error; everything opened is closed first.
  * @example
  * const d = await startDaemon(config, { logger });
  * process.once("SIGTERM", () => void d.stop("SIGTERM"));
@@ -102,7 +104,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
   try {
-    const markets = await selectMarkets(client, config);
+    // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet.
+    const markets = await marketsAtStart(client, config, logger, opts.stopRequested);
     const reporter = new DaemonReporter(logger, markets, clock);
     journal =
       opts.journal === undefined

@@ -1,5 +1,6 @@
 import type { Daemon } from "./daemon.js";
 import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
+import { StartStoppedError } from "./start-errors.js";
 
 /** Where stop requests come from: a callback per request with its reason; returns the removal. */
 export type StopRequests = (onStop: (reason: string) => void) => () => void;
@@ -54,7 +55,9 @@ export interface LifecycleOptions {
  * arrives while the daemon is still starting aborts `stopRequested`, which `start` hands to the
  * daemon: it quotes nothing (an engine still starting stops there), and it is stopped as soon as
  * it is up. `start` also receives the hook the daemon calls when it begins stopping on its own (a
- * fatal auth close), so that stop is bounded too. Errors thrown by `start` propagate.
+ * fatal auth close), so that stop is bounded too. A start that gives up on the request before it
+ * had opened anything (StartStoppedError) ends with the request's outcome, exit 0. Other errors
+ * thrown by `start` propagate.
  * @example const outcome = await runUntilStopped((onStopping) => startDaemon(config, { logger, onStopping }), opts);
  */
 export async function runUntilStopped(
@@ -97,7 +100,14 @@ export async function runUntilStopped(
     if (daemon !== undefined) void daemon.stop(reason);
   });
   try {
-    const started = await Promise.race([start(() => arm(), stopRequest.signal), deadline]);
+    const starting = start(() => arm(), stopRequest.signal).catch((err: unknown) => {
+      // Nothing was opened or placed: the stop asked for is complete.
+      if (requested !== undefined && err instanceof StartStoppedError) {
+        return { exitCode: DAEMON_EXIT.ok, reason: requested } satisfies DaemonOutcome;
+      }
+      throw err;
+    });
+    const started = await Promise.race([starting, deadline]);
     if (!("done" in started)) return started;
     daemon = started;
     if (requested !== undefined) void daemon.stop(requested);

@@ -1,9 +1,12 @@
 import type { MmConfig } from "../config/types.js";
+import type { Address } from "../core/types.js";
 import type { MockExchange } from "../mock/mock-exchange.js";
+import type { Logger } from "../observability/logger.js";
 import { type Daemon, type DaemonOptions, startDaemon } from "./daemon.js";
 import { paperJournalSettings } from "./journal-settings.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { type PaperExchangeOptions, startPaperExchange } from "./paper.js";
+import { StartStoppedError } from "./start-errors.js";
 
 /** A daemon trading against a mock exchange that lives (and dies) with it. */
 export interface PaperDaemon extends Daemon {
@@ -42,6 +45,8 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
       ...(o.metrics === undefined ? {} : { metrics: o.metrics }),
     });
   } catch (err) {
+    // A start stopped on request still ends with the mock's own count, as every paper stop does.
+    if (err instanceof StartStoppedError) reportMock(logger, mock, wallet);
     await mock.close();
     throw err;
   }
@@ -52,10 +57,7 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
   let finished: Promise<DaemonOutcome> | undefined;
   const finish = (outcome: DaemonOutcome): Promise<DaemonOutcome> => {
     finished ??= (async () => {
-      const left = mock.context.venue.openOrders(wallet).length;
-      const line = `paper: the mock exchange holds ${left} open order(s) of the paper wallet`;
-      if (left === 0) logger.info({ openOnMock: left }, line);
-      else logger.warn({ openOnMock: left }, line);
+      reportMock(logger, mock, wallet);
       const j = daemon.journal;
       if (j !== undefined) {
         logger.info({ journal: j.path }, `paper: this run's journal: mm report --journal ${j.path}`);
@@ -73,4 +75,12 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
     done,
     stop: async (reason) => finish(await daemon.stop(reason)),
   };
+}
+
+/** Logs how many orders of the paper wallet the mock holds (its own count): a warning unless none. */
+function reportMock(logger: Logger, mock: MockExchange, wallet: Address): void {
+  const left = mock.context.venue.openOrders(wallet).length;
+  const line = `paper: the mock exchange holds ${left} open order(s) of the paper wallet`;
+  if (left === 0) logger.info({ openOnMock: left }, line);
+  else logger.warn({ openOnMock: left }, line);
 }

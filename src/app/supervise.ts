@@ -1,6 +1,7 @@
 import { ConfigError } from "../config/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
 import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
+import { StartReadError } from "./start-errors.js";
 
 /** What a long-running command injects (tests replace the process signals and process.exit). */
 export interface SuperviseDeps {
@@ -12,7 +13,9 @@ export interface SuperviseDeps {
 /**
  * Runs `mm <name>`'s daemon to its end and maps the outcome to the exit code (see DAEMON_EXIT),
  * with a last line on stderr naming why it stopped. ConfigErrors propagate (main prints them,
- * exit 2); a key the exchange refuses at start-up is exit 3; anything else propagates (exit 1).
+ * exit 2); a key the exchange refuses at start-up is exit 3; markets that cannot be read at start
+ * (StartReadError: the line names exchange.baseUrl and the cause) exit 1, the exchange may just be
+ * down; anything else propagates (exit 1).
  * When `forceExit` is given it is also armed, unref'd, one second after the outcome, so a handle
  * left open by accident cannot keep a stopped daemon's process alive.
  * @example return superviseDaemon("run", (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }), 10_000, io.stderr, deps);
@@ -42,11 +45,20 @@ export async function superviseDaemon(
       notify(`stopped (${outcome.reason}); exit ${code}`);
     }
   } catch (err) {
+    if (err instanceof StartReadError) {
+      notify(`could not read the markets at start: ${err.message}; nothing was quoted; exit 1`);
+      return finish(DAEMON_EXIT.failed, deps);
+    }
     const auth = fatalAuthCode(err);
     if (err instanceof ConfigError || auth === undefined) throw err;
     notify(`the exchange refused the API key (${auth}) at start-up; nothing was quoted; exit 3`);
     code = DAEMON_EXIT.fatal;
   }
+  return finish(code, deps);
+}
+
+/** Arms the backstop exit (see superviseDaemon) and returns `code`. */
+function finish(code: number, deps: SuperviseDeps): number {
   const { forceExit } = deps;
   if (forceExit !== undefined) setTimeout(() => forceExit(code), 1_000).unref();
   return code;

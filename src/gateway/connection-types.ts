@@ -22,6 +22,8 @@ export interface ClosedInfo {
   readonly fatal: GatewayFatalError | undefined;
   /** True when the `connected` frame had arrived. */
   readonly wasOpen: boolean;
+  /** The socket's first error, when it had one (e.g. `connect ECONNREFUSED 127.0.0.1:1`). */
+  readonly error?: string;
 }
 
 /** What a connection reports to its owner. */

@@ -59,6 +59,7 @@ export class GatewayConnection {
   #ended = false;
   #cause: CloseCause = "closed";
   #fatal: GatewayFatalError | undefined;
+  #error: string | undefined;
 
   constructor(opts: ConnectionOptions) {
     this.#o = opts;
@@ -105,9 +106,11 @@ export class GatewayConnection {
       res.resume();
       ws.terminate();
     });
-    ws.on("error", (err) =>
-      o.logger?.debug({ err: err.message, gateway: o.gateway }, "gateway: socket error"),
-    );
+    ws.on("error", (err) => {
+      // Kept for the close: why a connection never opened is what names a wrong URL.
+      this.#error ??= errorText(err);
+      o.logger?.debug({ err: err.message, gateway: o.gateway }, "gateway: socket error");
+    });
     ws.on("message", (data, isBinary) => this.#onMessage(data, isBinary));
     ws.on("close", (code, reason) => this.#onClose(code, reason.toString()));
     return new Promise((resolve, reject) => {
@@ -277,11 +280,24 @@ export class GatewayConnection {
         : lost);
     this.#opened?.reject(failure);
     this.#opened = undefined;
-    o.hooks.onClosed({ code, reason, cause: this.#cause, fatal, wasOpen });
+    o.hooks.onClosed({
+      code,
+      reason,
+      cause: this.#cause,
+      fatal,
+      wasOpen,
+      ...(this.#error === undefined ? {} : { error: this.#error }),
+    });
   }
 
   #clearConnectTimer(): void {
     if (this.#connectTimer !== undefined) this.#o.clock.cancelTimer(this.#connectTimer);
     this.#connectTimer = undefined;
   }
+}
+
+/** An error's message, with its code when the message leaves it out (TLS errors do). */
+function errorText(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" && !err.message.includes(code) ? `${err.message} [${code}]` : err.message;
 }

@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import { publicUrl } from "../core/public-url.js";
 import type { Logger } from "../observability/logger.js";
 import { type ConnectionOptions, GatewayConnection } from "./connection.js";
 import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
@@ -52,6 +53,7 @@ export class ConnectionLink {
   #timer: TimerId | undefined;
   #attempt = 0;
   #everOpen = false;
+  #namedUrl = false;
   #openedAt = 0;
   #ended: (() => void)[] = [];
 
@@ -157,6 +159,27 @@ export class ConnectionLink {
     this.#o.hooks.onUp(this, info, reconnect);
   }
 
+  // Once per link, on its first failed attempt before any connection: a wrong URL (or the gateway
+  // down at start) must be recognisable from the log, not only as endless "reconnecting" lines.
+  // Every client's URL is exchange.wsUrl plus the gateway's path.
+  #nameUrl(info: ClosedInfo): void {
+    this.#namedUrl = true;
+    const url = publicUrl(this.#o.url);
+    this.#o.logger?.warn(
+      {
+        gateway: this.#o.gateway,
+        link: this.index,
+        setting: "exchange.wsUrl",
+        url,
+        code: info.code,
+        cause: info.cause,
+        error: info.error,
+      },
+      `gateway: could not connect to ${url} (exchange.wsUrl): ${info.error ?? `closed ${info.code}`}; ` +
+        "retrying until it answers (check the setting, or whether the exchange is up)",
+    );
+  }
+
   #onClosed(conn: GatewayConnection, info: ClosedInfo): void {
     if (conn !== this.#conn) return;
     this.#conn = undefined;
@@ -180,6 +203,7 @@ export class ConnectionLink {
       o.hooks.onDown(this, info);
     }
     this.#attempt++;
+    if (!this.#everOpen && !this.#namedUrl) this.#nameUrl(info);
     const delay = reconnectDelay(this.#attempt, o.timing.backoff, o.random);
     o.logger?.warn(
       {

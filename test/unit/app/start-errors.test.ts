@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { StartReadError, startReadError } from "../../../src/app/start-errors.js";
+import { ConfigError } from "../../../src/config/errors.js";
+import { publicUrl } from "../../../src/core/public-url.js";
+import { ExchangeError } from "../../../src/exchange/exchange-error.js";
+
+/** A transport failure as the HTTP client throws it (the node error as its cause). */
+function connectFailed(message: string, errno: string): ExchangeError {
+  const cause = Object.assign(new Error(message), { code: errno });
+  return new ExchangeError({
+    code: "connect_failed",
+    message: `GET /api/markets: could not connect (${message})`,
+    outcome: "retryable",
+    endpoint: "GET /api/markets",
+    cause,
+  });
+}
+
+describe("startReadError", () => {
+  it("names exchange.baseUrl, the URL, the endpoint and the cause of a host that does not resolve", () => {
+    const err = startReadError(
+      connectFailed("getaddrinfo ENOTFOUND exchange.invalid", "ENOTFOUND"),
+      "https://exchange.invalid/v1",
+    ) as StartReadError;
+    expect(err).toBeInstanceOf(StartReadError);
+    expect(err.message).toBe(
+      "exchange.baseUrl https://exchange.invalid/v1: GET /api/markets: could not connect " +
+        "(getaddrinfo ENOTFOUND exchange.invalid); check the setting, or whether the exchange is up",
+    );
+    expect(err.details).toEqual({
+      setting: "exchange.baseUrl",
+      url: "https://exchange.invalid/v1",
+      endpoint: "GET /api/markets",
+      cause: "ENOTFOUND",
+    });
+  });
+
+  it("adds the error code a TLS failure's message leaves out", () => {
+    const err = startReadError(
+      connectFailed("unable to verify the first certificate", "UNABLE_TO_VERIFY_LEAF_SIGNATURE"),
+      "https://127.0.0.1:9",
+    ) as StartReadError;
+    expect(err.message).toContain(
+      "(unable to verify the first certificate) [UNABLE_TO_VERIFY_LEAF_SIGNATURE]",
+    );
+  });
+
+  it("names the HTTP status of an answer (a wrong path answers 404)", () => {
+    const e = new ExchangeError({
+      code: "not_found",
+      message: "no route /nope/api/markets",
+      outcome: "rejected",
+      endpoint: "GET /api/markets",
+      httpStatus: 404,
+    });
+    expect((startReadError(e, "http://127.0.0.1:9/nope") as StartReadError).message).toBe(
+      "exchange.baseUrl http://127.0.0.1:9/nope: GET /api/markets: HTTP 404 not_found: no route /nope/api/markets; " +
+        "check the setting, or whether the exchange is up",
+    );
+  });
+
+  it("leaves a refused key (401: exit 3) and a ConfigError (exit 2) as they are", () => {
+    const unauthorized = new ExchangeError({
+      code: "api_key_revoked",
+      message: "revoked",
+      outcome: "rejected",
+      endpoint: "GET /api/markets",
+      httpStatus: 401,
+    });
+    const config = new ConfigError([{ field: "engine.markets", message: "nothing to quote" }]);
+    expect(startReadError(unauthorized, "http://127.0.0.1:9")).toBe(unauthorized);
+    expect(startReadError(config, "http://127.0.0.1:9")).toBe(config);
+  });
+});
+
+describe("publicUrl", () => {
+  it("drops credentials, query and fragment", () => {
+    expect(publicUrl("https://user:pa55@ex.example/api?token=abc#x")).toBe("https://ex.example/api");
+    expect(publicUrl("ws://127.0.0.1:1")).toBe("ws://127.0.0.1:1");
+    expect(publicUrl("not a url")).toBe("(unparsable URL)");
+  });
+});
