@@ -163,7 +163,9 @@ async function collectTrades(
       if (since !== undefined && ms < since) older = true;
       trades.push(t);
     }
-    if (res.nextCursor === null || older || res.trades.length === 0) break;
+    // An empty page with a cursor goes on: the engine's source filters pages, and trades it looks
+    // for may lie behind one it emptied (maxTradePages bounds an exchange that never ends).
+    if (res.nextCursor === null || older) break;
     cursor = res.nextCursor;
   }
   return { trades, createdAtMs };
