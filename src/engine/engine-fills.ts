@@ -82,7 +82,9 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
   const positionMicro = core.positions.position(fill.tokenId);
   const pnlMicro = core.positions.pnlMicro;
   core.emit({ type: "fill", atMs: now, fill, source, positionMicro, pnlMicro });
-  core.log.info(
+  // Debug: the daemon's reporter writes the operator's line of each fill (from the event above);
+  // at info too, every fill was logged twice.
+  core.log.debug(
     {
       tokenId: fill.tokenId,
       side: fill.side,
