@@ -1,6 +1,6 @@
 import { ConfigError } from "../config/errors.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
-import { GatewayFatalError } from "../gateway/errors.js";
+import { GatewayFatalError, wrongGatewayUrl } from "../gateway/errors.js";
 
 /**
  * Exit codes of the long-running commands (`mm run`, `mm paper`):
@@ -26,7 +26,8 @@ export interface DaemonOutcome {
  * @example fatalAuthCode(new GatewayFatalError("user", "api_key_revoked", "…", 4401)) // "api_key_revoked"
  */
 export function fatalAuthCode(err: unknown): string | undefined {
-  if (err instanceof GatewayFatalError) return err.code;
+  // An upgrade refused 404 is a wrong exchange.wsUrl, not the key: exit 1, named as such.
+  if (err instanceof GatewayFatalError) return wrongGatewayUrl(err) ? undefined : err.code;
   if (err instanceof ExchangeError && err.httpStatus === 401) return err.code;
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from "../config/errors.js";
+import { GatewayFatalError, wrongGatewayUrl } from "../gateway/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
 import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
 import { StartReadError } from "./start-errors.js";
@@ -47,6 +48,12 @@ export async function superviseDaemon(
   } catch (err) {
     if (err instanceof StartReadError) {
       notify(`could not read the markets at start: ${err.message}; nothing was quoted; exit 1`);
+      return finish(DAEMON_EXIT.failed, deps);
+    }
+    if (err instanceof GatewayFatalError && wrongGatewayUrl(err)) {
+      notify(
+        `could not open /ws/${err.gateway} at start: exchange.wsUrl: the upgrade was answered HTTP ${String(err.details.httpStatus)} (a wrong path?); check the setting; nothing was quoted; exit 1`,
+      );
       return finish(DAEMON_EXIT.failed, deps);
     }
     const auth = fatalAuthCode(err);

@@ -52,6 +52,16 @@ export class GatewayFatalError extends MmError {
   }
 }
 
+/**
+ * Whether a fatal close is an upgrade refused over HTTP for something other than the key (a 404:
+ * a wrong path in exchange.wsUrl). The spec's handshake auth failures are 4401 close frames; an
+ * upgrade refused 401/403 is still read as the key's.
+ */
+export function wrongGatewayUrl(err: GatewayFatalError): boolean {
+  const status = err.details.httpStatus;
+  return err.code === "upgrade_rejected" && status !== 401 && status !== 403;
+}
+
 /** Close code of every handshake/authentication failure (spec: WebSocket authentication). */
 export const CLOSE_AUTH = 4401;
 /** Close code of an Origin outside the allowlist. */

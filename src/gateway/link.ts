@@ -4,7 +4,7 @@ import type { Logger } from "../observability/logger.js";
 import { type ConnectionOptions, GatewayConnection } from "./connection.js";
 import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
 import type { GatewayCounters } from "./counters.js";
-import { GatewayError, type GatewayFatalError } from "./errors.js";
+import { GatewayError, type GatewayFatalError, wrongGatewayUrl } from "./errors.js";
 import { type GatewayTiming, reconnectDelay } from "./options.js";
 import type { GatewayKind } from "./types.js";
 
@@ -190,10 +190,27 @@ export class ConnectionLink {
     if (info.fatal !== undefined) {
       this.#state = "fatal";
       o.counters.fatal++;
-      o.logger?.error(
-        { gateway: o.gateway, link: this.index, code: info.fatal.code },
-        "gateway: fatal close",
-      );
+      if (wrongGatewayUrl(info.fatal)) {
+        // Not the key: the URL. Named, as a refused connection is (#nameUrl), without "retrying".
+        const url = publicUrl(o.url);
+        const status = info.fatal.details.httpStatus;
+        o.logger?.error(
+          {
+            gateway: o.gateway,
+            link: this.index,
+            code: info.fatal.code,
+            setting: "exchange.wsUrl",
+            url,
+            status,
+          },
+          `gateway: ${url} (exchange.wsUrl) answered the upgrade HTTP ${String(status)}: check the setting`,
+        );
+      } else {
+        o.logger?.error(
+          { gateway: o.gateway, link: this.index, code: info.fatal.code },
+          "gateway: fatal close",
+        );
+      }
       o.hooks.onFatal(this, info.fatal);
       return;
     }
