@@ -109,6 +109,7 @@ export class ExchangeCaller {
         clock: this.#o.clock,
         random: this.#o.random,
         settings: this.#o.retry,
+        closed: this.#o.transport.closed,
         onRetry: (event) => {
           this.#o.logger.debug(
             {

@@ -163,7 +163,10 @@ export class ExchangeHttpClient {
     return this.#transport.apiVersion;
   }
 
-  /** Closes keep-alive connections and the breaker's timer. */
+  /**
+   * Closes keep-alive connections and the breaker's timer. From then on nothing is sent: a call waiting
+   * to retry, or made later, fails at once with an ExchangeError `client_closed`.
+   */
   close(): void {
     this.breaker.dispose();
     this.#transport.close();

@@ -113,6 +113,8 @@ export const CLIENT_CODES = [
   "placement_rejected",
   /** The circuit breaker is open: the request was not sent. */
   "circuit_open",
+  /** The client was closed (shutdown): the request, or its next retry, was not sent. */
+  "client_closed",
 ] as const;
 
 /** A code produced by mm's client rather than the exchange. */

@@ -105,3 +105,26 @@ export function classifyHttpFailure(status: number, code: string): ExchangeOutco
 export function classifyTransportFailure(written: boolean): ExchangeOutcome {
   return written ? "ambiguous" : "retryable";
 }
+
+/**
+ * The failure of a call on a closed client (ExchangeHttpClient.close): nothing more is sent. Its
+ * outcome is `rejected` (the exchange did nothing and a resend on this client fails the same way),
+ * except when `last`, the failed attempt whose retry the close abandoned, may have taken effect: that
+ * stays `ambiguous`.
+ * @example throw clientClosedError("GET /api/orders/open");
+ */
+export function clientClosedError(endpoint: string, last?: ExchangeError): ExchangeError {
+  return new ExchangeError({
+    code: "client_closed",
+    message:
+      last === undefined
+        ? `${endpoint}: the client is closed, request not sent`
+        : `${endpoint}: the client closed while the call waited to retry (${last.code})`,
+    outcome: last?.outcome === "ambiguous" ? "ambiguous" : "rejected",
+    endpoint,
+    httpStatus: last?.httpStatus,
+    requestId: last?.requestId,
+    traceId: last?.traceId,
+    cause: last,
+  });
+}

@@ -1,5 +1,5 @@
 import { type Clock, sleep } from "../core/clock.js";
-import { ExchangeError } from "./exchange-error.js";
+import { clientClosedError, ExchangeError } from "./exchange-error.js";
 
 /**
  * The spec's retry guidance as settings. Defaults are the spec's numbers: back-off from 200 ms, capped
@@ -111,11 +111,14 @@ export interface RetryContext {
   settings: RetrySettings;
   /** Called before each wait; the wait starts right after it returns. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Aborted when the client closes: no retry is sent after it, and a wait in progress ends at once. */
+  closed?: AbortSignal | undefined;
 }
 
 /**
  * Runs `attempt` until it succeeds or {@link decideRetry} says stop, waiting on the injected clock
- * between attempts (so SimClock drives it in tests). The last error is rethrown unchanged.
+ * between attempts (so SimClock drives it in tests). The last error is rethrown unchanged, except
+ * when `ctx.closed` aborts before or during a wait: the call then fails at once as `client_closed`.
  * @example const body = await withRetry((n) => send(n), { method: "GET", endpoint, clock, random: Math.random, settings });
  */
 export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: RetryContext): Promise<T> {
@@ -125,14 +128,35 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: Retr
     } catch (err) {
       const decision = decideRetry(err, n, ctx.method, ctx.settings, ctx.random);
       if (!decision.retry) throw err;
+      const last = err as ExchangeError;
+      if (ctx.closed?.aborted === true) throw clientClosedError(ctx.endpoint, last);
       ctx.onRetry?.({
         endpoint: ctx.endpoint,
         attempt: n,
         delayMs: decision.delayMs,
         reason: decision.reason,
-        error: err as ExchangeError,
+        error: last,
       });
-      await sleep(ctx.clock, decision.delayMs);
+      if (ctx.closed === undefined) await sleep(ctx.clock, decision.delayMs);
+      else if (!(await sleepUnlessClosed(ctx.clock, decision.delayMs, ctx.closed))) {
+        throw clientClosedError(ctx.endpoint, last);
+      }
     }
   }
+}
+
+/** Waits `ms` on the clock; resolves true when the wait ran out, false as soon as `closed` aborts. */
+function sleepUnlessClosed(clock: Clock, ms: number, closed: AbortSignal): Promise<boolean> {
+  if (closed.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clock.cancelTimer(timer);
+      resolve(false);
+    };
+    const timer = clock.setTimer(ms, () => {
+      closed.removeEventListener("abort", onClose);
+      resolve(true);
+    });
+    closed.addEventListener("abort", onClose, { once: true });
+  });
 }

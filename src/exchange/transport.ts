@@ -1,9 +1,10 @@
+import { setMaxListeners } from "node:events";
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import type { Logger } from "pino";
 import type { Clock } from "../core/clock.js";
-import { classifyTransportFailure, ExchangeError } from "./exchange-error.js";
+import { classifyTransportFailure, clientClosedError, ExchangeError } from "./exchange-error.js";
 import {
   type RateLimitState,
   RateLimitTracker,
@@ -89,6 +90,7 @@ export class HttpTransport {
   readonly #log: Logger;
   readonly #timeoutMs: number;
   readonly #maxBodyBytes: number;
+  readonly #closing = new AbortController();
 
   constructor(opts: TransportOptions) {
     this.#base = new URL(opts.baseUrl);
@@ -111,6 +113,8 @@ export class HttpTransport {
     this.#timeoutMs = opts.timeoutMs;
     this.#maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
     this.serverClock = new ServerClock(opts.clock);
+    // Every call waiting to retry listens here; a busy engine has more than node's default 10.
+    setMaxListeners(0, this.#closing.signal);
   }
 
   /** X-API-Version of the last response. */
@@ -118,8 +122,17 @@ export class HttpTransport {
     return this.#apiVersion;
   }
 
-  /** Closes pooled connections; in-flight requests fail as connection_lost. */
+  /** Aborted once the transport is closed: retry waits listen to it so that they end at once. */
+  get closed(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /**
+   * Closes pooled connections; in-flight requests fail as connection_lost, and every later send
+   * fails as `client_closed` without leaving (a new socket would otherwise be opened for it).
+   */
   close(): void {
+    this.#closing.abort();
     this.#agent.destroy();
   }
 
@@ -129,6 +142,7 @@ export class HttpTransport {
    */
   send(req: TransportRequest): Promise<TransportResponse> {
     const endpoint = `${req.method} ${req.route}`;
+    if (this.#closing.signal.aborted) return Promise.reject(clientClosedError(endpoint));
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     const headers: Record<string, string> = { accept: "application/json" };
     if (payload !== undefined) {
