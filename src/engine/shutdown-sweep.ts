@@ -30,7 +30,9 @@ export const SWEEP_PAUSE_MAX_MS = 500;
  *   doubling up to {@link SWEEP_PAUSE_MAX_MS}) until it succeeds or the deadline passes; orders still
  *   listed start another round (after a pause). A definite refusal of the read (a 4xx: a revoked key,
  *   a wrong URL) is not retried: the same request would get the same answer, and the stop of a
- *   refused key (exit 3) should not wait out the budget for nothing.
+ *   refused key (exit 3) should not wait out the budget for nothing. When the first read is refused
+ *   because the key itself is (401, a banned wallet), there is no round at all: every cancel would be
+ *   refused too, and step 1 has already tried them all.
  * A round after a failed read whose cancel-all succeeded, with no order left that the engine believes
  * live, ends the sweep with 0 too (the wallet-wide cancel-all removed whatever the read would list).
  * @returns what the last read made after the last cancel round lists; when there is none (the
@@ -44,6 +46,8 @@ export async function sweepOpenOrders(
 ): Promise<number> {
   const pauses = backOff();
   const first = await readOpenOrders(core, limit);
+  // Step 1 already sent the cancels this round would send again, each refused at the cancel rate.
+  if (first === "key_refused") return believedLive(core);
   let listed = typeof first === "string" ? undefined : first;
   let paused = true; // no pause before the first round
   while (listed === undefined || listed.length > 0) {
@@ -115,27 +119,40 @@ async function readRetrying(
   for (let attempts = 1; ; attempts++) {
     const read = await readOpenOrders(core, limit);
     if (typeof read !== "string") return { listed: read, attempts };
-    if (read === "refused" || limit.passed) return { listed: undefined, attempts };
+    if (read === "refused" || read === "key_refused" || limit.passed) return { listed: undefined, attempts };
     await limit.pause(pauses.next());
   }
 }
 
 /**
  * GET /api/orders/open within the deadline: the list; `failed` when it failed in a way a retry may
- * get past (5xx, 429, no answer, too late); `refused` on a definite reject (4xx, 501).
+ * get past (5xx, 429, no answer, too late); `key_refused` when the exchange refuses every request
+ * of this key ({@link refusesEveryRequest}); `refused` on another definite reject (4xx, 501).
  */
 async function readOpenOrders(
   core: EngineCore,
   limit: Deadline,
-): Promise<readonly Order[] | "failed" | "refused"> {
+): Promise<readonly Order[] | "failed" | "refused" | "key_refused"> {
   if (limit.passed) return "failed";
   try {
     const open = await untilDeadline(core.clock, core.exchange.openOrders(), limit);
     return open === TIMED_OUT ? "failed" : open;
   } catch (err) {
     core.log.warn({ err }, "shutdown: could not read the open orders");
-    return err instanceof ExchangeError && err.outcome === "rejected" ? "refused" : "failed";
+    if (!(err instanceof ExchangeError) || err.outcome !== "rejected") return "failed";
+    return refusesEveryRequest(err) ? "key_refused" : "refused";
   }
+}
+
+/**
+ * Whether a refused read says every request of this key, cancels included, is refused: any 401 (the
+ * spec's key checks — format, unknown, secret, revoked, expired, suspended, IP — apply to every
+ * endpoint alike) or a 403 `wallet_banned`. A 403 `api_key_scope_missing` names the read's scope
+ * (orders:read) only: cancels need orders:write, which the key may hold. Other 4xx (a 404 from a
+ * wrong path for this one endpoint) say nothing about the cancels either.
+ */
+function refusesEveryRequest(err: ExchangeError): boolean {
+  return err.httpStatus === 401 || (err.httpStatus === 403 && err.code === "wallet_banned");
 }
 
 /** Waits (on the Clock, until the deadline) for the closed queue to answer every cancel it holds. */

@@ -195,8 +195,71 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     expect(await s.result).toEqual({ openOrders: 2 });
     expect(s.settledAt()).toBeLessThan(t0 + 100);
     expect(h.botQuotes(yes)).toHaveLength(2);
-    // One round after the first refused read (the writes may still work), then one more read.
-    expect(h.exchange.of("open_orders_refused")).toHaveLength(2);
+    // The key itself is refused: no cancel round after the refused read (every cancel would be
+    // refused too, each at the cancel rate), and no second read.
+    const reads = h.exchange.of("open_orders_refused");
+    expect(reads).toHaveLength(1);
+    const readIndex = h.exchange.calls.findIndex((c) => c.op === "open_orders_refused");
+    const after = h.exchange.calls.slice(readIndex + 1).map((c) => c.op);
+    expect(after.filter((op) => op === "cancel_refused" || op === "cancel_all_refused")).toEqual([]);
+    // Step 1 did try them: the wallet cancel-all, then each quote by id.
+    expect(h.exchange.of("cancel_all_refused")).toHaveLength(1);
+    expect(h.exchange.of("cancel_refused")).toHaveLength(2);
+    expect(h.clock.pending).toBe(0);
+  });
+
+  it("a banned wallet (403 wallet_banned) is refused everywhere too: no cancel round after the read", async () => {
+    const { h, yes } = await started();
+    const banned = (endpoint: string) => async () => {
+      h.exchange.calls.push({ op: `${endpoint}_refused`, atMs: h.clock.now(), arg: "" });
+      throw new ExchangeError({
+        code: "wallet_banned",
+        message: "banned",
+        outcome: "rejected",
+        endpoint,
+        httpStatus: 403,
+      });
+    };
+    h.exchange.cancel = banned("cancel");
+    h.exchange.cancelAll = banned("cancel_all");
+    h.exchange.openOrders = banned("open_orders");
+    const s = stop(h, 3_000);
+    await h.run(3_000);
+    expect(await s.result).toEqual({ openOrders: 2 });
+    expect(h.botQuotes(yes)).toHaveLength(2);
+    // Step 1's cancel-all and its two fallback cancels; nothing after the one refused read.
+    expect(h.exchange.of("cancel_all_refused")).toHaveLength(1);
+    expect(h.exchange.of("cancel_refused")).toHaveLength(2);
+    expect(h.exchange.of("open_orders_refused")).toHaveLength(1);
+    expect(h.clock.pending).toBe(0);
+  });
+
+  it.each([
+    { why: "404 on that endpoint only", httpStatus: 404, code: "order_not_found" },
+    { why: "403 for the read's scope only", httpStatus: 403, code: "api_key_scope_missing" },
+  ])("a read refused otherwise ($why): the cancel round still runs", async ({ httpStatus, code }) => {
+    const { h, yes } = await started();
+    h.exchange.openOrders = async () => {
+      h.exchange.calls.push({ op: "open_orders_refused", atMs: h.clock.now(), arg: "" });
+      throw new ExchangeError({
+        code,
+        message: "refused",
+        outcome: "rejected",
+        endpoint: "GET /api/orders/open",
+        httpStatus,
+      });
+    };
+    let cancelAllFaults = 1;
+    faulty(h, (op) => op === "cancel_all" && cancelAllFaults-- > 0);
+    const s = stop(h, 3_000);
+    await h.run(3_000);
+    // Step 1's cancel-all failed; after the refused read, the sweep's own cancel-all clears the wallet.
+    expect(h.exchange.of("cancel_all")).toHaveLength(1);
+    const readAt = h.exchange.calls.findIndex((c) => c.op === "open_orders_refused");
+    const allAt = h.exchange.calls.findIndex((c) => c.op === "cancel_all");
+    expect(allAt).toBeGreaterThan(readAt);
+    expect(h.botQuotes(yes)).toEqual([]);
+    expect(await s.result).toEqual({ openOrders: 0 });
     expect(h.clock.pending).toBe(0);
   });
 
