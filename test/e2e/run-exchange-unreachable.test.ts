@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockExchange, type MockExchange } from "../../src/mock/mock-exchange.js";
 import { API_KEY, daemonEnv, market, PRIVATE_KEY, SCENARIO } from "../integration/daemon/support.js";
+import { closedPort } from "../support/http-test-server.js";
 import { type MmChild, reap, spawnMm } from "./support.js";
 
 let mock: MockExchange | undefined;
@@ -12,16 +12,6 @@ afterEach(async () => {
   mm = undefined;
   mock = undefined;
 });
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const address = s.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /**
  * `mm run` with a wrong exchange.baseUrl (nothing listening there) used to end with

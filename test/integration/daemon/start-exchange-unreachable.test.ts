@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { StartReadError } from "../../../src/app/start-errors.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import { closedPort } from "../../support/http-test-server.js";
 import { daemonConfig, market, memoryLogger, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
@@ -12,16 +12,6 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const address = s.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 async function startError(extra: Record<string, string>): Promise<unknown> {
   const { logger } = memoryLogger();

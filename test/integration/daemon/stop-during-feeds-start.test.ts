@@ -12,6 +12,7 @@ import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
+import { closedPort } from "../../support/http-test-server.js";
 import { daemonConfig, market, memoryLogger, seedMarket, startMock, waitFor } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
@@ -76,16 +77,6 @@ async function splitProxy(target: MockExchange): Promise<SplitProxy> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const address = s.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 /** Stop requests the test fires by hand. */

@@ -1,25 +1,15 @@
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
+import { closedPort } from "../../support/http-test-server.js";
 
 let client: GatewayClient | undefined;
 afterEach(async () => {
   await client?.close();
   client = undefined;
 });
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const address = s.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 async function until(probe: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
