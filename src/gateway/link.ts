@@ -159,7 +159,7 @@ export class ConnectionLink {
     this.#o.hooks.onUp(this, info, reconnect);
   }
 
-  // Once per link, on its first failed attempt before any connection: a wrong URL (or the gateway
+  // Once per client (its link 0), on its first failed attempt before any connection: a wrong URL (or the gateway
   // down at start) must be recognisable from the log, not only as endless "reconnecting" lines.
   // Every client's URL is exchange.wsUrl plus the gateway's path.
   #nameUrl(info: ClosedInfo): void {
@@ -220,7 +220,8 @@ export class ConnectionLink {
       o.hooks.onDown(this, info);
     }
     this.#attempt++;
-    if (!this.#everOpen && !this.#namedUrl) this.#nameUrl(info);
+    // Link 0 only: later links are opened beside a link that connected, so the URL is right.
+    if (this.index === 0 && !this.#everOpen && !this.#namedUrl) this.#nameUrl(info);
     const delay = reconnectDelay(this.#attempt, o.timing.backoff, o.random);
     o.logger?.warn(
       {
