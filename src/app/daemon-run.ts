@@ -34,6 +34,7 @@ export class DaemonRun {
   readonly #p: RunParts;
   #resolve: (o: DaemonOutcome) => void = () => undefined;
   #stopping: Promise<DaemonOutcome> | undefined;
+  #refusal: GatewayFatalError | ExchangeError | undefined;
 
   constructor(parts: RunParts) {
     this.#p = parts;
@@ -49,6 +50,7 @@ export class DaemonRun {
   fatal(err: GatewayFatalError): void {
     const { code, gateway, closeCode } = err;
     this.#refused(
+      err,
       code,
       { code, gateway, closeCode },
       `the exchange closed /ws/${gateway} for good (${code})`,
@@ -63,6 +65,7 @@ export class DaemonRun {
     if (this.#stopping !== undefined) return;
     const { code, endpoint, httpStatus: status } = err;
     this.#refused(
+      err,
       code,
       { code, endpoint, status },
       `the exchange refused the API key (${code} on ${endpoint})`,
@@ -78,9 +81,23 @@ export class DaemonRun {
     return this.#stopping !== undefined;
   }
 
-  /** The key refused for good (`code`): logged with `fields`, then the stop with exit code 3. */
-  #refused(code: string, fields: Record<string, unknown>, what: string): void {
+  /**
+   * The refusal (fatal close or REST 401) that began this run's stop, if one did: a start that
+   * fails meanwhile throws it, whatever its own error (a gateway closed under it), so exit 3 holds.
+   */
+  get refusal(): GatewayFatalError | ExchangeError | undefined {
+    return this.#refusal;
+  }
+
+  /** The key refused for good (`err`, `code`): logged with `fields`, then the stop with exit code 3. */
+  #refused(
+    err: GatewayFatalError | ExchangeError,
+    code: string,
+    fields: Record<string, unknown>,
+    what: string,
+  ): void {
     this.#p.logger.error(fields, `${what}: cancelling what can still be cancelled and stopping`);
+    if (this.#stopping === undefined) this.#refusal = err;
     void this.#stop(code, { exitCode: DAEMON_EXIT.fatal, reason: code });
   }
 

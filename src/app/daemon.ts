@@ -88,7 +88,9 @@ export interface Daemon {
  * Throws ConfigError (missing secrets, no or unknown markets), StartReadError when the markets
  * cannot be read (it names exchange.baseUrl), StartStoppedError when a stop was requested before
  * or during those reads (nothing opened), the exchange's error when a later start-up call fails (a
- * 401 names the key's problem), or the gateway's fatal error; everything opened is closed first.
+ * 401 names the key's problem), or the gateway's fatal error; everything opened is closed first
+ * (when such a refusal began the run's own stop meanwhile, by that stop, which journals it: the
+ * refusal is then what is thrown, once it has ended).
  * @example
  * const d = await startDaemon(config, { logger });
  * process.once("SIGTERM", () => void d.stop("SIGTERM"));
@@ -103,6 +105,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   const client = exchangeClient(config, clock, logger);
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
+  let daemonRun: DaemonRun | undefined;
   try {
     // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet.
     const markets = await marketsAtStart(client, config, logger, opts.stopRequested);
@@ -163,6 +166,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       journal,
       onStopping: opts.onStopping,
     });
+    daemonRun = run;
     feeds = new Feeds({
       wsUrl: config.exchange.wsUrl,
       apiKey: apiKey.value,
@@ -201,6 +205,13 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       done: run.done,
     };
   } catch (err) {
+    if (daemonRun?.stopping === true) {
+      // The run's own stop (a fatal close or a refused key during the start, a stop request) is
+      // under way: it cancels, journals the stop, then closes the gateways, journal and client
+      // itself. Closing them here would cut its reads and leave the run row without its stop.
+      await daemonRun.done;
+      throw daemonRun.refusal ?? err;
+    }
     await feeds?.close().catch(() => undefined);
     journal?.close();
     client.close();
