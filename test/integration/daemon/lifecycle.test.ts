@@ -1,30 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  processSignals,
-  runUntilStopped,
-  type Stoppable,
-  type StopRequests,
-} from "../../../src/app/lifecycle.js";
+import { processSignals, runUntilStopped, type Stoppable } from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
-
-/** Stop requests the test fires by hand. */
-function manualRequests(): {
-  requests: StopRequests;
-  fire: (reason: string) => void;
-  listening: () => boolean;
-} {
-  let handler: ((reason: string) => void) | undefined;
-  return {
-    requests: (onStop) => {
-      handler = onStop;
-      return () => {
-        handler = undefined;
-      };
-    },
-    fire: (reason) => handler?.(reason),
-    listening: () => handler !== undefined,
-  };
-}
+import { manualRequests } from "./support.js";
 
 /** A daemon whose stop takes `stopMs` (Infinity: never ends), recording the stop reasons. */
 function fakeDaemon(stopMs: number): Stoppable & { reasons: string[] } {

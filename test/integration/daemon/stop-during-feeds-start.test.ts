@@ -6,14 +6,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Daemon } from "../../../src/app/daemon.js";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
-import { runUntilStopped, type StopRequests } from "../../../src/app/lifecycle.js";
+import { runUntilStopped } from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
 import { closedPort } from "../../support/http-test-server.js";
-import { daemonConfig, market, memoryLogger, seedMarket, startMock, waitFor } from "./support.js";
+import {
+  daemonConfig,
+  manualRequests,
+  market,
+  memoryLogger,
+  seedMarket,
+  startMock,
+  waitFor,
+} from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 /** Far above what a prompt stop takes: a stop that waits for it is the defect. */
@@ -76,20 +84,6 @@ async function splitProxy(target: MockExchange): Promise<SplitProxy> {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
-}
-
-/** Stop requests the test fires by hand. */
-function manualRequests(): { requests: StopRequests; fire: (reason: string) => void } {
-  let handler: ((reason: string) => void) | undefined;
-  return {
-    requests: (onStop) => {
-      handler = onStop;
-      return () => {
-        handler = undefined;
-      };
-    },
-    fire: (reason) => handler?.(reason),
   };
 }
 

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
-import { runUntilStopped, type StopRequests } from "../../../src/app/lifecycle.js";
+import { runUntilStopped } from "../../../src/app/lifecycle.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { daemonConfig, market, memoryLogger, startMock, waitFor } from "./support.js";
+import { daemonConfig, manualRequests, market, memoryLogger, startMock, waitFor } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 /** Far above what a prompt stop takes: a stop that waits for the market reads is the defect. */
@@ -46,20 +46,6 @@ async function silentApi(): Promise<SilentApi> {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
-}
-
-/** Stop requests the test fires by hand. */
-function manualRequests(): { requests: StopRequests; fire: (reason: string) => void } {
-  let handler: ((reason: string) => void) | undefined;
-  return {
-    requests: (onStop) => {
-      handler = onStop;
-      return () => {
-        handler = undefined;
-      };
-    },
-    fire: (reason) => handler?.(reason),
   };
 }
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import { runUntilStopped, type StopRequests } from "../../../src/app/lifecycle.js";
+import { runUntilStopped } from "../../../src/app/lifecycle.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { daemonConfig, market, memoryLogger, seedMarket, startMock } from "./support.js";
+import { daemonConfig, manualRequests, market, memoryLogger, seedMarket, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
@@ -12,20 +12,6 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/** Stop requests the test fires by hand. */
-function manualRequests(): { requests: StopRequests; fire: (reason: string) => void } {
-  let handler: ((reason: string) => void) | undefined;
-  return {
-    requests: (onStop) => {
-      handler = onStop;
-      return () => {
-        handler = undefined;
-      };
-    },
-    fire: (reason) => handler?.(reason),
-  };
-}
 
 describe("daemon: a stop requested while the daemon is starting", () => {
   it("places no order after the request (the operator asked it to stop before it quoted)", async () => {

@@ -1,3 +1,4 @@
+import type { StopRequests } from "../../../src/app/lifecycle.js";
 import { loadConfig } from "../../../src/config/load.js";
 import type { MmConfig } from "../../../src/config/types.js";
 import type { Address } from "../../../src/core/types.js";
@@ -172,4 +173,26 @@ export async function settledQuotes(
     if (Date.now() > until) throw new Error(`quotes on ${tokenId} did not settle within ${ms} ms: ${key}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * Stop requests the test fires by hand (the lifecycle's StopRequests without process signals).
+ * @example const r = manualRequests(); runUntilStopped(start, { requests: r.requests, … }); r.fire("SIGTERM");
+ */
+export function manualRequests(): {
+  requests: StopRequests;
+  fire: (reason: string) => void;
+  listening: () => boolean;
+} {
+  let handler: ((reason: string) => void) | undefined;
+  return {
+    requests: (onStop) => {
+      handler = onStop;
+      return () => {
+        handler = undefined;
+      };
+    },
+    fire: (reason) => handler?.(reason),
+    listening: () => handler !== undefined,
+  };
 }
