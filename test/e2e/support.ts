@@ -127,3 +127,19 @@ export async function reap(m: MmChild | undefined): Promise<void> {
 
 /** A log record whose message is `msg`. */
 export const msg = (text: string) => (r: Record<string, unknown>) => r.msg === text;
+
+/**
+ * SIGTERM to a child whose start has not got far (nothing placed): it must end at once with exit 0
+ * and say so, not wait out its shutdown budget ("the stop overran": exit 1).
+ * @example await expectPromptStop(mm, 3_000);
+ */
+export async function expectPromptStop(mm: MmChild, withinMs: number): Promise<void> {
+  const t0 = performance.now();
+  mm.child.kill("SIGTERM");
+  const code = await mm.exited;
+  const tookMs = performance.now() - t0;
+  expect(mm.stderr()).not.toContain("the stop overran");
+  expect(code).toBe(0);
+  expect(mm.stderr()).toContain("mm run: stopped (SIGTERM); exit 0");
+  expect(tookMs).toBeLessThan(withinMs);
+}
