@@ -3,10 +3,8 @@ import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { bookWithout } from "../book/net-book.js";
 import type { BookView } from "../book/order-book.js";
-import type { LevelsView } from "../book/price-levels.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
-import type { OrderStore } from "../execution/order-store.js";
 import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
@@ -88,7 +86,7 @@ function stepInputs(
     bookState: slot.bookState,
     book,
     // The strategy prices against the rest of the market: our own orders are taken out of it.
-    net: book === undefined ? undefined : marketBook(core, tokenId, book),
+    net: book === undefined ? undefined : marketBook(core, slot, book),
     positionMicro: exposure.positionMicro,
     marketGrossMicro: exposure.marketGrossMicro,
     totalGrossMicro: exposure.totalGrossMicro,
@@ -104,56 +102,24 @@ function stepInputs(
  * and positions are marked at, so that our own quotes never move any of them.
  *
  * Built once per change of our orders: a book update needs it twice (onBook for σ and the mark,
- * then the quoting step a microtask later), so the last one built for a book is handed out again
- * while the token's orders are as they were (the store's version) — our orders changing in between
- * (an answer, a fill) builds a fresh one. The net book reads `book` live, so reusing it across
- * changes of the book itself answers exactly as a new one would.
+ * then the quoting step a microtask later), so the token's slot keeps the last one built and hands
+ * it out again while the token's orders are as they were (the store's version); our orders changing
+ * in between (an answer, a fill) builds a fresh one. The net book reads `book` live, so reusing it
+ * across changes of the book itself answers exactly as a new one would.
  */
-export function marketBook(core: EngineCore, tokenId: string, book: BookView): BookView {
+export function marketBook(core: EngineCore, slot: TokenSlot, book: BookView): BookView {
   if (!core.options.feedShowsOwnOrders) return book;
-  const { store } = core;
-  const version = store.version(tokenId);
-  const last = netBooks.get(book);
-  if (
-    last !== undefined &&
-    last.version === version &&
-    last.store === store &&
-    last.tokenId === tokenId &&
-    last.bids === book.bids &&
-    last.asks === book.asks
-  ) {
-    return last.net;
+  const tokenId = slot.market.tokenId;
+  const version = core.store.version(tokenId);
+  const last = slot.net;
+  // The sides too: a BookView may swap its sides for new objects.
+  if (last?.version === version && last.book === book && last.bids === book.bids && last.asks === book.asks) {
+    return last.view;
   }
-  const net = bookWithout(book, openQuotes(store, tokenId, IN_BOOK));
-  if (last === undefined) {
-    netBooks.set(book, { store, tokenId, version, bids: book.bids, asks: book.asks, net });
-    return net;
-  }
-  // Rewritten in place: a WeakMap insertion per build would cost more than the build it saves.
-  last.store = store;
-  last.tokenId = tokenId;
-  last.version = version;
-  last.bids = book.bids;
-  last.asks = book.asks;
-  last.net = net;
-  return net;
+  const view = bookWithout(book, openQuotes(core.store, tokenId, IN_BOOK));
+  slot.net = { book, bids: book.bids, asks: book.asks, version, view };
+  return view;
 }
-
-/** The net book last built of an exchange book, and what it was built from. */
-interface BuiltNet {
-  store: OrderStore;
-  tokenId: string;
-  /** The store's version of the token's orders when built. */
-  version: number;
-  // The sides the net book wraps (a BookView may swap its sides for new objects).
-  bids: LevelsView;
-  asks: LevelsView;
-  net: BookView;
-}
-
-// Keyed by the exchange book (one per token, the tracker's): dropped with it, never shared state
-// between engines (an entry is only used for the store it was built from).
-const netBooks = new WeakMap<BookView, BuiltNet>();
 
 function runStep(
   core: EngineCore,

@@ -7,6 +7,7 @@ import {
 } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { type BookView, OrderBook } from "../book/order-book.js";
+import type { LevelsView } from "../book/price-levels.js";
 import type { TokenMarket } from "../core/trading.js";
 import type { Order } from "../exchange/types.js";
 import { type HeldSides, NOTHING_HELD } from "./engine-in-flight.js";
@@ -32,6 +33,18 @@ export interface TokenSlot {
   readonly memo: QuoteMemo;
   /** The book as the strategy reads it (noting what it reads). */
   readonly watched: WatchedBook;
+  /** The net book last built (engine-quote.ts marketBook), and what it was built from. */
+  net: NetBook | undefined;
+}
+
+/** A net book (the exchange's book without our orders) and what it was built from. */
+export interface NetBook {
+  readonly book: BookView;
+  readonly bids: LevelsView;
+  readonly asks: LevelsView;
+  /** The store's version of the token's orders when built. */
+  readonly version: number;
+  readonly view: BookView;
 }
 
 /**
@@ -61,6 +74,7 @@ export class TokenTable {
         awaiting: NOTHING_HELD,
         memo: new QuoteMemo(),
         watched: new WatchedBook(new OrderBook(m.tokenId)),
+        net: undefined,
       });
       this.#byOutcome.set(outcomeKey(m.marketId, m.outcome), m.tokenId);
       this.#byOutcome.set(outcomeKey(m.marketId, String(m.outcomeIndex)), m.tokenId);

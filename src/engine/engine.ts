@@ -196,7 +196,7 @@ export class TradingEngine implements Engine {
     if (slot === undefined) return;
     // σ and the PnL mark follow the market without us: our own quotes at the touch move the
     // exchange's mid, and read as market moves they fed back into A–S / GLFT spreads and the PnL.
-    const mid = tokens.observeBook(slot, book, marketBook(this.#core, tokenId, book), clock.now());
+    const mid = tokens.observeBook(slot, book, marketBook(this.#core, slot, book), clock.now());
     if (mid !== undefined && positions.mark(tokenId, mid)) {
       this.#core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
     }

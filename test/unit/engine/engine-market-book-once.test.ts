@@ -3,6 +3,7 @@ import { OrderBook } from "../../../src/book/order-book.js";
 import type { Side } from "../../../src/core/types.js";
 import type { EngineCore } from "../../../src/engine/engine-core.js";
 import { marketBook } from "../../../src/engine/engine-quote.js";
+import type { TokenSlot } from "../../../src/engine/engine-tokens.js";
 import type { TrackedOrder } from "../../../src/execution/order-state.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
 
@@ -23,7 +24,15 @@ class CountingStore extends OrderStore {
 
 const TOKEN = "11";
 
-function setup(feedShowsOwnOrders = true): { core: EngineCore; store: CountingStore; book: OrderBook } {
+/** The token's slot as marketBook uses it: the token id and the net book it keeps. */
+const slotOf = (): TokenSlot => ({ market: { tokenId: TOKEN }, net: undefined }) as unknown as TokenSlot;
+
+function setup(feedShowsOwnOrders = true): {
+  core: EngineCore;
+  store: CountingStore;
+  book: OrderBook;
+  slot: TokenSlot;
+} {
   const store = new CountingStore();
   // marketBook reads only the options and the store of the core.
   const core = { options: { feedShowsOwnOrders }, store } as unknown as EngineCore;
@@ -31,7 +40,7 @@ function setup(feedShowsOwnOrders = true): { core: EngineCore; store: CountingSt
   book.apply("bid", 480_000, 50_000_000n);
   book.apply("ask", 520_000, 50_000_000n);
   book.apply("bid", 490_000, 10_000_000n); // ours (below)
-  return { core, store, book };
+  return { core, store, book, slot: slotOf() };
 }
 
 let seq = 0;
@@ -45,22 +54,22 @@ function rest(store: OrderStore, side: Side, priceMicro: number): void {
 
 describe("engine: the net book is built once per change of our orders", () => {
   it("hands the quoting step the net book onBook built while our orders are unchanged", () => {
-    const { core, store, book } = setup();
+    const { core, store, book, slot } = setup();
     rest(store, "buy", 490_000);
-    const onBook = marketBook(core, TOKEN, book);
-    const step = marketBook(core, TOKEN, book);
+    const onBook = marketBook(core, slot, book);
+    const step = marketBook(core, slot, book);
     expect(step).toBe(onBook);
     expect(store.reads).toBe(1);
     expect(step.bids.bestPrice()).toBe(480_000); // our 0.49 bid is out of it
   });
 
   it("builds afresh when our orders changed between onBook and the step", () => {
-    const { core, store, book } = setup();
+    const { core, store, book, slot } = setup();
     rest(store, "buy", 490_000);
-    const onBook = marketBook(core, TOKEN, book);
+    const onBook = marketBook(core, slot, book);
     book.apply("ask", 510_000, 10_000_000n);
     rest(store, "sell", 510_000); // a placement of ours, shown by the feed before its answer
-    const step = marketBook(core, TOKEN, book);
+    const step = marketBook(core, slot, book);
     expect(step).not.toBe(onBook);
     expect(store.reads).toBe(2);
     expect(step.asks.bestPrice()).toBe(520_000);
@@ -68,11 +77,11 @@ describe("engine: the net book is built once per change of our orders", () => {
   });
 
   it("answers for the book as it is now when only the book changed", () => {
-    const { core, store, book } = setup();
+    const { core, store, book, slot } = setup();
     rest(store, "buy", 490_000);
-    const first = marketBook(core, TOKEN, book);
+    const first = marketBook(core, slot, book);
     book.apply("bid", 485_000, 5_000_000n);
-    const again = marketBook(core, TOKEN, book);
+    const again = marketBook(core, slot, book);
     expect(again).toBe(first);
     expect(store.reads).toBe(1);
     expect(again.bids.bestPrice()).toBe(485_000);
@@ -80,20 +89,20 @@ describe("engine: the net book is built once per change of our orders", () => {
   });
 
   it("never hands one engine's net book to another reading the same book", () => {
-    const { core, store, book } = setup();
+    const { core, store, book, slot } = setup();
     rest(store, "buy", 490_000);
     const other = new CountingStore();
     rest(other, "buy", 480_000); // the same version (1) as `store`, other orders
     const otherCore = { options: { feedShowsOwnOrders: true }, store: other } as unknown as EngineCore;
-    expect(marketBook(core, TOKEN, book).bids.bestPrice()).toBe(480_000);
-    expect(marketBook(otherCore, TOKEN, book).bids.bestPrice()).toBe(490_000);
-    expect(marketBook(core, TOKEN, book).bids.bestPrice()).toBe(480_000);
+    expect(marketBook(core, slot, book).bids.bestPrice()).toBe(480_000);
+    expect(marketBook(otherCore, slotOf(), book).bids.bestPrice()).toBe(490_000);
+    expect(marketBook(core, slot, book).bids.bestPrice()).toBe(480_000);
   });
 
   it("is the book itself when the feed does not show our orders", () => {
-    const { core, store, book } = setup(false);
+    const { core, store, book, slot } = setup(false);
     rest(store, "buy", 490_000);
-    expect(marketBook(core, TOKEN, book)).toBe(book);
+    expect(marketBook(core, slot, book)).toBe(book);
     expect(store.reads).toBe(0);
   });
 });
