@@ -1,4 +1,3 @@
-import type { BookStatus } from "../book/book-state.js";
 import type { Logger } from "../observability/logger.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
@@ -47,23 +46,20 @@ export class DecisionLog {
   readonly #emit: (e: EngineEvent) => void;
   readonly #last = new Map<string, Standing>();
   readonly #lastInFlight = new Map<string, string>();
-  /** Tokens whose book has had a snapshot (been synced) at least once. */
-  readonly #synced = new Set<string>();
+  /** Whether a token's book has had a snapshot (been synced) at least once (TokenSlot.everSynced). */
+  readonly #everSynced: (tokenId: string) => boolean;
   /** A token decision an event logged, which the token's next step must not log again. */
   readonly #evented = new Map<string, { sig: string; shown: boolean }>();
   readonly #markets = new Map<string, MarketGate>();
 
-  constructor(log: Logger, emit: (e: EngineEvent) => void) {
+  /**
+   * @param everSynced whether a token's book has had its first snapshot: before it, the token's wait
+   *   (book_resyncing, book_stale) is routine and logged at debug.
+   */
+  constructor(log: Logger, emit: (e: EngineEvent) => void, everSynced: (tokenId: string) => boolean) {
     this.#log = log;
     this.#emit = emit;
-  }
-
-  /**
-   * A book's status as its tracker reports it (before the decision it may cause): its first
-   * `synced` ends the routine start-up wait, after which a resync or a stale book is news.
-   */
-  bookState(tokenId: string, status: BookStatus): void {
-    if (status === "synced") this.#synced.add(tokenId);
+    this.#everSynced = everSynced;
   }
 
   /**
@@ -153,7 +149,7 @@ export class DecisionLog {
   /** Debug for a book's wait for its first snapshot (routine at every start), else info. */
   #level(d: RiskDecision): Level {
     const waiting = d.reason === "book_resyncing" || d.reason === "book_stale";
-    return waiting && d.tokenId !== undefined && !this.#synced.has(d.tokenId) ? "debug" : "info";
+    return waiting && d.tokenId !== undefined && !this.#everSynced(d.tokenId) ? "debug" : "info";
   }
 
   /** Adds `tokenId` to the holders of `marketId`'s gate; true when it is the first. */

@@ -21,6 +21,8 @@ export interface TokenSlot {
   book: BookView | undefined;
   /** Last tracker state; undefined until the first onBookState (not quotable until then). */
   bookState: BookState | undefined;
+  /** Whether the book has been synced (had a snapshot) at least once: its start-up wait is over. */
+  everSynced: boolean;
   vol: VolatilityState;
   /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
   quoting: boolean;
@@ -69,6 +71,7 @@ export class TokenTable {
         strategy,
         book: undefined,
         bookState: undefined,
+        everSynced: false,
         vol: initVolatility(vol),
         quoting: false,
         awaiting: NOTHING_HELD,

@@ -152,7 +152,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     queue,
     tokens,
     positions,
-    decisions: new DecisionLog(log, emit),
+    decisions: new DecisionLog(log, emit, (t) => tokens.get(t)?.everSynced === true),
     feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),

@@ -208,8 +208,10 @@ export class TradingEngine implements Engine {
     if (slot === undefined) return;
     slot.bookState = state;
     // Before the decision it may cause: a book's first wait for its snapshot is not news, a later one is.
-    this.#core.decisions.bookState(state.tokenId, state.status);
-    this.#firstBooks.state(state);
+    if (state.status === "synced" && !slot.everSynced) {
+      slot.everSynced = true;
+      this.#firstBooks.arrived(slot);
+    }
     this.#core.enforce(this.#core.risk.onBookState(state.tokenId, state));
     this.#requote(state.tokenId);
   }

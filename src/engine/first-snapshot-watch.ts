@@ -1,7 +1,6 @@
-import type { BookState } from "../book/book-state.js";
 import type { Clock, TimerId } from "../core/clock.js";
 import type { Logger } from "../observability/logger.js";
-import type { TokenTable } from "./engine-tokens.js";
+import type { TokenSlot, TokenTable } from "./engine-tokens.js";
 
 /**
  * How long after the engine's start a book may still wait for its first snapshot before it is
@@ -19,7 +18,7 @@ export const FIRST_SNAPSHOT_WARN_MS = 30_000;
  * book's first snapshot arrives at last, one info line. Nothing repeats: one check, one line each.
  * @example
  * const first = new FirstSnapshotWatch(clock, log, tokens);
- * tracker.onState((s) => first.state(s)); // via engine.onBookState
+ * first.arrived(slot); // engine.onBookState, at a book's first synced state
  * first.arm(); // engine.start, once quoting is enabled
  */
 export class FirstSnapshotWatch {
@@ -27,8 +26,6 @@ export class FirstSnapshotWatch {
   readonly #log: Logger;
   readonly #tokens: TokenTable;
   readonly #boundMs: number;
-  /** Tokens whose book has been synced at least once. */
-  readonly #synced = new Set<string>();
   /** Tokens warned about whose first snapshot has not arrived yet. */
   readonly #warned = new Set<string>();
   #startedAt: number | undefined;
@@ -41,17 +38,15 @@ export class FirstSnapshotWatch {
     this.#boundMs = boundMs;
   }
 
-  /** A book's state as its tracker reports it; its first `synced` ends the wait. */
-  state(s: BookState): void {
-    if (s.status !== "synced" || this.#synced.has(s.tokenId)) return;
-    this.#synced.add(s.tokenId);
-    if (!this.#warned.delete(s.tokenId)) return;
-    const m = this.#tokens.get(s.tokenId)?.market;
+  /** A book's first snapshot has arrived (TokenSlot.everSynced just set): logged if it was warned of. */
+  arrived(slot: TokenSlot): void {
+    const m = slot.market;
+    if (!this.#warned.delete(m.tokenId)) return;
     this.#log.info(
       {
-        tokenId: s.tokenId,
-        marketId: m?.marketId,
-        outcome: m?.outcome,
+        tokenId: m.tokenId,
+        marketId: m.marketId,
+        outcome: m.outcome,
         waitedMs: Math.max(0, this.#clock.now() - (this.#startedAt ?? 0)),
       },
       "book: first snapshot arrived",
@@ -78,7 +73,7 @@ export class FirstSnapshotWatch {
     const waitedMs = Math.max(0, this.#clock.now() - (this.#startedAt ?? 0));
     for (const slot of this.#tokens.slots()) {
       const tokenId = slot.market.tokenId;
-      if (this.#synced.has(tokenId)) continue;
+      if (slot.everSynced) continue;
       this.#warned.add(tokenId);
       this.#log.warn(
         {

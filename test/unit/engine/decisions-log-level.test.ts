@@ -16,7 +16,11 @@ import { collectingStream } from "../../support/collecting-stream.js";
 describe("a quote-scope decision's log line keeps its log level", () => {
   it("an info decision on quote level 0 parses as level 30", () => {
     const sink = collectingStream();
-    const log = new DecisionLog(pino({ level: "debug" }, sink), () => undefined);
+    const log = new DecisionLog(
+      pino({ level: "debug" }, sink),
+      () => undefined,
+      () => true,
+    );
     const ask = { side: "sell" as const, level: 0, priceMicro: 520_000, sizeMicro: 10_000_000n };
     log.step("t1", [quoteDecision("insufficient_shares", "drop", { tokenId: "t1", marketId: "m1" }, ask)], 1);
     const line = sink.records().find((r) => r.msg === "risk: insufficient_shares");
@@ -25,7 +29,11 @@ describe("a quote-scope decision's log line keeps its log level", () => {
 
   it("an in-flight decision (debug) on quote level 1 parses as level 20", () => {
     const sink = collectingStream();
-    const log = new DecisionLog(pino({ level: "debug" }, sink), () => undefined);
+    const log = new DecisionLog(
+      pino({ level: "debug" }, sink),
+      () => undefined,
+      () => true,
+    );
     const bid = { side: "buy" as const, level: 1, priceMicro: 470_000, sizeMicro: 10_000_000n };
     log.inFlight("t1", [quoteDecision("in_flight_held", "drop", { tokenId: "t1", marketId: "m1" }, bid)], 1);
     const line = sink.records().find((r) => r.msg === "risk: in_flight_held");

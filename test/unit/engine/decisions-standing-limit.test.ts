@@ -94,10 +94,13 @@ describe("DecisionLog: a step that judged no quote", () => {
   it("keeps a standing quote limit, but ends a standing gate (a gate is judged without quotes)", () => {
     const sink = collectingStream();
     const events: EngineEvent[] = [];
-    const log = new DecisionLog(pino({ level: "debug" }, sink), (e) => events.push(e));
+    const log = new DecisionLog(
+      pino({ level: "debug" }, sink),
+      (e) => events.push(e),
+      () => true,
+    );
     const q: DesiredQuote = { side: "buy", level: 0, priceMicro: 470_000, sizeMicro: 10_000_000n };
     const limit = quoteDecision("order_size_exceeded", "drop", { tokenId: "a", marketId: "m1" }, q);
-    log.bookState("a", "synced");
     log.step("a", [limit], 1);
     log.step("a", [], 2, false);
     log.step("a", [limit], 3);

@@ -5,11 +5,21 @@ import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { marketDecision, tokenDecision } from "../../../src/risk/decision.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 
+/** Each test log's synced books (the engine's TokenSlot.everSynced), for bookState below. */
+const syncedOf = new WeakMap<DecisionLog, Set<string>>();
+
 /** A DecisionLog over a debug logger into memory, with a listener counting what it receives. */
 function decisionLog() {
   const sink = collectingStream();
   const events: EngineEvent[] = [];
-  const log = new DecisionLog(pino({ level: "debug" }, sink), (e) => events.push(e));
+  // The engine's TokenSlot.everSynced, set at a book's first synced state (bookState below).
+  const synced = new Set<string>();
+  const log = new DecisionLog(
+    pino({ level: "debug" }, sink),
+    (e) => events.push(e),
+    (t) => synced.has(t),
+  );
+  syncedOf.set(log, synced);
   /** The lines at info or above, as "msg tokenId|marketId". */
   const shown = () =>
     sink
@@ -27,7 +37,7 @@ function decisionLog() {
 const resyncing = (t: string) => tokenDecision("book_resyncing", t, "m1");
 
 /**
- * What the engine does on a BookTracker state: tells the log, enforces the guard's decision on a
+ * What the engine does on a BookTracker state: marks the book synced, enforces the guard's decision on a
  * change (event), then runs the token's quoting step (step).
  */
 function bookState(
@@ -37,7 +47,7 @@ function bookState(
   now: number,
   eventToo = true,
 ): void {
-  log.bookState(tokenId, status);
+  if (status === "synced") syncedOf.get(log)?.add(tokenId);
   if (status === "synced") {
     log.step(tokenId, [], now);
     return;
