@@ -1,3 +1,4 @@
+import { backoffDelay } from "../book/tracker-config.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, CancelIntent } from "../execution/intents.js";
@@ -17,6 +18,7 @@ const DRAIN_POLL_MS = 10;
  */
 export const SWEEP_PAUSE_FIRST_MS = 50;
 export const SWEEP_PAUSE_MAX_MS = 500;
+const SWEEP_BACKOFF = { baseMs: SWEEP_PAUSE_FIRST_MS, factor: 2, maxMs: SWEEP_PAUSE_MAX_MS } as const;
 
 /**
  * Shutdown's last step, once the queue is closed: makes sure nothing of ours rests on the exchange,
@@ -171,13 +173,8 @@ function believedLive(core: EngineCore): number {
   return n;
 }
 
+/** Successive pauses of one sweep: SWEEP_PAUSE_FIRST_MS doubling to SWEEP_PAUSE_MAX_MS (the book's back-off rule). */
 function backOff(): { next(): number } {
-  let ms = SWEEP_PAUSE_FIRST_MS;
-  return {
-    next() {
-      const out = ms;
-      ms = Math.min(ms * 2, SWEEP_PAUSE_MAX_MS);
-      return out;
-    },
-  };
+  let attempt = 0;
+  return { next: () => backoffDelay(++attempt, SWEEP_BACKOFF) };
 }
