@@ -1,5 +1,6 @@
 import type { Address } from "../core/types.js";
 import type { ConfigIssue } from "./errors.js";
+import { marketLimitIssues } from "./market-limits.js";
 import type { RawConfig } from "./schema.js";
 
 /**
@@ -51,5 +52,36 @@ export function crossCheck(
       message: `must be ≥ retry.baseDelayMs (${retry.baseDelayMs}), got ${retry.maxDelayMs}`,
     });
   }
+  if (ok("signing.orderExpirySeconds", "exchange.requestTimeoutMs")) {
+    const issue = expiryIssue(signing.orderExpirySeconds, exchange.requestTimeoutMs);
+    if (issue !== undefined) issues.push(issue);
+  }
+  if (
+    ok(
+      "risk",
+      "engine.markets",
+      "markets.minOrderSize",
+      "markets.defaultTickSize",
+      "markets.minOrderSizes",
+      "markets.tickSizes",
+    )
+  ) {
+    issues.push(...marketLimitIssues(raw));
+  }
   return issues;
+}
+
+/**
+ * An order expiry a placement can outlive on its way. The expiry is whole unix seconds from the
+ * signing instant rounded down, so up to 1 s of it is gone at once; the request may then take
+ * exchange.requestTimeoutMs, and an order that arrives expired is refused (400 expired), a counted
+ * order error. 0 (no expiry) is always fine.
+ */
+function expiryIssue(seconds: number, requestTimeoutMs: number): ConfigIssue | undefined {
+  const least = Math.ceil(requestTimeoutMs / 1000) + 1;
+  if (seconds === 0 || seconds >= least) return undefined;
+  return {
+    field: "signing.orderExpirySeconds",
+    message: `must be 0 (no expiry) or ≥ ${least} (exchange.requestTimeoutMs ${requestTimeoutMs} ms, plus 1 s as expiries are whole seconds), got ${seconds}: a placement may take exchange.requestTimeoutMs to reach the exchange, and one that arrives expired is refused (400 expired)`,
+  };
 }

@@ -19,6 +19,12 @@ export interface Bounds {
   readonly max?: number;
   /** When true, `min` itself is refused (e.g. a ratio in (0, 1]). */
   readonly exclusiveMin?: boolean;
+  /** When true, `max` itself is refused (e.g. a ratio in (0, 1)). */
+  readonly exclusiveMax?: boolean;
+  /** 0 is accepted besides [min, max]: the setting's documented "off". */
+  readonly zeroIsOff?: boolean;
+  /** Why the range is what it is; said after a value outside it (the operator chose that value). */
+  readonly rangeNote?: string;
 }
 
 export interface FormatDef {
@@ -80,11 +86,16 @@ function checkHost(value: unknown): void {
 const hasControlChar = (s: string): boolean => [...s].some((c) => c.charCodeAt(0) < 0x20);
 
 function checkRange(n: number, spec: Bounds): void {
-  const { min, max, exclusiveMin } = spec;
+  const { min, max, exclusiveMin, exclusiveMax, zeroIsOff, rangeNote } = spec;
+  if (zeroIsOff === true && n === 0) return;
+  const why = rangeNote === undefined ? "" : `: ${rangeNote}`;
   if (min !== undefined && (exclusiveMin === true ? n <= min : n < min)) {
-    fail(`must be ${exclusiveMin === true ? ">" : "≥"} ${min}, got ${n}`);
+    const floor = `${exclusiveMin === true ? ">" : "≥"} ${min}`;
+    fail(`must be ${zeroIsOff === true ? `0 or ${floor}` : floor}, got ${n}${why}`);
   }
-  if (max !== undefined && n > max) fail(`must be ≤ ${max}, got ${n}`);
+  if (max !== undefined && (exclusiveMax === true ? n >= max : n > max)) {
+    fail(`must be ${exclusiveMax === true ? "<" : "≤"} ${max}, got ${n}${why}`);
+  }
 }
 
 function checkAddress(value: unknown): void {

@@ -112,7 +112,7 @@ export const engineSchema = {
     }),
   },
   risk: setting<Record<string, unknown>>({
-    doc: "Risk limits (JSON, amounts as decimal strings): inventory.perMarket / inventory.total {soft, hard} in shares, order {maxSize, maxNotional, oversize: clip | drop}, killSwitch.maxDrawdown in USDC, errorRate {maxErrors, windowMs, coolDownMs, ignoreCodes}; omitted limits take their defaults. Files merge key by key; the env var (JSON) replaces the whole tree.",
+    doc: "Risk limits (JSON, amounts as decimal strings): inventory.perMarket / inventory.total {soft, hard} in shares, order {maxSize, maxNotional, oversize: clip | drop}, killSwitch.maxDrawdown in USDC, errorRate {maxErrors ≥ 1, windowMs and coolDownMs ≥ 1000, ignoreCodes}; order.maxSize, order.maxNotional and the hard caps must fit one minimum-size quote on every market engine.markets names; omitted limits take their defaults. Files merge key by key; the env var (JSON) replaces the whole tree.",
     format: "mm-risk",
     default: riskDefaults(),
     env: "MM_RISK",
@@ -162,12 +162,14 @@ export const engineSchema = {
   },
   shutdown: {
     timeoutMs: setting({
-      doc: "On SIGINT/SIGTERM/SIGHUP, time allowed to cancel every quote before the process gives up and exits 1, in ms.",
+      doc: "On SIGINT/SIGTERM/SIGHUP, time allowed to cancel every quote before the process gives up and exits 1, in ms; at least 1000 (a cancel-all and the read that confirms it are two round trips to the exchange).",
       format: "mm-int",
       default: 10_000,
       env: "MM_SHUTDOWN_TIMEOUT_MS",
-      min: 100,
+      min: 1_000,
       max: 300_000,
+      rangeNote:
+        "the stop sends a cancel-all and reads the open orders back, two round trips to the exchange, within 80 % of it",
     }),
   },
   metrics: {
@@ -208,12 +210,15 @@ export const engineSchema = {
       env: "MM_JOURNAL_PATH",
     }),
     snapshotIntervalMs: setting({
-      doc: "Period of the journal's PnL and inventory snapshots, in ms (0 = only at stop). Fills, fees and reconciles write their accounts as they happen regardless.",
+      doc: "Period of the journal's PnL and inventory snapshots, in ms: 0 (only at stop) or at least 1000. Fills, fees and reconciles write their accounts as they happen regardless.",
       format: "mm-int",
       default: 60_000,
       env: "MM_JOURNAL_SNAPSHOT_INTERVAL_MS",
-      min: 0,
+      min: 1_000,
       max: 86_400_000,
+      zeroIsOff: true,
+      rangeNote:
+        "0 takes snapshots only at stop; a shorter period writes a PnL row to the journal on every tick of its timer",
     }),
     synchronous: setting<JournalSyncSetting>({
       doc: "normal: every committed write survives a crash or kill of the process (WAL); a power loss may roll back the last instants, never corrupt the file. full: also survives power loss, at one fsync per journaled event.",

@@ -137,13 +137,16 @@ export const schema = {
       3_600_000,
     ),
     failureRatio: setting({
-      doc: "The breaker opens when more than this fraction of the requests in the window failed.",
+      doc: "The breaker opens when more than this fraction of the requests in the window failed (0 < ratio < 1).",
       format: "mm-number",
       default: 0.5,
       env: "MM_CIRCUIT_BREAKER_FAILURE_RATIO",
       min: 0,
       exclusiveMin: true,
       max: 1,
+      exclusiveMax: true,
+      rangeNote:
+        "the breaker opens when more than this fraction of the requests failed, so 1 would never open it",
     }),
     minRequests: setting({
       doc: "Requests needed in the window before the ratio counts, so one early failure cannot open the breaker.",
@@ -223,7 +226,7 @@ export const schema = {
       max: 1000,
     }),
     orderExpirySeconds: setting({
-      doc: "On-chain expiration of signed orders, in seconds from signing; 0 = no expiration (orders rest until cancelled).",
+      doc: "On-chain expiration of signed orders, in seconds from signing; 0 = no expiration (orders rest until cancelled); otherwise at least exchange.requestTimeoutMs in whole seconds + 1, or a placement in flight can arrive expired.",
       format: "mm-int",
       default: 0,
       env: "MM_SIGNING_ORDER_EXPIRY_SECONDS",

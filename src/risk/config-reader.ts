@@ -70,18 +70,23 @@ export class ConfigReader {
     return micro;
   }
 
-  /** An integer within [min, max]. */
+  /**
+   * An integer within [min, max]. `belowMin` says why the floor is there; it is added to the
+   * message of an integer under it (the operator chose the value, so the reason matters).
+   */
   int(
     obj: Record<string, unknown>,
     path: string,
     key: string,
     dflt: number,
-    min: number,
-    max: number,
+    range: { readonly min: number; readonly max: number; readonly belowMin?: string },
   ): number {
+    const { min, max, belowMin } = range;
     const v = obj[key] ?? dflt;
     if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max) {
-      this.problem(join(path, key), `must be an integer in [${min}, ${max}], got ${show(v)}`);
+      const why =
+        belowMin !== undefined && Number.isSafeInteger(v) && (v as number) < min ? `: ${belowMin}` : "";
+      this.problem(join(path, key), `must be an integer in [${min}, ${max}], got ${show(v)}${why}`);
       return dflt;
     }
     return v;

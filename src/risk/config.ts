@@ -70,6 +70,31 @@ export const DEFAULT_RISK_SETTINGS = {
 const DAY_MS = 86_400_000;
 
 /**
+ * The error-rate halt's accepted ranges. The floors keep the halt a halt: below them it either trips
+ * on the first error, never trips, or ends before its cancel-all is even answered.
+ */
+const ERROR_RATE_BOUNDS = {
+  maxErrors: {
+    min: 1,
+    max: 1_000_000,
+    belowMin:
+      "quoting halts on more than maxErrors errors in the window, so 0 would halt every market on the first rejected order",
+  },
+  windowMs: {
+    min: 1_000,
+    max: DAY_MS,
+    belowMin:
+      "more than maxErrors errors almost never fall in a shorter window, so the halt would never trip",
+  },
+  coolDownMs: {
+    min: 1_000,
+    max: DAY_MS,
+    belowMin:
+      "a shorter halt ends before the cancels it sent are answered, and quoting resumes as if nothing happened",
+  },
+} as const;
+
+/**
  * Validates raw risk settings (a JSON tree; any part may be omitted and takes its default).
  * Amounts are decimal strings in shares or USDC. Throws RiskConfigError (`risk_config_invalid`)
  * listing every bad field as `field: problem`.
@@ -103,9 +128,9 @@ export function parseRiskConfig(raw: unknown): RiskConfig {
     },
     killSwitch: { maxDrawdownMicro: r.amount(kill, "killSwitch", "maxDrawdown", d.killSwitch.maxDrawdown) },
     errorRate: {
-      maxErrors: r.int(err, "errorRate", "maxErrors", d.errorRate.maxErrors, 0, 1_000_000),
-      windowMs: r.int(err, "errorRate", "windowMs", d.errorRate.windowMs, 1, DAY_MS),
-      coolDownMs: r.int(err, "errorRate", "coolDownMs", d.errorRate.coolDownMs, 1, DAY_MS),
+      maxErrors: r.int(err, "errorRate", "maxErrors", d.errorRate.maxErrors, ERROR_RATE_BOUNDS.maxErrors),
+      windowMs: r.int(err, "errorRate", "windowMs", d.errorRate.windowMs, ERROR_RATE_BOUNDS.windowMs),
+      coolDownMs: r.int(err, "errorRate", "coolDownMs", d.errorRate.coolDownMs, ERROR_RATE_BOUNDS.coolDownMs),
       ignoreCodes: r.strings(err, "errorRate", "ignoreCodes", d.errorRate.ignoreCodes),
     },
   };

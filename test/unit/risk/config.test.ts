@@ -71,8 +71,16 @@ describe("parseRiskConfig", () => {
       { inventory: { perMarkt: {} } },
       "inventory.perMarkt: unknown setting (expected one of perMarket, total)",
     ],
-    [{ errorRate: { maxErrors: 1.5 } }, "errorRate.maxErrors: must be an integer in [0, 1000000], got 1.5"],
-    [{ errorRate: { windowMs: 0 } }, "errorRate.windowMs: must be an integer in [1, 86400000], got 0"],
+    [{ errorRate: { maxErrors: 1.5 } }, "errorRate.maxErrors: must be an integer in [1, 1000000], got 1.5"],
+    [
+      { errorRate: { maxErrors: 0 } },
+      "errorRate.maxErrors: must be an integer in [1, 1000000], got 0: quoting halts on more than maxErrors errors",
+    ],
+    [{ errorRate: { windowMs: 0 } }, "errorRate.windowMs: must be an integer in [1000, 86400000], got 0"],
+    [
+      { errorRate: { coolDownMs: 999 } },
+      "errorRate.coolDownMs: must be an integer in [1000, 86400000], got 999",
+    ],
     [{ errorRate: { coolDownMs: "60000" } }, "errorRate.coolDownMs: must be an integer"],
     [
       { errorRate: { ignoreCodes: ["ok", ""] } },

@@ -1,0 +1,93 @@
+import { mulWeiCeil, toWei, weiToString } from "../core/wei.js";
+import { parseRiskConfig, type RiskConfig } from "../risk/config.js";
+import type { ConfigIssue } from "./errors.js";
+import { marketParams } from "./market-params.js";
+import type { RawConfig } from "./schema.js";
+
+/** One market's floor for a limit: what a single quote of its minimum size needs there. */
+interface Need {
+  readonly slug: string;
+  readonly micro: bigint;
+}
+
+/** A risk limit checked against every market named in engine.markets. */
+interface LimitRule {
+  readonly field: string;
+  readonly value: (risk: RiskConfig) => bigint;
+  readonly need: (min: bigint, tick: bigint) => bigint;
+  /** What the need is, said about the strictest market. */
+  readonly what: (slug: string) => string;
+  readonly effect: string;
+}
+
+const minimumSize = (slug: string) => `the minimum order size on ${slug}`;
+const capEffect = "from a flat position either side would pass it, so no quote could be placed on";
+
+const RULES: readonly LimitRule[] = [
+  {
+    field: "risk.order.maxSize",
+    value: (r) => r.order.maxSizeMicro,
+    need: (min) => min,
+    what: minimumSize,
+    effect: "no quote could be placed on",
+  },
+  {
+    field: "risk.order.maxNotional",
+    value: (r) => r.order.maxNotionalMicro,
+    // The cheapest order there is: the minimum size at the lowest price (one tick), rounded up as a
+    // BUY's makerAmount is.
+    need: (min, tick) => mulWeiCeil(tick, min),
+    what: (slug) => `one minimum-size order at one tick on ${slug}`,
+    effect: "no quote could be placed on",
+  },
+  {
+    field: "risk.inventory.perMarket.hard",
+    value: (r) => r.inventory.perMarket.hardMicro,
+    need: (min) => min,
+    what: minimumSize,
+    effect: capEffect,
+  },
+  {
+    field: "risk.inventory.total.hard",
+    value: (r) => r.inventory.total.hardMicro,
+    need: (min) => min,
+    what: minimumSize,
+    effect: capEffect,
+  },
+];
+
+/**
+ * Risk limits under which no quote can ever be placed on a market listed in engine.markets: a
+ * maximum order size or hard inventory cap below the market's minimum order size, or a maximum
+ * notional below a minimum-size order at one tick. Tick and minimum size come from `markets.*`,
+ * so this needs no exchange. One issue per limit, naming the strictest market and every market it
+ * blocks. ["*"] is left to the engine's warning at start: which markets exist (and so which of
+ * the configured minimums apply) only the exchange's list says.
+ * @example marketLimitIssues(raw) // [{ field: "risk.order.maxSize", message: "must be ≥ 5 (…), got 2: …" }]
+ */
+export function marketLimitIssues(raw: RawConfig): ConfigIssue[] {
+  const slugs = raw.engine.markets.filter((s) => s !== "*");
+  if (slugs.length === 0) return [];
+  const risk = parseRiskConfig(raw.risk);
+  const params = slugs.map((slug) => {
+    const p = marketParams(raw.markets, slug);
+    return { slug, min: toWei(p.minOrderSize, "minOrderSize"), tick: toWei(p.tickSize, "tickSize") };
+  });
+  const issues: ConfigIssue[] = [];
+  for (const rule of RULES) {
+    const value = rule.value(risk);
+    const short: Need[] = params
+      .map((p) => ({ slug: p.slug, micro: rule.need(p.min, p.tick) }))
+      .filter((n) => value < n.micro);
+    const strictest = short.reduce<Need | undefined>(
+      (a, n) => (a === undefined || n.micro > a.micro ? n : a),
+      undefined,
+    );
+    if (strictest === undefined) continue;
+    issues.push({
+      field: rule.field,
+      message: `must be ≥ ${weiToString(strictest.micro)} (${rule.what(strictest.slug)}), got ${weiToString(value)}: ${rule.effect} ${short.map((n) => n.slug).join(", ")}`,
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,149 @@
+import { spawn } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config/load.js";
+import { configError, tempDir } from "./support.js";
+
+// Values that load today but can never work, or that silently switch a safety off. Each must be
+// refused at load, one line naming the field and saying what is allowed; the values the README
+// documents as "off" (0) stay accepted.
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+const risk = (tree: unknown): Record<string, string> => ({ MM_RISK: JSON.stringify(tree) });
+const linesOf = (env: Record<string, string>, files: string[] = []): string[] =>
+  configError(() => loadConfig({ files, env })).lines();
+
+describe("error-rate halt (risk.errorRate)", () => {
+  it("refuses maxErrors 0: the halt would trip on the first rejected order", () => {
+    expect(linesOf(risk({ errorRate: { maxErrors: 0 } }))).toEqual([
+      "risk.errorRate.maxErrors: must be an integer in [1, 1000000], got 0: quoting halts on more than maxErrors errors in the window, so 0 would halt every market on the first rejected order (from env MM_RISK)",
+    ]);
+  });
+
+  it("refuses a window under a second (the halt could never trip) and a cool-down under a second (a halt in name only)", () => {
+    const a = tmp.file("a.json", { risk: { errorRate: { windowMs: 1, coolDownMs: 999 } } });
+    expect(linesOf({}, [a])).toEqual([
+      `risk.errorRate.windowMs: must be an integer in [1000, 86400000], got 1: more than maxErrors errors almost never fall in a shorter window, so the halt would never trip (in ${a})`,
+      `risk.errorRate.coolDownMs: must be an integer in [1000, 86400000], got 999: a shorter halt ends before the cancels it sent are answered, and quoting resumes as if nothing happened (in ${a})`,
+    ]);
+  });
+
+  it("accepts the bounds themselves", () => {
+    const c = loadConfig({ env: risk({ errorRate: { maxErrors: 1, windowMs: 1000, coolDownMs: 1000 } }) });
+    expect(c.risk).toMatchObject({ errorRate: { maxErrors: 1, windowMs: 1000, coolDownMs: 1000 } });
+  });
+});
+
+describe("circuit breaker", () => {
+  it("refuses failureRatio 1: the breaker opens on MORE than this fraction, so it could never open", () => {
+    expect(linesOf({ MM_CIRCUIT_BREAKER_FAILURE_RATIO: "1" })).toEqual([
+      "circuitBreaker.failureRatio: must be < 1, got 1: the breaker opens when more than this fraction of the requests failed, so 1 would never open it (from env MM_CIRCUIT_BREAKER_FAILURE_RATIO)",
+    ]);
+    expect(
+      loadConfig({ env: { MM_CIRCUIT_BREAKER_FAILURE_RATIO: "0.99" } }).circuitBreaker.failureRatio,
+    ).toBe(0.99);
+  });
+});
+
+describe("shutdown.timeoutMs", () => {
+  it("refuses less than a second: the stop cannot cancel and confirm within it", () => {
+    expect(linesOf({ MM_SHUTDOWN_TIMEOUT_MS: "100" })).toEqual([
+      "shutdown.timeoutMs: must be ≥ 1000, got 100: the stop sends a cancel-all and reads the open orders back, two round trips to the exchange, within 80 % of it (from env MM_SHUTDOWN_TIMEOUT_MS)",
+    ]);
+    expect(loadConfig({ env: { MM_SHUTDOWN_TIMEOUT_MS: "1000" } }).shutdown.timeoutMs).toBe(1000);
+  });
+});
+
+describe("journal.snapshotIntervalMs", () => {
+  it("keeps 0 (snapshots only at stop, as documented) and refuses a period under a second", () => {
+    expect(loadConfig({ env: { MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "0" } }).journal.snapshotIntervalMs).toBe(0);
+    expect(loadConfig({ env: { MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "1000" } }).journal.snapshotIntervalMs).toBe(
+      1000,
+    );
+    expect(linesOf({ MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "5" })).toEqual([
+      "journal.snapshotIntervalMs: must be 0 or ≥ 1000, got 5: 0 takes snapshots only at stop; a shorter period writes a PnL row to the journal on every tick of its timer (from env MM_JOURNAL_SNAPSHOT_INTERVAL_MS)",
+    ]);
+  });
+});
+
+describe("signing.orderExpirySeconds against exchange.requestTimeoutMs", () => {
+  it("refuses an expiry a placement still in flight can outlive; 0 (no expiry) stays valid", () => {
+    expect(linesOf({ MM_SIGNING_ORDER_EXPIRY_SECONDS: "5" })).toEqual([
+      "signing.orderExpirySeconds: must be 0 (no expiry) or ≥ 11 (exchange.requestTimeoutMs 10000 ms, plus 1 s as expiries are whole seconds), got 5: a placement may take exchange.requestTimeoutMs to reach the exchange, and one that arrives expired is refused (400 expired)",
+    ]);
+    expect(loadConfig({ env: { MM_SIGNING_ORDER_EXPIRY_SECONDS: "11" } }).signing.orderExpirySeconds).toBe(
+      11,
+    );
+    const short = { MM_SIGNING_ORDER_EXPIRY_SECONDS: "5", MM_EXCHANGE_REQUEST_TIMEOUT_MS: "4000" };
+    expect(loadConfig({ env: short }).signing.orderExpirySeconds).toBe(5);
+    expect(loadConfig({ env: {} }).signing.orderExpirySeconds).toBe(0);
+  });
+});
+
+describe("risk limits below what one quote needs on a market listed in engine.markets", () => {
+  const markets = {
+    MM_ENGINE_MARKETS: "a-b,c-d",
+    MM_MARKETS_MIN_ORDER_SIZES: JSON.stringify({ "c-d": "5" }),
+    MM_MARKETS_TICK_SIZES: JSON.stringify({ "c-d": "0.001" }),
+  };
+
+  it("refuses order.maxSize, order.maxNotional and both hard caps, naming the strictest market", () => {
+    const env = {
+      ...markets,
+      ...risk({
+        order: { maxSize: "2", maxNotional: "0.004" },
+        inventory: { perMarket: { soft: "1", hard: "3" }, total: { soft: "0.5", hard: "0.5" } },
+      }),
+    };
+    expect(linesOf(env)).toEqual([
+      "risk.order.maxSize: must be ≥ 5 (the minimum order size on c-d), got 2: no quote could be placed on c-d",
+      "risk.order.maxNotional: must be ≥ 0.01 (one minimum-size order at one tick on a-b), got 0.004: no quote could be placed on a-b, c-d",
+      "risk.inventory.perMarket.hard: must be ≥ 5 (the minimum order size on c-d), got 3: from a flat position either side would pass it, so no quote could be placed on c-d",
+      "risk.inventory.total.hard: must be ≥ 5 (the minimum order size on c-d), got 0.5: from a flat position either side would pass it, so no quote could be placed on a-b, c-d",
+    ]);
+  });
+
+  it("accepts limits exactly at the need, and leaves ['*'] to the engine's warning at start (the exchange lists the markets)", () => {
+    const atNeed = risk({
+      order: { maxSize: "5", maxNotional: "0.01" },
+      inventory: { perMarket: { soft: "5", hard: "5" } },
+    });
+    expect(() => loadConfig({ env: { ...markets, ...atNeed } })).not.toThrow();
+    const all = { ...markets, MM_ENGINE_MARKETS: '["*"]', ...risk({ order: { maxSize: "0.5" } }) };
+    expect(() => loadConfig({ env: all })).not.toThrow();
+  });
+});
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+describe("mm config", () => {
+  it("exits 2 with one stderr line per refused field", async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MM_")));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "config"], {
+      cwd: ROOT,
+      env: {
+        ...env,
+        NO_COLOR: "1",
+        MM_RISK: JSON.stringify({ errorRate: { maxErrors: 0 } }),
+        MM_CIRCUIT_BREAKER_FAILURE_RATIO: "1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    expect(code).toBe(2);
+    expect(stderr.trimEnd().split("\n")).toEqual([
+      "config error: circuitBreaker.failureRatio: must be < 1, got 1: the breaker opens when more than this fraction of the requests failed, so 1 would never open it (from env MM_CIRCUIT_BREAKER_FAILURE_RATIO)",
+      "config error: risk.errorRate.maxErrors: must be an integer in [1, 1000000], got 0: quoting halts on more than maxErrors errors in the window, so 0 would halt every market on the first rejected order (from env MM_RISK)",
+    ]);
+  }, 30_000);
+});
