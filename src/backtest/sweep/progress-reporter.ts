@@ -14,6 +14,8 @@ export interface ProgressSink {
 /** Redraw period of the bar, and of the plain lines when no point completes. */
 export const BAR_EVERY_MS = 200;
 export const LINE_EVERY_MS = 5_000;
+/** Width assumed when the terminal reports none (0 columns: a pty never sized, e.g. `script`). */
+export const DEFAULT_COLUMNS = 80;
 
 /**
  * Shows a sweep's progress (the I/O half; the text comes from renderBar / renderLine). Bar: one
@@ -87,7 +89,9 @@ export class ProgressReporter {
     if (this.#mode === "none") return;
     this.#shown = s;
     if (this.#mode === "bar") {
-      const bar = renderBar(s, this.#sink.columns());
+      const cols = this.#sink.columns();
+      // A pty that was never sized reports 0 columns: the bar would be cut to nothing.
+      const bar = renderBar(s, Number.isFinite(cols) && cols > 0 ? cols : DEFAULT_COLUMNS);
       if (bar !== this.#drawn) this.#sink.write(`\r${bar}\x1b[K`);
       this.#drawn = bar;
     } else this.#sink.write(`${renderLine(s)}\n`);
