@@ -67,6 +67,24 @@ export function cutShortWarning(file: string): string {
   );
 }
 
+/**
+ * The warning for a token the config names but the data never books (its figures are all zero).
+ * @example io.stderr(unbookedTokenWarning("4243"));
+ */
+export function unbookedTokenWarning(tokenId: string): string {
+  return (
+    `mm backtest: warning: markets.tokens names ${tokenId}, which has no token_book frame in the data: ` +
+    "its figures are all zero\n"
+  );
+}
+
+// A replay summary's data.tokensWithoutBook (none for a synthetic one).
+function unbookedTokens(summary: unknown): readonly string[] {
+  const data = (summary as { data?: { tokensWithoutBook?: unknown } }).data;
+  const ids = data?.tokensWithoutBook;
+  return Array.isArray(ids) ? ids.filter((t): t is string => typeof t === "string") : [];
+}
+
 /** Refuses sweep-only flags without --sweep (they would be silently ignored). */
 export function checkSweepFlags(f: SweepFlags): void {
   if (f.sweep !== undefined) return;
@@ -133,6 +151,10 @@ export async function runSweepCommand(
       },
     );
     reporter.stop();
+    // Every point replays the same data with the same tokens: the first summary speaks for all.
+    const first = result.outcomes.find((o) => o.status === "ok");
+    for (const t of first === undefined ? [] : unbookedTokens(first.summary))
+      io.stderr(unbookedTokenWarning(t));
     const secs = (performance.now() - started) / 1000;
     const failed = result.outcomes.filter((o) => o.status === "failed").length;
     const keys = spec.axes.map((x) => x.key);

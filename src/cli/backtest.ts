@@ -16,6 +16,7 @@ import {
   runSweepCommand,
   SWEEP_HELP,
   SWEEP_OPTIONS,
+  unbookedTokenWarning,
 } from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
@@ -123,6 +124,7 @@ export const backtestCommand: Command = {
           ...(values.html === undefined ? {} : { timeline: {} }),
           onTruncated: (file) => io.stderr(cutShortWarning(file)),
         });
+        for (const t of r.summary.data.tokensWithoutBook ?? []) io.stderr(unbookedTokenWarning(t));
         text = summaryJson(r.summary);
         if (values.html !== undefined) html = replayReportHtml(r);
         const secs = (performance.now() - started) / 1000;

@@ -143,6 +143,9 @@ async function replay(
   const timeline =
     opts.timeline === undefined ? undefined : new Timeline(session, bot, recorder, startMs, opts.timeline);
 
+  // A token the config names must be booked by the data; the scan finds only booked ones.
+  const booked = config.tokens === undefined ? undefined : new Set<string>();
+  if (booked !== undefined) session.bookApplied.push((t) => booked.add(t));
   await session.start();
   let endMs = startMs;
   const every = Math.max(1, opts.progressEvery ?? 10_000);
@@ -163,7 +166,20 @@ async function replay(
   const stopped = await session.finish();
   const run = buildRunSummary(figures, markets.tokens, session.exchange.counts);
   const cut = files.filter((f) => truncated.has(f));
-  const summary = replaySummary(opts, seed, files, cut, session, mirror, run, stopped.openOrders);
+  const unbooked = markets.tokens.filter((t) => booked !== undefined && !booked.has(t.tokenId));
+  const unbookedIds = unbooked.map((t) => t.tokenId);
+  if (unbookedIds.length > 0)
+    opts.logger?.warn({ tokenIds: unbookedIds }, "configured tokens have no token_book frame in the data");
+  const summary = replaySummary(
+    opts,
+    seed,
+    files,
+    { cut, unbooked: unbookedIds },
+    session,
+    mirror,
+    run,
+    stopped.openOrders,
+  );
   const shares = new Map(session.venue.positions(BOT).map((p) => [p.tokenId, p.balance]));
   return {
     summary,
@@ -180,7 +196,7 @@ function replaySummary(
   opts: BacktestOptions,
   seed: number,
   files: readonly string[],
-  truncatedFiles: readonly string[],
+  gaps: { readonly cut: readonly string[]; readonly unbooked: readonly string[] },
   session: SimSession,
   mirror: CrowdMirror,
   run: ReturnType<typeof buildRunSummary>,
@@ -211,7 +227,9 @@ function replaySummary(
       malformedAtExchange: session.books.malformed,
       snapshotsServed: c.snapshotsServed,
       // Only when there are any, so that complete data gives the summary it always gave.
-      ...(truncatedFiles.length === 0 ? {} : { truncatedFiles: truncatedFiles.map((f) => basename(f)) }),
+      ...(gaps.cut.length === 0 ? {} : { truncatedFiles: gaps.cut.map((f) => basename(f)) }),
+      // Configured tokens the data never booked (a typo in an id): their figures are all zero.
+      ...(gaps.unbooked.length === 0 ? {} : { tokensWithoutBook: [...gaps.unbooked] }),
     },
     ...run,
     mirror: {
