@@ -15,20 +15,25 @@ export class StartStoppedError extends MmError {
 
 /**
  * The start's first REST read (the markets) failed: the exchange cannot be reached at
- * `exchange.baseUrl` (refused, unresolvable host, TLS, timeout) or answered there with an error (a
- * wrong path answers 404). The message names the setting, its URL (no credentials) and the cause.
+ * `exchange.baseUrl` (refused, unresolvable host, TLS, timeout), answered there with an error (a
+ * wrong path answers 404), or answered 200 with something that is not the exchange's answer (another
+ * web server's HTML page or JSON). The message names the setting, its URL (no credentials), the URL
+ * read and what was wrong.
  */
 export class StartReadError extends MmError {
   constructor(err: ExchangeError, baseUrl: string) {
     const url = publicUrl(baseUrl);
     const errno = errnoOf(err.cause);
+    const readUrl = err.path === undefined ? undefined : `${url.replace(/\/+$/, "")}${err.path}`;
+    const read = readUrl === undefined ? err.endpoint : `${err.endpoint} at ${readUrl}`;
     super(
       "start_read_failed",
-      `exchange.baseUrl ${url}: ${describe(err, errno)}; check the setting, or whether the exchange is up`,
+      `exchange.baseUrl ${url}: ${read}: ${describe(err, errno)}; ${hint(err)}`,
       {
         setting: "exchange.baseUrl",
         url,
         endpoint: err.endpoint,
+        ...(readUrl === undefined ? {} : { readUrl }),
         ...(err.httpStatus === undefined ? {} : { httpStatus: err.httpStatus }),
         ...(errno === undefined ? {} : { cause: errno }),
       },
@@ -49,13 +54,25 @@ export function startReadError(err: unknown, baseUrl: string): unknown {
 }
 
 function describe(err: ExchangeError, errno: string | undefined): string {
-  const own = err.message.startsWith(`${err.endpoint}: `)
+  let own = err.message.startsWith(`${err.endpoint}: `)
     ? err.message.slice(err.endpoint.length + 2)
     : err.message;
-  if (err.httpStatus !== undefined) return `${err.endpoint}: HTTP ${err.httpStatus} ${err.code}: ${own}`;
+  // A boundary check names the field from the endpoint ("GET /api/markets.markets"), already said.
+  if (err.code === "malformed_response" && own.startsWith(err.endpoint)) {
+    own = `body${own.slice(err.endpoint.length)}`;
+  }
+  if (err.httpStatus !== undefined) return `HTTP ${err.httpStatus} ${err.code}: ${own}`;
   // Node's TLS errors say what failed but not their code, which is what an operator searches for.
   const code = errno === undefined || own.includes(errno) ? "" : ` [${errno}]`;
-  return `${err.endpoint}: ${own}${code}`;
+  return `${own}${code}`;
+}
+
+/** What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage. */
+function hint(err: ExchangeError): string {
+  const ok = err.httpStatus !== undefined && err.httpStatus >= 200 && err.httpStatus < 300;
+  return ok && err.code === "malformed_response"
+    ? "the answer is not the exchange API's: check the setting"
+    : "check the setting, or whether the exchange is up";
 }
 
 function errnoOf(cause: unknown): string | undefined {

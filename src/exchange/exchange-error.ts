@@ -16,6 +16,8 @@ export interface ExchangeErrorInit {
   outcome: ExchangeOutcome;
   /** `METHOD /route/template`, e.g. `GET /api/orders/{id}`. */
   endpoint: string;
+  /** The request target sent (path and query, under the base URL), when the request was built. */
+  path?: string | undefined;
   httpStatus?: number | undefined;
   /** X-Request-Id of the response, when one arrived. */
   requestId?: string | undefined;
@@ -40,6 +42,8 @@ export class ExchangeError extends MmError {
   declare readonly code: ExchangeCodeLike;
   readonly outcome: ExchangeOutcome;
   readonly endpoint: string;
+  /** The request target sent, e.g. `/api/markets/some-slug` (the endpoint names only its route). */
+  readonly path: string | undefined;
   readonly httpStatus: number | undefined;
   readonly requestId: string | undefined;
   readonly traceId: string | undefined;
@@ -49,6 +53,7 @@ export class ExchangeError extends MmError {
     super(init.code, init.message, init.details ?? {}, { cause: init.cause });
     this.outcome = init.outcome;
     this.endpoint = init.endpoint;
+    this.path = init.path;
     this.httpStatus = init.httpStatus;
     this.requestId = init.requestId;
     this.traceId = init.traceId;
@@ -60,6 +65,7 @@ export class ExchangeError extends MmError {
       ...super.toJSON(),
       outcome: this.outcome,
       endpoint: this.endpoint,
+      path: this.path,
       httpStatus: this.httpStatus,
       requestId: this.requestId,
       traceId: this.traceId,
@@ -122,6 +128,7 @@ export function clientClosedError(endpoint: string, last?: ExchangeError): Excha
         : `${endpoint}: the client closed while the call waited to retry (${last.code})`,
     outcome: last?.outcome === "ambiguous" ? "ambiguous" : "rejected",
     endpoint,
+    path: last?.path,
     httpStatus: last?.httpStatus,
     requestId: last?.requestId,
     traceId: last?.traceId,

@@ -32,6 +32,8 @@ export interface TransportRequest {
 export interface TransportResponse {
   /** `METHOD /route/template`. */
   endpoint: string;
+  /** The request target sent (TransportRequest.path); errors read from the answer carry it. */
+  path?: string | undefined;
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
@@ -174,6 +176,7 @@ export class HttpTransport {
           message: transportMessage(code, endpoint, timeoutMs, cause),
           outcome: classifyTransportFailure(written),
           endpoint,
+          path: req.path,
           httpStatus: response?.statusCode,
           requestId,
           traceId: headerString(response?.headers["x-trace-id"]),
@@ -260,6 +263,7 @@ export class HttpTransport {
     const { json, isJson } = parseJson(text);
     const out: TransportResponse = {
       endpoint,
+      path: req.path,
       status: res.statusCode ?? 0,
       headers: h,
       text,
