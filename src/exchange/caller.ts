@@ -3,7 +3,7 @@ import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
 import { type BreakerVerdict, type CircuitBreaker, defaultBreakerVerdict } from "./circuit-breaker.js";
 import { errorFromEnvelope, errorFromResponse, malformed, type ParsedEnvelope } from "./envelopes.js";
-import { ExchangeError } from "./exchange-error.js";
+import { clientClosedError, ExchangeError } from "./exchange-error.js";
 import { buildPath, type QueryParams } from "./paths.js";
 import type { RateLimitState } from "./rate-limit-state.js";
 import { type RetryEvent, type RetrySettings, withRetry } from "./retry-policy.js";
@@ -97,11 +97,14 @@ export class ExchangeCaller {
     const path = buildPath(spec.route, spec.params, spec.query);
     const send = (ticket: GateTicket | undefined) =>
       this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path, ticket), this.#verdict);
+    const closed = this.#o.transport.closed;
     return withRetry(
       () => {
+        // A closed client sends nothing: its gate is not asked either (no rate token spent).
+        if (closed.aborted) return Promise.reject(clientClosedError(endpoint));
         // An ungated request leaves in the same tick as before (placements are latency-sensitive).
         const wait = this.#gate?.(spec.method, spec.route);
-        return wait === undefined ? send(undefined) : wait.then(send);
+        return wait === undefined ? send(undefined) : gateUnlessClosed(wait, closed, endpoint).then(send);
       },
       {
         method: spec.method,
@@ -109,7 +112,7 @@ export class ExchangeCaller {
         clock: this.#o.clock,
         random: this.#o.random,
         settings: this.#o.retry,
-        closed: this.#o.transport.closed,
+        closed,
         onRetry: (event) => {
           this.#o.logger.debug(
             {
@@ -191,4 +194,30 @@ export class ExchangeCaller {
       "exchange http error",
     );
   }
+}
+
+/**
+ * The gate's wait, cut by the client's close: a call waiting for its turn fails at once as
+ * `client_closed` (nothing sent) rather than when the gate lets it go, so a stop never waits on a
+ * gate the closed client can no longer use. A ticket the gate hands out afterwards is dropped.
+ */
+function gateUnlessClosed(
+  wait: Promise<GateTicket | undefined>,
+  closed: AbortSignal,
+  endpoint: string,
+): Promise<GateTicket | undefined> {
+  return new Promise((resolve, reject) => {
+    const onClose = () => reject(clientClosedError(endpoint));
+    closed.addEventListener("abort", onClose, { once: true });
+    wait.then(
+      (ticket) => {
+        closed.removeEventListener("abort", onClose);
+        resolve(ticket);
+      },
+      (err: unknown) => {
+        closed.removeEventListener("abort", onClose);
+        reject(err);
+      },
+    );
+  });
 }

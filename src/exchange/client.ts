@@ -165,7 +165,8 @@ export class ExchangeHttpClient {
 
   /**
    * Closes keep-alive connections and the breaker's timer. From then on nothing is sent: a call waiting
-   * to retry, or made later, fails at once with an ExchangeError `client_closed`.
+   * to retry or on the request gate (gateRequests), or made later, fails at once with an ExchangeError
+   * `client_closed`.
    */
   close(): void {
     this.breaker.dispose();

@@ -122,13 +122,18 @@ export interface RetryContext {
  * @example const body = await withRetry((n) => send(n), { method: "GET", endpoint, clock, random: Math.random, settings });
  */
 export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: RetryContext): Promise<T> {
+  let previous: ExchangeError | undefined;
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (err) {
+      // A retry refused by the close (waiting on the request gate, or at the transport) is reported
+      // as the call it ends: an earlier attempt that may have taken effect keeps it ambiguous.
+      if (previous !== undefined && isBareClientClosed(err)) throw clientClosedError(ctx.endpoint, previous);
       const decision = decideRetry(err, n, ctx.method, ctx.settings, ctx.random);
       if (!decision.retry) throw err;
       const last = err as ExchangeError;
+      previous = last;
       if (ctx.closed?.aborted === true) throw clientClosedError(ctx.endpoint, last);
       ctx.onRetry?.({
         endpoint: ctx.endpoint,
@@ -143,6 +148,11 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: Retr
       }
     }
   }
+}
+
+/** A `client_closed` refusal of a request never sent (no failed attempt behind it). */
+function isBareClientClosed(err: unknown): boolean {
+  return err instanceof ExchangeError && err.code === "client_closed" && err.cause === undefined;
 }
 
 /** Waits `ms` on the clock; resolves true when the wait ran out, false as soon as `closed` aborts. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
+import type { GateAnswer, GateTicket } from "../../../src/exchange/caller.js";
 import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import type { RetryEvent } from "../../../src/exchange/retry-policy.js";
 import {
@@ -126,5 +127,84 @@ describe("ExchangeHttpClient.close()", () => {
     } finally {
       process.off("warning", onWarning);
     }
+  });
+});
+
+/**
+ * A hand-written request gate that holds every request it is asked about until the test releases
+ * it (as the engine's rate budget holds an order read until a token is free).
+ */
+function holdingGate() {
+  const asked: string[] = [];
+  const answers: GateAnswer[] = [];
+  const held: ((ticket: GateTicket) => void)[] = [];
+  const gate = (method: string, route: string) => {
+    asked.push(`${method} ${route}`);
+    return new Promise<GateTicket | undefined>((resolve) => held.push(resolve));
+  };
+  /** Lets every held request go, each with a ticket that records its answer. */
+  const releaseAll = () => {
+    for (const let_go of held.splice(0)) let_go((answer) => answers.push(answer));
+  };
+  return { gate, asked, answers, held, releaseAll };
+}
+
+describe("ExchangeHttpClient.close() and the request gate", () => {
+  it("wakes a call waiting on the gate at once with client_closed; nothing is sent when the gate lets it go", async () => {
+    const { server, client } = await setup((_r, res) => sendJson(res, 200, []));
+    const g = holdingGate();
+    client.gateRequests(g.gate);
+    const call = exchangeError(client.orders.open());
+    while (g.held.length < 1) await settle();
+    expect(g.asked).toEqual(["GET /api/orders/open"]);
+
+    client.close();
+    const err = await within(call, 2_000);
+    expect(err).toMatchObject({
+      code: "client_closed",
+      outcome: "rejected",
+      endpoint: "GET /api/orders/open",
+    });
+
+    g.releaseAll();
+    await settle();
+    expect(server.requests).toHaveLength(0);
+    expect(g.answers).toEqual([]);
+  });
+
+  it("does not ask the gate for a call made after close (no rate token spent for it)", async () => {
+    const { server, client } = await setup((_r, res) => sendJson(res, 200, []));
+    const g = holdingGate();
+    client.gateRequests(g.gate);
+    client.close();
+    const err = await within(exchangeError(client.orders.open()), 2_000);
+    expect(err).toMatchObject({ code: "client_closed", outcome: "rejected" });
+    expect(g.asked).toEqual([]);
+    await settle();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("a retry held by the gate after an attempt that may have acted (502) ends ambiguous on close", async () => {
+    const { clock, server, client, firstRetry } = await setup((_r, res) =>
+      sendJson(res, 502, { error: { code: "bad_gateway", message: "upstream" } }),
+    );
+    const g = holdingGate();
+    let first = true;
+    client.gateRequests((method, route) => {
+      if (!first) return g.gate(method, route);
+      first = false;
+      return undefined; // the first attempt goes at once
+    });
+    const call = exchangeError(client.orders.open());
+    await within(firstRetry, 5_000);
+    clock.advanceBy(1_000); // the back-off ends: the retry now waits on the gate
+    while (g.held.length < 1) await settle();
+
+    client.close();
+    const err = await within(call, 2_000);
+    expect(err).toMatchObject({ code: "client_closed", outcome: "ambiguous", httpStatus: 502 });
+    g.releaseAll();
+    await settle();
+    expect(server.requests).toHaveLength(1);
   });
 });
