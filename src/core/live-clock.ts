@@ -12,6 +12,11 @@ export class LiveClock implements Clock {
     return Date.now();
   }
 
+  /** performance.now(): the process's monotonic clock, which NTP corrections and steps do not move. */
+  monotonic(): number {
+    return performance.now();
+  }
+
   setTimer(delayMs: number, fn: () => void): TimerId {
     const id = this.#nextId++;
     const handle = setTimeout(

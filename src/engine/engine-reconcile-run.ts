@@ -149,8 +149,9 @@ export async function reconcileOnce(
       "positions corrected to the exchange's",
     );
   }
-  // Orders that never reached the exchange go after the grace an unknown placement gets.
-  core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs);
+  // Orders that never reached the exchange go after the grace an unknown placement gets (elapsed
+  // time since they last changed, where the store has a monotonic clock: see OrderStore.prune).
+  core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs, now);
   // Every later backfill pages trades back to at least this instant, so every fill stamped before it
   // has been applied: inventory can fold those into its totals and forget them (inventory.ts).
   core.inventory.compact(Math.max(sessionStartMs, startedX - options.tradeLookbackMs));

@@ -1,3 +1,4 @@
+import { monotonicSource } from "../core/clock.js";
 import type { Fill } from "../core/trading.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { Intent } from "../execution/intents.js";
@@ -51,7 +52,8 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   };
   const tokens = new TokenTable(deps.markets, deps.strategyFor, options.volatility);
   for (const s of tokens.slots()) risk.watch(s.market);
-  const store = new OrderStore();
+  // Its unknown-order grace on elapsed time where the wall clock can step (LiveClock).
+  const store = new OrderStore({ monotonic: monotonicSource(clock) });
   // A fee is attached inside the reconcile's backfill (mid-run): only noted here, acted on once the
   // backfill is over (afterFees), like the fills it backfills.
   const feeTokens = new Set<string>();

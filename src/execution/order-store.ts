@@ -1,6 +1,9 @@
 import type { Fill, LocalOrderState } from "../core/trading.js";
 import type { Side } from "../core/types.js";
 import { isTerminal, type OrderEvent, refreshFilled, type TrackedOrder, transition } from "./order-state.js";
+import { MonotonicStamps, type OrderAges, wallAges } from "./order-store-ages.js";
+
+export type { OrderAges } from "./order-store-ages.js";
 
 /** What a new order needs; everything else starts empty. */
 export interface NewOrder {
@@ -23,6 +26,18 @@ export interface OrderUpdate {
   readonly reason: string;
 }
 
+/** Options of an OrderStore. */
+export interface OrderStoreOptions {
+  /**
+   * A clock that never steps (Clock.monotonic; see monotonicSource), read when an order is created,
+   * sent and changed: the ages the unknown-order grace is measured by (agesAt, prune) are then
+   * elapsed time, so a step of the wall clock neither ends the grace at once (an
+   * order resting at the exchange dropped) nor stretches it by the step. Without it (a SimClock, which
+   * never steps) ages are taken from the wall stamps.
+   */
+  readonly monotonic?: (() => number) | undefined;
+}
+
 /**
  * Every order of this session, by clientOrderId and by exchange orderId, plus the fills seen per
  * exchange orderId (so a fill that arrives before its order's id is known still counts once it is).
@@ -40,6 +55,11 @@ export class OrderStore {
   readonly #versions = new Map<string, number>();
   readonly #fills = new Map<string, Map<string, bigint>>();
   #illegal = 0;
+  readonly #stamps: MonotonicStamps | undefined;
+
+  constructor(opts: OrderStoreOptions = {}) {
+    this.#stamps = opts.monotonic === undefined ? undefined : new MonotonicStamps(opts.monotonic);
+  }
 
   /** Transitions refused by the table in order-state.ts (or conflicting ids) since start. */
   get illegalTransitions(): number {
@@ -76,6 +96,7 @@ export class OrderStore {
       lastCode: undefined,
     };
     this.#byClient.set(o.clientOrderId, o);
+    this.#stamps?.sent(o);
     const list = this.#byToken.get(o.tokenId);
     if (list === undefined) this.#byToken.set(o.tokenId, [o]);
     else list.push(o);
@@ -108,6 +129,7 @@ export class OrderStore {
       this.#illegal++;
       return false;
     }
+    if (ev.kind === "sent") this.#stamps?.sent(o);
     if (o.orderId !== undefined) this.#bind(o, o.orderId, now);
     this.#file(o);
     return true;
@@ -219,20 +241,38 @@ export class OrderStore {
   }
 
   /**
+   * Orders' ages as of `now` (the caller's wall reading; the monotonic clock, when the store has
+   * one, is read here, so take it in the same synchronous run as `now`): elapsed time on the
+   * monotonic clock when the store has one, else `now` minus the wall stamps.
+   * @example const ages = store.agesAt(clock.now()); if (ages.sentMs(o) >= graceMs) … // it had its grace
+   */
+  agesAt(now: number): OrderAges {
+    return this.#stamps?.agesAt(now) ?? wallAges(now);
+  }
+
+  /**
    * Forgets terminal orders last changed before `beforeMs` (bounding memory in a long run). Their
    * recorded fills go too, so prune well after late fills and trade backfills can still arrive.
    * Terminal orders the exchange never gave an id (placements dropped before sending, or rejected)
    * go once last changed before `unboundBeforeMs` (default `beforeMs`): no fill or trade can name
    * them, and most placements of a busy run are superseded in the queue, never sent. A late answer
    * to one that was sent after all finds it gone; the order is then an orphan to the next reconcile.
+   * Given `now` (the instant the cut-offs were taken from) and a monotonic clock, an unbound order's
+   * cut-off is an age instead: it goes once it last changed more than `now - cutoff` ago in elapsed
+   * time (agesAt), so a forward step of the wall clock does not forget it before its late answer.
    */
-  prune(beforeMs: number, unboundBeforeMs = beforeMs): number {
+  prune(beforeMs: number, unboundBeforeMs = beforeMs, now?: number): number {
     let n = 0;
     const touched = new Set<string>();
+    const unboundCutoff = Math.max(beforeMs, unboundBeforeMs);
+    // Wall cut-offs are `now` minus a horizon: with a monotonic clock, the unbound one is kept as that horizon.
+    const ages = now === undefined ? undefined : this.#stamps?.agesAt(now);
+    const unboundHorizon = now === undefined ? 0 : now - unboundCutoff;
     for (const o of [...this.#byClient.values()]) {
       if (!isTerminal(o.state)) continue;
-      const cutoff = o.orderId === undefined ? Math.max(beforeMs, unboundBeforeMs) : beforeMs;
-      if (o.updatedAtMs >= cutoff) continue;
+      if (o.orderId === undefined && ages !== undefined) {
+        if (ages.changedMs(o) <= unboundHorizon) continue;
+      } else if (o.updatedAtMs >= (o.orderId === undefined ? unboundCutoff : beforeMs)) continue;
       this.#byClient.delete(o.clientOrderId);
       if (o.orderId !== undefined) {
         this.#byOrderId.delete(o.orderId);
@@ -252,6 +292,7 @@ export class OrderStore {
   // Files the order in its token's live list, or takes it out, after any change of it. A placement
   // dropped while queued and answered after all (order-state.ts) is live again, in its creation place.
   #file(o: TrackedOrder): void {
+    this.#stamps?.changed(o);
     const t = o.tokenId;
     this.#versions.set(t, (this.#versions.get(t) ?? 0) + 1);
     let list = this.#liveByToken.get(t);

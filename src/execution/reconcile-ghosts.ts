@@ -32,6 +32,12 @@ export interface GhostOptions {
    * timeout and the exchange's history lag with room to spare).
    */
   readonly graceMs?: number;
+  /**
+   * How long ago `local` was sent, as elapsed time (OrderStore.agesAt: on a monotonic clock where
+   * the wall clock can step). Default `now - (sentAtMs ?? createdAtMs)`, which a forward step of the
+   * wall clock would make end the grace at once.
+   */
+  readonly sentAgeMs?: (local: TrackedOrder) => number;
 }
 
 /**
@@ -66,8 +72,8 @@ export function resolveGhost(
     if (local.orderId !== undefined) {
       return { clientOrderId: local.clientOrderId, state: "cancelled", reason: "order_not_found" };
     }
-    const sentAt = local.sentAtMs ?? local.createdAtMs;
-    if (now - sentAt < (opts.graceMs ?? 30_000)) return undefined;
+    const age = opts.sentAgeMs?.(local) ?? now - (local.sentAtMs ?? local.createdAtMs);
+    if (age < (opts.graceMs ?? 30_000)) return undefined;
     return { clientOrderId: local.clientOrderId, state: "rejected", reason: "never_placed" };
   }
   if (local.orderId !== undefined && remote.id !== local.orderId) return undefined;

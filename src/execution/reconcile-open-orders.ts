@@ -22,6 +22,13 @@ export interface OpenOrdersOptions {
    * than this long ago is left to its answer instead of being looked up. Default 5000 ms.
    */
   readonly graceMs?: number;
+  /**
+   * How long ago an order last changed, as elapsed time (OrderStore.agesAt: on a monotonic clock
+   * where the wall clock can step). Default `now - updatedAtMs`, which a step of the wall clock moves
+   * by the step: forward, an answer still on its way is pre-empted; back, a cancel that went
+   * unanswered is left alone (and its order resting) for the step's length.
+   */
+  readonly changedAgeMs?: (o: TrackedOrder) => number;
 }
 
 /**
@@ -52,6 +59,7 @@ export function reconcileOpenOrders(
   opts: OpenOrdersOptions = {},
 ): OpenOrdersDiff {
   const graceMs = opts.graceMs ?? 5000;
+  const age = opts.changedAgeMs ?? ((o: TrackedOrder) => now - o.updatedAtMs);
   const byId = new Map<string, TrackedOrder>();
   const byClient = new Map<string, TrackedOrder>();
   const candidates: TrackedOrder[] = [];
@@ -74,14 +82,14 @@ export function reconcileOpenOrders(
     seen.add(l);
     // A filled order the list has not caught up with, or a placement whose answer is on its way.
     if (isTerminal(l.state) || l.state === "placing") continue;
-    const u = updateFor(l, r, inFlight(l, now, graceMs));
+    const u = updateFor(l, r, inFlight(l, age, graceMs));
     if (u !== undefined) updates.push(u);
   }
   const ghosts: TrackedOrder[] = [];
   const unresolved: TrackedOrder[] = [];
   for (const o of candidates) {
     if (seen.has(o) || o.state === "placing") continue;
-    if (inFlight(o, now, graceMs)) continue;
+    if (inFlight(o, age, graceMs)) continue;
     if (o.orderId !== undefined) ghosts.push(o);
     else unresolved.push(o);
   }
@@ -89,8 +97,8 @@ export function reconcileOpenOrders(
 }
 
 /** A cancel sent recently whose answer has not come yet: leave the order to that answer. */
-function inFlight(o: TrackedOrder, now: number, graceMs: number): boolean {
-  return o.state === "cancelling" && !o.needsReconcile && now - o.updatedAtMs < graceMs;
+function inFlight(o: TrackedOrder, age: (o: TrackedOrder) => number, graceMs: number): boolean {
+  return o.state === "cancelling" && !o.needsReconcile && age(o) < graceMs;
 }
 
 function updateFor(l: TrackedOrder, r: Order, cancelInFlight: boolean): OrderUpdate | undefined {

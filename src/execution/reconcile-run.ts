@@ -79,7 +79,7 @@ export interface ReconcileReport {
  *    to the store are mapped by fetching their order (tokenOf).
  * Fills keep arriving over the WebSocket meanwhile; every step is idempotent and order-independent
  * with them. The caller applies the orphan cancels, runs the position check and schedules the next run.
- * All time comes from `now`.
+ * All time comes from `now`, and the unknown-order grace from the store's ages (OrderStore.agesAt).
  */
 export async function runReconcile(
   source: ReconcileSource,
@@ -88,12 +88,19 @@ export async function runReconcile(
   opts: ReconcileRunOptions,
 ): Promise<ReconcileReport> {
   const store = state.orders;
+  // Ages as of `now`, before any read: a placement not found by a read may have had its grace only
+  // by the time the read was sent (elapsed time where the store has a monotonic clock).
+  const ages = store.agesAt(now);
   const diff = reconcileOpenOrders(store.all(), await source.openOrders(), now, {
+    changedAgeMs: ages.changedMs,
     ...(opts.cancellingGraceMs === undefined ? {} : { graceMs: opts.cancellingGraceMs }),
   });
   const updates: OrderUpdate[] = [...diff.updates];
   for (const u of diff.updates) store.reconcile(u, now);
-  const ghostOpts = opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs };
+  const ghostOpts = {
+    sentAgeMs: ages.sentMs,
+    ...(opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs }),
+  };
   for (const g of diff.ghosts) {
     const u = resolveGhost(g, await lookupOrder(source, g.orderId as string), now, ghostOpts);
     if (u !== undefined && store.reconcile(u, now)) updates.push(u);
