@@ -33,8 +33,9 @@ export interface StrategyContext {
   /** The engine's clock time, epoch ms. */
   readonly nowMs: number;
   /**
-   * Online σ of the mid (see volatility.ts): absolute price units (a price of 1 = 1.0) per √second;
-   * undefined until the estimator has warmed up.
+   * Online σ of the mid (see volatility.ts): absolute price units (a price of 1 = 1.0) per √second
+   * of elapsed time (a step of the wall clock is no interval of it); undefined until the estimator
+   * has warmed up.
    */
   readonly volatility: number | undefined;
 }

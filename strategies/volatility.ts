@@ -61,10 +61,14 @@ export function initVolatility(config: VolatilityConfig): VolatilityState {
 }
 
 /**
- * Folds one mid observation in. Updates at the anchor's time (or up to a second earlier) change
- * nothing: the next later update measures its return from the anchor, so a move inside one
- * millisecond is not lost. An update more than a second earlier (the clock stepped back: CLOCK_STEP_BACK_MS) re-anchors
- * without recording a return, like a gap beyond maxGapMs.
+ * Folds one mid observation in. `tsMs` is elapsed time, on a clock that does not step (the engine
+ * passes Clock.monotonic, which is the SimClock's time in a backtest): a forward step of the wall
+ * clock read as one long interval holding an ordinary mid change would all but replace the history
+ * (α ≈ 1) by a rate far too low (under maxGapMs, or at any size without it).
+ * Updates at the anchor's time (or up to a second earlier) change nothing: the next later update
+ * measures its return from the anchor, so a move inside one millisecond is not lost. An update more
+ * than a second earlier (a clock that stepped back: CLOCK_STEP_BACK_MS) re-anchors without recording
+ * a return, like a gap beyond maxGapMs.
  * A non-finite or non-positive mid is ignored.
  * @example
  * let s = initVolatility({ halfLifeMs: 1_000, minSamples: 1 });

@@ -40,6 +40,7 @@
  */
 import type { BookState } from "../book/book-state.js";
 import type { BookView } from "../book/order-book.js";
+import { monotonicNow } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
@@ -196,7 +197,9 @@ export class TradingEngine implements Engine {
     if (slot === undefined) return;
     // σ and the PnL mark follow the market without us: our own quotes at the touch move the
     // exchange's mid, and read as market moves they fed back into A–S / GLFT spreads and the PnL.
-    const mid = tokens.observeBook(slot, book, marketBook(this.#core, slot, book), clock.now());
+    // σ is a rate per second of elapsed time: on the monotonic clock, a step of the wall clock is
+    // not one long interval that all but replaces its history (SimClock: the same time as now()).
+    const mid = tokens.observeBook(slot, book, marketBook(this.#core, slot, book), monotonicNow(clock));
     if (mid !== undefined && positions.mark(tokenId, mid)) {
       this.#core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
     }
