@@ -1,12 +1,18 @@
+import type { BookState } from "../book/book-state.js";
 import type { Logger } from "../observability/logger.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
+import { ALL_QUOTES, allIn, countUnjudged, decisionKey, describe, unjudged } from "./judged-quotes.js";
+import type { ResyncGroup } from "./resync-group.js";
 
 type Level = "info" | "debug";
 
-/** A token's standing decisions as last logged: their signature, and whether an operator saw them. */
+/** A token's standing decisions as last logged: their keys, and whether an operator saw them. */
 interface Standing {
-  readonly sig: string;
+  /** decisionKey of each decision. */
+  readonly keys: ReadonlySet<string>;
+  /** The standing decisions: the step's, and limits kept on quotes it did not desire. */
+  readonly decisions: readonly RiskDecision[];
   /** Logged at info or above (or owned a market gate's line): its end is logged at info too. */
   readonly shown: boolean;
   /** The market whose market_not_open gate the token holds, if any. */
@@ -34,7 +40,9 @@ interface MarketGate {
  * synced, once (the event that enforced it and the quoting step that follows are one line), and its
  * recovery once; a market gate once per market (its event, or the first of its tokens to hold it),
  * and its end once. Every book waits for its first snapshot at start: that wait, and its end, are
- * routine and go to debug.
+ * routine and go to debug. Books that leave `synced` together (a reconnect's resubscribe, a silent
+ * connection) are told by the ResyncGroup in one line, and their recovery in one: their per-token
+ * book gate lines, and the end of those, go to debug.
  *
  * A token has two channels: the guard's decisions on its desired quotes (`step`, info), and the
  * in-flight fit's (`inFlight`, debug). The latter come and go with every cancel-replace near a
@@ -51,15 +59,37 @@ export class DecisionLog {
   /** A token decision an event logged, which the token's next step must not log again. */
   readonly #evented = new Map<string, { sig: string; shown: boolean }>();
   readonly #markets = new Map<string, MarketGate>();
+  readonly #group: ResyncGroup | undefined;
 
   /**
    * @param everSynced whether a token's book has had its first snapshot: before it, the token's wait
    *   (book_resyncing, book_stale) is routine and logged at debug.
+   * @param group tells connection-wide resyncs as one episode (the engine's); without it each book
+   *   is logged on its own.
    */
-  constructor(log: Logger, emit: (e: EngineEvent) => void, everSynced: (tokenId: string) => boolean) {
+  constructor(
+    log: Logger,
+    emit: (e: EngineEvent) => void,
+    everSynced: (tokenId: string) => boolean,
+    group?: ResyncGroup,
+  ) {
     this.#log = log;
     this.#emit = emit;
     this.#everSynced = everSynced;
+    this.#group = group;
+  }
+
+  /**
+   * A book's new state, before the decision it may cause (engine.onBookState): a connection-wide
+   * resync joins the group's episode, a quotable book leaves it.
+   */
+  bookState(state: BookState): void {
+    this.#group?.onState(state, this.#everSynced(state.tokenId));
+  }
+
+  /** Cancels the group's pending check (engine stop). */
+  stop(): void {
+    this.#group?.stop();
   }
 
   /**
@@ -68,27 +98,42 @@ export class DecisionLog {
    * nothing to act on, which says nothing about whether it still holds, so it keeps standing (a
    * limit below the strategy's size would otherwise be logged again after every such moment).
    */
-  step(tokenId: string, decisions: readonly RiskDecision[], now: number, judged = true): void {
+  step(
+    tokenId: string,
+    decisions: readonly RiskDecision[],
+    now: number,
+    judged: boolean | number = true,
+  ): void {
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
     const prev = this.#last.get(tokenId);
     const evented = this.#evented.get(tokenId);
-    this.#evented.delete(tokenId);
-    if (decisions.length === 0) {
-      if (prev === undefined || (!judged && prev.quotesOnly)) return;
+    if (evented !== undefined) this.#evented.delete(tokenId);
+    if (prev === undefined && decisions.length === 0) return;
+    const mask = judged === true ? ALL_QUOTES : judged === false ? 0 : judged;
+    // A standing limit on a quote this step did not desire had nothing to act on: it still stands.
+    const carried = prev === undefined || mask === ALL_QUOTES ? 0 : countUnjudged(prev.decisions, mask);
+    if (prev !== undefined && decisions.length + carried === 0) {
       this.#last.delete(tokenId);
       this.#leaveMarket(tokenId, prev.gatedMarket);
       const fields = prev.gatedMarket === undefined ? { tokenId } : { tokenId, marketId: prev.gatedMarket };
       this.#log[prev.shown ? "info" : "debug"](fields, "risk: cleared");
       return;
     }
-    const sig = signature(decisions);
-    if (prev?.sig === sig) {
+    const sig = evented === undefined ? undefined : signature(decisions);
+    if (
+      prev !== undefined &&
+      decisions.length + carried === prev.decisions.length &&
+      allIn(decisions, prev)
+    ) {
       // The same decisions, but an event has just logged them at info (a resync right after the
       // first snapshot, in one flush): their end must be logged at info too.
-      if (evented?.sig === sig && evented.shown && !prev.shown)
+      if (evented?.sig === sig && evented?.shown === true && !prev.shown)
         this.#last.set(tokenId, { ...prev, shown: true });
       return;
     }
+    const all = carried === 0 ? decisions : [...decisions, ...unjudged(prev?.decisions ?? [], mask)];
+    const keys = new Set<string>();
+    for (const d of all) keys.add(decisionKey(d));
     const gatedMarket = decisions.find((d) => d.reason === "market_not_open")?.marketId;
     const kept = gatedMarket !== undefined && prev?.gatedMarket === gatedMarket;
     if (!kept && prev?.gatedMarket !== undefined) {
@@ -103,16 +148,36 @@ export class DecisionLog {
     const speaks =
       ownsMarket && !kept && gatedMarket !== undefined && !this.#markets.get(gatedMarket)?.announced;
     let shown = ownsMarket;
-    if (evented?.sig === sig) shown ||= evented.shown;
+    if (evented !== undefined && evented.sig === sig) shown ||= evented.shown;
     else {
+      // Only what is new is news: a decision already standing was logged when it appeared.
       for (const d of decisions) {
+        if (prev?.keys.has(decisionKey(d)) === true) continue;
         const level = d.reason === "market_not_open" ? (speaks ? "info" : "debug") : this.#level(d);
         this.#write(d, level);
         if (level === "info") shown = true;
       }
     }
-    const quotesOnly = decisions.every((d) => d.scope === "quote");
-    this.#last.set(tokenId, { sig, shown, gatedMarket, ownsMarket, quotesOnly });
+    if (prev !== undefined) {
+      // What stood and ended while the rest stands (a market gate's end is told above).
+      const ended: string[] = [];
+      let stays = false;
+      for (const d of prev.decisions) {
+        const k = decisionKey(d);
+        if (keys.has(k)) stays = true;
+        else if (d.reason !== "market_not_open") ended.push(describe(d));
+      }
+      if (stays) shown ||= prev.shown;
+      // A whole set replaced (a gate over a limit, a limit after a gate) reads from its new lines.
+      if (stays && ended.length > 0) {
+        this.#log[prev.shown ? "info" : "debug"](
+          { tokenId, ended, standing: all.length },
+          "risk: partly cleared",
+        );
+      }
+    }
+    const quotesOnly = all.every((d) => d.scope === "quote");
+    this.#last.set(tokenId, { keys, decisions: all, shown, gatedMarket, ownsMarket, quotesOnly });
   }
 
   /** The in-flight fit's decisions of one quoting step of `tokenId` (possibly none). */
@@ -146,10 +211,14 @@ export class DecisionLog {
     }
   }
 
-  /** Debug for a book's wait for its first snapshot (routine at every start), else info. */
+  /**
+   * Debug for a book's wait for its first snapshot (routine at every start) and for a book the
+   * resync group tells with the others of its connection, else info.
+   */
   #level(d: RiskDecision): Level {
     const waiting = d.reason === "book_resyncing" || d.reason === "book_stale";
-    return waiting && d.tokenId !== undefined && !this.#everSynced(d.tokenId) ? "debug" : "info";
+    if (!waiting || d.tokenId === undefined) return "info";
+    return !this.#everSynced(d.tokenId) || this.#group?.has(d.tokenId) === true ? "debug" : "info";
   }
 
   /** Adds `tokenId` to the holders of `marketId`'s gate; true when it is the first. */
@@ -195,6 +264,6 @@ export class DecisionLog {
 
 function signature(decisions: readonly RiskDecision[]): string {
   let s = "";
-  for (const d of decisions) s += `${d.reason}:${d.action}:${d.side ?? ""}:${d.level ?? ""};`;
+  for (const d of decisions) s += `${decisionKey(d)};`;
   return s;
 }

@@ -10,6 +10,7 @@ import type { BookHealth } from "../risk/gates.js";
 import type { EngineCore } from "./engine-core.js";
 import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
+import { judgedQuotes } from "./judged-quotes.js";
 import { IN_BOOK, openQuotes } from "./open-quotes.js";
 import type { StepInputs } from "./quote-memo.js";
 
@@ -28,8 +29,8 @@ interface Step {
   readonly reads: number;
   /** Handed to the decision log; undefined when the step logged none. */
   readonly decisions: readonly RiskDecision[] | undefined;
-  /** The strategy desired at least one quote for the guard to judge. */
-  readonly judged: boolean;
+  /** Which desired quotes the guard judged (judged-quotes.ts; true: all, as under a gate). */
+  readonly judged: boolean | number;
   readonly failed: boolean;
   /** The in-flight fit changed a placement (its decisions are not the memo's to replay). */
   readonly fitted: boolean;
@@ -153,8 +154,9 @@ function runStep(
     quoted?.quotes ?? [],
     now,
   );
-  // A step with nothing desired (a one-sided book) judged no quote: it does not end a standing limit.
-  const judged = quoted !== undefined && quoted.quotes.length > 0;
+  // A quote the strategy did not desire (a one-sided book, a band skipped at the price edge) was not
+  // judged: it does not end a standing limit on it.
+  const judged = quoted === undefined ? 0 : judgedQuotes(quoted.quotes);
   core.decisions.step(tokenId, decisions, now, judged);
   slot.quoting = allowed.length > 0;
   // Sized beside the orders that stay live through the cancel-replace (engine-in-flight.ts).

@@ -21,6 +21,7 @@ import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
 import { TokenTable } from "./engine-tokens.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
+import { ResyncGroup } from "./resync-group.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
 export interface CoreHooks {
@@ -154,7 +155,12 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     queue,
     tokens,
     positions,
-    decisions: new DecisionLog(log, emit, (t) => tokens.get(t)?.everSynced === true),
+    decisions: new DecisionLog(
+      log,
+      emit,
+      (t) => tokens.get(t)?.everSynced === true,
+      new ResyncGroup(clock, log),
+    ),
     feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),

@@ -215,6 +215,7 @@ export class TradingEngine implements Engine {
       slot.everSynced = true;
       this.#firstBooks.arrived(slot);
     }
+    this.#core.decisions.bookState(state);
     this.#core.enforce(this.#core.risk.onBookState(state.tokenId, state));
     this.#requote(state.tokenId);
   }
@@ -262,6 +263,7 @@ export class TradingEngine implements Engine {
       this.#closes.clear();
       this.#haltEnd.stop();
       this.#firstBooks.stop();
+      this.#core.decisions.stop();
       this.#platform.stop();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);

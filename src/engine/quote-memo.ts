@@ -208,8 +208,8 @@ export class QuoteMemo {
   #touch: Touch = NO_TOUCH;
   /** The decisions the step handed to the decision log; undefined when it handed none. */
   decisions: readonly RiskDecision[] | undefined;
-  /** Whether the step had desired quotes for the guard to judge (DecisionLog.step). */
-  judged = true;
+  /** Which desired quotes the step had for the guard to judge (DecisionLog.step; judged-quotes.ts). */
+  judged: boolean | number = true;
 
   /** True when a step with these inputs would repeat the remembered one. */
   holds(i: StepInputs): boolean {
@@ -241,13 +241,13 @@ export class QuoteMemo {
 
   /**
    * Remembers a step that sent nothing; `reads` is what its strategy read (0 when it did not run),
-   * `judged` whether it desired any quote.
+   * `judged` which quotes it desired (judged-quotes.ts; true: all).
    */
   remember(
     i: StepInputs,
     reads: number,
     decisions: readonly RiskDecision[] | undefined,
-    judged = true,
+    judged: boolean | number = true,
   ): void {
     this.#in = i;
     this.#reads = reads;
