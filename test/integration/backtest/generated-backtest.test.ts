@@ -57,6 +57,34 @@ describe("backtest of a generated busy book", () => {
     expect(await expectOfferedPrices([data], fills)).toBe(fills.length);
   }, 120_000);
 
+  it("checks each token of a two-token recording against its own book", async () => {
+    const sub = join(dir, "yes-no");
+    mkdirSync(sub);
+    // YES around 0.30, NO around 0.70: a fill of one is never at a price the other's book offered.
+    await writeRecording(join(sub, "yes.jsonl.gz"), 3_000, { seed: 5, token: "4242", mid: 30 });
+    await writeRecording(join(sub, "no.jsonl.gz"), 3_000, {
+      seed: 6,
+      token: "4343",
+      mid: 70,
+      t0: 1_750_000_000_010,
+    });
+    const fills: BacktestFill[] = [];
+    const r = await runBacktest({
+      config: parseReplayConfig([CONFIG]),
+      data: sub,
+      onFill: (f) => fills.push(f),
+    });
+    expect(r.summary.tokens.map((t) => t.tokenId).sort()).toEqual(["4242", "4343"]);
+    expect(new Set(fills.map((f) => f.tokenId))).toEqual(new Set(["4242", "4343"]));
+    expectReconciled(r, fills);
+    expect(await expectOfferedPrices(await dataFiles(sub), fills)).toBe(fills.length);
+    // The check itself tells the books apart: a maker buy of NO at 0.50 was never reached by NO's
+    // asks (0.71 and up), though YES's asks (0.31 and up) lay below it in the same recording.
+    const first = fills.find((f) => f.tokenId === "4343") as BacktestFill;
+    const fake: BacktestFill = { ...first, side: "buy", role: "maker", price: 500_000n };
+    await expect(expectOfferedPrices(await dataFiles(sub), [fake])).rejects.toThrow(/never offered/);
+  }, 120_000);
+
   it("merges a directory of files by receive time, one pending record per file", async () => {
     const sub = join(dir, "two");
     mkdirSync(sub);

@@ -57,7 +57,7 @@ const copy = (b: RefBook): RefBook => ({ bids: new Map(b.bids), asks: new Map(b.
  * - as taker: an ask level at exactly x is in B or A (the bot took a recorded offer);
  * - as maker: the recorded asks reached x (best ask ≤ x in B or A: the other side crossed it), or
  *   a bid level at or below x shrank at t (an inferred trade at the touch reached its queue place).
- * Sells mirror it. Returns the number of fills checked.
+ * Sells mirror it; each token against its own book. Returns the number of fills checked.
  */
 export async function expectOfferedPrices(
   files: readonly string[],
@@ -67,15 +67,28 @@ export async function expectOfferedPrices(
   for (const f of files) for await (const r of readRecorded(f)) records.push(r);
   records.sort((a, b) => a.recvTs - b.recvTs);
   const sorted = [...fills].sort((a, b) => a.tsMs - b.tsMs);
-  const book: RefBook = { bids: new Map(), asks: new Map() };
+  // One book per token: a recording of several tokens (YES and NO) interleaves their frames.
+  const books = new Map<string, RefBook>();
+  const bookOf = (token: string): RefBook => {
+    let b = books.get(token);
+    if (b === undefined) {
+      b = { bids: new Map(), asks: new Map() };
+      books.set(token, b);
+    }
+    return b;
+  };
   let i = 0;
   const applyUpTo = (pred: (ts: number) => boolean) => {
     while (i < records.length && pred((records[i] as RecordedFrame).recvTs)) {
-      const data = ((records[i] as RecordedFrame).frame.data ?? {}) as Record<string, unknown>;
-      if (Array.isArray(data.changes)) {
+      const frame = (records[i] as RecordedFrame).frame;
+      const data = (frame.data ?? {}) as Record<string, unknown>;
+      const token = typeof data.tokenId === "string" ? data.tokenId : frame.id;
+      if (token !== undefined && Array.isArray(data.changes)) {
+        const book = bookOf(token);
         for (const c of data.changes as { side: string; price: string; size: string }[])
           set(book, c.side, c.price, c.size);
-      } else if (Array.isArray(data.bids) && Array.isArray(data.asks)) {
+      } else if (token !== undefined && Array.isArray(data.bids) && Array.isArray(data.asks)) {
+        const book = bookOf(token);
         book.bids.clear();
         book.asks.clear();
         for (const l of data.bids as { price: string; size: string }[]) set(book, "buy", l.price, l.size);
@@ -85,15 +98,16 @@ export async function expectOfferedPrices(
     }
   };
   let at: number | undefined;
-  let before: RefBook = copy(book);
+  let befores = new Map<string, RefBook>();
   for (const f of sorted) {
     if (f.tsMs !== at) {
       applyUpTo((ts) => ts < f.tsMs);
-      before = copy(book);
+      befores = new Map([...books].map(([t, b]) => [t, copy(b)]));
       applyUpTo((ts) => ts <= f.tsMs);
       at = f.tsMs;
     }
-    const after = book;
+    const after = bookOf(f.tokenId);
+    const before = befores.get(f.tokenId) ?? { bids: new Map(), asks: new Map() };
     const x = new Dec(f.price.toString()).div(1e6);
     const buy = f.side === "buy";
     const other = (b: RefBook) => (buy ? b.asks : b.bids);

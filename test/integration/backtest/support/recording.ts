@@ -7,7 +7,8 @@ export const GEN_CONDITION = `0x${"ab".repeat(32)}`;
 const price = (ticks: number): string => (ticks / 100).toFixed(2);
 
 /**
- * Writes a recorded file of one token: a snapshot (10 levels a side around 0.50, tick 0.01), then
+ * Writes a recorded file of one token (GEN_TOKEN unless given): a snapshot (10 levels a side around
+ * `mid` ticks, default 0.50, tick 0.01), then
  * `frames − 1` book_delta frames `stepMs` apart. Each delta resizes one or two levels near the
  * touch; every 40th frame the whole book shifts one tick (the levels left behind removed, the new
  * ones added), so resting quotes get crossed and queues churn. Streams: nothing is held in memory.
@@ -15,20 +16,21 @@ const price = (ticks: number): string => (ticks / 100).toFixed(2);
 export async function writeRecording(
   path: string,
   frames: number,
-  opts: { seed?: number; stepMs?: number; t0?: number } = {},
+  opts: { seed?: number; stepMs?: number; t0?: number; token?: string; mid?: number } = {},
 ): Promise<void> {
+  const token = opts.token ?? GEN_TOKEN;
   const u = mulberry32(opts.seed ?? 7);
   const stepMs = opts.stepMs ?? 20;
   const t0 = opts.t0 ?? 1_750_000_000_000;
   const w = RecordedWriter.create(path);
-  let mid = 50;
+  let mid = opts.mid ?? 50;
   const size = (): string => String(10 + Math.floor(u() * 490));
   const frame = (type: string, data: Record<string, unknown>) => ({
     type,
     sid: 1,
     channel: "token_book",
-    id: GEN_TOKEN,
-    data: { tokenId: GEN_TOKEN, conditionId: GEN_CONDITION, ...data },
+    id: token,
+    data: { tokenId: token, conditionId: GEN_CONDITION, ...data },
   });
   const bids = Array.from({ length: 10 }, (_, i) => ({ price: price(mid - 1 - i), size: size() }));
   const asks = Array.from({ length: 10 }, (_, i) => ({ price: price(mid + 1 + i), size: size() }));
