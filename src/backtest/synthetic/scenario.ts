@@ -64,7 +64,9 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
     max: 10 * 365 * 86_400_000,
     int: true,
   });
-  if (horizonMs % dtMs !== 0) issues.add("process.horizonMs", "must be a whole number of dtMs steps");
+  if (horizonMs < dtMs) issues.add("process.horizonMs", `must be at least one dtMs step (${dtMs} ms)`);
+  else if (horizonMs % dtMs !== 0)
+    issues.add("process.horizonMs", `must be a whole number of dtMs steps (${dtMs} ms)`);
   const bounded = r.bool(p, "process", "bounded", true);
   const t = tickMicro / 1e6;
   const description = typeof root.description === "string" ? root.description : undefined;

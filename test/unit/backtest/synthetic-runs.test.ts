@@ -122,4 +122,21 @@ describe("parseScenario", () => {
     }
     expect(issues.some((i) => i.startsWith("strategy.") && i.includes("gamma"))).toBe(true);
   });
+
+  it("says a horizon shorter than one step is too short, not a fraction of steps", () => {
+    const issuesOf = (process: Record<string, unknown>): string[] => {
+      try {
+        parseScenario([{ ...TINY, process: { ...TINY.process, ...process } }]);
+      } catch (e) {
+        return (e as BacktestError).details.issues as string[];
+      }
+      return [];
+    };
+    expect(issuesOf({ dtMs: 1_000, horizonMs: 500 })).toContain(
+      "process.horizonMs: must be at least one dtMs step (1000 ms)",
+    );
+    expect(issuesOf({ dtMs: 1_000, horizonMs: 1_500 })).toContain(
+      "process.horizonMs: must be a whole number of dtMs steps (1000 ms)",
+    );
+  });
 });
