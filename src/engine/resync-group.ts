@@ -1,5 +1,5 @@
 import type { BookState, BookStateReason, BookStatus } from "../book/book-state.js";
-import type { Clock, TimerId } from "../core/clock.js";
+import { type Clock, monotonicNow, type TimerId } from "../core/clock.js";
 import type { Logger } from "../observability/logger.js";
 import { FIRST_SNAPSHOT_WARN_MS } from "./first-snapshot-watch.js";
 
@@ -13,15 +13,28 @@ const CONNECTION_WIDE: ReadonlySet<BookStateReason> = new Set(["resubscribed", "
 /** Token ids named in one line before the rest is only counted. */
 const NAMED = 20;
 
+/** The books that left `synced` in one burst (one link drop), told as one. */
+interface Episode {
+  /** Members not back yet: token → status it waits in. */
+  readonly waiting: Map<string, BookStatus>;
+  /** Every book of the episode. */
+  readonly books: number;
+  /** Monotonic start (a wall-clock step does not misstate how long recovery took). */
+  readonly startedAt: number;
+  timer: TimerId | undefined;
+}
+
 /**
  * Logs the books that leave `synced` together (a reconnect, a silent connection) as one episode,
  * instead of one line per book and one per recovery: with 100 tokens a reconnect was 200 lines.
- * - the books that join in one burst (one socket event, synchronously) are one warn line, written a
- *   microtask later: how many, their status and the reason;
- * - when the last of them is quotable again, one info line: how many, and how long it took;
- * - `boundMs` after the episode began, the books still not back are named once, at warn.
+ * - the books that join in one burst (one socket event, synchronously) are one episode and one warn
+ *   line, written a microtask later: how many, their status and the reason;
+ * - when the last of an episode's books is quotable again, one info line: how many, how long;
+ * - `boundMs` after an episode began, its books still not back are named once, at warn.
+ * Each burst is its own episode: a second link drop while a book of the first is still out is told,
+ * checked and recovered on its own. A book still out from an earlier episode stays in that one.
  * Only books that had been synced join (a book's first wait is routine, see DecisionLog); the
- * DecisionLog writes its per-token lines for a member's book gate at debug.
+ * DecisionLog writes its per-token lines for a member's book gate at debug. Silent once stopped.
  * @example
  * const g = new ResyncGroup(clock, log);
  * g.onState(state, everSynced); // engine.onBookState, every book state
@@ -31,15 +44,11 @@ export class ResyncGroup {
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #boundMs: number;
-  /** Members not back yet: token → status it waits in. */
-  readonly #waiting = new Map<string, BookStatus>();
-  /** Every book of the episode. */
-  #books = 0;
-  #startedAt = 0;
-  #timer: TimerId | undefined;
-  /** The burst not logged yet: its books, by status and reason. */
+  readonly #episodes = new Set<Episode>();
+  /** The burst not logged yet: its tokens by status and reason, and the episode it makes. */
   readonly #burst = new Map<string, string[]>();
-  #flushQueued = false;
+  #burstWaiting: Map<string, BookStatus> | undefined;
+  #stopped = false;
 
   constructor(clock: Clock, log: Logger, boundMs = FIRST_SNAPSHOT_WARN_MS) {
     this.#clock = clock;
@@ -47,25 +56,46 @@ export class ResyncGroup {
     this.#boundMs = boundMs;
   }
 
-  /** Whether `tokenId`'s book is a member of the open episode (not back yet). */
+  /** Whether `tokenId`'s book is a member of an open episode (not back yet). */
   has(tokenId: string): boolean {
-    return this.#waiting.size > 0 && this.#waiting.has(tokenId);
+    if (this.#burstWaiting?.has(tokenId) === true) return true;
+    for (const e of this.#episodes) if (e.waiting.has(tokenId)) return true;
+    return false;
   }
 
   /**
-   * A book's new state: a book that had been synced joins on a connection-wide reason; a member
-   * that is quotable again leaves, and the last one out ends the episode.
+   * A book's new state: a book that had been synced joins this burst's episode on a
+   * connection-wide reason (or stays in the episode it is already waiting in); a member that is
+   * quotable again leaves, and the last one out of an episode ends it.
    */
   onState(s: BookState, everSynced: boolean): void {
+    if (this.#stopped) return;
     if (s.quotable) {
-      if (this.#waiting.size > 0 && this.#waiting.delete(s.tokenId) && this.#waiting.size === 0) this.#end();
+      this.#burstWaiting?.delete(s.tokenId);
+      for (const e of this.#episodes) {
+        if (e.waiting.delete(s.tokenId) && e.waiting.size === 0) this.#end(e);
+      }
       return;
     }
     if (!everSynced || !CONNECTION_WIDE.has(s.reason)) return;
-    if (this.#waiting.get(s.tokenId) === s.status) return;
-    if (this.#waiting.size === 0) this.#begin();
-    if (!this.#waiting.has(s.tokenId)) this.#books++;
-    this.#waiting.set(s.tokenId, s.status);
+    for (const e of this.#episodes) {
+      if (e.waiting.has(s.tokenId)) {
+        e.waiting.set(s.tokenId, s.status);
+        return;
+      }
+    }
+    let burst = this.#burstWaiting;
+    if (burst === undefined) {
+      burst = new Map();
+      this.#burstWaiting = burst;
+      // Every book of a dropped link changes state in one synchronous loop: one episode for all.
+      queueMicrotask(() => this.#flush());
+    }
+    if (burst.has(s.tokenId)) {
+      burst.set(s.tokenId, s.status);
+      return;
+    }
+    burst.set(s.tokenId, s.status);
     const key = `${s.status}:${s.reason}`;
     let ids = this.#burst.get(key);
     if (ids === undefined) {
@@ -73,30 +103,22 @@ export class ResyncGroup {
       this.#burst.set(key, ids);
     }
     ids.push(s.tokenId);
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    // Every book of a dropped link changes state in one synchronous loop: one line for all of them.
-    queueMicrotask(() => this.#flush());
   }
 
-  /** Cancels the pending bound check (engine stop). */
+  /** Stops: cancels every pending check, and later states are not told (engine stop). */
   stop(): void {
-    if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
-    this.#timer = undefined;
+    this.#stopped = true;
+    for (const e of this.#episodes) this.#cancel(e);
+    this.#episodes.clear();
+    this.#burst.clear();
+    this.#burstWaiting = undefined;
   }
 
-  #begin(): void {
-    this.#books = 0;
-    this.#startedAt = this.#clock.now();
-    this.stop();
-    this.#timer = this.#clock.setTimer(this.#boundMs, () => {
-      this.#timer = undefined;
-      this.#late();
-    });
-  }
-
+  // The burst's warn line, and its episode from then on (unless every book is already back).
   #flush(): void {
-    this.#flushQueued = false;
+    const waiting = this.#burstWaiting;
+    this.#burstWaiting = undefined;
+    if (this.#stopped || waiting === undefined) return;
     for (const [key, ids] of this.#burst) {
       const [status, reason] = key.split(":");
       this.#log.warn(
@@ -104,29 +126,46 @@ export class ResyncGroup {
         `books ${status}: ${ids.length} book(s) at once (${reason}), not quoted until each is synced again`,
       );
     }
+    const books = [...this.#burst.values()].reduce((n, ids) => n + ids.length, 0);
     this.#burst.clear();
+    const e: Episode = { waiting, books, startedAt: monotonicNow(this.#clock), timer: undefined };
+    if (waiting.size === 0) {
+      this.#end(e);
+      return;
+    }
+    e.timer = this.#clock.setTimer(this.#boundMs, () => {
+      e.timer = undefined;
+      this.#late(e);
+    });
+    this.#episodes.add(e);
   }
 
-  #end(): void {
-    this.stop();
-    const durationMs = Math.max(0, this.#clock.now() - this.#startedAt);
+  #cancel(e: Episode): void {
+    if (e.timer !== undefined) this.#clock.cancelTimer(e.timer);
+    e.timer = undefined;
+  }
+
+  #end(e: Episode): void {
+    this.#cancel(e);
+    this.#episodes.delete(e);
+    const durationMs = Math.max(0, Math.round(monotonicNow(this.#clock) - e.startedAt));
     this.#log.info(
-      { books: this.#books, durationMs },
-      `books recovered: all ${this.#books} book(s) synced again after ${durationMs} ms`,
+      { books: e.books, durationMs },
+      `books recovered: all ${e.books} book(s) synced again after ${durationMs} ms`,
     );
   }
 
-  #late(): void {
-    const ids = [...this.#waiting.keys()];
+  #late(e: Episode): void {
+    const ids = [...e.waiting.keys()];
     if (ids.length === 0) return;
     this.#log.warn(
       {
         books: ids.length,
-        of: this.#books,
-        waitedMs: Math.max(0, this.#clock.now() - this.#startedAt),
+        of: e.books,
+        waitedMs: Math.max(0, Math.round(monotonicNow(this.#clock) - e.startedAt)),
         tokens: ids.slice(0, NAMED),
       },
-      `books not recovered: ${ids.length} of ${this.#books} book(s) still not synced ${this.#boundMs} ms after they resynced`,
+      `books not recovered: ${ids.length} of ${e.books} book(s) still not synced ${this.#boundMs} ms after they resynced`,
     );
   }
 }
