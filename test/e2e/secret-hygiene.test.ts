@@ -45,7 +45,7 @@ describe("secret hygiene: a full paper session at debug level", () => {
       MM_LOG_LEVEL: "debug",
       MM_METRICS_PORT: "0",
       MM_JOURNAL_PATH: journal,
-      MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "200",
+      MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "1000",
     });
     const mock = await mm.waitFor(
       (r) => String(r.msg).startsWith("paper: mock exchange at "),

@@ -75,7 +75,7 @@ async function supervisedStart(meanwhile: (m: MockExchange, sink: CollectingStre
 /** What every refusal during the start must leave: exit 3 with its line, the stop ended and journaled. */
 function expectRefusedAtStart(run: SupervisedStart, code: string): void {
   expect(run.code).toBe(DAEMON_EXIT.fatal);
-  expect(run.lines.at(-1)).toBe(
+  expect(run.lines.at(-1), run.lines.join("")).toBe(
     `mm run: the exchange refused the API key (${code}) at start-up; nothing was quoted; exit 3\n`,
   );
   const msgs = run.sink.records().map((r) => String(r.msg));
@@ -112,9 +112,11 @@ describe("daemon: the key refused while the daemon starts", () => {
     mock = await startMock();
     seedMarket(mock, ARG, "0.50", "0.60");
     const run = await supervisedStart(async (m, sink) => {
-      // Slow REST from the gateways' start on, so the engine's start-up reads are still to come.
+      // Slow REST from the gateways' start on, so the engine's start-up reads are still to come:
+      // 1.5 s each, wide enough that the revocation below lands during them on a loaded machine
+      // (at 300 ms, a slow poll of the log let every start-up read finish first).
       await logged(sink, "gateway: connected");
-      m.admin.setHttpLatency(300);
+      m.admin.setHttpLatency(1_500);
       await logged(sink, "subscribed");
       // Refused at the REST door only: the sockets stay open.
       const key = m.context.directory.keys.get(KEY_ID);
