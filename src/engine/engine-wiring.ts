@@ -80,8 +80,9 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   });
   // The reconciler's order reads (GET /api/orders/*: every page, every retry) wait for the budget's
   // order_reads tokens, so a busy reconcile stays within the wallet's limit instead of drawing 429s;
-  // their answers' rate-limit headers and 429s feed the budget back (another process on the wallet).
-  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads"));
+  // their answers' rate-limit headers and 429s feed the budget back (another process on the wallet);
+  // a Retry-After beyond any rate window holds them 60 s at most, with a warning (rate-budget-hold.ts).
+  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads", { log }));
   // The first 503 of a freeze is seen here, before the queue re-sends the placement: the platform
   // status is read at once (platform-watch.ts). Only a port that can read the status is watched
   // (not the backtest's venue, whose answers then keep their exact timing).

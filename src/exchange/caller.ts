@@ -51,9 +51,14 @@ export type GateTicket = (answer: GateAnswer) => void;
  * Paces requests before they leave: a promise for the request to wait on (it resolves once the
  * request may go, its rate token spent, optionally with a ticket that hears the answer), or
  * undefined for one that need not wait. Asked before each attempt (a retry is another request the
- * server counts), so each attempt has its own ticket.
+ * server counts), so each attempt has its own ticket. `signal` aborts when the client closes: the
+ * caller has then left the wait (client_closed), so the gate should end it and spend nothing.
  */
-export type RequestGate = (method: HttpMethod, route: string) => Promise<GateTicket | undefined> | undefined;
+export type RequestGate = (
+  method: HttpMethod,
+  route: string,
+  signal?: AbortSignal,
+) => Promise<GateTicket | undefined> | undefined;
 
 export interface CallerOptions {
   transport: HttpTransport;
@@ -103,7 +108,7 @@ export class ExchangeCaller {
         // A closed client sends nothing: its gate is not asked either (no rate token spent).
         if (closed.aborted) return Promise.reject(clientClosedError(endpoint));
         // An ungated request leaves in the same tick as before (placements are latency-sensitive).
-        const wait = this.#gate?.(spec.method, spec.route);
+        const wait = this.#gate?.(spec.method, spec.route, closed);
         return wait === undefined ? send(undefined) : gateUnlessClosed(wait, closed, endpoint).then(send);
       },
       {

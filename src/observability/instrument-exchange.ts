@@ -3,6 +3,7 @@ import type { PlaceOrderRequest } from "../core/types.js";
 import { toWei } from "../core/wei.js";
 import type { ExchangePort } from "../engine/ports.js";
 import type { CancelResult } from "../exchange/assumptions.js";
+import type { RequestGate } from "../exchange/caller.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
@@ -11,6 +12,8 @@ import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js"
 /** What the decorator reports to (the Metrics object). */
 export interface ExchangeObserver {
   observeHttp(endpoint: string, outcome: string, seconds: number): void;
+  /** A paced request (`METHOD /route/template`) waited `seconds` on the request gate before it was sent. */
+  observeGateWait?(endpoint: string, seconds: number): void;
   onPlacementSending(clientOrderId: string): void;
   onPlacementAnswered(clientOrderId: string, filledMicro: bigint | undefined): void;
 }
@@ -34,7 +37,9 @@ export const PORT_ENDPOINTS = {
  * endpoint and outcome: `accepted` / `rejected` / `ambiguous` for placements (their three-way
  * outcome), `ok` for other successes, the ExchangeError's outcome (`rejected`, `retryable`,
  * `ambiguous`) for failures, `error` for anything else. A call's duration includes the client's
- * retries. Placements also tell the metrics what filled at once (maker/taker attribution).
+ * retries and, for the order reads, their waits on the request gate (the engine's pacing), which
+ * are also reported apart (observeGateWait) so that pacing is not read as a slow exchange.
+ * Placements also tell the metrics what filled at once (maker/taker attribution).
  * @example createEngine({ ..., exchange: instrumentExchange(new HttpExchange(client), metrics) })
  */
 export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
@@ -42,6 +47,7 @@ export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
   observer: ExchangeObserver,
   now: () => number = () => performance.now(),
 ): ExchangePort & ReconcileSource {
+  const gates = new GateWaits(observer, now);
   const timed = async <T>(
     endpoint: string,
     call: () => Promise<T>,
@@ -89,8 +95,37 @@ export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
     trades: (opts: { limit?: number; cursor?: string }) =>
       timed<{ trades: TradeRecord[]; nextCursor: string | null }>(e.trades, () => port.trades(opts), ok),
     positions: () => timed(e.positions, () => port.positions(), ok),
-    ...optionalReads(port, timed),
+    ...optionalReads(port, timed, gates),
   };
+}
+
+/**
+ * The request gate's waits (the engine's pacing of the order reads), each reported by endpoint once
+ * the gate lets its request go. A port call's duration still includes them: attributing a wait to
+ * its call would take an async context (AsyncLocalStorage), which on Node 20 slows every promise of
+ * the process by half; the two histograms side by side tell pacing from a slow exchange.
+ */
+class GateWaits {
+  readonly #observer: ExchangeObserver;
+  readonly #now: () => number;
+
+  constructor(observer: ExchangeObserver, now: () => number) {
+    this.#observer = observer;
+    this.#now = now;
+  }
+
+  /** `gate` timed: each wait is reported (seconds, by endpoint) once it lets the request go. */
+  wrap(gate: RequestGate): RequestGate {
+    return (method, route, signal) => {
+      const wait = gate(method, route, signal);
+      if (wait === undefined) return undefined;
+      const start = this.#now();
+      return wait.then((ticket) => {
+        this.#observer.observeGateWait?.(`${method} ${route}`, Math.max(0, this.#now() - start) / 1_000);
+        return ticket;
+      });
+    };
+  }
 }
 
 type Timed = <T>(endpoint: string, call: () => Promise<T>, outcome: (r: T) => string) => Promise<T>;
@@ -99,12 +134,15 @@ type Timed = <T>(endpoint: string, call: () => Promise<T>, outcome: (r: T) => st
 function optionalReads(
   port: ExchangePort & ReconcileSource,
   timed: Timed,
+  gates: GateWaits,
 ): Pick<ExchangePort & ReconcileSource, "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests"> {
   const ok = () => "ok";
   const { positionsAt, orderFills, platformFrozen, gateRequests } = port;
   return {
-    // Not a request: passed through, so that the engine's pacing reaches the HTTP client.
-    ...(gateRequests === undefined ? {} : { gateRequests: (gate) => gateRequests.call(port, gate) }),
+    // Not a request: passed through (its waits timed apart), so that the engine's pacing reaches the HTTP client.
+    ...(gateRequests === undefined
+      ? {}
+      : { gateRequests: (gate) => gateRequests.call(port, gates.wrap(gate)) }),
     ...(platformFrozen === undefined
       ? {}
       : { platformFrozen: () => timed(PORT_ENDPOINTS.platformFrozen, () => platformFrozen.call(port), ok) }),

@@ -203,6 +203,11 @@ export class Metrics implements EngineEventSink {
     this.families.orders.http.observe({ endpoint, outcome }, Math.max(0, seconds));
   }
 
+  /** A paced request (`METHOD /route/template`) waited `seconds` for its rate-budget token. */
+  observeGateWait(endpoint: string, seconds: number): void {
+    this.families.orders.gateWait.observe({ endpoint }, Math.max(0, seconds));
+  }
+
   /** A placement carrying `clientOrderId` is being sent (fill roles). */
   onPlacementSending(clientOrderId: string): void {
     this.#roles.sending(clientOrderId);

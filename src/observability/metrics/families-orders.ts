@@ -6,6 +6,8 @@ export const LATENCY_BUCKETS = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 ];
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Up to a whole rate window: the longest a Retry-After holds the paced reads (GATE_MAX_BLOCK_MS). */
+const GATE_WAIT_BUCKETS = [...WAIT_BUCKETS, 60];
 
 /** Order, queue and latency families (see README "Metrics"). */
 export function orderFamilies(registry: Registry, ctx: MetricsContext) {
@@ -184,9 +186,16 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     http: new Histogram({
       name: "mm_http_request_duration_seconds",
-      help: "Exchange API calls (retries included), by endpoint and outcome (ok, accepted, rejected, retryable, ambiguous, error).",
+      help: "Exchange API calls (retries included, waits for the rate budget not), by endpoint and outcome (ok, accepted, rejected, retryable, ambiguous, error).",
       labelNames: ["endpoint", "outcome"] as const,
       buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    gateWait: new Histogram({
+      name: "mm_http_gate_wait_seconds",
+      help: "Wait of a paced request (the order reads) for its rate-budget token before it was sent, by endpoint.",
+      labelNames: ["endpoint"] as const,
+      buckets: GATE_WAIT_BUCKETS,
       registers,
     }),
   };

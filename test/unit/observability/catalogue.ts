@@ -51,6 +51,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_exchange_rate_limit_limit: ["gauge", ["endpoint"]],
   mm_tick_to_order_seconds: ["histogram", []],
   mm_http_request_duration_seconds: ["histogram", ["endpoint", "outcome"]],
+  mm_http_gate_wait_seconds: ["histogram", ["endpoint"]],
   mm_fills_total: ["counter", ["market", "role", "side"]],
   mm_fill_volume_shares_total: ["counter", ["market", "role"]],
   mm_fill_notional_usdc_total: ["counter", ["market", "role"]],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BookState } from "../../../src/book/book-state.js";
 import type { EngineStatus } from "../../../src/engine/engine-api.js";
 import type { ExchangePort } from "../../../src/engine/ports.js";
+import type { RequestGate } from "../../../src/exchange/caller.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
 import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
@@ -187,9 +188,16 @@ describe("instrumentExchange", () => {
     const gates: unknown[] = [];
     const port: ExchangePort & ReconcileSource = { ...idlePort(), gateRequests: (g) => void gates.push(g) };
     const hooks = { observeHttp: () => {}, onPlacementSending: () => {}, onPlacementAnswered: () => {} };
-    const gate = () => undefined;
+    const asked: string[] = [];
+    const gate: RequestGate = (method, route) => {
+      asked.push(`${method} ${route}`);
+      return undefined;
+    };
     instrumentExchange(port, hooks, () => 0).gateRequests?.(gate);
-    expect(gates).toEqual([gate]);
+    // Passed on timed (its waits kept out of the calls' latency), asking the engine's gate itself.
+    expect(gates).toHaveLength(1);
+    expect((gates[0] as RequestGate)("GET", "/api/orders/open")).toBeUndefined();
+    expect(asked).toEqual(["GET /api/orders/open"]);
     const { gateRequests: _, ...bare } = port;
     expect(instrumentExchange(bare, hooks, () => 0).gateRequests).toBeUndefined();
   });
