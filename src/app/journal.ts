@@ -86,6 +86,8 @@ export function openDaemonJournal(
       logger: ctx.logger,
       snapshotIntervalMs: settings.snapshotIntervalMs,
       restored: accounts,
+      restoredOrders: restore.orders,
+      foreignAccounts: new Map([...found.accounts].filter(([t]) => !traded.has(t))),
       // The start-up above may wait the open's 5 s for a lock (nothing is in flight yet); the
       // recorder's writes run between the engine's sends and wait DAEMON_BUSY_TIMEOUT_MS at most.
       path: settings.path,

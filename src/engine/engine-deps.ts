@@ -64,6 +64,12 @@ export interface EngineRestore {
   }[];
   /** When the oldest of `orders` was placed (epoch ms): how far back that search pages trades. */
   readonly ordersSinceMs?: number | undefined;
+  /**
+   * The token of each of `orders` (from the journal's intent): their trades map to it without
+   * reading the order, which the exchange may have forgotten; a fill of one on a token the engine
+   * does not trade is handed to the journal alone (`restored_fill`). Default none.
+   */
+  readonly orderTokens?: ReadonlyMap<string, string>;
 }
 
 /** Nothing carried over: a first run. */

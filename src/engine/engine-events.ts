@@ -22,6 +22,11 @@ export interface ReconcileSummary {
   readonly pending: number;
   /** Fills that were missing and were backfilled from /api/me/trades. */
   readonly backfilled: number;
+  /**
+   * The trade paging stopped at its page bound before its cut-off: older fills were not backfilled
+   * (mm_reconcile_trade_pages_capped_total). Absent in summaries made before it existed: false.
+   */
+  readonly tradePagesCapped?: boolean;
   /** Tokens whose position disagrees with the exchange's (baseline included). */
   readonly drifts: readonly PositionDrift[];
   /** Drifts seen twice identically and corrected in inventory. */
@@ -96,6 +101,17 @@ export type EngineEvent =
       /** Position in the token after the fill, relative to the baseline. */
       readonly positionMicro: bigint;
       readonly pnlMicro: bigint;
+    }
+  /**
+   * A fill no run journaled of an order an earlier run left, on a token this engine does not trade
+   * (found by the start-up reconcile's search for fills made while mm was down): applied to nothing
+   * here, for the journal to book under its token (with `fee` when the trade record had it).
+   */
+  | {
+      readonly type: "restored_fill";
+      readonly atMs: number;
+      readonly fill: Fill;
+      readonly fee: FeeAmount | undefined;
     }
   /** A fill's fee became known (REST trades after settlement), or changed. */
   | { readonly type: "fee"; readonly atMs: number; readonly fill: Fill; readonly fee: FeeAmount }

@@ -1,7 +1,8 @@
 import type { TradeRecord } from "../exchange/types.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
-import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
+import { type ReconcileSource, runReconcile, type TradesCapped } from "../execution/reconcile-run.js";
+import { MISSED_SEARCH_MAX_PAGES } from "../execution/restored-fees.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill } from "./engine-fills.js";
@@ -38,6 +39,10 @@ export interface ReconcileMemory {
  *   a run succeeds, the history is paged back to those orders' placement, and each such trade no
  *   run journaled, stamped before the session start, is applied to the restored account with the
  *   baseline adjusted by its shares (RestoredFees.takeMissed), then handled like a backfilled fill;
+ *   their token is the journal's (a trade names none), and a fill on a token this engine does not
+ *   trade goes to the listener alone (`restored_fill`, for the journal). This search pages up to
+ *   MISSED_SEARCH_MAX_PAGES; any paging that reaches its bound before its cut-off is warned about
+ *   and flagged in the summary (`tradePagesCapped`);
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
@@ -88,17 +93,33 @@ export async function reconcileOnce(
       adopt,
       tokenOf: (o) => tokens.tokenOf(o),
       tradesSinceMs: pageBackTo,
+      // Back past the ordinary window for an earlier run's fills: a busy wallet's history is long.
+      ...(pageBackTo < tradesSince ? { maxTradePages: MISSED_SEARCH_MAX_PAGES } : {}),
       unknownGraceMs: options.unknownGraceMs,
       clockOffsetMs: priorOffsetMs,
     },
   );
-  // Every trade of the restored orders back to their placement has been through the backfill.
+  if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
+  // Every trade of the restored orders back to their placement has been through the backfill (or
+  // lies beyond the page bound, just warned about: paging there again at every reconcile would not
+  // reach it either).
   restored.endSearch();
   for (const u of report.updates) {
     const t = core.store.get(u.clientOrderId)?.tokenId;
     if (t !== undefined) core.requote(t);
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
+  for (const { fill, fee } of report.backfill.foreign) {
+    core.emit({ type: "restored_fill", atMs: clock.now(), fill, fee });
+  }
+  if (report.backfill.foreign.length > 0) {
+    core.log.info(
+      {
+        fills: report.backfill.foreign.map(({ fill }) => ({ tradeId: fill.tradeId, tokenId: fill.tokenId })),
+      },
+      "fills of an earlier run's orders on tokens this run does not trade: handed to the journal",
+    );
+  }
   afterFees(core);
   if (report.adoptedFillsUnread.length > 0) {
     core.log.warn(
@@ -165,6 +186,7 @@ export async function reconcileOnce(
     adopted: report.adopted,
     pending: report.pending,
     backfilled: report.backfill.applied.length,
+    tradePagesCapped: report.tradesCapped !== undefined,
     drifts: check.drifts,
     corrections: check.corrections,
   };
@@ -205,6 +227,25 @@ function expireRestoredFees(core: EngineCore, started: number): void {
   core.log.warn(
     { fills: given.map((f) => ({ tradeId: f.tradeId, orderId: f.orderId, tokenId: f.tokenId })) },
     "no fee found for fills of an earlier run: their fee is not counted",
+  );
+}
+
+/**
+ * A reconcile's trade paging reached its page bound before its cut-off: fills stamped before the
+ * last page read were not looked at. Positions stay right (the drift check follows the exchange's),
+ * but such a fill is in neither PnL nor the journal; at start, a fill made while mm was down of the
+ * restored orders stays in the baseline. Said at warn, with what was being searched.
+ */
+function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: TradesCapped): void {
+  core.log.warn(
+    {
+      reason,
+      pages: capped.pages,
+      cutoff: capped.sinceMs === undefined ? undefined : new Date(capped.sinceMs).toISOString(),
+      restoredOrders: core.restored.searching,
+      feesAwaited: core.restored.awaiting,
+    },
+    "trade history: paging stopped at its page bound before its cut-off; older fills (those made while mm was down among them) were not backfilled",
   );
 }
 

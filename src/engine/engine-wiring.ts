@@ -67,12 +67,14 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   // Only fills folded into a seeded account can take their fee alone.
   const inSeeded = new Set(seeded);
   const pending = (options.restore.feePending ?? []).filter((f) => inSeeded.has(f.tokenId));
-  // Fills of the restored orders made while mm was down are looked for only on the engine's tokens
-  // (the reconcile maps a trade to a token through tokenOf, which knows no other).
+  // Fills of the restored orders made while mm was down: applied on the engine's tokens, handed to
+  // the journal alone on the others (their accounts are not this run's).
   const restored = new RestoredFees(inventory, pending, onFee, {
     orders: options.restore.orders,
     journaled: options.restore.orderFills ?? [],
     sinceMs: options.restore.ordersSinceMs,
+    tokens: options.restore.orderTokens ?? new Map(),
+    traded: (t) => tokens.get(t) !== undefined,
   });
   const budget = new RateBudget({
     rateLimitPerMin: options.rateLimitPerMin,

@@ -40,7 +40,10 @@ export interface ReconcileRunOptions {
   readonly tokenOf: TokenOfOrder;
   /** Stop paging trades at the first page holding a trade older than this (epoch ms). Default: all pages. */
   readonly tradesSinceMs?: number;
-  /** Safety cap on trade pages. Default 50. */
+  /**
+   * Bound on trade pages (DEFAULT_TRADE_PAGES): reaching it before `tradesSinceMs` leaves older
+   * trades unread, which the report says (`tradesCapped`).
+   */
   readonly maxTradePages?: number;
   readonly tradePageSize?: number;
   /** See OpenOrdersOptions / GhostOptions. */
@@ -68,7 +71,23 @@ export interface ReconcileReport {
   /** Unknown orders still unresolved (within their grace period). */
   readonly pending: number;
   readonly backfill: BackfillReport;
+  /**
+   * Set when the trade paging stopped at maxTradePages with more pages to read before reaching
+   * `tradesSinceMs`: fills stamped before the last page read were not looked at.
+   */
+  readonly tradesCapped: TradesCapped | undefined;
 }
+
+/** A trade paging cut short by its page bound (ReconcileReport.tradesCapped). */
+export interface TradesCapped {
+  /** Pages read (the bound). */
+  readonly pages: number;
+  /** The instant the paging was to reach (tradesSinceMs); undefined: the whole history. */
+  readonly sinceMs: number | undefined;
+}
+
+/** Trade pages a reconcile reads at most unless told otherwise (of up to 200 trades each). */
+export const DEFAULT_TRADE_PAGES = 50;
 
 /**
  * One full REST reconcile, in the order that lets each step use what the previous one learned:
@@ -130,7 +149,7 @@ export async function runReconcile(
       adoptedFillsUnread = (await seedAdoptedFills(read, store, res.adopted, now)).unread;
     }
   }
-  const { trades, createdAtMs } = await collectTrades(source, opts);
+  const { trades, createdAtMs, capped } = await collectTrades(source, opts);
   // Every read before anything is applied: a lookup failing after some fills (or a restored fill's
   // fee) were applied lost them from the report, so the journal never had their fill rows, and a
   // fill made while mm was down was applied again at the next start.
@@ -139,26 +158,34 @@ export async function runReconcile(
     if (tokens.has(t.orderId) || store.byOrderId(t.orderId) !== undefined) continue;
     const tsMs = createdAtMs.get(t) ?? Date.parse(t.createdAt);
     if (state.restored?.holds(t.id, t.orderId, tsMs) === true) continue;
+    // An earlier run's order: the journal names its token (the exchange may have forgotten it).
+    if (state.restored?.tokenOf?.(t.orderId) !== undefined) continue;
     const o = await lookupOrder(source, t.orderId);
     tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
   }
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
-  return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill };
+  return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill, tradesCapped: capped };
 }
 
 /**
  * The trade pages back to `tradesSinceMs`, and each record's createdAt parsed (epoch ms; NaN when
- * unreadable) as its page arrives: the backfill reads the same instants.
+ * unreadable) as its page arrives: the backfill reads the same instants. `capped` when the page
+ * bound ended the paging with a cursor still to follow.
  */
 async function collectTrades(
   source: ReconcileSource,
   opts: ReconcileRunOptions,
-): Promise<{ trades: TradeRecord[]; createdAtMs: Map<TradeRecord, number> }> {
+): Promise<{
+  trades: TradeRecord[];
+  createdAtMs: Map<TradeRecord, number>;
+  capped: TradesCapped | undefined;
+}> {
   const trades: TradeRecord[] = [];
   const createdAtMs = new Map<TradeRecord, number>();
   const since = opts.tradesSinceMs;
+  const maxPages = opts.maxTradePages ?? DEFAULT_TRADE_PAGES;
   let cursor: string | undefined;
-  for (let page = 0; page < (opts.maxTradePages ?? 50); page++) {
+  for (let page = 0; page < maxPages; page++) {
     const res = await source.trades({
       limit: opts.tradePageSize ?? 200,
       ...(cursor === undefined ? {} : { cursor }),
@@ -172,10 +199,10 @@ async function collectTrades(
     }
     // An empty page with a cursor goes on: the engine's source filters pages, and trades it looks
     // for may lie behind one it emptied (maxTradePages bounds an exchange that never ends).
-    if (res.nextCursor === null || older) break;
+    if (res.nextCursor === null || older) return { trades, createdAtMs, capped: undefined };
     cursor = res.nextCursor;
   }
-  return { trades, createdAtMs };
+  return { trades, createdAtMs, capped: { pages: maxPages, sinceMs: since } };
 }
 
 /** A span of exchange time, epoch ms: `fromMs` inclusive, `toMs` exclusive. */

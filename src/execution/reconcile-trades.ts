@@ -17,6 +17,12 @@ export interface BackfillReport {
   readonly unmapped: readonly TradeRecord[];
   /** Records with an unreadable price, quantity, fee or createdAt: skipped. */
   readonly invalid: readonly TradeRecord[];
+  /**
+   * Fills no run journaled of orders an earlier run left, on tokens this run does not trade
+   * (`state.restored.takeForeign`): applied to nothing here, for the journal to book under their
+   * token, with the fee when the record has it.
+   */
+  readonly foreign: readonly { readonly fill: Fill; readonly fee: FeeAmount | undefined }[];
 }
 
 export interface BackfillOptions {
@@ -49,6 +55,9 @@ export interface BackfillOptions {
  * - A trade no run applied of an order an earlier run left, stamped before this session (made while
  *   mm was down), joins those restored fills (`state.restored.takeMissed`): applied once, to the
  *   restored account, its shares given back by the baseline (the positions held it at start).
+ *   Such an order maps to its token through the journal (`state.restored.tokenOf`), so one the
+ *   exchange has forgotten still maps; on a token this run does not trade, its trades no run
+ *   journaled are reported in `foreign` (takeForeign) and applied to nothing.
  * - Backfilling any subset of the true trades, any number of times, in any order, never moves the
  *   state away from the truth; backfilling all of them reaches it.
  * @example
@@ -64,6 +73,7 @@ export function backfillTrades(
   const unmapped: TradeRecord[] = [];
   const invalid: TradeRecord[] = [];
   const older: { fill: Fill; fee: FeeAmount | undefined }[] = [];
+  const foreign: { fill: Fill; fee: FeeAmount | undefined }[] = [];
   let duplicates = 0;
   let fees = 0;
   for (const t of trades) {
@@ -80,7 +90,8 @@ export function backfillTrades(
       continue;
     }
     const local = state.orders.byOrderId(t.orderId);
-    const tokenId = local?.tokenId ?? opts.tokenOfOrder?.(t.orderId);
+    const journal = local === undefined ? state.restored?.tokenOf?.(t.orderId) : undefined;
+    const tokenId = local?.tokenId ?? journal?.tokenId ?? opts.tokenOfOrder?.(t.orderId);
     if (tokenId === undefined) {
       unmapped.push(t);
       continue;
@@ -89,6 +100,13 @@ export function backfillTrades(
     const fee = feeOfTrade(t);
     if (fill === undefined || fee === "invalid") {
       invalid.push(t);
+      continue;
+    }
+    if (journal?.traded === false) {
+      // An earlier run's order on a token this run does not trade: for the journal alone.
+      const taken = state.restored?.takeForeign?.(fill);
+      if (taken === undefined) duplicates++;
+      else foreign.push({ fill: taken, fee });
       continue;
     }
     if (state.restored?.misses?.(fill.orderId, fill.tsMs) === true) {
@@ -116,7 +134,7 @@ export function backfillTrades(
     else duplicates++;
     if (fee !== undefined && state.inventory.setFee(fill.tradeId, fill.orderId, fee)) fees++;
   }
-  return { applied, duplicates, fees, unmapped, invalid };
+  return { applied, duplicates, fees, unmapped, invalid, foreign };
 }
 
 /**

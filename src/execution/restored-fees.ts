@@ -26,6 +26,18 @@ export interface RestoredFills {
   takeMissed?(fill: Fill, fee: FeeAmount | undefined): Fill | undefined;
   /** True when a trade of `orderId` stamped `tsMs` may be such a fill (takeMissed decides). */
   misses?(orderId: string, tsMs: number): boolean;
+  /**
+   * While the search is on: the token of a restored order, from the journal (a trade names none), and
+   * whether this run trades it. Undefined for any other order, or when the journal did not know it.
+   */
+  tokenOf?(orderId: string): { readonly tokenId: string; readonly traded: boolean } | undefined;
+  /**
+   * A trade no run journaled of a restored order on a token this run does not trade (tokenOf's
+   * `traded` false): registered as journaled, so it is handed over once, and returned with its
+   * clientOrderId from the restore, for the journal alone to book under its token; undefined,
+   * changing nothing, for any other fill.
+   */
+  takeForeign?(fill: Fill): Fill | undefined;
 }
 
 /** The orders an earlier run left (the journal's restore) whose fills made while mm was down are looked for. */
@@ -40,6 +52,10 @@ export interface MissedSearch {
   }[];
   /** When the oldest of them was placed (the journaling run's clock); undefined when unknown. */
   readonly sinceMs: number | undefined;
+  /** Their tokens, as the journal has them (exchange orderId → tokenId); default none. */
+  readonly tokens?: ReadonlyMap<string, string>;
+  /** Whether this run trades a token (its inventory holds it); default: every token. */
+  readonly traded?: (tokenId: string) => boolean;
 }
 
 /**
@@ -47,6 +63,16 @@ export interface MissedSearch {
  * exchange stamps them on its own clock (the same margin as the order-history search's).
  */
 export const MISSED_SEARCH_SLACK_MS = 60_000;
+
+/**
+ * The trade pages (of up to 200) the start-up reconcile reads at most while it searches for fills
+ * made while mm was down, or pages back to restored fills whose fee is awaited: ten times a periodic
+ * reconcile's (DEFAULT_TRADE_PAGES), so a busy wallet's history back to an order placed hours before
+ * the crash is read whole. 500 reads are under a third of the wallet's 1,800 a minute for its
+ * portfolio reads (GET /api/me/trades), spent once, before quoting starts. Reaching the bound leaves
+ * older trades unsearched, with a warning and the reconcile's `tradePagesCapped`.
+ */
+export const MISSED_SEARCH_MAX_PAGES = 500;
 
 /**
  * The fees of fills an earlier run applied and journaled without their fee (fees resolve after
@@ -71,6 +97,8 @@ export class RestoredFees {
   readonly #journaled = new Map<string, number>();
   readonly #orders: ReadonlyMap<string, string>;
   readonly #ordersSinceMs: number | undefined;
+  readonly #tokens: ReadonlyMap<string, string>;
+  readonly #traded: (tokenId: string) => boolean;
   #searching: boolean;
 
   /**
@@ -90,6 +118,8 @@ export class RestoredFees {
     for (const f of fills) this.#awaited.set(keyOf(f.tradeId, f.orderId), f);
     this.#orders = missed?.orders ?? new Map();
     this.#ordersSinceMs = missed?.sinceMs;
+    this.#tokens = missed?.tokens ?? new Map();
+    this.#traded = missed?.traded ?? (() => true);
     for (const f of missed?.journaled ?? []) this.#journaled.set(keyOf(f.tradeId, f.orderId), f.tsMs);
     this.#searching = this.#orders.size > 0;
   }
@@ -116,6 +146,11 @@ export class RestoredFees {
    */
   endSearch(): void {
     this.#searching = false;
+  }
+
+  /** How many restored orders the search for fills made while mm was down covers (0 once over). */
+  get searching(): number {
+    return this.#searching ? this.#orders.size : 0;
   }
 
   /** Fills whose fee is still awaited. */
@@ -152,7 +187,29 @@ export class RestoredFees {
       setFee: (tradeId, orderId, fee) => this.setFee(tradeId, orderId, fee),
       takeMissed: (fill, fee) => this.#takeMissed(fill, fee, sessionStartMs),
       misses: (orderId, tsMs) => tsMs < sessionStartMs && this.searches(orderId),
+      tokenOf: (orderId) => this.#tokenOf(orderId),
+      takeForeign: (fill) => this.#takeForeign(fill),
     };
+  }
+
+  #tokenOf(orderId: string): { tokenId: string; traded: boolean } | undefined {
+    const tokenId = this.searches(orderId) ? this.#tokens.get(orderId) : undefined;
+    return tokenId === undefined ? undefined : { tokenId, traded: this.#traded(tokenId) };
+  }
+
+  /**
+   * A fill of a restored order on a token this run does not trade, no run journaled: this run's
+   * inventory, baseline and PnL know nothing of that token, so it is only handed over (once) for the
+   * journal to book under its token, where the next run that trades it restores it. Whether it was
+   * made before or after the session start does not matter there: the baseline of that next run is
+   * read then.
+   */
+  #takeForeign(fill: Fill): Fill | undefined {
+    if (!this.searches(fill.orderId) || this.#traded(fill.tokenId)) return undefined;
+    const key = keyOf(fill.tradeId, fill.orderId);
+    if (this.#awaited.has(key) || this.#attached.has(key) || this.#journaled.has(key)) return undefined;
+    this.#journaled.set(key, fill.tsMs);
+    return { ...fill, clientOrderId: fill.clientOrderId ?? this.#orders.get(fill.orderId) };
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { Order } from "../exchange/types.js";
 import { localStateOfRemote } from "../execution/order-state.js";
 import { lookupOrder, NOT_FOUND } from "../execution/reconcile-ghosts.js";
-import { CLOSED_OUTCOME } from "./may-rest.js";
 import type { JournalWriter } from "./writer.js";
 
 /** The exchange reads the check makes (ExchangePort has both). */
@@ -104,7 +103,7 @@ export async function findGoneOrders(
 /**
  * Journals each gone order closed, in one transaction: a `cancel` row with outcome CLOSED_OUTCOME
  * under its clientOrderId and orderId, the exchange's status as its code, in run `run` (the run that
- * found it) at `atMs`. That ends the placement's MAY_REST, so no later start restores it, and
+ * found it) at `atMs` (none for an order a cancel row already ends: JournalWriter.closed). That ends the placement's MAY_REST, so no later start restores it, and
  * retention may delete it and its intent once they are old enough; fills are not touched, so
  * `mm report` counts each journaled fill of the order once, as before.
  * @example journalGoneOrders(writer, run, check.gone, clock.now());
@@ -118,14 +117,11 @@ export function journalGoneOrders(
   if (gone.length === 0) return;
   writer.batch(() => {
     for (const g of gone) {
-      writer.outcome(run, {
-        op: "cancel",
+      writer.closed(run, {
         clientOrderId: g.clientOrderId,
         marketId: g.marketId,
-        outcome: CLOSED_OUTCOME,
         orderId: g.orderId,
         code: g.status,
-        latencyMs: undefined,
         atMs,
       });
     }

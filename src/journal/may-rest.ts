@@ -6,6 +6,19 @@
 export const CLOSED_OUTCOME = "closed";
 
 /**
+ * The `code` of a CLOSED_OUTCOME row the run that adopted the order wrote when the order ended while
+ * it ran without a cancel of its own (filled, cancelled by someone else or by a cancel-all, expired:
+ * its reconcile with the exchange ended it in the order store). The exchange's own status is not read.
+ */
+export const ENDED_IN_RUN = "ended";
+
+/**
+ * The outcomes of a `cancel` row that end a placement's MAY_REST: a cancel answered done, one covered
+ * by a cancel-all, or the order found no longer open (CLOSED_OUTCOME).
+ */
+export const ENDING_CANCELS = `('done', 'covered', '${CLOSED_OUTCOME}')`;
+
+/**
  * SQL condition: the `outcomes` row `o` (its run `r`) is a placement the exchange accepted and may
  * still hold — no cancel of it was answered done or covered by a cancel-all, no later start found it
  * gone from the exchange (CLOSED_OUTCOME), and the fills journaled for its order (by the same
@@ -23,7 +36,7 @@ export const CLOSED_OUTCOME = "closed";
 export const MAY_REST = `(
   o.op = 'place' AND o.outcome = 'accepted' AND o.order_id IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = o.client_order_id
-                  AND c.op = 'cancel' AND c.outcome IN ('done', 'covered', '${CLOSED_OUTCOME}'))
+                  AND c.op = 'cancel' AND c.outcome IN ${ENDING_CANCELS})
   AND coalesce((SELECT sum(f.size_micro) FROM fills f JOIN runs fr ON fr.run_id = f.run_id
                 WHERE f.order_id = o.order_id AND fr.account = r.account), 0)
       < coalesce((SELECT max(i.size_micro) FROM intents i

@@ -2,7 +2,9 @@ import type { Clock, TimerId } from "../core/clock.js";
 import type { EngineEvent } from "../engine/engine-events.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import type { Logger } from "../observability/logger.js";
+import { AdoptedEnds } from "./adopted-ends.js";
 import { sameAccount } from "./codec.js";
+import { ForeignFills } from "./foreign-fills.js";
 import { DAEMON_BUSY_TIMEOUT_MS, LockWait } from "./lock-wait.js";
 import { UnsentCounts } from "./unsent.js";
 import type { AccountReason, JournalWriter } from "./writer.js";
@@ -12,6 +14,12 @@ export interface JournalSource {
   account(tokenId: string): TokenAccount;
   accounts(): readonly { tokenId: string; account: TokenAccount; markMicro: number | undefined }[];
   status(): { readonly pnlMicro: bigint; readonly openOrders: number };
+  /**
+   * The orders the engine holds live (not terminal), by exchange orderId: how the recorder sees an
+   * adopted order of an earlier run end (TradingEngine has it). Without it such orders are left for
+   * the next start's check of gone orders.
+   */
+  liveOrders?(): readonly { readonly orderId: string | undefined }[];
 }
 
 export interface JournalRecorderOptions {
@@ -31,6 +39,16 @@ export interface JournalRecorderOptions {
   readonly busyTimeoutMs?: number;
   /** The journal file, for the logs. */
   readonly path?: string;
+  /**
+   * Orders earlier runs may have left resting (JournalRestore.orders: exchange orderId →
+   * clientOrderId). Those this run adopted are journaled closed when they end (AdoptedEnds).
+   */
+  readonly restoredOrders?: ReadonlyMap<string, string>;
+  /**
+   * The journaled accounts of tokens this run does not trade (restore): the starting point of a
+   * `restored_fill` booked under such a token (ForeignFills).
+   */
+  readonly foreignAccounts?: ReadonlyMap<string, TokenAccount>;
 }
 
 /** A failed write is logged at most this often (a full disk would otherwise flood the log). */
@@ -49,9 +67,12 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
  *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
- *   the token's account after it; fee → the fill's fee and the token's account after it (when it
+ *   the token's account after it; restored_fill (an earlier run's order, a token this run does not
+ *   trade) → the same, from the journal's own account of that token (ForeignFills); fee → the fill's fee and the token's account after it (when it
  *   changed);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
+ * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
+ *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
  * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals.
  * A failed write never reaches the engine: it is counted and logged (rate-limited), and trading goes
  * on, since the exchange, not the journal, is the authority on orders and positions.
@@ -69,9 +90,13 @@ export class JournalRecorder {
   #lastErrorLogMs = Number.NEGATIVE_INFINITY;
   #closed = false;
   readonly #lock: LockWait;
+  readonly #adopted: AdoptedEnds;
+  readonly #foreign: ForeignFills;
 
   constructor(o: JournalRecorderOptions) {
     this.#o = o;
+    this.#adopted = new AdoptedEnds(o.restoredOrders ?? new Map());
+    this.#foreign = new ForeignFills(o.foreignAccounts ?? new Map());
     this.#lock = new LockWait({
       target: o.writer,
       waitMs: o.busyTimeoutMs ?? DAEMON_BUSY_TIMEOUT_MS,
@@ -218,6 +243,9 @@ export class JournalRecorder {
           this.#account(e.fill.tsMs, "fill", e.fill.tokenId);
         });
         return true;
+      case "restored_fill":
+        // A token this run does not trade: the journal books it alone (ForeignFills).
+        return this.#foreign.record(w, run, e.fill, e.fee, e.atMs);
       case "fee":
         // With the account it changed, in one commit: a fill with no fee row is then journaled
         // without its fee everywhere, which is what restore relies on (JournalRestore.feePending).
@@ -229,17 +257,24 @@ export class JournalRecorder {
             this.#writeIfChanged(e.atMs, "reconcile", t, source.account(t), undefined);
         });
         return true;
+      case "started":
+        // The start-up reconcile has adopted what it would (and searched for fills made while down).
+        this.#adopted.watch(this.#source);
+        return false;
       case "reconcile": {
         const source = this.#source;
         if (source === undefined) return false;
         w.batch(() => {
           for (const a of source.accounts())
             this.#writeIfChanged(e.atMs, "reconcile", a.tokenId, a.account, undefined);
+          this.#adopted.closeEnded(source, w, run, e.atMs);
         });
         // Often nothing changed: an empty transaction proves nothing about the lock.
         return false;
       }
       case "stopped":
+        // The stop's cancel-all has ended what it cancelled: journaled closed before the run's end.
+        if (this.#source !== undefined) this.#adopted.closeEnded(this.#source, w, run, e.atMs);
         this.snapshot("stop");
         w.endRun(run, e.atMs, e.reason, e.openOrders);
         return true;

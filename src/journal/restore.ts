@@ -32,6 +32,12 @@ export interface JournalRestore {
    * `orders` is empty. Their trades cannot be older: the start-up reconcile pages back to it.
    */
   readonly ordersSinceMs: number | undefined;
+  /**
+   * The token of each of `orders` (exchange orderId → tokenId), from its journaled intent: a trade
+   * record names no token, and the exchange may have forgotten the order (GET /api/orders/{id} 404).
+   * An order whose intent is missing has none.
+   */
+  readonly orderTokens: ReadonlyMap<string, string>;
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
 }
@@ -85,11 +91,19 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
       .all({ account, beforeRun }) as AccountRow[];
     const orders = db
       .prepare(
-        `SELECT o.order_id, o.client_order_id, o.at_ms FROM outcomes o JOIN runs r ON r.run_id = o.run_id
+        `SELECT o.order_id, o.client_order_id, o.at_ms,
+                (SELECT max(i.token_id) FROM intents i WHERE i.client_order_id = o.client_order_id
+                   AND i.run_id = o.run_id AND i.sent = 1) AS token_id
+         FROM outcomes o JOIN runs r ON r.run_id = o.run_id
          WHERE r.account = @account AND r.run_id < @beforeRun AND ${UNCLEAN_RUN} AND ${MAY_REST}
          ORDER BY o.id`,
       )
-      .all({ account, beforeRun }) as { order_id: string; client_order_id: string; at_ms: bigint }[];
+      .all({ account, beforeRun }) as {
+      order_id: string;
+      client_order_id: string;
+      at_ms: bigint;
+      token_id: string | null;
+    }[];
     const orderFills = db.prepare(
       `SELECT f.trade_id, f.order_id, f.ts_ms FROM fills f JOIN runs r ON r.run_id = f.run_id
        WHERE f.order_id = ? AND r.account = ? AND r.run_id < ?`,
@@ -128,6 +142,7 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
     feePending: pending.map(fillOfRow),
     orderFills: journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),
     ordersSinceMs,
+    orderTokens: new Map(orders.flatMap((o) => (o.token_id === null ? [] : [[o.order_id, o.token_id]]))),
     runs,
   };
 }

@@ -3,6 +3,7 @@ import type { Fill } from "../core/trading.js";
 import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
 import type { NewOrder } from "../execution/order-store.js";
 import { accountColumns, feeValuePico } from "./codec.js";
+import { CLOSED_OUTCOME, ENDING_CANCELS } from "./may-rest.js";
 
 /**
  * A time as whole milliseconds for an INTEGER column. Fills are floored where they enter the engine;
@@ -90,7 +91,7 @@ export interface PnlRecord {
 export class JournalWriter {
   readonly #db: Database;
   readonly #s: Record<
-    "run" | "token" | "intent" | "outcome" | "unsent" | "fill" | "fee" | "account" | "pnl" | "end",
+    "run" | "token" | "intent" | "outcome" | "closed" | "unsent" | "fill" | "fee" | "account" | "pnl" | "end",
     Statement
   >;
 
@@ -112,6 +113,12 @@ export class JournalWriter {
       outcome: db.prepare(
         `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
          VALUES (@run, @op, @clientOrderId, @marketId, @outcome, @orderId, @code, @latencyMs, @atMs)`,
+      ),
+      closed: db.prepare(
+        `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
+         SELECT @run, 'cancel', @clientOrderId, @marketId, '${CLOSED_OUTCOME}', @orderId, @code, NULL, @atMs
+         WHERE NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = @clientOrderId
+                           AND c.op = 'cancel' AND c.outcome IN ${ENDING_CANCELS})`,
       ),
       unsent: db.prepare(
         `INSERT INTO unsent (run_id, hour_ms, op, market_id, reason, n, first_at_ms, last_at_ms)
@@ -170,6 +177,33 @@ export class JournalWriter {
       latencyMs: o.latencyMs === undefined ? null : wholeMs(o.latencyMs),
       atMs: wholeMs(o.atMs),
     });
+  }
+
+  /**
+   * Journals an order no longer open on the exchange as closed (a `cancel` row with outcome
+   * CLOSED_OUTCOME, no request made; `code`: its final status, as far as known), unless a cancel row
+   * already ends its placement (MAY_REST): the start's check of gone orders and the run that adopted
+   * it may both see it end. Returns whether a row was written.
+   */
+  closed(
+    run: number,
+    c: {
+      readonly clientOrderId: string;
+      readonly orderId: string;
+      readonly marketId: string | undefined;
+      readonly code: string;
+      readonly atMs: number;
+    },
+  ): boolean {
+    const r = this.#s.closed.run({
+      run,
+      clientOrderId: c.clientOrderId,
+      orderId: c.orderId,
+      marketId: c.marketId ?? null,
+      code: c.code,
+      atMs: wholeMs(c.atMs),
+    });
+    return r.changes > 0;
   }
 
   /** Adds a count of unsent intents or cancels to its (run, hour, op, market, reason) row. */

@@ -170,6 +170,11 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       help: "Fills missed by the stream and backfilled from /api/me/trades.",
       registers,
     }),
+    tradePagesCapped: new Counter({
+      name: "mm_reconcile_trade_pages_capped_total",
+      help: "REST reconciles whose trade paging stopped at its page bound before its cut-off: older fills were not backfilled (a warning names what was searched).",
+      registers,
+    }),
     unresolved: new Gauge({
       name: "mm_reconcile_unresolved_orders",
       help: "Unknown orders still unresolved after the last reconcile.",

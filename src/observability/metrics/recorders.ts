@@ -97,6 +97,7 @@ export function recordReconcile(f: Families, s: ReconcileSummary): void {
   t.orphans.inc(s.orphans);
   t.ghosts.inc(s.updates);
   t.backfilled.inc(s.backfilled);
+  if (s.tradePagesCapped === true) t.tradePagesCapped.inc();
   t.unresolved.set(s.pending);
   t.drifts.set(s.drifts.length);
   t.driftCorrected.inc(s.corrections.length);

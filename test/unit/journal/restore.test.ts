@@ -44,6 +44,17 @@ describe("readRestore", () => {
     // Run 2 of ours: killed (no stop); o2 rests, o3 was cancelled, o4 was never accepted.
     const r2 = begin(ACCOUNT, "two");
     w.account(r2, 6, "fill", "t2", acc(2_000_000n, 4n), undefined);
+    w.intent(r2, {
+      clientOrderId: "mm-two-x-b0-1",
+      tokenId: "t2",
+      marketId: "m1",
+      side: "buy",
+      level: 0,
+      priceMicro: 470_000,
+      sizeMicro: 5_000_000n,
+      sent: true,
+      atMs: 9,
+    });
     w.outcome(r2, placed("mm-two-x-b0-1", "o2"));
     w.outcome(r2, placed("mm-two-x-s0-2", "o3"));
     w.outcome(r2, { ...placed("mm-two-x-s0-2", "o3"), op: "cancel", outcome: "done", orderId: undefined });
@@ -75,6 +86,8 @@ describe("readRestore", () => {
     // Its journaled fills (so a trade of it is known as in the account) and when it was placed.
     expect(r.orderFills).toEqual([{ tradeId: "f2", orderId: "o2", tsMs: 7 }]);
     expect(r.ordersSinceMs).toBe(10);
+    // Its token, from its intent (a trade record names none; the exchange may have forgotten it).
+    expect(r.orderTokens).toEqual(new Map([["o2", "t2"]]));
     // A first run of an account restores nothing.
     const fresh = readRestore(db, "http://127.0.0.1:2|0xabc", r3 + 1);
     expect(fresh).toEqual({
@@ -83,6 +96,7 @@ describe("readRestore", () => {
       feePending: [],
       orderFills: [],
       ordersSinceMs: undefined,
+      orderTokens: new Map(),
       runs: 0,
     });
     db.close();

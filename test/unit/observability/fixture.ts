@@ -232,11 +232,13 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
       adopted: 0,
       pending: 1,
       backfilled: 1,
+      tradePagesCapped: true,
       drifts: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
       corrections: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
     },
   });
   on({ type: "reconcile_failed", atMs: at, reason: "ambiguous", error: new Error("boom") });
   metrics.observeHttp("POST /api/orders/place", "accepted", 0.004);
+  metrics.observeGateWait("GET /api/orders/open", 1.5);
   return { clock, registry, metrics, tracker, gateway, requested };
 }

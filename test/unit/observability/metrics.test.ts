@@ -177,6 +177,7 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_reconcile_orphans_total")).toBe(1);
     expect(sumOf(f, "mm_reconcile_ghosts_total")).toBe(2);
     expect(sumOf(f, "mm_reconcile_drift_corrected_total")).toBe(1);
+    expect(sumOf(f, "mm_reconcile_trade_pages_capped_total")).toBe(1);
     expect(sumOf(f, "mm_reconcile_position_drifts")).toBe(1);
     expect(sumOf(f, "mm_reconcile_duration_seconds_sum")).toBeCloseTo(0.04, 9);
     metrics.close();
