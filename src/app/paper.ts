@@ -81,10 +81,22 @@ export function paperConfigFile(): string {
   return join(packageRoot(), "config", "paper.json");
 }
 
+/**
+ * The scenario's tick sizes as MM_MARKETS_TICK_SIZES: every load of a paper config takes them, so
+ * that the checks made at load (risk limits against one minimum order at one tick) see the ticks
+ * the daemon will trade at.
+ * @example loadConfig({ files: [paperConfigFile()], env: { ...process.env, ...paperTicksEnv(scenario) } })
+ */
+export function paperTicksEnv(s: Scenario): NodeJS.ProcessEnv {
+  return {
+    MM_MARKETS_TICK_SIZES: JSON.stringify(Object.fromEntries(s.markets.map((m) => [m.slug, m.tickSize]))),
+  };
+}
+
 /** The settings that tie the daemon to this mock, as MM_* variables (they win over every file). */
 function paperEnv(mock: MockExchange, s: Scenario, credentials: PaperCredentials): NodeJS.ProcessEnv {
-  const ticks = Object.fromEntries(s.markets.map((m) => [m.slug, m.tickSize]));
   return {
+    ...paperTicksEnv(s),
     MM_EXCHANGE_BASE_URL: mock.httpUrl,
     MM_EXCHANGE_WS_URL: mock.wsUrl,
     MM_EXCHANGE_PARTNER_KIND: "single_wallet",
@@ -97,7 +109,6 @@ function paperEnv(mock: MockExchange, s: Scenario, credentials: PaperCredentials
     MM_SIGNING_MAKER: "wallet",
     // A live config's default is the live platform's: the mock checks signatures against its own.
     MM_SIGNING_DEFAULT_FEE_RATE_BPS: String(mockDefaultFeeBps(mock, s)),
-    MM_MARKETS_TICK_SIZES: JSON.stringify(ticks),
     MM_API_KEY: credentials.apiKey,
     MM_PRIVATE_KEY: credentials.privateKey,
   };

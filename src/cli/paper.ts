@@ -3,7 +3,7 @@ import type { DestinationStream } from "pino";
 import { processSignals } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
-import { PAPER_PORT } from "../app/paper.js";
+import { PAPER_PORT, paperConfigFile, paperTicksEnv } from "../app/paper.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
 import { superviseDaemon } from "../app/supervise.js";
@@ -61,9 +61,15 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         throw new UsageError(`--port: not a port: ${values.port}`);
       }
       const scenario = loadScenario(resolve(io.cwd, values.scenario ?? defaultScenarioPath()));
-      // The log settings come from the same files before the mock exists; the rest is loaded against it.
+      // The log settings come from the same layers before the mock exists; the rest is loaded against
+      // it. The same layers: a check made at load (risk limits against the scenario's ticks) must not
+      // refuse here what the daemon's own load accepts.
       const files = values.config ?? [];
-      const early = loadConfig({ files, env: withoutSecrets(io.env), cwd: io.cwd });
+      const early = loadConfig({
+        files: [paperConfigFile(), ...files],
+        env: { ...withoutSecrets(io.env), ...paperTicksEnv(scenario) },
+        cwd: io.cwd,
+      });
       const logger = createLogger({
         ...loggerOptions(early),
         // Well-known development keys, but keys all the same: never in a log line.
