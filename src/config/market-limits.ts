@@ -18,10 +18,14 @@ interface LimitRule {
   /** What the need is, said about the strictest market. */
   readonly what: (slug: string) => string;
   readonly effect: string;
+  /** What to set instead, when the limit was meant for something else. */
+  readonly hint?: string;
 }
 
 const minimumSize = (slug: string) => `the minimum order size on ${slug}`;
 const capEffect = "from a flat position either side would pass it, so no quote could be placed on";
+// A hard cap under one order was a way to wind a position down; the soft cap is the one for that.
+const capHint = "to only reduce a position, lower the soft cap instead (reduce-only above it)";
 
 const RULES: readonly LimitRule[] = [
   {
@@ -46,6 +50,7 @@ const RULES: readonly LimitRule[] = [
     need: (min) => min,
     what: minimumSize,
     effect: capEffect,
+    hint: capHint,
   },
   {
     field: "risk.inventory.total.hard",
@@ -53,6 +58,7 @@ const RULES: readonly LimitRule[] = [
     need: (min) => min,
     what: minimumSize,
     effect: capEffect,
+    hint: capHint,
   },
 ];
 
@@ -86,7 +92,7 @@ export function marketLimitIssues(raw: RawConfig): ConfigIssue[] {
     if (strictest === undefined) continue;
     issues.push({
       field: rule.field,
-      message: `must be ≥ ${weiToString(strictest.micro)} (${rule.what(strictest.slug)}), got ${weiToString(value)}: ${rule.effect} ${short.map((n) => n.slug).join(", ")}`,
+      message: `must be ≥ ${weiToString(strictest.micro)} (${rule.what(strictest.slug)}), got ${weiToString(value)}: ${rule.effect} ${short.map((n) => n.slug).join(", ")}${rule.hint === undefined ? "" : `; ${rule.hint}`}`,
     });
   }
   return issues;

@@ -104,8 +104,8 @@ describe("risk limits below what one quote needs on a market listed in engine.ma
     expect(linesOf(env)).toEqual([
       "risk.order.maxSize: must be ≥ 5 (the minimum order size on c-d), got 2: no quote could be placed on c-d",
       "risk.order.maxNotional: must be ≥ 0.01 (one minimum-size order at one tick on a-b), got 0.004: no quote could be placed on a-b, c-d",
-      "risk.inventory.perMarket.hard: must be ≥ 5 (the minimum order size on c-d), got 3: from a flat position either side would pass it, so no quote could be placed on c-d",
-      "risk.inventory.total.hard: must be ≥ 5 (the minimum order size on c-d), got 0.5: from a flat position either side would pass it, so no quote could be placed on a-b, c-d",
+      "risk.inventory.perMarket.hard: must be ≥ 5 (the minimum order size on c-d), got 3: from a flat position either side would pass it, so no quote could be placed on c-d; to only reduce a position, lower the soft cap instead (reduce-only above it)",
+      "risk.inventory.total.hard: must be ≥ 5 (the minimum order size on c-d), got 0.5: from a flat position either side would pass it, so no quote could be placed on a-b, c-d; to only reduce a position, lower the soft cap instead (reduce-only above it)",
     ]);
   });
 
