@@ -1,26 +1,30 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { daemonConfig, market, memoryLogger, openOnMock, seedMarket, startMock, waitFor } from "./support.js";
+import {
+  daemonConfig,
+  daemonSlots,
+  market,
+  memoryLogger,
+  openOnMock,
+  seedMarket,
+  startMock,
+  waitFor,
+} from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const FRA = market("arg-vs-fra-final-fra-win");
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 async function quoting(): Promise<MockExchange> {
   const m = await startMock();
-  mock = m;
+  slots.mock = m;
   seedMarket(m, ARG, "0.50", "0.60");
   seedMarket(m, FRA, "0.30", "0.40");
-  daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug]), { logger: memoryLogger("warn").logger });
+  slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug]), {
+    logger: memoryLogger("warn").logger,
+  });
   const onToken = (t: string) => openOnMock(m, t).length > 0;
   await waitFor(
     () => [ARG, FRA].every((x) => onToken(x.yesTokenId) && onToken(x.noTokenId)),

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import { PLATFORM_POLL_MS } from "../../../src/engine/platform-watch.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   openOnMock,
@@ -25,23 +25,16 @@ import {
 const ARG = market("arg-vs-fra-final-arg-win");
 const FRA = market("arg-vs-fra-final-fra-win");
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 describe("daemon: a platform freeze that is never pushed", () => {
   it("is found from the 503s and GET /api/platform/status: every quote pulled, no halt; thawed by the status", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
     seedMarket(m, FRA, "0.30", "0.40");
     const { logger, sink } = memoryLogger("info");
-    daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug]), { logger });
+    slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug]), { logger });
     const quoted = (x: typeof ARG) => openOnMock(m, x.yesTokenId).length > 0;
     await waitFor(() => quoted(ARG) && quoted(FRA), 3_000, "quotes on both markets");
     await settledQuotes(m, ARG.yesTokenId, openOnMock(m, ARG.yesTokenId).length);
@@ -74,10 +67,10 @@ describe("daemon: a platform freeze that is never pushed", () => {
 describe("daemon: a thaw push after a freeze learned from the status read", () => {
   it("reaches the engine at once: quotes are back well before the next 5 s status poll", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
     const { logger, sink } = memoryLogger("info");
-    daemon = await startDaemon(daemonConfig(m, [ARG.slug]), { logger });
+    slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug]), { logger });
     await waitFor(() => openOnMock(m, ARG.yesTokenId).length > 0, 3_000, "quotes");
     await settledQuotes(m, ARG.yesTokenId, 4);
 

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   openOnMock,
@@ -15,14 +16,7 @@ import {
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /** True when the token has at least one bid and one ask of ours resting on the mock. */
 const twoSided = (m: MockExchange, tokenId: string): boolean => {
@@ -32,17 +26,17 @@ const twoSided = (m: MockExchange, tokenId: string): boolean => {
 
 describe("mm run against the mock exchange, in process, over real sockets", () => {
   it("quotes both tokens within 1 s of the first book snapshot, with the default bands", async () => {
-    mock = await startMock();
-    seedMarket(mock, ARG, "0.50", "0.60"); // YES 0.50/0.60, NO 0.40/0.50
+    slots.mock = await startMock();
+    seedMarket(slots.mock, ARG, "0.50", "0.60"); // YES 0.50/0.60, NO 0.40/0.50
     const { logger } = memoryLogger();
     let snapshotAt: number | undefined;
-    daemon = await startDaemon(daemonConfig(mock, [ARG.slug]), {
+    slots.daemon = await startDaemon(daemonConfig(slots.mock, [ARG.slug]), {
       logger,
       onMarketFrame: (frame) => {
         if (frame.type === "book_snapshot") snapshotAt ??= performance.now();
       },
     });
-    const m = mock;
+    const m = slots.mock;
     await waitFor(() => twoSided(m, ARG.yesTokenId) && twoSided(m, ARG.noTokenId), 2_000, "two-sided quotes");
     const quotedAt = performance.now();
     expect(snapshotAt).toBeDefined();
@@ -64,15 +58,15 @@ describe("mm run against the mock exchange, in process, over real sockets", () =
         { side: "sell", price: at(0.03), size: 25 },
       ]);
     }
-    expect(daemon.engine.status()).toMatchObject({ started: true, reconciled: true, quotingTokens: 2 });
+    expect(slots.daemon.engine.status()).toMatchObject({ started: true, reconciled: true, quotingTokens: 2 });
   });
 
   it("requotes within 1 s when another trader moves the mid", async () => {
-    mock = await startMock();
-    seedMarket(mock, ARG, "0.50", "0.60");
+    slots.mock = await startMock();
+    seedMarket(slots.mock, ARG, "0.50", "0.60");
     const { logger } = memoryLogger();
-    daemon = await startDaemon(daemonConfig(mock, [ARG.slug]), { logger });
-    const m = mock;
+    slots.daemon = await startDaemon(daemonConfig(slots.mock, [ARG.slug]), { logger });
+    const m = slots.mock;
     const before = await settledQuotes(m, ARG.yesTokenId, 4);
     const bestAsk = Math.min(...before.filter((q) => q.side === "sell").map((q) => q.price));
     const oldBest = openOnMock(m, ARG.yesTokenId).find(

@@ -1,23 +1,23 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
 import { manyMarkets, seedAll } from "./many-markets.js";
-import { daemonConfig, market, memoryLogger, openOnMock, startMock, waitFor } from "./support.js";
+import {
+  daemonConfig,
+  daemonSlots,
+  market,
+  memoryLogger,
+  openOnMock,
+  startMock,
+  waitFor,
+} from "./support.js";
 
 /** 5 markets, 10 tokens: every book resyncs when /ws/market drops. */
 const SCENARIO5 = manyMarkets(5);
 const MARKETS = SCENARIO5.markets.map((m) => market(m.slug, SCENARIO5));
 const TOKENS = MARKETS.flatMap((m) => [m.yesTokenId, m.noTokenId]);
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /** The info-and-above lines whose message starts with `prefix`. */
 function lines(sink: CollectingStream, prefix: string): Record<string, unknown>[] {
@@ -27,10 +27,10 @@ function lines(sink: CollectingStream, prefix: string): Record<string, unknown>[
 describe("daemon log after a /ws/market reconnect", () => {
   it("says that every book resyncs in one warn line and that they recovered in one info line, not two lines per token", async () => {
     const m = await startMock(SCENARIO5);
-    mock = m;
+    slots.mock = m;
     seedAll(m, SCENARIO5);
     const { logger, sink } = memoryLogger("info");
-    daemon = await startDaemon(
+    slots.daemon = await startDaemon(
       daemonConfig(
         m,
         MARKETS.map((x) => x.slug),

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { Address } from "../../../src/core/types.js";
 import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   openOnMock,
@@ -20,19 +20,12 @@ import {
 const ARG = market("arg-vs-fra-final-arg-win");
 const TAKER = SCENARIO.wallets[1]?.address.toLowerCase() as Address;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 describe("a dropped WebSocket", () => {
   it("a fill missed while the sockets were down is backfilled from REST; both gateways reconnect and quoting resumes", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
     m.context.venue.credit(TAKER, ARG.yesTokenId, toWei("100"));
     const fills: Extract<EngineEvent, { type: "fill" }>[] = [];
@@ -45,7 +38,7 @@ describe("a dropped WebSocket", () => {
         if (e.type === "reconcile") reconciles.push(e.summary.reason);
       },
     });
-    daemon = d;
+    slots.daemon = d;
     const quotes = await settledQuotes(m, ARG.yesTokenId, 4);
     const bestBid = Math.max(...quotes.filter((q) => q.side === "buy").map((q) => q.price));
     const size = quotes.find((q) => q.side === "buy" && q.price === bestBid)?.size ?? 0;

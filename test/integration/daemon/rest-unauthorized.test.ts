@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
 import { keyIdOf } from "../../../src/exchange/client.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   API_KEY,
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   openOnMock,
@@ -16,14 +16,7 @@ import {
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /*
  * The spec does not say that a revoked or expired key's WebSockets are closed. If they stay open,
@@ -32,13 +25,13 @@ afterEach(async () => {
  */
 describe("daemon: the API key refused over REST while running", () => {
   it("stops with exit code 3 naming the code, its quotes cancelled as far as the exchange lets it", async () => {
-    mock = await startMock();
-    seedMarket(mock, ARG, "0.50", "0.60");
+    slots.mock = await startMock();
+    seedMarket(slots.mock, ARG, "0.50", "0.60");
     const { logger, sink } = memoryLogger();
-    const config = daemonConfig(mock, [ARG.slug]);
+    const config = daemonConfig(slots.mock, [ARG.slug]);
     const d = await startDaemon(config, { logger });
-    daemon = d;
-    const m = mock;
+    slots.daemon = d;
+    const m = slots.mock;
     await waitFor(() => openOnMock(m, ARG.yesTokenId).length > 0, 2_000, "quotes");
     // Revoked at the REST door only: the sockets stay open (no 4401 close to stop the daemon).
     const keyId = keyIdOf(API_KEY) ?? "";

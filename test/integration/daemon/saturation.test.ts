@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
-import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
+import { createMockExchange } from "../../../src/mock/mock-exchange.js";
 import type { RateVerdict } from "../../../src/mock/rate-limiter.js";
 import { manyMarkets, seedAll } from "./many-markets.js";
-import { daemonConfig, memoryLogger, openOnMock, waitFor } from "./support.js";
+import { daemonConfig, daemonSlots, memoryLogger, openOnMock, waitFor } from "./support.js";
 
 /** 60 = 0.1× the baseline: the wallet may place 5 orders per second (50/s × 0.1). */
 const RATE_LIMIT_PER_MIN = 60;
@@ -15,14 +15,7 @@ const PLACE_PER_SECOND = 5;
  */
 const WINDOWS = 10;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 interface Seen {
   readonly at: number;
@@ -40,11 +33,11 @@ describe("saturation: 500 tokens on a tight rate budget", () => {
     retry: 2,
   }, async () => {
     const scenario = manyMarkets(250, RATE_LIMIT_PER_MIN);
-    mock = await createMockExchange({ scenario, flow: false });
-    seedAll(mock, scenario);
+    slots.mock = await createMockExchange({ scenario, flow: false });
+    seedAll(slots.mock, scenario);
     // Every verdict of the mock's own limiter, as the server decided it (the ground truth).
     const seen: Seen[] = [];
-    const limiter = mock.context.limiter;
+    const limiter = slots.mock.context.limiter;
     const check = limiter.check.bind(limiter);
     limiter.check = (method, path, who): RateVerdict => {
       const v = check(method, path, who);
@@ -52,12 +45,12 @@ describe("saturation: 500 tokens on a tight rate budget", () => {
       return v;
     };
     const { logger } = memoryLogger("warn");
-    daemon = await startDaemon(
-      daemonConfig(mock, ["*"], { MM_QUEUE_RATE_LIMIT_PER_MIN: String(RATE_LIMIT_PER_MIN) }, scenario),
+    slots.daemon = await startDaemon(
+      daemonConfig(slots.mock, ["*"], { MM_QUEUE_RATE_LIMIT_PER_MIN: String(RATE_LIMIT_PER_MIN) }, scenario),
       { logger },
     );
-    expect(daemon.markets.tokens).toHaveLength(500);
-    const m = mock;
+    expect(slots.daemon.markets.tokens).toHaveLength(500);
+    const m = slots.mock;
     await waitFor(() => openOnMock(m).length > 0, 5_000, "the first quotes");
     // 500 tokens want 2,000 quotes at 5 per second: the place lane stays saturated throughout.
     const first = Math.floor(Date.now() / 1000) + 1;

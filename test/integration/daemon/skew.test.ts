@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { Address } from "../../../src/core/types.js";
 import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   rest,
@@ -28,34 +28,27 @@ const AS = JSON.stringify({
   params: { gamma: 1, k: 100, orderSize: "10", sigma: 0.001, horizonSeconds: 20_000 },
 });
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /** A third trader (scenario wallets[1]): it takes liquidity, so no self-trade with the book's maker. */
 const TAKER = SCENARIO.wallets[1]?.address.toLowerCase() as Address;
 
 describe("fills change inventory and skew the quotes (avellaneda-stoikov)", () => {
   it("a fill of our bid makes us long one lot: both quotes move down by the skew, at an unchanged mid", async () => {
-    mock = await startMock();
+    slots.mock = await startMock();
     // The other trader's book 0.49 / 0.51 (mid 0.50); our quotes rest outside it and never move the mid.
-    seedMarket(mock, ARG, "0.49", "0.51");
-    mock.context.venue.credit(TAKER, ARG.yesTokenId, toWei("200"));
+    seedMarket(slots.mock, ARG, "0.49", "0.51");
+    slots.mock.context.venue.credit(TAKER, ARG.yesTokenId, toWei("200"));
     const { logger } = memoryLogger();
     const fills: Extract<EngineEvent, { type: "fill" }>[] = [];
-    daemon = await startDaemon(daemonConfig(mock, [ARG.slug], { MM_ENGINE_STRATEGY: AS }), {
+    slots.daemon = await startDaemon(daemonConfig(slots.mock, [ARG.slug], { MM_ENGINE_STRATEGY: AS }), {
       logger,
       listener: (e) => {
         if (e.type === "fill") fills.push(e);
       },
     });
-    const m = mock;
-    const d = daemon;
+    const m = slots.mock;
+    const d = slots.daemon;
     // q = 0: r = 0.50, δ/2 ≈ 0.01995 → bid ⌊0.48005⌋ = 0.48, ask ⌈0.51995⌉ = 0.52.
     expect(await settledQuotes(m, ARG.yesTokenId, 2)).toEqual([
       { side: "buy", price: 0.48, size: 10 },

@@ -1,6 +1,6 @@
 import { Registry } from "prom-client";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { Clock, TimerId } from "../../../src/core/clock.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import type { Address } from "../../../src/core/types.js";
@@ -10,6 +10,7 @@ import { createMockExchange, type MockExchange } from "../../../src/mock/mock-ex
 import { createMetrics } from "../../../src/observability/metrics.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   rest,
@@ -52,19 +53,12 @@ class OffsetClock implements Clock {
   }
 }
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /** A mock on `clock`, its ARG books at 0.50 / 0.60, the taker holding YES shares to sell. */
 async function exchangeOn(clock: Clock): Promise<MockExchange> {
   const m = await createMockExchange({ scenario: SCENARIO, flow: false, admin: true, clock });
-  mock = m;
+  slots.mock = m;
   seedMarket(m, ARG, "0.50", "0.60");
   m.context.venue.credit(TAKER, ARG.yesTokenId, toWei("100"));
   return m;
@@ -90,7 +84,7 @@ describe("start-up baseline instant (exchange clock)", () => {
         if (e.type === "fill") fills.push(e);
       },
     });
-    daemon = d;
+    slots.daemon = d;
     await settledQuotes(m, ARG.yesTokenId, 2);
     // Seconds after the positions were read, well inside the skew: the taker sells into our bid.
     rest(m, ARG, "sell", "0.52", "10", "YES", TAKER);
@@ -108,7 +102,7 @@ describe("start-up baseline instant (exchange clock)", () => {
       logger,
       clock: new OffsetClock(200_000),
     });
-    daemon = d;
+    slots.daemon = d;
     await settledQuotes(m, ARG.yesTokenId, 2);
     rest(m, ARG, "sell", "0.52", "10", "YES", TAKER);
     await waitFor(() => d.engine.positionOf(ARG.yesTokenId) === toWei("10"), 3_000, "the fill applied");
@@ -127,7 +121,7 @@ describe("start-up baseline instant (exchange clock)", () => {
         if (e.type === "fill") fills.push(e);
       },
     });
-    daemon = d;
+    slots.daemon = d;
     // start() has run the start-up reconcile, whose backfill read the trade.
     expect(fills).toEqual([]);
     expect(d.engine.positionOf(ARG.yesTokenId)).toBe(0n);
@@ -151,7 +145,7 @@ describe("position corrections on the exchange's clock", () => {
         },
       },
     );
-    daemon = d;
+    slots.daemon = d;
     await settledQuotes(m, ARG.yesTokenId, 2);
     m.context.venue.credit(WALLET, ARG.yesTokenId, toWei("7")); // 7 shares no fill explains
     await waitFor(() => drifted, 3_000, "the drift seen once");
@@ -182,7 +176,7 @@ describe("start-up policy adopt over HTTP: an adopted order's fills", () => {
         },
       },
     );
-    daemon = d;
+    slots.daemon = d;
     expect(d.engine.liveOrders().map((o) => o.orderId)).toContain(left); // adopted, kept as the bid
     rest(m, ARG, "sell", "0.52", "9.5", "YES", TAKER); // the rest of it
     await waitFor(() => d.engine.positionOf(ARG.yesTokenId) === toWei("9.5"), 3_000, "the fill");

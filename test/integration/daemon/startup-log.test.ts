@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
 import {
   daemonConfig,
+  daemonSlots,
   market,
   memoryLogger,
   openOnMock,
@@ -18,14 +18,7 @@ const FRA = market("arg-vs-fra-final-fra-win");
 /** PAUSED in the default scenario: its gate is real at start. */
 const EXTRA = market("arg-vs-fra-final-extra-time");
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  daemon = undefined;
-  mock = undefined;
-});
+const slots = daemonSlots();
 
 /** The info-and-above lines of `msg` (optionally of one token). */
 function lines(sink: CollectingStream, msg: string, tokenId?: string): Record<string, unknown>[] {
@@ -39,12 +32,12 @@ function lines(sink: CollectingStream, msg: string, tokenId?: string): Record<st
 describe("daemon start-up log: waiting for the first snapshots is routine, a later resync is news", () => {
   it("logs no book_resyncing / cleared line at start, the closed market's gate once, a later gap's resync and recovery once each", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
     seedMarket(m, FRA, "0.30", "0.40");
     expect(EXTRA.status).not.toBe("OPEN");
     const { logger, sink } = memoryLogger("info");
-    daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug, EXTRA.slug]), { logger });
+    slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug, FRA.slug, EXTRA.slug]), { logger });
     const quoted = [ARG.yesTokenId, ARG.noTokenId, FRA.yesTokenId, FRA.noTokenId];
     await waitFor(() => quoted.every((t) => openOnMock(m, t).length > 0), 5_000, "quotes on 4 tokens");
 

@@ -1,3 +1,5 @@
+import { afterEach } from "vitest";
+import type { Daemon } from "../../../src/app/daemon.js";
 import type { StopRequests } from "../../../src/app/lifecycle.js";
 import { loadConfig } from "../../../src/config/load.js";
 import type { MmConfig } from "../../../src/config/types.js";
@@ -66,6 +68,31 @@ export function daemonConfig(
   scenario: Scenario = SCENARIO,
 ): MmConfig {
   return loadConfig({ env: daemonEnv(mock, slugs, extra, scenario) });
+}
+
+/** The mock exchange and the daemon a test started, for the tear-down to end. */
+export interface DaemonSlots {
+  mock: MockExchange | undefined;
+  daemon: Daemon | undefined;
+}
+
+/**
+ * Registers an afterEach that stops the slots' daemon and then closes their mock (the daemon first, so it
+ * does not see its exchange vanish), and returns the slots each test fills.
+ * @example const slots = daemonSlots(); it("…", async () => { slots.mock = await startMock(); slots.daemon = await startDaemon(…); });
+ */
+export function daemonSlots(): DaemonSlots {
+  const slots: DaemonSlots = { mock: undefined, daemon: undefined };
+  afterEach(() => endDaemonSlots(slots));
+  return slots;
+}
+
+/** Stops the slots' daemon, then closes their mock, and empties both (the tear-down of {@link daemonSlots}). */
+export async function endDaemonSlots(slots: DaemonSlots): Promise<void> {
+  await slots.daemon?.stop("test over");
+  await slots.mock?.close();
+  slots.daemon = undefined;
+  slots.mock = undefined;
 }
 
 /** A JSON logger into memory. */
