@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import { clientOrderId } from "../../../src/core/ids.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import type { Address } from "../../../src/core/types.js";
@@ -10,7 +10,7 @@ import { toWei } from "../../../src/core/wei.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
+import { createMockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
   market,
@@ -20,6 +20,7 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
+import { journalDaemonSlots } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
@@ -30,17 +31,7 @@ const BANDS = JSON.stringify({
   params: { reference: "mid", bands: [{ margin: "0.03", size: "10" }] },
 });
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  daemon = undefined;
-  mock = undefined;
-  dir = undefined;
-});
+const slots = journalDaemonSlots();
 
 function withDb<T>(path: string, fn: (db: ReturnType<typeof openJournalDb>) => T): T {
   const db = openJournalDb(path);
@@ -59,12 +50,12 @@ describe("orders an earlier run left that this run adopts, ended during the run 
       admin: true,
       clock: new LiveClock(),
     });
-    mock = m;
+    slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
     m.context.venue.credit(TAKER, YES, toWei("100"));
     m.context.venue.credit(WALLET, YES, toWei("10")); // for the killed run's ask
-    dir = mkdtempSync(join(tmpdir(), "mm-journal-adopted-"));
-    const path = join(dir, "journal.sqlite");
+    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-adopted-"));
+    const path = join(slots.dir, "journal.sqlite");
     const config = daemonConfig(m, [ARG.slug], {
       MM_ENGINE_STRATEGY: BANDS,
       MM_RECONCILE_ON_START: "adopt",
@@ -126,7 +117,7 @@ describe("orders an earlier run left that this run adopts, ended during the run 
       logger: memoryLogger("error").logger,
       journal: { path, snapshotIntervalMs: 60_000, sync: "normal" },
     });
-    daemon = d;
+    slots.daemon = d;
     const run2 = d.journal?.run ?? -1;
     expect(d.journal?.restore.orders).toEqual(
       new Map([
@@ -149,7 +140,7 @@ describe("orders an earlier run left that this run adopts, ended during the run 
 
     // A clean stop cancels the ask with every quote (a wallet-wide cancel-all: no cancel row of its own).
     expect((await d.stop("test over")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = undefined;
     expect(m.context.venue.openOrders(WALLET)).toEqual([]);
     expect(mayRest(run2)).toEqual(new Map());
     // The bid by a `closed` row of run 2 (no status read: it ended in run 2's order store), the ask

@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { takerFeeWei } from "../../../src/core/fees.js";
 import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
   market,
@@ -20,21 +19,12 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
+import { journalDaemonSlots } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win"); // feeTakerBps 200
 const YES = ARG.yesTokenId;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  daemon = undefined;
-  mock = undefined;
-  dir = undefined;
-});
+const slots = journalDaemonSlots();
 
 const rows = (path: string, sql: string): unknown[] => {
   const db = openJournalDb(path, { mustExist: true });
@@ -47,12 +37,12 @@ const rows = (path: string, sql: string): unknown[] => {
 
 describe("a restart right after a taker fill, before its fee settled", () => {
   it("the next run counts the fee once it settles, keeps the exchange's position, and journals it", async () => {
-    mock = await startMock();
-    const m = mock;
+    slots.mock = await startMock();
+    const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    dir = mkdtempSync(join(tmpdir(), "mm-journal-fee-"));
+    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-fee-"));
     const settings: JournalSettings = {
-      path: join(dir, "journal.sqlite"),
+      path: join(slots.dir, "journal.sqlite"),
       snapshotIntervalMs: 60_000,
       sync: "normal",
     };
@@ -62,8 +52,8 @@ describe("a restart right after a taker fill, before its fee settled", () => {
         journal: settings,
         listener: (e) => events.push(e),
       });
-    daemon = await run();
-    const d1 = daemon;
+    slots.daemon = await run();
+    const d1 = slots.daemon;
     await settledQuotes(m, YES, 4);
 
     // The wallet buys 10 YES from the crowd's ask as a taker (e.g. by hand, alongside the bot): the
@@ -81,7 +71,7 @@ describe("a restart right after a taker fill, before its fee settled", () => {
     const boughtAt = Date.now();
     await waitFor(() => d1.engine.positionOf(YES) === 10_000_000n, 3_000, "the taker fill");
     expect((await d1.stop("restart")).exitCode).toBe(0); // before the fee settled
-    daemon = undefined;
+    slots.daemon = undefined;
     expect(Date.now() - boughtAt).toBeLessThan(SCENARIO.timing.settlementDelayMs);
     expect(rows(settings.path, "SELECT trade_id FROM fills")).toHaveLength(1);
     expect(rows(settings.path, "SELECT trade_id FROM fees")).toEqual([]);
@@ -91,8 +81,8 @@ describe("a restart right after a taker fill, before its fee settled", () => {
       setTimeout(r, SCENARIO.timing.settlementDelayMs - (Date.now() - boughtAt) + 100),
     );
     const events: EngineEvent[] = [];
-    daemon = await run(events);
-    const d2 = daemon;
+    slots.daemon = await run(events);
+    const d2 = slots.daemon;
     const fee = takerFeeWei("buy", 200, toWei("0.70"), toWei("10"));
     expect(fee).toBeGreaterThan(0n);
     await waitFor(() => events.some((e) => e.type === "reconcile"), 3_000, "the start-up reconcile");
@@ -107,7 +97,7 @@ describe("a restart right after a taker fill, before its fee settled", () => {
     expect(checks.flatMap((s) => s.drifts)).toEqual([]);
     expect(events.filter((e) => e.type === "fill")).toEqual([]);
     expect((await d2.stop("test over")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = undefined;
     expect(rows(settings.path, "SELECT asset, amount_micro FROM fees")).toEqual([
       { asset: "shares", amount_micro: fee },
     ]);

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { clientOrderId } from "../../../src/core/ids.js";
 import { toWei } from "../../../src/core/wei.js";
@@ -23,21 +23,12 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
+import { journalDaemonSlots } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  daemon = undefined;
-  mock = undefined;
-  dir = undefined;
-});
+const slots = journalDaemonSlots();
 
 const settingsOf = (path: string): JournalSettings => ({ path, snapshotIntervalMs: 60_000, sync: "normal" });
 
@@ -79,12 +70,12 @@ function restOurs(m: MockExchange, cid: string, price: string, expiry = 0): { or
 
 describe("orders a killed run left that the next start finds gone from the exchange", () => {
   it("are journaled closed with the exchange's status, never offered again, and a fill made while down is counted once", async () => {
-    mock = await startMock();
-    const m = mock;
+    slots.mock = await startMock();
+    const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70"); // a wide crowd: our quotes rest inside it
-    dir = mkdtempSync(join(tmpdir(), "mm-journal-gone-"));
-    const live = join(dir, "journal.sqlite");
-    const killed = join(dir, "killed.sqlite");
+    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-gone-"));
+    const live = join(slots.dir, "journal.sqlite");
+    const killed = join(slots.dir, "killed.sqlite");
     const run = (path: string) =>
       startDaemon(daemonConfig(m, [ARG.slug]), {
         logger: memoryLogger("warn").logger,
@@ -94,8 +85,8 @@ describe("orders a killed run left that the next start finds gone from the excha
     const held0 = heldYes(m);
     // Run 1 quotes, sells 4 shares (a journaled fill), and is "killed": every journal write commits as
     // it happens, so a copy of the file taken now is exactly what a SIGKILL here would leave.
-    daemon = await run(live);
-    const d1 = daemon;
+    slots.daemon = await run(live);
+    const d1 = slots.daemon;
     await settledQuotes(m, YES, 4);
     const bestAsk = m.context.venue
       .openOrders(WALLET)
@@ -164,7 +155,7 @@ describe("orders a killed run left that the next start finds gone from the excha
     // Short 4 at the ask, then (oldest first) 5 bought at the best bid, 2 at the next: 4 covered.
     const downRealised = toWei("4") * (bestAsk.price - bestBid.price);
     expect((await d1.stop("stand-in for the crash")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = undefined;
 
     // Two more placements of the killed run: one still resting when the next run starts (its start-up
     // cancel-all ends it), one that expires while the bot is down.
@@ -210,8 +201,8 @@ describe("orders a killed run left that the next start finds gone from the excha
 
     // Run 2 restores every one of them; once started (its start-up cancel-all ended the one still
     // resting), none is open any more: each is journaled closed with the exchange's status.
-    daemon = await run(killed);
-    const d2 = daemon;
+    slots.daemon = await run(killed);
+    const d2 = slots.daemon;
     expect(d2.journal?.restore.orders).toEqual(offered);
     expect(await d2.journal?.goneClosed).toBe(offered.size);
     await settledQuotes(m, YES, 4);
@@ -226,29 +217,29 @@ describe("orders a killed run left that the next start finds gone from the excha
     expect(reportedYes(killed)).toBe(heldYes(m) - held0);
     // What a SIGKILL of run 2 right now would leave, had its check of the gone orders not committed:
     // the next start restores them again, and must not count the down-time fill a second time.
-    const killed2 = join(dir, "killed2.sqlite");
+    const killed2 = join(slots.dir, "killed2.sqlite");
     withDb(killed, (db) => db.exec(`VACUUM INTO '${killed2}'`));
     withDb(killed2, (db) => db.exec("DELETE FROM outcomes WHERE outcome = 'closed'"));
     expect((await d2.stop("restart")).exitCode).toBe(0);
-    daemon = undefined;
-    daemon = await run(killed2);
-    const d2b = daemon;
+    slots.daemon = undefined;
+    slots.daemon = await run(killed2);
+    const d2b = slots.daemon;
     expect(d2b.journal?.restore.orders.size).toBeGreaterThanOrEqual(offered.size);
     await d2b.journal?.goneClosed;
     await settledQuotes(m, YES, 4);
     expect(d2b.engine.positionOf(YES)).toBe(heldYes(m) - held0);
     expect((await d2b.stop("test over")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = undefined;
     const reportKilled2 = withDb(killed2, (db) => buildReport(db));
     expect(reportKilled2.total).toEqual(reportDown.total);
     expect(reportedYes(killed2)).toBe(heldYes(m) - held0);
 
     // Run 3 is offered none of them any more.
-    daemon = await run(killed);
-    expect(daemon.journal?.restore.runs).toBe(2);
-    expect(daemon.journal?.restore.orders).toEqual(new Map());
-    expect((await daemon.stop("test over")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = await run(killed);
+    expect(slots.daemon.journal?.restore.runs).toBe(2);
+    expect(slots.daemon.journal?.restore.orders).toEqual(new Map());
+    expect((await slots.daemon.stop("test over")).exitCode).toBe(0);
+    slots.daemon = undefined;
 
     const closed = withDb(killed, (db) =>
       db

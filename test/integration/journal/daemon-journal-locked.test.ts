@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { toWei } from "../../../src/core/wei.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
   daemonConfig,
   market,
@@ -19,44 +18,40 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
+import { journalDaemonSlots } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
 const SHUTDOWN_MS = 3_000;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
 let other: BetterSqlite3.Database | undefined;
-let dir: string | undefined;
-afterEach(async () => {
+// The other connection's lock goes first: the daemon's stop must not wait on it.
+const slots = journalDaemonSlots(() => {
   if (other?.inTransaction === true) other.exec("ROLLBACK");
   other?.close();
-  await daemon?.stop("test over");
-  await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   other = undefined;
-  daemon = undefined;
-  mock = undefined;
-  dir = undefined;
 });
 
 describe("a daemon whose journal file another process holds a write lock on", () => {
   it("keeps trading and stops within its shutdown budget; the lock is logged with the path", async () => {
-    mock = await startMock();
-    const m = mock;
+    slots.mock = await startMock();
+    const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    dir = mkdtempSync(join(tmpdir(), "mm-journal-lock-"));
+    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-lock-"));
     const settings: JournalSettings = {
-      path: join(dir, "journal.sqlite"),
+      path: join(slots.dir, "journal.sqlite"),
       snapshotIntervalMs: 60_000,
       sync: "normal",
     };
     const { logger, sink } = memoryLogger("info");
-    daemon = await startDaemon(daemonConfig(m, [ARG.slug], { MM_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS) }), {
-      logger,
-      journal: settings,
-    });
-    const d = daemon;
+    slots.daemon = await startDaemon(
+      daemonConfig(m, [ARG.slug], { MM_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS) }),
+      {
+        logger,
+        journal: settings,
+      },
+    );
+    const d = slots.daemon;
     await settledQuotes(m, YES, 4);
 
     // e.g. an operator's `sqlite3` shell with an open write transaction on the live journal.
@@ -85,7 +80,7 @@ describe("a daemon whose journal file another process holds a write lock on", ()
     const started = Date.now();
     const outcome = await d.stop("SIGTERM");
     const tookMs = Date.now() - started;
-    daemon = undefined;
+    slots.daemon = undefined;
     expect(outcome.exitCode).toBe(0);
     expect(tookMs).toBeLessThan(SHUTDOWN_MS);
     expect(m.context.venue.openOrders(WALLET)).toEqual([]);

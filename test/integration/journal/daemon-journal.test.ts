@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { reportCommand } from "../../../src/cli/report.js";
@@ -22,21 +22,12 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
+import { journalDaemonSlots } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
 
-let mock: MockExchange | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await daemon?.stop("test over");
-  await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  daemon = undefined;
-  mock = undefined;
-  dir = undefined;
-});
+const slots = journalDaemonSlots();
 
 /** The other trader takes `qty` YES shares from our best quote on `side` (IOC, limit inside the crowd's). */
 function take(m: MockExchange, side: "buy" | "sell", qty: string): void {
@@ -64,8 +55,8 @@ function mockFills(m: MockExchange) {
 }
 
 async function run(settings: JournalSettings, events: EngineEvent[] = []): Promise<Daemon> {
-  if (mock === undefined) throw new Error("no mock");
-  return startDaemon(daemonConfig(mock, [ARG.slug]), {
+  if (slots.mock === undefined) throw new Error("no mock");
+  return startDaemon(daemonConfig(slots.mock, [ARG.slug]), {
     logger: memoryLogger("warn").logger,
     journal: settings,
     listener: (e) => events.push(e),
@@ -74,17 +65,17 @@ async function run(settings: JournalSettings, events: EngineEvent[] = []): Promi
 
 describe("the journal of a daemon trading against the mock exchange", () => {
   it("journals intents, outcomes and fills; a restart restores PnL; mm report adds it up", async () => {
-    mock = await startMock();
-    const m = mock;
+    slots.mock = await startMock();
+    const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70"); // a wide crowd: our quotes rest inside it, around 0.50
-    dir = mkdtempSync(join(tmpdir(), "mm-journal-it-"));
+    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-it-"));
     const settings: JournalSettings = {
-      path: join(dir, "journal.sqlite"),
+      path: join(slots.dir, "journal.sqlite"),
       snapshotIntervalMs: 60_000,
       sync: "normal",
     };
-    daemon = await run(settings);
-    const d1 = daemon;
+    slots.daemon = await run(settings);
+    const d1 = slots.daemon;
     await settledQuotes(m, YES, 4);
     take(m, "sell", "10"); // our best bid (10 shares) is bought
     await waitFor(() => d1.engine.positionOf(YES) === 10_000_000n, 3_000, "the buy fill");
@@ -133,14 +124,14 @@ describe("the journal of a daemon trading against the mock exchange", () => {
     // By hand: bought 10 at p1, sold 4 at p2 → realised 4 × (p2 − p1), 6 left at p1; makers pay no fee.
     const realisedPico = 4_000_000n * (sell.price - buy.price);
     const costPico = 6_000_000n * buy.price;
-    expect(daemon.engine.account(YES)).toMatchObject({ sizeMicro: 6_000_000n, realisedPico, costPico });
-    expect((await daemon.stop("restart")).exitCode).toBe(0);
-    daemon = undefined;
+    expect(slots.daemon.engine.account(YES)).toMatchObject({ sizeMicro: 6_000_000n, realisedPico, costPico });
+    expect((await slots.daemon.stop("restart")).exitCode).toBe(0);
+    slots.daemon = undefined;
 
     // The restart: a new session of the same wallet on the same exchange starts from the journal.
     const events: EngineEvent[] = [];
-    daemon = await run(settings, events);
-    const d2 = daemon;
+    slots.daemon = await run(settings, events);
+    const d2 = slots.daemon;
     expect(d2.journal?.restore.runs).toBe(1);
     expect(d2.engine.positionOf(YES)).toBe(6_000_000n);
     expect(d2.engine.account(YES)).toMatchObject({ sizeMicro: 6_000_000n, realisedPico, costPico });
@@ -155,7 +146,7 @@ describe("the journal of a daemon trading against the mock exchange", () => {
     expect(checks.length).toBeGreaterThanOrEqual(1);
     expect(checks.every((s) => s.drifts.length === 0)).toBe(true); // baseline + restored = the mock's position
     expect((await d2.stop("test over")).exitCode).toBe(0);
-    daemon = undefined;
+    slots.daemon = undefined;
     expect(openOnMock(m)).toEqual([]);
 
     // mm report, against the hand-computed figures.
