@@ -4,7 +4,7 @@ import { journalGoneOrders } from "../../../src/journal/gone-orders.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { ACCOUNT, journalPath, placed } from "./support.js";
 
 /** An engine's live orders, set by the test. */
 class FakeEngine {
@@ -25,16 +25,7 @@ describe("AdoptedEnds: an earlier run's order this run adopted, ended without a 
       ["o3", "mm-one-x-b1-3"],
     ]);
     for (const [orderId, cid] of orders) {
-      w.outcome(run1, {
-        op: "place",
-        clientOrderId: cid,
-        marketId: "m1",
-        outcome: "accepted",
-        orderId,
-        code: undefined,
-        latencyMs: 3,
-        atMs: 10,
-      });
+      w.outcome(run1, placed(cid, orderId));
     }
     const run2 = w.beginRun({ account: ACCOUNT, session: "two", atMs: 20, tokens: [] });
     const offered = () => readRestore(db, ACCOUNT, run2 + 1).orders;

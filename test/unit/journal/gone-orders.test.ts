@@ -13,7 +13,7 @@ import { JournalPruner } from "../../../src/journal/prune.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, exchangeOrder, fill, journalPath } from "./support.js";
+import { ACCOUNT, exchangeOrder, fill, journalPath, placed } from "./support.js";
 
 const order = exchangeOrder;
 
@@ -130,16 +130,7 @@ describe("journalGoneOrders: an order journaled closed", () => {
         sent: true,
         atMs: at,
       });
-      w.outcome(killed, {
-        op: "place",
-        clientOrderId: cid,
-        marketId: "m1",
-        outcome: "accepted",
-        orderId,
-        code: undefined,
-        latencyMs: 3,
-        atMs: at,
-      });
+      w.outcome(killed, placed(cid, orderId, at));
     };
     // o1 filled 4 of 10 while run 1 watched, the other 6 while nothing ran; o2 still rests.
     place("c1", "o1");

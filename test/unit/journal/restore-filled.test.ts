@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
-import { JournalWriter, type OutcomeRecord } from "../../../src/journal/writer.js";
-import { ACCOUNT, fill, journalPath } from "./support.js";
-
-const placed = (cid: string, orderId: string): OutcomeRecord => ({
-  op: "place",
-  clientOrderId: cid,
-  marketId: "m1",
-  outcome: "accepted",
-  orderId,
-  code: undefined,
-  latencyMs: 3,
-  atMs: 10,
-});
+import { JournalWriter } from "../../../src/journal/writer.js";
+import { ACCOUNT, fill, journalPath, placed } from "./support.js";
 
 describe("readRestore: orders a killed run may have left resting", () => {
   it("leaves out an order its journaled fills filled completely: it cannot rest any more", () => {

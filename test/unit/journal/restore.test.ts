@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TokenAccount } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
-import { JournalWriter, type OutcomeRecord } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { JournalWriter } from "../../../src/journal/writer.js";
+import { ACCOUNT, journalPath, placed } from "./support.js";
 
 const acc = (size: bigint, realised: bigint): TokenAccount => ({
   sizeMicro: size,
@@ -11,17 +11,6 @@ const acc = (size: bigint, realised: bigint): TokenAccount => ({
   realisedPico: realised,
   feesPico: 7n,
   feeSharesMicro: 0n,
-});
-
-const placed = (cid: string, orderId: string): OutcomeRecord => ({
-  op: "place",
-  clientOrderId: cid,
-  marketId: "m1",
-  outcome: "accepted",
-  orderId,
-  code: undefined,
-  latencyMs: 3,
-  atMs: 10,
 });
 
 describe("readRestore", () => {

@@ -6,7 +6,7 @@ import type { Fill } from "../../../src/core/trading.js";
 import type { OrderStatus } from "../../../src/core/types.js";
 import type { Order } from "../../../src/exchange/types.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
+import { JournalWriter, type OutcomeRecord } from "../../../src/journal/writer.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -32,6 +32,20 @@ export function fill(over: Partial<Fill> = {}): Fill {
     sizeMicro: 10_000_000n,
     tsMs: Date.UTC(2025, 5, 1, 12),
     ...over,
+  };
+}
+
+/** The journaled outcome of a placement the exchange accepted as `orderId`, in market m1. */
+export function placed(cid: string, orderId: string, atMs = 10): OutcomeRecord {
+  return {
+    op: "place",
+    clientOrderId: cid,
+    marketId: "m1",
+    outcome: "accepted",
+    orderId,
+    code: undefined,
+    latencyMs: 3,
+    atMs,
   };
 }
 
@@ -71,16 +85,7 @@ export function killedJournal(n: number, atMs: number): string {
   const w = new JournalWriter(db);
   const run = w.beginRun({ account: ACCOUNT, session: "dead", atMs, tokens: [] });
   for (let i = 1; i <= n; i++) {
-    w.outcome(run, {
-      op: "place",
-      clientOrderId: `c${i}`,
-      marketId: "m1",
-      outcome: "accepted",
-      orderId: `o${i}`,
-      code: undefined,
-      latencyMs: 3,
-      atMs,
-    });
+    w.outcome(run, placed(`c${i}`, `o${i}`, atMs));
   }
   db.close();
   return path;
