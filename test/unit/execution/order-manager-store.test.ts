@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { localStateOfRemote } from "../../../src/execution/order-state.js";
-import { type NewOrder, OrderStore } from "../../../src/execution/order-store.js";
-import { fill, MARKET, TOKEN } from "./reconcile-support.js";
-
-const order = (cid: string, p: Partial<NewOrder> = {}): NewOrder => ({
-  clientOrderId: cid,
-  tokenId: TOKEN,
-  marketId: MARKET,
-  side: "buy",
-  level: 0,
-  priceMicro: 500_000,
-  sizeMicro: 10_000_000n,
-  ...p,
-});
+import { OrderStore } from "../../../src/execution/order-store.js";
+import { fill, order, TOKEN } from "./reconcile-support.js";
 
 const accepted = (orderId: string, filledMicro = 0n, status: "OPEN" | "PARTIAL" | "FILLED" = "OPEN") =>
   ({ kind: "accepted", orderId, status, filledMicro }) as const;

@@ -6,19 +6,11 @@ import {
   markPlacementDropped,
   markPlacementSent,
 } from "../../../src/execution/order-manager-outcomes.js";
-import { type NewOrder, OrderStore } from "../../../src/execution/order-store.js";
+import { OrderStore } from "../../../src/execution/order-store.js";
 import { reconcileOpenOrders } from "../../../src/execution/reconcile-open-orders.js";
-import { MARKET, remote, TOKEN } from "./reconcile-support.js";
+import { order, remote, TOKEN } from "./reconcile-support.js";
 
-const order: NewOrder = {
-  clientOrderId: "c",
-  tokenId: TOKEN,
-  marketId: MARKET,
-  side: "buy",
-  level: 0,
-  priceMicro: 500_000,
-  sizeMicro: 10_000_000n,
-};
+const placement = order("c");
 
 const limited: PlaceOrderOutcome = {
   kind: "rejected",
@@ -36,7 +28,7 @@ const limited: PlaceOrderOutcome = {
 /** A placement sent once (the store marks it at the send), then re-queued by the queue. */
 function sentOnce(): OrderStore {
   const s = new OrderStore();
-  s.track(order, 0);
+  s.track(placement, 0);
   markPlacementSent(s, "c", 10);
   return s;
 }
@@ -73,7 +65,7 @@ describe("a placement sent once and re-queued, then given up by the queue", () =
 
   it("a queued placement never sent is still cancelled by the drop (it never existed)", () => {
     const s = new OrderStore();
-    s.track(order, 0);
+    s.track(placement, 0);
     expect(markPlacementDropped(s, "c", 20)).toBe(true);
     expect(s.get("c")?.state).toBe("cancelled");
   });

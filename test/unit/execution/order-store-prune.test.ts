@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type NewOrder, OrderStore } from "../../../src/execution/order-store.js";
-import { fill, MARKET, TOKEN } from "./reconcile-support.js";
-
-const order = (cid: string): NewOrder => ({
-  clientOrderId: cid,
-  tokenId: TOKEN,
-  marketId: MARKET,
-  side: "buy",
-  level: 0,
-  priceMicro: 500_000,
-  sizeMicro: 10_000_000n,
-});
+import { OrderStore } from "../../../src/execution/order-store.js";
+import { fill, order, TOKEN } from "./reconcile-support.js";
 
 describe("OrderStore.prune with a grace for orders the exchange never knew", () => {
   it("forgets dropped and rejected placements after the short grace, exchange orders after the long one", () => {

@@ -3,21 +3,11 @@ import type { OrderFill } from "../../../src/exchange/assumptions.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { Inventory } from "../../../src/execution/inventory.js";
-import { type NewOrder, OrderStore } from "../../../src/execution/order-store.js";
+import { OrderStore } from "../../../src/execution/order-store.js";
 import { seedAdoptedFills } from "../../../src/execution/reconcile-adopted-fills.js";
 import { applyFill } from "../../../src/execution/reconcile-fills.js";
 import { type ReconcileSource, runReconcile } from "../../../src/execution/reconcile-run.js";
-import { fill, MARKET, remote, TOKEN } from "./reconcile-support.js";
-
-const order = (cid: string): NewOrder => ({
-  clientOrderId: cid,
-  tokenId: TOKEN,
-  marketId: MARKET,
-  side: "buy",
-  level: 0,
-  priceMicro: 500_000,
-  sizeMicro: 10_000_000n,
-});
+import { fill, order, remote, TOKEN } from "./reconcile-support.js";
 
 const row = (id: string, quantity: string, orderId?: string): OrderFill => ({
   id,

@@ -5,7 +5,7 @@ import { Inventory } from "../../../src/execution/inventory.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
 import type { ReconcileState } from "../../../src/execution/reconcile-fills.js";
 import { type ReconcileSource, runReconcile, type TimeWindow } from "../../../src/execution/reconcile-run.js";
-import { MARKET, remote, TOKEN, trade } from "./reconcile-support.js";
+import { MARKET, order, remote, TOKEN, trade } from "./reconcile-support.js";
 
 /** A hand-written exchange: fixed records, counted calls. */
 class FakeSource implements ReconcileSource {
@@ -57,18 +57,7 @@ class FakeSource implements ReconcileSource {
 function state(): ReconcileState {
   const orders = new OrderStore();
   const add = (cid: string) => {
-    orders.track(
-      {
-        clientOrderId: cid,
-        tokenId: TOKEN,
-        marketId: MARKET,
-        side: "buy",
-        level: 0,
-        priceMicro: 500_000,
-        sizeMicro: 2_000_000n,
-      },
-      0,
-    );
+    orders.track(order(cid, { sizeMicro: 2_000_000n }), 0);
     orders.apply(cid, { kind: "sent" }, 0);
   };
   add("live");

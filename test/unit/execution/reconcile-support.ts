@@ -1,21 +1,31 @@
 import type { Fill } from "../../../src/core/trading.js";
 import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import type { TrackedOrder } from "../../../src/execution/order-state.js";
+import type { NewOrder } from "../../../src/execution/order-store.js";
 
 /** Builders for hand-built reconcile and order-manager cases. */
 
 export const TOKEN = "1001";
 export const MARKET = "m-1";
 
-export function tracked(p: Partial<TrackedOrder> & { clientOrderId: string }): TrackedOrder {
+/** A new order to track: a level-0 bid of 10 shares at 0.50 on TOKEN (override any field). */
+export function order(cid: string, p: Partial<NewOrder> = {}): NewOrder {
   return {
-    orderId: undefined,
+    clientOrderId: cid,
     tokenId: TOKEN,
     marketId: MARKET,
     side: "buy",
     level: 0,
     priceMicro: 500_000,
     sizeMicro: 10_000_000n,
+    ...p,
+  };
+}
+
+export function tracked(p: Partial<TrackedOrder> & { clientOrderId: string }): TrackedOrder {
+  return {
+    orderId: undefined,
+    ...order(p.clientOrderId),
     filledMicro: 0n,
     state: "open",
     updatedAtMs: 0,

@@ -1,24 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { Inventory } from "../../../src/execution/inventory.js";
-import { type NewOrder, OrderStore } from "../../../src/execution/order-store.js";
+import { OrderStore } from "../../../src/execution/order-store.js";
 import { type ReconcileSource, runReconcile } from "../../../src/execution/reconcile-run.js";
 import { SetClock } from "../../support/set-clock.js";
-import { MARKET, remote, TOKEN } from "./reconcile-support.js";
+import { order, remote, TOKEN } from "./reconcile-support.js";
 
 const T0 = 1_750_000_000_000;
 const GRACE = 30_000;
 const MINUTE = 60_000;
-
-const order = (cid: string): NewOrder => ({
-  clientOrderId: cid,
-  tokenId: TOKEN,
-  marketId: MARKET,
-  side: "buy",
-  level: 0,
-  priceMicro: 500_000,
-  sizeMicro: 10_000_000n,
-});
 
 /** An exchange whose reads do not show the order yet (open list, history): it lags its matcher. */
 const lagging: ReconcileSource = {
