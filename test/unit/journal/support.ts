@@ -1,22 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { onTestFinished } from "vitest";
 import type { Fill } from "../../../src/core/trading.js";
 import type { OrderStatus } from "../../../src/core/types.js";
 import type { Order } from "../../../src/exchange/types.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { JournalWriter, type OutcomeRecord } from "../../../src/journal/writer.js";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A journal path in a fresh private temp folder, removed after the test. */
+/**
+ * A journal path in a fresh private temp folder, removed when the calling test finishes. The
+ * clean-up is the test's own, not a module-level afterEach: with isolate: false a module loads once
+ * per worker, and such a hook would serve only the first file that imported it.
+ */
 export function journalPath(name = "journal.sqlite"): string {
   const dir = mkdtempSync(join(tmpdir(), "mm-journal-test-"));
-  dirs.push(dir);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   return join(dir, name);
 }
 
