@@ -119,8 +119,10 @@ export function backfillTrades(
     if (fee !== undefined && state.inventory.setFee(t.id, t.orderId, fee)) fees++;
   }
   // Missed fills fold into the restored account in the order they were given (trades come newest
-  // first): oldest first, so realised PnL and cost split as they did on the exchange.
-  older.sort((a, b) => a.fill.tsMs - b.fill.tsMs || compareIds(a.fill.tradeId, b.fill.tradeId));
+  // first): oldest first, so realised PnL and cost split as they did on the exchange. The journal
+  // books foreign fills in the order handed over, so they are sorted alike.
+  older.sort(oldestFirst);
+  foreign.sort(oldestFirst);
   for (const { fill, fee } of older) {
     const missed = state.restored?.takeMissed?.(fill, fee);
     if (missed !== undefined) {
@@ -178,6 +180,11 @@ export function feeOfTrade(t: TradeRecord): FeeAmount | undefined | "invalid" {
 
 function assetBySide(side: Side): FeeAmount["asset"] {
   return side === "buy" ? "shares" : "usdc";
+}
+
+/** Fills in the exchange's order: by time, then by tradeId (compareIds) within a millisecond. */
+function oldestFirst(a: { readonly fill: Fill }, b: { readonly fill: Fill }): number {
+  return a.fill.tsMs - b.fill.tsMs || compareIds(a.fill.tradeId, b.fill.tradeId);
 }
 
 /** Ids in inventory's canonical order: shorter first, then lexicographic (numeric ids sort numerically). */
