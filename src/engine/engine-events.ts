@@ -103,9 +103,10 @@ export type EngineEvent =
       readonly pnlMicro: bigint;
     }
   /**
-   * A fill no run journaled of an order an earlier run left, on a token this engine does not trade
-   * (found by the start-up reconcile's search for fills made while mm was down): applied to nothing
-   * here, for the journal to book under its token (with `fee` when the trade record had it).
+   * A fill on a token this engine does not trade, applied to nothing here, for the journal to book
+   * under its token: one no run journaled of an order an earlier run left, found by the start-up
+   * reconcile's search for fills made while mm was down (with `fee` when the trade record had it),
+   * or a user_fill of the wallet on such a token (no fee; the journal writes each fill once).
    */
   | {
       readonly type: "restored_fill";

@@ -16,6 +16,9 @@ import type { EngineCore } from "./engine-core.js";
  * the baseline, and marked so in inventory (excludeFill) so that its REST copy in a backfill is not
  * applied either; one that arrives later is applied. A same-millisecond fill delivered out of that
  * order is the one case left to the position check (a drift seen twice is corrected).
+ *
+ * user_fill is wallet-scoped: a fill on a token the engine does not trade is applied to nothing and
+ * handed to the journal (`restored_fill`), which books it under that token.
  */
 export class FillIntake {
   readonly #core: EngineCore;
@@ -37,8 +40,16 @@ export class FillIntake {
     return this.#sinceMs;
   }
 
-  /** A user_fill (WebSocket) of ours. */
+  /**
+   * A user_fill (WebSocket) of the wallet. One on a token this engine does not trade (an earlier
+   * run's order filled before its orphan cancel landed, another process on the wallet) goes to the
+   * journal alone: see #untraded.
+   */
   onFill(fill: Fill): void {
+    if (this.#core.tokens.get(fill.tokenId) === undefined) {
+      this.#untraded(fill);
+      return;
+    }
     if (this.#sinceMs === undefined) {
       this.#waiting.push(fill);
       return;
@@ -50,6 +61,24 @@ export class FillIntake {
     }
     const eff = applyFill({ orders: this.#core.store, inventory: this.#core.inventory }, fill);
     if (eff.applied) afterFill(this.#core, fill, "stream");
+  }
+
+  /**
+   * The engine keeps no books for a token it does not trade: its risk figures (exposure, the kill
+   * switch's PnL) and the position check cover its own tokens only, so such a fill never moved them.
+   * Applied to an inventory slot never seeded from the journal, it only gave the journal a false
+   * account of the token (that fill alone), written over the real one. It is handed over as a
+   * `restored_fill` instead, whatever its time (the baseline split is the engine's own), for the
+   * journal to book from its own account of the token; the journal's fill row makes a second
+   * delivery (the start-up search's copy, a replay) a no-op.
+   */
+  #untraded(fill: Fill): void {
+    const core = this.#core;
+    core.emit({ type: "restored_fill", atMs: core.clock.now(), fill, fee: undefined });
+    core.log.info(
+      { tradeId: fill.tradeId, orderId: fill.orderId, tokenId: fill.tokenId, side: fill.side },
+      "fill on a token this run does not trade: handed to the journal",
+    );
   }
 
   /**

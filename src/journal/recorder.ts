@@ -45,8 +45,8 @@ export interface JournalRecorderOptions {
    */
   readonly restoredOrders?: ReadonlyMap<string, string>;
   /**
-   * The journaled accounts of tokens this run does not trade (restore): the starting point of a
-   * `restored_fill` booked under such a token (ForeignFills).
+   * The journaled accounts of tokens this run does not trade (restore): the starting point of the
+   * `restored_fill`s booked under such a token (ForeignFills).
    */
   readonly foreignAccounts?: ReadonlyMap<string, TokenAccount>;
 }
@@ -67,9 +67,10 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
  *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
- *   the token's account after it; restored_fill (an earlier run's order, a token this run does not
- *   trade) → the same, from the journal's own account of that token (ForeignFills); fee → the fill's fee and the token's account after it (when it
- *   changed);
+ *   the token's account after it; restored_fill (a fill on a token this run does not trade: an
+ *   earlier run's order, from the start-up search or the stream, or another process's) → the same,
+ *   from the journal's own account of that token, its `restore` row first (ForeignFills); fee → the
+ *   fill's fee and the token's account after it (when it changed);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -244,7 +245,8 @@ export class JournalRecorder {
         });
         return true;
       case "restored_fill":
-        // A token this run does not trade: the journal books it alone (ForeignFills).
+        // A token this run does not trade: the journal books it alone (ForeignFills); the engine
+        // never applies, nor reports as `fill`, a fill on such a token.
         return this.#foreign.record(w, run, e.fill, e.fee, e.atMs);
       case "fee":
         // With the account it changed, in one commit: a fill with no fee row is then journaled
@@ -260,6 +262,7 @@ export class JournalRecorder {
       case "started":
         // The start-up reconcile has adopted what it would (and searched for fills made while down).
         this.#adopted.watch(this.#source);
+        this.#foreign.searchOver();
         return false;
       case "reconcile": {
         const source = this.#source;
