@@ -1,13 +1,17 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { packageRoot } from "../../src/config/paths.js";
 import { API_KEY, PRIVATE_KEY } from "../integration/daemon/support.js";
 import { type MmChild, reap, spawnMm } from "./support.js";
 
 let mm: MmChild | undefined;
+const JOURNAL_LINE = "paper: this run's journal: mm report --journal ";
 afterEach(async () => {
   await reap(mm);
+  // Paper mode keeps its journal after the run (for mm report): the test's is removed.
+  const line = mm?.records.map((r) => String(r.msg)).find((m) => m.startsWith(JOURNAL_LINE));
+  if (line !== undefined) rmSync(dirname(line.slice(JOURNAL_LINE.length)), { recursive: true, force: true });
   mm = undefined;
 });
 

@@ -23,13 +23,16 @@ export interface MmChild {
 
 /**
  * One private data folder per test file: `mm run`'s default journal lands there, not in ~/.local.
- * Keyed by the file: a vitest worker runs several files in one process (isolate: false).
+ * Keyed by the file: a vitest worker runs several files in one process (isolate: false), one after
+ * the other, so a new file's folder replaces the earlier files' (their tests are over).
  */
 const dataHomes = new Map<string, string>();
-// Removed when the worker ends (nothing else knows when the last test of a file is over).
-process.once("exit", () => {
+const removeDataHomes = () => {
   for (const d of dataHomes.values()) rmSync(d, { recursive: true, force: true });
-});
+  dataHomes.clear();
+};
+// The last file's, when the worker ends (if it ends by exit: a killed worker leaves one folder).
+process.once("exit", removeDataHomes);
 
 /**
  * The environment of a child: nothing inherited but PATH and HOME, plus `env`; XDG_DATA_HOME is a
@@ -39,10 +42,16 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const file = expect.getState().testPath ?? "";
   let dataHome = dataHomes.get(file);
   if (dataHome === undefined) {
+    removeDataHomes();
     dataHome = mkdtempSync(join(tmpdir(), "mm-e2e-data-"));
     dataHomes.set(file, dataHome);
   }
-  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", XDG_DATA_HOME: dataHome, ...env };
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    XDG_DATA_HOME: dataHome,
+    ...env,
+  };
 }
 
 /**

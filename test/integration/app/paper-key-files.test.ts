@@ -57,7 +57,7 @@ describe("mm paper with a --config file naming key files", () => {
       stderr: (t) => {
         stderr += t;
       },
-      env: { MM_METRICS_PORT: "0", MM_LOG_PRETTY: "false" },
+      env: { MM_METRICS_PORT: "0", MM_LOG_PRETTY: "false", MM_JOURNAL_ENABLED: "false" },
       cwd: tmp.dir,
     });
     expect(stderr).toContain("mm paper: stopped (aborted); exit 0");

@@ -42,6 +42,8 @@ export async function startInstrumentedStack(): Promise<InstrumentedStack> {
     MM_METRICS_PORT: "0",
     MM_METRICS_MAX_MARKET_LABELS: "20",
     MM_LOG_LEVEL: "silent",
+    // Paper mode's journal would stay in /tmp after every run: these tests read metrics only.
+    MM_JOURNAL_ENABLED: "false",
   };
   const early = loadConfig({ files: [], env, cwd: process.cwd() });
   const logger = silentLogger();

@@ -56,7 +56,7 @@ describe("mm paper: the market-limits refusal against paper's own tick sizes", (
       stderr: (t) => {
         stderr += t;
       },
-      env: { MM_METRICS_PORT: "0", MM_LOG_PRETTY: "false" },
+      env: { MM_METRICS_PORT: "0", MM_LOG_PRETTY: "false", MM_JOURNAL_ENABLED: "false" },
       cwd: tmp.dir,
     });
     // Before the fix: ConfigError "risk.order.maxNotional: must be ≥ 0.01 (one minimum-size order
