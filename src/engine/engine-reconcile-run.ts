@@ -2,7 +2,7 @@ import type { TradeRecord } from "../exchange/types.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
 import { type ReconcileSource, runReconcile, type TradesCapped } from "../execution/reconcile-run.js";
-import { MISSED_SEARCH_MAX_PAGES } from "../execution/restored-fees.js";
+import { missedSearchPages } from "../execution/restored-fees.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill } from "./engine-fills.js";
@@ -41,7 +41,7 @@ export interface ReconcileMemory {
  *   baseline adjusted by its shares (RestoredFees.takeMissed), then handled like a backfilled fill;
  *   their token is the journal's (a trade names none), and a fill on a token this engine does not
  *   trade goes to the listener alone (`restored_fill`, for the journal). This search pages up to
- *   MISSED_SEARCH_MAX_PAGES; any paging that reaches its bound before its cut-off is warned about
+ *   missedSearchPages (rateLimitPerMin); any paging that reaches its bound before its cut-off is warned about
  *   and flagged in the summary (`tradePagesCapped`);
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
@@ -94,7 +94,7 @@ export async function reconcileOnce(
       tokenOf: (o) => tokens.tokenOf(o),
       tradesSinceMs: pageBackTo,
       // Back past the ordinary window for an earlier run's fills: a busy wallet's history is long.
-      ...(pageBackTo < tradesSince ? { maxTradePages: MISSED_SEARCH_MAX_PAGES } : {}),
+      ...(pageBackTo < tradesSince ? { maxTradePages: missedSearchPages(options.rateLimitPerMin) } : {}),
       unknownGraceMs: options.unknownGraceMs,
       clockOffsetMs: priorOffsetMs,
     },

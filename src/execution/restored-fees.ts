@@ -1,4 +1,5 @@
 import type { Fill } from "../core/trading.js";
+import { RATE_LIMIT_RULES, scaledLimit } from "../exchange/rate-limits.js";
 import type { Inventory } from "./inventory.js";
 import {
   applyTrade,
@@ -69,10 +70,27 @@ export const MISSED_SEARCH_SLACK_MS = 60_000;
  * made while mm was down, or pages back to restored fills whose fee is awaited: ten times a periodic
  * reconcile's (DEFAULT_TRADE_PAGES), so a busy wallet's history back to an order placed hours before
  * the crash is read whole. 500 reads are under a third of the wallet's 1,800 a minute for its
- * portfolio reads (GET /api/me/trades), spent once, before quoting starts. Reaching the bound leaves
+ * portfolio reads (GET /api/me/trades) at the baseline rateLimitPerMin, spent once, before quoting
+ * starts; a lower rateLimitPerMin lowers the bound (missedSearchPages). Reaching the bound leaves
  * older trades unsearched, with a warning and the reconcile's `tradePagesCapped`.
  */
 export const MISSED_SEARCH_MAX_PAGES = 500;
+
+const ME_READS = RATE_LIMIT_RULES.find((r) => r.bucket === "me-reads");
+
+/**
+ * The missed-fills search's page bound for a partner: MISSED_SEARCH_MAX_PAGES, and at most half of
+ * the wallet's `me-reads` bucket (which GET /api/me/trades shares) for one window, so that a low
+ * rateLimitPerMin does not make the start-up search draw 429s (and its retries fail the start).
+ * @example missedSearchPages(600) // 500; missedSearchPages(60) // 90
+ */
+export function missedSearchPages(rateLimitPerMin: number): number {
+  if (ME_READS === undefined) return MISSED_SEARCH_MAX_PAGES;
+  return Math.max(
+    1,
+    Math.min(MISSED_SEARCH_MAX_PAGES, Math.floor(scaledLimit(ME_READS, rateLimitPerMin) / 2)),
+  );
+}
 
 /**
  * The fees of fills an earlier run applied and journaled without their fee (fees resolve after

@@ -11,7 +11,12 @@ import {
 import { OrderStore } from "../../../src/execution/order-store.js";
 import type { ReconcileState } from "../../../src/execution/reconcile-fills.js";
 import { backfillTrades } from "../../../src/execution/reconcile-trades.js";
-import { MISSED_SEARCH_SLACK_MS, RestoredFees } from "../../../src/execution/restored-fees.js";
+import {
+  MISSED_SEARCH_MAX_PAGES,
+  MISSED_SEARCH_SLACK_MS,
+  missedSearchPages,
+  RestoredFees,
+} from "../../../src/execution/restored-fees.js";
 import { MARKET, TOKEN, trade } from "./reconcile-support.js";
 
 /*
@@ -119,5 +124,15 @@ describe("RestoredFees.takeMissed: fills of a killed run's orders made while mm 
     expect(r.searchFromMs()).toBeUndefined();
     expect(r.searches("o1")).toBe(false);
     expect(r.before(S).misses?.("o1", 1)).toBe(false);
+  });
+});
+
+describe("the missed-fills search's page bound", () => {
+  it("is 500 pages at the baseline rate limit, and half a minute of the wallet's me-reads bucket below it", () => {
+    expect(missedSearchPages(600)).toBe(MISSED_SEARCH_MAX_PAGES);
+    expect(missedSearchPages(6_000)).toBe(MISSED_SEARCH_MAX_PAGES);
+    // rateLimitPerMin 60: me-reads allows 180 a minute; 90 pages leave the rest of the start its reads.
+    expect(missedSearchPages(60)).toBe(90);
+    expect(missedSearchPages(1)).toBe(1);
   });
 });
