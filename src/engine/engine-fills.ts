@@ -1,5 +1,6 @@
 import type { Fill } from "../core/trading.js";
 import { applyFill } from "../execution/reconcile-fills.js";
+import { oldestFirst } from "../execution/reconcile-trades.js";
 import type { EngineCore } from "./engine-core.js";
 
 /**
@@ -18,12 +19,15 @@ import type { EngineCore } from "./engine-core.js";
  * order is the one case left to the position check (a drift seen twice is corrected).
  *
  * user_fill is wallet-scoped: a fill on a token the engine does not trade is applied to nothing and
- * handed to the journal (`restored_fill`), which books it under that token.
+ * handed to the journal (`restored_fill`), which books it under that token; those that arrive before
+ * the start-up reconcile has ended wait for it (releaseUntraded).
  */
 export class FillIntake {
   readonly #core: EngineCore;
   #sinceMs: number | undefined;
   #waiting: Fill[] = [];
+  /** Fills on untraded tokens held until the start-up search has handed over its older ones. */
+  #untradedHeld: { fill: Fill }[] | undefined = [];
   #ignored = 0;
 
   constructor(core: EngineCore) {
@@ -73,12 +77,39 @@ export class FillIntake {
    * delivery (the start-up search's copy, a replay) a no-op.
    */
   #untraded(fill: Fill): void {
+    if (this.#untradedHeld !== undefined) {
+      this.#untradedHeld.push({ fill });
+      return;
+    }
     const core = this.#core;
     core.emit({ type: "restored_fill", atMs: core.clock.now(), fill, fee: undefined });
     core.log.info(
-      { tradeId: fill.tradeId, orderId: fill.orderId, tokenId: fill.tokenId, side: fill.side },
-      "fill on a token this run does not trade: handed to the journal",
+      {
+        tradeId: fill.tradeId,
+        orderId: fill.orderId,
+        tokenId: fill.tokenId,
+        side: fill.side,
+        priceMicro: fill.priceMicro,
+        sizeMicro: fill.sizeMicro.toString(),
+        tsMs: fill.tsMs,
+      },
+      "fill on a token this run does not trade: not applied (its account is the journal's, when it is on)",
     );
+  }
+
+  /**
+   * Lets the fills on untraded tokens that arrived during the start-up reconcile through, oldest
+   * first, and every later one at once. Held until then because the start-up search hands over the
+   * older fills made while mm was down (restored_fill) only once it is over: a stream fill booked
+   * before them would split realised PnL and cost basis unlike the exchange. Called once that
+   * reconcile has ended, whatever its outcome, and at stop.
+   */
+  releaseUntraded(): void {
+    const held = this.#untradedHeld;
+    if (held === undefined) return;
+    this.#untradedHeld = undefined;
+    held.sort(oldestFirst);
+    for (const { fill } of held) this.#untraded(fill);
   }
 
   /**

@@ -168,6 +168,8 @@ export class TradingEngine implements Engine {
     this.#sinceMs = prep.sinceMs;
     this.#startup = { error: undefined, adopted: 0 };
     await this.#scheduler.now("startup");
+    // The start-up search has handed over the older fills on untraded tokens (or failed): the stream's may follow.
+    this.#fills.releaseUntraded();
     if (this.#stopping !== undefined) return;
     const { error, adopted } = this.#startup;
     if (error !== undefined) {
@@ -265,6 +267,7 @@ export class TradingEngine implements Engine {
       this.#firstBooks.stop();
       this.#core.decisions.stop();
       this.#platform.stop();
+      this.#fills.releaseUntraded();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
       const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);
       if (openOrders === 0) log.info({ reason }, "engine stopped: no open orders");

@@ -182,8 +182,11 @@ function assetBySide(side: Side): FeeAmount["asset"] {
   return side === "buy" ? "shares" : "usdc";
 }
 
-/** Fills in the exchange's order: by time, then by tradeId (compareIds) within a millisecond. */
-function oldestFirst(a: { readonly fill: Fill }, b: { readonly fill: Fill }): number {
+/**
+ * Fills in the exchange's order: by time, then by tradeId (compareIds) within a millisecond.
+ * @example fills.sort(oldestFirst)
+ */
+export function oldestFirst(a: { readonly fill: Fill }, b: { readonly fill: Fill }): number {
   return a.fill.tsMs - b.fill.tsMs || compareIds(a.fill.tradeId, b.fill.tradeId);
 }
 
