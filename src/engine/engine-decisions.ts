@@ -21,6 +21,11 @@ interface Standing {
   readonly ownsMarket: boolean;
   /** Every decision acts on a single desired quote (a limit, not a gate). */
   readonly quotesOnly: boolean;
+  /**
+   * The limits that stood before a book gate the resync group tells (a reconnect's member): the
+   * gate's end resumes them, so only what is new or ended after it is logged.
+   */
+  readonly held: Standing | undefined;
 }
 
 /** The tokens holding one market's market_not_open gate; `announced` when its event logged it. */
@@ -42,7 +47,11 @@ interface MarketGate {
  * and its end once. Every book waits for its first snapshot at start: that wait, and its end, are
  * routine and go to debug. Books that leave `synced` together (a reconnect's resubscribe, a silent
  * connection) are told by the ResyncGroup in one line, and their recovery in one: their per-token
- * book gate lines, and the end of those, go to debug.
+ * book gate lines, and the end of those, go to debug; the limits a member held before its gate
+ * (reduce-only, a clipped size) are held through it, and after it only a limit that is new or
+ * changed, or one that ended, is logged (the same limit again would be one line per token per
+ * reconnect). A book gate told at info (one book's gap, a crossed book) replaces the standing
+ * limits as before: the lines after it say what stands once the book is back.
  *
  * A token has two channels: the guard's decisions on its desired quotes (`step`, info), and the
  * in-flight fit's (`inFlight`, debug). The latter come and go with every cancel-replace near a
@@ -105,7 +114,9 @@ export class DecisionLog {
     judged: boolean | number = true,
   ): void {
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
-    const prev = this.#last.get(tokenId);
+    const last = this.#last.get(tokenId);
+    // After a group-told gate, its end gives back the limits it held (no allocation otherwise).
+    const prev = last?.held === undefined ? last : this.#resume(tokenId, last, decisions);
     const evented = this.#evented.get(tokenId);
     if (evented !== undefined) this.#evented.delete(tokenId);
     if (prev === undefined && decisions.length === 0) return;
@@ -177,7 +188,43 @@ export class DecisionLog {
       }
     }
     const quotesOnly = all.every((d) => d.scope === "quote");
-    this.#last.set(tokenId, { keys, decisions: all, shown, gatedMarket, ownsMarket, quotesOnly });
+    const held = this.#holds(decisions, prev);
+    this.#last.set(tokenId, { keys, decisions: all, shown, gatedMarket, ownsMarket, quotesOnly, held });
+  }
+
+  /**
+   * The limits a new standing set holds through its gate: when it is one book gate the resync
+   * group tells (logged at debug), the limits standing before it (or those its previous group gate
+   * held, a resyncing book going stale). Only on a change of the set, never per quoting step.
+   */
+  #holds(decisions: readonly RiskDecision[], prev: Standing | undefined): Standing | undefined {
+    if (prev === undefined || decisions.length !== 1) return undefined;
+    const d = decisions[0];
+    if (d === undefined || d.scope !== "token" || d.tokenId === undefined) return undefined;
+    if (d.reason !== "book_resyncing" && d.reason !== "book_stale") return undefined;
+    if (!this.#everSynced(d.tokenId) || this.#group?.has(d.tokenId) !== true) return undefined;
+    if (prev.held !== undefined) return prev.held;
+    return prev.quotesOnly ? prev : undefined;
+  }
+
+  /**
+   * A step after a group-told gate that held limits: unless the gate still stands (or another
+   * gate follows it), the gate ended quietly (the group tells the recovery) and the held limits
+   * are the standing set again; the step is then judged against them. A gate that was told at info
+   * after all (a gap on the book once the episode let it go) keeps today's replacement.
+   */
+  #resume(tokenId: string, prev: Standing, decisions: readonly RiskDecision[]): Standing {
+    const held = prev.held;
+    if (held === undefined) return prev;
+    for (const d of decisions) if (d.scope !== "quote") return prev;
+    if (prev.shown) {
+      const dropped = { ...prev, held: undefined };
+      this.#last.set(tokenId, dropped);
+      return dropped;
+    }
+    this.#log.debug({ tokenId, limitsHeld: held.decisions.length }, "risk: cleared");
+    this.#last.set(tokenId, held);
+    return held;
   }
 
   /** The in-flight fit's decisions of one quoting step of `tokenId` (possibly none). */
