@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Fill } from "../../../src/core/trading.js";
 import type { TradeRecord } from "../../../src/exchange/types.js";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder } from "../../../src/journal/recorder.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { createLogger } from "../../../src/observability/logger.js";
-import { collectingStream } from "../../support/collecting-stream.js";
 import { Harness, T0 } from "../engine/support/harness.js";
+import { foreignRecorder } from "./foreign-fills-support.js";
 import { ACCOUNT, fill, journalPath } from "./support.js";
 
 /*
@@ -155,16 +152,7 @@ describe("JournalRecorder: a user_fill on a token this run does not trade, next 
     expect(handed).toEqual(["t-x", "t-y", "t-y"]);
 
     // The journal's recorder, fed the engine's events in their order, reading the engine's accounts.
-    const rec = new JournalRecorder({
-      writer: w,
-      run: run2,
-      clock: new SimClock(T0),
-      logger: createLogger({ level: "error", pretty: false, destination: collectingStream() }),
-      snapshotIntervalMs: 0,
-      restored: new Map(),
-      restoredOrders: found.orders,
-      foreignAccounts: found.accounts,
-    });
+    const rec = foreignRecorder(w, run2, found);
     rec.attach(h.engine);
     for (const e of h.events) if (e.type === "fill" || e.type === "restored_fill") rec.onEvent(e);
     expect(rec.failures).toBe(0);
@@ -197,16 +185,7 @@ describe("JournalRecorder: a user_fill on a token this run does not trade, next 
     });
     const run2 = w.beginRun({ account: ACCOUNT, session: "two", atMs: T0 + 60_000, tokens: [] });
     const restore = readRestore(db, ACCOUNT, run2);
-    const rec = new JournalRecorder({
-      writer: w,
-      run: run2,
-      clock: new SimClock(T0 + 60_000),
-      logger: createLogger({ level: "error", pretty: false, destination: collectingStream() }),
-      snapshotIntervalMs: 0,
-      restored: new Map(),
-      restoredOrders: restore.orders,
-      foreignAccounts: restore.accounts,
-    });
+    const rec = foreignRecorder(w, run2, restore, T0 + 60_000);
     rec.attach({
       account: () => EMPTY_ACCOUNT,
       accounts: () => [],

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder } from "../../../src/journal/recorder.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { createLogger } from "../../../src/observability/logger.js";
-import { collectingStream } from "../../support/collecting-stream.js";
+import { foreignRecorder } from "./foreign-fills-support.js";
 import { ACCOUNT, fill, journalPath } from "./support.js";
 
 const T0 = Date.UTC(2025, 5, 1, 12);
@@ -59,17 +56,7 @@ describe("JournalRecorder: a fill made while mm was down on a token this run doe
     const restore = readRestore(db, ACCOUNT, run2);
     expect(restore.orders).toEqual(new Map([["o2", CID]]));
     expect(restore.orderTokens).toEqual(new Map([["o2", "t1"]]));
-    const logger = createLogger({ level: "error", pretty: false, destination: collectingStream() });
-    const rec = new JournalRecorder({
-      writer: w,
-      run: run2,
-      clock: new SimClock(T0 + 60_000),
-      logger,
-      snapshotIntervalMs: 0,
-      restored: new Map(),
-      restoredOrders: restore.orders,
-      foreignAccounts: restore.accounts,
-    });
+    const rec = foreignRecorder(w, run2, restore, T0 + 60_000);
     rec.attach({
       account: () => EMPTY_ACCOUNT,
       accounts: () => [],
