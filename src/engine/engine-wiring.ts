@@ -125,6 +125,8 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       risk.mustCancel(i.tokenId, clock.now()) === undefined,
     ...(deps.rateLimitState === undefined ? {} : { rateLimitState: deps.rateLimitState }),
     ...(deps.queueMetrics === undefined ? {} : { metrics: deps.queueMetrics }),
+    // A 429's Retry-After beyond any rate window holds a write 60 s at most, with a warning.
+    log,
     ...queueOptions(options.queue),
   });
   const positions = new PositionBook(

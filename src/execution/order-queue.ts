@@ -74,6 +74,8 @@ export class OrderQueue {
       rateLimitState: opts.rateLimitState,
       metrics: opts.metrics,
       defaultRetryAfterMs: opts.defaultRetryAfterMs ?? 1_000,
+      ...(opts.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: opts.maxRetryAfterMs }),
+      ...(opts.log === undefined ? {} : { log: opts.log }),
       onSent: (op) => this.#s.stats.sent[op]++,
       onRateLimited: () => this.#s.stats.rateLimited++,
     });
