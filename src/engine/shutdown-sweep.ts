@@ -49,18 +49,18 @@ export async function sweepOpenOrders(
   const pauses = backOff();
   const first = await readOpenOrders(core, limit);
   // Step 1 already sent the cancels this round would send again, each refused at the cancel rate.
-  if (first === "key_refused") return believedLive(core);
+  if (first === "key_refused") return unconfirmed(core, "key_refused");
   let listed = typeof first === "string" ? undefined : first;
   let paused = true; // no pause before the first round
   while (listed === undefined || listed.length > 0) {
     // Orders listed again at once after a round (the read did not need a retry): pause before the
     // next round, so that a refusal that comes back at once does not spin.
     if (!paused) await limit.pause(pauses.next());
-    if (limit.passed) return listed?.length ?? believedLive(core);
+    if (limit.passed) return listed?.length ?? unconfirmed(core, "deadline");
     const cleared = await cancelRound(core, waiters, `${reason}_final`, listed, limit);
     if (cleared && listed === undefined && believedLive(core) === 0) return 0;
     const read = await readRetrying(core, limit, pauses);
-    if (read.listed === undefined) return believedLive(core);
+    if (read.listed === undefined) return unconfirmed(core, limit.passed ? "deadline" : "read_refused");
     listed = read.listed;
     paused = read.attempts > 1;
   }
@@ -167,6 +167,20 @@ async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> 
 }
 
 /** Orders the engine has not seen end (open, cancelling, placing, unknown). */
+/**
+ * The stop's count when no read of the open orders answered after the last cancel round: the orders
+ * mm believes live, said at warn as such, so that "engine stopped: no open orders" that follows is
+ * not read as the exchange's word.
+ */
+function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_refused"): number {
+  const n = believedLive(core);
+  core.log.warn(
+    { believedOpen: n, why },
+    "shutdown: the exchange's open orders could not be read: the count is the orders mm believes live",
+  );
+  return n;
+}
+
 function believedLive(core: EngineCore): number {
   let n = 0;
   for (const o of core.store.all()) if (!isTerminal(o.state)) n++;
