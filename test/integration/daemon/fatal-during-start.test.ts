@@ -112,16 +112,23 @@ describe("daemon: the key refused while the daemon starts", () => {
     mock = await startMock();
     seedMarket(mock, ARG, "0.50", "0.60");
     const run = await supervisedStart(async (m, sink) => {
-      // Slow REST from the gateways' start on, so the engine's start-up reads are still to come:
-      // 1.5 s each, wide enough that the revocation below lands during them on a loaded machine
-      // (at 300 ms, a slow poll of the log let every start-up read finish first).
-      await logged(sink, "gateway: connected");
-      m.admin.setHttpLatency(1_500);
-      await logged(sink, "subscribed");
-      // Refused at the REST door only: the sockets stay open.
+      // Refused at the REST door only (the sockets stay open), from the first request the mock handles
+      // once the gateways have subscribed: the engine's start-up reads. Decided as each request is
+      // handled, not by a poll of the log: a poll could come after every start-up read was answered.
       const key = m.context.directory.keys.get(KEY_ID);
       if (key === undefined) throw new Error("no key");
-      key.revoked = true;
+      const subscribed = () => sink.records().some((r) => String(r.msg).startsWith("subscribed"));
+      let revoked = false;
+      Object.defineProperty(key, "revoked", {
+        get: () => {
+          revoked ||= subscribed();
+          return revoked;
+        },
+        set: (v: boolean) => {
+          revoked = v;
+        },
+        configurable: true,
+      });
     });
     expect(run.sink.text()).toContain("refused the API key (api_key_revoked on");
     expectRefusedAtStart(run, "api_key_revoked");
