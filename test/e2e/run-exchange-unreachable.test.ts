@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createMockExchange, type MockExchange } from "../../src/mock/mock-exchange.js";
+import { describe, expect, it } from "vitest";
+import { createMockExchange } from "../../src/mock/mock-exchange.js";
 import { API_KEY, daemonEnv, market, PRIVATE_KEY, SCENARIO } from "../integration/daemon/support.js";
 import { closedPort } from "../support/http-test-server.js";
-import { type MmChild, reap, spawnMm } from "./support.js";
+import { childSlots, spawnMm } from "./support.js";
 
-let mock: MockExchange | undefined;
-let mm: MmChild | undefined;
-afterEach(async () => {
-  await reap(mm);
-  await mock?.close();
-  mm = undefined;
-  mock = undefined;
-});
+const slots = childSlots();
 
 /**
  * `mm run` with a wrong exchange.baseUrl (nothing listening there) used to end with
@@ -22,16 +15,16 @@ afterEach(async () => {
  */
 describe("mm run: the exchange's REST API cannot be reached at start", () => {
   it("exits 1 naming exchange.baseUrl, its URL and the cause (ECONNREFUSED), no secret printed", async () => {
-    mock = await createMockExchange({ scenario: SCENARIO, flow: false });
+    slots.mock = await createMockExchange({ scenario: SCENARIO, flow: false });
     const arg = market("arg-vs-fra-final-arg-win");
     const port = await closedPort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    mm = spawnMm(
+    slots.mm = spawnMm(
       ["run"],
-      daemonEnv(mock, [arg.slug], { MM_EXCHANGE_BASE_URL: baseUrl, MM_JOURNAL_ENABLED: "false" }),
+      daemonEnv(slots.mock, [arg.slug], { MM_EXCHANGE_BASE_URL: baseUrl, MM_JOURNAL_ENABLED: "false" }),
     );
-    const code = await mm.exited;
-    const err = mm.stderr();
+    const code = await slots.mm.exited;
+    const err = slots.mm.stderr();
     expect(code).toBe(1);
     expect(err).not.toContain("unexpected error");
     const line = err.split("\n").find((l) => l.includes("exchange.baseUrl")) ?? "";
@@ -39,7 +32,7 @@ describe("mm run: the exchange's REST API cannot be reached at start", () => {
     expect(line).toContain("GET /api/markets");
     expect(line).toContain("ECONNREFUSED");
     expect(line).toMatch(/exit 1$/);
-    const everything = err + JSON.stringify(mm.records);
+    const everything = err + JSON.stringify(slots.mm.records);
     expect(everything).not.toContain(API_KEY.split("_")[3] as string);
     expect(everything).not.toContain(PRIVATE_KEY.slice(2));
   }, 40_000);

@@ -1,17 +1,10 @@
-import { afterEach, describe, it } from "vitest";
-import { createMockExchange, type MockExchange } from "../../src/mock/mock-exchange.js";
+import { describe, it } from "vitest";
+import { createMockExchange } from "../../src/mock/mock-exchange.js";
 import { daemonEnv, market, SCENARIO, seedMarket } from "../integration/daemon/support.js";
 import { closedPort } from "../support/http-test-server.js";
-import { expectPromptStop, type MmChild, msg, reap, spawnMm } from "./support.js";
+import { childSlots, expectPromptStop, msg, spawnMm } from "./support.js";
 
-let mock: MockExchange | undefined;
-let mm: MmChild | undefined;
-afterEach(async () => {
-  await reap(mm);
-  await mock?.close();
-  mm = undefined;
-  mock = undefined;
-});
+const slots = childSlots();
 
 /**
  * `mm run` whose WebSocket gateways cannot be reached (a wrong exchange.wsUrl, or the exchange's
@@ -24,20 +17,24 @@ afterEach(async () => {
  */
 describe("mm run: SIGTERM while the WebSocket gateways cannot connect at start", () => {
   it("stops promptly with exit 0 (nothing was placed), not after the whole shutdown budget with exit 1", async () => {
-    mock = await createMockExchange({ scenario: SCENARIO, flow: false });
+    slots.mock = await createMockExchange({ scenario: SCENARIO, flow: false });
     const arg = market("arg-vs-fra-final-arg-win");
-    seedMarket(mock, arg, "0.50", "0.60");
+    seedMarket(slots.mock, arg, "0.50", "0.60");
     const port = await closedPort();
-    mm = spawnMm(
+    slots.mm = spawnMm(
       ["run"],
-      daemonEnv(mock, [arg.slug], {
+      daemonEnv(slots.mock, [arg.slug], {
         MM_EXCHANGE_WS_URL: `ws://127.0.0.1:${port}`,
         MM_SHUTDOWN_TIMEOUT_MS: "6000",
         MM_JOURNAL_ENABLED: "false",
       }),
     );
-    await mm.waitFor(msg("gateway: connection lost; reconnecting"), 15_000, "the gateway's first retry");
+    await slots.mm.waitFor(
+      msg("gateway: connection lost; reconnecting"),
+      15_000,
+      "the gateway's first retry",
+    );
     // It was exit 1 after ~6,000 ms: "the stop overran 6000 ms: exiting with code 1; some quotes may still be open".
-    await expectPromptStop(mm, 3_000);
+    await expectPromptStop(slots.mm, 3_000);
   }, 40_000);
 });

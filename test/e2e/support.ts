@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { packageRoot } from "../../src/config/paths.js";
+import type { MockExchange } from "../../src/mock/mock-exchange.js";
 
 /** A running `mm` child process with its output collected line by line. */
 export interface MmChild {
@@ -132,6 +133,22 @@ export async function reap(m: MmChild | undefined): Promise<void> {
   if (m === undefined || m.child.exitCode !== null || m.child.signalCode !== null) return;
   m.child.kill("SIGKILL");
   await m.exited;
+}
+
+/**
+ * The child and the mock of the test that runs, ended after each test (the child killed if still up,
+ * then the mock closed): registers the afterEach, so call it at a test file's top level.
+ * @example const slots = childSlots(); … slots.mock = await startMock(); slots.mm = spawnMm(["run"], env);
+ */
+export function childSlots(): { mock?: MockExchange | undefined; mm?: MmChild | undefined } {
+  const slots: { mock?: MockExchange | undefined; mm?: MmChild | undefined } = {};
+  afterEach(async () => {
+    await reap(slots.mm);
+    await slots.mock?.close();
+    slots.mm = undefined;
+    slots.mock = undefined;
+  });
+  return slots;
 }
 
 /** A log record whose message is `msg`. */
