@@ -1,4 +1,5 @@
 import type { Address } from "../core/types.js";
+import { errorRateReachIssues } from "./error-rate-reach.js";
 import type { ConfigIssue } from "./errors.js";
 import { marketLimitIssues } from "./market-limits.js";
 import type { RawConfig } from "./schema.js";
@@ -67,6 +68,9 @@ export function crossCheck(
     )
   ) {
     issues.push(...marketLimitIssues(raw));
+  }
+  if (ok("risk", "queue.rateLimitPerMin", "queue.ipLimitFactor", "queue.concurrency")) {
+    issues.push(...errorRateReachIssues(raw));
   }
   return issues;
 }
