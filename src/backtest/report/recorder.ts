@@ -12,7 +12,10 @@ export interface RunFigures {
   readonly startMs: number;
   readonly endMs: number;
   readonly accountant: Accountant;
-  /** Per token: bid + ask of the last two-sided exchange book (micro), the mark. */
+  /**
+   * Per token: bid + ask of the last two-sided exchange book (micro), the mark; for a token whose
+   * book was never two-sided, twice its last fill's price.
+   */
   readonly marks2: ReadonlyMap<string, bigint>;
   readonly equity2: bigint;
   readonly maxDrawdown2: bigint;
@@ -34,6 +37,8 @@ export class Recorder {
   readonly #uptime: QuoteUptime;
   readonly #markouts: Markouts;
   readonly #mid2 = new Map<string, bigint>();
+  /** Tokens whose exchange book has been two-sided: from then on only a mid marks them. */
+  readonly #twoSided = new Set<string>();
   readonly #startMs: number;
   #closed = false;
 
@@ -52,13 +57,18 @@ export class Recorder {
       const b = session.books.book(tokenId);
       const bid = b.bids.bestPrice();
       const ask = b.asks.bestPrice();
-      if (bid !== undefined && ask !== undefined) this.#mid2.set(tokenId, BigInt(bid + ask));
+      if (bid !== undefined && ask !== undefined) {
+        this.#mid2.set(tokenId, BigInt(bid + ask));
+        this.#twoSided.add(tokenId);
+      }
       if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
     });
     session.filled.push((f) => {
       if (this.#closed) return;
       this.accountant.apply(f);
-      if (!this.#mid2.has(f.tokenId)) this.#mid2.set(f.tokenId, 2n * f.price);
+      // No two-sided book yet: the last trade is the best price there is (the first one would
+      // value the position, and mark out every later fill, at a price the market has left).
+      if (!this.#twoSided.has(f.tokenId)) this.#mid2.set(f.tokenId, 2n * f.price);
       this.#inventory.update(f.tokenId, f.tsMs, this.accountant.ledger(f.tokenId).q);
       this.#markouts.add(f);
       this.#equity.observe(f.tsMs, this.#equityNow());
@@ -71,7 +81,10 @@ export class Recorder {
     });
   }
 
-  /** Mark of a token: bid + ask of its last two-sided book, micro (twice the mid). */
+  /**
+   * Mark of a token: bid + ask of its last two-sided book, micro (twice the mid); until its book has
+   * been two-sided, twice the price of its last fill.
+   */
   mid2(tokenId: string): bigint | undefined {
     return this.#mid2.get(tokenId);
   }

@@ -16,7 +16,7 @@ export interface AcrossJson {
 export interface AcrossPaths {
   readonly realised: AcrossJson;
   readonly unrealised: AcrossJson;
-  /** The fees' value (USDC fees plus share fees at the mark). */
+  /** The fees' value (USDC fees plus share fees at their fill prices, as `fees.value`). */
   readonly fees: AcrossJson;
   readonly makerVolume: AcrossJson;
   readonly takerVolume: AcrossJson;
