@@ -1,45 +1,35 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import type { StopRequests } from "../../../src/app/lifecycle.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
 import { superviseDaemon } from "../../../src/app/supervise.js";
-import { openJournalDb } from "../../../src/journal/open.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
-import { daemonConfig, KEY_ID, market, memoryLogger, seedMarket, startMock, waitFor } from "./support.js";
+import {
+  daemonConfig,
+  journalRuns,
+  KEY_ID,
+  logged,
+  market,
+  memoryLogger,
+  seedMarket,
+  startMock,
+  tempJournals,
+} from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const SHUTDOWN_MS = 8_000;
 
 let mock: MockExchange | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   mock = undefined;
-  dir = undefined;
 });
+const newJournal = tempJournals("mm-fatal-start-");
 
 /** No stop request ever comes: the run ends on its own. */
 const noRequests: StopRequests = () => () => undefined;
-
-/** Resolves once a log line starting with `text` is written. */
-const logged = (sink: CollectingStream, text: string) =>
-  waitFor(() => sink.records().some((r) => String(r.msg).startsWith(text)), 15_000, text);
-
-/** The journal's run rows: a row without its stop reads as a crash at the next start. */
-function runRows(journal: JournalSettings) {
-  const db = openJournalDb(journal.path, { mustExist: true });
-  try {
-    return db.prepare("SELECT stopped_at_ms, stop_reason, open_at_stop FROM runs").all();
-  } finally {
-    db.close();
-  }
-}
 
 interface SupervisedStart {
   readonly code: number;
@@ -51,12 +41,7 @@ interface SupervisedStart {
 /** `mm run` under supervise against the mock, journal in a private folder; `meanwhile` injects the fault. */
 async function supervisedStart(meanwhile: (m: MockExchange, sink: CollectingStream) => Promise<unknown>) {
   const m = mock as MockExchange;
-  dir = mkdtempSync(join(tmpdir(), "mm-fatal-start-"));
-  const journal: JournalSettings = {
-    path: join(dir, "journal.sqlite"),
-    snapshotIntervalMs: 60_000,
-    sync: "normal",
-  };
+  const journal = newJournal();
   const config = daemonConfig(m, [ARG.slug], { MM_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS) });
   const { logger, sink } = memoryLogger();
   const lines: string[] = [];
@@ -84,7 +69,7 @@ function expectRefusedAtStart(run: SupervisedStart, code: string): void {
   // It used to read through the client the failed start had closed under it.
   expect(run.sink.text()).not.toContain("the client is closed");
   // It used to leave the run row without its stop: the next start would read it as a crash.
-  expect(runRows(run.journal)).toEqual([
+  expect(journalRuns(run.journal)).toEqual([
     { stopped_at_ms: expect.any(BigInt), stop_reason: code, open_at_stop: expect.any(BigInt) },
   ]);
 }

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startDaemon } from "../../../src/app/daemon.js";
 import { StartReadError } from "../../../src/app/start-errors.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { closedPort } from "../../support/http-test-server.js";
-import { daemonConfig, market, memoryLogger, startMock } from "./support.js";
+import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
@@ -13,12 +12,8 @@ afterEach(async () => {
   mock = undefined;
 });
 
-async function startError(extra: Record<string, string>): Promise<unknown> {
-  const { logger } = memoryLogger();
-  return startDaemon(daemonConfig(mock as MockExchange, [ARG.slug], extra), { logger }).then(
-    () => new Error("the daemon started"),
-    (err: unknown) => err,
-  );
+function startError(extra: Record<string, string>): Promise<unknown> {
+  return startFailure(daemonConfig(mock as MockExchange, [ARG.slug], extra));
 }
 
 describe("daemon: the start's first REST read fails", () => {

@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { startDaemon } from "../../../src/app/daemon.js";
 import { StartReadError } from "../../../src/app/start-errors.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import {
@@ -9,7 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from "../../support/http-test-server.js";
-import { daemonConfig, market, memoryLogger, startMock } from "./support.js";
+import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 /*
  * exchange.baseUrl pointed at some other web server, which answers the start's market reads 200 with
@@ -36,12 +35,7 @@ async function startAgainst(answer: (req: RecordedRequest, res: ServerResponse) 
   mock = await startMock();
   const srv = await startTestServer(answer);
   server = srv;
-  const { logger } = memoryLogger();
-  const config = daemonConfig(mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: srv.url });
-  const err = await startDaemon(config, { logger }).then(
-    () => new Error("the daemon started"),
-    (e: unknown) => e,
-  );
+  const err = await startFailure(daemonConfig(mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: srv.url }));
   return { err, url: srv.url, paths: srv.requests.map((r) => r.url) };
 }
 

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Daemon } from "../../../src/app/daemon.js";
 import { startDaemon } from "../../../src/app/daemon.js";
@@ -9,17 +6,19 @@ import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { runUntilStopped } from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
-import { openJournalDb } from "../../../src/journal/open.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
 import { closedPort } from "../../support/http-test-server.js";
 import {
   daemonConfig,
+  journalRuns,
+  logged,
   manualRequests,
   market,
   memoryLogger,
   seedMarket,
   startMock,
+  tempJournals,
   waitFor,
 } from "./support.js";
 
@@ -31,15 +30,13 @@ const SLOW_SHUTDOWN_MS = 5_000;
 
 let mock: MockExchange | undefined;
 let proxy: SplitProxy | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await proxy?.close();
   await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   proxy = undefined;
   mock = undefined;
-  dir = undefined;
 });
+const newJournal = tempJournals("mm-stop-feeds-");
 
 /** A loopback TCP front of the mock's WebSockets: /ws/user passes, /ws/market's handshake is never answered. */
 interface SplitProxy {
@@ -106,12 +103,7 @@ async function stopWhile(
   shutdownMs = SHUTDOWN_MS,
 ): Promise<StopRun> {
   const m = mock as MockExchange;
-  dir = mkdtempSync(join(tmpdir(), "mm-stop-feeds-"));
-  const journal: JournalSettings = {
-    path: join(dir, "journal.sqlite"),
-    snapshotIntervalMs: 60_000,
-    sync: "normal",
-  };
+  const journal = newJournal();
   const config = daemonConfig(m, [ARG.slug], {
     MM_EXCHANGE_WS_URL: wsUrl,
     MM_SHUTDOWN_TIMEOUT_MS: String(shutdownMs),
@@ -144,24 +136,6 @@ async function stopWhile(
   return { outcome, tookMs, daemon, events, journal };
 }
 
-/** Resolves once a log line starting with `text` is written. */
-const logged = (sink: CollectingStream, text: string) =>
-  waitFor(() => sink.records().some((r) => String(r.msg).startsWith(text)), 15_000, text);
-
-/** The journal's run row: its stop must be recorded (a row without one reads as a crash at the next start). */
-function runRow(journal: JournalSettings) {
-  const db = openJournalDb(journal.path, { mustExist: true });
-  try {
-    return db.prepare("SELECT stopped_at_ms, stop_reason, open_at_stop FROM runs").all() as {
-      stopped_at_ms: bigint | null;
-      stop_reason: string | null;
-      open_at_stop: bigint | null;
-    }[];
-  } finally {
-    db.close();
-  }
-}
-
 function expectEverythingClosed(d: Daemon | undefined): void {
   expect(d).toBeDefined();
   const states = [...(d?.feeds.user.linkStates() ?? []), ...(d?.feeds.market.client.linkStates() ?? [])];
@@ -184,7 +158,7 @@ describe("daemon: a stop requested while the gateways are starting", () => {
     expect(run.tookMs).toBeLessThan(SHUTDOWN_MS / 2);
     expect(run.events.some((e) => e.type === "place_sent" || e.type === "started")).toBe(false);
     expectEverythingClosed(run.daemon);
-    expect(runRow(run.journal)).toEqual([
+    expect(journalRuns(run.journal)).toEqual([
       { stopped_at_ms: expect.any(BigInt), stop_reason: "SIGTERM", open_at_stop: 0n },
     ]);
   });
@@ -200,7 +174,7 @@ describe("daemon: a stop requested while the gateways are starting", () => {
     expect(run.events.some((e) => e.type === "place_sent" || e.type === "started")).toBe(false);
     expectEverythingClosed(run.daemon);
     await waitFor(() => p.held.every((h) => h.closed), 2_000, "the held /ws/market socket to be closed");
-    expect(runRow(run.journal)).toEqual([
+    expect(journalRuns(run.journal)).toEqual([
       { stopped_at_ms: expect.any(BigInt), stop_reason: "SIGTERM", open_at_stop: 0n },
     ]);
   });
@@ -226,7 +200,7 @@ describe("daemon: a stop requested while the gateways are starting", () => {
     expect(run.tookMs).toBeLessThan(SLOW_SHUTDOWN_MS);
     expect(run.events.some((e) => e.type === "place_sent" || e.type === "started")).toBe(false);
     expectEverythingClosed(run.daemon);
-    expect(runRow(run.journal)).toEqual([
+    expect(journalRuns(run.journal)).toEqual([
       { stopped_at_ms: expect.any(BigInt), stop_reason: "SIGTERM", open_at_stop: 0n },
     ]);
   });

@@ -1,14 +1,19 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { runUntilStopped } from "../../../src/app/lifecycle.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { daemonConfig, manualRequests, market, memoryLogger, startMock, waitFor } from "./support.js";
+import {
+  daemonConfig,
+  manualRequests,
+  market,
+  memoryLogger,
+  startMock,
+  tempJournals,
+  waitFor,
+} from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 /** Far above what a prompt stop takes: a stop that waits for the market reads is the defect. */
@@ -51,27 +56,20 @@ async function silentApi(): Promise<SilentApi> {
 
 let mock: MockExchange | undefined;
 let api: SilentApi | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await api?.close();
   await mock?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   api = undefined;
   mock = undefined;
-  dir = undefined;
 });
+const newJournal = tempJournals("mm-stop-markets-");
 
 describe("daemon: a stop requested while the markets are read at start", () => {
   it("an unanswered GET /api/markets: the read is cut, exit 0 at once, nothing opened", async () => {
     mock = await startMock();
     const a = await silentApi();
     api = a;
-    dir = mkdtempSync(join(tmpdir(), "mm-stop-markets-"));
-    const journal: JournalSettings = {
-      path: join(dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const journal = newJournal();
     const config = daemonConfig(mock, [ARG.slug], {
       MM_EXCHANGE_BASE_URL: a.url,
       MM_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS),

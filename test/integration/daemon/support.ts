@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach } from "vitest";
-import type { Daemon } from "../../../src/app/daemon.js";
+import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
+import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import type { StopRequests } from "../../../src/app/lifecycle.js";
 import { loadConfig } from "../../../src/config/load.js";
 import type { MmConfig } from "../../../src/config/types.js";
 import type { Address } from "../../../src/core/types.js";
 import { toWei } from "../../../src/core/wei.js";
+import { openJournalDb } from "../../../src/journal/open.js";
 import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
 import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import type { MarketScenario, Scenario } from "../../../src/mock/scenario/types.js";
@@ -222,4 +227,64 @@ export function manualRequests(): {
     fire: (reason) => handler?.(reason),
     listening: () => handler !== undefined,
   };
+}
+
+/*
+ * The start path's tests (stop-during-*, fatal-during-start, start-*): a journal in a private folder
+ * read back after the run, a wait for a log line, and the error a start ends with.
+ */
+
+/**
+ * Registers an afterEach that removes every journal folder made, and returns the maker: each call
+ * gives the settings of a journal in a fresh private folder under the OS temp dir.
+ * @example const newJournal = tempJournals("mm-stop-"); it("…", async () => { const journal = newJournal(); … });
+ */
+export function tempJournals(prefix: string): () => JournalSettings {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return { path: join(dir, "journal.sqlite"), snapshotIntervalMs: 60_000, sync: "normal" };
+  };
+}
+
+/** One run row of a journal: a row without its stop reads as a crash at the next start. */
+export interface JournalRun {
+  stopped_at_ms: bigint | null;
+  stop_reason: string | null;
+  open_at_stop: bigint | null;
+}
+
+/** The journal's run rows, in the order written. */
+export function journalRuns(journal: JournalSettings): JournalRun[] {
+  const db = openJournalDb(journal.path, { mustExist: true });
+  try {
+    return db.prepare("SELECT stopped_at_ms, stop_reason, open_at_stop FROM runs").all() as JournalRun[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Resolves once a log line starting with `text` is written (fails after 15 s). */
+export function logged(sink: CollectingStream, text: string): Promise<true> {
+  return waitFor(() => sink.records().some((r) => String(r.msg).startsWith(text)), 15_000, text);
+}
+
+/**
+ * What startDaemon throws for `config`; an Error "the daemon started" (once it is stopped again)
+ * when the start succeeds.
+ * @example const err = await startFailure(daemonConfig(mock, ["no-such-market"]));
+ */
+export function startFailure(config: MmConfig): Promise<unknown> {
+  const { logger } = memoryLogger();
+  return startDaemon(config, { logger }).then(
+    async (d) => {
+      await d.stop("test over");
+      return new Error("the daemon started");
+    },
+    (err: unknown) => err,
+  );
 }
