@@ -23,7 +23,9 @@ import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { randomSessionTag } from "./session.js";
+import { engineStartError } from "./start-errors.js";
 import { marketsAtStart } from "./start-markets.js";
+import { requireStartSettings } from "./start-settings.js";
 
 export interface DaemonOptions {
   readonly logger: Logger;
@@ -85,10 +87,11 @@ export interface Daemon {
  * the engine (start-up reconcile: cancel or adopt the wallet's open orders). A gateway closing for
  * good (4401 revoked/expired/suspended, 1008) stops the daemon: it cancels what it still can and
  * `done` resolves with exit code 3 naming the reason.
- * Throws ConfigError (missing secrets, no or unknown markets), StartReadError when the markets
- * cannot be read (it names exchange.baseUrl), StartStoppedError when a stop was requested before
- * or during those reads (nothing opened), the exchange's error when a later start-up call fails (a
- * 401 names the key's problem), or the gateway's fatal error; everything opened is closed first
+ * Throws ConfigError (missing secrets, no or unknown markets), StartReadError when the markets or
+ * a later start-up read (positions, open orders, the start-up reconcile's) cannot be read (it names
+ * exchange.baseUrl and the URL read), StartStoppedError when a stop was requested before or during
+ * the market reads (nothing opened), the exchange's error when a start-up call is refused with 401
+ * (it names the key's problem), or the gateway's fatal error; everything opened is closed first
  * (when such a refusal began the run's own stop meanwhile, by that stop, which journals it: the
  * refusal is then what is thrown, once it has ended).
  * @example
@@ -99,6 +102,7 @@ export interface Daemon {
 export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promise<Daemon> {
   const clock = opts.clock ?? new LiveClock();
   const logger = opts.logger;
+  requireStartSettings(config);
   const apiKey = requireApiKey(config);
   const builder = orderBuilder(config);
   const session = config.engine.session ?? randomSessionTag();
@@ -187,7 +191,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // A stop requested while the gateways connect (one unreachable reconnects for ever) closes them
     // and ends their start: startEngine then sees the request and stops the run, engine unstarted.
     await feeds.start(opts.stopRequested);
-    await startEngine(engine, run, opts.stopRequested, logger);
+    // A start-up read that fails (a 200 that is not the exchange's answer, an outage) is named as
+    // the markets read's failure is: exchange.baseUrl, the URL read and the cause, never unnamed.
+    await startEngine(engine, run, opts.stopRequested, logger).catch((err: unknown) => {
+      throw engineStartError(err, config.exchange.baseUrl);
+    });
     // Not for a daemon already stopping (a fatal close or a request during start): nothing would
     // clear the status line's timer again.
     if (!run.stopping) reporter.started(engine);

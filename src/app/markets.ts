@@ -1,11 +1,15 @@
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../strategies/registry.js";
 import { ConfigError } from "../config/errors.js";
 import type { MmConfig } from "../config/types.js";
+import { publicUrl } from "../core/public-url.js";
 import type { TokenMarket } from "../core/trading.js";
 import { tokenMarkets, unknownSlugs } from "../engine/markets.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
+import { buildPath } from "../exchange/paths.js";
 import type { Market } from "../exchange/types.js";
+import { readUrlOf } from "./start-errors.js";
+import { NO_MARKETS_ISSUE } from "./start-settings.js";
 
 /** The most markets one GET /api/markets asks for (the mock's cap; the spec shows no paging). */
 const LIST_LIMIT = 500;
@@ -32,23 +36,21 @@ export interface QuotedMarkets {
 export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig): Promise<QuotedMarkets> {
   const select = config.engine.markets;
   if (select.length === 0) {
-    throw new ConfigError([
-      { field: "engine.markets", message: 'nothing to quote: list market slugs, or ["*"] for every market' },
-    ]);
+    throw new ConfigError([NO_MARKETS_ISSUE]);
   }
   const listed = await client.markets.list({ limit: LIST_LIMIT });
   const markets = [...listed];
+  const notFound = new Map<string, ExchangeError>();
   for (const slug of unknownSlugs(listed, select)) {
     const found = await fetchMarket(client, slug);
-    if (found !== undefined) markets.push(found);
+    if (found instanceof ExchangeError) notFound.set(slug, found);
+    else markets.push(found);
   }
   const missing = unknownSlugs(markets, select);
   if (missing.length > 0) {
+    const base = publicUrl(config.exchange.baseUrl);
     throw new ConfigError(
-      missing.map((slug) => ({
-        field: "engine.markets",
-        message: `the exchange has no market ${JSON.stringify(slug)} (check the slug with GET /api/markets)`,
-      })),
+      missing.map((slug) => ({ field: "engine.markets", message: noMarket(slug, base, notFound.get(slug)) })),
     );
   }
   const tokens = tokenMarkets(markets, config.markets, select);
@@ -78,11 +80,26 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
   };
 }
 
-async function fetchMarket(client: ExchangeHttpClient, slug: string): Promise<Market | undefined> {
+/** The market, or the 404 that says the exchange has none by that slug. */
+async function fetchMarket(client: ExchangeHttpClient, slug: string): Promise<Market | ExchangeError> {
   try {
     return await client.markets.get(slug);
   } catch (err) {
-    if (err instanceof ExchangeError && err.httpStatus === 404) return undefined;
+    if (err instanceof ExchangeError && err.httpStatus === 404) return err;
     throw err;
   }
+}
+
+/**
+ * Why a slug is not quoted, naming the exchange asked (exchange.baseUrl, no credentials) and the URL
+ * read: the same slug refused by another exchange than meant (a test venue, a stale setting) is told
+ * from a typo. Without a 404, the lookup answered a market under another slug.
+ */
+function noMarket(slug: string, base: string, notFound: ExchangeError | undefined): string {
+  const path = notFound?.path ?? buildPath("/api/markets/{slug}", { slug });
+  const answer = notFound === undefined ? "a market of another slug" : "404";
+  return (
+    `the exchange has no market ${JSON.stringify(slug)} (exchange.baseUrl ${base}: ` +
+    `GET ${readUrlOf(base, path)} answered ${answer}; check the slug with GET /api/markets)`
+  );
 }

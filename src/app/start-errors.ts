@@ -14,17 +14,20 @@ export class StartStoppedError extends MmError {
 }
 
 /**
- * The start's first REST read (the markets) failed: the exchange cannot be reached at
- * `exchange.baseUrl` (refused, unresolvable host, TLS, timeout), answered there with an error (a
- * wrong path answers 404), or answered 200 with something that is not the exchange's answer (another
- * web server's HTML page or JSON). The message names the setting, its URL (no credentials), the URL
- * read and what was wrong.
+ * A REST read of the start failed (the markets, then the engine's: the wallet's positions, open
+ * orders, trades): the exchange cannot be reached at `exchange.baseUrl` (refused, unresolvable host,
+ * TLS, timeout), answered there with an error (a wrong path answers 404), or answered 200 with
+ * something that is not the exchange's answer (another web server's HTML page or JSON, a proxy's
+ * page). The message names the setting, its URL (no credentials), the URL read and what was wrong;
+ * `subject` says what was being read ("the markets", "the wallet's positions"…).
  */
 export class StartReadError extends MmError {
+  readonly subject: string;
+
   constructor(err: ExchangeError, baseUrl: string) {
     const url = publicUrl(baseUrl);
     const errno = errnoOf(err.cause);
-    const readUrl = err.path === undefined ? undefined : `${url.replace(/\/+$/, "")}${err.path}`;
+    const readUrl = err.path === undefined ? undefined : readUrlOf(url, err.path);
     const read = readUrl === undefined ? err.endpoint : `${err.endpoint} at ${readUrl}`;
     super(
       "start_read_failed",
@@ -39,7 +42,27 @@ export class StartReadError extends MmError {
       },
       { cause: err },
     );
+    this.subject = SUBJECTS[err.endpoint] ?? "the exchange";
   }
+}
+
+/** What each start-up read is of, for the operator's line (the endpoint names it for the rest). */
+const SUBJECTS: Readonly<Record<string, string>> = {
+  "GET /api/markets": "the markets",
+  "GET /api/markets/{slug}": "the markets",
+  "GET /api/me/positions": "the wallet's positions",
+  "GET /api/orders/open": "the wallet's open orders",
+  "GET /api/me/trades": "the wallet's trades",
+  "GET /api/orders/{id}": "an order",
+  "GET /api/orders/{id}/fills": "an order's fills",
+};
+
+/**
+ * The URL a request target was read at under `baseUrl` (already public: no credentials).
+ * @example readUrlOf("http://127.0.0.1:8080/", "/api/markets?limit=500") // "http://127.0.0.1:8080/api/markets?limit=500"
+ */
+export function readUrlOf(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${path}`;
 }
 
 /**
@@ -51,6 +74,22 @@ export class StartReadError extends MmError {
 export function startReadError(err: unknown, baseUrl: string): unknown {
   if (!(err instanceof ExchangeError) || err.httpStatus === 401) return err;
   return new StartReadError(err, baseUrl);
+}
+
+/**
+ * What a failed engine start throws from the daemon: a start-up read that failed (the baseline's
+ * positions, the open orders before the start-up cancel, or a read of the start-up reconcile, which
+ * the engine wraps as `engine_start_failed`) as a StartReadError naming exchange.baseUrl, as for the
+ * markets; a refused key (401: exit 3) and anything else as it is.
+ * @example await engine.start().catch((err: unknown) => { throw engineStartError(err, config.exchange.baseUrl); });
+ */
+export function engineStartError(err: unknown, baseUrl: string): unknown {
+  const read =
+    err instanceof MmError && err.code === "engine_start_failed" && err.cause instanceof ExchangeError
+      ? err.cause
+      : err;
+  const named = startReadError(read, baseUrl);
+  return named === read ? err : named;
 }
 
 function describe(err: ExchangeError, errno: string | undefined): string {

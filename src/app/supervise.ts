@@ -14,9 +14,10 @@ export interface SuperviseDeps {
 /**
  * Runs `mm <name>`'s daemon to its end and maps the outcome to the exit code (see DAEMON_EXIT),
  * with a last line on stderr naming why it stopped. ConfigErrors propagate (main prints them,
- * exit 2); a key the exchange refuses at start-up is exit 3; markets that cannot be read at start
- * (StartReadError: the line names exchange.baseUrl and the cause) exit 1, the exchange may just be
- * down; anything else propagates (exit 1).
+ * exit 2); a key the exchange refuses at start-up is exit 3; a start-up read that fails (markets,
+ * positions, open orders, trades: StartReadError, the line names what was read, exchange.baseUrl,
+ * the URL read and the cause) exit 1, the exchange may just be down or the setting point elsewhere;
+ * anything else propagates (exit 1).
  * When `forceExit` is given it is also armed, unref'd, one second after the outcome, so a handle
  * left open by accident cannot keep a stopped daemon's process alive.
  * @example return superviseDaemon("run", (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }), 10_000, io.stderr, deps);
@@ -47,7 +48,7 @@ export async function superviseDaemon(
     }
   } catch (err) {
     if (err instanceof StartReadError) {
-      notify(`could not read the markets at start: ${err.message}; nothing was quoted; exit 1`);
+      notify(`could not read ${err.subject} at start: ${err.message}; nothing was quoted; exit 1`);
       return finish(DAEMON_EXIT.failed, deps);
     }
     if (err instanceof GatewayFatalError && wrongGatewayUrl(err)) {

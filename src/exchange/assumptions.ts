@@ -1,7 +1,20 @@
 import type { ParsedEnvelope } from "./envelopes.js";
 import { normaliseFeeRow, normaliseOrder, normaliseTradeRecord, normaliseWithdrawal } from "./records.js";
 import type { DecimalString, FeeRow, Order, TradeRecord, Withdrawal } from "./types.js";
-import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull } from "./validate.js";
+import {
+  arr,
+  dec,
+  fail,
+  id,
+  items,
+  listOf,
+  obj,
+  optDec,
+  optStr,
+  str,
+  strOrNull,
+  weiDec,
+} from "./validate.js";
 
 /**
  * Every response (and request) shape the spec marks "not shown", in one place. Each assumption is the
@@ -67,7 +80,10 @@ export interface Balances {
   [field: string]: unknown;
 }
 
-/** GET /api/me/positions element. Assumed `tokenId` (uint256 decimal string) and `quantity` (shares). */
+/**
+ * GET /api/me/positions element. Assumed `tokenId` (uint256 decimal string) and `quantity` (shares,
+ * at most 6 decimals: a share has 6 on chain; a finer quantity is a malformed answer).
+ */
 export interface Position {
   tokenId: string;
   quantity: DecimalString;
@@ -144,7 +160,7 @@ export function balances(b: unknown, p: string): Balances {
 export const positions = (b: unknown, p: string): Position[] =>
   listOf(b, "positions", p, (v, q) => {
     const o = obj(v, q);
-    return { ...o, tokenId: id(o, "tokenId", q), quantity: dec(o, "quantity", q) };
+    return { ...o, tokenId: id(o, "tokenId", q), quantity: weiDec(o, "quantity", q) };
   });
 
 export function vault(b: unknown, p: string): VaultInfo {

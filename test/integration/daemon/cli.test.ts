@@ -55,6 +55,20 @@ describe("mm run / mm paper on the command line", () => {
     expect(a.err()).toContain("config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile");
   });
 
+  it("mm run with nothing configured names every missing start setting at once (key, wallet, markets)", async () => {
+    // A newcomer's first `mm run`: each missing setting used to surface one run at a time.
+    const a = io({ MM_EXCHANGE_BASE_URL: "http://127.0.0.1:9", MM_LOG_LEVEL: "silent" });
+    expect(await main(["run"], a)).toBe(2);
+    expect(a.err()).toBe(
+      [
+        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
+        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
+        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("mm run exits 2 naming metrics.host when that address cannot be bound, before connecting anywhere", async () => {
     // 192.0.2.1 is TEST-NET-1: never an address of this machine, so listen() fails (EADDRNOTAVAIL).
     const a = io({

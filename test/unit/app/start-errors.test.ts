@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { StartReadError, startReadError } from "../../../src/app/start-errors.js";
+import { engineStartError, StartReadError, startReadError } from "../../../src/app/start-errors.js";
 import { ConfigError } from "../../../src/config/errors.js";
+import { MmError } from "../../../src/core/errors.js";
 import { publicUrl } from "../../../src/core/public-url.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 
@@ -70,6 +71,76 @@ describe("startReadError", () => {
     const config = new ConfigError([{ field: "engine.markets", message: "nothing to quote" }]);
     expect(startReadError(unauthorized, "http://127.0.0.1:9")).toBe(unauthorized);
     expect(startReadError(config, "http://127.0.0.1:9")).toBe(config);
+  });
+});
+
+/** A 200 whose body does not fit, as the HTTP client throws it for `endpoint` read at `path`. */
+function malformed(endpoint: string, path: string, field: string): ExchangeError {
+  return new ExchangeError({
+    code: "malformed_response",
+    message: `${endpoint}.${field}: expected an array, got undefined`,
+    outcome: "ambiguous",
+    endpoint,
+    path,
+    httpStatus: 200,
+  });
+}
+
+describe("engineStartError", () => {
+  it("names a failed read of the engine's start like the markets read, with what was read", () => {
+    const err = engineStartError(
+      malformed("GET /api/me/positions", "/api/me/positions", "positions"),
+      "http://127.0.0.1:9/",
+    ) as StartReadError;
+    expect(err).toBeInstanceOf(StartReadError);
+    expect(err.subject).toBe("the wallet's positions");
+    expect(err.message).toBe(
+      "exchange.baseUrl http://127.0.0.1:9/: GET /api/me/positions at http://127.0.0.1:9/api/me/positions: " +
+        "HTTP 200 malformed_response: body.positions: expected an array, got undefined; " +
+        "the answer is not the exchange API's: check the setting",
+    );
+  });
+
+  it("takes the read out of the start-up reconcile's engine_start_failed", () => {
+    const cause = malformed("GET /api/me/trades", "/api/me/trades?limit=200", "trades");
+    const wrapped = new MmError("engine_start_failed", "the start-up reconcile failed", {}, { cause });
+    const err = engineStartError(wrapped, "http://127.0.0.1:9") as StartReadError;
+    expect(err).toBeInstanceOf(StartReadError);
+    expect(err.subject).toBe("the wallet's trades");
+    expect(err.details).toMatchObject({
+      readUrl: "http://127.0.0.1:9/api/me/trades?limit=200",
+      httpStatus: 200,
+    });
+  });
+
+  it("leaves a refused key (wrapped or not), a failure that is no read, and an unknown read's subject generic", () => {
+    const unauthorized = new ExchangeError({
+      code: "api_key_revoked",
+      message: "revoked",
+      outcome: "rejected",
+      endpoint: "GET /api/me/trades",
+      httpStatus: 401,
+    });
+    const wrapped401 = new MmError(
+      "engine_start_failed",
+      "the start-up reconcile failed",
+      {},
+      { cause: unauthorized },
+    );
+    const bug = new MmError(
+      "engine_start_failed",
+      "the start-up reconcile failed",
+      {},
+      { cause: new TypeError("x") },
+    );
+    expect(engineStartError(unauthorized, "http://127.0.0.1:9")).toBe(unauthorized);
+    expect(engineStartError(wrapped401, "http://127.0.0.1:9")).toBe(wrapped401);
+    expect(engineStartError(bug, "http://127.0.0.1:9")).toBe(bug);
+    const other = engineStartError(
+      malformed("GET /api/me/vault", "/api/me/vault", "vault"),
+      "http://127.0.0.1:9",
+    );
+    expect((other as StartReadError).subject).toBe("the exchange");
   });
 });
 

@@ -1,0 +1,37 @@
+import type { ServerResponse } from "node:http";
+import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import { type RecordedRequest, startTestServer, type TestServer } from "../../support/http-test-server.js";
+
+/** Answers one request in the front's place; returns false to let it pass to the mock. */
+export type FrontOverride = (req: RecordedRequest, res: ServerResponse) => boolean;
+
+/** Response headers the front does not copy: it re-frames the body itself. */
+const HOP = new Set(["content-length", "transfer-encoding", "connection", "keep-alive"]);
+
+/**
+ * A loopback REST front of the mock (a TestServer): every request passes to `mock` and its answer
+ * back, headers (X-Server-Time, rate limits) included, except those `override` answers itself.
+ * Point exchange.baseUrl at its `url` (the WebSockets stay on the mock).
+ * @example const front = await restFront(mock, (req, res) => req.path === "/api/positions" && (sendJson(res, 200, {}), true));
+ */
+export function restFront(mock: MockExchange, override: FrontOverride): Promise<TestServer> {
+  return startTestServer(async (req, res) => {
+    if (override(req, res)) return;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v !== undefined && k !== "host" && !HOP.has(k)) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+    }
+    const answer = await fetch(`${mock.httpUrl}${req.url}`, {
+      method: req.method,
+      headers,
+      ...(req.bodyText === "" ? {} : { body: req.bodyText }),
+    });
+    const body = Buffer.from(await answer.arrayBuffer());
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (!HOP.has(k) && k !== "content-encoding") out[k] = v;
+    });
+    res.writeHead(answer.status, { ...out, "content-length": body.length });
+    res.end(body);
+  });
+}
