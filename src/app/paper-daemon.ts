@@ -50,8 +50,11 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
     await mock.close();
     throw err;
   }
+  // The spec keys a market's order book by symbol (GET /api/markets/{symbol}/orderbook), not slug.
+  const first = daemon.markets.slugs[0];
+  const symbol = (first === undefined ? undefined : mock.context.markets.bySlug(first)?.symbol) ?? "<symbol>";
   logger.info(
-    `paper: where to look — the book of a market: curl ${mock.httpUrl}/api/markets/${daemon.markets.slugs[0] ?? "<slug>"}; ` +
+    `paper: where to look — the book of a market: curl ${mock.httpUrl}/api/markets/${symbol}/orderbook; ` +
       `every market: curl ${mock.httpUrl}/api/markets; fills appear below as they happen; Ctrl-C cancels every quote and exits`,
   );
   let finished: Promise<DaemonOutcome> | undefined;
