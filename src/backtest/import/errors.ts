@@ -3,7 +3,7 @@ import { MmError } from "../../core/errors.js";
 /**
  * Bad input to an importer. `code` says which rule failed (csv_unterminated_quote, csv_bad_quote,
  * csv_bad_header, csv_field_count, bad_timestamp, bad_row, bad_changes, output_exists,
- * already_imported, overlapping_import); `details` carries the file and line, or for the last two
+ * output_dir_missing, already_imported, overlapping_import); `details` carries the file and line, or for the last two
  * the output and the `existing` file it would clash with in a replay. A bad line of a recorded file is a RecordedFormatError
  * (src/recorded/errors.ts), not this.
  */

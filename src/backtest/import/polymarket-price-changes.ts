@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { isEntryRejection, parseChanges } from "../../book/entries.js";
 import { microToString } from "../../book/micro.js";
@@ -73,6 +74,7 @@ export async function importPolymarketPriceChanges(opts: PolymarketImportOptions
       file: opts.output,
     });
   }
+  await requireOutputFolder(opts.output);
   const read = await readRows(opts.input);
   read.rows.sort((a, b) => a.micros - b.micros || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const { rows, duplicates } = withoutRepeats(read.rows);
@@ -240,6 +242,17 @@ function toRow(
 
 function bad(code: string, file: string, line: number, what: string): ImportError {
   return new ImportError(code, `${file}:${line}: ${what}`, { file, line });
+}
+
+/** Refuses, before a long read of the input, an output whose folder is missing (say what to do). */
+async function requireOutputFolder(output: string): Promise<void> {
+  const folder = dirname(output);
+  if (await exists(folder)) return;
+  throw new ImportError(
+    "output_dir_missing",
+    `cannot write ${output}: its folder ${folder} does not exist (create it first: mkdir -p ${folder})`,
+    { file: output },
+  );
 }
 
 async function exists(path: string): Promise<boolean> {

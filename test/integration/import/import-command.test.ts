@@ -106,7 +106,7 @@ describe("mm import (run() with a CliIo)", () => {
     expect(await frames(join(dir, "out.jsonl.gz"))).toHaveLength(6);
   });
 
-  it("reports a missing input, a bad timestamp and an unwritable output as input errors (exit 2)", async () => {
+  it("reports a missing input and a bad timestamp as input errors (exit 2)", async () => {
     const { io: cli, out } = io();
     expect(await importCommand.run([...CMD, "nope.csv", "out.jsonl.gz"], cli)).toBe(2);
     expect(out.stderr).toMatch(/ENOENT/);
@@ -114,9 +114,18 @@ describe("mm import (run() with a CliIo)", () => {
     expect(await importCommand.run([...CMD, "in.csv", "out.jsonl.gz"], cli)).toBe(2);
     expect(out.stderr).toMatch(/in\.csv:2: timestamp/);
     expect(existsSync(join(dir, "out.jsonl.gz"))).toBe(false);
+  });
+
+  it("names OUT's missing folder and what to do, before reading the input (exit 2)", async () => {
+    // It used to say "ENOENT … out.jsonl.gz.partial": a file the user never named.
     writeFileSync(join(dir, "in.csv"), CSV);
+    const { io: cli, out } = io();
     expect(await importCommand.run([...CMD, "in.csv", "no/such/dir/out.jsonl.gz"], cli)).toBe(2);
-    expect(out.stderr).toMatch(/ENOENT.*out\.jsonl\.gz\.partial/);
+    const folder = join(dir, "no/such/dir");
+    expect(out.stderr).toBe(
+      `mm import: cannot write ${join(folder, "out.jsonl.gz")}: its folder ${folder} does not exist (create it first: mkdir -p ${folder})\n`,
+    );
+    expect(existsSync(join(dir, "no"))).toBe(false);
   });
 
   it("usage errors and help", async () => {
