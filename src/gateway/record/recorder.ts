@@ -170,9 +170,11 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   if (opts.signal.aborted) stop(undefined);
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));
+  const warnNoBook = noBookWarner(opts.logger);
   client.onFrame((frame, recvTs) => {
     // Refused once the writer has stopped (onFailure already stops the recording).
     writer.write({ recvTs, frame: frame as { type: string } });
+    warnNoBook(frame);
   });
   const rejected: RejectedIds[] = [];
   // A refusal retried every 30 s for days would grow this list without bound: its repeats are
@@ -230,5 +232,25 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     ...(fatal === undefined ? {} : { fatal }),
     ...(writer.failure === undefined ? {} : { writeError: writer.failure }),
     ...(writer.abandoned === undefined ? {} : { drainAbandoned: writer.abandoned }),
+  };
+}
+
+/**
+ * Warns once per token whose snapshot the exchange refuses (book_snapshot_failed, e.g.
+ * `unknown_token`): a mistyped token id would otherwise be recorded as failures, silently, for hours.
+ */
+function noBookWarner(logger: Logger | undefined): (frame: unknown) => void {
+  const warned = new Set<string>();
+  return (frame) => {
+    const f = frame as { type?: unknown; data?: { tokenId?: unknown; reason?: unknown } };
+    if (f.type !== "book_snapshot_failed" || typeof f.data?.tokenId !== "string") return;
+    const tokenId = f.data.tokenId;
+    if (warned.has(tokenId)) return;
+    warned.add(tokenId);
+    logger?.warn(
+      { tokenId, reason: f.data.reason },
+      "no book for token: the exchange refuses its snapshot (book_snapshot_failed); check the id " +
+        "(GET /api/markets/{slug} lists yesTokenId and noTokenId); retrying, and recording what arrives",
+    );
   };
 }

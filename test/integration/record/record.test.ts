@@ -215,6 +215,32 @@ describe("mm record against the mock", () => {
     expect((await readAll(summary.files)).length).toBe(summary.frames);
   });
 
+  it("a token id the exchange does not know is named once at warn (it used to record failures silently)", async () => {
+    mock = await startMock();
+    const m = market(mock);
+    const typo = `${m.yesTokenId.slice(0, -1)}${m.yesTokenId.endsWith("1") ? "2" : "1"}`;
+    // The recorder's tracker retries the snapshot (0.5 s, then 1 s…): 1.6 s sees two or three failures.
+    const { code, summary, c } = await recordWhile(
+      ["--tokens", `${typo},${m.noTokenId}`, "--out", "typo"],
+      () => new Promise((r) => setTimeout(r, 1_600)),
+    );
+    const failures = (await readAll(summary.files)).filter((r) => r.frame.type === "book_snapshot_failed");
+    expect(failures.length).toBeGreaterThan(1);
+    expect(code).toBe(0);
+    const warns = c.err
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes("no book for token"));
+    expect(warns).toHaveLength(1);
+    expect(JSON.parse(warns[0] ?? "{}")).toMatchObject({
+      level: 40,
+      tokenId: typo,
+      reason: "unknown_token",
+    });
+    expect(warns[0]).not.toContain(m.noTokenId);
+    expect(summary.frames).toBeGreaterThan(0);
+  });
+
   it("bad usage and a missing key are refused before connecting", async () => {
     mock = await startMock();
     const cmd = createRecordCommand({ signal: AbortSignal.abort() });
