@@ -37,6 +37,10 @@ const HELP = [
 ].join("\n");
 
 /** `mm report`: PnL, fees and volume by market and day from the journal. */
+const NOT_FOUND_HINT =
+  "mm report: mm run keeps its journal at journal.path (else the default data file, see --help); " +
+  "mm paper a new one per run, named in its last log line: pass it with --journal PATH\n";
+
 export const reportCommand: Command = {
   name: "report",
   summary: "PnL, fees and volume by market and day from the journal",
@@ -52,6 +56,8 @@ export const reportCommand: Command = {
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       io.stderr(`mm report: ${err.message}\n`);
+      // A newcomer's first report usually follows `npm start`, whose journal is in a temp folder.
+      if (err.code === "journal_not_found") io.stderr(NOT_FOUND_HINT);
       return EXIT.usage;
     }
     try {

@@ -134,6 +134,18 @@ describe("mm report figures", () => {
     expect(err.join("")).toMatch(/no journal at .*absent/);
   });
 
+  it("a missing journal is named with where mm run and mm paper keep theirs (what to pass instead)", async () => {
+    const err: string[] = [];
+    const io = { stdout: () => undefined, stderr: (t: string) => err.push(t), env: {}, cwd: "/" };
+    const path = `${journal()}.absent`;
+    expect(await reportCommand.run(["--journal", path], io)).toBe(2);
+    expect(err.join("")).toBe(
+      `mm report: no journal at ${path}\n` +
+        "mm report: mm run keeps its journal at journal.path (else the default data file, see --help); " +
+        "mm paper a new one per run, named in its last log line: pass it with --journal PATH\n",
+    );
+  });
+
   it("reads --since as a UTC day or a zoned ISO time, and refuses anything else", () => {
     expect(parseSince("2025-06-01")).toBe(Date.UTC(2025, 5, 1));
     expect(parseSince("2025-06-01T14:00:00+02:00")).toBe(Date.UTC(2025, 5, 1, 12));
