@@ -56,6 +56,12 @@ export class DaemonReporter {
       },
       `quoting ${slugs.length} market(s), ${tokens.length} token(s), with ${strategies.join(", ")}: ${shown}${more}`,
     );
+    for (const m of this.#markets.undeployed) {
+      this.#log.warn(
+        { slug: m.slug, marketId: m.id, status: m.status },
+        "market not quoted: the exchange lists it without its condition or token ids (not deployed on chain yet); it is read at start only, so restart mm once it is",
+      );
+    }
   }
 
   /** After the engine started: the first status line, then one every 30 s. */

@@ -3,7 +3,7 @@ import { ConfigError } from "../config/errors.js";
 import type { MmConfig } from "../config/types.js";
 import { publicUrl } from "../core/public-url.js";
 import type { TokenMarket } from "../core/trading.js";
-import { tokenMarkets, unknownSlugs } from "../engine/markets.js";
+import { tokenMarkets, undeployedNamed, unknownSlugs } from "../engine/markets.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import { buildPath } from "../exchange/paths.js";
@@ -19,6 +19,8 @@ export interface QuotedMarkets {
   readonly tokens: readonly TokenMarket[];
   /** Market slugs in quoting order. */
   readonly slugs: readonly string[];
+  /** Markets engine.markets names that the exchange lists without condition or token ids: not quoted. */
+  readonly undeployed: readonly Market[];
   strategyFor(market: TokenMarket): ConfiguredStrategy | undefined;
   /** marketId of a (lowercase) conditionId, for condition_lifecycle events. */
   marketOfCondition(conditionId: string): string | undefined;
@@ -54,6 +56,9 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
     );
   }
   const tokens = tokenMarkets(markets, config.markets, select);
+  const undeployed = undeployedNamed(markets, select);
+  if (tokens.length === 0)
+    throw new ConfigError([{ field: "engine.markets", message: nothingDeployed(undeployed) }]);
   const slugById = new Map(markets.map((m) => [m.id, m.slug]));
   const marketByCondition = new Map(tokens.map((t) => [t.conditionId, t.marketId]));
   const strategies = new Map<string, ConfiguredStrategy>();
@@ -71,6 +76,7 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
   return {
     tokens,
     slugs: [...new Set(tokens.map((t) => slugById.get(t.marketId) ?? t.marketId))],
+    undeployed,
     strategyFor: (m) => {
       const slug = slugById.get(m.marketId);
       return slug === undefined ? undefined : strategyOf(slug);
@@ -78,6 +84,14 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
     marketOfCondition: (c) => marketByCondition.get(c.toLowerCase()),
     slugOf: (id) => slugById.get(id),
   };
+}
+
+/** Why a selection leaves no token to quote: every market it names (or the exchange lists) is undeployed. */
+function nothingDeployed(undeployed: readonly Market[]): string {
+  if (undeployed.length === 0)
+    return "nothing to quote: the exchange lists no market with its condition and token ids";
+  const slugs = undeployed.map((m) => JSON.stringify(m.slug)).join(", ");
+  return `nothing to quote: the exchange lists ${slugs} without its condition or token ids (not deployed on chain yet)`;
 }
 
 /** The market, or the 404 that says the exchange has none by that slug. */

@@ -22,7 +22,7 @@ export function tokenMarkets(
   const out: TokenMarket[] = [];
   for (const m of markets) {
     if (!all && !wanted.has(m.slug)) continue;
-    if (m.conditionId === null || m.yesTokenId === null || m.noTokenId === null) continue;
+    if (!isDeployed(m)) continue;
     const { tickSize, minOrderSize } = marketParams(cfg, m.slug);
     const closesAtMs = m.closesAt === null ? undefined : Date.parse(m.closesAt);
     const base = {
@@ -40,6 +40,22 @@ export function tokenMarkets(
     out.push({ ...base, tokenId: m.noTokenId, outcome: no, outcomeIndex: 1 });
   }
   return out;
+}
+
+/**
+ * Whether a market has its condition and both token ids: one without them is not deployed on chain
+ * yet, and nothing can be quoted or subscribed to on it.
+ */
+export function isDeployed(
+  m: Market,
+): m is Market & { conditionId: string; yesTokenId: string; noTokenId: string } {
+  return m.conditionId !== null && m.yesTokenId !== null && m.noTokenId !== null;
+}
+
+/** Markets named in `select` (by slug, not through "*") that are listed but not deployed (isDeployed). */
+export function undeployedNamed(markets: readonly Market[], select: readonly string[]): Market[] {
+  const wanted = new Set(select);
+  return markets.filter((m) => wanted.has(m.slug) && !isDeployed(m));
 }
 
 /** Slugs named in `select` that the exchange does not list: a configuration mistake worth stopping for. */

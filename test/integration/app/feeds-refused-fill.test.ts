@@ -41,6 +41,7 @@ class RecordingEngine {
 const NO_MARKETS: QuotedMarkets = {
   tokens: [],
   slugs: [],
+  undeployed: [],
   strategyFor: () => undefined,
   marketOfCondition: () => undefined,
   slugOf: () => undefined,

@@ -63,6 +63,7 @@ const TOKEN_MARKET: TokenMarket = {
 const MARKETS: QuotedMarkets = {
   tokens: [TOKEN_MARKET],
   slugs: ["m1"],
+  undeployed: [],
   strategyFor: () => undefined,
   marketOfCondition: () => "m1",
   slugOf: () => "m1",
