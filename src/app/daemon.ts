@@ -1,6 +1,7 @@
 import { requireApiKey } from "../config/secrets.js";
 import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
+import { MmError } from "../core/errors.js";
 import { LiveClock } from "../core/live-clock.js";
 import { createEngine, type TradingEngine } from "../engine/engine.js";
 import type { EngineEvent } from "../engine/engine-events.js";
@@ -91,9 +92,10 @@ export interface Daemon {
  * a later start-up read (positions, open orders, the start-up reconcile's) cannot be read (it names
  * exchange.baseUrl and the URL read), StartStoppedError when a stop was requested before or during
  * the market reads (nothing opened), the exchange's error when a start-up call is refused with 401
- * (it names the key's problem), or the gateway's fatal error; everything opened is closed first
- * (when such a refusal began the run's own stop meanwhile, by that stop, which journals it: the
- * refusal is then what is thrown, once it has ended).
+ * (it names the key's problem), or the gateway's fatal error; everything opened is closed first,
+ * the journal's run ended with reason `start failed: <code>` (when such a refusal began the run's
+ * own stop meanwhile, by that stop, which journals it: the refusal is then what is thrown, once it
+ * has ended).
  * @example
  * const d = await startDaemon(config, { logger });
  * process.once("SIGTERM", () => void d.stop("SIGTERM"));
@@ -110,6 +112,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
   let daemonRun: DaemonRun | undefined;
+  let built: TradingEngine | undefined;
   try {
     // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet.
     const markets = await marketsAtStart(client, config, logger, opts.stopRequested);
@@ -159,6 +162,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       rateLimitState: (endpoint) => client.rateLimit(endpoint),
       ...queueMetricsOf(opts),
     });
+    built = engine;
     recorder?.attach(engine);
     const run = new DaemonRun({
       config,
@@ -221,10 +225,18 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       throw daemonRun.refusal ?? err;
     }
     await feeds?.close().catch(() => undefined);
-    journal?.close();
+    // Nothing stopped this run, so no `stopped` event ends its row: without its end it would read as
+    // a killed run. The start quoted nothing, but it may hold orders it adopted: counted as open.
+    journal?.end(startFailedReason(err), built?.status().openOrders ?? 0);
     client.close();
     throw err;
   }
+}
+
+/** The journaled stop reason of a start that failed with `err`: its stable code, else its class. */
+function startFailedReason(err: unknown): string {
+  const code = err instanceof MmError ? err.code : err instanceof Error ? err.name : "error";
+  return `start failed: ${code}`;
 }
 
 /** The queue hooks: the explicit ones, else the metrics' own. */

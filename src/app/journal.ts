@@ -32,6 +32,14 @@ export interface DaemonJournal {
   readonly goneClosed: Promise<number>;
   /** Stops the snapshots and closes the file (after the engine's `stopped` event). Idempotent. */
   close(): void;
+  /**
+   * For a run whose engine will never emit `stopped` (the daemon's start failed after the journal
+   * opened): journals its end as that event would (the stop snapshot, then the run's stop with
+   * `reason` and the `openOrders` the engine holds), then closes. Without it the run row read as a
+   * killed one. It only adds the end: every placement and cancel journaled stays, so what earlier
+   * runs may have left resting stays restorable. A failed write is logged; never throws.
+   */
+  end(reason: string, openOrders: number): void;
 }
 
 /**
@@ -111,6 +119,14 @@ export function openDaemonJournal(
       settle = resolve;
     });
     const gone = { writer, run, clock: ctx.clock, logger: ctx.logger, path: settings.path };
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      if (checking === undefined) settle(0);
+      retention?.close();
+      recorder.close();
+      db.close();
+    };
     return {
       path: settings.path,
       run,
@@ -124,13 +140,10 @@ export function openDaemonJournal(
         return checking;
       },
       goneClosed,
-      close: () => {
-        if (closed) return;
-        closed = true;
-        if (checking === undefined) settle(0);
-        retention?.close();
-        recorder.close();
-        db.close();
+      close,
+      end: (reason, openOrders) => {
+        recorder.onEvent({ type: "stopped", atMs: ctx.clock.now(), reason, openOrders });
+        close();
       },
     };
   } catch (err) {
