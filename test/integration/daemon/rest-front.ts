@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
+import { afterEach } from "vitest";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { type RecordedRequest, startTestServer, type TestServer } from "../../support/http-test-server.js";
+import { market, seedMarket, startMock } from "./support.js";
 
 /** Answers one request in the front's place; returns false to let it pass to the mock. */
 export type FrontOverride = (req: RecordedRequest, res: ServerResponse) => boolean;
@@ -34,4 +36,33 @@ export function restFront(mock: MockExchange, override: FrontOverride): Promise<
     res.writeHead(answer.status, { ...out, "content-length": body.length });
     res.end(body);
   });
+}
+
+/** The market the fronted mock is seeded with (a two-sided book: the engine can quote it). */
+export const FRONTED = market("arg-vs-fra-final-arg-win");
+
+/**
+ * A test file's fronted mocks: `start(override)` starts the mock, seeds FRONTED's book at 0.50/0.60
+ * and puts a REST front before it (see restFront); both are closed after each test.
+ * @example const fronted = frontedMocks(); const { m, url } = await fronted((req, res) => false);
+ */
+export function frontedMocks(): (
+  override: FrontOverride,
+) => Promise<{ m: MockExchange; url: string; front: TestServer }> {
+  let mock: MockExchange | undefined;
+  let front: TestServer | undefined;
+  afterEach(async () => {
+    await front?.close();
+    await mock?.close();
+    front = undefined;
+    mock = undefined;
+  });
+  return async (override) => {
+    const m = await startMock();
+    mock = m;
+    seedMarket(m, FRONTED, "0.50", "0.60");
+    const f = await restFront(m, override);
+    front = f;
+    return { m, url: f.url, front: f };
+  };
 }

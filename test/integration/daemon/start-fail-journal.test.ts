@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import type { MmConfig } from "../../../src/config/types.js";
@@ -8,18 +8,9 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { sendJson, type TestServer } from "../../support/http-test-server.js";
-import { type FrontOverride, restFront } from "./rest-front.js";
-import {
-  daemonConfig,
-  journalRuns,
-  market,
-  memoryLogger,
-  seedMarket,
-  startMock,
-  tempJournals,
-  WALLET,
-} from "./support.js";
+import { sendJson } from "../../support/http-test-server.js";
+import { FRONTED, frontedMocks } from "./rest-front.js";
+import { daemonConfig, journalRuns, memoryLogger, tempJournals, WALLET } from "./support.js";
 
 /*
  * A start that fails after the journal has opened (a start-up read answered wrong or 503) used to
@@ -28,28 +19,10 @@ import {
  * resting must stay restorable for the next start, whatever the failed start did meanwhile.
  */
 
-const ARG = market("arg-vs-fra-final-arg-win");
+const ARG = FRONTED;
 const YES = ARG.yesTokenId;
-
-let mock: MockExchange | undefined;
-let front: TestServer | undefined;
-afterEach(async () => {
-  await front?.close();
-  await mock?.close();
-  front = undefined;
-  mock = undefined;
-});
+const frontedMock = frontedMocks();
 const newJournal = tempJournals("mm-start-fail-journal-");
-
-/** The mock (seeded) behind a REST front that `override` may answer in its place. */
-async function frontedMock(override: FrontOverride): Promise<{ m: MockExchange; url: string }> {
-  const m = await startMock();
-  mock = m;
-  seedMarket(m, ARG, "0.50", "0.60");
-  const f = await restFront(m, override);
-  front = f;
-  return { m, url: f.url };
-}
 
 /** What startDaemon throws with `journal`; fails the test when the start succeeds. */
 async function failedStart(config: MmConfig, journal: JournalSettings): Promise<unknown> {

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
 import { superviseDaemon } from "../../../src/app/supervise.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import { sendJson, type TestServer } from "../../support/http-test-server.js";
-import { restFront } from "./rest-front.js";
-import { daemonConfig, market, memoryLogger, seedMarket, startMock } from "./support.js";
+import { sendJson } from "../../support/http-test-server.js";
+import { FRONTED, frontedMocks } from "./rest-front.js";
+import { daemonConfig, memoryLogger } from "./support.js";
 
 /*
  * The markets read fine, then a later start-up read (the wallet's positions, its open orders, its
@@ -15,16 +14,8 @@ import { daemonConfig, market, memoryLogger, seedMarket, startMock } from "./sup
  * not fit, exit 1; never "unexpected error".
  */
 
-const ARG = market("arg-vs-fra-final-arg-win");
-
-let mock: MockExchange | undefined;
-let front: TestServer | undefined;
-afterEach(async () => {
-  await front?.close();
-  await mock?.close();
-  front = undefined;
-  mock = undefined;
-});
+const ARG = FRONTED;
+const fronted = frontedMocks();
 
 interface WrongRead {
   readonly code: number | undefined;
@@ -39,15 +30,11 @@ interface WrongRead {
  * how the start ended, the stderr lines, and the request paths the front saw.
  */
 async function startWith(path: string, body: unknown, policy: "cancel" | "adopt"): Promise<WrongRead> {
-  const m = await startMock();
-  mock = m;
-  seedMarket(m, ARG, "0.50", "0.60");
-  const f = await restFront(m, (req, res) => {
+  const { m, front: f } = await fronted((req, res) => {
     if (req.path !== path) return false;
     sendJson(res, 200, body);
     return true;
   });
-  front = f;
   const config = daemonConfig(m, [ARG.slug], {
     MM_EXCHANGE_BASE_URL: f.url,
     MM_RECONCILE_ON_START: policy,
@@ -127,10 +114,7 @@ describe("daemon: a later start-up read answered 200 with something that is not 
   });
 
   it("the REST front alone (the fixture above): a whole start passes through it to the mock", async () => {
-    const m = await startMock();
-    mock = m;
-    const f = await restFront(m, () => false);
-    front = f;
+    const { m, front: f } = await fronted(() => false);
     const { logger } = memoryLogger();
     const d = await startDaemon(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: f.url }), { logger });
     await d.stop("test over");

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
-import { sendJson, type TestServer } from "../../support/http-test-server.js";
-import { restFront } from "./rest-front.js";
-import {
-  daemonConfig,
-  logged,
-  market,
-  memoryLogger,
-  seedMarket,
-  startFailure,
-  startMock,
-} from "./support.js";
+import { sendJson } from "../../support/http-test-server.js";
+import { FRONTED, frontedMocks } from "./rest-front.js";
+import { daemonConfig, logged, memoryLogger, startFailure } from "./support.js";
 
 /*
  * engine.markets names a market the exchange lists without its condition or token ids (not yet
@@ -22,7 +14,7 @@ import {
  * the daemon ran quoting nothing.
  */
 
-const ARG = market("arg-vs-fra-final-arg-win");
+const ARG = FRONTED;
 const UNDEPLOYED = sampleMarket({
   id: "6f1c1a52-9999-4c53-9d59-0e3e8b6b2a01",
   slug: "not-deployed-yet",
@@ -32,23 +24,12 @@ const UNDEPLOYED = sampleMarket({
   noTokenId: null,
 });
 
-let mock: MockExchange | undefined;
-let front: TestServer | undefined;
-afterEach(async () => {
-  await front?.close();
-  await mock?.close();
-  front = undefined;
-  mock = undefined;
-});
+const fronted = frontedMocks();
 
 /** The mock behind a REST front whose market list also holds the undeployed market. */
 async function exchangeWithUndeployed(): Promise<{ m: MockExchange; url: string }> {
-  const m = await startMock();
-  mock = m;
-  seedMarket(m, ARG, "0.50", "0.60");
-  const body = (await (await fetch(`${m.httpUrl}/api/markets?limit=500`)).json()) as { markets: unknown[] };
-  const listed = body.markets;
-  const f = await restFront(m, (req, res) => {
+  let listed: unknown[] = [];
+  const { m, url } = await fronted((req, res) => {
     if (req.path === "/api/markets") {
       sendJson(res, 200, [...listed, UNDEPLOYED]);
       return true;
@@ -59,8 +40,9 @@ async function exchangeWithUndeployed(): Promise<{ m: MockExchange; url: string 
     }
     return false;
   });
-  front = f;
-  return { m, url: f.url };
+  const body = (await (await fetch(`${m.httpUrl}/api/markets?limit=500`)).json()) as { markets: unknown[] };
+  listed = body.markets;
+  return { m, url };
 }
 
 describe("daemon: engine.markets names a market without token ids", () => {
