@@ -1,3 +1,4 @@
+import { unknownEnvVars } from "../config/env-names.js";
 import { loadConfig } from "../config/load.js";
 import type { MmConfig } from "../config/types.js";
 import type { CliIo } from "./command.js";
@@ -12,8 +13,26 @@ export const CONFIG_OPTION_HELP =
 
 /**
  * Loads the configuration from the files given with --config and the process environment.
- * Throws ConfigError (exit code 2 in the CLI) when anything is wrong.
+ * Throws ConfigError (exit code 2 in the CLI) when anything is wrong; warns first about MM_*
+ * variables that name no setting (warnUnknownEnv).
  */
 export function loadConfigFromFlags(files: readonly string[] | undefined, io: CliIo): MmConfig {
+  warnUnknownEnv(io);
   return loadConfig({ files: files ?? [], env: io.env, cwd: io.cwd });
+}
+
+/**
+ * One stderr line per MM_* variable of the environment that names no setting and is not close to
+ * one: it may be another program's, so it is only named, never refused. Those close to a setting's
+ * variable are the loader's to refuse, with the name they were probably meant for (load.ts).
+ * Called once per command, before its load, so the warning precedes any config error.
+ * @example warnUnknownEnv(io); // "config warning: MM_FOO: names no setting and is ignored (…)"
+ */
+export function warnUnknownEnv(io: CliIo): void {
+  for (const { name, meant } of unknownEnvVars(io.env)) {
+    if (meant !== null) continue;
+    io.stderr(
+      `config warning: ${name}: names no setting and is ignored (mm config --help lists the settings' variables)\n`,
+    );
+  }
 }

@@ -27,6 +27,8 @@ function help(): string {
     "  -h, --help          Show this help.",
     "",
     "Precedence: schema default < config/default.json < each --config file < environment.",
+    "An MM_* variable that names no setting is refused when it is close to a setting's (a typo:",
+    "the line names the one meant), otherwise named in a warning and ignored.",
     "Secrets come only from the environment (MM_API_KEY, MM_PRIVATE_KEY) or from key files",
     "(secrets.apiKeyFile, secrets.privateKeyFile; mode 0600); a config file holding a secret is refused.",
     "",

@@ -12,7 +12,7 @@ import { loggerOptions } from "../config/logger-options.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
-import { CONFIG_OPTION, CONFIG_OPTION_HELP } from "./config-option.js";
+import { CONFIG_OPTION, CONFIG_OPTION_HELP, warnUnknownEnv } from "./config-option.js";
 import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
 
 const OPTIONS = {
@@ -65,6 +65,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       // it. The same layers: a check made at load (risk limits against the scenario's ticks) must not
       // refuse here what the daemon's own load accepts.
       const files = values.config ?? [];
+      warnUnknownEnv(io);
       const early = loadConfig({
         files: [paperConfigFile(), ...files],
         env: { ...withoutSecrets(io.env), ...paperTicksEnv(scenario) },

@@ -5,6 +5,7 @@ import type { Address } from "../core/types.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { crossCheck } from "./cross-checks.js";
 import { MAX_CONFIG_DEPTH, textDepth } from "./depth.js";
+import { unknownEnvVars } from "./env-names.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { readConfigFile } from "./files.js";
 import { jsonTypeOf, registerFormats } from "./formats.js";
@@ -27,7 +28,8 @@ export interface LoadOptions {
 /**
  * Loads the configuration: schema defaults, then config/default.json (found from the package root,
  * not the cwd), then each file in order, then MM_* environment overrides; validates every setting
- * and the rules between them; resolves the secrets. All problems are gathered into one ConfigError
+ * and the rules between them; resolves the secrets. An MM_* variable close to a setting's own (a
+ * typo such as MM_SHUTDOWN_TIMEOUT) is a problem too. All problems are gathered into one ConfigError
  * (code `config_invalid`) with one line per bad field and no secret value in it.
  * @example
  * const config = loadConfig({ files: ["config/live.json"], env: process.env });
@@ -40,7 +42,7 @@ export function loadConfig(options: LoadOptions): MmConfig {
   const files = [defaultConfigFile(), ...(options.files ?? []).map((f) => resolve(cwd, f))];
   const issues: ConfigIssue[] = [];
   const source = new Map<string, string>();
-  issues.push(...dropDeepEnv(env));
+  issues.push(...dropDeepEnv(env), ...nearMissEnv(env));
 
   const conf = convict<RawConfig>(schema, { env, args: [] });
   const json = new JsonLayers();
@@ -96,6 +98,20 @@ function dropDeepEnv(env: NodeJS.ProcessEnv): ConfigIssue[] {
     delete env[spec.env];
   }
   return issues;
+}
+
+/**
+ * MM_* variables that name no setting but come close to one's (env-names.ts): refused like an
+ * unknown key in a file. So close a name was written for mm, and ignoring it would run with a
+ * value the operator believes replaced (a risk limit, a timeout). Variables far from every setting
+ * may be another program's; the CLI warns about those (cli/config-option.ts).
+ */
+function nearMissEnv(env: NodeJS.ProcessEnv): ConfigIssue[] {
+  return unknownEnvVars(env).flatMap(({ name, meant }) =>
+    meant === null
+      ? []
+      : [{ field: name, message: `names no setting: did you mean ${meant}? (unset or rename it)` }],
+  );
 }
 
 const address = (s: string): Address => getAddress(s);

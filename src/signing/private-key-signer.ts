@@ -24,7 +24,7 @@ export interface PrivateKeySignerOptions {
  * low-s). The key lives in a private field and is absent from toString, JSON and util.inspect, so
  * logging the signer (or an object holding it) cannot leak it.
  * @example
- * const signer = new PrivateKeySigner(process.env.MM_WALLET_PRIVATE_KEY ?? "");
+ * const signer = new PrivateKeySigner(process.env.MM_PRIVATE_KEY ?? "");
  * const { signature } = await signer.signOrder(struct, domain);
  */
 export class PrivateKeySigner implements Signer {
