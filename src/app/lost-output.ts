@@ -2,7 +2,8 @@ import { closeSync } from "node:fs";
 import { Writable } from "node:stream";
 import { isatty } from "node:tty";
 import { type DestinationStream, pino } from "pino";
-import pretty, { type PrettyOptions } from "pino-pretty";
+import type { PrettyOptions } from "pino-pretty";
+import { humanLogStream } from "../observability/pretty-line.js";
 
 /**
  * Write errors that mean the reader is gone for good: a hung-up terminal (a closed terminal window
@@ -99,10 +100,10 @@ export class SurvivingDestination extends Writable {
 
 /**
  * Where a long-running command's log lines go on stdout, surviving a closed terminal: readable
- * lines through pino-pretty (`human`), else JSON lines.
+ * lines, one per event with its fields as `key=value` (`human`, see humanLogStream), else JSON lines.
  * @example createLogger({ ...loggerOptions(config), destination: stdoutLogDestination(process.stdout.isTTY === true) });
  */
 export function stdoutLogDestination(human: boolean, prettyOptions: PrettyOptions = {}): DestinationStream {
   if (!human) return new SurvivingDestination(1, false);
-  return pretty({ colorize: true, ...prettyOptions, destination: new SurvivingDestination(1, true) });
+  return humanLogStream(new SurvivingDestination(1, true), prettyOptions);
 }

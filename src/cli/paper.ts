@@ -108,13 +108,13 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
 
 /**
  * Where paper mode's log lines go: the injected destination, else stdout (surviving a closed
- * terminal): on a terminal (or with log.pretty true) one readable line per event — the message
- * alone, fields hidden — else JSON lines.
+ * terminal): on a terminal (or with log.pretty true) one readable line per event — the message,
+ * then its fields as `key=value` — else JSON lines.
  */
 function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { destination: DestinationStream } {
   if (deps.logDestination !== undefined) return { destination: deps.logDestination };
   const human = mode === "auto" ? process.stdout.isTTY === true : mode;
-  return { destination: stdoutLogDestination(human, { hideObject: true }) };
+  return { destination: stdoutLogDestination(human) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
-import pretty from "pino-pretty";
+import { humanLogStream } from "./pretty-line.js";
 
 export type { Logger } from "pino";
 
@@ -56,7 +56,7 @@ export function createLogger(config: LoggerConfig): Logger {
   const wantPretty = config.pretty ?? process.stdout.isTTY === true;
   const destination =
     config.destination ??
-    (wantPretty ? pretty({ colorize: true, sync: true }) : pino.destination({ sync: false }));
+    (wantPretty ? humanLogStream(undefined, { sync: true }) : pino.destination({ sync: false }));
   return pino(options, destination);
 }
 
