@@ -48,6 +48,7 @@ const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters force quoting
 const BARE = /^[^\s"=\\\u0000-\u001F\u007F-\u009F]+$/;
 const DECIMAL = /^\d+$/;
+const WORD = /[A-Za-z0-9_]/;
 const INTEGER = /^-?\d+$/;
 
 /**
@@ -88,7 +89,7 @@ export function errorStack(log: Record<string, unknown>): string | undefined {
 function pair(key: string, value: unknown, msg: string, log: Record<string, unknown>): string {
   if (value === undefined) return "";
   if (typeof value === "string") {
-    if (value.length >= MIN_ELIDED && msg.includes(value)) return "";
+    if (value.length >= MIN_ELIDED && saysWhole(msg, value)) return "";
     return scaled(key, value, msg, log) ?? ` ${key}=${key === "err" ? bare(value) : stringValue(value)}`;
   }
   if (typeof value === "number") return scaled(key, String(value), msg, log) ?? ` ${key}=${value}`;
@@ -96,6 +97,20 @@ function pair(key: string, value: unknown, msg: string, log: Record<string, unkn
   if (Array.isArray(value)) return ` ${key}=${list(value)}`;
   if (typeof value === "object" && isErrorLike(value)) return ` ${key}=${bare(errorText(value))}`;
   return ` ${key}=${cutAtComma(safeJson(value))}`;
+}
+
+/**
+ * Whether `msg` holds `value` as a whole token (not inside a longer word or id: "market" is not
+ * said by "market_not_open", nor "…-s0-1" by "…-s0-17").
+ */
+function saysWhole(msg: string, value: string): boolean {
+  for (let at = msg.indexOf(value); at >= 0; at = msg.indexOf(value, at + 1)) {
+    const before = msg[at - 1];
+    const after = msg[at + value.length];
+    if ((before === undefined || !WORD.test(before)) && (after === undefined || !WORD.test(after)))
+      return true;
+  }
+  return false;
 }
 
 function stringValue(value: string): string {

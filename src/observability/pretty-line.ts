@@ -12,7 +12,9 @@ const ERROR_LEVEL = 50;
  */
 const messageFormat: MessageFormatFunc = (log, messageKey, _levelLabel, { colors }) => {
   const raw = log[messageKey];
-  const msg = typeof raw === "string" ? safeText(raw) : "";
+  // A newline would start a line of its own, without time or level: text from the exchange (a
+  // refusal's message) could forge one.
+  const msg = typeof raw === "string" ? safeText(raw).replace(/\n/g, "\\n") : "";
   const fields = prettyFields(log);
   let line = msg;
   // A line without a message starts with its fields, without their leading space.
