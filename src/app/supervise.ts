@@ -1,4 +1,5 @@
 import { ConfigError } from "../config/errors.js";
+import { MmError } from "../core/errors.js";
 import { GatewayFatalError, wrongGatewayUrl } from "../gateway/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
 import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
@@ -58,6 +59,12 @@ export async function superviseDaemon(
       return finish(DAEMON_EXIT.failed, deps);
     }
     const auth = fatalAuthCode(err);
+    if (auth === undefined && err instanceof MmError && err.code === "engine_start_failed") {
+      // The engine's own start-up checks (the exchange's failed reads are StartReadErrors above).
+      const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+      notify(`could not start: ${err.message}${cause}; nothing was quoted; exit 1`);
+      return finish(DAEMON_EXIT.failed, deps);
+    }
     if (err instanceof ConfigError || auth === undefined) throw err;
     notify(`the exchange refused the API key (${auth}) at start-up; nothing was quoted; exit 3`);
     code = DAEMON_EXIT.fatal;

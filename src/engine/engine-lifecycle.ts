@@ -36,7 +36,12 @@ export async function prepareStart(
   const { positions: remote, sinceMs } = await baselineRead(core);
   if (core.options.inventoryBaseline === "positions") {
     const sizes = new Map<string, bigint>();
-    for (const p of remote) sizes.set(p.tokenId, (sizes.get(p.tokenId) ?? 0n) + readQuantity(p));
+    // Only the engine's tokens have a baseline: a row of another token (one mm cannot even read)
+    // must not stop the start, as it does not stop a periodic reconcile.
+    for (const p of remote) {
+      if (core.positions.trades(p.tokenId))
+        sizes.set(p.tokenId, (sizes.get(p.tokenId) ?? 0n) + readQuantity(p));
+    }
     core.positions.setBaseline(sizes);
   }
   fills.open(sinceMs);
@@ -133,11 +138,10 @@ function readQuantity(p: { tokenId: string; quantity: string }): bigint {
   } catch (err) {
     throw new MmError(
       "engine_start_failed",
-      "unreadable position quantity at start",
+      `the wallet's positions answer gives token ${p.tokenId} a quantity that is no exact number of ` +
+        `shares (a decimal string of at most 6 decimals): ${JSON.stringify(p.quantity)}`,
       { tokenId: p.tokenId },
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
 }

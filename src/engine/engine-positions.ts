@@ -63,6 +63,11 @@ export class PositionBook {
     }
   }
 
+  /** Whether the engine trades `tokenId` (only its tokens have positions here). */
+  trades(tokenId: string): boolean {
+    return this.#tokens.has(tokenId);
+  }
+
   /**
    * Sets the baseline of the engine's tokens from their absolute holdings at start (micro-shares):
    * the part of each holding the relative inventory does not explain. That is the whole holding on

@@ -1,20 +1,7 @@
 import type { ParsedEnvelope } from "./envelopes.js";
 import { normaliseFeeRow, normaliseOrder, normaliseTradeRecord, normaliseWithdrawal } from "./records.js";
 import type { DecimalString, FeeRow, Order, TradeRecord, Withdrawal } from "./types.js";
-import {
-  arr,
-  dec,
-  fail,
-  id,
-  items,
-  listOf,
-  obj,
-  optDec,
-  optStr,
-  str,
-  strOrNull,
-  weiDec,
-} from "./validate.js";
+import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull } from "./validate.js";
 
 /**
  * Every response (and request) shape the spec marks "not shown", in one place. Each assumption is the
@@ -81,8 +68,9 @@ export interface Balances {
 }
 
 /**
- * GET /api/me/positions element. Assumed `tokenId` (uint256 decimal string) and `quantity` (shares,
- * at most 6 decimals: a share has 6 on chain; a finer quantity is a malformed answer).
+ * GET /api/me/positions element. Assumed `tokenId` (uint256 decimal string) and `quantity` (shares, a
+ * decimal string). Exactness is the engine's to judge, for the tokens it trades only: a row of
+ * another token mm cannot read must not fail the whole read (every periodic reconcile reads it).
  */
 export interface Position {
   tokenId: string;
@@ -160,7 +148,7 @@ export function balances(b: unknown, p: string): Balances {
 export const positions = (b: unknown, p: string): Position[] =>
   listOf(b, "positions", p, (v, q) => {
     const o = obj(v, q);
-    return { ...o, tokenId: id(o, "tokenId", q), quantity: weiDec(o, "quantity", q) };
+    return { ...o, tokenId: id(o, "tokenId", q), quantity: dec(o, "quantity", q) };
   });
 
 export function vault(b: unknown, p: string): VaultInfo {

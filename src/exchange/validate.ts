@@ -1,6 +1,5 @@
 import { parseDecimal } from "../core/decimal.js";
 import { ValidationError } from "../core/errors.js";
-import { toWei, WEI_DECIMALS } from "../core/wei.js";
 
 /**
  * Boundary checks for response bodies. Each throws ValidationError `malformed_response` naming the field
@@ -75,20 +74,6 @@ export function dec(o: Obj, key: string, path: string): string {
     fail(`${path}.${key}`, "a decimal string", v);
   }
   return v as string;
-}
-
-/**
- * A decimal string exact in 6-decimal wei (USDC and outcome shares have 6 decimals on chain): a finer
- * one is no amount the exchange holds, and mm never rounds one (see core toWei).
- */
-export function weiDec(o: Obj, key: string, path: string): string {
-  const v = dec(o, key, path);
-  try {
-    toWei(v, `${path}.${key}`);
-  } catch {
-    fail(`${path}.${key}`, `a decimal string of at most ${WEI_DECIMALS} decimals`, v);
-  }
-  return v;
 }
 
 /** An optional decimal-string field. */

@@ -73,17 +73,16 @@ describe("daemon: a later start-up read answered 200 with something that is not 
     expect(run.paths).not.toContain("/api/orders/place");
   });
 
-  it("a position quantity finer than the 6 decimals of a share: named as a field that does not fit", async () => {
+  it("a quoted token's position quantity finer than the 6 decimals of a share: the start says so", async () => {
     const position = { tokenId: ARG.yesTokenId, quantity: "1.1234567" };
     const run = await startWith("/api/me/positions", { positions: [position] }, "cancel");
     expect(run.thrown).toBeUndefined();
     expect(run.code).toBe(DAEMON_EXIT.failed);
     // It used to end as "mm run: unexpected error: unreadable position quantity at start".
-    expect(run.lines.join("")).toContain(
-      `mm run: could not read the wallet's positions at start: exchange.baseUrl ${run.url}: ` +
-        `GET /api/me/positions at ${run.url}/api/me/positions: HTTP 200 malformed_response: ` +
-        'body.positions[0].quantity: expected a decimal string of at most 6 decimals, got "1.1234567"; ' +
-        "the answer is not the exchange API's: check the setting; nothing was quoted; exit 1\n",
+    expect(run.lines.join("")).toBe(
+      `mm run: could not start: the wallet's positions answer gives token ${ARG.yesTokenId} a quantity ` +
+        'that is no exact number of shares (a decimal string of at most 6 decimals): "1.1234567": ' +
+        "quantity has more than 6 decimals; nothing was quoted; exit 1\n",
     );
   });
 
