@@ -5,7 +5,7 @@ import { weiToString } from "../core/wei.js";
 import type { Engine } from "../engine/engine-api.js";
 import type { EngineEvent } from "../engine/engine-events.js";
 import type { Logger } from "../observability/logger.js";
-import type { QuotedMarkets } from "./markets.js";
+import { type QuotedMarkets, UNQUOTABLE } from "./markets.js";
 
 /** How often the daemon logs a one-line status. */
 const STATUS_EVERY_MS = 30_000;
@@ -56,10 +56,10 @@ export class DaemonReporter {
       },
       `quoting ${slugs.length} market(s), ${tokens.length} token(s), with ${strategies.join(", ")}: ${shown}${more}`,
     );
-    for (const m of this.#markets.undeployed) {
+    for (const { market, why } of this.#markets.unquotable) {
       this.#log.warn(
-        { slug: m.slug, marketId: m.id, status: m.status },
-        "market not quoted: the exchange lists it without its condition or token ids (not deployed on chain yet); it is read at start only, so restart mm once it is",
+        { slug: market.slug, marketId: market.id, status: market.status, why },
+        `market not quoted: ${market.slug} ${UNQUOTABLE[why]}`,
       );
     }
   }

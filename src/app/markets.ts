@@ -3,7 +3,7 @@ import { ConfigError } from "../config/errors.js";
 import type { MmConfig } from "../config/types.js";
 import { publicUrl } from "../core/public-url.js";
 import type { TokenMarket } from "../core/trading.js";
-import { tokenMarkets, undeployedNamed, unknownSlugs } from "../engine/markets.js";
+import { tokenMarkets, type UnquotableMarket, unknownSlugs, unquotableNamed } from "../engine/markets.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import { buildPath } from "../exchange/paths.js";
@@ -19,8 +19,8 @@ export interface QuotedMarkets {
   readonly tokens: readonly TokenMarket[];
   /** Market slugs in quoting order. */
   readonly slugs: readonly string[];
-  /** Markets engine.markets names that the exchange lists without condition or token ids: not quoted. */
-  readonly undeployed: readonly Market[];
+  /** Markets engine.markets names that cannot be quoted (not deployed yet, or not binary), and why. */
+  readonly unquotable: readonly UnquotableMarket[];
   strategyFor(market: TokenMarket): ConfiguredStrategy | undefined;
   /** marketId of a (lowercase) conditionId, for condition_lifecycle events. */
   marketOfCondition(conditionId: string): string | undefined;
@@ -56,9 +56,9 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
     );
   }
   const tokens = tokenMarkets(markets, config.markets, select);
-  const undeployed = undeployedNamed(markets, select);
+  const unquotable = unquotableNamed(markets, select);
   if (tokens.length === 0)
-    throw new ConfigError([{ field: "engine.markets", message: nothingDeployed(undeployed) }]);
+    throw new ConfigError([{ field: "engine.markets", message: nothingQuotable(unquotable) }]);
   const slugById = new Map(markets.map((m) => [m.id, m.slug]));
   const marketByCondition = new Map(tokens.map((t) => [t.conditionId, t.marketId]));
   const strategies = new Map<string, ConfiguredStrategy>();
@@ -76,7 +76,7 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
   return {
     tokens,
     slugs: [...new Set(tokens.map((t) => slugById.get(t.marketId) ?? t.marketId))],
-    undeployed,
+    unquotable,
     strategyFor: (m) => {
       const slug = slugById.get(m.marketId);
       return slug === undefined ? undefined : strategyOf(slug);
@@ -86,13 +86,21 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
   };
 }
 
-/** Why a selection leaves no token to quote: every market it names (or the exchange lists) is undeployed. */
-function nothingDeployed(undeployed: readonly Market[]): string {
-  if (undeployed.length === 0)
-    return "nothing to quote: the exchange lists no market with its condition and token ids";
-  const slugs = undeployed.map((m) => JSON.stringify(m.slug)).join(", ");
-  return `nothing to quote: the exchange lists ${slugs} without its condition or token ids (not deployed on chain yet)`;
+/** Why a selection leaves no token to quote: every market it names (or the exchange lists) is unquotable. */
+function nothingQuotable(unquotable: readonly UnquotableMarket[]): string {
+  if (unquotable.length === 0) {
+    return "nothing to quote: the exchange lists no binary market with its condition and token ids";
+  }
+  return `nothing to quote: ${unquotable.map((u) => `${JSON.stringify(u.market.slug)} ${UNQUOTABLE[u.why]}`).join("; ")}`;
 }
+
+/** What each reason a named market is not quoted means, for the operator. */
+export const UNQUOTABLE: Readonly<Record<UnquotableMarket["why"], string>> = {
+  not_deployed:
+    "is listed without its condition or token ids (not deployed on chain yet; the list is read at start only, so restart mm once it is)",
+  not_binary:
+    "is not a binary market (it has no NO token): mm quotes the YES and NO tokens of binary markets only",
+};
 
 /** The market, or the 404 that says the exchange has none by that slug. */
 async function fetchMarket(client: ExchangeHttpClient, slug: string): Promise<Market | ExchangeError> {

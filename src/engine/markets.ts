@@ -43,8 +43,8 @@ export function tokenMarkets(
 }
 
 /**
- * Whether a market has its condition and both token ids: one without them is not deployed on chain
- * yet, and nothing can be quoted or subscribed to on it.
+ * Whether a market has its condition and both token ids: the engine quotes binary markets only, so
+ * one without them is never quoted.
  */
 export function isDeployed(
   m: Market,
@@ -52,10 +52,31 @@ export function isDeployed(
   return m.conditionId !== null && m.yesTokenId !== null && m.noTokenId !== null;
 }
 
-/** Markets named in `select` (by slug, not through "*") that are listed but not deployed (isDeployed). */
-export function undeployedNamed(markets: readonly Market[], select: readonly string[]): Market[] {
+/**
+ * Why a market cannot be quoted: `not_deployed` (no conditionId or YES token yet: the spec's
+ * conditionId is null until deployment is confirmed) or `not_binary` (deployed, but without a NO
+ * token: the spec's noTokenId is null for non-binary markets).
+ */
+export type Unquotable = "not_deployed" | "not_binary";
+
+/** A market engine.markets names that the engine cannot quote, and why. */
+export interface UnquotableMarket {
+  readonly market: Market;
+  readonly why: Unquotable;
+}
+
+/** Markets named in `select` (by slug, not through "*") that are listed but cannot be quoted. */
+export function unquotableNamed(markets: readonly Market[], select: readonly string[]): UnquotableMarket[] {
   const wanted = new Set(select);
-  return markets.filter((m) => wanted.has(m.slug) && !isDeployed(m));
+  const out: UnquotableMarket[] = [];
+  for (const m of markets) {
+    if (!wanted.has(m.slug) || isDeployed(m)) continue;
+    out.push({
+      market: m,
+      why: m.conditionId === null || m.yesTokenId === null ? "not_deployed" : "not_binary",
+    });
+  }
+  return out;
 }
 
 /** Slugs named in `select` that the exchange does not list: a configuration mistake worth stopping for. */

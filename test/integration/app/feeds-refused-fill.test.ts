@@ -41,7 +41,7 @@ class RecordingEngine {
 const NO_MARKETS: QuotedMarkets = {
   tokens: [],
   slugs: [],
-  undeployed: [],
+  unquotable: [],
   strategyFor: () => undefined,
   marketOfCondition: () => undefined,
   slugOf: () => undefined,

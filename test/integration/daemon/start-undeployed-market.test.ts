@@ -70,7 +70,8 @@ describe("daemon: engine.markets names a market without token ids", () => {
     const err = await startFailure(daemonConfig(m, ["not-deployed-yet"], { MM_EXCHANGE_BASE_URL: url }));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).lines()).toEqual([
-      'engine.markets: nothing to quote: the exchange lists "not-deployed-yet" without its condition or token ids (not deployed on chain yet)',
+      'engine.markets: nothing to quote: "not-deployed-yet" is listed without its condition or token ids ' +
+        "(not deployed on chain yet; the list is read at start only, so restart mm once it is)",
     ]);
   });
 });

@@ -63,7 +63,7 @@ const TOKEN_MARKET: TokenMarket = {
 const MARKETS: QuotedMarkets = {
   tokens: [TOKEN_MARKET],
   slugs: ["m1"],
-  undeployed: [],
+  unquotable: [],
   strategyFor: () => undefined,
   marketOfCondition: () => "m1",
   slugOf: () => "m1",
