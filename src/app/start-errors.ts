@@ -106,12 +106,21 @@ function describe(err: ExchangeError, errno: string | undefined): string {
   return `${own}${code}`;
 }
 
-/** What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage. */
+/**
+ * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage; a
+ * 403 (a key without the scope the read needs, a refused wallet) at the key, whose URL and exchange
+ * are evidently right; a 429 left after the retries at the request rate.
+ */
 function hint(err: ExchangeError): string {
   const ok = err.httpStatus !== undefined && err.httpStatus >= 200 && err.httpStatus < 300;
-  return ok && err.code === "malformed_response"
-    ? "the answer is not the exchange API's: check the setting"
-    : "check the setting, or whether the exchange is up";
+  if (ok && err.code === "malformed_response")
+    return "the answer is not the exchange API's: check the setting";
+  if (err.httpStatus === 403) {
+    return "the exchange refused this read to the API key: check the key's scopes and the wallet's standing";
+  }
+  if (err.httpStatus === 429)
+    return "the exchange is rate-limiting this key: wait, or check what else uses it";
+  return "check the setting, or whether the exchange is up";
 }
 
 function errnoOf(cause: unknown): string | undefined {
