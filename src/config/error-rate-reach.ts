@@ -39,9 +39,11 @@ function mostSends(budget: RateBudget, op: QueueOp, spanMs: number): number {
  * queue.rateLimitPerMin and queue.ipLimitFactor. Answers counted in a window come from requests sent
  * in it or in the HOLD_MS before, or already in flight then (queue.concurrency placements and
  * DEFAULT_CANCEL_SLOTS cancels at most), so above that sum the halt can never trip: a safety that is
- * silently off. Only a placement whose signing fails counts without a request (nothing spends a
- * token), and a signer failing on every order is not what the halt is sized for. Refused only
- * then: a maxErrors below it that a steady error stream cannot reach is left alone (a burst can).
+ * silently off. Two counts the bound leaves out, so the refusal speaks of failing order requests: a
+ * placement whose signing fails counts without a request (a signer failing on every order is not
+ * what the halt is sized for), and a failed wallet cancel-all counts once for every market cancel-all
+ * it stood for (rare, and under a wallet gate already). Refused only above the bound: a maxErrors
+ * below it that a steady error stream cannot reach is left alone (a burst can).
  * @example errorRateReachIssues(raw) // [{ field: "risk.errorRate.maxErrors", message: "must be ≤ 1144 …" }]
  */
 export function errorRateReachIssues(raw: RawConfig): ConfigIssue[] {
@@ -58,7 +60,7 @@ export function errorRateReachIssues(raw: RawConfig): ConfigIssue[] {
     {
       field: "risk.errorRate.maxErrors",
       message:
-        `must be ≤ ${reach - 1} for the halt to ever trip, got ${maxErrors}: it trips on more than maxErrors ` +
+        `must be ≤ ${reach - 1} for failing order requests to ever trip the halt, got ${maxErrors}: it trips on more than maxErrors ` +
         `order errors within risk.errorRate.windowMs (${windowMs} ms), each the answer to one order request, ` +
         `and at queue.rateLimitPerMin ${rateLimitPerMin} and queue.ipLimitFactor ${ipLimitFactor} the order ` +
         `queue sends at most ${sent} of them (${sends.map((s) => `${s.most} ${s.name}`).join(", ")}) in those ` +

@@ -17,7 +17,7 @@ const linesOf = (env: Record<string, string>): string[] => configError(() => loa
 describe("risk.errorRate.maxErrors against what the rate limits let the queue send in the window", () => {
   it("refuses a maxErrors the order requests the budget allows in the window can never exceed", () => {
     expect(linesOf(risk({ maxErrors: 1145, windowMs: 5000 }))).toEqual([
-      "risk.errorRate.maxErrors: must be ≤ 1144 for the halt to ever trip, got 1145: it trips on more than maxErrors order errors within risk.errorRate.windowMs (5000 ms), each the answer to one order request, and at queue.rateLimitPerMin 600 and queue.ipLimitFactor 1 the order queue sends at most 1125 of them (750 placements, 300 cancels, 75 cancel-alls) in those 5000 ms and the 10000 ms before (answers the platform-status check may hold), with 20 more in flight (queue.concurrency 16 + 4 cancel slots); lower maxErrors or lengthen windowMs",
+      "risk.errorRate.maxErrors: must be ≤ 1144 for failing order requests to ever trip the halt, got 1145: it trips on more than maxErrors order errors within risk.errorRate.windowMs (5000 ms), each the answer to one order request, and at queue.rateLimitPerMin 600 and queue.ipLimitFactor 1 the order queue sends at most 1125 of them (750 placements, 300 cancels, 75 cancel-alls) in those 5000 ms and the 10000 ms before (answers the platform-status check may hold), with 20 more in flight (queue.concurrency 16 + 4 cancel slots); lower maxErrors or lengthen windowMs",
     ]);
   });
 
@@ -40,7 +40,7 @@ describe("risk.errorRate.maxErrors against what the rate limits let the queue se
     const env = { MM_QUEUE_RATE_LIMIT_PER_MIN: "1", MM_QUEUE_CONCURRENCY: "1" };
     expect(() => loadConfig({ env: { ...env, ...risk({ maxErrors: 37, windowMs: 1000 }) } })).not.toThrow();
     expect(linesOf({ ...env, ...risk({ maxErrors: 38, windowMs: 1000 }) })[0]).toMatch(
-      /^risk\.errorRate\.maxErrors: must be ≤ 37 for the halt to ever trip, got 38: .* at queue\.rateLimitPerMin 1 and queue\.ipLimitFactor 1 the order queue sends at most 33 of them \(11 placements, 11 cancels, 11 cancel-alls\) .* with 5 more in flight \(queue\.concurrency 1 \+ 4 cancel slots\)/,
+      /^risk\.errorRate\.maxErrors: must be ≤ 37 for failing order requests to ever trip the halt, got 38: .* at queue\.rateLimitPerMin 1 and queue\.ipLimitFactor 1 the order queue sends at most 33 of them \(11 placements, 11 cancels, 11 cancel-alls\) .* with 5 more in flight \(queue\.concurrency 1 \+ 4 cancel slots\)/,
     );
   });
 
