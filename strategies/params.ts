@@ -80,7 +80,7 @@ export class ParamReader {
     const v = this.#take(key);
     if (v === undefined && fallback !== undefined) return fallback;
     if (typeof v !== "number" || !Number.isFinite(v)) {
-      this.issue(this.path(key), v === undefined ? "required (a number)" : "must be a finite number");
+      this.issue(this.path(key), v === undefined ? "required (a number)" : notANumber(v));
       return Number.NaN;
     }
     const problem = violates(v, rule);
@@ -169,6 +169,15 @@ export class ParamReader {
     this.#seen.add(key);
     return this.#has(key) ? this.#obj[key] : undefined;
   }
+}
+
+// Prices and sizes are decimal strings but coefficients JSON numbers, so a quoted coefficient is
+// the natural slip: say to drop the quotes rather than call "0.05" not a finite number.
+function notANumber(v: unknown): string {
+  const text = typeof v === "string" ? v.trim() : "";
+  if (text !== "" && Number.isFinite(Number(text)))
+    return `must be a JSON number: ${text}, not ${JSON.stringify(v)}`;
+  return "must be a finite number";
 }
 
 function violates(v: number, rule: NumberRule): string | undefined {

@@ -138,7 +138,7 @@ export function expandGrid(axes: readonly GridAxis[]): GridPoint[] {
 /**
  * Each point's strategy entry: the config's `{ name, params }` with the point's values set, checked
  * by the strategy's own validator before any backtest starts. Throws BacktestError `sweep_invalid`
- * naming the grid value at fault (`grid.gamma = "0.05": must be a finite number`), or the point
+ * naming the grid value at fault (`grid.gamma = "0.05": must be a JSON number: 0.05, not "0.05"`), or the point
  * when a combination is refused (e.g. glft's maxInventory below 1).
  */
 export function pointStrategies(

@@ -250,7 +250,7 @@ describe("mm backtest --sweep: bad input", () => {
     const wrong = file("wrong-sweep.json", { grid: { gamma: ["0.05", 1] } });
     const r2 = await run("--scenario", scenario, "--sweep", wrong, "--progress", "none");
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toContain('grid.gamma = "0.05": must be a finite number');
+    expect(r2.stderr).toContain('grid.gamma = "0.05": must be a JSON number: 0.05, not "0.05"');
     expect(r2.stderr).not.toContain("sweep of");
     const r3 = await run("--scenario", scenario, "--sweep", sweep, "--rank-by", "p&l");
     expect(r3.code).toBe(2);

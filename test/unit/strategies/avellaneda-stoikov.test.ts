@@ -181,7 +181,7 @@ describe("avellaneda-stoikov: parameters", () => {
       ),
     ).toEqual([
       "gamma: must be > 0",
-      "k: must be a finite number",
+      'k: must be a JSON number: 100, not "100"',
       "orderSize: required (a decimal string)",
       "sigma: must be ≥ 0",
       "horizonSeconds: must be > 0",

@@ -172,7 +172,7 @@ describe("glft: parameters", () => {
     });
     expect(issuesOf(() => glft.parseParams({ ...P, A: 0, maxInventory: 0.5, delta: "1", xi: 2 }))).toEqual([
       "A: must be > 0",
-      "delta: must be a finite number",
+      'delta: must be a JSON number: 1, not "1"',
       "maxInventory: must be ≥ 1 (room for one fill)",
       "xi: unknown parameter",
     ]);

@@ -154,7 +154,7 @@ describe("pointStrategies", () => {
   it("blames the grid value the strategy refuses", () => {
     const spec = parseSweepFile({ grid: { gamma: ["0.05", 0.1, -1], k: [1, 2] } });
     expect(issuesOf(() => pointStrategies(spec, AS, expandGrid(spec.axes)))).toEqual([
-      'grid.gamma = "0.05": must be a finite number',
+      'grid.gamma = "0.05": must be a JSON number: 0.05, not "0.05"',
       "grid.gamma = -1: must be > 0",
     ]);
   });
