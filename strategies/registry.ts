@@ -56,5 +56,22 @@ export function parseStrategyConfig(raw: unknown): ConfiguredStrategy {
   }
   r.finish(strategy?.name ?? "strategy");
   if (strategy === undefined) throw new StrategyParamsError("strategy", r.issues);
+  return bind(strategy, params);
+}
+
+/**
+ * Validates `rawParams` with `strategy`'s own parser and binds them, for any `Strategy<P>`,
+ * registered or not: how a test or a backtest run from code tries a strategy before it is in
+ * STRATEGIES (a replay config's `strategy` is a ConfiguredStrategy). Throws the parser's
+ * StrategyParamsError as it is (fields without the `params.` prefix).
+ * @example
+ * const config = { ...parseReplayConfig([file]), strategy: configureStrategy(mine, { halfSpread: "0.01" }) };
+ * await runBacktest({ config, data });
+ */
+export function configureStrategy<P>(strategy: Strategy<P>, rawParams: unknown): ConfiguredStrategy {
+  return bind(strategy, strategy.parseParams(rawParams));
+}
+
+function bind<P>(strategy: Strategy<P>, params: P): ConfiguredStrategy {
   return { name: strategy.name, params, quote: (ctx) => strategy.quote(ctx, params) };
 }

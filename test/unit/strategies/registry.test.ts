@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { bands } from "../../../strategies/bands.js";
 import { StrategyParamsError } from "../../../strategies/params.js";
-import { getStrategy, parseStrategyConfig, STRATEGY_NAMES } from "../../../strategies/registry.js";
+import {
+  configureStrategy,
+  getStrategy,
+  parseStrategyConfig,
+  STRATEGY_NAMES,
+} from "../../../strategies/registry.js";
 import { book, codeOf, compact, context, issuesOf } from "./helpers.js";
 
 describe("registry", () => {
@@ -57,5 +63,18 @@ describe("registry", () => {
         "invalid avellaneda-stoikov parameters:\nparams.orderSize: required (a decimal string)",
       );
     }
+  });
+
+  it("configureStrategy binds any strategy; its parser's issues come as they are, without params.", () => {
+    const s = configureStrategy(bands, { bands: [{ margin: "0.02", size: "10" }] });
+    expect(s.name).toBe("bands");
+    expect(compact(s.quote(context(book([[0.49, 5]], [[0.51, 5]]))))).toEqual([
+      ["buy", 0, 0.48, 10],
+      ["sell", 0, 0.52, 10],
+    ]);
+    expect(issuesOf(() => configureStrategy(bands, { bands: [], x: 1 }))).toEqual([
+      "bands: must be a non-empty array",
+      "x: unknown parameter",
+    ]);
   });
 });
