@@ -1,3 +1,4 @@
+import { STRATEGY_NAMES } from "../../strategies/registry.js";
 import { DEFAULT_RISK_SETTINGS } from "../risk/config.js";
 import type { SettingSpec } from "./schema.js";
 
@@ -75,7 +76,8 @@ export const engineSchema = {
       env: "MM_ENGINE_MARKETS",
     }),
     strategy: setting<StrategySetting>({
-      doc: 'Strategy of every market without an entry in engine.strategyByMarket: {"name": "bands" | "avellaneda-stoikov" | "glft", "params": {...}} (parameters in strategies/README.md). A later file or the env var (JSON) replaces it whole.',
+      // The names come from the registry, so a strategy added there is documented here too.
+      doc: `Strategy of every market without an entry in engine.strategyByMarket: {"name": ${STRATEGY_NAMES.map((n) => JSON.stringify(n)).join(" | ")}, "params": {...}} (parameters in strategies/README.md). A later file or the env var (JSON) replaces it whole.`,
       format: "mm-strategy",
       default: DEFAULT_STRATEGY,
       env: "MM_ENGINE_STRATEGY",
