@@ -12,7 +12,7 @@ import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
 import { judgedQuotes } from "./judged-quotes.js";
 import { IN_BOOK, openQuotes } from "./open-quotes.js";
-import type { StepInputs } from "./quote-memo.js";
+import { type StepInputs, TOUCH_READ } from "./quote-memo.js";
 
 const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_frozen", "error_rate_halt"]);
 
@@ -149,9 +149,19 @@ function runStep(
   const quoted =
     net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
   const inventory = core.positions.exposure(tokenId);
+  const desired = quoted?.quotes ?? [];
+  // Whatever the strategy, none of its quotes goes through the touch of the book it was given (the
+  // guard drops it): read only when there is a quote to judge, no allocation either way.
+  const touched = net !== undefined && desired.length > 0;
   const { allowed, decisions } = core.risk.filter(
-    { market: slot.market, book: health, inventory },
-    quoted?.quotes ?? [],
+    {
+      market: slot.market,
+      book: health,
+      inventory,
+      bestBidMicro: touched ? net.bids.bestPrice() : undefined,
+      bestAskMicro: touched ? net.asks.bestPrice() : undefined,
+    },
+    desired,
     now,
   );
   // A quote the strategy did not desire (a one-sided book, a band skipped at the price edge) was not
@@ -172,7 +182,8 @@ function runStep(
   );
   return {
     intents,
-    reads: quoted?.reads ?? 0,
+    // The guard's touch check makes the step depend on the best prices, read by the strategy or not.
+    reads: (quoted?.reads ?? 0) | (touched ? TOUCH_READ : 0),
     decisions,
     judged,
     failed: quoted?.failed === true,

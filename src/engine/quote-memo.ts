@@ -11,6 +11,12 @@ const TIME = 8;
 const VOL = 16;
 
 /**
+ * The read a step depends on when the risk guard judged desired quotes against the touch (a quote
+ * through it is dropped): the best prices, whatever the strategy itself read.
+ */
+export const TOUCH_READ = PRICES;
+
+/**
  * The token's book as a strategy sees it: every query answered by the real book, each noted by
  * what it depends on — the best prices (mid, spread, a best level's price), the best sizes
  * (microprice, a best level's size), or anything deeper (levels, depth, queue estimates: the

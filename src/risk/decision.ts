@@ -17,6 +17,8 @@ export const RISK_REASONS = [
   "invalid_quote",
   "price_off_tick",
   "price_out_of_band",
+  "price_crosses_book",
+  "own_quotes_crossed",
   "size_below_min",
   "order_size_clipped",
   "order_size_exceeded",

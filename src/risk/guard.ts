@@ -13,10 +13,21 @@ import { type BookHealth, bookGate, marketGate } from "./gates.js";
 import { type CommittedSize, fitInFlight } from "./in-flight.js";
 import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
 import { DrawdownKillSwitch } from "./kill-switch.js";
-import { checkQuote } from "./quote-limits.js";
+import { checkSize } from "./quote-limits.js";
+import {
+  type BookTouch,
+  checkOwnCross,
+  checkPrice,
+  highestPricedBid,
+  lowestPricedAsk,
+  mayCrossOwn,
+} from "./quote-prices.js";
 
-/** Everything the guard needs to judge one token's desired quotes. */
-export interface RiskTokenContext {
+/**
+ * Everything the guard needs to judge one token's desired quotes. The touch (BookTouch's best
+ * prices) is the book the strategy priced from; without it no quote is judged to cross the book.
+ */
+export interface RiskTokenContext extends BookTouch {
   readonly market: TokenMarket;
   readonly book: BookHealth;
   readonly inventory: InventoryExposure;
@@ -43,9 +54,11 @@ interface TokenMemo {
  * time-dependent call takes `now`. Gates, first match wins, each meaning "no quote, cancel the live
  * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market:
  * a status other than OPEN, or `now` past its closesAt), book_crossed, book_resyncing, book_stale
- * (the token). Then every quote is checked on its own
- * (quote-limits.ts) and each side is fitted into the inventory caps and, for asks, the shares held
- * (inventory-caps.ts). What the order manager then places is fitted once more, net of the orders
+ * (the token). Then every quote is checked on its own: its price on the grid, in the band and
+ * never through the touch of the book the strategy priced from, and no bid of ours at or above an
+ * ask of ours (quote-prices.ts; whatever the strategy, not only the shipped ones' clamps), then its
+ * size (quote-limits.ts); each side is fitted into the inventory caps and, for asks, the shares
+ * held (inventory-caps.ts). What the order manager then places is fitted once more, net of the orders
  * still live on each side (`fitPlacements`, in-flight.ts).
  * Event inputs return a decision on the transition into a blocking state (a wallet or market
  * cancel-all to send once); `filter` returns a token-scoped cancel on every call while a gate holds.
@@ -88,8 +101,17 @@ export class RiskGuard {
     }
     const decisions: RiskDecision[] = [];
     const checked: DesiredQuote[] = [];
+    // Our own extremes among the quotes whose prices stand, worked out only when some bid meets
+    // some ask (±∞ let every quote through); no allocation either way.
+    const crossed = mayCrossOwn(desired);
+    const maxBid = crossed ? highestPricedBid(desired, market.tickMicro, ctx) : Number.NEGATIVE_INFINITY;
+    const minAsk = crossed ? lowestPricedAsk(desired, market.tickMicro, ctx) : Number.POSITIVE_INFINITY;
     for (const q of desired) {
-      const ok = checkQuote(q, market, this.config.order, decisions);
+      // Prices first (shape, grid, band, the touch, our own other side), then sizes: a quote that
+      // may not rest at all is dropped before any limit clips it.
+      if (!checkPrice(q, market, ctx, decisions)) continue;
+      if (!checkOwnCross(q, market, maxBid, minAsk, decisions)) continue;
+      const ok = checkSize(q, market, this.config.order, decisions);
       if (ok !== undefined) checked.push(ok);
     }
     const allowed = applyInventoryCaps(checked, ctx.inventory, this.config.inventory, market, decisions);

@@ -8,3 +8,4 @@ export * from "./in-flight.js";
 export * from "./inventory-caps.js";
 export * from "./kill-switch.js";
 export * from "./quote-limits.js";
+export * from "./quote-prices.js";

@@ -1,10 +1,8 @@
 import type { DesiredQuote, TokenMarket } from "../core/trading.js";
 import { mulWeiCeil, WEI_PER_UNIT } from "../core/wei.js";
 import type { RiskConfig } from "./config.js";
-import { fmtPrice, fmtSize, quoteDecision, type RiskDecision } from "./decision.js";
-
-/** Prices are micro-units of 1 USDC per share: a share pays at most 1. */
-const ONE_MICRO = 1_000_000;
+import { fmtSize, quoteDecision, type RiskDecision } from "./decision.js";
+import { type BookTouch, checkPrice, NO_TOUCH } from "./quote-prices.js";
 
 /**
  * The checks of one quote on its own, in this order (the first failure drops it):
@@ -12,10 +10,12 @@ const ONE_MICRO = 1_000_000;
  *    number of micro-units, or size not a positive bigint;
  * 2. `price_off_tick`: price not a multiple of the market's tick;
  * 3. `price_out_of_band`: price outside [tick, 1 − tick];
- * 4. `size_below_min`: size below the market's minimum;
- * 5. size above `order.maxSize`: clipped to it (`order_size_clipped`) under the "clip" policy,
+ * 4. `price_crosses_book`: with a `touch`, a bid at or above its best ask or an ask at or below its
+ *    best bid (quote-prices.ts; without one, nothing to cross);
+ * 5. `size_below_min`: size below the market's minimum;
+ * 6. size above `order.maxSize`: clipped to it (`order_size_clipped`) under the "clip" policy,
  *    dropped (`order_size_exceeded`) under "drop" or when the clipped size is below the minimum;
- * 6. notional ⌈price × size⌉ above `order.maxNotional`: clipped to the largest size within it
+ * 7. notional ⌈price × size⌉ above `order.maxNotional`: clipped to the largest size within it
  *    (`notional_clipped`), or dropped (`notional_exceeded`) likewise.
  * Returns the quote as it may be sent (possibly smaller), or undefined, with the decisions taken.
  */
@@ -24,16 +24,22 @@ export function checkQuote(
   market: TokenMarket,
   order: RiskConfig["order"],
   decisions: RiskDecision[],
+  touch: BookTouch = NO_TOUCH,
+): DesiredQuote | undefined {
+  return checkPrice(q, market, touch, decisions) ? checkSize(q, market, order, decisions) : undefined;
+}
+
+/**
+ * Checks 5–7 of checkQuote (the size rules) on a quote whose price passed checkPrice: returns it
+ * as it may be sent (possibly smaller), or undefined, with the decisions taken.
+ */
+export function checkSize(
+  q: DesiredQuote,
+  market: TokenMarket,
+  order: RiskConfig["order"],
+  decisions: RiskDecision[],
 ): DesiredQuote | undefined {
   // No closure for the drops: this runs for every quote of every quoting step.
-  if (!wellFormed(q)) return drop(decisions, "invalid_quote", market, q, {});
-  const tick = market.tickMicro;
-  if (q.priceMicro % tick !== 0)
-    return drop(decisions, "price_off_tick", market, q, { tick: fmtPrice(tick) });
-  if (q.priceMicro < tick || q.priceMicro > ONE_MICRO - tick) {
-    const band = { min: fmtPrice(tick), max: fmtPrice(ONE_MICRO - tick) };
-    return drop(decisions, "price_out_of_band", market, q, band);
-  }
   // A market without a minimum still cannot take a zero size (a clip could otherwise produce one).
   const min = market.minSizeMicro > 1n ? market.minSizeMicro : 1n;
   if (q.sizeMicro < min) return drop(decisions, "size_below_min", market, q, { min: fmtSize(min) });
@@ -70,16 +76,4 @@ function drop(
 ): undefined {
   decisions.push(quoteDecision(reason, "drop", market, q, detail));
   return undefined;
-}
-
-/** Guards against a strategy bug producing something the signer would choke on. */
-function wellFormed(q: DesiredQuote): boolean {
-  return (
-    (q.side === "buy" || q.side === "sell") &&
-    Number.isSafeInteger(q.level) &&
-    q.level >= 0 &&
-    Number.isSafeInteger(q.priceMicro) &&
-    typeof q.sizeMicro === "bigint" &&
-    q.sizeMicro > 0n
-  );
 }

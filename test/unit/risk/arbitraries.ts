@@ -102,7 +102,38 @@ export const scenarioArb = fc
       totalOthers: (inv.total.hardMicro * BigInt(tPct)) / 100n,
     };
   })
-  .chain((s) => fc.record({ s: fc.constant(s), desired: fc.array(quoteArb(s.tick), { maxLength: 10 }) }));
+  .chain((s) =>
+    fc.record({
+      s: fc.constant(s),
+      // Mostly as a strategy leaves them (no bid of ours at or above an ask of ours), so that the
+      // caps see quotes; the rest as drawn, for own_quotes_crossed.
+      desired: fc.oneof(
+        { arbitrary: fc.array(quoteArb(s.tick), { maxLength: 10 }).map(uncrossed), weight: 5 },
+        { arbitrary: fc.array(quoteArb(s.tick), { maxLength: 10 }), weight: 1 },
+      ),
+      // Sometimes the best prices of the book the strategy priced from (price_crosses_book).
+      touch: fc.oneof(
+        { arbitrary: fc.constant(undefined), weight: 5 },
+        {
+          arbitrary: fc
+            .record({
+              mid: fc.integer({ min: 300_000, max: 700_000 }),
+              half: fc.integer({ min: 1, max: 300_000 }),
+            })
+            .map(({ mid, half }) => ({ bestBidMicro: mid - half, bestAskMicro: mid + half })),
+          weight: 1,
+        },
+      ),
+    }),
+  );
+
+/** The quotes with bids below 0.5 and asks at or above it (a side flipped where needed): none crosses another. */
+function uncrossed(desired: DesiredQuote[]): DesiredQuote[] {
+  return desired.map((d) => {
+    const side = d.priceMicro < 500_000 ? "buy" : "sell";
+    return d.side === side ? d : { ...d, side };
+  });
+}
 
 /** A guard in the scenario's wallet-wide state (kill switch tripped, platform frozen, error halt). */
 export function guardFor(cfg: RiskConfig, s: { kill: boolean; frozen: boolean; halt: boolean }): RiskGuard {

@@ -52,6 +52,8 @@ describe("RiskGuard.filter on quotes", () => {
       ).decisions,
     );
     note(g().filter(ctx({ position: 200 }), [q("buy", "0.1", 10)], 0).decisions);
+    const touch = { ...ctx(), bestBidMicro: 300_000, bestAskMicro: 700_000 };
+    note(g().filter(touch, [q("buy", "0.7", 10), q("buy", "0.5", 10), q("sell", "0.5", 10)], 0).decisions);
     note(g().filter(ctx({ held: 12 }), [q("sell", "0.6", 10), q("sell", "0.7", 10, 1)], 0).decisions);
     const fit = g().fitPlacements(ctx(), [q("buy", "0.4", 10), q("sell", "0.6", 10)], {
       buy: sh(192),

@@ -9,11 +9,20 @@ import { market } from "./helpers.js";
 const abs = (v: bigint) => (v < 0n ? -v : v);
 
 describe("RiskGuard.filter, whatever the desired quotes and state", () => {
-  const seen = { gated: 0, allowed: 0, softReduce: 0, hardBlocked: 0, hardClipped: 0, shares: 0 };
+  const seen = {
+    gated: 0,
+    allowed: 0,
+    softReduce: 0,
+    hardBlocked: 0,
+    hardClipped: 0,
+    shares: 0,
+    crossesBook: 0,
+    ownCrossed: 0,
+  };
 
   it("never lets through a quote that breaks a gate, the band, the size, the notional or the caps", () => {
     fc.assert(
-      fc.property(scenarioArb, ({ s, desired }) => {
+      fc.property(scenarioArb, ({ s, desired, touch }) => {
         const { cfg } = s;
         const m = market({ tickMicro: s.tick, minSizeMicro: s.minSize, status: s.status });
         const a = abs(s.position);
@@ -28,6 +37,7 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
             totalGrossMicro: tGross,
             heldMicro: s.held,
           },
+          ...touch,
         };
         const { allowed, decisions } = guardFor(cfg, s).filter(ctx, desired, 1);
 
@@ -60,7 +70,15 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
           expect(q.level >= 0).toBe(true);
           expect(q.sizeMicro >= min && q.sizeMicro <= cfg.order.maxSizeMicro).toBe(true);
           expect(mulWeiCeil(BigInt(q.priceMicro), q.sizeMicro) <= cfg.order.maxNotionalMicro).toBe(true);
+          // Never through the touch of the book the strategy priced from.
+          if (q.side === "buy")
+            expect(q.priceMicro < (touch?.bestAskMicro ?? Number.POSITIVE_INFINITY)).toBe(true);
+          else expect(q.priceMicro > (touch?.bestBidMicro ?? Number.NEGATIVE_INFINITY)).toBe(true);
         }
+        // Own bids below own asks.
+        const bidTop = Math.max(...allowed.filter((q) => q.side === "buy").map((q) => q.priceMicro));
+        const askBottom = Math.min(...allowed.filter((q) => q.side === "sell").map((q) => q.priceMicro));
+        expect(bidTop < askBottom).toBe(true);
 
         if (allowed.length > 0) seen.allowed++;
         for (const d of decisions) {
@@ -68,6 +86,8 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
           if (d.reason === "hard_cap_side_blocked") seen.hardBlocked++;
           if (d.reason === "hard_cap_size_clipped") seen.hardClipped++;
           if (d.reason === "insufficient_shares") seen.shares++;
+          if (d.reason === "price_crosses_book") seen.crossesBook++;
+          if (d.reason === "own_quotes_crossed") seen.ownCrossed++;
         }
         const inv = cfg.inventory;
         const buys = sum(allowed, "buy");
@@ -91,7 +111,7 @@ describe("RiskGuard.filter, whatever the desired quotes and state", () => {
           if (s.position <= 0n) expect(sells).toBe(0n);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 

@@ -4,6 +4,7 @@ import type { BookStatus } from "../../../../src/book/book-state.js";
 import { microToString } from "../../../../src/book/micro.js";
 import { OrderBook } from "../../../../src/book/order-book.js";
 import type { DesiredQuote } from "../../../../src/core/trading.js";
+import { highestPricedBid, lowestPricedAsk, priceFault } from "../../../../src/risk/quote-prices.js";
 import type { Strategy, StrategyContext } from "../../../../strategies/types.js";
 import { context, M, market, NOW } from "../helpers.js";
 
@@ -77,6 +78,12 @@ export function checkQuotes(ctx: StrategyContext, quotes: DesiredQuote[]): void 
   const maxBid = Math.max(...bids.map((q) => q.priceMicro));
   const minAsk = Math.min(...asks.map((q) => q.priceMicro));
   if (bids.length > 0 && asks.length > 0) expect(maxBid).toBeLessThan(minAsk);
+  // The engine enforces the same rules for every strategy (the risk guard, quote-prices.ts): a
+  // shipped strategy never trips them, so they never change what it sends.
+  const touch = { bestBidMicro: bestBid, bestAskMicro: bestAsk };
+  for (const q of quotes) expect(priceFault(q, tick, touch)).toBeUndefined();
+  if (bids.length > 0)
+    expect(highestPricedBid(quotes, tick, touch)).toBeLessThan(lowestPricedAsk(quotes, tick, touch));
   expect(new Set(bids.map((q) => q.level)).size).toBe(bids.length);
   expect(new Set(asks.map((q) => q.level)).size).toBe(asks.length);
   // Bids by level, then asks by level.
