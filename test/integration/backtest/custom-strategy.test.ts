@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importPolymarketPriceChanges } from "../../../src/backtest/import/polymarket-price-changes.js";
+import { describe, expect, it } from "vitest";
 import { parseReplayConfig, type ReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
-import { packageRoot } from "../../../src/config/paths.js";
 import { configureStrategy } from "../../../strategies/registry.js";
 import { skewedMid } from "../../unit/strategies/support/example-strategy.js";
+import { importedCapture } from "./support/capture.js";
 import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
 
 /*
@@ -17,19 +13,7 @@ import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
  * config's `strategy` is a ConfiguredStrategy, so configureStrategy plugs it in.
  */
 
-const CSV = join(
-  packageRoot(),
-  "../shared/data/polymarket-price-changes/price_change_messages_202501302221.csv",
-);
-
-let dir: string;
-let data: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mm-backtest-custom-"));
-  data = join(dir, "pm.jsonl.gz");
-  await importPolymarketPriceChanges({ input: CSV, output: data });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const capture = importedCapture("mm-backtest-custom-");
 
 const ENTRY = { name: "skewed-mid", params: { halfSpread: "0.01", orderSize: "10", skewPerLot: 0.002 } };
 
@@ -49,19 +33,23 @@ function configFor(params: Record<string, unknown>): ReplayConfig {
 describe("backtest of an unregistered strategy", () => {
   it("replays the capture with skewed-mid: fills, reconciled, named in the summary", async () => {
     const fills: BacktestFill[] = [];
-    const r = await runBacktest({ config: configFor(ENTRY.params), data, onFill: (f) => fills.push(f) });
+    const r = await runBacktest({
+      config: configFor(ENTRY.params),
+      data: capture(),
+      onFill: (f) => fills.push(f),
+    });
     expect(r.summary.strategy).toEqual(ENTRY);
     expect(r.frames).toBe(3_830);
     expect(fills.length).toBeGreaterThan(0);
     // One lot a quote: every fill is at most 10 shares.
     expect(fills.every((f) => f.quantity <= 10_000_000n)).toBe(true);
     expectReconciled(r, fills);
-    expect(await expectOfferedPrices([data], fills)).toBe(fills.length);
+    expect(await expectOfferedPrices([capture()], fills)).toBe(fills.length);
   }, 120_000);
 
   it("the skew does its job: a stronger skew holds less inventory on average", async () => {
     const meanInventory = async (skewPerLot: number) => {
-      const r = await runBacktest({ config: configFor({ ...ENTRY.params, skewPerLot }), data });
+      const r = await runBacktest({ config: configFor({ ...ENTRY.params, skewPerLot }), data: capture() });
       return Number(r.summary.tokens[0]?.inventory.mean);
     };
     // Measured: 12.59 shares without skew, 2.65 with 0.01 a lot (both 10-share lots, 0.01 half-spread).

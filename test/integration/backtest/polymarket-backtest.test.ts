@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importPolymarketPriceChanges } from "../../../src/backtest/import/polymarket-price-changes.js";
+import { describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { type BacktestResult, runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
-import { packageRoot } from "../../../src/config/paths.js";
+import { importedCapture } from "./support/capture.js";
 import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
 
 /*
@@ -16,20 +12,8 @@ import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
  * recording, and the summary's invariants hold.
  */
 
-const CSV = join(
-  packageRoot(),
-  "../shared/data/polymarket-price-changes/price_change_messages_202501302221.csv",
-);
 const TOKEN = "19132077152294710079876824487679725658489209861892422335113898186089131197703";
-
-let dir: string;
-let data: string;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mm-backtest-pm-"));
-  data = join(dir, "pm.jsonl.gz");
-  await importPolymarketPriceChanges({ input: CSV, output: data });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const capture = importedCapture("mm-backtest-pm-");
 
 const BANDS = {
   strategy: {
@@ -47,7 +31,7 @@ async function run(layers: unknown[], seed = 1): Promise<{ r: BacktestResult; fi
   const fills: BacktestFill[] = [];
   const r = await runBacktest({
     config: parseReplayConfig(layers),
-    data,
+    data: capture(),
     seed,
     onFill: (f) => fills.push(f),
   });
@@ -76,7 +60,7 @@ describe("backtest of the real Polymarket capture", () => {
     expect(s.quoteUptime).toBeLessThan(1);
     expect(s.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000]);
     expectReconciled(r, fills);
-    expect(await expectOfferedPrices([data], fills)).toBe(fills.length);
+    expect(await expectOfferedPrices([capture()], fills)).toBe(fills.length);
   }, 120_000);
 
   it("is deterministic: same data, config and seed give a byte-identical JSON summary", async () => {
@@ -101,6 +85,6 @@ describe("backtest of the real Polymarket capture", () => {
     expect(fills.length).toBeGreaterThan(0);
     expect(fills.some((f) => f.fee.amount > 0n)).toBe(true);
     expectReconciled(r, fills);
-    await expectOfferedPrices([data], fills);
+    await expectOfferedPrices([capture()], fills);
   }, 120_000);
 });
