@@ -105,7 +105,9 @@ export class DecisionLog {
    * The guard's decisions of one quoting step of `tokenId` (possibly none). `judged` is false when
    * the strategy desired no quote (a one-sided book moment): a limit on single quotes then had
    * nothing to act on, which says nothing about whether it still holds, so it keeps standing (a
-   * limit below the strategy's size would otherwise be logged again after every such moment).
+   * limit below the strategy's size would otherwise be logged again after every such moment). A
+   * price fault (isPriceFault: off the grid, through the touch, crossing our own) is no limit: it
+   * ends with its quote.
    */
   step(
     tokenId: string,

@@ -1,5 +1,5 @@
 import type { Side } from "../core/types.js";
-import type { RiskDecision } from "../risk/decision.js";
+import { isPriceFault, type RiskDecision } from "../risk/decision.js";
 
 /** Every quote judged: a step that ran the guard on the strategy's whole ladder, or a gate. */
 export const ALL_QUOTES = -1;
@@ -39,19 +39,23 @@ export function describe(d: RiskDecision): string {
   return `${d.reason} ${d.action}${quote}`;
 }
 
-/** Whether the quote a quote-scope decision acts on is outside `mask` (not desired this step). */
+/**
+ * Whether `d` is a limit on a quote outside `mask` (not desired this step), which still stands. A
+ * price fault (isPriceFault) is not: it was a fact about the quote returned, and with no such quote
+ * there is nothing faulty (a crossing cannot outlive the bid, nor an own cross the other side).
+ */
 function isUnjudged(d: RiskDecision, mask: number): boolean {
-  return d.scope === "quote" && (mask & quoteBit(d.side, d.level)) === 0;
+  return d.scope === "quote" && !isPriceFault(d.reason) && (mask & quoteBit(d.side, d.level)) === 0;
 }
 
-/** How many of `decisions` act on quotes outside `mask`. */
+/** How many of `decisions` are limits on quotes outside `mask` (they still stand). */
 export function countUnjudged(decisions: readonly RiskDecision[], mask: number): number {
   let n = 0;
   for (const d of decisions) if (isUnjudged(d, mask)) n++;
   return n;
 }
 
-/** The decisions of `decisions` that act on quotes outside `mask`. */
+/** The decisions of `decisions` that are limits on quotes outside `mask` (they still stand). */
 export function unjudged(decisions: readonly RiskDecision[], mask: number): RiskDecision[] {
   return decisions.filter((d) => isUnjudged(d, mask));
 }

@@ -46,6 +46,26 @@ export type GateReason = Extract<
 >;
 
 /**
+ * A fault of the quote's own price or shape (invalid_quote, price_off_tick, price_out_of_band,
+ * price_crosses_book, own_quotes_crossed): a fact about the quote the strategy just returned, not a
+ * limit it runs into, so it ends with the quote (DecisionLog carries limits, not these, over a step
+ * that did not desire their quote). No allocation.
+ * @example isPriceFault("price_crosses_book") === true; isPriceFault("size_below_min") === false
+ */
+export function isPriceFault(reason: RiskReason): boolean {
+  switch (reason) {
+    case "invalid_quote":
+    case "price_off_tick":
+    case "price_out_of_band":
+    case "price_crosses_book":
+    case "own_quotes_crossed":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
  * What the guard did: `cancel` the live quotes of the scope, `drop` one desired quote, or `clip`
  * its size. Scope: `wallet` (cancel-all of the wallet), `market` (cancel-all of one market),
  * `token` (every quote on one token's book) or `quote` (one desired quote).

@@ -68,3 +68,57 @@ describe("DecisionLog: a strategy that desires only some of its quotes", () => {
     ]);
   });
 });
+
+/**
+ * A price fault (off the grid, through the touch, crossing our own) is a fact about the quote the
+ * strategy returned, not a limit: a step that no longer desires the quote ends it, while a limit on
+ * an undesired quote keeps standing (README "Risk limits").
+ */
+describe("DecisionLog: a price fault ends with its quote", () => {
+  const fault = (reason: "price_crosses_book" | "price_off_tick" | "own_quotes_crossed", d: DesiredQuote) =>
+    quoteDecision(reason, "drop", T, d);
+
+  it("a moment with nothing desired ends the price faults, not the limit", () => {
+    const sink = collectingStream();
+    const log = new DecisionLog(
+      pino({ level: "info" }, sink),
+      () => undefined,
+      () => true,
+    );
+    const lines = () => sink.records().map((r) => [r.msg, r.side, r.ended]);
+    const desired = [q("buy", 0), q("sell", 0), q("sell", 1)];
+    const decisions = [
+      drop(q("buy", 0)),
+      fault("price_crosses_book", q("sell", 0)),
+      fault("price_off_tick", q("sell", 1)),
+    ];
+    log.step("t1", decisions, 1, judgedQuotes(desired));
+    log.step("t1", decisions, 2, judgedQuotes(desired));
+    log.step("t1", [], 3, false); // a one-sided book: nothing desired
+    log.step("t1", [], 4, false);
+    log.step("t1", [drop(q("buy", 0))], 5, judgedQuotes([q("buy", 0)])); // the limit, already standing
+    expect(lines()).toEqual([
+      ["risk: soft_cap_reduce_only", "buy", undefined],
+      ["risk: price_crosses_book", "sell", undefined],
+      ["risk: price_off_tick", "sell", undefined],
+      ["risk: partly cleared", undefined, ["price_crosses_book drop sell L0", "price_off_tick drop sell L1"]],
+    ]);
+  });
+
+  it("own quotes crossed, then only the ask desired (it passes): cleared", () => {
+    const sink = collectingStream();
+    const log = new DecisionLog(
+      pino({ level: "info" }, sink),
+      () => undefined,
+      () => true,
+    );
+    const [bid, ask] = [q("buy", 0), q("sell", 0)];
+    log.step("t1", [fault("own_quotes_crossed", bid), fault("own_quotes_crossed", ask)], 1);
+    log.step("t1", [], 2, judgedQuotes([q("sell", 0)]));
+    expect(sink.records().map((r) => r.msg)).toEqual([
+      "risk: own_quotes_crossed",
+      "risk: own_quotes_crossed",
+      "risk: cleared",
+    ]);
+  });
+});

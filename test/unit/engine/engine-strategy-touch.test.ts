@@ -139,3 +139,63 @@ describe("engine: a custom strategy's quote through the touch is dropped", () =>
     expect(h.botQuotes(yes)).toEqual(["sell 0.6 5"]);
   });
 });
+
+/** What the toggled strategy desires: the test flips it between steps. */
+const wants = { bid: true };
+
+/**
+ * `fixedPrices`, but the bid only while `wants.bid`: a strategy that stops desiring a faulty quote
+ * (the next step's book moves the touch, so the step re-runs).
+ */
+const toggled: Strategy<Fixed> = {
+  ...fixedPrices,
+  name: "fixed-prices-toggled",
+  quote(ctx, p): DesiredQuote[] {
+    const all = fixedPrices.quote(ctx, p);
+    return wants.bid ? all : all.filter((x) => x.side === "sell");
+  },
+};
+
+describe("engine: a price fault ends with the quote (it is not a standing limit)", () => {
+  const run = async (bid: string, ask: string, crowdBid: string, crowdAsk: string) => {
+    wants.bid = true;
+    const h = new Harness({ configured: configureStrategy(toggled, { bid, ask }) });
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, crowdBid, crowdAsk);
+    await h.engine.start();
+    await h.run();
+    return { h, yes };
+  };
+
+  it("a bid through the touch that the strategy stops desiring: risk: cleared at once", async () => {
+    const { h, yes } = await run("0.52", "0.60", "0.48", "0.52");
+    expect(riskLines(h, yes)).toEqual(["risk: price_crosses_book buy"]);
+    wants.bid = false;
+    h.crowdQuote(yes, "0.47", "0.52"); // still crossing, had it been desired
+    await h.run(100);
+    expect(h.botQuotes(yes)).toEqual(["sell 0.6 10"]);
+    expect(riskLines(h, yes)).toEqual(["risk: price_crosses_book buy", "risk: cleared"]);
+    // Desired again and still crossing: news again, logged once.
+    wants.bid = true;
+    h.crowdQuote(yes, "0.48", "0.52");
+    await h.run(100);
+    expect(riskLines(h, yes)).toEqual([
+      "risk: price_crosses_book buy",
+      "risk: cleared",
+      "risk: price_crosses_book buy",
+    ]);
+  });
+
+  it("own quotes crossed, the bid no longer desired: the ask rests and both decisions end", async () => {
+    const { h, yes } = await run("0.50", "0.50", "0.40", "0.60");
+    expect(riskLines(h, yes).sort()).toEqual([
+      "risk: own_quotes_crossed buy",
+      "risk: own_quotes_crossed sell",
+    ]);
+    wants.bid = false;
+    h.crowdQuote(yes, "0.41", "0.60");
+    await h.run(100);
+    expect(h.botQuotes(yes)).toEqual(["sell 0.5 10"]);
+    expect(riskLines(h, yes).slice(2)).toEqual(["risk: cleared"]);
+  });
+});
