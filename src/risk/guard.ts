@@ -13,7 +13,7 @@ import { type BookHealth, bookGate, marketGate } from "./gates.js";
 import { type CommittedSize, fitInFlight } from "./in-flight.js";
 import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
 import { DrawdownKillSwitch } from "./kill-switch.js";
-import { checkSize } from "./quote-limits.js";
+import { checkSize, sizeDrops } from "./quote-limits.js";
 import {
   type BookTouch,
   checkOwnCross,
@@ -101,16 +101,24 @@ export class RiskGuard {
     }
     const decisions: RiskDecision[] = [];
     const checked: DesiredQuote[] = [];
-    // Our own extremes among the quotes whose prices stand, worked out only when some bid meets
-    // some ask (±∞ let every quote through); no allocation either way.
-    const crossed = mayCrossOwn(desired);
-    const maxBid = crossed ? highestPricedBid(desired, market.tickMicro, ctx) : Number.NEGATIVE_INFINITY;
-    const minAsk = crossed ? lowestPricedAsk(desired, market.tickMicro, ctx) : Number.POSITIVE_INFINITY;
+    // Our own extremes among the quotes that will be sent (price passes, no size rule drops them:
+    // a quote that never rests crosses nothing of ours), worked out only when some bid meets some
+    // ask (±∞ let every quote through); nothing allocated when none does.
+    let maxBid = Number.NEGATIVE_INFINITY;
+    let minAsk = Number.POSITIVE_INFINITY;
+    let sent: ((q: DesiredQuote) => boolean) | undefined;
+    if (mayCrossOwn(desired)) {
+      const order = this.config.order;
+      sent = (q) => !sizeDrops(q, market, order);
+      maxBid = highestPricedBid(desired, market.tickMicro, ctx, sent);
+      minAsk = lowestPricedAsk(desired, market.tickMicro, ctx, sent);
+    }
     for (const q of desired) {
-      // Prices first (shape, grid, band, the touch, our own other side), then sizes: a quote that
-      // may not rest at all is dropped before any limit clips it.
+      // Prices first (shape, grid, band, the touch), then our own other side, then sizes: a quote
+      // that may not rest at all is dropped before any limit clips it, one decision per quote, and
+      // one the size rules drop is dropped for its size (it crosses nothing: it is never sent).
       if (!checkPrice(q, market, ctx, decisions)) continue;
-      if (!checkOwnCross(q, market, maxBid, minAsk, decisions)) continue;
+      if (sent?.(q) === true && !checkOwnCross(q, market, maxBid, minAsk, decisions)) continue;
       const ok = checkSize(q, market, this.config.order, decisions);
       if (ok !== undefined) checked.push(ok);
     }

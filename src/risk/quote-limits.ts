@@ -67,6 +67,14 @@ export function checkSize(
   return out;
 }
 
+/**
+ * Whether the size rules (checkSize) drop `q`, a quote whose price passed; a clip still sends it.
+ * For the guard's own-cross extremes only, worked out when some bid meets some ask: it allocates.
+ */
+export function sizeDrops(q: DesiredQuote, market: TokenMarket, order: RiskConfig["order"]): boolean {
+  return checkSize(q, market, order, []) === undefined;
+}
+
 function drop(
   decisions: RiskDecision[],
   reason: Parameters<typeof quoteDecision>[0],

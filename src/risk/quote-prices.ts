@@ -93,33 +93,39 @@ export function mayCrossOwn(desired: readonly DesiredQuote[]): boolean {
   return maxBid >= minAsk;
 }
 
+/** Every quote whose price passes is sent (a caller that judges prices only). */
+const PRICE_ONLY = (_q: DesiredQuote): boolean => true;
+
 /**
- * The highest bid among `desired` that passes every price rule (−∞ when none): an ask at or below
- * it crosses one of our own bids. Quotes dropped for their price do not count, so a broken quote
- * never takes a sound one down with it. No allocation.
+ * The highest bid among `desired` that passes every price rule and `sent` (−∞ when none): an ask at
+ * or below it crosses one of our own bids. Quotes that will not rest do not count (the guard's
+ * `sent`: no size rule drops it), so a broken quote never takes a sound one down with it. `sent`
+ * is only asked about a quote whose price passed. No allocation of its own.
  */
 export function highestPricedBid(
   desired: readonly DesiredQuote[],
   tickMicro: number,
   touch: BookTouch,
+  sent: (q: DesiredQuote) => boolean = PRICE_ONLY,
 ): number {
   let max = Number.NEGATIVE_INFINITY;
   for (const q of desired) {
-    if (q.side === "buy" && q.priceMicro > max && priceFault(q, tickMicro, touch) === undefined)
+    if (q.side === "buy" && q.priceMicro > max && priceFault(q, tickMicro, touch) === undefined && sent(q))
       max = q.priceMicro;
   }
   return max;
 }
 
-/** The lowest ask among `desired` that passes every price rule (+∞ when none); see highestPricedBid. */
+/** The lowest ask among `desired` that passes every price rule and `sent` (+∞ when none); see highestPricedBid. */
 export function lowestPricedAsk(
   desired: readonly DesiredQuote[],
   tickMicro: number,
   touch: BookTouch,
+  sent: (q: DesiredQuote) => boolean = PRICE_ONLY,
 ): number {
   let min = Number.POSITIVE_INFINITY;
   for (const q of desired) {
-    if (q.side === "sell" && q.priceMicro < min && priceFault(q, tickMicro, touch) === undefined)
+    if (q.side === "sell" && q.priceMicro < min && priceFault(q, tickMicro, touch) === undefined && sent(q))
       min = q.priceMicro;
   }
   return min;

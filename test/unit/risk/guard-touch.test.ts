@@ -70,6 +70,30 @@ describe("RiskGuard.filter: quotes through the touch, own quotes crossed", () =>
     expect(reasons(r)).toEqual(["price_crosses_book buy", "price_off_tick buy"]);
   });
 
+  it("a quote the size rules drop is not one of ours either: it never takes a sound one down", () => {
+    // A sub-minimum bid above the ask (the market's minimum is 5), and under the "drop" policy an
+    // oversized one and one over the notional: none is sent, so the ask crosses nothing of ours.
+    const ask = q("sell", "0.49", 20);
+    const small = guard().filter(touch("0.30", "0.70"), [q("buy", "0.50", 2), ask], 0);
+    expect(small.allowed).toEqual([ask]);
+    expect(reasons(small)).toEqual(["size_below_min buy"]);
+    const dropping = new RiskGuard(smallConfig({ order: { oversize: "drop" } }));
+    const big = dropping.filter(
+      touch("0.30", "0.70"),
+      [q("buy", "0.50", 60), q("buy", "0.65", 50, 1), ask],
+      0,
+    );
+    expect(big.allowed).toEqual([ask]);
+    expect(reasons(big)).toEqual(["order_size_exceeded buy", "notional_exceeded buy"]);
+  });
+
+  it("a crossing quote the size rules clip is still sent: both of the pair dropped, no clip decision", () => {
+    const desired = [q("buy", "0.50", 100), q("sell", "0.49", 20)];
+    const r = guard().filter(touch("0.30", "0.70"), desired, 0);
+    expect(r.allowed).toEqual([]);
+    expect(reasons(r)).toEqual(["own_quotes_crossed buy", "own_quotes_crossed sell"]);
+  });
+
   it("a price drop comes before any size limit: an oversized crossing bid is not clipped first", () => {
     const r = guard().filter(touch("0.48", "0.52"), [q("buy", "0.55", 500)], 0);
     expect(reasons(r)).toEqual(["price_crosses_book buy"]);
