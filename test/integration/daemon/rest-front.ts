@@ -66,3 +66,25 @@ export function frontedMocks(): (
     return { m, url: f.url, front: f };
   };
 }
+
+/** A test file's mock and stand-alone test server (see serverSlots). */
+export interface ServerSlots {
+  mock: MockExchange | undefined;
+  server: TestServer | undefined;
+}
+
+/**
+ * Slots for a test's mock and a test server of its own (another service at exchange.baseUrl), both
+ * closed and emptied after each test.
+ * @example const slots = serverSlots(); it("…", async () => { slots.mock = await startMock(); slots.server = await startTestServer(answer); });
+ */
+export function serverSlots(): ServerSlots {
+  const slots: ServerSlots = { mock: undefined, server: undefined };
+  afterEach(async () => {
+    await slots.server?.close();
+    await slots.mock?.close();
+    slots.server = undefined;
+    slots.mock = undefined;
+  });
+  return slots;
+}

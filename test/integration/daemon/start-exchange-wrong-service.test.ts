@@ -1,13 +1,8 @@
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StartReadError } from "../../../src/app/start-errors.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
-import {
-  type RecordedRequest,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from "../../support/http-test-server.js";
+import { type RecordedRequest, sendJson, startTestServer } from "../../support/http-test-server.js";
+import { serverSlots } from "./rest-front.js";
 import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 /*
@@ -18,24 +13,17 @@ import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
-let mock: MockExchange | undefined;
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await mock?.close();
-  server = undefined;
-  mock = undefined;
-});
+const slots = serverSlots();
 
 async function startAgainst(answer: (req: RecordedRequest, res: ServerResponse) => void): Promise<{
   err: unknown;
   url: string;
   paths: string[];
 }> {
-  mock = await startMock();
+  slots.mock = await startMock();
   const srv = await startTestServer(answer);
-  server = srv;
-  const err = await startFailure(daemonConfig(mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: srv.url }));
+  slots.server = srv;
+  const err = await startFailure(daemonConfig(slots.mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: srv.url }));
   return { err, url: srv.url, paths: srv.requests.map((r) => r.url) };
 }
 

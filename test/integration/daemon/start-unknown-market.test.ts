@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/errors.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
-import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
+import { sendJson, startTestServer } from "../../support/http-test-server.js";
+import { serverSlots } from "./rest-front.js";
 import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 /*
@@ -13,19 +13,12 @@ import { daemonConfig, market, startFailure, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 
-let mock: MockExchange | undefined;
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await mock?.close();
-  server = undefined;
-  mock = undefined;
-});
+const slots = serverSlots();
 
 describe("daemon: engine.markets names a slug the exchange does not list", () => {
   it("the config error names engine.markets, exchange.baseUrl and the URL read", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     const err = await startFailure(daemonConfig(m, [ARG.slug, "no-such-market"]));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).lines()).toEqual([
@@ -36,13 +29,13 @@ describe("daemon: engine.markets names a slug the exchange does not list", () =>
 
   it("a lookup answered with a market of another slug: that answer is named instead of a 404", async () => {
     const m = await startMock();
-    mock = m;
+    slots.mock = m;
     const srv = await startTestServer((req, res) =>
       req.path === "/api/markets"
         ? sendJson(res, 200, [])
         : sendJson(res, 200, sampleMarket({ slug: "brazil-vs-france-brazil-wins" })),
     );
-    server = srv;
+    slots.server = srv;
     const err = await startFailure(daemonConfig(m, ["no-such-market"], { MM_EXCHANGE_BASE_URL: srv.url }));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).lines()).toEqual([
