@@ -100,6 +100,26 @@ describe("ProgressReporter", () => {
   let reporter: ProgressReporter | undefined;
   afterEach(() => reporter?.stop());
 
+  // A terminal whose size is unknown reports 0 columns (a pty never sized: `script`, `docker exec
+  // -t`, some CI runners): the bar was cut to columns − 1 = no character, and showed nothing.
+  for (const cols of [0, Number.NaN]) {
+    it(`draws the bar at the default width of 80 when the terminal reports ${cols} columns`, () => {
+      const out: string[] = [];
+      reporter = new ProgressReporter(
+        "bar",
+        { write: (t) => void out.push(t), columns: () => cols },
+        () => 0,
+      );
+      reporter.pointDone(state());
+      reporter.stop();
+      const bar = out[0] ?? "";
+      expect(bar.startsWith("\r") && bar.endsWith("\x1b[K")).toBe(true);
+      expect(bar.slice(1, -3)).toMatch(/^sweep \[#+-+\] 3\/8 points · 50k events\/s · ETA 0:10$/);
+      expect(bar.length - "\r\x1b[K".length).toBeLessThanOrEqual(79);
+      expect(out.at(-1)).toBe("\r\x1b[K");
+    });
+  }
+
   function rig(mode: "bar" | "lines" | "none") {
     const out: string[] = [];
     let now = 0;
