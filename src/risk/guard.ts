@@ -14,14 +14,7 @@ import { type CommittedSize, fitInFlight } from "./in-flight.js";
 import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
 import { DrawdownKillSwitch } from "./kill-switch.js";
 import { checkSize, sizeDrops } from "./quote-limits.js";
-import {
-  type BookTouch,
-  checkOwnCross,
-  checkPrice,
-  highestPricedBid,
-  lowestPricedAsk,
-  mayCrossOwn,
-} from "./quote-prices.js";
+import { type BookTouch, checkOwnCross, checkPrice, mayCrossOwn, ownExtremes } from "./quote-prices.js";
 
 /**
  * Everything the guard needs to judge one token's desired quotes. The touch (BookTouch's best
@@ -110,8 +103,7 @@ export class RiskGuard {
     if (mayCrossOwn(desired)) {
       const order = this.config.order;
       sent = (q) => !sizeDrops(q, market, order);
-      maxBid = highestPricedBid(desired, market.tickMicro, ctx, sent);
-      minAsk = lowestPricedAsk(desired, market.tickMicro, ctx, sent);
+      ({ maxBid, minAsk } = ownExtremes(desired, market.tickMicro, ctx, sent));
     }
     for (const q of desired) {
       // Prices first (shape, grid, band, the touch), then our own other side, then sizes: a quote

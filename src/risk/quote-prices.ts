@@ -97,43 +97,33 @@ export function mayCrossOwn(desired: readonly DesiredQuote[]): boolean {
 const PRICE_ONLY = (_q: DesiredQuote): boolean => true;
 
 /**
- * The highest bid among `desired` that passes every price rule and `sent` (−∞ when none): an ask at
- * or below it crosses one of our own bids. Quotes that will not rest do not count (the guard's
- * `sent`: no size rule drops it), so a broken quote never takes a sound one down with it. `sent`
- * is only asked about a quote whose price passed. No allocation of its own.
+ * Our own extremes among `desired`: the highest bid and the lowest ask that pass every price rule
+ * and `sent` (−∞ / +∞ when none). An ask at or below `maxBid`, or a bid at or above `minAsk`,
+ * crosses one of ours. Quotes that will not rest do not count (the guard's `sent`: no size rule
+ * drops it), so a broken quote never takes a sound one down with it; `sent` is only asked about a
+ * quote whose price passed. One pass; called only when some bid meets some ask (mayCrossOwn).
+ * @example ownExtremes(quotes, 10_000, { bestBidMicro: 490_000, bestAskMicro: 510_000 }) // { maxBid: 500_000, minAsk: 500_000 }
  */
-export function highestPricedBid(
+export function ownExtremes(
   desired: readonly DesiredQuote[],
   tickMicro: number,
   touch: BookTouch,
   sent: (q: DesiredQuote) => boolean = PRICE_ONLY,
-): number {
-  let max = Number.NEGATIVE_INFINITY;
+): { maxBid: number; minAsk: number } {
+  let maxBid = Number.NEGATIVE_INFINITY;
+  let minAsk = Number.POSITIVE_INFINITY;
   for (const q of desired) {
-    if (q.side === "buy" && q.priceMicro > max && priceFault(q, tickMicro, touch) === undefined && sent(q))
-      max = q.priceMicro;
+    const better = q.side === "buy" ? q.priceMicro > maxBid : q.side === "sell" && q.priceMicro < minAsk;
+    if (!better || priceFault(q, tickMicro, touch) !== undefined || !sent(q)) continue;
+    if (q.side === "buy") maxBid = q.priceMicro;
+    else minAsk = q.priceMicro;
   }
-  return max;
-}
-
-/** The lowest ask among `desired` that passes every price rule and `sent` (+∞ when none); see highestPricedBid. */
-export function lowestPricedAsk(
-  desired: readonly DesiredQuote[],
-  tickMicro: number,
-  touch: BookTouch,
-  sent: (q: DesiredQuote) => boolean = PRICE_ONLY,
-): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (const q of desired) {
-    if (q.side === "sell" && q.priceMicro < min && priceFault(q, tickMicro, touch) === undefined && sent(q))
-      min = q.priceMicro;
-  }
-  return min;
+  return { maxBid, minAsk };
 }
 
 /**
  * Drops `q` (pushing `own_quotes_crossed`) when it is a bid at or above `minAsk` or an ask at or
- * below `maxBid` (our own extremes, highestPricedBid / lowestPricedAsk): both of a crossing pair
+ * below `maxBid` (our own extremes, ownExtremes): both of a crossing pair
  * go, as finalizeQuotes drops them in the shipped strategies. True when it may go on.
  */
 export function checkOwnCross(

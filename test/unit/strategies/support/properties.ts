@@ -4,7 +4,7 @@ import type { BookStatus } from "../../../../src/book/book-state.js";
 import { microToString } from "../../../../src/book/micro.js";
 import { OrderBook } from "../../../../src/book/order-book.js";
 import type { DesiredQuote } from "../../../../src/core/trading.js";
-import { highestPricedBid, lowestPricedAsk, priceFault } from "../../../../src/risk/quote-prices.js";
+import { ownExtremes, priceFault } from "../../../../src/risk/quote-prices.js";
 import type { Strategy, StrategyContext } from "../../../../strategies/types.js";
 import { context, M, market, NOW } from "../helpers.js";
 
@@ -82,8 +82,10 @@ export function checkQuotes(ctx: StrategyContext, quotes: DesiredQuote[]): void 
   // shipped strategy never trips them, so they never change what it sends.
   const touch = { bestBidMicro: bestBid, bestAskMicro: bestAsk };
   for (const q of quotes) expect(priceFault(q, tick, touch)).toBeUndefined();
-  if (bids.length > 0)
-    expect(highestPricedBid(quotes, tick, touch)).toBeLessThan(lowestPricedAsk(quotes, tick, touch));
+  if (bids.length > 0) {
+    const own = ownExtremes(quotes, tick, touch);
+    expect(own.maxBid).toBeLessThan(own.minAsk);
+  }
   expect(new Set(bids.map((q) => q.level)).size).toBe(bids.length);
   expect(new Set(asks.map((q) => q.level)).size).toBe(asks.length);
   // Bids by level, then asks by level.
