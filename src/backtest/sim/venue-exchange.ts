@@ -40,6 +40,19 @@ export interface RequestCounts {
   readonly rejectCodes: Map<string, number>;
 }
 
+/** Request counts before any request. */
+export function noRequests(): RequestCounts {
+  return {
+    place: 0,
+    placeRejected: 0,
+    cancel: 0,
+    cancelRejected: 0,
+    cancelAll: 0,
+    reads: 0,
+    rejectCodes: new Map(),
+  };
+}
+
 /**
  * The engine's ExchangePort and ReconcileSource over the in-process SimVenue, for one wallet:
  * what the HTTP client is in live and paper mode. Each call waits an entry latency of the clock,
@@ -49,15 +62,7 @@ export interface RequestCounts {
  * simulated network never loses a message.
  */
 export class VenueExchange implements ExchangePort, ReconcileSource {
-  readonly counts: RequestCounts = {
-    place: 0,
-    placeRejected: 0,
-    cancel: 0,
-    cancelRejected: 0,
-    cancelAll: 0,
-    reads: 0,
-    rejectCodes: new Map(),
-  };
+  readonly counts: RequestCounts = noRequests();
   readonly #venue: SimVenue;
   readonly #wallet: Address;
   readonly #clock: Clock;

@@ -5,7 +5,7 @@ import { buildRunSummary } from "../../../src/backtest/report/summary.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
 import type { BotOrder, BotOrders } from "../../../src/backtest/sim/bot-orders.js";
 import type { SimSession } from "../../../src/backtest/sim/session.js";
-import type { RequestCounts } from "../../../src/backtest/sim/venue-exchange.js";
+import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
 import { parseMetric } from "../../../src/backtest/sweep/metric.js";
 import { rankPoints } from "../../../src/backtest/sweep/rank.js";
 import type { TokenMarket } from "../../../src/core/trading.js";
@@ -32,15 +32,7 @@ const TOKEN: TokenMarket = {
   status: "OPEN",
 };
 
-const COUNTS: RequestCounts = {
-  place: 0,
-  placeRejected: 0,
-  cancel: 0,
-  cancelRejected: 0,
-  cancelAll: 0,
-  reads: 0,
-  rejectCodes: new Map(),
-};
+const COUNTS = noRequests();
 
 /** A session as far as the Recorder sees it: a clock, a book's best prices, its hooks. */
 function fakeWorld() {
