@@ -7,7 +7,7 @@ import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
-import { foreignRecorder } from "./foreign-fills-support.js";
+import { foreignRecorder, NO_TOKENS_ENGINE } from "./foreign-fills-support.js";
 import { ACCOUNT, fill, journalPath } from "./support.js";
 
 /*
@@ -186,11 +186,7 @@ describe("JournalRecorder: a user_fill on a token this run does not trade, next 
     const run2 = w.beginRun({ account: ACCOUNT, session: "two", atMs: T0 + 60_000, tokens: [] });
     const restore = readRestore(db, ACCOUNT, run2);
     const rec = foreignRecorder(w, run2, restore, T0 + 60_000);
-    rec.attach({
-      account: () => EMPTY_ACCOUNT,
-      accounts: () => [],
-      status: () => ({ pnlMicro: 0n, openOrders: 0 }),
-    });
+    rec.attach(NO_TOKENS_ENGINE);
     const sold = fill({
       tradeId: "tr9",
       orderId: "o2",

@@ -110,6 +110,13 @@ export function untradingRun(db: Database, w: JournalWriter) {
   return { run, found, h };
 }
 
+/** An engine trading no token, as the recorder reads one (a run that quotes other tokens only). */
+export const NO_TOKENS_ENGINE = {
+  account: () => EMPTY_ACCOUNT,
+  accounts: () => [],
+  status: () => ({ pnlMicro: 0n, openOrders: 0 }),
+};
+
 /** The journal's recorder of `run`, restored from `found` (its clock at `atMs`). */
 export function foreignRecorder(
   w: JournalWriter,

@@ -4,7 +4,7 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { foreignRecorder } from "./foreign-fills-support.js";
+import { foreignRecorder, NO_TOKENS_ENGINE } from "./foreign-fills-support.js";
 import { ACCOUNT, fill, journalPath } from "./support.js";
 
 const T0 = Date.UTC(2025, 5, 1, 12);
@@ -57,11 +57,7 @@ describe("JournalRecorder: a fill made while mm was down on a token this run doe
     expect(restore.orders).toEqual(new Map([["o2", CID]]));
     expect(restore.orderTokens).toEqual(new Map([["o2", "t1"]]));
     const rec = foreignRecorder(w, run2, restore, T0 + 60_000);
-    rec.attach({
-      account: () => EMPTY_ACCOUNT,
-      accounts: () => [],
-      status: () => ({ pnlMicro: 0n, openOrders: 0 }),
-    });
+    rec.attach(NO_TOKENS_ENGINE);
     const sold = fill({
       tradeId: "tr9",
       orderId: "o2",
