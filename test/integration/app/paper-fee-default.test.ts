@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPaperExchange } from "../../../src/app/paper.js";
 import type { Scenario } from "../../../src/mock/scenario/types.js";
 import { createLogger } from "../../../src/observability/logger.js";
-import { tempDir } from "../../unit/config/support.js";
+import { tempDirPerTest } from "../../unit/config/support.js";
 import { SCENARIO } from "../daemon/support.js";
 import { placeAsPaperBot } from "./paper-support.js";
 
@@ -14,11 +14,7 @@ import { placeAsPaperBot } from "./paper-support.js";
 const NULL_FEE = SCENARIO.markets.find((m) => m.feeTakerBps === null && m.status === "OPEN");
 const silent = createLogger({ level: "silent" });
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 async function placeWith(files: string[], env: NodeJS.ProcessEnv, scenario: Scenario = SCENARIO) {
   const paper = await startPaperExchange({

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { abortRequests } from "../../../src/app/lifecycle.js";
 import { startPaperExchange } from "../../../src/app/paper.js";
 import { createPaperCommand } from "../../../src/cli/paper.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { makeApiKey, PRIVATE_KEY, tempDir } from "../../unit/config/support.js";
+import { makeApiKey, PRIVATE_KEY, tempDirPerTest } from "../../unit/config/support.js";
 import { API_KEY } from "../daemon/support.js";
 
 /**
@@ -12,11 +12,7 @@ import { API_KEY } from "../daemon/support.js";
  * key files): paper's keys come from the scenario, so the key files must be neither read nor
  * checked, nor collide with the scenario's keys ("set by both … use one").
  */
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 describe("mm paper with a --config file naming key files", () => {
   it("ignores secrets.apiKeyFile / privateKeyFile from files and uses the scenario's keys", async () => {

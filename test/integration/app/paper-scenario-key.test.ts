@@ -1,12 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startPaperExchange } from "../../../src/app/paper.js";
 import { main } from "../../../src/cli/main.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import type { ApiKeyScenario, Scenario } from "../../../src/mock/scenario/types.js";
 import { createLogger } from "../../../src/observability/logger.js";
-import { tempDir } from "../../unit/config/support.js";
+import { tempDirPerTest } from "../../unit/config/support.js";
 import { API_KEY, SCENARIO, WALLET } from "../daemon/support.js";
 import { apiKeyOf, partner, placeAsPaperBot, scenarioWith } from "./paper-support.js";
 
@@ -19,11 +19,7 @@ import { apiKeyOf, partner, placeAsPaperBot, scenarioWith } from "./paper-suppor
 const OTHER_WALLET = SCENARIO.wallets[1]?.address.toLowerCase() as `0x${string}`;
 const silent = createLogger({ level: "silent" });
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 const start = (scenario: Scenario) =>
   startPaperExchange({ env: {}, cwd: tmp.dir, port: 0, flow: false, logger: silent, scenario });

@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { abortRequests } from "../../../src/app/lifecycle.js";
 import { startPaperExchange } from "../../../src/app/paper.js";
 import { createPaperCommand } from "../../../src/cli/paper.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { tempDir } from "../config/support.js";
+import { tempDirPerTest } from "../config/support.js";
 
 /*
  * The market-limits refusal (src/config/market-limits.ts) reads each named market's tick from
@@ -17,11 +17,7 @@ import { tempDir } from "../config/support.js";
  */
 const SLUG = "arg-vs-fra-final-penalties";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 describe("mm paper: the market-limits refusal against paper's own tick sizes", () => {
   it("runs with a maxNotional that fits one minimum-size order at the market's paper tick", async () => {

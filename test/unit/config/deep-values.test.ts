@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exceedsDepth, MAX_CONFIG_DEPTH, textDepth } from "../../../src/config/depth.js";
 import { loadConfig } from "../../../src/config/load.js";
-import { configError, fields, tempDir } from "./support.js";
+import { configError, fields, tempDirPerTest } from "./support.js";
 
 // Regressions (found by test/fuzz/config.test.ts): a config file or MM_* value nested a few
 // thousand levels deep overflowed the stack in the secret scan or in convict's deep clone, and a
 // garbage MM_API_KEY of tens of kB broke the message scrubber: RangeError / SyntaxError, so
 // `mm` exited 1 instead of 2. Each is now a ConfigError naming the setting.
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 const deepArray = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
 const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;

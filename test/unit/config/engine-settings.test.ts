@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load.js";
 import { DEFAULT_STRATEGY } from "../../../src/config/schema-engine.js";
 import { DEFAULT_RISK_SETTINGS, parseRiskConfig } from "../../../src/risk/config.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
-import { configError, fields, tempDir } from "./support.js";
+import { configError, fields, tempDirPerTest } from "./support.js";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 const GLFT = {
   name: "glft",

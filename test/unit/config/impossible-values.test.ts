@@ -1,19 +1,15 @@
 import { spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load.js";
-import { configError, tempDir } from "./support.js";
+import { configError, tempDirPerTest } from "./support.js";
 
 // Values that load today but can never work, or that silently switch a safety off. Each must be
 // refused at load, one line naming the field and saying what is allowed; the values the README
 // documents as "off" (0) stay accepted.
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 const risk = (tree: unknown): Record<string, string> => ({ MM_RISK: JSON.stringify(tree) });
 const linesOf = (env: Record<string, string>, files: string[] = []): string[] =>

@@ -1,18 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/errors.js";
 import { loadConfig } from "../../../src/config/load.js";
 import { marketParams } from "../../../src/config/market-params.js";
 import { defaultConfigFile, packageRoot } from "../../../src/config/paths.js";
 import { hasCode } from "../../../src/core/errors.js";
-import { configError, fields, tempDir } from "./support.js";
+import { configError, fields, tempDirPerTest } from "./support.js";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 describe("loadConfig: layering", () => {
   it("gives the safe defaults with no file and no env", () => {

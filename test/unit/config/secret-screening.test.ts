@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load.js";
 import { secretShape } from "../../../src/config/secret-shapes.js";
-import { configError, fields, PRIVATE_KEY, tempDir } from "./support.js";
+import { configError, fields, PRIVATE_KEY, tempDirPerTest } from "./support.js";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 /** Lowercase kebab-case, as the exchange's slugs are, and exactly as long as a bare API key secret. */
 const SLUG_43 = "will-the-fed-cut-interest-rates-in-sept-202";

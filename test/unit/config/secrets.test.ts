@@ -1,19 +1,22 @@
 import { Writable } from "node:stream";
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { describeConfig } from "../../../src/config/describe.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { loadConfig } from "../../../src/config/load.js";
 import { loggerOptions } from "../../../src/config/logger-options.js";
 import { requireApiKey, requirePrivateKey, secretValues } from "../../../src/config/secrets.js";
 import { createLogger } from "../../../src/observability/logger.js";
-import { configError, fields, makeApiKey, PRIVATE_KEY, PRIVATE_KEY_ADDRESS, tempDir } from "./support.js";
+import {
+  configError,
+  fields,
+  makeApiKey,
+  PRIVATE_KEY,
+  PRIVATE_KEY_ADDRESS,
+  tempDirPerTest,
+} from "./support.js";
 
-let tmp: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  tmp = tempDir();
-});
-afterEach(() => tmp.cleanup());
+const tmp = tempDirPerTest();
 
 const HEX = PRIVATE_KEY.slice(2);
 

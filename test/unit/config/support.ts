@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { ConfigError } from "../../../src/config/errors.js";
 
 /** Hardhat's first dev account: a public test key, never a real one. */
@@ -31,6 +32,35 @@ export function tempDir(): {
       return path;
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A fresh tempDir for each test of the file, removed after it: call at the file's top level; `dir`
+ * and `file` act on the current test's folder.
+ * @example const tmp = tempDirPerTest(); it("…", () => loadConfig({ files: [tmp.file("a.json", {})] }));
+ */
+export function tempDirPerTest(): {
+  readonly dir: string;
+  file: (name: string, content: unknown, mode?: number) => string;
+} {
+  let current: ReturnType<typeof tempDir> | undefined;
+  beforeEach(() => {
+    current = tempDir();
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  const now = (): ReturnType<typeof tempDir> => {
+    if (current === undefined) throw new Error("tempDirPerTest: a folder exists only inside a test");
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    file: (name, content, mode) => now().file(name, content, mode),
   };
 }
 
