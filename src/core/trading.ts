@@ -10,6 +10,8 @@ import type { Side } from "./types.js";
 export interface TokenMarket {
   readonly tokenId: string;
   readonly marketId: string;
+  /** The market's slug, as an operator names it in `engine.markets`: for log lines. */
+  readonly slug?: string;
   readonly conditionId: string;
   /** Outcome label sent in the place body ("YES"/"NO"). */
   readonly outcome: string;

@@ -69,23 +69,28 @@ export class DecisionLog {
   readonly #evented = new Map<string, { sig: string; shown: boolean }>();
   readonly #markets = new Map<string, MarketGate>();
   readonly #group: ResyncGroup | undefined;
+  readonly #slugOf: (marketId: string) => string | undefined;
 
   /**
    * @param everSynced whether a token's book has had its first snapshot: before it, the token's wait
    *   (book_resyncing, book_stale) is routine and logged at debug.
    * @param group tells connection-wide resyncs as one episode (the engine's); without it each book
    *   is logged on its own.
+   * @param slugOf a market's slug, logged beside its id so a line names the market as the operator
+   *   configured it; without it lines carry the id alone.
    */
   constructor(
     log: Logger,
     emit: (e: EngineEvent) => void,
     everSynced: (tokenId: string) => boolean,
     group?: ResyncGroup,
+    slugOf: (marketId: string) => string | undefined = () => undefined,
   ) {
     this.#log = log;
     this.#emit = emit;
     this.#everSynced = everSynced;
     this.#group = group;
+    this.#slugOf = slugOf;
   }
 
   /**
@@ -128,7 +133,8 @@ export class DecisionLog {
     if (prev !== undefined && decisions.length + carried === 0) {
       this.#last.delete(tokenId);
       this.#leaveMarket(tokenId, prev.gatedMarket);
-      const fields = prev.gatedMarket === undefined ? { tokenId } : { tokenId, marketId: prev.gatedMarket };
+      const fields =
+        prev.gatedMarket === undefined ? { tokenId } : { tokenId, ...this.#market(prev.gatedMarket) };
       this.#log[prev.shown ? "info" : "debug"](fields, "risk: cleared");
       return;
     }
@@ -152,7 +158,7 @@ export class DecisionLog {
     if (!kept && prev?.gatedMarket !== undefined) {
       // The market reopened while the token keeps another decision (no shares to sell, a cap): the
       // token that spoke for the gate still says it ended.
-      if (prev.ownsMarket) this.#log.info({ tokenId, marketId: prev.gatedMarket }, "risk: cleared");
+      if (prev.ownsMarket) this.#log.info({ tokenId, ...this.#market(prev.gatedMarket) }, "risk: cleared");
       this.#leaveMarket(tokenId, prev.gatedMarket);
     }
     // The first token to hold a market's gate speaks for the market: it logs the gate (unless the
@@ -291,6 +297,11 @@ export class DecisionLog {
     if (gate.holders.size === 0) this.#markets.delete(marketId);
   }
 
+  /** A market's log fields: its id, and its slug when known. */
+  #market(marketId: string): { marketId: string; slug: string | undefined } {
+    return { marketId, slug: this.#slugOf(marketId) };
+  }
+
   #write(d: RiskDecision, level: Level): void {
     const fields = {
       reason: d.reason,
@@ -298,6 +309,7 @@ export class DecisionLog {
       scope: d.scope,
       tokenId: d.tokenId,
       marketId: d.marketId,
+      slug: d.marketId === undefined ? undefined : this.#slugOf(d.marketId),
       side: d.side,
       // Not `level`: pino's own level field would be overwritten by the quote's band number.
       quoteLevel: d.level,

@@ -110,6 +110,12 @@ export class TokenTable {
     return this.#byMarket.get(marketId) ?? [];
   }
 
+  /** A traded market's slug (for log lines); undefined for one the engine does not trade. */
+  slugOf(marketId: string): string | undefined {
+    const first = this.#byMarket.get(marketId)?.[0];
+    return first === undefined ? undefined : this.#slots.get(first)?.market.slug;
+  }
+
   /** Market ids in registration order. */
   marketIds(): IterableIterator<string> {
     return this.#byMarket.keys();

@@ -165,6 +165,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       emit,
       (t) => tokens.get(t)?.everSynced === true,
       new ResyncGroup(clock, log),
+      (m) => tokens.slugOf(m),
     ),
     feeTokens,
     emit,

@@ -27,6 +27,7 @@ export function tokenMarkets(
     const closesAtMs = m.closesAt === null ? undefined : Date.parse(m.closesAt);
     const base = {
       marketId: m.id,
+      slug: m.slug,
       conditionId: m.conditionId.toLowerCase(),
       tickMicro: Number(toWei(tickSize, "tickSize")),
       minSizeMicro: toWei(minOrderSize, "minOrderSize"),

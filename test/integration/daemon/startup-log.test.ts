@@ -46,6 +46,8 @@ describe("daemon start-up log: waiting for the first snapshots is routine, a lat
     expect(lines(sink, "risk: cleared")).toHaveLength(0);
     const notOpen = lines(sink, "risk: market_not_open");
     expect(notOpen.map((r) => r.marketId)).toEqual([EXTRA.id]);
+    // Named as the operator configured it, not only by the exchange's id.
+    expect(notOpen.map((r) => r.slug)).toEqual([EXTRA.slug]);
 
     // A gap on a book that had been synced: news, logged once; its recovery once.
     const yes = ARG.yesTokenId;
@@ -53,7 +55,7 @@ describe("daemon start-up log: waiting for the first snapshots is routine, a lat
     rest(m, ARG, "buy", "0.45", "10", "YES");
     await waitFor(() => lines(sink, "risk: cleared", yes).length > 0, 5_000, "the book's recovery");
     await new Promise((r) => setTimeout(r, 200));
-    expect(lines(sink, "risk: book_resyncing", yes)).toHaveLength(1);
+    expect(lines(sink, "risk: book_resyncing", yes).map((r) => r.slug)).toEqual([ARG.slug]);
     expect(lines(sink, "risk: cleared", yes)).toHaveLength(1);
     expect(lines(sink, "risk: book_resyncing")).toHaveLength(1);
   });

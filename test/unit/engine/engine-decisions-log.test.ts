@@ -107,3 +107,27 @@ describe("DecisionLog: a book's first wait is routine, a later resync is news (o
     expect(shown()).toEqual(["risk: market_not_open m9", "risk: cleared y", "risk: market_not_open m9"]);
   });
 });
+
+describe("DecisionLog: a line names its market by slug as well as by id", () => {
+  it("a market gate, a token's decision and their ends carry the slug; a market it does not know, the id alone", () => {
+    const sink = collectingStream();
+    const slugs = new Map([["m9", "arg-vs-fra"]]);
+    const log = new DecisionLog(
+      pino({ level: "info" }, sink),
+      () => {},
+      () => true,
+      undefined,
+      (m) => slugs.get(m),
+    );
+    log.event(marketDecision("market_not_open", "m9", { status: "PAUSED" }), 1);
+    log.step("y", [tokenDecision("market_not_open", "y", "m9")], 1);
+    log.step("y", [], 2);
+    log.step("z", [tokenDecision("book_stale", "z", "m7")], 3);
+    const named = sink.records().map((r) => `${String(r.msg)} ${String(r.marketId)} ${String(r.slug)}`);
+    expect(named).toEqual([
+      "risk: market_not_open m9 arg-vs-fra",
+      "risk: cleared m9 arg-vs-fra",
+      "risk: book_stale m7 undefined",
+    ]);
+  });
+});

@@ -32,6 +32,15 @@ describe("tokenMarkets", () => {
     market({ id: "m3", slug: "undeployed", conditionId: null, yesTokenId: null, noTokenId: null }),
   ];
 
+  it("carries each market's slug, for log lines that name it as the operator configured it", () => {
+    expect(tokenMarkets(markets, cfg, ["*"]).map((t) => t.slug)).toEqual([
+      "coarse",
+      "coarse",
+      "fine",
+      "fine",
+    ]);
+  });
+
   it("yields both outcome tokens of each selected, deployed market with configured tick and min size", () => {
     const all = tokenMarkets(markets, cfg, ["*"]);
     expect(all.map((t) => `${t.marketId}:${t.tokenId}:${t.outcome}:${t.outcomeIndex}`)).toEqual([
