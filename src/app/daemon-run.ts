@@ -35,6 +35,7 @@ export class DaemonRun {
   #resolve: (o: DaemonOutcome) => void = () => undefined;
   #stopping: Promise<DaemonOutcome> | undefined;
   #refusal: GatewayFatalError | ExchangeError | undefined;
+  #abandoned = false;
 
   constructor(parts: RunParts) {
     this.#p = parts;
@@ -62,7 +63,7 @@ export class DaemonRun {
    * Ignored once a stop has begun: every request still in flight is answered 401 alike.
    */
   unauthorized(err: ExchangeError): void {
-    if (this.#stopping !== undefined) return;
+    if (this.#stopping !== undefined || (this.#abandoned && this.#refusal !== undefined)) return;
     const { code, endpoint, httpStatus: status } = err;
     this.#refused(
       err,
@@ -89,6 +90,15 @@ export class DaemonRun {
     return this.#refusal;
   }
 
+  /**
+   * The start failed and its catch tears down what it opened (daemon.ts): from now on a refusal is
+   * only logged and kept, so the start's error becomes it (exit 3). A stop of its own would race
+   * the catch, cancelling through a client it closes and ending the run row twice.
+   */
+  abandon(): void {
+    this.#abandoned = true;
+  }
+
   /** The key refused for good (`err`, `code`): logged with `fields`, then the stop with exit code 3. */
   #refused(
     err: GatewayFatalError | ExchangeError,
@@ -96,6 +106,11 @@ export class DaemonRun {
     fields: Record<string, unknown>,
     what: string,
   ): void {
+    if (this.#abandoned && this.#stopping === undefined) {
+      this.#p.logger.error(fields, `${what} while a failed start closes`);
+      this.#refusal ??= err;
+      return;
+    }
     this.#p.logger.error(fields, `${what}: cancelling what can still be cancelled and stopping`);
     if (this.#stopping === undefined) this.#refusal = err;
     void this.#stop(code, { exitCode: DAEMON_EXIT.fatal, reason: code });

@@ -224,12 +224,16 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       await daemonRun.done;
       throw daemonRun.refusal ?? err;
     }
+    // A key refused while the feeds close (a request of the start answered 401 late) is kept, not
+    // stopped on: this catch closes everything, and the refusal is what the start failed with.
+    daemonRun?.abandon();
     await feeds?.close().catch(() => undefined);
+    const failure = daemonRun?.refusal ?? err;
     // Nothing stopped this run, so no `stopped` event ends its row: without its end it would read as
     // a killed run. The start quoted nothing, but it may hold orders it adopted: counted as open.
-    journal?.end(startFailedReason(err), built?.status().openOrders ?? 0);
+    journal?.end(startFailedReason(failure), built?.status().openOrders ?? 0);
     client.close();
-    throw err;
+    throw failure;
   }
 }
 

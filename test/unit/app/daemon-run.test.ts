@@ -103,3 +103,19 @@ describe("DaemonRun: the key refused for good", () => {
     expect(errors().map((e) => e.gateway)).toEqual(["user"]);
   });
 });
+
+describe("DaemonRun: a failed start tearing down", () => {
+  it("a refusal after abandon() is logged and kept for the start's error (exit 3), but starts no stop of its own", async () => {
+    const { run: r, stops, errors } = run();
+    r.abandon();
+    r.unauthorized(refused("GET /api/me/positions"));
+    r.fatal(revoked("user"));
+    // The failed start's catch closes the feeds, the journal and the client itself: a stop racing
+    // it would cancel through a closing client and end the run row twice.
+    await Promise.resolve();
+    expect(stops).toEqual([]);
+    expect(r.stopping).toBe(false);
+    expect(r.refusal).toMatchObject({ code: "api_key_expired", httpStatus: 401 });
+    expect(errors().map((e) => e.endpoint ?? e.gateway)).toEqual(["GET /api/me/positions", "user"]);
+  });
+});
