@@ -48,6 +48,8 @@ function note(frame: Record<string, unknown>, found: Map<string, TokenSetting>, 
   const parsed = parseEventFrame(frame, "market");
   if ("rejected" in parsed || !isBookEvent(parsed.event)) return;
   const e = parsed.event;
+  // A refused snapshot (a mistyped id the recorder kept retrying) does not make a token traded.
+  if (e.type === "book_snapshot_failed") return;
   if (found.has(e.tokenId)) return;
   found.set(e.tokenId, {
     tokenId: e.tokenId,

@@ -192,10 +192,14 @@ export class SimSession {
     for (const fn of this.beforeMarket) fn(now);
     if (isBookEvent(e)) {
       c.book++;
-      this.books.apply(e, (change) => {
-        for (const fn of this.levelChanged) fn(change);
-      });
-      for (const fn of this.bookApplied) fn(e.tokenId);
+      // A snapshot refused to the recorder (a mistyped token id, retried for ever) books nothing:
+      // the token is not booked by it, though the bot's tracker still sees the refusal, as live.
+      if (e.type !== "book_snapshot_failed") {
+        this.books.apply(e, (change) => {
+          for (const fn of this.levelChanged) fn(change);
+        });
+        for (const fn of this.bookApplied) fn(e.tokenId);
+      }
       this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {
       c.trades++;
