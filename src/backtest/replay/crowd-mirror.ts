@@ -1,3 +1,4 @@
+import type { BookEvent } from "../../book/events.js";
 import { parsePriceMicro, parseSizeMicro } from "../../book/micro.js";
 import type { Side } from "../../core/types.js";
 import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
@@ -190,6 +191,32 @@ export class CrowdMirror {
       this.counters.inferredQty += filled;
     }
     this.#settle(key, this.#levels.get(key), c.tokenId, side, price, left, c.after);
+  }
+
+  /**
+   * A book frame of `tokenId` was applied to the exchange's book (SimSession.bookApplied). A
+   * snapshot or full update (any frame but a delta) re-lists what the recording shows (rule 2): each
+   * level the mirror follows for the token — in the venue, or holding less than recorded because
+   * the bot took some — goes back to the recorded size. A level the snapshot lists unchanged is no
+   * level change, so without this, liquidity the bot took would stay taken through it.
+   */
+  onBookApplied(tokenId: string, type: BookEvent["type"]): void {
+    if (type === "book_delta" || type === "book_snapshot_failed") return;
+    const tag = this.#tags.get(tokenId);
+    if (tag === undefined) return;
+    const book = this.#books.book(tokenId);
+    const first = tag * 2 * PRICE_KEYS;
+    // Keys first: settling a level may delete or re-add entries of the map.
+    const keys: number[] = [];
+    for (const key of this.#levels.keys()) if (key >= first && key < first + 2 * PRICE_KEYS) keys.push(key);
+    for (const key of keys) {
+      const level = this.#levels.get(key);
+      if (level === undefined) continue;
+      const buy = key < first + PRICE_KEYS;
+      const price = key % PRICE_KEYS;
+      const recorded = book.depthAt(buy ? "bid" : "ask", price);
+      this.#settle(key, level, tokenId, buy ? "buy" : "sell", price, recorded, recorded);
+    }
   }
 
   /**

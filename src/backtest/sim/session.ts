@@ -1,4 +1,5 @@
 import { pino } from "pino";
+import type { BookEvent } from "../../book/events.js";
 import { BookTracker } from "../../book/tracker.js";
 import { SimClock } from "../../core/sim-clock.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
@@ -84,8 +85,8 @@ export class SimSession {
   readonly beforeMarket: ((now: number) => void)[] = [];
   /** Each level change of the exchange's book, in order (the liquidity mirror). */
   readonly levelChanged: ((c: LevelChange) => void)[] = [];
-  /** After a book event was applied at the exchange. */
-  readonly bookApplied: ((tokenId: string) => void)[] = [];
+  /** After a book event (not a refused snapshot) was applied at the exchange, with its type. */
+  readonly bookApplied: ((tokenId: string, type: BookEvent["type"]) => void)[] = [];
   /** Each fill of the bot, at exchange time. */
   readonly filled: ((f: BacktestFill) => void)[] = [];
   /** Every venue event, in order. */
@@ -198,7 +199,7 @@ export class SimSession {
         this.books.apply(e, (change) => {
           for (const fn of this.levelChanged) fn(change);
         });
-        for (const fn of this.bookApplied) fn(e.tokenId);
+        for (const fn of this.bookApplied) fn(e.tokenId, e.type);
       }
       this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {

@@ -39,7 +39,11 @@ export function world(feeTakerBps = 0, queueModel?: QueueModelSpec, options: { e
     if (e.type === "fill" && e.walletAddress === BOT) fills.push(e);
   });
   let seq = 0;
-  const frame = (e: BookEvent) => books.apply(e, (c) => mirror.onLevel(c));
+  // As SimSession and attachMirror: each level change, then the frame as a whole.
+  const frame = (e: BookEvent) => {
+    books.apply(e, (c) => mirror.onLevel(c));
+    mirror.onBookApplied(e.tokenId, e.type);
+  };
   return {
     venue,
     mirror,
