@@ -1,7 +1,7 @@
 import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { MmError } from "../../core/errors.js";
 import { BacktestError } from "../errors.js";
-import { PathProblem, type PathStep, parsePath, withValueAt } from "./json-path.js";
+import { PathProblem, type PathStep, parsePath, pathText, withValueAt } from "./json-path.js";
 
 /** Most grid points one sweep may hold (a typo like a 1,000-value axis should not run for days). */
 export const MAX_POINTS = 10_000;
@@ -93,7 +93,8 @@ function readAxes(grid: unknown, issues: string[]): GridAxis[] {
       if (first !== undefined) issues.push(`grid.${key}[${i}]: repeats grid.${key}[${first}] (${j})`);
       else seen.set(j, i);
     });
-    const clash = axes.find((a) => overlaps(a.key, key));
+    // Compared as parsed paths: "bands[00].size" is "bands[0].size" spelled differently.
+    const clash = axes.find((a) => overlaps(pathText(a.steps), pathText(steps)));
     if (clash !== undefined) issues.push(`grid.${key}: overlaps grid.${clash.key}`);
     axes.push({ key, steps, values });
   }
