@@ -162,7 +162,9 @@ export function pointStrategies(
       if (next instanceof PathProblem) issues.add(`grid.${a.key}: the config's ${next.message}`);
       else params = next;
     }
-    const entry = { name: base.name, params };
+    // The config's own key order: the point's summary repeats this entry, byte for byte as
+    // `mm backtest` would with the value written into the config.
+    const entry = { ...base, params };
     out.push(entry);
     try {
       parseStrategyConfig(entry);
