@@ -2,10 +2,13 @@
 export type PathStep = string | number;
 
 const STEP = /^([A-Za-z_$][\w$-]*)((?:\[\d{1,6}\])*)$/;
+/** Keys a path may not name: setting them reaches an object's prototype, not a parameter. */
+const PROTO_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /**
  * Parses a dotted path with array indices (`gamma`, `bands[0].margin`, `markouts[1].perShare`)
- * into steps, or undefined when it is not one.
+ * into steps, or undefined when it is not one (`__proto__`, `constructor` and `prototype` are not
+ * parameters: a grid axis on one would run every point alike).
  * @example parsePath("bands[1].size") // ["bands", 1, "size"]
  */
 export function parsePath(text: string): PathStep[] | undefined {
@@ -13,7 +16,7 @@ export function parsePath(text: string): PathStep[] | undefined {
   const steps: PathStep[] = [];
   for (const part of text.split(".")) {
     const m = STEP.exec(part);
-    if (m === null) return undefined;
+    if (m === null || PROTO_KEYS.has(m[1] as string)) return undefined;
     steps.push(m[1] as string);
     for (const idx of (m[2] as string).matchAll(/\[(\d+)\]/g)) steps.push(Number(idx[1]));
   }

@@ -13,7 +13,8 @@ describe("json paths", () => {
     expect(parsePath("bands[10].margin")).toEqual(["bands", 10, "margin"]);
     expect(parsePath("m[0][1].x_y.$z")).toEqual(["m", 0, 1, "x_y", "$z"]);
     expect(pathText(["m", 0, 1, "x_y"])).toBe("m[0][1].x_y");
-    for (const bad of ["", ".a", "a.", "a..b", "[0]", "a[]", "a[-1]", "a b", "1a", "a[0]b"]) {
+    const proto = ["__proto__", "a.constructor", "prototype[0]"];
+    for (const bad of ["", ".a", "a.", "a..b", "[0]", "a[]", "a[-1]", "a b", "1a", "a[0]b", ...proto]) {
       expect(parsePath(bad), bad).toBeUndefined();
     }
   });
