@@ -26,6 +26,7 @@ export interface LevelChange {
 export class ExchangeBooks {
   readonly #books = new Map<string, OrderBook>();
   readonly #seq = new Map<string, number>();
+  readonly #whole = new Set<string>();
   readonly #buf = new LevelBuffer();
   /** Frames whose entries were malformed (not applied). */
   malformed = 0;
@@ -38,6 +39,15 @@ export class ExchangeBooks {
       this.#books.set(tokenId, b);
     }
     return b;
+  }
+
+  /**
+   * Whether a token's book has been given whole (a recorded snapshot or full update). Until then it
+   * holds only the levels deltas touched — a recording that starts mid-stream — which is not the
+   * market's book, so no snapshot may be served from it.
+   */
+  whole(tokenId: string): boolean {
+    return this.#whole.has(tokenId);
   }
 
   /** Seq of the last frame applied to a token's book. */
@@ -66,6 +76,7 @@ export class ExchangeBooks {
       onChange(c);
     }
     if (e.seq !== undefined) this.#seq.set(e.tokenId, e.seq);
+    if (e.type !== "book_delta") this.#whole.add(e.tokenId);
     return true;
   }
 

@@ -246,10 +246,11 @@ export class SimSession {
     this.engine.onFill(fillFromWire(parsed.event));
   }
 
-  // get_book_snapshot answered from the exchange's book as it stands, a feed latency later.
+  // get_book_snapshot answered from the exchange's book as it stands, a feed latency later; not
+  // answered while that book is built from deltas alone (the tracker asks again, with back-off).
   #serveSnapshot(tokenId: string): void {
     const seq = this.books.lastSeq(tokenId);
-    if (seq === undefined) return;
+    if (seq === undefined || !this.books.whole(tokenId)) return;
     const book = this.books.book(tokenId);
     const { bids, asks } = book.toWire();
     const frame = {
