@@ -155,6 +155,12 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
           : "the wall clock stepped back: recvTs held at the last frame's until it catches up",
       ),
     ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
+    // A new file begins mid-stream: a fresh snapshot of every book makes it replayable alone (a
+    // replay quotes a token only from a whole book). A token not subscribed is not asked for.
+    onRotated: () => {
+      if ((opts.channels ?? DEFAULT_RECORD_CHANNELS).includes("token_book"))
+        for (const t of opts.tokens) client.requestBookSnapshot(t);
+    },
   });
   const client = new GatewayClient({
     url: opts.url,

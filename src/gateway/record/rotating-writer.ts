@@ -42,6 +42,8 @@ export interface RotatingWriterOptions {
   readonly onFailure?: (err: unknown) => void;
   /** Called once per step back of the frames' clock, with how far back (see RecvClamp). */
   readonly onClockStepBack?: (step: ClockStepBack) => void;
+  /** Called when a file after the first is started (a rotation), with its path. */
+  readonly onRotated?: (path: string) => void;
   /**
    * The monotonic clock a large step back continues recvTs and file times on (RecvClamp); default
    * performance.now.
@@ -106,6 +108,7 @@ export class RotatingWriter {
   readonly #queue: LineQueue;
   readonly #openSink: ((path: string) => Writable) | undefined;
   readonly #onFailure: ((err: unknown) => void) | undefined;
+  readonly #onRotated: ((path: string) => void) | undefined;
   readonly #drainIdleMs: number | undefined;
   readonly #recv: RecvClamp;
   readonly #files: string[] = [];
@@ -147,6 +150,7 @@ export class RotatingWriter {
     );
     this.#openSink = opts.openSink;
     this.#onFailure = opts.onFailure;
+    this.#onRotated = opts.onRotated;
     this.#drainIdleMs = opts.drainIdleMs;
     this.#recv = new RecvClamp({
       ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
@@ -315,6 +319,7 @@ export class RotatingWriter {
     this.#sink = sink;
     this.#writer = w;
     this.#files.push(path);
+    if (this.#files.length > 1) this.#onRotated?.(path);
     return w;
   }
 }

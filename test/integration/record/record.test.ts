@@ -159,10 +159,15 @@ describe("mm record against the mock", () => {
     const recs = await readAll(summary.files);
     expect(recs).toHaveLength(summary.frames);
     for (const t of tokens) {
-      const seqs = recs
-        .filter((r) => r.frame.id === t && r.frame.channel === "token_book")
-        .map((r) => (r.frame.data as { seq: number }).seq);
-      for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBe((seqs[i - 1] ?? 0) + 1); // contiguous across files
+      // The deltas are contiguous across files; a rotation's fresh snapshot repeats the seq it is at.
+      const book = recs.filter((r) => r.frame.id === t && r.frame.channel === "token_book");
+      const seqOf = (r: RecordedFrame) => (r.frame.data as { seq: number }).seq;
+      const seqs = book.filter((r) => r.frame.type !== "book_snapshot").map(seqOf);
+      for (let i = 1; i < seqs.length; i++) expect(seqs[i]).toBe((seqs[i - 1] ?? 0) + 1);
+      for (const [i, r] of book.entries()) {
+        if (i > 0 && r.frame.type === "book_snapshot")
+          expect(seqOf(r)).toBe(seqOf(book[i - 1] as RecordedFrame));
+      }
     }
   });
 
@@ -183,6 +188,7 @@ describe("mm record against the mock", () => {
         }
         churn(mock as Mock, m, 20, 2);
         await until(() => readdirSync(join(root, "aged")).length === 2, "the second file");
+        await new Promise((r) => setTimeout(r, 300)); // the rotation's snapshot answer is in
       },
       { clock },
     );
@@ -195,6 +201,11 @@ describe("mm record against the mock", () => {
     expect(first?.every((r) => r.recvTs < T0 + 60_000)).toBe(true);
     expect(second?.length).toBeGreaterThan(0);
     expect(second?.every((r) => r.recvTs >= T0 + 60_000)).toBe(true);
+    // Each file after a rotation gets a fresh snapshot of every book: it replays alone.
+    const snapshots = (f: RecordedFrame[] | undefined) =>
+      (f ?? []).filter((r) => r.frame.type === "book_snapshot" && r.frame.id === m.yesTokenId).length;
+    expect(snapshots(first)).toBe(1); // the subscription's
+    expect(snapshots(second)).toBe(1); // the rotation's
   });
 
   it("a revoked key stops the recording with exit code 1; what was written stays readable", async () => {
