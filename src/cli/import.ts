@@ -85,7 +85,7 @@ export const importCommand: Command = {
       return EXIT.ok;
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (err instanceof ImportError || code === "ENOENT" || code === "EISDIR" || code === "EACCES") {
+      if (err instanceof ImportError || (typeof code === "string" && PATH_ERRORS.has(code))) {
         io.stderr(`mm import: ${(err as Error).message}\n`);
         return EXIT.usage;
       }
@@ -93,6 +93,16 @@ export const importCommand: Command = {
     }
   },
 };
+
+/** File-system refusals of a path the user gave (missing, not a folder, no access…): bad usage, exit 2. */
+const PATH_ERRORS: ReadonlySet<string> = new Set([
+  "ENOENT",
+  "EISDIR",
+  "ENOTDIR",
+  "EACCES",
+  "ENAMETOOLONG",
+  "ELOOP",
+]);
 
 function parseOutcomeIndex(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

@@ -69,6 +69,7 @@ interface Row {
  * @example await importPolymarketPriceChanges({ input: "pc.csv", output: "pc.jsonl.gz" })
  */
 export async function importPolymarketPriceChanges(opts: PolymarketImportOptions): Promise<ImportSummary> {
+  await refuseInputAsOutput(opts.input, opts.output);
   if (opts.force !== true && (await exists(opts.output))) {
     throw new ImportError("output_exists", `${opts.output} exists (use --force to replace it)`, {
       file: opts.output,
@@ -109,7 +110,8 @@ export async function importPolymarketPriceChanges(opts: PolymarketImportOptions
     await rename(partial, opts.output);
   } catch (err) {
     await writer.close().catch(() => {});
-    await rm(partial, { force: true });
+    // Never in place of the error that brought us here.
+    await rm(partial, { force: true }).catch(() => {});
     throw err;
   }
   return {
@@ -244,10 +246,28 @@ function bad(code: string, file: string, line: number, what: string): ImportErro
   return new ImportError(code, `${file}:${line}: ${what}`, { file, line });
 }
 
+/**
+ * Refuses an output that is the input file itself (another spelling, a link): `--force` would
+ * replace the capture with its import.
+ */
+async function refuseInputAsOutput(input: string, output: string): Promise<void> {
+  const [a, b] = await Promise.all([stat(input).catch(() => undefined), stat(output).catch(() => undefined)]);
+  if (a === undefined || b === undefined || a.dev !== b.dev || a.ino !== b.ino) return;
+  throw new ImportError("output_is_input", `${output} is the input: write the import to another file`, {
+    file: output,
+  });
+}
+
 /** Refuses, before a long read of the input, an output whose folder is missing (say what to do). */
 async function requireOutputFolder(output: string): Promise<void> {
   const folder = dirname(output);
-  if (await exists(folder)) return;
+  const st = await stat(folder).catch(() => undefined);
+  if (st?.isDirectory() === true) return;
+  if (st !== undefined) {
+    throw new ImportError("output_dir_not_folder", `cannot write ${output}: ${folder} is not a folder`, {
+      file: output,
+    });
+  }
   throw new ImportError(
     "output_dir_missing",
     `cannot write ${output}: its folder ${folder} does not exist (create it first: mkdir -p ${folder})`,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -126,6 +126,31 @@ describe("mm import (run() with a CliIo)", () => {
       `mm import: cannot write ${join(folder, "out.jsonl.gz")}: its folder ${folder} does not exist (create it first: mkdir -p ${folder})\n`,
     );
     expect(existsSync(join(dir, "no"))).toBe(false);
+  });
+
+  it("a path through a regular file is bad usage (exit 2) naming the path, not an unexpected error", async () => {
+    // ENOTDIR escaped as "unexpected error" (exit 1), naming OUT.partial from the clean-up.
+    writeFileSync(join(dir, "in.csv"), CSV);
+    writeFileSync(join(dir, "afile"), "not a folder");
+    const { io: cli, out } = io();
+    expect(await importCommand.run([...CMD, "in.csv", "afile/out.jsonl.gz"], cli)).toBe(2);
+    expect(out.stderr).toBe(
+      `mm import: cannot write ${join(dir, "afile/out.jsonl.gz")}: ${join(dir, "afile")} is not a folder\n`,
+    );
+    expect(readdirSync(dir).sort()).toEqual(["afile", "in.csv"]);
+    expect(await importCommand.run([...CMD, "afile/in.csv", "out.jsonl.gz"], cli)).toBe(2);
+    expect(out.stderr).toContain(join(dir, "afile", "in.csv"));
+  });
+
+  it("refuses OUT that is IN, even with --force: the capture is never overwritten", async () => {
+    writeFileSync(join(dir, "in.csv"), CSV);
+    const { io: cli, out } = io();
+    expect(await importCommand.run([...CMD, "--force", "in.csv", "./in.csv"], cli)).toBe(2);
+    expect(out.stderr).toBe(
+      `mm import: ${join(dir, "in.csv")} is the input: write the import to another file\n`,
+    );
+    expect(readdirSync(dir)).toEqual(["in.csv"]);
+    expect(readFileSync(join(dir, "in.csv"), "utf8")).toBe(CSV);
   });
 
   it("usage errors and help", async () => {
