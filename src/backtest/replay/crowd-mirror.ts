@@ -159,13 +159,18 @@ export class CrowdMirror {
   onLevel(c: LevelChange): void {
     const tag = this.#tags.get(c.tokenId);
     if (tag === undefined) return;
+    const side: Side = c.side === "bid" ? "buy" : "sell";
     if (c.price % (this.#tick[tag] as number) !== 0) {
       // Off the configured tick: the venue refuses such an order, so the level never trades.
-      // Counted as the venue's refusal, once each time the level appears.
+      // Counted as the venue's refusal, once each time the level appears. A decrease there may
+      // still be a trade at the touch, which went through the bot's better orders first.
       if (c.before === 0n) this.#reject("invalid_amounts");
+      if (c.after < c.before) {
+        const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
+        if (through > 0n) this.#inferred(this.#take(c.tokenId, side, BigInt(c.price), through));
+      }
       return;
     }
-    const side: Side = c.side === "bid" ? "buy" : "sell";
     const price = c.price;
     const key = levelKey(tag, side, price);
     const level = this.#levels.get(key);
@@ -185,11 +190,7 @@ export class CrowdMirror {
       return;
     }
     if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
-    const filled = this.#take(c.tokenId, side, BigInt(price), through);
-    if (filled !== undefined) {
-      this.counters.inferredTrades++;
-      this.counters.inferredQty += filled;
-    }
+    this.#inferred(this.#take(c.tokenId, side, BigInt(price), through));
     this.#settle(key, this.#levels.get(key), c.tokenId, side, price, left, c.after);
   }
 
@@ -356,12 +357,34 @@ export class CrowdMirror {
   }
 
   // An aggressor of the market: its IOC on the other side, through the bot's orders at `price`
-  // and better. Returns what it filled (undefined: nothing to fill).
+  // and better. Returns what it filled (undefined: nothing to fill). A price off the configured
+  // tick (a recording on a finer one) is moved to the bot's side, to the first tick the venue
+  // takes: the bot's orders lie on the tick, so the same ones are reached.
   #take(tokenId: string, side: Side, price: bigint, quantity: bigint): bigint | undefined {
+    const tag = this.#tags.get(tokenId) as number;
+    const tick = BigInt(this.#tick[tag] as number);
+    const off = price % tick;
+    const at = off === 0n ? price : side === "buy" ? price - off + tick : price - off;
     const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
     const other: Side = side === "buy" ? "sell" : "buy";
-    const r = this.#venue.place({ wallet: CROWD, ...t, side: other, price, quantity, timeInForce: "ioc" });
-    return r.status === "REJECTED" ? undefined : r.filledQty;
+    const r = this.#venue.place({
+      wallet: CROWD,
+      ...t,
+      side: other,
+      price: at,
+      quantity,
+      timeInForce: "ioc",
+    });
+    if (r.status !== "REJECTED") return r.filledQty;
+    this.#reject(r.code ?? "matcher_error");
+    return undefined;
+  }
+
+  // Counts an inferred trade that filled (`filled` from #take).
+  #inferred(filled: bigint | undefined): void {
+    if (filled === undefined) return;
+    this.counters.inferredTrades++;
+    this.counters.inferredQty += filled;
   }
 
   // A print went past a bot order's place: the market's orders at the print's price and better
