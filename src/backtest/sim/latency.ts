@@ -43,6 +43,11 @@ export function latencySampler(spec: LatencySpec, u: Uniform): () => number {
 export interface Delay {
   /** Milliseconds from `now` until the next message, sent now, arrives. */
   next(now: number): number;
+  /**
+   * Whether a message whose delay is 0 must still wait behind the timers due now: a message sent
+   * ahead of it may be arriving at this very ms, on a timer not fired yet (sampled lanes).
+   */
+  readonly queues?: boolean;
 }
 
 /**
@@ -54,10 +59,13 @@ export interface Delay {
 export class LatencyLane implements Delay {
   readonly #draw: () => number;
   readonly #constant: number | undefined;
+  /** Sampled lanes: a 0 ms message queues behind one due now (Delay.queues); constants never need to. */
+  readonly queues: boolean;
   #lastArrival = Number.NEGATIVE_INFINITY;
 
   constructor(spec: LatencySpec, u: Uniform) {
     this.#constant = typeof spec === "number" ? spec : undefined;
+    this.queues = this.#constant === undefined;
     this.#draw = latencySampler(spec, u);
   }
 

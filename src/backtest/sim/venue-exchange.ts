@@ -211,9 +211,11 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return out;
   }
 
+  // A sampled lane's 0 ms request still waits on the clock: one sent earlier may be due this very
+  // ms on a timer not fired yet, and a request never reaches the venue before it.
   #hop(lane: Delay): Promise<void> {
     const ms = lane.next(this.#clock.now());
-    return ms > 0 ? sleep(this.#clock, ms) : Promise.resolve();
+    return ms > 0 || lane.queues === true ? sleep(this.#clock, ms) : Promise.resolve();
   }
 }
 
