@@ -1,5 +1,6 @@
 import { ConfigError } from "../config/errors.js";
 import type { Clock } from "../core/clock.js";
+import { weiToString } from "../core/wei.js";
 import { JournalError } from "../journal/errors.js";
 import {
   findGoneOrders,
@@ -9,7 +10,7 @@ import {
 } from "../journal/gone-orders.js";
 import { openJournalDb } from "../journal/open.js";
 import { JournalRecorder } from "../journal/recorder.js";
-import { type JournalRestore, readRestore } from "../journal/restore.js";
+import { type JournalRestore, type RestoredTrip, readRestore } from "../journal/restore.js";
 import { DAY_MS, JournalRetention } from "../journal/retention.js";
 import { type JournalToken, JournalWriter } from "../journal/writer.js";
 import type { Logger } from "../observability/logger.js";
@@ -45,7 +46,7 @@ export interface DaemonJournal {
 /**
  * Opens the journal for one daemon run: records the run (the account, its session) and the tokens it
  * may trade, reads what earlier runs of the same account left (each token's account, the orders they
- * may have left resting), writes the restored accounts as this run's first rows, and builds the
+ * may have left resting, a kill-switch trip nobody re-armed: said at warn, the engine starts tripped), writes the restored accounts as this run's first rows, and builds the
  * recorder that journals the engine's events. A journal that cannot be opened (unwritable folder,
  * schema newer than this mm) is a ConfigError on journal.path (exit code 2): nothing was sent yet.
  * @example const j = openDaemonJournal(settings, { account, session, tokens, clock, logger });
@@ -87,6 +88,7 @@ export function openDaemonJournal(
     });
     const restore: JournalRestore = { ...found, accounts, feePending };
     logRestore(ctx.logger, settings.path, run, restore);
+    if (restore.killSwitch !== undefined) logStillTripped(ctx.logger, settings.path, restore.killSwitch);
     const recorder = new JournalRecorder({
       writer,
       run,
@@ -224,5 +226,24 @@ function logRestore(logger: Logger, path: string, run: number, r: JournalRestore
     r.runs === 0
       ? `journal ${path}: first run of this account`
       : `journal ${path}: restored ${r.accounts.size} token account(s) and ${r.orders.size} order id(s) from ${r.runs} earlier run(s)`,
+  );
+}
+
+/**
+ * The run starts with the kill switch an earlier run tripped and nobody re-armed (the engine quotes
+ * nothing until `kill -USR2`): said at warn, once, with what tripped it.
+ */
+function logStillTripped(logger: Logger, path: string, t: RestoredTrip): void {
+  logger.warn(
+    {
+      journal: path,
+      trippedInRun: t.run,
+      peak: weiToString(t.peakMicro),
+      pnl: weiToString(t.pnlMicro),
+      drawdown: weiToString(t.drawdownMicro),
+      limit: weiToString(t.limitMicro),
+    },
+    `kill switch tripped in an earlier run (at ${new Date(t.atMs).toISOString()}, drawdown ` +
+      `${weiToString(t.drawdownMicro)} USDC): still tripped; re-arm with kill -USR2 ${process.pid}`,
   );
 }

@@ -34,8 +34,9 @@ export interface Engine {
   /** Readiness and counts for /ready, logs and tests. */
   status(): EngineStatus;
   /**
-   * Operator action: re-arms a tripped drawdown kill switch (its peak restarts at the current PnL)
-   * and lets every token quote again. False when it was not tripped.
+   * Operator action: re-arms a tripped drawdown kill switch (its peak restarts at the current PnL),
+   * also one tripped in an earlier run (`restore.killSwitch`), and lets every token quote again.
+   * Reported as a `kill_switch` event (the journal keeps it). False when it was not tripped.
    */
   rearmKillSwitch(): boolean;
 }

@@ -13,6 +13,7 @@ import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import type { ReconcileSource } from "../execution/reconcile-run.js";
 import type { Logger } from "../observability/logger.js";
 import type { RiskGuard } from "../risk/guard.js";
+import type { KillSwitchTrip } from "../risk/kill-switch.js";
 import type { EngineEvent } from "./engine-events.js";
 import type { ExchangePort } from "./ports.js";
 
@@ -70,6 +71,11 @@ export interface EngineRestore {
    * does not trade is handed to the journal alone (`restored_fill`). Default none.
    */
   readonly orderTokens?: ReadonlyMap<string, string>;
+  /**
+   * The drawdown kill switch's trip when the last run of the account ended with it tripped and not
+   * re-armed: the engine starts tripped (quoting nothing) until `rearmKillSwitch`. Default none.
+   */
+  readonly killSwitch?: KillSwitchTrip;
 }
 
 /** Nothing carried over: a first run. */

@@ -116,6 +116,20 @@ export type EngineEvent =
     }
   /** A fill's fee became known (REST trades after settlement), or changed. */
   | { readonly type: "fee"; readonly atMs: number; readonly fill: Fill; readonly fee: FeeAmount }
+  /**
+   * The drawdown kill switch tripped (`trip`: the peak, the PnL and the drawdown that tripped it) or
+   * the operator re-armed it (`rearm`: the peak restarts at `pnlMicro`, drawdown 0), with the limit:
+   * the journal keeps both, so that a restart does not re-arm a trip (restore.killSwitch).
+   */
+  | {
+      readonly type: "kill_switch";
+      readonly atMs: number;
+      readonly action: "trip" | "rearm";
+      readonly peakMicro: bigint;
+      readonly pnlMicro: bigint;
+      readonly drawdownMicro: bigint;
+      readonly limitMicro: bigint;
+    }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }

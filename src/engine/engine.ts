@@ -14,9 +14,10 @@
  * - `options: EngineOptions`: only `session` (1–16 [a-z0-9]) is required; `startupPolicy` "cancel" |
  *   "adopt", `inventoryBaseline` "positions" | "zero", `tolerance`, `reconcileIntervalMs`,
  *   `rateLimitPerMin`, `queue`, `volatility`, `restore` (accounts and order ids an earlier run left,
- *   read from the journal by the app layer), … (defaults in resolveEngineOptions);
+ *   and a kill-switch trip it never re-armed, read from the journal by the app layer), … (defaults
+ *   in resolveEngineOptions);
  * - optional `listener(event: EngineEvent)` (engine-events.ts: quote, place_sent, place_outcome,
- *   place_dropped, cancel_outcome, cancel_all_outcome, fill, fee, decision, reconcile,
+ *   place_dropped, cancel_outcome, cancel_all_outcome, fill, fee, kill_switch, decision, reconcile,
  *   reconcile_failed, started, stopped), `rateLimitState(endpoint)` (`client.rateLimit`), `queueMetrics`.
  *
  * Calls, as the daemon wires them:
@@ -50,6 +51,7 @@ import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
+import { rearmKillSwitch, reportKillSwitchTrip, restoreKillSwitch } from "./engine-kill-switch.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
 import { marketBook, quoteToken } from "./engine-quote.js";
@@ -109,6 +111,7 @@ export class TradingEngine implements Engine {
         if (d === undefined) return;
         enforceDecision(this.#core, d);
         if (d.reason === "error_rate_halt") this.#haltEnd.arm();
+        if (d.reason === "kill_switch") reportKillSwitchTrip(this.#core);
       },
       orderError: (code) => orderError(this.#core, this.#platform, code),
       suspectFrozen: () => this.#platform.suspect(),
@@ -122,6 +125,8 @@ export class TradingEngine implements Engine {
       },
       onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
     });
+    // An earlier run's trip the operator never re-armed holds from the first quoting step on.
+    restoreKillSwitch(this.#core);
     this.#fills = new FillIntake(this.#core);
     const { clock, emit } = this.#core;
     this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
@@ -304,15 +309,7 @@ export class TradingEngine implements Engine {
   }
 
   rearmKillSwitch(): boolean {
-    const { risk, log, positions } = this.#core;
-    if (!risk.killSwitchActive()) return false;
-    risk.resetKillSwitch();
-    log.warn(
-      { pnlMicro: String(positions.pnlMicro) },
-      "kill switch re-armed by the operator: quoting resumes",
-    );
-    this.#core.requoteAll();
-    return true;
+    return rearmKillSwitch(this.#core);
   }
 
   /** Position in a token relative to the baseline, micro-shares (tests, reports). */

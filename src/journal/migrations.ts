@@ -160,6 +160,26 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP INDEX accounts_token;
     `,
   },
+  {
+    version: 4,
+    name: "kill switch trips and re-arms",
+    // A tripped drawdown kill switch stays tripped until the operator re-arms it, across restarts:
+    // the last row of an account's runs says which (restore.ts). Rows are few (one per trip or
+    // re-arm) and never pruned. A file at version 3 simply has none: no trip to carry over.
+    sql: `
+      CREATE TABLE kill_switch (
+        id             INTEGER PRIMARY KEY,
+        run_id         INTEGER NOT NULL REFERENCES runs (run_id),
+        at_ms          INTEGER NOT NULL,
+        action         TEXT    NOT NULL CHECK (action IN ('trip', 'rearm')),
+        peak_micro     INTEGER NOT NULL,
+        pnl_micro      INTEGER NOT NULL,
+        drawdown_micro INTEGER NOT NULL,
+        limit_micro    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX kill_switch_run ON kill_switch (run_id, id);
+    `,
+  },
 ];
 
 function version(db: Database): number {

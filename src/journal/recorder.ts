@@ -71,6 +71,8 @@ export const UNSENT_FLUSH_MS = 5_000;
  *   earlier run's order, from the start-up search or the stream, or another process's) → the same,
  *   from the journal's own account of that token, its `restore` row first (ForeignFills); fee → the
  *   fill's fee and the token's account after it (when it changed);
+ * - kill_switch → the trip or re-arm of the drawdown kill switch (restore starts the next run tripped
+ *   when the account's last one is a trip);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -258,6 +260,10 @@ export class JournalRecorder {
           if (source !== undefined)
             this.#writeIfChanged(e.atMs, "reconcile", t, source.account(t), undefined);
         });
+        return true;
+      case "kill_switch":
+        // At once: a crash right after a trip must still start the next run tripped.
+        w.killSwitch(run, e);
         return true;
       case "started":
         // The start-up reconcile has adopted what it would (and searched for fills made while down).

@@ -82,6 +82,16 @@ export interface PnlRecord {
   readonly openOrders: number;
 }
 
+/** A trip or a re-arm of the drawdown kill switch (USDC micro-units); a re-arm's peak is its PnL. */
+export interface KillSwitchRecord {
+  readonly atMs: number;
+  readonly action: "trip" | "rearm";
+  readonly peakMicro: bigint;
+  readonly pnlMicro: bigint;
+  readonly drawdownMicro: bigint;
+  readonly limitMicro: bigint;
+}
+
 /**
  * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
  * autocommit), so what a call wrote is durable when it returns; `batch` groups several calls into
@@ -91,7 +101,18 @@ export interface PnlRecord {
 export class JournalWriter {
   readonly #db: Database;
   readonly #s: Record<
-    "run" | "token" | "intent" | "outcome" | "closed" | "unsent" | "fill" | "fee" | "account" | "pnl" | "end",
+    | "run"
+    | "token"
+    | "intent"
+    | "outcome"
+    | "closed"
+    | "unsent"
+    | "fill"
+    | "fee"
+    | "account"
+    | "pnl"
+    | "kill"
+    | "end",
     Statement
   >;
 
@@ -143,6 +164,10 @@ export class JournalWriter {
       pnl: db.prepare(
         `INSERT INTO pnl (run_id, at_ms, reason, pnl_micro, realised_pico, fees_pico, unrealised_pico, open_orders)
          VALUES (@run, @atMs, @reason, @pnlMicro, @realised, @fees, @unrealised, @openOrders)`,
+      ),
+      kill: db.prepare(
+        `INSERT INTO kill_switch (run_id, at_ms, action, peak_micro, pnl_micro, drawdown_micro, limit_micro)
+         VALUES (@run, @atMs, @action, @peakMicro, @pnlMicro, @drawdownMicro, @limitMicro)`,
       ),
       end: db.prepare(
         "UPDATE runs SET stopped_at_ms = @atMs, stop_reason = @reason, open_at_stop = @openOrders WHERE run_id = @run",
@@ -275,6 +300,19 @@ export class JournalWriter {
       fees: p.feesPico.toString(),
       unrealised: p.unrealisedPico.toString(),
       openOrders: p.openOrders,
+    });
+  }
+
+  /** A trip or re-arm of the kill switch: the account's last one decides how its next run starts. */
+  killSwitch(run: number, k: KillSwitchRecord): void {
+    this.#s.kill.run({
+      run,
+      atMs: wholeMs(k.atMs),
+      action: k.action,
+      peakMicro: k.peakMicro,
+      pnlMicro: k.pnlMicro,
+      drawdownMicro: k.drawdownMicro,
+      limitMicro: k.limitMicro,
     });
   }
 

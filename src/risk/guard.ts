@@ -12,7 +12,7 @@ import { ErrorRateHalt } from "./error-rate.js";
 import { type BookHealth, bookGate, marketGate } from "./gates.js";
 import { type CommittedSize, fitInFlight } from "./in-flight.js";
 import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
-import { DrawdownKillSwitch } from "./kill-switch.js";
+import { DrawdownKillSwitch, type KillSwitchTrip } from "./kill-switch.js";
 import { checkSize, sizeDrops } from "./quote-limits.js";
 import { type BookTouch, checkOwnCross, checkPrice, mayCrossOwn, ownExtremes } from "./quote-prices.js";
 
@@ -232,9 +232,22 @@ export class RiskGuard {
     return this.#kill.active;
   }
 
-  /** Operator action: re-arms the kill switch, the drawdown peak restarting at the last PnL. */
-  resetKillSwitch(): void {
-    this.#kill.reset();
+  /**
+   * Operator action: re-arms the kill switch, the drawdown peak restarting at `pnlMicro` (the
+   * current PnL; default the last one observed).
+   */
+  resetKillSwitch(pnlMicro?: bigint): void {
+    this.#kill.reset(pnlMicro);
+  }
+
+  /** Starts with the kill switch tripped as an earlier run left it (the journal's restore). */
+  restoreKillSwitch(trip: KillSwitchTrip): void {
+    this.#kill.restore(trip);
+  }
+
+  /** The kill switch's trip, while tripped. */
+  get killSwitchTrip(): KillSwitchTrip | undefined {
+    return this.#kill.trip;
   }
 
   /** True while the error-rate halt's cool-down runs. */

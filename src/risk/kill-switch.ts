@@ -53,11 +53,21 @@ export class DrawdownKillSwitch {
   }
 
   /**
-   * Re-arms the switch. The peak restarts at the last observed PnL: the loss that tripped it is
-   * acknowledged, and only a new fall of more than the limit trips it again.
+   * Starts tripped with an earlier run's trip (the journal's restore): a restart must not re-arm
+   * what only the operator may. The peak stays unknown until the next observation or `reset`.
    */
-  reset(): void {
+  restore(trip: KillSwitchTrip): void {
+    this.#trip = trip;
+  }
+
+  /**
+   * Re-arms the switch. The peak restarts at `pnlMicro` (the current PnL; default the last observed
+   * one): the loss that tripped it is acknowledged, and only a new fall of more than the limit trips
+   * it again. After a restored trip nothing may have been observed yet, hence the argument.
+   */
+  reset(pnlMicro: bigint | undefined = this.#last): void {
     this.#trip = undefined;
-    this.#peak = this.#last;
+    this.#peak = pnlMicro;
+    this.#last = pnlMicro;
   }
 }

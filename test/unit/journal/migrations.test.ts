@@ -36,6 +36,7 @@ describe("journal schema and migrations", () => {
       "fees",
       "fills",
       "intents",
+      "kill_switch",
       "outcomes",
       "pnl",
       "runs",
