@@ -134,10 +134,12 @@ export class FillIntake {
 
 /**
  * What follows a fill already applied to inventory (from the stream, or backfilled by a reconcile):
- * exposure and PnL totals, the kill switch, the listener and a requote of the token.
+ * exposure and PnL totals, the kill switch, the listener and a requote of the token and of those
+ * whose inventory limits the fill moved (requoteExposed).
  */
 export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "backfill"): void {
   const now = core.clock.now();
+  const before = grossMark(core);
   core.positions.refresh(fill.tokenId);
   const positionMicro = core.positions.position(fill.tokenId);
   const pnlMicro = core.positions.pnlMicro;
@@ -157,7 +159,7 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
     "fill",
   );
   core.enforce(core.risk.onPnl(pnlMicro, now));
-  core.requote(fill.tokenId);
+  requoteExposed(core, [fill.tokenId], before);
 }
 
 /**
@@ -165,7 +167,8 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
  * normally comes with a REST backfill for a fill the WebSocket delivered long before: the token's
  * PnL (fees are part of it) and, for a BUY fee paid in shares, its position and gross exposure move
  * without any fill. Refreshes the PositionBook for each such token (a flat one too: its fees still
- * count), feeds the total PnL to the kill switch and requotes the tokens (skew, caps).
+ * count), feeds the total PnL to the kill switch and requotes the tokens (skew, caps) and those whose
+ * inventory limits moved with them (requoteExposed).
  */
 export function afterFees(core: EngineCore): void {
   const { feeTokens, positions, tokens } = core;
@@ -173,10 +176,51 @@ export function afterFees(core: EngineCore): void {
   const touched = [...feeTokens].filter((t) => tokens.get(t) !== undefined);
   feeTokens.clear();
   if (touched.length === 0) return;
+  const before = grossMark(core);
   for (const t of touched) positions.refresh(t);
   const now = core.clock.now();
   const pnlMicro = positions.pnlMicro;
   core.log.info({ tokens: touched, pnlMicro: pnlMicro.toString() }, "fees settled");
   core.enforce(core.risk.onPnl(pnlMicro, now));
-  for (const t of touched) core.requote(t);
+  requoteExposed(core, touched, before);
+}
+
+/** The wallet's gross and worst-case gross before positions move (requoteExposed). */
+export interface GrossMark {
+  readonly grossMicro: bigint;
+  readonly worstMicro: bigint;
+}
+
+/** Takes the wallet's figures before a change of positions. */
+export function grossMark(core: EngineCore): GrossMark {
+  return { grossMicro: core.positions.totalGrossMicro, worstMicro: core.positions.totalWorstMicro() };
+}
+
+/**
+ * Requotes the tokens whose inventory limits moved when the positions of `touched` changed (a fill,
+ * a fee paid in shares, a correction; PositionBook.refresh done): the caps are on grosses, so a
+ * change on one token moves the limits of others (inventory-caps.ts).
+ * - Every token of each touched token's market: the market gross moved (its soft switch, its
+ *   hard room).
+ * - Every token of the wallet when the wallet's soft switch flipped (total gross crossed
+ *   total.soft: reduce-only starts or ends for all), or when the wallet's worst case grew: the
+ *   others' hard room shrank under what they rest. A fill never grows it (it moves size from an
+ *   order's remainder into the position), except in appearance when it comes before its order's id
+ *   is known (counted in both until then); a share fee or a correction can.
+ * Otherwise the tokens of other markets keep limits at least as wide as they had: their orders
+ * still fit, and their own next step takes any room freed.
+ */
+export function requoteExposed(core: EngineCore, touched: Iterable<string>, before: GrossMark): void {
+  const { positions, tokens } = core;
+  const soft = core.risk.config.inventory.total.softMicro;
+  const flipped = before.grossMicro >= soft !== positions.totalGrossMicro >= soft;
+  if (flipped || positions.totalWorstMicro() > before.worstMicro) {
+    core.requoteAll();
+    return;
+  }
+  for (const t of touched) {
+    const marketId = tokens.get(t)?.market.marketId;
+    if (marketId === undefined) continue;
+    for (const s of tokens.tokensOf(marketId)) core.requote(s);
+  }
 }

@@ -39,6 +39,9 @@ export const NOTHING_HELD: Readonly<HeldSides> = Object.freeze({ buy: false, sel
  * at least the minimum size is left, held back otherwise (removed from the desired set, so the
  * diff still cancels what it replaces; the engine requotes the token when an answer comes back).
  *
+ * `inventory` counts the fills the exchange has reported but inventory has not taken yet
+ * (withUnapplied, unapplied-exposure.ts): an order's remainder no longer counts them.
+ *
  * Cheap when nothing binds: if the live orders' remainders plus every desired quote fit each side,
  * no placement can overflow and the desired set goes through untouched. Otherwise the diff is
  * previewed (OrderManager.preview) to learn which placements it would make and which queued ones it

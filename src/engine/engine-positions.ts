@@ -1,3 +1,4 @@
+import type { Side } from "../core/types.js";
 import type { Inventory } from "../execution/inventory.js";
 import { PICO_PER_MICRO, unrealisedPico } from "../execution/inventory-math.js";
 import type { InventoryExposure } from "../risk/inventory-caps.js";
@@ -14,10 +15,36 @@ export async function readPositionsAt(exchange: ExchangePort): Promise<Positions
   return exchange.positionsAt();
 }
 
+/**
+ * What the PositionBook reads of our orders (the engine's OrderStore): every order of a token that
+ * can still fill (placing, open, cancelling, unknown), and a number that changes whenever any of them
+ * does.
+ */
+export interface OrderRemainders {
+  live(
+    tokenId: string,
+  ): readonly { readonly side: Side; readonly sizeMicro: bigint; readonly filledMicro: bigint }[];
+  version(tokenId: string): number;
+  /**
+   * Fills the exchange reported on the token's orders (an answer's filledQty) that inventory has
+   * not taken yet: gone from the remainders, not yet in the position (OrderStore.unapplied).
+   */
+  unapplied(tokenId: string): { readonly buy: bigint; readonly sell: bigint } | undefined;
+}
+
 interface TokenFigures {
+  readonly tokenId: string;
   readonly marketId: string;
   /** |position| relative to the baseline. */
   absMicro: bigint;
+  /**
+   * The largest |position| every order of ours that can still fill could take the token to:
+   * max(|p + B|, |p − S|) with B / S its live buy / sell remainders (≥ absMicro). Cached for the
+   * store version and the position it was worked out at (`worstAt`, `worstOf`).
+   */
+  worstMicro: bigint;
+  worstAt: number;
+  worstOf: bigint;
   /** realised − fees + unrealised at the mark, pico-USDC. */
   pnlPico: bigint;
   /** Integer mark (mid rounded down), micro-units; undefined until the book has two sides. */
@@ -41,8 +68,15 @@ export class PositionBook {
   readonly #marketGross = new Map<string, bigint>();
   readonly #baseline = new Map<string, bigint>();
   readonly #sharesOut: (tokenId: string) => bigint;
+  readonly #orders: OrderRemainders | undefined;
+  /** Each market's tokens' figures. */
+  readonly #markets = new Map<string, TokenFigures[]>();
+  /** Tokens whose orders may have grown since their worst case was cached (see exposure). */
+  readonly #unsettled = new Set<TokenFigures>();
   #baselineTaken = false;
   #totalGross = 0n;
+  /** Σ worstMicro over every token, as cached. */
+  #totalWorst = 0n;
   #pnlPico = 0n;
 
   /**
@@ -50,16 +84,33 @@ export class PositionBook {
    *   of a token's position, less those that fills made while mm was down (taken in this session)
    *   put in (RestoredFees.sharesOut): the exchange's position already reflected both when the
    *   baseline was read, so the baseline takes them back (absolute = the exchange's).
+   * @param orders our orders (the engine's OrderStore), for the worst cases the hard caps bound;
+   *   without it, every other token counts at its |position| alone.
    */
   constructor(
     inventory: Inventory,
     tokens: Iterable<{ tokenId: string; marketId: string }>,
     sharesOut: (tokenId: string) => bigint = () => 0n,
+    orders?: OrderRemainders,
   ) {
     this.#inventory = inventory;
     this.#sharesOut = sharesOut;
+    this.#orders = orders;
     for (const t of tokens) {
-      this.#tokens.set(t.tokenId, { marketId: t.marketId, absMicro: 0n, pnlPico: 0n, markMicro: undefined });
+      const f: TokenFigures = {
+        tokenId: t.tokenId,
+        marketId: t.marketId,
+        absMicro: 0n,
+        worstMicro: 0n,
+        worstAt: -1,
+        worstOf: 0n,
+        pnlPico: 0n,
+        markMicro: undefined,
+      };
+      this.#tokens.set(t.tokenId, f);
+      const siblings = this.#markets.get(t.marketId);
+      if (siblings === undefined) this.#markets.set(t.marketId, [f]);
+      else siblings.push(f);
     }
   }
 
@@ -108,19 +159,100 @@ export class PositionBook {
   }
 
   /**
-   * What the risk caps see for one token: the position and grosses relative to the baseline, and the
-   * absolute holding (baseline + position: the shares a SELL can deliver).
+   * What the risk caps see for one token: the position and grosses relative to the baseline, the
+   * worst-case grosses (every other token of the market / the wallet at its worst case, its orders
+   * that can still fill all filling: inventory-caps.ts) and the absolute holding (baseline +
+   * position: the shares a SELL can deliver).
+   *
+   * Costs O(tokens of the market) plus the tokens re-read since the last call, not O(tokens): the
+   * wallet's worst case is a running sum of cached figures, each re-read when its token's orders or
+   * position changed. A token's orders grow only by a quoting step's placements (each step asks for
+   * its token's exposure first, so that token is re-read at the next call) or by an answer, a
+   * reconcile or the start-up adoption, which requote it (the engine's requote calls ordersMoved);
+   * every other change (fills, cancels) only lowers a worst case, so a figure cached before it errs
+   * on the safe side until re-read.
    */
   exposure(tokenId: string): InventoryExposure {
     const f = this.#tokens.get(tokenId);
     const positionMicro = this.position(tokenId);
-    const marketGrossMicro = f === undefined ? 0n : (this.#marketGross.get(f.marketId) ?? 0n);
+    const heldMicro = this.baseline(tokenId) + positionMicro;
+    if (f === undefined) {
+      return { positionMicro, marketGrossMicro: 0n, totalGrossMicro: this.#totalGross, heldMicro };
+    }
+    // This token's own figure is not read here (its own orders are the in-flight fit's): only the others'.
+    const unsettled = this.#unsettled;
+    if (unsettled.size > 0) {
+      for (const u of unsettled) if (u !== f) this.#settle(u);
+      unsettled.clear();
+    }
+    let marketWorstMicro = f.absMicro;
+    for (const s of this.#markets.get(f.marketId) ?? []) {
+      if (s === f) continue;
+      this.#settle(s);
+      marketWorstMicro += s.worstMicro;
+    }
+    // The step that asked is about to place (or not): its figure is re-read at the next call.
+    unsettled.add(f);
     return {
       positionMicro,
-      marketGrossMicro,
+      marketGrossMicro: this.#marketGross.get(f.marketId) ?? 0n,
       totalGrossMicro: this.#totalGross,
-      heldMicro: this.baseline(tokenId) + positionMicro,
+      marketWorstMicro,
+      totalWorstMicro: this.#totalWorst - f.worstMicro + f.absMicro,
+      heldMicro,
     };
+  }
+
+  /**
+   * The token's orders may have grown outside a quoting step (an answer or a reconcile revived or
+   * adopted one): its worst case is re-read at the next exposure() of any token.
+   */
+  ordersMoved(tokenId: string): void {
+    const f = this.#tokens.get(tokenId);
+    if (f !== undefined) this.#unsettled.add(f);
+  }
+
+  /** Σ |position| over every token (relative to the baseline). */
+  get totalGrossMicro(): bigint {
+    return this.#totalGross;
+  }
+
+  /** Σ of every token's worst case (see exposure): the wallet's gross if every order of ours filled. */
+  totalWorstMicro(): bigint {
+    this.#settleUnsettled();
+    return this.#totalWorst;
+  }
+
+  #settleUnsettled(): void {
+    for (const u of this.#unsettled) this.#settle(u);
+    this.#unsettled.clear();
+  }
+
+  // Re-reads a token's worst case when its orders or position changed since it was cached.
+  #settle(f: TokenFigures): void {
+    const orders = this.#orders;
+    const version = orders === undefined ? 0 : orders.version(f.tokenId);
+    const p = this.position(f.tokenId);
+    if (version === f.worstAt && p === f.worstOf) return;
+    let buy = 0n;
+    let sell = 0n;
+    for (const o of orders?.live(f.tokenId) ?? []) {
+      const r = o.sizeMicro - o.filledMicro;
+      if (r <= 0n) continue;
+      if (o.side === "buy") buy += r;
+      else sell += r;
+    }
+    // Reported fills on their way count as filled: in neither the position nor a remainder yet.
+    const u = orders?.unapplied(f.tokenId);
+    const q = u === undefined ? p : p + u.buy - u.sell;
+    // max(|q + B|, |q − S|) = max(q + B, S − q), since q − S ≤ q + B.
+    const up = q + buy;
+    const down = sell - q;
+    const worst = up > down ? up : down;
+    this.#totalWorst += worst - f.worstMicro;
+    f.worstMicro = worst;
+    f.worstAt = version;
+    f.worstOf = p;
   }
 
   /** Total PnL in USDC micro-units (truncated towards zero). */
@@ -140,6 +272,7 @@ export class PositionBook {
       this.#totalGross += d;
       f.absMicro = abs;
     }
+    this.#settle(f);
     const unrealised =
       f.markMicro === undefined || acc.sizeMicro === 0n ? 0n : unrealisedPico(acc, f.markMicro);
     const pnl = acc.realisedPico - acc.feesPico + unrealised;

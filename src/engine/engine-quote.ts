@@ -5,14 +5,16 @@ import { bookWithout } from "../book/net-book.js";
 import type { BookView } from "../book/order-book.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
-import { type GateReason, type RiskDecision, tokenDecision } from "../risk/decision.js";
+import { type GateReason, type RiskDecision, type RiskReason, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
+import type { InventoryExposure, SideLimits } from "../risk/inventory-caps.js";
 import type { EngineCore } from "./engine-core.js";
 import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
 import { judgedQuotes } from "./judged-quotes.js";
 import { IN_BOOK, openQuotes } from "./open-quotes.js";
-import { type StepInputs, TOUCH_READ } from "./quote-memo.js";
+import { type SideDemand, type StepInputs, TOUCH_READ } from "./quote-memo.js";
+import { withUnapplied } from "./unapplied-exposure.js";
 
 const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_frozen", "error_rate_halt"]);
 
@@ -34,7 +36,20 @@ interface Step {
   readonly failed: boolean;
   /** The in-flight fit changed a placement (its decisions are not the memo's to replay). */
   readonly fitted: boolean;
+  /** What the quotes took of each side's limit, when no inventory limit cut them (QuoteMemo.within). */
+  readonly demand: SideDemand | undefined;
 }
+
+/** A gated step reads no limit: any limits give the same step. */
+const NO_DEMAND: SideDemand = Object.freeze({ buy: 0n, sell: 0n });
+
+/** The inventory limits cut quotes with these reasons (inventory-caps.ts). */
+const INVENTORY_REASONS: ReadonlySet<RiskReason> = new Set([
+  "soft_cap_reduce_only",
+  "hard_cap_size_clipped",
+  "hard_cap_side_blocked",
+  "insufficient_shares",
+]);
 
 /**
  * One quoting step for one token: strategy → risk → order manager → queue.
@@ -59,14 +74,14 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
   const now = core.clock.now();
   const gate = core.risk.mustCancel(tokenId, now);
   const inputs = stepInputs(core, slot, gate, now);
-  if (slot.memo.holds(inputs)) {
+  if (slot.memo.holds(inputs) || slot.memo.within(inputs, () => stepLimits(core, slot))) {
     const decisions = slot.memo.decisions;
     if (decisions !== undefined) core.decisions.step(tokenId, decisions, now, slot.memo.judged);
     return NONE;
   }
   const step = runStep(core, slot, gate, now, inputs.net);
   if (step.intents.length === 0 && !step.failed && !step.fitted) {
-    slot.memo.remember(inputs, step.reads, step.decisions, step.judged);
+    slot.memo.remember(inputs, step.reads, step.decisions, step.judged, step.demand);
   } else slot.memo.forget();
   return step.intents;
 }
@@ -91,6 +106,8 @@ function stepInputs(
     positionMicro: exposure.positionMicro,
     marketGrossMicro: exposure.marketGrossMicro,
     totalGrossMicro: exposure.totalGrossMicro,
+    marketWorstMicro: exposure.marketWorstMicro,
+    totalWorstMicro: exposure.totalWorstMicro,
     orders: core.store.version(tokenId),
     nowMs: now,
     volatility: sigma(slot.vol),
@@ -143,12 +160,12 @@ function runStep(
     slot.awaiting = NOTHING_HELD;
     core.decisions.inFlight(tokenId, NO_DECISIONS, now);
     const intents = finish(core, tokenId, core.om.cancelAllFor(tokenId, reason, now), 0, now);
-    return { intents, reads: 0, decisions, judged: true, failed: false, fitted: false };
+    return { intents, reads: 0, decisions, judged: true, failed: false, fitted: false, demand: NO_DEMAND };
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
     net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
-  const inventory = core.positions.exposure(tokenId);
+  const inventory = stepExposure(core, tokenId);
   const desired = quoted?.quotes ?? [];
   // Whatever the strategy, none of its quotes goes through the touch of the book it was given (the
   // guard drops it): read only when there is a quote to judge, no allocation either way.
@@ -188,7 +205,34 @@ function runStep(
     judged,
     failed: quoted?.failed === true,
     fitted: fit.decisions.length > 0,
+    demand: demandOf(allowed, decisions),
   };
+}
+
+/** The side limits of the token's step now (QuoteMemo.within). */
+function stepLimits(core: EngineCore, slot: TokenSlot): SideLimits {
+  return core.risk.sideLimits({ market: slot.market, inventory: stepExposure(core, slot.market.tokenId) });
+}
+
+/** What the risk caps see for the token in a step. */
+function stepExposure(core: EngineCore, tokenId: string): InventoryExposure {
+  // Fills the exchange reported that inventory has not taken yet count as position (unapplied-exposure.ts).
+  return withUnapplied(core.positions.exposure(tokenId), core.store.unapplied(tokenId));
+}
+
+/** Each side's total of the allowed quotes; undefined when an inventory limit cut some. */
+function demandOf(
+  allowed: readonly DesiredQuote[],
+  decisions: readonly RiskDecision[],
+): SideDemand | undefined {
+  for (const d of decisions) if (INVENTORY_REASONS.has(d.reason)) return undefined;
+  let buy = 0n;
+  let sell = 0n;
+  for (const q of allowed) {
+    if (q.side === "buy") buy += q.sizeMicro;
+    else sell += q.sizeMicro;
+  }
+  return { buy, sell };
 }
 
 function finish(

@@ -5,7 +5,7 @@ import { type ReconcileSource, runReconcile, type TradesCapped } from "../execut
 import { missedSearchPages } from "../execution/restored-fees.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
-import { afterFees, afterFill } from "./engine-fills.js";
+import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
 import { recognisedCount, recognising } from "./recognise.js";
 
@@ -47,7 +47,7 @@ export interface ReconcileMemory {
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
  *   tokens; a drift seen twice identically is corrected in inventory (relative to the baseline) and
- *   reported through the listener;
+ *   reported through the listener, and the tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
  */
@@ -154,6 +154,7 @@ export async function reconcileOnce(
     new Set(tokens.ids()),
   );
   memory.priorDrifts = check.drifts;
+  const before = grossMark(core);
   for (const c of check.corrections) {
     core.inventory.correct(
       c.tokenId,
@@ -162,9 +163,14 @@ export async function reconcileOnce(
       positions.markOf(c.tokenId),
     );
     positions.refresh(c.tokenId);
-    core.requote(c.tokenId);
   }
   if (check.corrections.length > 0) {
+    // The corrected tokens and those whose inventory limits moved with them.
+    requoteExposed(
+      core,
+      check.corrections.map((c) => c.tokenId),
+      before,
+    );
     core.log.warn(
       { corrections: check.corrections.map(driftFields) },
       "positions corrected to the exchange's",

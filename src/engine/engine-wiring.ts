@@ -133,6 +133,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     inventory,
     [...tokens.slots()].map((s) => s.market),
     (t) => restored.sharesOut(t),
+    store,
   );
   for (const t of seeded) positions.refresh(t);
   if (seeded.length > 0) {
@@ -170,9 +171,17 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),
-    requote: (t) => hooks.requote(t),
+    requote: (t) => {
+      // What requotes a token through the core (an answer, a fill, a reconcile, a start) may have
+      // grown its orders (a revived or adopted one): the others' caps re-read them (PositionBook.exposure).
+      positions.ordersMoved(t);
+      hooks.requote(t);
+    },
     requoteAll: () => {
-      for (const t of tokens.ids()) hooks.requote(t);
+      for (const t of tokens.ids()) {
+        positions.ordersMoved(t);
+        hooks.requote(t);
+      }
     },
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),

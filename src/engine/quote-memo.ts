@@ -2,6 +2,7 @@ import type { Decimal } from "decimal.js";
 import type { BookView, QueueAhead, WireLevel } from "../book/order-book.js";
 import type { BookSide, Level, LevelsView } from "../book/price-levels.js";
 import type { GateReason, RiskDecision } from "../risk/decision.js";
+import type { SideLimits } from "../risk/inventory-caps.js";
 
 /** What a strategy read of its context in a quoting step, as bits. */
 const PRICES = 1;
@@ -191,6 +192,12 @@ export interface StepInputs {
   readonly positionMicro: bigint;
   readonly marketGrossMicro: bigint;
   readonly totalGrossMicro: bigint;
+  /**
+   * The worst-case grosses the hard caps read (the other tokens' orders: InventoryExposure). They
+   * move with every placement and cancel of any token: see QuoteMemo.within.
+   */
+  readonly marketWorstMicro: bigint | undefined;
+  readonly totalWorstMicro: bigint | undefined;
   /** The order store's version of the token's orders. */
   readonly orders: number;
   readonly nowMs: number;
@@ -212,13 +219,39 @@ export class QuoteMemo {
   #in: StepInputs | undefined;
   #reads = 0;
   #touch: Touch = NO_TOUCH;
+  #demand: SideDemand | undefined;
   /** The decisions the step handed to the decision log; undefined when it handed none. */
   decisions: readonly RiskDecision[] | undefined;
   /** Which desired quotes the step had for the guard to judge (DecisionLog.step; judged-quotes.ts). */
   judged: boolean | number = true;
 
-  /** True when a step with these inputs would repeat the remembered one. */
+  /** True when a step with these inputs would repeat the remembered one (see also `within`). */
   holds(i: StepInputs): boolean {
+    return this.#sameWorst(i) && this.#same(i);
+  }
+
+  /**
+   * For inputs that differ from the remembered ones in the worst-case grosses alone (other tokens'
+   * orders), whether a step would still repeat it. Those reach a step only through the side limits
+   * (`limits`, worked out for these inputs): a remembered step sent nothing, so the in-flight fit
+   * had nothing to place, and when no inventory limit cut its quotes, limits that still take each
+   * side's quotes (`demand`) give the same step.
+   */
+  within(i: StepInputs, limits: () => SideLimits): boolean {
+    const d = this.#demand;
+    if (d === undefined || this.#sameWorst(i) || !this.#same(i)) return false;
+    const l = limits();
+    return l.buy.capMicro >= d.buy && l.sell.capMicro >= d.sell;
+  }
+
+  #sameWorst(i: StepInputs): boolean {
+    const m = this.#in;
+    return (
+      m !== undefined && i.marketWorstMicro === m.marketWorstMicro && i.totalWorstMicro === m.totalWorstMicro
+    );
+  }
+
+  #same(i: StepInputs): boolean {
     const m = this.#in;
     if (m === undefined) return false;
     if (
@@ -247,15 +280,19 @@ export class QuoteMemo {
 
   /**
    * Remembers a step that sent nothing; `reads` is what its strategy read (0 when it did not run),
-   * `judged` which quotes it desired (judged-quotes.ts; true: all).
+   * `judged` which quotes it desired (judged-quotes.ts; true: all), `demand` what its quotes took of
+   * each side's limit when no inventory limit cut them (undefined otherwise: the step repeats only
+   * with the same worst-case grosses).
    */
   remember(
     i: StepInputs,
     reads: number,
     decisions: readonly RiskDecision[] | undefined,
     judged: boolean | number = true,
+    demand?: SideDemand,
   ): void {
     this.#in = i;
+    this.#demand = demand;
     this.#reads = reads;
     this.decisions = decisions;
     this.judged = judged;
@@ -276,6 +313,12 @@ export class QuoteMemo {
     this.#in = undefined;
     this.decisions = undefined;
   }
+}
+
+/** Per side, the size a step's quotes took of the side's limit. */
+export interface SideDemand {
+  readonly buy: bigint;
+  readonly sell: bigint;
 }
 
 interface Touch {

@@ -2,8 +2,10 @@ import type { Fill, LocalOrderState } from "../core/trading.js";
 import type { Side } from "../core/types.js";
 import { isTerminal, type OrderEvent, refreshFilled, type TrackedOrder, transition } from "./order-state.js";
 import { MonotonicStamps, type OrderAges, wallAges } from "./order-store-ages.js";
+import { type UnappliedFills, UnappliedIndex } from "./order-store-unapplied.js";
 
 export type { OrderAges } from "./order-store-ages.js";
+export type { UnappliedFills } from "./order-store-unapplied.js";
 
 /** What a new order needs; everything else starts empty. */
 export interface NewOrder {
@@ -54,6 +56,8 @@ export class OrderStore {
   readonly #liveByToken = new Map<string, TrackedOrder[]>();
   readonly #versions = new Map<string, number>();
   readonly #fills = new Map<string, Map<string, bigint>>();
+  // Fills the exchange reported that no intake has recorded yet (order-store-unapplied.ts).
+  readonly #unapplied = new UnappliedIndex();
   #illegal = 0;
   readonly #stamps: MonotonicStamps | undefined;
 
@@ -117,6 +121,7 @@ export class OrderStore {
     o.queued = false;
     o.state = "open";
     o.remoteFilledMicro = init.filledMicro;
+    this.#unapplied.adopted(o, init.filledMicro);
     this.#bind(o, init.orderId, now);
     this.#file(o);
     return o;
@@ -149,6 +154,7 @@ export class OrderStore {
       this.#fills.set(fill.orderId, perOrder);
     }
     perOrder.set(fill.tradeId, fill.sizeMicro);
+    this.#unapplied.recorded(fill.orderId, fill.tradeId);
     let o = this.#byOrderId.get(fill.orderId);
     if (o === undefined && fill.clientOrderId !== undefined) {
       const named = this.#byClient.get(fill.clientOrderId);
@@ -178,7 +184,11 @@ export class OrderStore {
       perOrder = new Map();
       this.#fills.set(orderId, perOrder);
     }
-    for (const f of fills) perOrder.set(f.tradeId, f.sizeMicro);
+    for (const f of fills) {
+      if (perOrder.has(f.tradeId)) continue; // recorded already (by an intake: inventory has it)
+      perOrder.set(f.tradeId, f.sizeMicro);
+      this.#unapplied.seeded(orderId, f.tradeId);
+    }
     const o = this.#byOrderId.get(orderId);
     if (o === undefined) return undefined;
     this.#bind(o, orderId, at);
@@ -225,6 +235,24 @@ export class OrderStore {
   live(tokenId: string): TrackedOrder[] {
     const list = this.#liveByToken.get(tokenId);
     return list === undefined ? [] : list.slice();
+  }
+
+  /**
+   * Per side, the shares the exchange reports filled on the token's orders (live and terminal ones
+   * still tracked) that inventory has not taken yet; undefined when there are none (the usual case).
+   *
+   * Why: a placement answered FILLED or PARTIAL, or a reconcile's filledQty, raises an order's
+   * filledMicro (so its remainder falls, and a FILLED one leaves `live`) at once, while inventory
+   * moves only when the fill itself arrives (user_fill, trade backfill): the spec does not order the
+   * answer and the push. In between, those shares are in neither the position nor any remainder,
+   * and a cap fitted to those two alone would let a new order rest beyond it. An order's figure is
+   * its filledQty less the fills an intake recorded for it, less what an adopted order had filled
+   * when taken over (see order-store-unapplied.ts). When the fill arrives it moves from here into
+   * the position: their sum is unchanged.
+   * @example const u = store.unapplied(tokenId); const committedBuy = (u?.buy ?? 0n) + remainders;
+   */
+  unapplied(tokenId: string): UnappliedFills | undefined {
+    return this.#unapplied.sides(tokenId);
   }
 
   /**
@@ -279,6 +307,7 @@ export class OrderStore {
         this.#fills.delete(o.orderId);
       }
       touched.add(o.tokenId);
+      this.#unapplied.forget(o);
       n++;
     }
     for (const t of touched) {
@@ -295,6 +324,10 @@ export class OrderStore {
     this.#stamps?.changed(o);
     const t = o.tokenId;
     this.#versions.set(t, (this.#versions.get(t) ?? 0) + 1);
+    // filledQty never falls: an order never reported filled has nothing unapplied, nor had it before.
+    if (o.remoteFilledMicro > 0n) {
+      this.#unapplied.update(o, o.orderId === undefined ? undefined : this.#fills.get(o.orderId));
+    }
     let list = this.#liveByToken.get(t);
     const at = list === undefined ? -1 : list.lastIndexOf(o);
     if (isTerminal(o.state)) {

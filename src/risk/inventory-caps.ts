@@ -5,8 +5,9 @@ import { fmtSize, quoteDecision, type RiskDecision, type RiskReason } from "./de
 
 /**
  * The inventory the caps apply to, share micro-units. Gross sums count every token's |position|
- * (a YES and a NO holding add up: conservative, it is capital at risk either way). Inconsistent
- * input (a gross below a part of it) is read as the larger figure, never as headroom.
+ * (a YES and a NO holding add up: conservative, it is capital at risk either way); the worst-case
+ * grosses count the other tokens with every order of theirs filling. Inconsistent input (a gross
+ * below a part of it, a worst case below the gross) is read as the larger figure, never as headroom.
  */
 export interface InventoryExposure {
   /** Signed position in the token being quoted (positive long) as the engine measures it. */
@@ -15,6 +16,15 @@ export interface InventoryExposure {
   readonly marketGrossMicro: bigint;
   /** Σ |position| over every token of the wallet, this one included. */
   readonly totalGrossMicro: bigint;
+  /**
+   * The market's gross at its worst case, for the hard cap: this token's |position| plus, for every
+   * other token of the market, max(|p′ + B′|, |p′ − S′|) with B′ / S′ its buy / sell remainders of
+   * every order of ours that can still fill (placing, open, cancelling, unknown). Absent: the other
+   * tokens' orders are unknown, they count by their |position| (marketGrossMicro).
+   */
+  readonly marketWorstMicro?: bigint;
+  /** The same over every token of the wallet (absent: totalGrossMicro). */
+  readonly totalWorstMicro?: bigint;
   /**
    * Shares of this token the wallet holds, absolutely (the engine: baseline + position): the most a
    * SELL can deliver, since the exchange has no naked shorts.
@@ -37,20 +47,24 @@ export interface SideLimits {
 
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 const pos0 = (v: bigint): bigint => (v > 0n ? v : 0n);
+const max = (x: bigint, y: bigint): bigint => (x > y ? x : y);
 
 /**
  * The per-side limits for one token. With p its position, a = |p| and
- * L = min(perMarket.hard − (market gross − a), total.hard − (total gross − a)), the largest |p| the
- * hard caps leave this token (L⁺ = max(L, 0)):
- * - hard cap: a bound on the worst case, every resting quote of a side filling. Buys may total
- *   L⁺ − p and sells L⁺ + p, so the position ends within [−L⁺, L⁺] and neither gross passes its hard
- *   cap — or, when the position is already beyond L⁺, only moves towards zero. A side that cannot
- *   fit one minimum-size order is blocked (`hard_cap_side_blocked`): at or over the hard cap, the
- *   side that increases |p| gets no quote at all; a smaller fit is clipped (`hard_cap_size_clipped`).
- * - soft cap: a switch on the current state. Once market gross ≥ perMarket.soft or total gross ≥
- *   total.soft, quoting is reduce-only: the side(s) that would increase |p| (both when p = 0) get
- *   nothing, and the reducing side may total at most a, so a full fill lands flat, never flipped
- *   (`soft_cap_reduce_only`).
+ * L = min(perMarket.hard − (market worst − a), total.hard − (total worst − a)), the largest |p| the
+ * hard caps leave this token (L⁺ = max(L, 0)), where a worst gross counts every other token at its
+ * worst case, every order of ours on it that can still fill filling (InventoryExposure):
+ * - hard cap: a bound on the worst case, every order of ours that can still fill filling, on this
+ *   token and on the others. Buys may total L⁺ − p and sells L⁺ + p, so the position ends within
+ *   [−L⁺, L⁺] and, the other tokens at their worst, neither gross passes its hard cap — or, when the
+ *   position is already beyond L⁺, only moves towards zero. The first token to rest orders takes
+ *   the room they need; the next one gets what is left. A side that cannot fit one minimum-size
+ *   order is blocked (`hard_cap_side_blocked`): at or over the hard cap, the side that increases |p|
+ *   gets no quote at all; a smaller fit is clipped (`hard_cap_size_clipped`).
+ * - soft cap: a switch on the current state (the grosses of the positions, orders not counted).
+ *   Once market gross ≥ perMarket.soft or total gross ≥ total.soft, quoting is reduce-only: the
+ *   side(s) that would increase |p| (both when p = 0) get nothing, and the reducing side may total
+ *   at most a, so a full fill lands flat, never flipped (`soft_cap_reduce_only`).
  * So soft stops adding inventory early and keeps unwinding; hard is the ceiling no combination
  * of fills can cross.
  * - holding: sells may total at most the shares held (`heldMicro`); a tighter bound than the above
@@ -66,10 +80,12 @@ export function sideLimits(
 ): SideLimits {
   const p = exp.positionMicro;
   const a = abs(p);
-  const mGross = exp.marketGrossMicro > a ? exp.marketGrossMicro : a;
-  const tGross = exp.totalGrossMicro > mGross ? exp.totalGrossMicro : mGross;
-  const byMarket = caps.perMarket.hardMicro - (mGross - a);
-  const byTotal = caps.total.hardMicro - (tGross - a);
+  const mGross = max(exp.marketGrossMicro, a);
+  const tGross = max(exp.totalGrossMicro, mGross);
+  const mWorst = max(exp.marketWorstMicro ?? mGross, mGross);
+  const tWorst = max(max(exp.totalWorstMicro ?? tGross, tGross), mWorst);
+  const byMarket = caps.perMarket.hardMicro - (mWorst - a);
+  const byTotal = caps.total.hardMicro - (tWorst - a);
   const room = pos0(byMarket < byTotal ? byMarket : byTotal);
   const reduceOnly = mGross >= caps.perMarket.softMicro || tGross >= caps.total.softMicro;
   const sell = sideLimit(p, p < 0n, pos0(room + p), reduceOnly, minSizeMicro);

@@ -26,11 +26,12 @@ describe("standing limits across a grouped resync", () => {
     for (let i = 1; i <= 3; i++) for (const t of h.tokens(i)) h.crowdQuote(t, "0.48", "0.52");
     await h.engine.start();
     await h.run(100);
-    for (const t of [1, 2, 3].flatMap((i) => h.tokens(i))) {
-      // Through the crowd's 100 at 0.48 into the bot's 10 at 0.47.
-      h.take(t, "sell", "0.47", "110");
+    for (const i of [1, 2, 3]) {
+      // Through the crowd's 100 at 0.48 into the bot's 10 at 0.47, on both tokens of the market at
+      // once: once one is long 10, the market is at its soft cap and the other bids no more.
+      for (const t of h.tokens(i)) h.take(t, "sell", "0.47", "110");
       await h.run(100);
-      h.crowdQuote(t, "0.48", "0.52");
+      for (const t of h.tokens(i)) h.crowdQuote(t, "0.48", "0.52");
       await h.run(100);
     }
     await h.run(1_000);
