@@ -123,6 +123,12 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       hooks.quotingEnabled() &&
       store.get(i.clientOrderId)?.state === "placing" &&
       risk.mustCancel(i.tokenId, clock.now()) === undefined,
+    // Queued again in the store: the next step replaces it at a new price, or a gate withdraws it;
+    // the old request must not go out when the Retry-After ends onto a book that moved.
+    onRequeued: (i) => {
+      store.apply(i.clientOrderId, { kind: "requeued" }, clock.now());
+      hooks.requote(i.tokenId);
+    },
     ...(deps.rateLimitState === undefined ? {} : { rateLimitState: deps.rateLimitState }),
     ...(deps.queueMetrics === undefined ? {} : { metrics: deps.queueMetrics }),
     // A 429's Retry-After beyond any rate window holds a write 60 s at most, with a warning.

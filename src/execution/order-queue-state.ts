@@ -215,6 +215,7 @@ export class QueueState implements SettleTarget {
     item.lastAnswer = answer;
     this.places.add(item);
     this.stats.requeued++;
+    this.#o.onRequeued?.(item.intent);
     return true;
   }
 

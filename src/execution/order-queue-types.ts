@@ -112,6 +112,12 @@ export interface OrderQueueOptions {
    */
   stillDesired?: (intent: PlaceIntent) => boolean;
   /**
+   * A placement went back into the queue after a retryable reject: the engine marks it queued again,
+   * so that what it decides during the wait (a new price, a gate) replaces or withdraws it instead
+   * of letting the old request go out when the wait ends.
+   */
+  onRequeued?: (intent: PlaceIntent) => void;
+  /**
    * Requests in flight at most (p-queue concurrency). Default 16 (the HTTP client's socket pool). It must
    * cover the send rate × round trip, or it, not the budget, limits throughput.
    */

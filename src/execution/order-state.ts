@@ -65,6 +65,11 @@ export function localStateOfRemote(status: OrderStatus | (string & {})): LocalOr
 export type OrderEvent =
   /** The queue wrote the placement to the socket. */
   | { readonly kind: "sent" }
+  /**
+   * A sent placement answered "retry later" (429, 503, circuit open: it did not take effect) waits
+   * in the queue again: queued, so that a newer decision can replace it or a gate withdraw it.
+   */
+  | { readonly kind: "requeued" }
   /** The placement answered OPEN, PARTIAL or FILLED. */
   | {
       readonly kind: "accepted";
@@ -95,6 +100,7 @@ export type OrderEvent =
  * | from       | event                                | to                         |
  * |------------|--------------------------------------|----------------------------|
  * | placing    | sent (while queued)                  | placing                    |
+ * | placing    | requeued (once sent)                 | placing, queued again      |
  * | placing    | accepted                             | open, or filled            |
  * | placing    | rejected                             | rejected                   |
  * | placing    | ambiguous                            | unknown (never resent)     |
@@ -112,6 +118,11 @@ export function transition(o: TrackedOrder, ev: OrderEvent, now: number): boolea
       if (o.state !== "placing" || !o.queued) return false;
       o.queued = false;
       o.sentAtMs = now;
+      return true;
+    case "requeued":
+      if (o.state !== "placing" || o.queued) return false;
+      o.queued = true;
+      o.updatedAtMs = now;
       return true;
     case "accepted":
       return accept(o, ev, now);

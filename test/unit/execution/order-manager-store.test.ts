@@ -23,6 +23,19 @@ describe("OrderStore transitions", () => {
     expect(s.illegalTransitions).toBe(0);
   });
 
+  it("a sent placement answered 'retry later' is queued again (requeued), then sent again; only a sent one", () => {
+    const s = new OrderStore();
+    const o = s.track(order("q"), 0);
+    expect(s.apply("q", { kind: "requeued" }, 1)).toBe(false); // still queued: nothing to requeue
+    s.apply("q", { kind: "sent" }, 2);
+    expect(s.apply("q", { kind: "requeued" }, 3)).toBe(true);
+    expect(o).toMatchObject({ state: "placing", queued: true });
+    // Queued again, a newer decision can drop it unsent; or it goes out once more.
+    expect(s.apply("q", { kind: "sent" }, 4)).toBe(true);
+    expect(o).toMatchObject({ state: "placing", queued: false, sentAtMs: 4 });
+    expect(s.illegalTransitions).toBe(1);
+  });
+
   it("accepted FILLED or PARTIAL carries the filled quantity", () => {
     const s = new OrderStore();
     s.track(order("a"), 0);
