@@ -23,7 +23,6 @@ export function attachMirror(
   });
   session.levelChanged.push((c) => mirror.onLevel(c));
   session.traded.push((e) => mirror.onTrade(e));
-  session.bookApplied.push((tokenId, type) => mirror.onBookApplied(tokenId, type));
   session.beforeBotPlace.push((m, o, side, price) => mirror.beforeBotPlace(m, o, side, price));
   return { bot, mirror };
 }

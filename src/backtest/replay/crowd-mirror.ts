@@ -1,4 +1,3 @@
-import type { BookEvent } from "../../book/events.js";
 import { parsePriceMicro, parseSizeMicro } from "../../book/micro.js";
 import type { Side } from "../../core/types.js";
 import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
@@ -52,7 +51,9 @@ interface CrowdLevel {
  *    by Δ (amend, or a new order, which may cross the bot's resting orders: the bot is filled as
  *    maker at its own price — the recorded opposite side moved through its quote).
  * 2. A decrease of Δ shrinks it by Δ (not below 0). Liquidity the bot took stays taken until the
- *    level empties (no double fills), a snapshot re-lists what the recording shows.
+ *    level empties (no double fills), through a snapshot too: a snapshot acts by its level changes,
+ *    as a delta with the same changes would (a recording's snapshot may be a rotation's, the book
+ *    the deltas already gave: re-listing there would make fills depend on how often it rotated).
  * 3. Queue position (QueueModel, chosen by config): a bot order joins behind the recorded size at
  *    its price. Trades consume the queue from the front: inferred ones (a decrease of the level
  *    while it was its side's best) or the recording's trade prints (`onTrade`), per the model's
@@ -192,32 +193,6 @@ export class CrowdMirror {
     if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
     this.#inferred(this.#take(c.tokenId, side, BigInt(price), through));
     this.#settle(key, this.#levels.get(key), c.tokenId, side, price, left, c.after);
-  }
-
-  /**
-   * A book frame of `tokenId` was applied to the exchange's book (SimSession.bookApplied). A
-   * snapshot or full update (any frame but a delta) re-lists what the recording shows (rule 2): each
-   * level the mirror follows for the token — in the venue, or holding less than recorded because
-   * the bot took some — goes back to the recorded size. A level the snapshot lists unchanged is no
-   * level change, so without this, liquidity the bot took would stay taken through it.
-   */
-  onBookApplied(tokenId: string, type: BookEvent["type"]): void {
-    if (type === "book_delta" || type === "book_snapshot_failed") return;
-    const tag = this.#tags.get(tokenId);
-    if (tag === undefined) return;
-    const book = this.#books.book(tokenId);
-    const first = tag * 2 * PRICE_KEYS;
-    // Keys first: settling a level may delete or re-add entries of the map.
-    const keys: number[] = [];
-    for (const key of this.#levels.keys()) if (key >= first && key < first + 2 * PRICE_KEYS) keys.push(key);
-    for (const key of keys) {
-      const level = this.#levels.get(key);
-      if (level === undefined) continue;
-      const buy = key < first + PRICE_KEYS;
-      const price = key % PRICE_KEYS;
-      const recorded = book.depthAt(buy ? "bid" : "ask", price);
-      this.#settle(key, level, tokenId, buy ? "buy" : "sell", price, recorded, recorded);
-    }
   }
 
   /**

@@ -1,5 +1,4 @@
 import { pino } from "pino";
-import type { BookEvent } from "../../book/events.js";
 import { BookTracker } from "../../book/tracker.js";
 import { SimClock } from "../../core/sim-clock.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
@@ -85,8 +84,8 @@ export class SimSession {
   readonly beforeMarket: ((now: number) => void)[] = [];
   /** Each level change of the exchange's book, in order (the liquidity mirror). */
   readonly levelChanged: ((c: LevelChange) => void)[] = [];
-  /** After a book event (not a refused snapshot) was applied at the exchange, with its type. */
-  readonly bookApplied: ((tokenId: string, type: BookEvent["type"]) => void)[] = [];
+  /** After a book event was applied at the exchange (not one refused or malformed). */
+  readonly bookApplied: ((tokenId: string) => void)[] = [];
   /** Each fill of the bot, at exchange time. */
   readonly filled: ((f: BacktestFill) => void)[] = [];
   /** Every venue event, in order. */
@@ -195,12 +194,13 @@ export class SimSession {
       c.book++;
       // A snapshot refused to the recorder (a mistyped token id, retried for ever) books nothing:
       // the token is not booked by it, though the bot's tracker still sees the refusal, as live.
-      if (e.type !== "book_snapshot_failed") {
+      // A frame with malformed entries is not applied (counted in books.malformed): it books nothing.
+      const applied =
+        e.type !== "book_snapshot_failed" &&
         this.books.apply(e, (change) => {
           for (const fn of this.levelChanged) fn(change);
         });
-        for (const fn of this.bookApplied) fn(e.tokenId, e.type);
-      }
+      if (applied) for (const fn of this.bookApplied) fn(e.tokenId);
       this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {
       c.trades++;

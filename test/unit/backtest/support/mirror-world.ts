@@ -39,11 +39,7 @@ export function world(feeTakerBps = 0, queueModel?: QueueModelSpec, options: { e
     if (e.type === "fill" && e.walletAddress === BOT) fills.push(e);
   });
   let seq = 0;
-  // As SimSession and attachMirror: each level change, then the frame as a whole.
-  const frame = (e: BookEvent) => {
-    books.apply(e, (c) => mirror.onLevel(c));
-    mirror.onBookApplied(e.tokenId, e.type);
-  };
+  const frame = (e: BookEvent) => books.apply(e, (c) => mirror.onLevel(c));
   return {
     venue,
     mirror,
