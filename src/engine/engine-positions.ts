@@ -166,11 +166,10 @@ export class PositionBook {
    *
    * Costs O(tokens of the market) plus the tokens re-read since the last call, not O(tokens): the
    * wallet's worst case is a running sum of cached figures, each re-read when its token's orders or
-   * position changed. A token's orders grow only by a quoting step's placements (each step asks for
-   * its token's exposure first, so that token is re-read at the next call) or by an answer, a
-   * reconcile or the start-up adoption, which requote it (the engine's requote calls ordersMoved);
-   * every other change (fills, cancels) only lowers a worst case, so a figure cached before it errs
-   * on the safe side until re-read.
+   * position changed: the order store reports every change of a token's orders (ordersMoved, wired
+   * in engine-wiring.ts), and a quoting step's own token is re-read at the next call (it is about to
+   * place). So no figure stays stale: a cancel answered, or a prune, frees the room it held for the
+   * other tokens at once.
    */
   exposure(tokenId: string): InventoryExposure {
     const f = this.#tokens.get(tokenId);
@@ -203,10 +202,7 @@ export class PositionBook {
     };
   }
 
-  /**
-   * The token's orders may have grown outside a quoting step (an answer or a reconcile revived or
-   * adopted one): its worst case is re-read at the next exposure() of any token.
-   */
+  /** The token's orders changed (OrderStore's onChange): its worst case is re-read at the next exposure(). */
   ordersMoved(tokenId: string): void {
     const f = this.#tokens.get(tokenId);
     if (f !== undefined) this.#unsettled.add(f);

@@ -54,7 +54,10 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   const tokens = new TokenTable(deps.markets, deps.strategyFor, options.volatility);
   for (const s of tokens.slots()) risk.watch(s.market);
   // Its unknown-order grace on elapsed time where the wall clock can step (LiveClock).
-  const store = new OrderStore({ monotonic: monotonicSource(clock) });
+  // Any change of a token's orders (a cancel answered, a reject, a prune) re-reads its worst case
+  // for the other tokens' caps (PositionBook.exposure); the book is built below.
+  let ordersMoved: (tokenId: string) => void = () => undefined;
+  const store = new OrderStore({ monotonic: monotonicSource(clock), onChange: (t) => ordersMoved(t) });
   // A fee is attached inside the reconcile's backfill (mid-run): only noted here, acted on once the
   // backfill is over (afterFees), like the fills it backfills.
   const feeTokens = new Set<string>();
@@ -141,6 +144,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     (t) => restored.sharesOut(t),
     store,
   );
+  ordersMoved = (t) => positions.ordersMoved(t);
   for (const t of seeded) positions.refresh(t);
   if (seeded.length > 0) {
     log.info(
@@ -177,12 +181,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),
-    requote: (t) => {
-      // What requotes a token through the core (an answer, a fill, a reconcile, a start) may have
-      // grown its orders (a revived or adopted one): the others' caps re-read them (PositionBook.exposure).
-      positions.ordersMoved(t);
-      hooks.requote(t);
-    },
+    requote: (t) => hooks.requote(t),
     requoteAll: () => {
       for (const t of tokens.ids()) {
         positions.ordersMoved(t);

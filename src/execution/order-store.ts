@@ -38,6 +38,11 @@ export interface OrderStoreOptions {
    * never steps) ages are taken from the wall stamps.
    */
   readonly monotonic?: (() => number) | undefined;
+  /**
+   * Called with a token whose orders changed in any way (its version moved): what caches a figure of
+   * them (the engine's worst-case exposure of the other tokens, PositionBook) re-reads it.
+   */
+  readonly onChange?: ((tokenId: string) => void) | undefined;
 }
 
 /**
@@ -60,9 +65,11 @@ export class OrderStore {
   readonly #unapplied = new UnappliedIndex();
   #illegal = 0;
   readonly #stamps: MonotonicStamps | undefined;
+  readonly #onChange: ((tokenId: string) => void) | undefined;
 
   constructor(opts: OrderStoreOptions = {}) {
     this.#stamps = opts.monotonic === undefined ? undefined : new MonotonicStamps(opts.monotonic);
+    this.#onChange = opts.onChange;
   }
 
   /** Transitions refused by the table in order-state.ts (or conflicting ids) since start. */
@@ -314,8 +321,16 @@ export class OrderStore {
       const kept = (this.#byToken.get(t) ?? []).filter((o) => this.#byClient.get(o.clientOrderId) === o);
       if (kept.length === 0) this.#byToken.delete(t);
       else this.#byToken.set(t, kept);
+      // A pruned order takes its unapplied fills with it: what read them must read again.
+      this.#bump(t);
     }
     return n;
+  }
+
+  // The token's orders changed: a new version, and whoever caches a figure of them is told.
+  #bump(tokenId: string): void {
+    this.#versions.set(tokenId, (this.#versions.get(tokenId) ?? 0) + 1);
+    this.#onChange?.(tokenId);
   }
 
   // Files the order in its token's live list, or takes it out, after any change of it. A placement
@@ -323,7 +338,7 @@ export class OrderStore {
   #file(o: TrackedOrder): void {
     this.#stamps?.changed(o);
     const t = o.tokenId;
-    this.#versions.set(t, (this.#versions.get(t) ?? 0) + 1);
+    this.#bump(t);
     // filledQty never falls: an order never reported filled has nothing unapplied, nor had it before.
     if (o.remoteFilledMicro > 0n) {
       this.#unapplied.update(o, o.orderId === undefined ? undefined : this.#fills.get(o.orderId));
