@@ -121,7 +121,10 @@ export function transition(o: TrackedOrder, ev: OrderEvent, now: number): boolea
       return true;
     case "requeued":
       if (o.state !== "placing" || o.queued) return false;
+      // The send took no effect (429, 503): unsent again, so a drop before the next send is a drop
+      // of an order that never existed (wasDropped), and its late reject no illegal transition.
       o.queued = true;
+      o.sentAtMs = undefined;
       o.updatedAtMs = now;
       return true;
     case "accepted":

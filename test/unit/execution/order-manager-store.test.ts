@@ -34,6 +34,12 @@ describe("OrderStore transitions", () => {
     expect(s.apply("q", { kind: "sent" }, 4)).toBe(true);
     expect(o).toMatchObject({ state: "placing", queued: false, sentAtMs: 4 });
     expect(s.illegalTransitions).toBe(1);
+    // Dropped while queued again, its retryable reject (reported by the queue) is no illegal step.
+    s.apply("q", { kind: "requeued" }, 5);
+    expect(s.apply("q", { kind: "dropped" }, 6)).toBe(true);
+    expect(s.apply("q", { kind: "rejected", code: "rate_limited" }, 7)).toBe(true);
+    expect(o.state).toBe("cancelled");
+    expect(s.illegalTransitions).toBe(1);
   });
 
   it("accepted FILLED or PARTIAL carries the filled quantity", () => {
