@@ -78,11 +78,29 @@ export function unbookedTokenWarning(tokenId: string): string {
   );
 }
 
-// A replay summary's data.tokensWithoutBook (none for a synthetic one).
-function unbookedTokens(summary: unknown): readonly string[] {
-  const data = (summary as { data?: { tokensWithoutBook?: unknown } }).data;
-  const ids = data?.tokensWithoutBook;
-  return Array.isArray(ids) ? ids.filter((t): t is string => typeof t === "string") : [];
+/**
+ * The warning for a token whose data has deltas but never a whole book (`data.tokensWithoutSnapshot`):
+ * the bot is synced only by a snapshot, so it never quoted the token.
+ * @example io.stderr(unsyncedTokenWarning("4242"));
+ */
+export function unsyncedTokenWarning(tokenId: string): string {
+  return (
+    `mm backtest: warning: token ${tokenId} has no snapshot in the data (deltas alone, as in a rotated ` +
+    "file replayed by itself): it was never quoted; replay the recording's whole directory\n"
+  );
+}
+
+/** Every data warning of a replay summary (none for a synthetic one), one line each. */
+export function dataWarnings(summary: unknown): string[] {
+  const data = (summary as { data?: { tokensWithoutBook?: unknown; tokensWithoutSnapshot?: unknown } }).data;
+  return [
+    ...ids(data?.tokensWithoutBook).map(unbookedTokenWarning),
+    ...ids(data?.tokensWithoutSnapshot).map(unsyncedTokenWarning),
+  ];
+}
+
+function ids(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : [];
 }
 
 /** Refuses sweep-only flags without --sweep (they would be silently ignored). */
@@ -153,8 +171,7 @@ export async function runSweepCommand(
     reporter.stop();
     // Every point replays the same data with the same tokens: the first summary speaks for all.
     const first = result.outcomes.find((o) => o.status === "ok");
-    for (const t of first === undefined ? [] : unbookedTokens(first.summary))
-      io.stderr(unbookedTokenWarning(t));
+    for (const line of first === undefined ? [] : dataWarnings(first.summary)) io.stderr(line);
     const secs = (performance.now() - started) / 1000;
     const failed = result.outcomes.filter((o) => o.status === "failed").length;
     const keys = spec.axes.map((x) => x.key);

@@ -13,10 +13,10 @@ import { RecordedFormatError } from "../recorded/errors.js";
 import {
   checkSweepFlags,
   cutShortWarning,
+  dataWarnings,
   runSweepCommand,
   SWEEP_HELP,
   SWEEP_OPTIONS,
-  unbookedTokenWarning,
 } from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 
@@ -124,7 +124,7 @@ export const backtestCommand: Command = {
           ...(values.html === undefined ? {} : { timeline: {} }),
           onTruncated: (file) => io.stderr(cutShortWarning(file)),
         });
-        for (const t of r.summary.data.tokensWithoutBook ?? []) io.stderr(unbookedTokenWarning(t));
+        for (const line of dataWarnings(r.summary)) io.stderr(line);
         text = summaryJson(r.summary);
         if (values.html !== undefined) html = replayReportHtml(r);
         const secs = (performance.now() - started) / 1000;

@@ -170,11 +170,16 @@ async function replay(
   const unbookedIds = unbooked.map((t) => t.tokenId);
   if (unbookedIds.length > 0)
     opts.logger?.warn({ tokenIds: unbookedIds }, "configured tokens have no token_book frame in the data");
+  // Booked by deltas alone (a rotated file replayed by itself): no snapshot was ever served, so the
+  // bot never synced and never quoted the token (SimSession#serveSnapshot).
+  const unsynced = markets.tokens
+    .map((t) => t.tokenId)
+    .filter((t) => !unbookedIds.includes(t) && !session.books.whole(t));
   const summary = replaySummary(
     opts,
     seed,
     files,
-    { cut, unbooked: unbookedIds },
+    { cut, unbooked: unbookedIds, unsynced },
     session,
     mirror,
     run,
@@ -196,7 +201,11 @@ function replaySummary(
   opts: BacktestOptions,
   seed: number,
   files: readonly string[],
-  gaps: { readonly cut: readonly string[]; readonly unbooked: readonly string[] },
+  gaps: {
+    readonly cut: readonly string[];
+    readonly unbooked: readonly string[];
+    readonly unsynced: readonly string[];
+  },
   session: SimSession,
   mirror: CrowdMirror,
   run: ReturnType<typeof buildRunSummary>,
@@ -230,6 +239,8 @@ function replaySummary(
       ...(gaps.cut.length === 0 ? {} : { truncatedFiles: gaps.cut.map((f) => basename(f)) }),
       // Configured tokens the data never booked (a typo in an id): their figures are all zero.
       ...(gaps.unbooked.length === 0 ? {} : { tokensWithoutBook: [...gaps.unbooked] }),
+      // Tokens whose data never gave a whole book (a snapshot): never quoted.
+      ...(gaps.unsynced.length === 0 ? {} : { tokensWithoutSnapshot: [...gaps.unsynced] }),
     },
     ...run,
     mirror: {

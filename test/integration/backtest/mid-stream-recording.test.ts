@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
+import { dataWarnings, unsyncedTokenWarning } from "../../../src/cli/backtest-sweep.js";
 import { RecordedWriter } from "../../../src/recorded/format.js";
-import { frame, writeFrames } from "./support/killed-recording.js";
+import { frame, TOKEN, writeFrames } from "./support/killed-recording.js";
 
 /*
  * A recording that starts mid-stream (a rotated file replayed alone: `mm record` writes no snapshot
@@ -35,6 +36,9 @@ describe("replay of a recording that starts mid-stream", () => {
     expect(r.summary.data.snapshotsServed).toBe(0);
     expect(r.summary.quoteUptime).toBe(0);
     expect(r.summary.fills.count).toBe(0);
+    // Said, not left to an all-zero summary: in the summary and on stderr (mm backtest, a sweep).
+    expect(r.summary.data).toHaveProperty("tokensWithoutSnapshot", [TOKEN]);
+    expect(dataWarnings(r.summary)).toEqual([unsyncedTokenWarning(TOKEN)]);
   }, 60_000);
 
   it("quotes once a recorded snapshot arrives later in the data", async () => {
@@ -49,5 +53,6 @@ describe("replay of a recording that starts mid-stream", () => {
     await w.close();
     const r = await runBacktest({ config: parseReplayConfig(LAYERS), data });
     expect(r.summary.quoteUptime).toBeGreaterThan(0);
+    expect(r.summary.data).not.toHaveProperty("tokensWithoutSnapshot");
   }, 60_000);
 });
