@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { runSweepCommand } from "../../../src/cli/backtest-sweep.js";
+import { RecordedWriter } from "../../../src/recorded/format.js";
 import { captureIo, runBacktestCli } from "./support/cli.js";
-import { CONDITION, TOKEN, writeFrames } from "./support/killed-recording.js";
+import { CONDITION, frame, TOKEN, writeFrames } from "./support/killed-recording.js";
 
 /*
  * A token the config names but the data never books (a typo in its id, a file of another day) used
@@ -78,5 +79,47 @@ describe("a configured token the data never books", () => {
     const stderr = io.err.join("");
     expect(code, stderr).toBe(0);
     expect(stderr.split(`names ${TYPO},`).length - 1, stderr).toBe(1);
+  }, 60_000);
+});
+
+/*
+ * `mm record --tokens GOOD,TYPO` records, for a mistyped id, the exchange's book_snapshot_failed
+ * answers (the recording goes on, retrying it). Such a token never has a book: with markets.tokens
+ * naming it, it is listed in data.tokensWithoutBook; found by the scan, it is not simulated (a
+ * phantom token with all-zero figures would halve the top-level quoteUptime).
+ */
+describe("a token whose only token_book frames are book_snapshot_failed", () => {
+  let failed: string;
+  beforeAll(async () => {
+    failed = join(dir, "failed.jsonl.gz");
+    const w = RecordedWriter.create(failed);
+    for (let n = 1; n <= 60; n++) {
+      const f = frame(n);
+      await w.write(f);
+      if (n % 20 === 1) {
+        // The exchange refuses the mistyped token's snapshot; the recorder retries and records it.
+        const refusal = { tokenId: TYPO, reason: "unknown_token", tsMs: f.recvTs };
+        await w.write({
+          recvTs: f.recvTs,
+          frame: { type: "book_snapshot_failed", sid: 1, channel: "token_book", id: TYPO, data: refusal },
+        });
+      }
+    }
+    await w.close();
+  });
+
+  it("is listed in data.tokensWithoutBook when the config names it", async () => {
+    const r = await runBacktest({
+      config: parseReplayConfig([...LAYERS, tokens(TOKEN, TYPO)]),
+      data: failed,
+    });
+    expect(r.summary.data).toHaveProperty("tokensWithoutBook", [TYPO]);
+  }, 60_000);
+
+  it("is not simulated when the tokens are found by the scan", async () => {
+    const scanned = await runBacktest({ config: parseReplayConfig(LAYERS), data: failed });
+    const listed = await runBacktest({ config: parseReplayConfig([...LAYERS, tokens(TOKEN)]), data: failed });
+    expect(scanned.summary.inventory.map((t) => t.tokenId)).toEqual([TOKEN]);
+    expect(scanned.summary.quoteUptime).toBe(listed.summary.quoteUptime);
   }, 60_000);
 });
