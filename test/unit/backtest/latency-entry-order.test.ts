@@ -7,16 +7,7 @@ import type { Address } from "../../../src/core/types.js";
 import { OrderQueue } from "../../../src/execution/order-queue.js";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
 import type { SimVenue } from "../../../src/venue/sim-venue.js";
-
-/** A Uniform that returns the given values in turn. */
-function seq(...values: number[]): () => number {
-  let i = 0;
-  return () => {
-    const v = values[i++];
-    if (v === undefined) throw new Error("sequence exhausted");
-    return v;
-  };
-}
+import { uniformSeq } from "./support/uniform-seq.js";
 
 /** Only what VenueExchange.cancel touches: records the order in which cancels reach the venue. */
 function fakeVenue(reached: string[]): SimVenue {
@@ -46,7 +37,7 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
     const pump = new Pump(clock);
     const reached: string[] = [];
     // Draws: 5 ms for the first request, 0 ms for the second.
-    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 5] }, seq(0.9, 0));
+    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 5] }, uniformSeq(0.9, 0));
     const ex = new VenueExchange(fakeVenue(reached), "0xbot" as Address, clock, {
       entry,
       response: latencyLane(0, 1, "response"),
@@ -65,7 +56,7 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
     const pump = new Pump(clock);
     const reached: string[] = [];
     // Draws: 10 ms for the read, 0 ms for the cancel.
-    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 10] }, seq(0.9, 0));
+    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 10] }, uniformSeq(0.9, 0));
     const ex = new VenueExchange(fakeVenue(reached), "0xbot" as Address, clock, {
       entry,
       response: latencyLane(0, 1, "response"),

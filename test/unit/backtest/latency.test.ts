@@ -9,21 +9,12 @@ import {
   latencyLane,
   latencySampler,
 } from "../../../src/backtest/sim/latency.js";
+import { uniformSeq } from "./support/uniform-seq.js";
 
 const BANDS = { name: "bands", params: { bands: [{ margin: "0.02", size: "10" }] } };
 
-/** A Uniform that returns the given values in turn. */
-function seq(...values: number[]): () => number {
-  let i = 0;
-  return () => {
-    const v = values[i++];
-    if (v === undefined) throw new Error("sequence exhausted");
-    return v;
-  };
-}
-
 function draws(spec: LatencySpec, count: number, ...u: number[]): number[] {
-  const next = latencySampler(spec, seq(...u));
+  const next = latencySampler(spec, uniformSeq(...u));
   return Array.from({ length: count }, () => next());
 }
 
@@ -53,7 +44,7 @@ describe("latency samplers (whole ms, values by hand)", () => {
   });
 
   it("a constant never draws", () => {
-    expect(latencySampler(7, seq())()).toBe(7);
+    expect(latencySampler(7, uniformSeq())()).toBe(7);
   });
 
   it("lognormal draws centre on the median (20,001 seeded draws)", () => {
@@ -71,7 +62,7 @@ describe("latency samplers (whole ms, values by hand)", () => {
 describe("LatencyLane: one ordered connection", () => {
   it("never delivers a message before the one sent ahead of it", () => {
     // Draws 10 then 0: the second message, sent at 103, waits for the first (due at 110).
-    const lane = new LatencyLane({ type: "empirical", samplesMs: [10, 0] }, seq(0, 0.9, 0.9));
+    const lane = new LatencyLane({ type: "empirical", samplesMs: [10, 0] }, uniformSeq(0, 0.9, 0.9));
     expect(lane.next(100)).toBe(10);
     expect(lane.next(103)).toBe(7);
     expect(lane.next(120)).toBe(0);
