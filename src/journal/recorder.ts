@@ -77,8 +77,9 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
  * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals.
- * A failed write never reaches the engine: it is counted and logged (rate-limited), and trading goes
- * on, since the exchange, not the journal, is the authority on orders and positions.
+ * A failed write never reaches the engine: it is counted and logged (rate-limited; a kill-switch trip
+ * also at once, since a restart would not know of it), and trading goes on, since the exchange, not
+ * the journal, is the authority on orders and positions.
  * @example const rec = new JournalRecorder({ writer, run, clock, logger, snapshotIntervalMs: 60_000 });
  * const engine = createEngine({ …, listener: (e) => rec.onEvent(e) }); rec.attach(engine);
  */
@@ -128,6 +129,13 @@ export class JournalRecorder {
       if (this.#record(e)) this.#lock.succeeded();
     } catch (err) {
       this.#failed(err, e.type);
+      // Past the rate limit: an unjournaled trip is what a restart would resume quoting from.
+      if (e.type === "kill_switch" && e.action === "trip") {
+        this.#o.logger.error(
+          { err, drawdownMicro: String(e.drawdownMicro) },
+          "kill switch trip not journaled: a restart would start with the switch armed, quoting again",
+        );
+      }
     }
   }
 

@@ -123,6 +123,34 @@ describe("the journal keeps the kill switch's trips and re-arms", () => {
     db.close();
   });
 
+  it("a trip the journal could not write is said at error at once, past the write-failure log's rate limit", () => {
+    const db = openJournalDb(journalPath());
+    const w = new JournalWriter(db);
+    const run = begin(w);
+    const { logger, sink } = memoryLogger("warn");
+    const rec = new JournalRecorder({
+      writer: w,
+      run,
+      clock: new SimClock(0),
+      logger,
+      snapshotIntervalMs: 0,
+    });
+    db.close(); // every write fails from here on
+    rec.onEvent({ type: "fee", atMs: 1, tokenId: "t", tradeId: "x", feeMicro: 1n } as unknown as EngineEvent);
+    rec.onEvent({ type: "kill_switch", ...TRIP });
+    rec.onEvent({ type: "kill_switch", ...REARM });
+    const lines = sink
+      .records()
+      .filter((r) => Number(r.level) === 50)
+      .map((r) => String(r.msg));
+    // The generic line once (rate-limited), and the trip's own: a restart would start armed.
+    expect(lines).toEqual([
+      "journal write failed: trading goes on, but this history is not on disk",
+      "kill switch trip not journaled: a restart would start with the switch armed, quoting again",
+    ]);
+    rec.close();
+  });
+
   it("upgrades a file written at version 3: its runs stay, and no trip is restored from before the upgrade", () => {
     const path = journalPath();
     const v3 = openJournalDb(path, { migrations: MIGRATIONS.slice(0, 3) });
