@@ -172,6 +172,14 @@ export async function runSweepCommand(
     // Every point replays the same data with the same tokens: the first summary speaks for all.
     const first = result.outcomes.find((o) => o.status === "ok");
     for (const line of first === undefined ? [] : dataWarnings(first.summary)) io.stderr(line);
+    // A field null in every summary (never a number) ranks nothing: say so rather than pass grid
+    // order off as a ranking.
+    if (result.ranked.length > 0 && result.ranked.every((r) => r.value === undefined)) {
+      io.stderr(
+        `mm backtest: warning: rank-by ${JSON.stringify(metric.name)} holds no number in any point's summary: ` +
+          "the table keeps the grid's order\n",
+      );
+    }
     const secs = (performance.now() - started) / 1000;
     const failed = result.outcomes.filter((o) => o.status === "failed").length;
     const keys = spec.axes.map((x) => x.key);
