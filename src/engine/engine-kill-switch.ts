@@ -6,12 +6,10 @@ import type { EngineCore } from "./engine-core.js";
  * where a new engine starts. Only the operator re-arms: neither a restart nor a recovery of PnL does.
  */
 
-/** At construction: starts tripped when the restore carries an earlier run's trip; true if so. */
-export function restoreKillSwitch(core: EngineCore): boolean {
+/** At construction: starts tripped when the restore carries an earlier run's trip. */
+export function restoreKillSwitch(core: EngineCore): void {
   const trip = core.options.restore.killSwitch;
-  if (trip === undefined) return false;
-  core.risk.restoreKillSwitch(trip);
-  return true;
+  if (trip !== undefined) core.risk.restoreKillSwitch(trip);
 }
 
 /** After a decision: a kill_switch trip is reported with its figures (for the journal). */

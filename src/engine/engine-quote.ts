@@ -7,7 +7,7 @@ import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, type RiskReason, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
-import type { InventoryExposure, SideLimits } from "../risk/inventory-caps.js";
+import type { InventoryExposure } from "../risk/inventory-caps.js";
 import type { EngineCore } from "./engine-core.js";
 import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
@@ -73,13 +73,16 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
   if (slot === undefined) return NONE;
   const now = core.clock.now();
   const gate = core.risk.mustCancel(tokenId, now);
-  const inputs = stepInputs(core, slot, gate, now);
-  if (slot.memo.holds(inputs) || slot.memo.within(inputs, () => stepLimits(core, slot))) {
+  // Read once per step: the memo's inputs, its limits check and the step itself all see this one.
+  const inventory = stepExposure(core, tokenId);
+  const inputs = stepInputs(core, slot, gate, now, inventory);
+  const limits = () => core.risk.sideLimits({ market: slot.market, inventory });
+  if (slot.memo.holds(inputs) || slot.memo.within(inputs, limits)) {
     const decisions = slot.memo.decisions;
     if (decisions !== undefined) core.decisions.step(tokenId, decisions, now, slot.memo.judged);
     return NONE;
   }
-  const step = runStep(core, slot, gate, now, inputs.net);
+  const step = runStep(core, slot, gate, now, inputs.net, inventory);
   if (step.intents.length === 0 && !step.failed && !step.fitted) {
     slot.memo.remember(inputs, step.reads, step.decisions, step.judged, step.demand);
   } else slot.memo.forget();
@@ -91,9 +94,9 @@ function stepInputs(
   slot: TokenSlot,
   gate: GateReason | undefined,
   now: number,
+  exposure: InventoryExposure,
 ): StepInputs {
   const tokenId = slot.market.tokenId;
-  const exposure = core.positions.exposure(tokenId);
   const book = slot.book;
   return {
     enabled: core.quotingEnabled(),
@@ -145,6 +148,7 @@ function runStep(
   gate: GateReason | undefined,
   now: number,
   net: BookView | undefined,
+  inventory: InventoryExposure,
 ): Step {
   const tokenId = slot.market.tokenId;
   const token = { tokenId, marketId: slot.market.marketId, tickMicro: slot.market.tickMicro };
@@ -165,7 +169,6 @@ function runStep(
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
     net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
-  const inventory = stepExposure(core, tokenId);
   const desired = quoted?.quotes ?? [];
   // Whatever the strategy, none of its quotes goes through the touch of the book it was given (the
   // guard drops it): read only when there is a quote to judge, no allocation either way.
@@ -207,11 +210,6 @@ function runStep(
     fitted: fit.decisions.length > 0,
     demand: demandOf(allowed, decisions),
   };
-}
-
-/** The side limits of the token's step now (QuoteMemo.within). */
-function stepLimits(core: EngineCore, slot: TokenSlot): SideLimits {
-  return core.risk.sideLimits({ market: slot.market, inventory: stepExposure(core, slot.market.tokenId) });
 }
 
 /** What the risk caps see for the token in a step. */
