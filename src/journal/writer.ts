@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { Fill } from "../core/trading.js";
+import type { EngineEvent } from "../engine/engine-events.js";
 import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
 import type { NewOrder } from "../execution/order-store.js";
 import { accountColumns, feeValuePico } from "./codec.js";
@@ -82,15 +83,8 @@ export interface PnlRecord {
   readonly openOrders: number;
 }
 
-/** A trip or a re-arm of the drawdown kill switch (USDC micro-units); a re-arm's peak is its PnL. */
-export interface KillSwitchRecord {
-  readonly atMs: number;
-  readonly action: "trip" | "rearm";
-  readonly peakMicro: bigint;
-  readonly pnlMicro: bigint;
-  readonly drawdownMicro: bigint;
-  readonly limitMicro: bigint;
-}
+/** A trip or a re-arm of the drawdown kill switch (USDC micro-units): the engine's event, as journaled. */
+export type KillSwitchRecord = Omit<Extract<EngineEvent, { type: "kill_switch" }>, "type">;
 
 /**
  * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
