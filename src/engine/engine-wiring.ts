@@ -183,10 +183,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     quotingEnabled: () => hooks.quotingEnabled(),
     requote: (t) => hooks.requote(t),
     requoteAll: () => {
-      for (const t of tokens.ids()) {
-        positions.ordersMoved(t);
-        hooks.requote(t);
-      }
+      for (const t of tokens.ids()) hooks.requote(t);
     },
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
