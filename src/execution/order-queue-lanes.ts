@@ -35,6 +35,9 @@ export interface QueuedCancel {
   attempts: number;
 }
 
+// Every intent of a queued cancel names the same order, so the same token.
+const tokenOf = (c: QueuedCancel): string => (c.intents[0] as CancelIntent).tokenId;
+
 /** A cancel-all waiting to be sent, with the single cancels it makes unnecessary. */
 export interface QueuedCancelAll {
   /** Explicit intents it answers (none when the queue substituted it for single cancels). */
@@ -142,6 +145,7 @@ export class CancelLane {
   #items: QueuedCancel[] = [];
   readonly #byCoid = new Map<string, QueuedCancel>();
   readonly #perMarket = new Map<string, number>();
+  readonly #perToken = new Map<string, number>();
 
   get size(): number {
     return this.#items.length;
@@ -158,6 +162,8 @@ export class CancelLane {
     else this.#items.push(item);
     this.#byCoid.set(item.clientOrderId, item);
     this.#perMarket.set(item.marketId, (this.#perMarket.get(item.marketId) ?? 0) + 1);
+    const t = tokenOf(item);
+    this.#perToken.set(t, (this.#perToken.get(t) ?? 0) + 1);
   }
 
   first(): QueuedCancel | undefined {
@@ -172,10 +178,19 @@ export class CancelLane {
     const n = (this.#perMarket.get(item.marketId) ?? 1) - 1;
     if (n > 0) this.#perMarket.set(item.marketId, n);
     else this.#perMarket.delete(item.marketId);
+    const t = tokenOf(item);
+    const k = (this.#perToken.get(t) ?? 1) - 1;
+    if (k > 0) this.#perToken.set(t, k);
+    else this.#perToken.delete(t);
   }
 
   has(coid: string): boolean {
     return this.#byCoid.has(coid);
+  }
+
+  /** Whether a cancel of one of the token's orders waits to be sent. */
+  hasToken(tokenId: string): boolean {
+    return this.#perToken.has(tokenId);
   }
 
   /** Markets with their number of queued cancels. */

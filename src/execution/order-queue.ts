@@ -160,7 +160,11 @@ export class OrderQueue {
     const keep = budget.capacityWithin("place", now, this.#o.shedHorizonMs ?? 1_000);
     for (const p of s.places.shedTail(keep, this.#o.calmUrgencyTicks ?? 2)) s.dropPlace(p, "shed");
     const blocked = s.blockedMarkets();
-    const eligible = (p: QueuedPlace) => !blocked.has("*") && !blocked.has(p.intent.marketId);
+    // A token's placement waits while a cancel of that token waits to be sent: a replacement never
+    // goes out ahead of the cancel of what it replaces. Without this, when the place budget outruns
+    // the cancel budget (a whitelisted IP, a low rateLimitPerMin), replaced orders piled up resting.
+    const eligible = (p: QueuedPlace) =>
+      !blocked.has("*") && !blocked.has(p.intent.marketId) && !s.cancels.hasToken(p.intent.tokenId);
     while (
       this.#pq.pending + this.#pq.size < this.#concurrency + this.#cancelSlots &&
       this.#dispatchNext(now, eligible)
