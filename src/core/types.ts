@@ -39,6 +39,13 @@ export const MARKET_STATUSES = [
 ] as const;
 export type MarketStatus = (typeof MARKET_STATUSES)[number];
 
+/**
+ * Statuses whose payout is fixed, so the market's shares carry no price risk (the inventory caps
+ * stop counting them). The spec does not define VOIDED; a void is taken to pay out fixed amounts as
+ * a resolution does (README "Assumptions").
+ */
+export const SETTLED_MARKET_STATUSES: ReadonlySet<string> = new Set<MarketStatus>(["RESOLVED", "VOIDED"]);
+
 /** Withdrawal states of the spec. */
 export const WITHDRAWAL_STATUSES = [
   "PENDING",

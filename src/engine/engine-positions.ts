@@ -35,8 +35,12 @@ export interface OrderRemainders {
 interface TokenFigures {
   readonly tokenId: string;
   readonly marketId: string;
-  /** |position| relative to the baseline. */
+  /** |position| relative to the baseline as the caps count it: 0 while the market is settled. */
   absMicro: bigint;
+  /** Whether the position is zero (no PnL to mark). */
+  flat: boolean;
+  /** The market is resolved or voided (settleMarket): its shares carry no price risk. */
+  settled: boolean;
   /**
    * The largest |position| every order of ours that can still fill could take the token to:
    * max(|p + B|, |p − S|) with B / S its live buy / sell remainders (≥ absMicro). Cached for the
@@ -101,6 +105,8 @@ export class PositionBook {
         tokenId: t.tokenId,
         marketId: t.marketId,
         absMicro: 0n,
+        flat: true,
+        settled: false,
         worstMicro: 0n,
         worstAt: -1,
         worstOf: 0n,
@@ -202,6 +208,22 @@ export class PositionBook {
     };
   }
 
+  /**
+   * Marks a market settled (resolved or voided: the payout is fixed, so its shares carry no price
+   * risk) or not. A settled market's tokens count zero in every gross and worst case: the
+   * redemption takes the shares held at start out of the wallet, and the position check then puts
+   * those tokens below their baseline; counted, that would hold every other market reduce-only.
+   * Their PnL still counts. Callers requote what the grosses moved (requoteExposed).
+   */
+  settleMarket(marketId: string, settled: boolean): void {
+    for (const f of this.#markets.get(marketId) ?? []) {
+      if (f.settled === settled) continue;
+      f.settled = settled;
+      f.worstAt = -1;
+      this.refresh(f.tokenId);
+    }
+  }
+
   /** The token's orders changed (OrderStore's onChange): its worst case is re-read at the next exposure(). */
   ordersMoved(tokenId: string): void {
     const f = this.#tokens.get(tokenId);
@@ -230,6 +252,13 @@ export class PositionBook {
     const version = orders === undefined ? 0 : orders.version(f.tokenId);
     const p = this.position(f.tokenId);
     if (version === f.worstAt && p === f.worstOf) return;
+    if (f.settled) {
+      this.#totalWorst -= f.worstMicro;
+      f.worstMicro = 0n;
+      f.worstAt = version;
+      f.worstOf = p;
+      return;
+    }
     let buy = 0n;
     let sell = 0n;
     for (const o of orders?.live(f.tokenId) ?? []) {
@@ -261,7 +290,8 @@ export class PositionBook {
     const f = this.#tokens.get(tokenId);
     if (f === undefined) return false;
     const acc = this.#inventory.account(tokenId);
-    const abs = acc.sizeMicro < 0n ? -acc.sizeMicro : acc.sizeMicro;
+    f.flat = acc.sizeMicro === 0n;
+    const abs = f.settled ? 0n : acc.sizeMicro < 0n ? -acc.sizeMicro : acc.sizeMicro;
     if (abs !== f.absMicro) {
       const d = abs - f.absMicro;
       this.#marketGross.set(f.marketId, (this.#marketGross.get(f.marketId) ?? 0n) + d);
@@ -285,7 +315,7 @@ export class PositionBook {
     const m = Math.floor(midMicro);
     if (m === f.markMicro) return false;
     f.markMicro = m;
-    return f.absMicro !== 0n && this.refresh(tokenId);
+    return !f.flat && this.refresh(tokenId);
   }
 
   /** The token's integer mark, when known. */

@@ -44,13 +44,14 @@ import type { BookView } from "../book/order-book.js";
 import { monotonicNow } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { Fill } from "../core/trading.js";
+import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
-import { FillIntake } from "./engine-fills.js";
+import { FillIntake, grossMark, requoteExposed } from "./engine-fills.js";
 import { rearmKillSwitch, reportKillSwitchTrip, restoreKillSwitch } from "./engine-kill-switch.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
@@ -241,9 +242,13 @@ export class TradingEngine implements Engine {
 
   /** A market status from a push or a refusal's gate and cool-down (market-refusals.ts). */
   #marketStatus(marketId: string, status: string): void {
-    this.#core.tokens.setMarketStatus(marketId, status);
-    this.#core.enforce(this.#core.risk.onMarketStatus(marketId, status));
-    for (const t of this.#core.tokens.tokensOf(marketId)) this.#requote(t);
+    const core = this.#core;
+    core.tokens.setMarketStatus(marketId, status);
+    core.enforce(core.risk.onMarketStatus(marketId, status));
+    // A settled market's shares stop counting towards the grosses: other markets' limits move too.
+    const before = grossMark(core);
+    core.positions.settleMarket(marketId, SETTLED_MARKET_STATUSES.has(status));
+    requoteExposed(core, core.tokens.tokensOf(marketId), before);
   }
 
   /**

@@ -103,9 +103,14 @@ export const marketResolved: FaultScenario = {
       );
       row.recoveryMs = Date.now() - t0;
       expect(quotesOn(rig, ARG.id)).toBe(0);
-      // The other market keeps quoting. Sampled over a moment, not at one instant: a requote of one
-      // of its quotes (cancel, then place) lowers its count of open orders for a round trip.
+      // The other market keeps quoting, also once the redemption is in inventory: the resolved
+      // market's shares no longer count towards the wallet's gross (they once took it past
+      // total.soft, and every other market went reduce-only a moment after this point). Sampled
+      // over a moment, not at one instant: a requote (cancel, then place) lowers the count for a
+      // round trip.
+      await pause(1_000);
       await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), 2_000, "the other market quoted");
+      expect(rig.logs.records().filter((r) => r.reason === "soft_cap_reduce_only")).toEqual([]);
       await rig.reconciles(2);
       expectInvariants(row, [
         ...rig.verdicts(),
