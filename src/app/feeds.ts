@@ -272,7 +272,7 @@ export class Feeds {
       { marketId, slug: markets.slugOf(marketId), status, event: e.type },
       `market is now ${status}`,
     );
-    engine.onMarketStatus(marketId, status);
+    engine.onMarketStatus(marketId, status, change.payouts);
   }
 
   #onUserEvent(e: ChannelEvent): void {

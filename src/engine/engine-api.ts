@@ -20,8 +20,11 @@ export interface Engine {
   onBookState(state: BookState): void;
   /** A user_fill (or a backfilled fill) of ours. */
   onFill(fill: Fill): void;
-  /** A market's status changed (condition_lifecycle or a REST read). */
-  onMarketStatus(marketId: string, status: string): void;
+  /**
+   * A market's status changed (condition_lifecycle or a REST read); `payouts` (outcome index →
+   * payout numerator) when a market_resolved push carried them: the tokens are marked at them.
+   */
+  onMarketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void;
   /** platform_status frozen flag. */
   onPlatformStatus(frozen: boolean): void;
   /** A WebSocket reconnected: fills may have been missed, so reconcile. */

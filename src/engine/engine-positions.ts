@@ -41,6 +41,8 @@ interface TokenFigures {
   flat: boolean;
   /** The market is resolved or voided (settleMarket): its shares carry no price risk. */
   settled: boolean;
+  /** The mark is the settled market's payout (pin): book mids no longer move it. */
+  pinned: boolean;
   /**
    * The largest |position| every order of ours that can still fill could take the token to:
    * max(|p + B|, |p − S|) with B / S its live buy / sell remainders (≥ absMicro). Cached for the
@@ -107,6 +109,7 @@ export class PositionBook {
         absMicro: 0n,
         flat: true,
         settled: false,
+        pinned: false,
         worstMicro: 0n,
         worstAt: -1,
         worstOf: 0n,
@@ -219,9 +222,40 @@ export class PositionBook {
     for (const f of this.#markets.get(marketId) ?? []) {
       if (f.settled === settled) continue;
       f.settled = settled;
+      if (!settled) f.pinned = false;
       f.worstAt = -1;
       this.refresh(f.tokenId);
     }
+  }
+
+  /** Whether the token's market is settled (settleMarket). */
+  settled(tokenId: string): boolean {
+    return this.#tokens.get(tokenId)?.settled === true;
+  }
+
+  /**
+   * Marks a settled token at its payout per share (micro-USDC), for good: what a share is worth
+   * once redeemed, whatever its book shows. True when the total PnL changed.
+   */
+  pin(tokenId: string, payoutMicro: number): boolean {
+    const f = this.#tokens.get(tokenId);
+    if (f === undefined || !f.settled) return false;
+    f.pinned = true;
+    f.markMicro = payoutMicro;
+    return this.refresh(tokenId);
+  }
+
+  /**
+   * The exchange holds `absoluteMicro` of a settled token: the redemption took its shares out of
+   * the wallet. That is not a fill of ours, so the baseline follows the exchange's figure and the
+   * position (what the engine traded, valued at the payout) stays: a correction of the inventory
+   * would drop the traded shares at their cost and lose their payout from the PnL.
+   */
+  followRedemption(tokenId: string, absoluteMicro: bigint): void {
+    if (!this.#tokens.has(tokenId)) return;
+    const b = absoluteMicro - this.position(tokenId) - (this.#baselineTaken ? this.#sharesOut(tokenId) : 0n);
+    if (b === 0n) this.#baseline.delete(tokenId);
+    else this.#baseline.set(tokenId, b);
   }
 
   /** The token's orders changed (OrderStore's onChange): its worst case is re-read at the next exposure(). */
@@ -313,7 +347,7 @@ export class PositionBook {
     const f = this.#tokens.get(tokenId);
     if (f === undefined) return false;
     const m = Math.floor(midMicro);
-    if (m === f.markMicro) return false;
+    if (f.pinned || m === f.markMicro) return false;
     f.markMicro = m;
     return !f.flat && this.refresh(tokenId);
   }

@@ -155,7 +155,15 @@ export async function reconcileOnce(
   );
   memory.priorDrifts = check.drifts;
   const before = grossMark(core);
+  const redeemed: PositionDrift[] = [];
+  const corrected: PositionDrift[] = [];
   for (const c of check.corrections) {
+    if (positions.settled(c.tokenId)) {
+      // A settled market's shares leave by redemption, not by a fill of ours (followRedemption).
+      positions.followRedemption(c.tokenId, c.remoteMicro);
+      redeemed.push(c);
+      continue;
+    }
     core.inventory.correct(
       c.tokenId,
       c.remoteMicro - positions.baseline(c.tokenId),
@@ -163,18 +171,22 @@ export async function reconcileOnce(
       positions.markOf(c.tokenId),
     );
     positions.refresh(c.tokenId);
+    corrected.push(c);
   }
-  if (check.corrections.length > 0) {
+  if (redeemed.length > 0) {
+    core.log.info(
+      { redeemed: redeemed.map(driftFields) },
+      "settled market's shares redeemed: the baseline follows the exchange's holding",
+    );
+  }
+  if (corrected.length > 0) {
     // The corrected tokens and those whose inventory limits moved with them.
     requoteExposed(
       core,
-      check.corrections.map((c) => c.tokenId),
+      corrected.map((c) => c.tokenId),
       before,
     );
-    core.log.warn(
-      { corrections: check.corrections.map(driftFields) },
-      "positions corrected to the exchange's",
-    );
+    core.log.warn({ corrections: corrected.map(driftFields) }, "positions corrected to the exchange's");
   }
   // Orders that never reached the exchange go after the grace an unknown placement gets (elapsed
   // time since they last changed, where the store has a monotonic clock: see OrderStore.prune).

@@ -2,7 +2,7 @@
  * # The trading engine — API as built
  *
  * `createEngine(deps: EngineDeps): TradingEngine`; TradingEngine implements `Engine` (engine-api.ts,
- * unchanged) and adds `positionOf(tokenId)`, `account(tokenId)`, `accounts()`, `liveOrders()` and
+ * unchanged) and adds `positionOf(tokenId)`, `heldOf(tokenId)`, `account(tokenId)`, `accounts()`, `liveOrders()` and
  * `reconcileNow()`.
  *
  * deps (engine-deps.ts):
@@ -44,14 +44,13 @@ import type { BookView } from "../book/order-book.js";
 import { monotonicNow } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { Fill } from "../core/trading.js";
-import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
-import { FillIntake, grossMark, requoteExposed } from "./engine-fills.js";
+import { FillIntake } from "./engine-fills.js";
 import { rearmKillSwitch, reportKillSwitchTrip, restoreKillSwitch } from "./engine-kill-switch.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
@@ -59,6 +58,7 @@ import { marketBook, quoteToken } from "./engine-quote.js";
 import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
+import { settleMarket } from "./engine-settlement.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
 import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
@@ -235,20 +235,18 @@ export class TradingEngine implements Engine {
     this.#fills.onFill(fill);
   }
 
-  onMarketStatus(marketId: string, status: string): void {
+  onMarketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
     this.#refusals.pushed(marketId);
-    this.#marketStatus(marketId, status);
+    this.#marketStatus(marketId, status, payouts);
   }
 
   /** A market status from a push or a refusal's gate and cool-down (market-refusals.ts). */
-  #marketStatus(marketId: string, status: string): void {
+  #marketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
     const core = this.#core;
     core.tokens.setMarketStatus(marketId, status);
     core.enforce(core.risk.onMarketStatus(marketId, status));
-    // A settled market's shares stop counting towards the grosses: other markets' limits move too.
-    const before = grossMark(core);
-    core.positions.settleMarket(marketId, SETTLED_MARKET_STATUSES.has(status));
-    requoteExposed(core, core.tokens.tokensOf(marketId), before);
+    // Requotes the market, and the other markets when a settlement moved their limits.
+    settleMarket(core, marketId, status, payouts);
   }
 
   /**
@@ -320,6 +318,15 @@ export class TradingEngine implements Engine {
   /** Position in a token relative to the baseline, micro-shares (tests, reports). */
   positionOf(tokenId: string): bigint {
     return this.#core.positions.position(tokenId);
+  }
+
+  /**
+   * The shares of a token the engine takes the wallet to hold (baseline + position), micro-shares:
+   * what the position check compares with the exchange's (tests, diagnostics).
+   */
+  heldOf(tokenId: string): bigint {
+    const { positions } = this.#core;
+    return positions.baseline(tokenId) + positions.position(tokenId);
   }
 
   /** A token's account relative to the baseline: position, cost basis, realised PnL, fees (journal). */

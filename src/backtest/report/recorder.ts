@@ -39,6 +39,8 @@ export class Recorder {
   readonly #mid2 = new Map<string, bigint>();
   /** Tokens whose exchange book has been two-sided: from then on only a mid marks them. */
   readonly #twoSided = new Set<string>();
+  /** Tokens of a resolved market: marked at their payout for good. */
+  readonly #paid = new Set<string>();
   readonly #startMs: number;
   #closed = false;
 
@@ -53,7 +55,16 @@ export class Recorder {
     session.beforeMarket.push((now) => {
       if (!this.#closed) this.#markouts.resolve(now, (t) => this.#mid2.get(t));
     });
+    session.settled.push((tokenId, payoutMicro) => {
+      this.#paid.add(tokenId);
+      this.#mid2.set(tokenId, 2n * BigInt(payoutMicro));
+      if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
+    });
     session.bookApplied.push((tokenId) => {
+      if (this.#paid.has(tokenId)) {
+        if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
+        return;
+      }
       const b = session.books.book(tokenId);
       const bid = b.bids.bestPrice();
       const ask = b.asks.bestPrice();
@@ -68,7 +79,8 @@ export class Recorder {
       this.accountant.apply(f);
       // No two-sided book yet: the last trade is the best price there is (the first one would
       // value the position, and mark out every later fill, at a price the market has left).
-      if (!this.#twoSided.has(f.tokenId)) this.#mid2.set(f.tokenId, 2n * f.price);
+      if (!this.#twoSided.has(f.tokenId) && !this.#paid.has(f.tokenId))
+        this.#mid2.set(f.tokenId, 2n * f.price);
       this.#inventory.update(f.tokenId, f.tsMs, this.accountant.ledger(f.tokenId).q);
       this.#markouts.add(f);
       this.#equity.observe(f.tsMs, this.#equityNow());
@@ -83,7 +95,8 @@ export class Recorder {
 
   /**
    * Mark of a token: bid + ask of its last two-sided book, micro (twice the mid); until its book has
-   * been two-sided, twice the price of its last fill.
+   * been two-sided, twice the price of its last fill; once its market resolved with payouts, twice
+   * its payout.
    */
   mid2(tokenId: string): bigint | undefined {
     return this.#mid2.get(tokenId);

@@ -1,4 +1,5 @@
-import { MARKET_STATUSES, type MarketStatus } from "../../core/types.js";
+import { payoutMicro } from "../../core/payout.js";
+import { MARKET_STATUSES, type MarketStatus, SETTLED_MARKET_STATUSES } from "../../core/types.js";
 import type { Engine } from "../../engine/engine-api.js";
 import { lifecycleStatus } from "../../gateway/lifecycle-status.js";
 import type { ChannelEvent } from "../../gateway/schema/events.js";
@@ -9,14 +10,16 @@ import type { MarketSetup } from "./markets.js";
  * A recorded condition_lifecycle or platform_status event at the simulated exchange: a market's
  * new status is set on the venue at once (placements on a market that is not OPEN are refused
  * there, as live) and reported to the engine through `toEngine` (a feed latency later);
- * platform_status goes to the engine only (the venue has no platform freeze). Returns false for
- * any other event.
+ * platform_status goes to the engine only (the venue has no platform freeze). A resolution's
+ * payouts go to `settled`, per token of the market (the report marks the tokens at them). Returns
+ * false for any other event.
  */
 export function applyLifecycle(
   e: ChannelEvent,
   venue: SimVenue,
   markets: MarketSetup,
   toEngine: (fn: (engine: Engine) => void) => void,
+  settled: (tokenId: string, payoutMicro: number) => void = () => {},
 ): boolean {
   if (e.type === "platform_status") {
     const frozen = e.frozen;
@@ -30,6 +33,14 @@ export function applyLifecycle(
   if ((MARKET_STATUSES as readonly string[]).includes(status.status)) {
     venue.setMarketStatus(spec.marketId, status.status as MarketStatus);
   }
-  toEngine((engine) => engine.onMarketStatus(spec.marketId, status.status));
+  const payouts = status.payouts;
+  if (payouts !== undefined && SETTLED_MARKET_STATUSES.has(status.status)) {
+    for (const t of markets.tokens) {
+      if (t.marketId !== spec.marketId) continue;
+      const micro = payoutMicro(payouts, t.outcomeIndex);
+      if (micro !== undefined) settled(t.tokenId, micro);
+    }
+  }
+  toEngine((engine) => engine.onMarketStatus(spec.marketId, status.status, payouts));
   return true;
 }

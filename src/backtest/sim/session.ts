@@ -86,6 +86,8 @@ export class SimSession {
   readonly levelChanged: ((c: LevelChange) => void)[] = [];
   /** After a book event was applied at the exchange (not one refused or malformed). */
   readonly bookApplied: ((tokenId: string) => void)[] = [];
+  /** A recorded resolution's payout per share of a token (micro-USDC), at exchange time. */
+  readonly settled: ((tokenId: string, payoutMicro: number) => void)[] = [];
   /** Each fill of the bot, at exchange time. */
   readonly filled: ((f: BacktestFill) => void)[] = [];
   /** Every venue event, in order. */
@@ -206,8 +208,14 @@ export class SimSession {
       c.trades++;
       if (e.type === "trade_matched") for (const fn of this.traded) fn(e);
     } else if (
-      applyLifecycle(e, this.venue, this.markets, (fn) =>
-        this.#toEngine(() => fn(this.engine), false, this.#market),
+      applyLifecycle(
+        e,
+        this.venue,
+        this.markets,
+        (fn) => this.#toEngine(() => fn(this.engine), false, this.#market),
+        (tokenId, micro) => {
+          for (const fn of this.settled) fn(tokenId, micro);
+        },
       )
     ) {
       c.lifecycle++;

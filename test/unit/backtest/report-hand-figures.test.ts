@@ -47,6 +47,7 @@ function fakeWorld() {
     beforeMarket: [] as ((now: number) => void)[],
     bookApplied: [] as ((tokenId: string) => void)[],
     filled: [] as ((f: BacktestFill) => void)[],
+    settled: [] as ((tokenId: string, payoutMicro: number) => void)[],
     books: { book: () => ({ bids: { bestPrice: () => bid }, asks: { bestPrice: () => ask } }) },
   };
   const bot = {
@@ -69,6 +70,11 @@ function fakeWorld() {
       now = f.tsMs;
       for (const fn of session.filled)
         fn({ ...f, tokenId: TOKEN.tokenId, tradeId: "t", orderId: "o", clientOrderId: undefined });
+    },
+    /** The market resolves at `t`, paying `payoutMicro` per share of the token. */
+    resolve(t: number, payoutMicro: number) {
+      now = t;
+      for (const fn of session.settled) fn(TOKEN.tokenId, payoutMicro);
     },
     join(t: number, side: Side) {
       now = t;
@@ -161,6 +167,29 @@ describe("the replay summary against a run computed by hand", () => {
       { horizonMs: 60_000, fills: 2, unresolved: 1, perShare: "0.018571", total: "0.26" },
     ]);
     expect(s.tokens[0]).toMatchObject({ mark: "0.46", position: "8" });
+  });
+
+  it("marks a resolved market's token at its payout, whatever its book shows later", () => {
+    const w = fakeWorld();
+    const rec = new Recorder(w.session, w.bot, REPORT, 0);
+    w.book(0, 490_000, 510_000);
+    w.fill({
+      tsMs: 1_000,
+      side: "buy",
+      role: "maker",
+      price: 490_000n,
+      quantity: 10_000_000n,
+      notional: 4_900_000n,
+      fee: usdc(0n),
+    });
+    w.book(2_000, 600_000, 620_000); // mid 0.61
+    w.resolve(3_000, 1_000_000); // YES wins: 1 USDC a share
+    w.book(4_000, 10_000, 20_000); // a stale book after the resolution
+    const s = buildRunSummary(rec.close(5_000), [TOKEN], COUNTS);
+    // 10 × (1 − 0.49), not 10 × (0.015 − 0.49) at the last mid.
+    expect(s.pnl).toEqual({ total: "5.1", realised: "0", unrealised: "5.1", cash: "-4.9" });
+    expect(s.tokens[0]).toMatchObject({ mark: "1", position: "10" });
+    expect(s.drawdown).toEqual({ max: "0" });
   });
 
   it("has no Sharpe ratio for a window shorter than two sampling intervals", () => {

@@ -3,41 +3,74 @@ import { BOT, Harness } from "./support/harness.js";
 
 /**
  * A resolved market's shares are settled: the exchange redeems them at the payout, so they carry no
- * price risk and must not count towards the wallet's gross. The redemption takes the shares the
- * wallet held at start out of the wallet; the position check then corrects those tokens below
- * their baseline (position −20 each, relative), and when that counted, the wallet's gross passed
- * `total.soft` and every other market turned reduce-only for good: a flat market quoted nothing
- * (the fault suite's "market resolved" scenario, ~1.6 s after the resolution).
+ * price risk and must not count towards the wallet's gross. The redemption takes the wallet's shares
+ * out of the wallet. When the position check corrected that into inventory, the tokens went below
+ * their baseline (position −20 each, relative), the wallet's gross passed `total.soft` and every
+ * other market turned reduce-only for good: a flat market quoted nothing (the fault suite's
+ * "market resolved" scenario, ~1.6 s after the resolution). And the shares the bot had bought left
+ * at their cost, so their payout never reached the PnL. The baseline now follows a settled token's
+ * holding (engine-settlement.ts, PositionBook.followRedemption), and the payouts pin the mark.
  */
-describe("caps: a resolved market's positions do not count towards the wallet's gross", () => {
-  it("the redemption's correction leaves the other market quoting both sides", async () => {
-    const risk = {
-      inventory: { perMarket: { soft: "100", hard: "100" }, total: { soft: "15", hard: "100" } },
-    };
-    const h = new Harness({ risk, latencyMs: 50, markets: 2 });
-    const [yes1, no1] = h.tokens(1);
-    const [yes2, no2] = h.tokens(2);
-    // Shares held at start: the baseline, not the bot's doing.
-    h.venue.credit(BOT, yes1, 20_000_000n);
-    h.venue.credit(BOT, no1, 20_000_000n);
-    for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+const RISK = {
+  inventory: { perMarket: { soft: "100", hard: "100" }, total: { soft: "15", hard: "100" } },
+};
+
+async function twoMarkets(): Promise<{ h: Harness; yes1: string; no1: string; yes2: string; no2: string }> {
+  const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
+  const [yes1, no1] = h.tokens(1);
+  const [yes2, no2] = h.tokens(2);
+  // Shares held at start: the baseline, not the bot's doing.
+  h.venue.credit(BOT, yes1, 20_000_000n);
+  h.venue.credit(BOT, no1, 20_000_000n);
+  for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  return { h, yes1, no1, yes2, no2 };
+}
+
+/** Market 1 resolves YES: the exchange cancels its orders, then redeems every share of it. */
+async function resolveAndRedeem(h: Harness, yes1: string, no1: string, payouts?: Record<string, string>) {
+  const m1 = h.markets[0]?.marketId ?? "";
+  h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
+  if (payouts !== undefined) h.engine.onMarketStatus(m1, "RESOLVED", payouts); // the market_resolved push
+  await h.run(500);
+  for (const t of [yes1, no1]) {
+    const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
+    if (held > 0n) h.venue.debit(BOT, t, held);
+  }
+  await h.run(61_000); // seen by two position checks
+}
+
+describe("a resolved market's positions", () => {
+  it("do not count towards the wallet's gross: the redemption leaves the other market quoting both sides", async () => {
+    const { h, yes1, no1, yes2, no2 } = await twoMarkets();
     expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
 
-    // Market 1 resolves: the exchange cancels its orders and redeems the shares.
-    h.venue.setMarketStatus(h.markets[0]?.marketId ?? "", "RESOLVED", { cancelOpenOrders: true });
-    await h.run(500);
-    h.venue.debit(BOT, yes1, 20_000_000n);
-    h.venue.debit(BOT, no1, 20_000_000n);
-    await h.run(61_000); // seen by two position checks: corrected
-    expect(h.eventsOf("reconcile").some((e) => e.summary.corrections.length > 0)).toBe(true);
-    expect(h.engine.positionOf(yes1)).toBe(-20_000_000n);
+    await resolveAndRedeem(h, yes1, no1);
+    expect(h.logs.text()).toContain("settled market's shares redeemed");
+    expect(h.logs.text()).not.toContain("positions corrected");
+    expect(h.engine.positionOf(yes1)).toBe(0n);
 
     h.crowdQuote(yes2, "0.49", "0.53");
     await h.run(2_000);
     expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
     expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+  });
+
+  it("are worth their payout: bought shares keep it in the PnL after the redemption", async () => {
+    const { h, yes1, no1 } = await twoMarkets();
+    h.take(yes1, "sell", "0.47", "110"); // we buy 10 YES at 0.47
+    await h.run(2_000);
+    expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
+    const fees = -h.engine.status().pnlMicro + 10n * (500_000n - 470_000n); // marked at 0.50 until now
+
+    await resolveAndRedeem(h, yes1, no1, { "0": "1", "1": "0" });
+    // 10 × (1 − 0.47), whatever the book shows later.
+    expect(h.engine.status().pnlMicro).toBe(5_300_000n - fees);
+    expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
+    h.crowdQuote(yes1, "0.10", "0.20");
+    await h.run(1_000);
+    expect(h.engine.status().pnlMicro).toBe(5_300_000n - fees);
   });
 });

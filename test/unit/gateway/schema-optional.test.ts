@@ -70,7 +70,11 @@ describe("condition_lifecycle: the condition and status strict, the chain refere
       COND,
     );
     expect(e).toMatchObject({ type: "market_resolved", resolution: "YES", payouts: { "0": "1", "1": "0" } });
-    expect(lifecycleStatus(e)).toEqual({ conditionId: COND, status: "RESOLVED" });
+    expect(lifecycleStatus(e)).toEqual({
+      conditionId: COND,
+      status: "RESOLVED",
+      payouts: { "0": "1", "1": "0" },
+    });
     expect(
       event("market_resolved", {
         conditionId: COND,
