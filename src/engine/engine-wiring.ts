@@ -1,5 +1,6 @@
 import { monotonicSource } from "../core/clock.js";
 import type { Fill } from "../core/trading.js";
+import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { Intent } from "../execution/intents.js";
 import { Inventory } from "../execution/inventory.js";
@@ -146,6 +147,10 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   );
   ordersMoved = (t) => positions.ordersMoved(t);
   for (const t of seeded) positions.refresh(t);
+  // A market listed settled at start (a restart after its resolution) counts nothing, as after a push.
+  for (const s of tokens.slots()) {
+    if (SETTLED_MARKET_STATUSES.has(s.market.status)) positions.settleMarket(s.market.marketId, true);
+  }
   if (seeded.length > 0) {
     log.info(
       { tokens: seeded.length, feesPending: pending.length },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { BOT, Harness } from "./support/harness.js";
 
 /**
@@ -72,5 +73,34 @@ describe("a resolved market's positions", () => {
     h.crowdQuote(yes1, "0.10", "0.20");
     await h.run(1_000);
     expect(h.engine.status().pnlMicro).toBe(5_300_000n - fees);
+  });
+});
+
+describe("a market listed resolved at start (a restart after its resolution)", () => {
+  it("counts nothing towards the wallet's gross: its carried position leaves the other market quoting", async () => {
+    const h = new Harness({
+      risk: RISK,
+      latencyMs: 50,
+      markets: 2,
+      status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
+      // The earlier run bought 20 YES of market 1 (the journal carries them over).
+      options: {
+        restore: {
+          accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
+          orders: new Map(),
+        },
+      },
+    });
+    const [yes1] = h.tokens(1);
+    const [yes2, no2] = h.tokens(2);
+    expect(yes1).toBe("11");
+    h.venue.credit(BOT, yes1, 20_000_000n);
+    for (const t of [yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    expect(h.engine.positionOf(yes1)).toBe(20_000_000n);
+    expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 });

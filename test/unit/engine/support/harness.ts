@@ -3,7 +3,7 @@ import { BookTracker } from "../../../../src/book/tracker.js";
 import type { Clock } from "../../../../src/core/clock.js";
 import { SimClock } from "../../../../src/core/sim-clock.js";
 import type { Fill, TokenMarket } from "../../../../src/core/trading.js";
-import type { Address, Side } from "../../../../src/core/types.js";
+import type { Address, MarketStatus, Side } from "../../../../src/core/types.js";
 import { toWei } from "../../../../src/core/wei.js";
 import { createEngine, type TradingEngine } from "../../../../src/engine/engine.js";
 import type { EngineDeps, EngineOptions } from "../../../../src/engine/engine-deps.js";
@@ -42,6 +42,8 @@ export interface HarnessOptions {
   readonly sign?: (markets: readonly TokenMarket[]) => EngineDeps["sign"];
   /** Market i's closesAtMs (undefined: none); default T0 + 1 h for every market. */
   readonly closesAt?: (market: number) => number | undefined;
+  /** Market i's status at start (the venue's and the engine's market list); default OPEN. */
+  readonly status?: (market: number) => MarketStatus;
   /** Whether the exchange answers GET /api/platform/status (VenueExchange.platformFrozen). */
   readonly platformStatus?: boolean;
   /**
@@ -81,7 +83,7 @@ export class Harness {
     this.withheld = new Set(o.withhold);
     this.venue = new SimVenue({ clock: this.clock, ids: counterVenueIds() });
     const closesAt = o.closesAt ?? (() => T0 + 3_600_000);
-    for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i, closesAt(i));
+    for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i, closesAt(i), o.status?.(i) ?? "OPEN");
     for (const w of [BOT, CROWD, TAKER]) {
       this.venue.credit(w, USDC, toWei("100000", "usdc"));
       for (const m of this.markets) this.venue.credit(w, m.tokenId, toWei(o.botShares ?? "5000", "shares"));
@@ -231,7 +233,7 @@ export class Harness {
     this.tracker.onEvent({ type: "book_snapshot", tokenId, seq: s.seq, bids, asks, tsMs: s.tsMs });
   }
 
-  #addMarket(i: number, closesAtMs: number | undefined): void {
+  #addMarket(i: number, closesAtMs: number | undefined, status: MarketStatus): void {
     const marketId = `m${i}`;
     const [yes, no] = this.tokens(i);
     this.venue.registerMarket({
@@ -243,7 +245,7 @@ export class Harness {
       ],
       tickSize: 10_000n,
       feeTakerBps: 0,
-      status: "OPEN",
+      status,
       negRisk: false,
     });
     const base = {
@@ -254,7 +256,7 @@ export class Harness {
       feeTakerBps: 0,
       negRisk: false,
       closesAtMs,
-      status: "OPEN",
+      status,
     };
     this.markets.push({ ...base, tokenId: yes, outcome: "YES", outcomeIndex: 0 });
     this.markets.push({ ...base, tokenId: no, outcome: "NO", outcomeIndex: 1 });
