@@ -27,6 +27,11 @@ export interface TokenMarket {
   readonly closesAtMs: number | undefined;
   /** Market status as the exchange reports it (only OPEN is quotable). */
   readonly status: string;
+  /**
+   * The market record's payoutNumerators once resolved (outcome index → numerator, decimal
+   * strings): a restart after a resolution marks the tokens at their payouts (core/payout.ts).
+   */
+  readonly payouts?: Readonly<Record<string, string>>;
 }
 
 /** One quote a strategy wants resting: a side, a price and a size, per level (0 = nearest the touch). */

@@ -1,4 +1,5 @@
 import { monotonicSource } from "../core/clock.js";
+import { payoutMicro } from "../core/payout.js";
 import type { Fill } from "../core/trading.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
@@ -147,9 +148,13 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   );
   ordersMoved = (t) => positions.ordersMoved(t);
   for (const t of seeded) positions.refresh(t);
-  // A market listed settled at start (a restart after its resolution) counts nothing, as after a push.
-  for (const s of tokens.slots()) {
-    if (SETTLED_MARKET_STATUSES.has(s.market.status)) positions.settleMarket(s.market.marketId, true);
+  // A market listed settled at start (a restart after its resolution) counts nothing, as after a
+  // push, and its tokens are marked at the record's payouts when it has them.
+  for (const { market: m } of tokens.slots()) {
+    if (!SETTLED_MARKET_STATUSES.has(m.status)) continue;
+    positions.settleMarket(m.marketId, true);
+    const micro = m.payouts === undefined ? undefined : payoutMicro(m.payouts, m.outcomeIndex);
+    if (micro !== undefined) positions.pin(m.tokenId, micro);
   }
   if (seeded.length > 0) {
     log.info(

@@ -3,6 +3,7 @@ import type { MmConfig } from "../config/types.js";
 import type { TokenMarket } from "../core/trading.js";
 import { toWei } from "../core/wei.js";
 import type { Market } from "../exchange/types.js";
+import { FieldReader } from "../gateway/schema/fields.js";
 
 /**
  * The tokens mm may quote, from the exchange's market list and the configured tick and minimum
@@ -36,11 +37,25 @@ export function tokenMarkets(
       closesAtMs: Number.isNaN(closesAtMs) ? undefined : closesAtMs,
       status: m.status,
     };
+    const payouts = recordPayouts(m);
+    const full = payouts === undefined ? base : { ...base, payouts };
     const [yes = "YES", no = "NO"] = m.outcomeLabels;
-    out.push({ ...base, tokenId: m.yesTokenId, outcome: yes, outcomeIndex: 0 });
-    out.push({ ...base, tokenId: m.noTokenId, outcome: no, outcomeIndex: 1 });
+    out.push({ ...full, tokenId: m.yesTokenId, outcome: yes, outcomeIndex: 0 });
+    out.push({ ...full, tokenId: m.noTokenId, outcome: no, outcomeIndex: 1 });
   }
   return out;
+}
+
+/**
+ * The record's payout vector (`payoutNumerators`, "any" in the spec: read as market_resolved's
+ * `payouts` are, a list or a map of decimal strings or integers); undefined before resolution or
+ * when it cannot be read (the marks then stay the book's).
+ */
+function recordPayouts(m: Market): Readonly<Record<string, string>> | undefined {
+  const r = new FieldReader({ payoutNumerators: m.payoutNumerators });
+  if (!r.has("payoutNumerators")) return undefined;
+  const payouts = r.payoutNumerators("payoutNumerators");
+  return r.failed === undefined ? payouts : undefined;
 }
 
 /**

@@ -104,3 +104,26 @@ describe("a market listed resolved at start (a restart after its resolution)", (
     expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 });
+
+describe("a market listed resolved with payouts at start", () => {
+  it("marks its tokens at the record's payouts: the carried position's PnL is its payout less its cost", async () => {
+    const h = new Harness({
+      latencyMs: 50,
+      status: () => "RESOLVED",
+      payouts: () => ({ "0": "1", "1": "0" }),
+      options: {
+        restore: {
+          accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
+          orders: new Map(),
+        },
+      },
+    });
+    const [yes] = h.tokens(1);
+    h.venue.credit(BOT, yes, 20_000_000n);
+    h.crowdQuote(yes, "0.10", "0.20"); // a book left behind: the payout marks, not its mid
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    expect(h.engine.status().pnlMicro).toBe(20n * (1_000_000n - 470_000n));
+  });
+});

@@ -32,6 +32,21 @@ describe("tokenMarkets", () => {
     market({ id: "m3", slug: "undeployed", conditionId: null, yesTokenId: null, noTokenId: null }),
   ];
 
+  it("carries a resolved record's payoutNumerators (list or map, strings or integers), and nothing else", () => {
+    const read = (payoutNumerators: unknown) =>
+      tokenMarkets([market({ id: "r", slug: "r", yesTokenId: "1", noTokenId: "2", payoutNumerators })], cfg, [
+        "*",
+      ]).map((t) => t.payouts);
+    expect(read([1, 0])).toEqual([
+      { "0": "1", "1": "0" },
+      { "0": "1", "1": "0" },
+    ]);
+    expect(read({ "0": "0.5", "1": "0.5" })[1]).toEqual({ "0": "0.5", "1": "0.5" });
+    expect(read(null)).toEqual([undefined, undefined]);
+    expect(read(["yes", "no"])).toEqual([undefined, undefined]);
+    expect("payouts" in (tokenMarkets(markets, cfg, ["coarse"])[0] ?? {})).toBe(false);
+  });
+
   it("carries each market's slug, for log lines that name it as the operator configured it", () => {
     expect(tokenMarkets(markets, cfg, ["*"]).map((t) => t.slug)).toEqual([
       "coarse",

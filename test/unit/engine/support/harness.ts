@@ -44,6 +44,8 @@ export interface HarnessOptions {
   readonly closesAt?: (market: number) => number | undefined;
   /** Market i's status at start (the venue's and the engine's market list); default OPEN. */
   readonly status?: (market: number) => MarketStatus;
+  /** Market i's payoutNumerators in the engine's market list (a resolved market's record). */
+  readonly payouts?: (market: number) => Record<string, string> | undefined;
   /** Whether the exchange answers GET /api/platform/status (VenueExchange.platformFrozen). */
   readonly platformStatus?: boolean;
   /**
@@ -83,7 +85,8 @@ export class Harness {
     this.withheld = new Set(o.withhold);
     this.venue = new SimVenue({ clock: this.clock, ids: counterVenueIds() });
     const closesAt = o.closesAt ?? (() => T0 + 3_600_000);
-    for (let i = 1; i <= (o.markets ?? 1); i++) this.#addMarket(i, closesAt(i), o.status?.(i) ?? "OPEN");
+    for (let i = 1; i <= (o.markets ?? 1); i++)
+      this.#addMarket(i, closesAt(i), o.status?.(i) ?? "OPEN", o.payouts?.(i));
     for (const w of [BOT, CROWD, TAKER]) {
       this.venue.credit(w, USDC, toWei("100000", "usdc"));
       for (const m of this.markets) this.venue.credit(w, m.tokenId, toWei(o.botShares ?? "5000", "shares"));
@@ -233,7 +236,12 @@ export class Harness {
     this.tracker.onEvent({ type: "book_snapshot", tokenId, seq: s.seq, bids, asks, tsMs: s.tsMs });
   }
 
-  #addMarket(i: number, closesAtMs: number | undefined, status: MarketStatus): void {
+  #addMarket(
+    i: number,
+    closesAtMs: number | undefined,
+    status: MarketStatus,
+    payouts: Record<string, string> | undefined,
+  ): void {
     const marketId = `m${i}`;
     const [yes, no] = this.tokens(i);
     this.venue.registerMarket({
@@ -257,6 +265,7 @@ export class Harness {
       negRisk: false,
       closesAtMs,
       status,
+      ...(payouts === undefined ? {} : { payouts }),
     };
     this.markets.push({ ...base, tokenId: yes, outcome: "YES", outcomeIndex: 0 });
     this.markets.push({ ...base, tokenId: no, outcome: "NO", outcomeIndex: 1 });
