@@ -7,7 +7,7 @@ import { runBacktest } from "../backtest/replay/run-backtest.js";
 import { replayReportHtml, syntheticReportHtml } from "../backtest/report/html/report.js";
 import { summaryJson } from "../backtest/report/summary.js";
 import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
-import { parseScenario } from "../backtest/synthetic/scenario.js";
+import { MAX_PATHS, parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
 import { RecordedFormatError } from "../recorded/errors.js";
 import {
@@ -92,7 +92,7 @@ export const backtestCommand: Command = {
     if (scenarios.length === 0 && values.paths !== undefined)
       throw new UsageError("--paths applies to --scenario only");
     const seed = count(values.seed, "--seed", 0);
-    const paths = count(values.paths, "--paths", 1);
+    const paths = count(values.paths, "--paths", 1, MAX_PATHS);
     checkSweepFlags(values);
     if (values.html !== undefined && values.sweep !== undefined)
       throw new UsageError("--html applies to a single run, not to --sweep");
@@ -162,11 +162,13 @@ async function readJsonFiles(files: readonly string[], io: CliIo): Promise<unkno
   return out;
 }
 
-function count(text: string | undefined, flag: string, min: number): number | undefined {
+function count(text: string | undefined, flag: string, min: number, max?: number): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(text) || Number(text) < min)
-    throw new UsageError(`${flag} must be an integer >= ${min}`);
-  return Number(text);
+  const n = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (max !== undefined && !(n >= min && n <= max))
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}`);
+  if (!(n >= min)) throw new UsageError(`${flag} must be an integer >= ${min}`);
+  return n;
 }
 
 // Bad input, as opposed to a bug: every validation error of the backtest, the strategy, the risk

@@ -5,6 +5,9 @@ import { readSimSettings, SIM_SECTIONS, type SimSettings } from "../settings.js"
 import type { FillModelSettings } from "./intensity-flow.js";
 import type { MidProcessSettings } from "./mid-process.js";
 
+/** The most Monte-Carlo paths one synthetic run takes (the scenario's `paths`, or `--paths`). */
+export const MAX_PATHS = 1_000_000;
+
 /** A validated synthetic scenario (`mm backtest --scenario FILE`). */
 export interface Scenario extends SimSettings {
   readonly description: string | undefined;
@@ -75,7 +78,7 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
     description,
     strategyRaw: root.strategy,
     seed: r.num(root, "", "seed", 1, { min: 0, max: 2 ** 32, int: true }),
-    paths: r.num(root, "", "paths", 100, { min: 1, max: 1_000_000, int: true }),
+    paths: r.num(root, "", "paths", 100, { min: 1, max: MAX_PATHS, int: true }),
     startMs: r.num(root, "", "startMs", 1_700_000_000_000, { min: 0, int: true }),
     horizonMs,
     process: {

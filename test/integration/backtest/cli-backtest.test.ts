@@ -89,6 +89,11 @@ describe("mm backtest", () => {
       code: "usage_error",
     });
     await expect(run("--scenario", "x.json", "--paths", "0")).rejects.toMatchObject({ code: "usage_error" });
+    // The scenario's own cap: --paths must not run what the scenario file may not ask for.
+    await expect(run("--scenario", "x.json", "--paths", "1000001")).rejects.toMatchObject({
+      code: "usage_error",
+      message: "--paths must be an integer from 1 to 1000000",
+    });
     const help = await run("--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mm backtest --config FILE/);
