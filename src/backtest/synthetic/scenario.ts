@@ -1,3 +1,4 @@
+import type { AvellanedaStoikovParams } from "../../../strategies/avellaneda-stoikov.js";
 import { ConfigReader, layerConfigs } from "../config-reader.js";
 import { Issues } from "../errors.js";
 import { tick } from "../replay/replay-config.js";
@@ -102,6 +103,18 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
     },
     bookSizeMicro: r.micro(b, "book", "size", "1000", { positive: true }),
   };
+  // A–S reads T − t from a fixed horizonSeconds or the market's close; a market that never closes
+  // and no horizonSeconds would run every path without a single quote.
+  if (
+    !scenario.market.closesAtHorizon &&
+    sim.strategy?.name === "avellaneda-stoikov" &&
+    (sim.strategy.params as AvellanedaStoikovParams).horizonSeconds === undefined
+  ) {
+    issues.add(
+      "market.closesAtHorizon",
+      "false leaves avellaneda-stoikov without a horizon (T − t), so it would never quote: set strategy.params.horizonSeconds, or leave closesAtHorizon true",
+    );
+  }
   issues.throwIfAny("scenario_invalid", "scenario");
   return scenario;
 }

@@ -139,4 +139,21 @@ describe("parseScenario", () => {
       "process.horizonMs: must be a whole number of dtMs steps (1000 ms)",
     );
   });
+
+  it("refuses an A–S run with no horizon at all: the market never closes and no horizonSeconds", () => {
+    const noClose = { ...TINY, market: { ...TINY.market, closesAtHorizon: false } };
+    expect(() => parseScenario([noClose])).toThrow(
+      expect.objectContaining({
+        details: expect.objectContaining({
+          issues: [
+            expect.stringMatching(
+              /^market\.closesAtHorizon: false leaves avellaneda-stoikov without a horizon/,
+            ),
+          ],
+        }),
+      }),
+    );
+    const fixed = { ...TINY.strategy, params: { ...TINY.strategy.params, horizonSeconds: 60 } };
+    expect(parseScenario([{ ...noClose, strategy: fixed }]).market.closesAtHorizon).toBe(false);
+  });
 });
