@@ -236,7 +236,7 @@ export class TradingEngine implements Engine {
   }
 
   onMarketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
-    this.#refusals.pushed(marketId);
+    this.#refusals.pushed(marketId, status);
     this.#marketStatus(marketId, status, payouts);
   }
 

@@ -31,6 +31,8 @@ export class MarketRefusals {
   readonly #clock: Clock;
   readonly #report: (marketId: string, status: string) => void;
   readonly #gated = new Map<string, TimerId>();
+  /** Markets a push last reported not OPEN: gated by the push, which a refusal must not undo. */
+  readonly #pushedClosed = new Set<string>();
 
   constructor(clock: Clock, report: (marketId: string, status: string) => void) {
     this.#clock = clock;
@@ -39,7 +41,9 @@ export class MarketRefusals {
 
   /** A placement on `marketId` was rejected `market_not_open`; returns whether this gated it. */
   refused(marketId: string): boolean {
-    if (this.#gated.has(marketId)) return false;
+    // A placement in flight when a push closed the market is refused too: the push's status stands
+    // (a refusal reporting NOT_OPEN, then OPEN after the cool-down, would reopen a resolved market).
+    if (this.#gated.has(marketId) || this.#pushedClosed.has(marketId)) return false;
     const timer = this.#clock.setTimer(MARKET_REFUSED_COOLDOWN_MS, () => {
       this.#gated.delete(marketId);
       this.#report(marketId, "OPEN");
@@ -49,8 +53,13 @@ export class MarketRefusals {
     return true;
   }
 
-  /** A lifecycle push reported the market's status: the refusal's cool-down no longer applies. */
-  pushed(marketId: string): void {
+  /**
+   * A lifecycle push reported the market's status: the refusal's cool-down no longer applies, and
+   * while the status is not OPEN, later refusals change nothing.
+   */
+  pushed(marketId: string, status: string): void {
+    if (status === "OPEN") this.#pushedClosed.delete(marketId);
+    else this.#pushedClosed.add(marketId);
     const timer = this.#gated.get(marketId);
     if (timer === undefined) return;
     this.#clock.cancelTimer(timer);
