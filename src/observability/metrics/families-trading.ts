@@ -13,12 +13,14 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
   const registers = [registry];
   const { sources, labels } = ctx;
   // Sums of the engine's accounts per market label (several markets fold into `other`).
-  const perMarket = (value: (tokenId: string, a: TokenAccount) => bigint): Map<string, bigint> => {
+  const perMarket = (
+    value: (tokenId: string, a: TokenAccount, markMicro: number | undefined) => bigint,
+  ): Map<string, bigint> => {
     const out = new Map<string, bigint>();
     for (const m of labels.marketValues()) out.set(m, 0n);
-    for (const { tokenId, account } of accountsOf(sources)) {
+    for (const { tokenId, account, markMicro } of accountsOf(sources)) {
       const m = labels.ofToken(tokenId).market;
-      out.set(m, (out.get(m) ?? 0n) + value(tokenId, account));
+      out.set(m, (out.get(m) ?? 0n) + value(tokenId, account, markMicro));
     }
     return out;
   };
@@ -91,15 +93,17 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     unrealised: new Gauge({
       name: "mm_pnl_unrealised_usdc",
-      help: "Unrealised PnL of the session's positions marked at the mid (0 while a book has no mid), per market.",
+      help: "Unrealised PnL of the session's positions at the engine's mark (the mid; a resolved market's payout; 0 while it has neither), per market.",
       labelNames: ["market"] as const,
       registers,
       collect() {
         this.reset();
-        const sums = perMarket((t, a) => {
-          const mid = midMicroOf(sources, t);
-          if (mid === undefined || a.sizeMicro === 0n) return 0n;
-          return unrealisedPico(a, Math.floor(mid));
+        // The engine's own mark, so that realised − fees + unrealised adds up to the total: a
+        // resolved market's tokens are marked at their payout while their book is empty.
+        const sums = perMarket((t, a, markMicro) => {
+          const mark = markMicro ?? midMicroOf(sources, t);
+          if (mark === undefined || a.sizeMicro === 0n) return 0n;
+          return unrealisedPico(a, Math.floor(mark));
         });
         for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
       },

@@ -22,6 +22,11 @@ export interface BookTrackerLike {
 export interface EngineAccount {
   readonly tokenId: string;
   readonly account: TokenAccount;
+  /**
+   * The engine's mark of the token (micro-USDC: the mid rounded down, or a resolved market's payout),
+   * the one its total PnL uses; undefined when it has none.
+   */
+  readonly markMicro?: number | undefined;
 }
 
 /**
