@@ -64,6 +64,7 @@ import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
 import { warnImpossibleLimits } from "./impossible-limits.js";
 import { MarketCloses } from "./market-closes.js";
+import { readSettledRecord } from "./market-record-read.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
 import type { PlatformWatch } from "./platform-watch.js";
 
@@ -117,12 +118,19 @@ export class TradingEngine implements Engine {
       orderError: (code) => orderError(this.#core, this.#platform, code),
       suspectFrozen: () => this.#platform.suspect(),
       marketRefused: (marketId) => {
-        if (this.#refusals.refused(marketId)) {
+        if (!this.#refusals.refused(marketId)) return;
+        log.warn(
+          { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
+          "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
+        );
+        readSettledRecord(this.#core, marketId, ({ status, payouts }) => {
+          if (this.#stopping !== undefined) return;
           log.warn(
-            { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
-            "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
+            { marketId, slug: this.#core.tokens.slugOf(marketId), status },
+            `market is now ${status} (its record, read after the refusal)`,
           );
-        }
+          this.onMarketStatus(marketId, status, payouts);
+        });
       },
       onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
     });

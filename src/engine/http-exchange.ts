@@ -5,7 +5,8 @@ import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
 import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
-import type { ExchangePort, PositionsAt } from "./ports.js";
+import { recordPayouts } from "./markets.js";
+import type { ExchangePort, MarketRecordStatus, PositionsAt } from "./ports.js";
 
 /** How far back the history is searched for the clientOrderIds of unresolved orders. */
 const HISTORY_PAGES = 5;
@@ -92,6 +93,18 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   async platformFrozen(): Promise<boolean | undefined> {
     const s = await this.#client.platform.status();
     return typeof s.frozen === "boolean" ? s.frozen : undefined;
+  }
+
+  /** GET /api/markets/{slug}: the market's status and, once resolved, its payout numerators. */
+  async marketRecord(market: {
+    readonly marketId: string;
+    readonly slug: string | undefined;
+  }): Promise<MarketRecordStatus> {
+    if (market.slug === undefined)
+      throw new Error(`market ${market.marketId}: no slug to read its record by`);
+    const m = await this.#client.markets.get(market.slug);
+    const payouts = recordPayouts(m);
+    return payouts === undefined ? { status: m.status } : { status: m.status, payouts };
   }
 
   /** GET /api/me/positions with its X-Server-Time (the start-up baseline's instant). */

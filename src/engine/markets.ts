@@ -50,8 +50,9 @@ export function tokenMarkets(
  * The record's payout vector (`payoutNumerators`, "any" in the spec: read as market_resolved's
  * `payouts` are, a list or a map of decimal strings or integers); undefined before resolution or
  * when it cannot be read (the marks then stay the book's).
+ * @example recordPayouts(market) // { "0": "1", "1": "0" } once YES won
  */
-function recordPayouts(m: Market): Readonly<Record<string, string>> | undefined {
+export function recordPayouts(m: Market): Readonly<Record<string, string>> | undefined {
   const r = new FieldReader({ payoutNumerators: m.payoutNumerators });
   if (!r.has("payoutNumerators")) return undefined;
   const payouts = r.payoutNumerators("payoutNumerators");

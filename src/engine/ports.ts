@@ -35,12 +35,28 @@ export interface ExchangePort {
    */
   platformFrozen?(): Promise<boolean | undefined>;
   /**
+   * A market's record as the exchange holds it now (GET /api/markets/{slug}): its status and, once
+   * resolved, its payout numerators. Optional: a port without it (the backtest's venue) learns of
+   * statuses from pushes and refusals only.
+   */
+  marketRecord?(market: {
+    readonly marketId: string;
+    readonly slug: string | undefined;
+  }): Promise<MarketRecordStatus>;
+  /**
    * Makes every request the port sends (each page, each retry) wait on `gate` first, and tells the
    * gate's ticket of each answer (rate-limit headers, a 429's Retry-After): the engine passes its
    * rate budget's gate for the reconciler's order reads (rate-budget-wait.ts budgetGate).
    * Optional: a port that sends no HTTP requests (the backtest's venue) is not paced.
    */
   gateRequests?(gate: RequestGate): void;
+}
+
+/** What ExchangePort.marketRecord reads of a market's record. */
+export interface MarketRecordStatus {
+  readonly status: string;
+  /** payoutNumerators (outcome index → numerator, decimal strings), once resolved. */
+  readonly payouts?: Readonly<Record<string, string>>;
 }
 
 /** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */

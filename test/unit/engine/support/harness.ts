@@ -75,6 +75,8 @@ export class Harness {
   holdSnapshots = false;
   /** While true, the bot's fills are lost on their way (a disconnected user channel). */
   dropFills = false;
+  /** While true, the venue's market status changes are not pushed (a market closing silently). */
+  silentStatus = false;
   /** Every fill of the bot the venue produced (delivered or not). */
   readonly fills: Fill[] = [];
   /** Tokens whose snapshots are never sent (the exchange does not answer for them); delete to answer. */
@@ -137,7 +139,7 @@ export class Harness {
         };
         this.fills.push(fill);
         if (!this.dropFills) queueMicrotask(() => this.engine.onFill(fill));
-      } else if (e.type === "market_status") {
+      } else if (e.type === "market_status" && !this.silentStatus) {
         this.engine.onMarketStatus(e.marketId, e.status);
       }
     });

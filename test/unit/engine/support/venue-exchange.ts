@@ -56,6 +56,8 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
   statusReads = 0;
   /** GET /api/platform/status's `frozen`, when the exchange was built with `platformStatus`. */
   platformFrozen?: () => Promise<boolean | undefined>;
+  /** GET /api/markets/{slug}, when a test gives one (ExchangePort.marketRecord). */
+  marketRecord?: NonNullable<ExchangePort["marketRecord"]>;
 
   constructor(
     venue: SimVenue,
