@@ -15,7 +15,7 @@ import type { ResolvedEngineOptions } from "./engine-deps.js";
 import type { EngineEvent } from "./engine-events.js";
 import type { PositionBook } from "./engine-positions.js";
 import type { TokenTable } from "./engine-tokens.js";
-import type { ExchangePort } from "./ports.js";
+import type { ExchangePort, MarketRecordStatus } from "./ports.js";
 
 /**
  * The engine's shared state, handed to the step functions that live in their own files (quoting,
@@ -61,6 +61,11 @@ export interface EngineCore {
    * cool-down (market-refusals.ts).
    */
   marketRefused(marketId: string): void;
+  /**
+   * A market's record, read after a sign that it may have resolved silently (a refusal, a position
+   * drift), says it is settled: taken as the push that never came (market-record-read.ts).
+   */
+  recordSettled(marketId: string, record: MarketRecordStatus, after: string): void;
   /**
    * A request failed with this exchange code: counted towards the error-rate halt, except
    * `exchange_unavailable`, first checked against the platform status (platform-watch.ts).

@@ -7,6 +7,7 @@ import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
+import { readSettledRecord } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
@@ -154,6 +155,14 @@ export async function reconcileOnce(
     new Set(tokens.ids()),
   );
   memory.priorDrifts = check.drifts;
+  // A drift on a market not known settled may be a silent resolution's redemption: its record says,
+  // before a later check would correct the drift into inventory.
+  const drifted = new Set<string>();
+  for (const d of check.drifts) {
+    const marketId = tokens.get(d.tokenId)?.market.marketId;
+    if (marketId !== undefined && !positions.settled(d.tokenId)) drifted.add(marketId);
+  }
+  for (const marketId of drifted) readSettledRecord(core, marketId, "a position drift");
   const before = grossMark(core);
   const redeemed: PositionDrift[] = [];
   const corrected: PositionDrift[] = [];

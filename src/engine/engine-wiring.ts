@@ -23,6 +23,7 @@ import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
 import { TokenTable } from "./engine-tokens.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
+import type { MarketRecordStatus } from "./ports.js";
 import { ResyncGroup } from "./resync-group.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
@@ -32,6 +33,7 @@ export interface CoreHooks {
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   enforce(decision: RiskDecision | undefined): void;
   marketRefused(marketId: string): void;
+  recordSettled(marketId: string, record: MarketRecordStatus, after: string): void;
   orderError(code: string): void;
   /** A placement was just answered 503 `exchange_unavailable` (it may be re-sent). */
   suspectFrozen(): void;
@@ -199,6 +201,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),
     marketRefused: (marketId) => hooks.marketRefused(marketId),
+    recordSettled: (marketId, record, after) => hooks.recordSettled(marketId, record, after),
     orderError: (code) => hooks.orderError(code),
   };
 }

@@ -123,14 +123,15 @@ export class TradingEngine implements Engine {
           { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
           "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
         );
-        readSettledRecord(this.#core, marketId, ({ status, payouts }) => {
-          if (this.#stopping !== undefined) return;
-          log.warn(
-            { marketId, slug: this.#core.tokens.slugOf(marketId), status },
-            `market is now ${status} (its record, read after the refusal)`,
-          );
-          this.onMarketStatus(marketId, status, payouts);
-        });
+        readSettledRecord(this.#core, marketId, "the refusal");
+      },
+      recordSettled: (marketId, { status, payouts }, after) => {
+        if (this.#stopping !== undefined) return;
+        log.warn(
+          { marketId, slug: this.#core.tokens.slugOf(marketId), status },
+          `market is now ${status} (its record, read after ${after})`,
+        );
+        this.onMarketStatus(marketId, status, payouts);
       },
       onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
     });

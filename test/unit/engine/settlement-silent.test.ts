@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { BOT, Harness } from "./support/harness.js";
 
 /**
- * The spec says most lifecycle events are not yet emitted: a market can resolve without a push, and
- * the bot then hears of it only as 409 `market_not_open` on a placement. The refusal gated it for a
- * minute and no more: the redemption that followed was corrected into inventory (the tokens went
- * below their baseline, the wallet's gross passed total.soft, the other market went reduce-only,
- * the bought shares' payout left the PnL), and every minute the bot probed the resolved market again.
- * A refusal now reads the market's record; a settled record stands for the push that never came
+ * The spec says most lifecycle events are not yet emitted: a market can resolve without a push. The
+ * bot then hears of it only as 409 `market_not_open` on a placement, or, when its book emptied and
+ * nothing was placed, as a position drift (the redemption). The refusal gated it for a minute and
+ * no more, and the redemption was corrected into inventory: the tokens went below their baseline,
+ * the wallet's gross passed total.soft, the other market went reduce-only, and the bought shares'
+ * payout left the PnL; every minute the bot probed the resolved market again. A refusal, and a
+ * drift, now read the market's record; a settled record stands for the push that never came
  * (market-record-read.ts).
  */
 const RISK = {
@@ -61,6 +62,46 @@ describe("settlement: a market resolved without a push", () => {
     expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 
+  it("is settled from its record after a position drift, when nothing was refused (its book emptied)", async () => {
+    const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
+    const [yes1, no1] = h.tokens(1);
+    const [yes2, no2] = h.tokens(2);
+    h.venue.credit(BOT, yes1, 20_000_000n);
+    h.venue.credit(BOT, no1, 20_000_000n);
+    for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
+    const m1 = h.markets[0]?.marketId ?? "";
+    h.exchange.marketRecord = async ({ marketId }) => {
+      const status = h.venue.market(marketId)?.status ?? "OPEN";
+      return status === "RESOLVED" ? { status, payouts: { "0": "1", "1": "0" } } : { status };
+    };
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    h.take(yes1, "sell", "0.47", "110"); // we buy 10 YES at 0.47
+    await h.run(2_000);
+
+    // Resolved without a push: every order there is cancelled, so its book is empty and the bot
+    // has nothing to place (no refusal); then the redemption.
+    h.silentStatus = true;
+    h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
+    await h.run(1_000);
+    for (const t of [yes1, no1]) {
+      const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
+      if (held > 0n) h.venue.debit(BOT, t, held);
+    }
+    await h.run(120_000); // position checks: the first drift reads the record, before any correction
+    const logs = h.logs.text();
+    expect(logs).not.toContain("market refused a placement");
+    expect(logs).toContain("market is now RESOLVED (its record, read after a position drift)");
+    expect(logs).not.toContain("positions corrected");
+    expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
+    expect(h.engine.status().pnlMicro).toBe(5_300_000n);
+    h.crowdQuote(yes2, "0.49", "0.53");
+    await h.run(2_000);
+    expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
+    expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+  });
+
   it("is left to the refusal's cool-down when its record is not settled, or cannot be read", async () => {
     for (const record of ["PAUSED", "unreadable"] as const) {
       const h = new Harness({ latencyMs: 50 });
@@ -79,7 +120,7 @@ describe("settlement: a market resolved without a push", () => {
       h.venue.cancelAll(BOT, m1);
       await h.run(31_000); // refused, gated for the cool-down
       expect(h.logs.text().match(/market refused a placement/g)?.length, record).toBe(1);
-      if (record === "unreadable") expect(h.logs.text()).toContain("refused market's record unreadable");
+      if (record === "unreadable") expect(h.logs.text()).toContain("market's record unreadable");
       expect(h.logs.text()).not.toContain("market is now");
       await h.run(60_000); // the cool-down ends: quoting retries, refused again
       expect(h.logs.text().match(/market refused a placement/g)?.length, record).toBe(2);
