@@ -13,7 +13,13 @@ import type { FaultScenario } from "./scenario.js";
 import { keyRevoked, partnerSuspended } from "./scenarios/account.js";
 import { bookSeqGap, marketSocketDrop, silentFeed, userSocketDrop } from "./scenarios/feeds.js";
 import { hungPlacement, rateLimitStorm, serverErrorStorm } from "./scenarios/http.js";
-import { marketPaused, marketResolved, marketStatusChange, platformFrozen } from "./scenarios/market.js";
+import {
+  marketPaused,
+  marketResolved,
+  marketResolvedSilently,
+  marketStatusChange,
+  platformFrozen,
+} from "./scenarios/market.js";
 import { sigkillRestart } from "./scenarios/process.js";
 import { type ScenarioRow, ScenarioTable } from "./table.js";
 
@@ -30,6 +36,7 @@ const SCENARIOS: readonly FaultScenario[] = [
   partnerSuspended,
   marketPaused,
   marketResolved,
+  marketResolvedSilently,
   marketStatusChange,
   platformFrozen,
   sigkillRestart,

@@ -46,6 +46,7 @@ type Body = Record<string, unknown>;
  * | POST /__admin/resolve-market | `{marketId, winningOutcome}` (YES/NO/0/1) | Orders cancelled, RESOLVED, 1 USDC per winning share paid and all shares redeemed; WS market_status + market_resolved |
  * | POST /__admin/market-status | `{marketId, status, cancelOpenOrders?}` | Any status but RESOLVED (cancelOpenOrders default false); WS market_status |
  * | POST /__admin/freeze-platform | `{on}` (default true) | platform_status frozen pushed; placements 503 exchange_unavailable; cancels and reads work; flow idle |
+ * | POST /__admin/silence-lifecycle | `{on}` (default true) | No condition_lifecycle push at all (paused, unpaused, resolved, status): markets change status silently, as the spec says most do; the records (GET /api/markets) still tell |
  * | POST /__admin/reset | `{}` | Clears every injected fault (not key/partner/market changes); returns the state |
  */
 export function adminRoutes(admin: MockAdmin): Route[] {
@@ -70,6 +71,7 @@ export function adminRoutes(admin: MockAdmin): Route[] {
     post("skip-seq", (b) => admin.skipSeq(b.tokenId as string)),
     post("reorder", (b) => admin.reorder(b.tokenId as string)),
     post("silence-feed", (b) => admin.silenceFeed(b.tokenId as string, flag(b, "on"))),
+    post("silence-lifecycle", (b) => admin.silenceLifecycle(flag(b, "on"))),
     post("http-latency", (b) => admin.setHttpLatency(b.ms as number)),
     post("ws-latency", (b) => admin.setWsLatency(b.ms as number)),
     post("fail-next", (b) =>

@@ -10,6 +10,7 @@ export interface AdminState {
     readonly hangPlacements: number;
     readonly wsLatencyMs: number;
     readonly platformFrozen: boolean;
+    readonly lifecycleSilenced: boolean;
     readonly feed: { skipSeq: string[]; reorder: string[]; silenced: string[] };
   };
   readonly openSockets: number;
@@ -26,6 +27,7 @@ export function adminState(ctx: MockContext, openSockets: number): AdminState {
       hangPlacements: f.hangPlacements,
       wsLatencyMs: f.wsLatencyMs,
       platformFrozen: f.platformFrozen,
+      lifecycleSilenced: f.lifecycleSilenced,
       feed: { skipSeq: [...f.feed.skipSeq], reorder: [...f.feed.reorder], silenced: [...f.feed.silenced] },
     },
     openSockets,
@@ -48,6 +50,7 @@ export function clearFaults(f: FaultState): boolean {
   f.hangPlacements = 0;
   f.wsLatencyMs = 0;
   f.platformFrozen = false;
+  f.lifecycleSilenced = false;
   f.feed.skipSeq.clear();
   f.feed.reorder.clear();
   f.feed.silenced.clear();

@@ -79,6 +79,12 @@ export class MockAdmin {
     return { silenced: [...set] };
   }
 
+  /** Stops (on) or restores (off) every condition_lifecycle push: markets change status silently. */
+  silenceLifecycle(on = true): { lifecycleSilenced: boolean } {
+    this.#ctx.faults.lifecycleSilenced = on;
+    return { lifecycleSilenced: on };
+  }
+
   // ── HTTP and WebSocket faults ───────────────────────────────────────────────────────────────
 
   /** Extra delay before every HTTP answer (not /__admin), ms; 0 turns it off. */

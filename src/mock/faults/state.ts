@@ -24,6 +24,11 @@ export interface FaultState {
   wsLatencyMs: number;
   /** The platform_status frozen flag. */
   platformFrozen: boolean;
+  /**
+   * No condition_lifecycle push at all (market_paused / unpaused / resolved / status): the spec says
+   * most lifecycle events are not yet emitted, so markets change status silently.
+   */
+  lifecycleSilenced: boolean;
 }
 
 /** A fresh fault state with nothing injected. */
@@ -35,5 +40,6 @@ export function noFaults(): FaultState {
     feed: { skipSeq: new Set(), reorder: new Set(), silenced: new Set() },
     wsLatencyMs: 0,
     platformFrozen: false,
+    lifecycleSilenced: false,
   };
 }

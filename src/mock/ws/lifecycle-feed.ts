@@ -44,8 +44,9 @@ export class LifecycleFeed {
     this.publish(e.conditionId, { type: "market_status", status: e.status });
   }
 
-  /** Pushes one lifecycle event to the condition's subscribers. */
+  /** Pushes one lifecycle event to the condition's subscribers (none while lifecycle is silenced). */
   publish(conditionId: string, event: LifecycleEvent): void {
+    if (this.#ctx.faults.lifecycleSilenced) return;
     const id = conditionId.toLowerCase();
     const tsMs = this.#ctx.clock.now();
     let data: Record<string, unknown>;

@@ -137,6 +137,50 @@ export const marketResolved: FaultScenario = {
   },
 };
 
+export const marketResolvedSilently: FaultScenario = {
+  name: "market resolved silently",
+  fault: "silence-lifecycle, then resolve-market {winningOutcome: NO}",
+  async run(row) {
+    const rig = await startRig({ markets: [ARG, FRA] });
+    try {
+      const t0 = Date.now();
+      // The spec: most lifecycle events are not yet emitted. Nothing is pushed; the bot learns of the
+      // resolution from the market's record, read after a refusal or the redemption's drift.
+      await rig.admin("silence-lifecycle", { on: true });
+      await rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "NO" });
+      const from = await learnt(rig, "market is now RESOLVED (its record");
+      const argLive = () =>
+        rig.daemon.engine
+          .liveOrders()
+          .filter((o) => o.tokenId === ARG.yesTokenId || o.tokenId === ARG.noTokenId);
+      await waitFor(
+        () => argLive().length === 0 && inventory(rig).every((v) => v.ok),
+        6_000,
+        "the resolved market's orders forgotten and its redemption in the bot's holdings",
+      );
+      row.recoveryMs = Date.now() - t0;
+      expect(quotesOn(rig, ARG.id)).toBe(0);
+      await pause(1_000);
+      await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), 2_000, "the other market quoted");
+      const records = rig.logs.records();
+      expect(records.filter((r) => r.reason === "soft_cap_reduce_only")).toEqual([]);
+      expect(records.filter((r) => String(r.msg).includes("positions corrected"))).toEqual([]);
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        [
+          ...rig.verdicts().filter((v) => v.name !== "inventory"),
+          ...inventory(rig),
+          checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, from, Date.now()),
+        ],
+        `resolution read from the record in ${((from - t0) / 1000).toFixed(2)} s`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
 export const platformFrozen: FaultScenario = {
   name: "platform frozen",
   fault: "freeze-platform {on: true}, then {on: false}",

@@ -210,6 +210,8 @@ describe("/__admin over real HTTP", () => {
     await admin("skip-seq", { tokenId: "*" });
     await admin("silence-feed", { tokenId: ctx.markets.bySymbol("ARG-WIN")?.yesTokenId });
     await admin("freeze-platform", {});
+    expect((await admin("silence-lifecycle", {})).body).toEqual({ lifecycleSilenced: true });
+    expect(ctx.faults.lifecycleSilenced).toBe(true);
     const state = await admin("reset");
     expect(state.body.faults).toEqual({
       failNext: null,
@@ -217,6 +219,7 @@ describe("/__admin over real HTTP", () => {
       hangPlacements: 0,
       wsLatencyMs: 0,
       platformFrozen: false,
+      lifecycleSilenced: false,
       feed: { skipSeq: [], reorder: [], silenced: [] },
     });
     expect((await place("after-reset")).status).toBe(201);

@@ -56,6 +56,18 @@ describe("condition_lifecycle", () => {
       { conditionId: m.conditionId, status: "DISPUTED", reason: "challenge", tsMs: T0 },
     ]);
   });
+
+  it("silence-lifecycle: no condition_lifecycle push at all while on (the spec: most are not emitted)", async () => {
+    await s.subscribe("condition_lifecycle", [m.conditionId]);
+    mock.ctx.faults.lifecycleSilenced = true;
+    mock.ctx.venue.setMarketStatus(m.id, "PAUSED");
+    mock.gateways.publishMarketLifecycle(m.conditionId, { type: "market_resolved", resolution: "YES" });
+    mock.ctx.faults.lifecycleSilenced = false;
+    mock.ctx.venue.setMarketStatus(m.id, "OPEN");
+    await s.barrier();
+    const frames = s.frames.filter((f) => f.channel === "condition_lifecycle");
+    expect(frames.map((f) => f.type)).toEqual(["market_unpaused", "market_status"]);
+  });
 });
 
 describe("system / platform_status", () => {
