@@ -30,6 +30,7 @@ export const PORT_ENDPOINTS = {
   positions: "GET /api/me/positions",
   orderFills: "GET /api/orders/{id}/fills",
   platformFrozen: "GET /api/platform/status",
+  marketRecord: "GET /api/markets/{slug}",
 } as const;
 
 /**
@@ -135,9 +136,12 @@ function optionalReads(
   port: ExchangePort & ReconcileSource,
   timed: Timed,
   gates: GateWaits,
-): Pick<ExchangePort & ReconcileSource, "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests"> {
+): Pick<
+  ExchangePort & ReconcileSource,
+  "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests" | "marketRecord"
+> {
   const ok = () => "ok";
-  const { positionsAt, orderFills, platformFrozen, gateRequests } = port;
+  const { positionsAt, orderFills, platformFrozen, gateRequests, marketRecord } = port;
   return {
     // Not a request: passed through (its waits timed apart), so that the engine's pacing reaches the HTTP client.
     ...(gateRequests === undefined
@@ -153,6 +157,11 @@ function optionalReads(
       ? {}
       : {
           orderFills: (id: string) => timed(PORT_ENDPOINTS.orderFills, () => orderFills.call(port, id), ok),
+        }),
+    ...(marketRecord === undefined
+      ? {}
+      : {
+          marketRecord: (m) => timed(PORT_ENDPOINTS.marketRecord, () => marketRecord.call(port, m), ok),
         }),
   };
 }
