@@ -7,13 +7,15 @@ import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
-import { readSettledRecord } from "./market-record-read.js";
+import type { DriftRecordGate } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
   /** The previous position check's drifts (a drift seen twice identically is corrected). */
   priorDrifts: readonly PositionDrift[];
+  /** Reads of drifted markets' records that the corrections there wait on (market-record-read.ts). */
+  readonly driftReads: DriftRecordGate;
   /**
    * Start of the last successful run, on the exchange's clock (see clockOffsetMs); trades older than
    * it minus the lookback are not paged again.
@@ -156,17 +158,14 @@ export async function reconcileOnce(
   );
   memory.priorDrifts = check.drifts;
   // A drift on a market not known settled may be a silent resolution's redemption: its record says,
-  // before a later check would correct the drift into inventory.
-  const drifted = new Set<string>();
-  for (const d of check.drifts) {
-    const marketId = tokens.get(d.tokenId)?.market.marketId;
-    if (marketId !== undefined && !positions.settled(d.tokenId)) drifted.add(marketId);
-  }
-  for (const marketId of drifted) readSettledRecord(core, marketId, "a position drift");
+  // and the drift is corrected only once a read of it has answered "not settled".
+  const held = memory.driftReads.held(core, check.drifts, (t) => positions.settled(t));
   const before = grossMark(core);
   const redeemed: PositionDrift[] = [];
   const corrected: PositionDrift[] = [];
   for (const c of check.corrections) {
+    const marketId = tokens.get(c.tokenId)?.market.marketId;
+    if (marketId !== undefined && held.has(marketId)) continue;
     if (positions.settled(c.tokenId)) {
       // A settled market's shares leave by redemption, not by a fill of ours (followRedemption).
       positions.followRedemption(c.tokenId, c.remoteMicro);

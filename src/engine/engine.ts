@@ -64,7 +64,7 @@ import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
 import { warnImpossibleLimits } from "./impossible-limits.js";
 import { MarketCloses } from "./market-closes.js";
-import { readSettledRecord } from "./market-record-read.js";
+import { DriftRecordGate, readSettledRecord } from "./market-record-read.js";
 import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
 import type { PlatformWatch } from "./platform-watch.js";
 
@@ -91,7 +91,11 @@ export class TradingEngine implements Engine {
   readonly #platform: PlatformWatch;
   readonly #haltEnd: HaltEndWatch;
   readonly #firstBooks: FirstSnapshotWatch;
-  readonly #memory: ReconcileMemory = { priorDrifts: [], lastOkAtMs: undefined };
+  readonly #memory: ReconcileMemory = {
+    priorDrifts: [],
+    driftReads: new DriftRecordGate(),
+    lastOkAtMs: undefined,
+  };
   readonly #dirty = new Set<string>();
   #flushQueued = false;
   #started = false;
@@ -123,7 +127,7 @@ export class TradingEngine implements Engine {
           { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
           "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
         );
-        readSettledRecord(this.#core, marketId, "the refusal");
+        void readSettledRecord(this.#core, marketId, "the refusal");
       },
       recordSettled: (marketId, { status, payouts }, after) => {
         if (this.#stopping !== undefined) return;

@@ -1,5 +1,9 @@
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
+import type { PositionDrift } from "../execution/reconcile-positions.js";
 import type { EngineCore } from "./engine-core.js";
+
+/** What a read of a market's record said: settled (acted on), not settled, or nothing (failed). */
+export type RecordVerdict = "settled" | "not_settled" | "failed";
 
 /**
  * Reads a market's record after a sign that it may have resolved without a push (the spec says most
@@ -8,19 +12,97 @@ import type { EngineCore } from "./engine-core.js";
  * came (`core.recordSettled`): the market is gated for good and settled, its tokens marked at the
  * record's payouts, so a redemption moves the baseline instead of being corrected into inventory
  * (engine-settlement.ts). Any other status changes nothing (a refusal's cool-down stays in charge:
- * market-refusals.ts). A failed read is logged and changes nothing. Not awaited: the answer acts when
- * it comes (a drift is corrected only when a later check sees it again).
+ * market-refusals.ts). A failed read is logged. Never rejects; a port without `marketRecord` (the
+ * backtest's venue) answers "not_settled" at once.
  * @param after what prompted the read, for the log line ("the refusal", "a position drift")
  */
-export function readSettledRecord(core: EngineCore, marketId: string, after: string): void {
+export async function readSettledRecord(
+  core: EngineCore,
+  marketId: string,
+  after: string,
+): Promise<RecordVerdict> {
   const { exchange, log, tokens } = core;
-  if (exchange.marketRecord === undefined) return;
+  if (exchange.marketRecord === undefined) return "not_settled";
   const slug = tokens.slugOf(marketId);
-  exchange.marketRecord({ marketId, slug }).then(
-    (record) => {
-      if (SETTLED_MARKET_STATUSES.has(record.status)) core.recordSettled(marketId, record, after);
-      else log.debug({ marketId, slug, status: record.status, after }, "market's record: not settled");
-    },
-    (err: unknown) => log.warn({ err, marketId, slug, after }, "market's record unreadable"),
-  );
+  try {
+    const record = await exchange.marketRecord({ marketId, slug });
+    if (!SETTLED_MARKET_STATUSES.has(record.status)) {
+      log.debug({ marketId, slug, status: record.status, after }, "market's record: not settled");
+      return "not_settled";
+    }
+    core.recordSettled(marketId, record, after);
+    return "settled";
+  } catch (err) {
+    log.warn({ err, marketId, slug, after }, "market's record unreadable");
+    return "failed";
+  }
+}
+
+/** After this many failed reads of one drift's market, the drift is corrected anyway. */
+export const RECORD_READS_BEFORE_CORRECTING = 3;
+
+interface DriftRead {
+  /** The market's drifts the read is about (each token's local and remote figures). */
+  readonly key: string;
+  verdict: RecordVerdict | "pending";
+  failures: number;
+}
+
+/**
+ * Holds back the position check's corrections on a market not known settled until a read of its
+ * record, made for that very drift, has answered "not settled". A drift there may be a silent
+ * resolution's redemption: corrected into inventory, the tokens would go below their baseline (the
+ * wallet's gross up, other markets reduce-only), and a later read's payouts would then pin that
+ * corrected short, a phantom PnL the kill switch watches. A drift seen for the first time, or
+ * changed, starts a read; a failed read is retried at the next check, and after
+ * RECORD_READS_BEFORE_CORRECTING failures the drift is corrected anyway (a record that cannot be
+ * read must not hold a missed fill's correction for ever). A port without `marketRecord` holds
+ * nothing back. A correction is only ever a drift seen twice alike, so a read that answers within
+ * a reconcile interval delays none.
+ */
+export class DriftRecordGate {
+  readonly #reads = new Map<string, DriftRead>();
+
+  /**
+   * The markets whose corrections must wait, given this check's drifts (starting the reads they
+   * need). `settled` says which tokens' markets are already known settled (they need no read).
+   */
+  held(
+    core: EngineCore,
+    drifts: readonly PositionDrift[],
+    settled: (tokenId: string) => boolean,
+  ): Set<string> {
+    const byMarket = new Map<string, string[]>();
+    for (const d of drifts) {
+      if (settled(d.tokenId)) continue;
+      const marketId = core.tokens.get(d.tokenId)?.market.marketId;
+      if (marketId === undefined) continue;
+      const parts = byMarket.get(marketId) ?? [];
+      parts.push(`${d.tokenId}:${d.localMicro}:${d.remoteMicro}`);
+      byMarket.set(marketId, parts);
+    }
+    for (const m of this.#reads.keys()) if (!byMarket.has(m)) this.#reads.delete(m);
+    const held = new Set<string>();
+    if (core.exchange.marketRecord === undefined) return held;
+    for (const [marketId, parts] of byMarket) {
+      const key = parts.sort().join(",");
+      const prior = this.#reads.get(marketId);
+      const same = prior?.key === key;
+      if (same && prior.verdict === "not_settled") continue;
+      if (same && prior.verdict === "pending") {
+        held.add(marketId);
+        continue;
+      }
+      const failures = same ? prior.failures : 0;
+      if (failures >= RECORD_READS_BEFORE_CORRECTING) continue;
+      const read: DriftRead = { key, verdict: "pending", failures };
+      this.#reads.set(marketId, read);
+      held.add(marketId);
+      void readSettledRecord(core, marketId, "a position drift").then((v) => {
+        read.verdict = v;
+        if (v === "failed") read.failures++;
+      });
+    }
+    return held;
+  }
 }

@@ -110,7 +110,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     pnlTotal: new Gauge({
       name: "mm_pnl_total_usdc",
-      help: "The engine's total PnL of the session (realised - fees + unrealised at the mid), what the kill switch watches.",
+      help: "The engine's total PnL of the session (realised - fees + unrealised at the engine's mark: the mid, or a resolved market's payout), what the kill switch watches.",
       registers,
       collect() {
         const e = sources.engine;

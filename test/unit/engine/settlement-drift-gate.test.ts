@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { BOT, Harness } from "./support/harness.js";
+
+/**
+ * A drift on a market not known settled is corrected only once a read of the market's record, made
+ * for that drift, answered "not settled" (DriftRecordGate, market-record-read.ts): a silent
+ * resolution's redemption must not be corrected into inventory. A missed fill's drift is still
+ * corrected at its second sighting, and a record that cannot be read holds it back only for
+ * RECORD_READS_BEFORE_CORRECTING checks.
+ */
+async function startedWithUnexplainedShares(record: () => Promise<{ status: string }>): Promise<Harness> {
+  const h = new Harness({ latencyMs: 50 });
+  const [yes, no] = h.tokens();
+  h.crowdQuote(yes, "0.48", "0.52");
+  h.crowdQuote(no, "0.48", "0.52");
+  h.exchange.marketRecord = record;
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  h.venue.credit(BOT, yes, 10_000_000n); // 10 shares that no fill explains
+  return h;
+}
+
+describe("settlement: the position check's corrections wait on the market's record", () => {
+  it("an OPEN record: the drift is corrected at its second sighting, as without the gate", async () => {
+    let reads = 0;
+    const h = await startedWithUnexplainedShares(async () => {
+      reads++;
+      return { status: "OPEN" };
+    });
+    await h.run(61_000); // two position checks
+    expect(h.engine.positionOf(h.tokens()[0])).toBe(10_000_000n);
+    expect(h.logs.text()).toContain("positions corrected");
+    expect(reads).toBe(1); // one read for the one drift
+  });
+
+  it("a record that cannot be read: corrected after three failed reads, not held for ever", async () => {
+    let reads = 0;
+    const h = await startedWithUnexplainedShares(async () => {
+      reads++;
+      throw new Error("503 exchange_unavailable");
+    });
+    await h.run(91_000); // three checks, three failed reads: held
+    expect(h.engine.positionOf(h.tokens()[0])).toBe(0n);
+    expect(reads).toBe(3);
+    await h.run(30_000); // the fourth check corrects it
+    expect(h.engine.positionOf(h.tokens()[0])).toBe(10_000_000n);
+    expect(reads).toBe(3);
+  });
+});
