@@ -80,6 +80,7 @@ describe("adminRoutes", () => {
           "skip-seq",
           "reorder",
           "silence-feed",
+          "silence-lifecycle",
           "http-latency",
           "ws-latency",
           "fail-next",
