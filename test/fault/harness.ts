@@ -1,12 +1,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Registry } from "prom-client";
 import { type Daemon, startDaemon } from "../../src/app/daemon.js";
 import type { FeedTuning } from "../../src/app/feeds.js";
 import { loadConfig } from "../../src/config/load.js";
+import { LiveClock } from "../../src/core/live-clock.js";
 import type { EngineEvent } from "../../src/engine/engine-events.js";
 import type { MockExchange } from "../../src/mock/mock-exchange.js";
 import type { MarketScenario, Scenario } from "../../src/mock/scenario/types.js";
+import { createMetrics } from "../../src/observability/metrics.js";
 import {
   daemonEnv,
   market,
@@ -179,8 +182,12 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
   const events: EngineEvent[] = [];
   const placeSent: { tokenId: string; at: number }[] = [];
   const { logger, sink } = memoryLogger("info");
+  // With metrics, as `mm run` and `mm paper` always are: the engine then trades through the
+  // instrumented exchange port (a member that wrapper dropped once went unseen here).
+  const metrics = createMetrics({ registry: new Registry(), clock: new LiveClock(), defaultMetrics: false });
   const daemon = await startDaemon(loadConfig({ env: world.env(opts.env) }), {
     logger,
+    metrics,
     listener: (e) => {
       events.push(e);
       if (e.type === "place_sent") placeSent.push({ tokenId: e.tokenId, at: Date.now() });
@@ -190,6 +197,7 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
   const spans = recordStaleSpans(daemon, world.tokens);
   const stop = async () => {
     await daemon.stop("scenario over");
+    metrics.close();
   };
   const rig: Rig = {
     ...world,
