@@ -47,6 +47,7 @@ import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
+import { ClosedMarketWatch } from "./closed-market-watch.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
@@ -87,6 +88,7 @@ export class TradingEngine implements Engine {
   readonly #waiters = new CancelAllWaiters();
   readonly #scheduler: ReconcileScheduler;
   readonly #refusals: MarketRefusals;
+  readonly #closedMarkets: ClosedMarketWatch;
   readonly #closes: MarketCloses;
   readonly #platform: PlatformWatch;
   readonly #haltEnd: HaltEndWatch;
@@ -146,6 +148,13 @@ export class TradingEngine implements Engine {
     this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
     this.#platform = watchPlatform(this.#core);
     this.#haltEnd = new HaltEndWatch(clock, this.#core.risk, () => this.#core.requoteAll());
+    this.#closedMarkets = new ClosedMarketWatch(this.#core, (marketId, { status, payouts }) => {
+      log.warn(
+        { marketId, slug: this.#core.tokens.slugOf(marketId), status },
+        `market is now ${status} (its record, read while it was closed)`,
+      );
+      this.onMarketStatus(marketId, status, payouts);
+    });
     this.#firstBooks = new FirstSnapshotWatch(clock, log, this.#core.tokens);
     this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
       this.#marketClosed(marketId, closesAtMs),
@@ -207,6 +216,8 @@ export class TradingEngine implements Engine {
     this.#closes.arm([...tokens.slots()].map((s) => s.market));
     // A book still without its first snapshot a while from now is named once (its wait is at debug).
     this.#firstBooks.arm();
+    // A market closed by its status may reopen without a push: its record is read once a minute.
+    this.#closedMarkets.start();
     // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
     const quoted = [...tokens.slots()].filter((s) => s.strategy !== undefined).map((s) => s.market);
     warnImpossibleLimits(log, this.#core.risk.config, quoted);
@@ -288,6 +299,7 @@ export class TradingEngine implements Engine {
       this.#refusals.clear();
       this.#closes.clear();
       this.#haltEnd.stop();
+      this.#closedMarkets.stop();
       this.#firstBooks.stop();
       this.#core.decisions.stop();
       this.#platform.stop();
