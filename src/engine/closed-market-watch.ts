@@ -13,13 +13,14 @@ export const CLOSED_MARKET_READ_MS = 60_000;
  * says most lifecycle events are not yet emitted, so a market listed PRE_MARKET, or paused by a push,
  * may open silently: without this it stayed dark for the whole run. Markets past their closesAt
  * (gated by the clock), settled ones (for good) and those gated by a refusal (its cool-down retries)
- * are not read. A failed read is logged at debug and tried again at the next round. Does nothing on
- * a port without `marketRecord` (the backtest's venue: its recorded pushes are all there is).
+ * are not read. Reads go one at a time, and a failed read (logged at debug) ends the round: the next
+ * round, a minute after, tries again. An answer is dropped when the status moved while it was out
+ * (a push is newer). Does nothing on a port without `marketRecord` (the backtest's venue: its
+ * recorded pushes are all there is).
  */
 export class ClosedMarketWatch {
   readonly #core: EngineCore;
   readonly #changed: (marketId: string, record: MarketRecordStatus) => void;
-  readonly #reading = new Set<string>();
   #timer: TimerId | undefined;
   #stopped = false;
 
@@ -45,6 +46,7 @@ export class ClosedMarketWatch {
     this.#timer = undefined;
     if (this.#stopped) return;
     const now = this.#core.clock.now();
+    const due: { marketId: string; known: string }[] = [];
     const seen = new Set<string>();
     for (const { market: m } of this.#core.tokens.slots()) {
       if (seen.has(m.marketId)) continue;
@@ -52,28 +54,37 @@ export class ClosedMarketWatch {
       const closedByStatus =
         m.status !== "OPEN" && m.status !== REFUSED_STATUS && !SETTLED_MARKET_STATUSES.has(m.status);
       const pastClose = m.closesAtMs !== undefined && m.closesAtMs <= now;
-      if (closedByStatus && !pastClose) this.#read(m.marketId, m.status);
+      if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status });
     }
-    this.start();
+    // One read at a time, the round ending at the first failure: these best-effort reads share the
+    // client's circuit breaker with the orders, and a burst of failures could open it for every
+    // request, cancels included. The next round starts a minute after this one ends.
+    void this.#readAll(due).finally(() => this.start());
   }
 
-  #read(marketId: string, known: string): void {
+  async #readAll(due: readonly { marketId: string; known: string }[]): Promise<void> {
+    for (const { marketId, known } of due) {
+      if (this.#stopped || !(await this.#read(marketId, known))) return;
+    }
+  }
+
+  /** Reads one market's record; false when the read failed. */
+  async #read(marketId: string, known: string): Promise<boolean> {
     const { exchange, log, tokens } = this.#core;
-    if (exchange.marketRecord === undefined || this.#reading.has(marketId)) return;
-    this.#reading.add(marketId);
+    if (exchange.marketRecord === undefined) return false;
     const slug = tokens.slugOf(marketId);
-    exchange.marketRecord({ marketId, slug }).then(
-      (record) => {
-        this.#reading.delete(marketId);
-        if (this.#stopped) return;
-        // Compared with the status now, not at the read: a push may have moved it meanwhile.
-        const current = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status ?? known;
-        if (record.status !== current) this.#changed(marketId, record);
-      },
-      (err: unknown) => {
-        this.#reading.delete(marketId);
-        log.debug({ err, marketId, slug }, "closed market's record unreadable: read again next round");
-      },
-    );
+    let record: MarketRecordStatus;
+    try {
+      record = await exchange.marketRecord({ marketId, slug });
+    } catch (err) {
+      log.debug({ err, marketId, slug }, "closed market's record unreadable: read again next round");
+      return false;
+    }
+    if (this.#stopped) return true;
+    // A push (or a refusal) that moved the status while the read was out is newer than the answer,
+    // which the exchange may have served before it: the answer is dropped, the next round reads again.
+    const current = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status;
+    if (current === known && record.status !== known) this.#changed(marketId, record);
+    return true;
   }
 }

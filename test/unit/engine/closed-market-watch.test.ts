@@ -65,4 +65,21 @@ describe("a market closed by its status, opening without a push", () => {
     await h.run(180_000);
     expect(h.botQuotes()).toEqual([]);
   });
+
+  it("reads one market at a time, and a failure ends the round (the reads share the circuit breaker)", async () => {
+    const h = new Harness({ latencyMs: 50, markets: 3, status: () => "PRE_MARKET" });
+    h.silentStatus = true;
+    const reads: string[] = [];
+    h.exchange.marketRecord = async ({ marketId }) => {
+      reads.push(marketId);
+      throw new Error("502 bad gateway");
+    };
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    await h.run(60_000);
+    expect(reads).toEqual(["m1"]);
+    await h.run(60_000);
+    expect(reads).toEqual(["m1", "m1"]);
+  });
 });
