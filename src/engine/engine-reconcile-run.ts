@@ -158,14 +158,13 @@ export async function reconcileOnce(
   );
   memory.priorDrifts = check.drifts;
   // A drift on a market not known settled may be a silent resolution's redemption: its record says,
-  // and the drift is corrected only once a read of it has answered "not settled".
+  // and the drift is corrected only once a read made for it has answered "not settled".
   const held = memory.driftReads.held(core, check.drifts, (t) => positions.settled(t));
   const before = grossMark(core);
   const redeemed: PositionDrift[] = [];
   const corrected: PositionDrift[] = [];
   for (const c of check.corrections) {
-    const marketId = tokens.get(c.tokenId)?.market.marketId;
-    if (marketId !== undefined && held.has(marketId)) continue;
+    if (held.has(c.tokenId)) continue;
     if (positions.settled(c.tokenId)) {
       // A settled market's shares leave by redemption, not by a fill of ours (followRedemption).
       positions.followRedemption(c.tokenId, c.remoteMicro);

@@ -41,11 +41,14 @@ export async function readSettledRecord(
 /** After this many failed reads of one drift's market, the drift is corrected anyway. */
 export const RECORD_READS_BEFORE_CORRECTING = 3;
 
-interface DriftRead {
-  /** The market's drifts the read is about (each token's local and remote figures). */
-  readonly key: string;
-  verdict: RecordVerdict | "pending";
-  failures: number;
+/** One market's record reads for its drifts, each drift keyed by its token and figures. */
+interface MarketReads {
+  /** Drifts a read made for them answered "not settled": correctable. */
+  readonly cleared: Set<string>;
+  /** Failed reads per drift. */
+  readonly failures: Map<string, number>;
+  /** A read is out. */
+  pending: boolean;
 }
 
 /**
@@ -54,17 +57,18 @@ interface DriftRead {
  * resolution's redemption: corrected into inventory, the tokens would go below their baseline (the
  * wallet's gross up, other markets reduce-only), and a later read's payouts would then pin that
  * corrected short, a phantom PnL the kill switch watches. A drift seen for the first time, or
- * changed, starts a read; a failed read is retried at the next check, and after
- * RECORD_READS_BEFORE_CORRECTING failures the drift is corrected anyway (a record that cannot be
- * read must not hold a missed fill's correction for ever). A port without `marketRecord` holds
- * nothing back. A correction is only ever a drift seen twice alike, so a read that answers within
- * a reconcile interval delays none.
+ * changed, starts a read (one per market at a time); a failed read is retried at the next check, and
+ * after RECORD_READS_BEFORE_CORRECTING failures the drift is corrected anyway (a record that cannot
+ * be read must not hold a missed fill's correction for ever). Drifts are keyed per token, so another
+ * token's passing drift does not hold one already cleared. A port without `marketRecord` holds
+ * nothing back. A correction is only ever a drift seen twice alike, so a read that answers within a
+ * reconcile interval delays none.
  */
 export class DriftRecordGate {
-  readonly #reads = new Map<string, DriftRead>();
+  readonly #markets = new Map<string, MarketReads>();
 
   /**
-   * The markets whose corrections must wait, given this check's drifts (starting the reads they
+   * The tokens whose corrections must wait, given this check's drifts (starting the reads they
    * need). `settled` says which tokens' markets are already known settled (they need no read).
    */
   held(
@@ -72,35 +76,42 @@ export class DriftRecordGate {
     drifts: readonly PositionDrift[],
     settled: (tokenId: string) => boolean,
   ): Set<string> {
-    const byMarket = new Map<string, string[]>();
+    const byMarket = new Map<string, { tokenId: string; key: string }[]>();
     for (const d of drifts) {
       if (settled(d.tokenId)) continue;
       const marketId = core.tokens.get(d.tokenId)?.market.marketId;
       if (marketId === undefined) continue;
-      const parts = byMarket.get(marketId) ?? [];
-      parts.push(`${d.tokenId}:${d.localMicro}:${d.remoteMicro}`);
-      byMarket.set(marketId, parts);
+      const list = byMarket.get(marketId) ?? [];
+      list.push({ tokenId: d.tokenId, key: `${d.tokenId}:${d.localMicro}:${d.remoteMicro}` });
+      byMarket.set(marketId, list);
     }
-    for (const m of this.#reads.keys()) if (!byMarket.has(m)) this.#reads.delete(m);
+    for (const m of this.#markets.keys()) if (!byMarket.has(m)) this.#markets.delete(m);
     const held = new Set<string>();
     if (core.exchange.marketRecord === undefined) return held;
-    for (const [marketId, parts] of byMarket) {
-      const key = parts.sort().join(",");
-      const prior = this.#reads.get(marketId);
-      const same = prior?.key === key;
-      if (same && prior.verdict === "not_settled") continue;
-      if (same && prior.verdict === "pending") {
-        held.add(marketId);
-        continue;
-      }
-      const failures = same ? prior.failures : 0;
-      if (failures >= RECORD_READS_BEFORE_CORRECTING) continue;
-      const read: DriftRead = { key, verdict: "pending", failures };
-      this.#reads.set(marketId, read);
-      held.add(marketId);
+    for (const [marketId, list] of byMarket) {
+      const reads = this.#markets.get(marketId) ?? {
+        cleared: new Set(),
+        failures: new Map(),
+        pending: false,
+      };
+      this.#markets.set(marketId, reads);
+      // Only the drifts seen now are remembered.
+      const keys = new Set(list.map((x) => x.key));
+      for (const k of reads.cleared) if (!keys.has(k)) reads.cleared.delete(k);
+      for (const k of reads.failures.keys()) if (!keys.has(k)) reads.failures.delete(k);
+      const waiting = list.filter(
+        (x) => !reads.cleared.has(x.key) && (reads.failures.get(x.key) ?? 0) < RECORD_READS_BEFORE_CORRECTING,
+      );
+      for (const x of waiting) held.add(x.tokenId);
+      if (waiting.length === 0 || reads.pending) continue;
+      reads.pending = true;
+      const asked = waiting.map((x) => x.key);
       void readSettledRecord(core, marketId, "a position drift").then((v) => {
-        read.verdict = v;
-        if (v === "failed") read.failures++;
+        reads.pending = false;
+        for (const k of asked) {
+          if (v === "not_settled") reads.cleared.add(k);
+          else if (v === "failed") reads.failures.set(k, (reads.failures.get(k) ?? 0) + 1);
+        }
       });
     }
     return held;

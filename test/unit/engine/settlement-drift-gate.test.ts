@@ -47,4 +47,16 @@ describe("settlement: the position check's corrections wait on the market's reco
     expect(h.engine.positionOf(h.tokens()[0])).toBe(10_000_000n);
     expect(reads).toBe(3);
   });
+
+  it("another token's passing drift does not hold one already cleared (drifts are keyed per token)", async () => {
+    const h = await startedWithUnexplainedShares(async () => ({ status: "OPEN" }));
+    const [yes, no] = h.tokens();
+    // NO drifts too, differently at every check (shares arriving one at a time): never correctable.
+    for (let i = 0; i < 3; i++) {
+      h.venue.credit(BOT, no, 1_000_000n);
+      await h.run(30_000);
+    }
+    expect(h.engine.positionOf(yes)).toBe(10_000_000n);
+    expect(h.engine.positionOf(no)).toBe(0n);
+  });
 });
