@@ -23,7 +23,18 @@ export const marketSocketDrop: FaultScenario = {
   async run(row) {
     const rig = await startRig();
     try {
-      const live = rig.venue.open();
+      // Placements the bot holds as unknown (their answer timed out: 1.5 s here, reached on a loaded
+      // box) have no orderId to cancel by until a reconcile resolves them, and the books may be synced
+      // again by then: they are left to the stale-quote invariant's grace, not required pulled.
+      const unknown = new Set(
+        rig.daemon.engine
+          .liveOrders()
+          .filter((o) => o.state === "unknown")
+          .map((o) => o.clientOrderId),
+      );
+      const live = rig.venue
+        .open()
+        .filter((o) => o.clientOrderId === undefined || !unknown.has(o.clientOrderId));
       const t0 = Date.now();
       const { dropped } = await rig.admin("drop-sockets", { gateway: "market" });
       expect(dropped).toBe(1);
