@@ -22,6 +22,7 @@ export class ClosedMarketWatch {
   readonly #core: EngineCore;
   readonly #changed: (marketId: string, record: MarketRecordStatus) => void;
   #timer: TimerId | undefined;
+  #running = false;
   #stopped = false;
 
   constructor(core: EngineCore, changed: (marketId: string, record: MarketRecordStatus) => void) {
@@ -29,9 +30,14 @@ export class ClosedMarketWatch {
     this.#changed = changed;
   }
 
-  /** Starts the rounds (engine start); no-op on a port without marketRecord. */
-  start(): void {
-    if (this.#stopped || this.#core.exchange.marketRecord === undefined) return;
+  /**
+   * Starts the next round a minute from now, when there is a market to read and none is scheduled
+   * (engine start, and each market status change): no timer runs while every market is open.
+   * No-op after stop and on a port without marketRecord.
+   */
+  arm(): void {
+    if (this.#stopped || this.#timer !== undefined || this.#running) return;
+    if (this.#core.exchange.marketRecord === undefined || this.#due().length === 0) return;
     this.#timer = this.#core.clock.setTimer(CLOSED_MARKET_READ_MS, () => this.#round());
   }
 
@@ -42,9 +48,8 @@ export class ClosedMarketWatch {
     this.#timer = undefined;
   }
 
-  #round(): void {
-    this.#timer = undefined;
-    if (this.#stopped) return;
+  /** Markets closed by their status, not past their close, not settled, not in a refusal's cool-down. */
+  #due(): { marketId: string; known: string }[] {
     const now = this.#core.clock.now();
     const due: { marketId: string; known: string }[] = [];
     const seen = new Set<string>();
@@ -56,10 +61,20 @@ export class ClosedMarketWatch {
       const pastClose = m.closesAtMs !== undefined && m.closesAtMs <= now;
       if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status });
     }
+    return due;
+  }
+
+  #round(): void {
+    this.#timer = undefined;
+    if (this.#stopped) return;
     // One read at a time, the round ending at the first failure: these best-effort reads share the
     // client's circuit breaker with the orders, and a burst of failures could open it for every
     // request, cancels included. The next round starts a minute after this one ends.
-    void this.#readAll(due).finally(() => this.start());
+    this.#running = true;
+    void this.#readAll(this.#due()).finally(() => {
+      this.#running = false;
+      this.arm();
+    });
   }
 
   async #readAll(due: readonly { marketId: string; known: string }[]): Promise<void> {

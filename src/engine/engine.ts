@@ -217,7 +217,7 @@ export class TradingEngine implements Engine {
     // A book still without its first snapshot a while from now is named once (its wait is at debug).
     this.#firstBooks.arm();
     // A market closed by its status may reopen without a push: its record is read once a minute.
-    this.#closedMarkets.start();
+    this.#closedMarkets.arm();
     // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
     const quoted = [...tokens.slots()].filter((s) => s.strategy !== undefined).map((s) => s.market);
     warnImpossibleLimits(log, this.#core.risk.config, quoted);
@@ -271,6 +271,8 @@ export class TradingEngine implements Engine {
     core.enforce(core.risk.onMarketStatus(marketId, status));
     // Requotes the market, and the other markets when a settlement moved their limits.
     settleMarket(core, marketId, status, payouts);
+    // A market closed by its status now: its record is read from the next round on.
+    if (this.#started) this.#closedMarkets.arm();
   }
 
   /**

@@ -51,7 +51,7 @@ describe("ClosedMarketWatch: a record read answered after the RESOLVED push", ()
     // Market 1 is paused (a push): the watch reads its record at its next round.
     h.venue.setMarketStatus(m1, "PAUSED", { cancelOpenOrders: true });
     h.engine.onMarketStatus(m1, "PAUSED");
-    await h.run(58_000); // the round at ~60.5 s: its read is on its way
+    await h.run(60_500); // the round a minute after the pause: its read is on its way
     expect(reads).toBe(1);
 
     // The market resolves while that read is in flight: the push comes first ...

@@ -82,4 +82,22 @@ describe("a market closed by its status, opening without a push", () => {
     await h.run(60_000);
     expect(reads).toEqual(["m1", "m1"]);
   });
+
+  it("reads nothing while every market is open; a push that closes one arms the next round", async () => {
+    const h = new Harness({ latencyMs: 50 });
+    let reads = 0;
+    h.exchange.marketRecord = async () => {
+      reads++;
+      return { status: "PAUSED" };
+    };
+    for (const t of h.tokens()) h.crowdQuote(t, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    await h.run(300_000);
+    expect(reads).toBe(0);
+    h.engine.onMarketStatus(h.markets[0]?.marketId ?? "", "PAUSED");
+    await h.run(61_000);
+    expect(reads).toBe(1);
+  });
 });
