@@ -95,60 +95,22 @@ export const marketStatusChange: FaultScenario = {
   ),
 };
 
-export const marketResolved: FaultScenario = {
-  name: "market resolved",
-  fault: "resolve-market {winningOutcome: YES}",
-  async run(row) {
+/**
+ * After ARG's resolution (`resolve` injects it; the bot logged `logged`): the exchange cancelled the
+ * market's orders and redeemed the wallet's shares. The bot forgets those orders and, after two
+ * identical position checks, takes the exchange's holdings as its own; it places nothing more
+ * there; and the other market keeps quoting, also once the redemption is in: the resolved market's
+ * shares no longer count towards the wallet's gross (they once took it past total.soft, and every
+ * other market went reduce-only a moment after the redemption). Recovery time: the resolution →
+ * the redemption in the bot's holdings.
+ */
+function resolveArg(resolve: (rig: Rig) => Promise<unknown>, logged: string): FaultScenario["run"] {
+  return async (row) => {
     const rig = await startRig({ markets: [ARG, FRA] });
     try {
       const t0 = Date.now();
-      await rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "YES" });
-      const from = await learnt(rig, "market is now RESOLVED");
-      // The exchange cancelled the market's orders and redeemed the wallet's shares: the bot forgets
-      // those orders and, after two identical position checks, takes the exchange's holdings as its own.
-      const argLive = () =>
-        rig.daemon.engine
-          .liveOrders()
-          .filter((o) => o.tokenId === ARG.yesTokenId || o.tokenId === ARG.noTokenId);
-      await waitFor(
-        () => argLive().length === 0 && inventory(rig).every((v) => v.ok),
-        6_000,
-        "the resolved market's orders forgotten and its redemption in inventory",
-      );
-      row.recoveryMs = Date.now() - t0;
-      expect(quotesOn(rig, ARG.id)).toBe(0);
-      // The other market keeps quoting, also once the redemption is in inventory: the resolved
-      // market's shares no longer count towards the wallet's gross (they once took it past
-      // total.soft, and every other market went reduce-only a moment after this point). Sampled
-      // over a moment, not at one instant: a requote (cancel, then place) lowers the count for a
-      // round trip.
-      await pause(1_000);
-      await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), 2_000, "the other market quoted");
-      expect(rig.logs.records().filter((r) => r.reason === "soft_cap_reduce_only")).toEqual([]);
-      await rig.reconciles(2);
-      expectInvariants(row, [
-        ...rig.verdicts().filter((v) => v.name !== "inventory"),
-        ...inventory(rig),
-        checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, from, Date.now()),
-      ]);
-    } finally {
-      await rig.close();
-    }
-  },
-};
-
-export const marketResolvedSilently: FaultScenario = {
-  name: "market resolved silently",
-  fault: "silence-lifecycle, then resolve-market {winningOutcome: NO}",
-  async run(row) {
-    const rig = await startRig({ markets: [ARG, FRA] });
-    try {
-      const t0 = Date.now();
-      // The spec: most lifecycle events are not yet emitted. Nothing is pushed; the bot learns of the
-      // resolution from the market's record, read after a refusal or the redemption's drift.
-      await rig.admin("silence-lifecycle", { on: true });
-      await rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "NO" });
-      const from = await learnt(rig, "market is now RESOLVED (its record");
+      await resolve(rig);
+      const from = await learnt(rig, logged);
       const argLive = () =>
         rig.daemon.engine
           .liveOrders()
@@ -160,6 +122,8 @@ export const marketResolvedSilently: FaultScenario = {
       );
       row.recoveryMs = Date.now() - t0;
       expect(quotesOn(rig, ARG.id)).toBe(0);
+      // Sampled over a moment, not at one instant: a requote (cancel, then place) lowers the count
+      // for a round trip.
       await pause(1_000);
       await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), 2_000, "the other market quoted");
       const records = rig.logs.records();
@@ -173,12 +137,32 @@ export const marketResolvedSilently: FaultScenario = {
           ...inventory(rig),
           checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, from, Date.now()),
         ],
-        `resolution read from the record in ${((from - t0) / 1000).toFixed(2)} s`,
+        `resolution learnt in ${((from - t0) / 1000).toFixed(2)} s`,
       );
     } finally {
       await rig.close();
     }
-  },
+  };
+}
+
+export const marketResolved: FaultScenario = {
+  name: "market resolved",
+  fault: "resolve-market {winningOutcome: YES}",
+  run: resolveArg(
+    (rig) => rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "YES" }),
+    "market is now RESOLVED",
+  ),
+};
+
+export const marketResolvedSilently: FaultScenario = {
+  name: "market resolved silently",
+  fault: "silence-lifecycle, then resolve-market {winningOutcome: NO}",
+  // The spec: most lifecycle events are not yet emitted. Nothing is pushed; the bot learns of the
+  // resolution from the market's record, read after a refusal or the redemption's drift.
+  run: resolveArg(async (rig) => {
+    await rig.admin("silence-lifecycle", { on: true });
+    await rig.admin("resolve-market", { marketId: ARG.id, winningOutcome: "NO" });
+  }, "market is now RESOLVED (its record"),
 };
 
 export const platformFrozen: FaultScenario = {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { BOT, Harness } from "./support/harness.js";
+import {
+  buyTenYes,
+  expectOtherMarketQuoting,
+  redeem,
+  SETTLEMENT_RISK,
+  twoMarkets,
+  YES_WINS,
+} from "./support/settlement.js";
 
 /**
  * A resolved market's shares are settled: the exchange redeems them at the payout, so they carry no
@@ -12,61 +20,35 @@ import { BOT, Harness } from "./support/harness.js";
  * at their cost, so their payout never reached the PnL. The baseline now follows a settled token's
  * holding (engine-settlement.ts, PositionBook.followRedemption), and the payouts pin the mark.
  */
-const RISK = {
-  inventory: { perMarket: { soft: "100", hard: "100" }, total: { soft: "15", hard: "100" } },
-};
-
-async function twoMarkets(): Promise<{ h: Harness; yes1: string; no1: string; yes2: string; no2: string }> {
-  const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
-  const [yes1, no1] = h.tokens(1);
-  const [yes2, no2] = h.tokens(2);
-  // Shares held at start: the baseline, not the bot's doing.
-  h.venue.credit(BOT, yes1, 20_000_000n);
-  h.venue.credit(BOT, no1, 20_000_000n);
-  for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-  const starting = h.engine.start();
-  await h.run(500);
-  await starting;
-  return { h, yes1, no1, yes2, no2 };
-}
-
 /** Market 1 resolves YES: the exchange cancels its orders, then redeems every share of it. */
 async function resolveAndRedeem(h: Harness, yes1: string, no1: string, payouts?: Record<string, string>) {
   const m1 = h.markets[0]?.marketId ?? "";
   h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
   if (payouts !== undefined) h.engine.onMarketStatus(m1, "RESOLVED", payouts); // the market_resolved push
   await h.run(500);
-  for (const t of [yes1, no1]) {
-    const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
-    if (held > 0n) h.venue.debit(BOT, t, held);
-  }
+  redeem(h, [yes1, no1]);
   await h.run(61_000); // seen by two position checks
 }
 
 describe("a resolved market's positions", () => {
   it("do not count towards the wallet's gross: the redemption leaves the other market quoting both sides", async () => {
-    const { h, yes1, no1, yes2, no2 } = await twoMarkets();
+    const t = await twoMarkets();
+    const { h, yes1, no1, yes2 } = t;
     expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
 
     await resolveAndRedeem(h, yes1, no1);
     expect(h.logs.text()).toContain("settled market's shares redeemed");
     expect(h.logs.text()).not.toContain("positions corrected");
     expect(h.engine.positionOf(yes1)).toBe(0n);
-
-    h.crowdQuote(yes2, "0.49", "0.53");
-    await h.run(2_000);
-    expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
-    expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    await expectOtherMarketQuoting(t);
   });
 
   it("are worth their payout: bought shares keep it in the PnL after the redemption", async () => {
     const { h, yes1, no1 } = await twoMarkets();
-    h.take(yes1, "sell", "0.47", "110"); // we buy 10 YES at 0.47
-    await h.run(2_000);
-    expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
+    await buyTenYes(h, yes1);
     const fees = -h.engine.status().pnlMicro + 10n * (500_000n - 470_000n); // marked at 0.50 until now
 
-    await resolveAndRedeem(h, yes1, no1, { "0": "1", "1": "0" });
+    await resolveAndRedeem(h, yes1, no1, YES_WINS);
     // 10 × (1 − 0.47), whatever the book shows later.
     expect(h.engine.status().pnlMicro).toBe(5_300_000n - fees);
     expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
@@ -79,7 +61,7 @@ describe("a resolved market's positions", () => {
 describe("a market listed resolved at start (a restart after its resolution)", () => {
   it("counts nothing towards the wallet's gross: its carried position leaves the other market quoting", async () => {
     const h = new Harness({
-      risk: RISK,
+      risk: SETTLEMENT_RISK,
       latencyMs: 50,
       markets: 2,
       status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),

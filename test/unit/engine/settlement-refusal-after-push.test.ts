@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOT, Harness } from "./support/harness.js";
+import { redeem, twoMarkets, YES_WINS } from "./support/settlement.js";
 
 /**
  * A placement in flight when the RESOLVED push arrives is answered 409 market_not_open. That refusal
@@ -9,39 +9,22 @@ import { BOT, Harness } from "./support/harness.js";
  * quoting retried there every minute. A push's non-OPEN status now stands against later refusals
  * (MarketRefusals).
  */
-const RISK = {
-  inventory: { perMarket: { soft: "100", hard: "100" }, total: { soft: "15", hard: "100" } },
-};
-
 describe("settlement: a refusal answered after the RESOLVED push", () => {
   it("does not un-settle the market (the redemption still moves the baseline, the other market quotes both sides)", async () => {
-    const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
-    const [yes1, no1] = h.tokens(1);
-    const [yes2, no2] = h.tokens(2);
-    h.venue.credit(BOT, yes1, 20_000_000n);
-    h.venue.credit(BOT, no1, 20_000_000n);
-    for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { h, m1, yes1, no1, yes2 } = await twoMarkets();
     expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-    const m1 = h.markets[0]?.marketId ?? "";
 
     // The book moves: the bot requotes market 1; its placements are on their way (50 ms) ...
     h.crowdQuote(yes1, "0.49", "0.53");
     await h.run(10);
     // ... when the market resolves (the exchange cancels its orders, the push comes at once).
     h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
-    h.engine.onMarketStatus(m1, "RESOLVED", { "0": "1", "1": "0" });
+    h.engine.onMarketStatus(m1, "RESOLVED", YES_WINS);
     await h.run(500);
     // The placement in flight when the market resolved is refused 409 market_not_open.
     expect(/"code":"market_not_open".*"msg":"placement rejected"/.test(h.logs.text())).toBe(true);
 
-    // The redemption takes the wallet's shares of market 1.
-    for (const t of [yes1, no1]) {
-      const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
-      if (held > 0n) h.venue.debit(BOT, t, held);
-    }
+    redeem(h, [yes1, no1]);
     await h.run(61_000); // two position checks, and the refusal's cool-down
     const logs = h.logs.text();
     expect(logs.includes("positions corrected"), "the redemption was corrected into inventory").toBe(false);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { BOT, Harness } from "./support/harness.js";
+import {
+  buyTenYes,
+  expectOtherMarketQuoting,
+  recordFromVenue,
+  redeem,
+  twoMarkets,
+} from "./support/settlement.js";
 
 /**
  * The spec says most lifecycle events are not yet emitted: a market can resolve without a push. The
@@ -11,29 +18,12 @@ import { BOT, Harness } from "./support/harness.js";
  * drift, now read the market's record; a settled record stands for the push that never came
  * (market-record-read.ts).
  */
-const RISK = {
-  inventory: { perMarket: { soft: "100", hard: "100" }, total: { soft: "15", hard: "100" } },
-};
-
 describe("settlement: a market resolved without a push", () => {
   it("is settled from its record after a refusal: redemption in the baseline, payout in the PnL", async () => {
-    const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
-    const [yes1, no1] = h.tokens(1);
-    const [yes2, no2] = h.tokens(2);
-    h.venue.credit(BOT, yes1, 20_000_000n);
-    h.venue.credit(BOT, no1, 20_000_000n);
-    for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-    const m1 = h.markets[0]?.marketId ?? "";
-    h.exchange.marketRecord = async ({ marketId }) => {
-      const status = h.venue.market(marketId)?.status ?? "OPEN";
-      return status === "RESOLVED" ? { status, payouts: { "0": "1", "1": "0" } } : { status };
-    };
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
-    h.take(yes1, "sell", "0.47", "110"); // we buy 10 YES at 0.47
-    await h.run(2_000);
-    expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
+    const t = await twoMarkets();
+    const { h, m1, yes1, no1 } = t;
+    h.exchange.marketRecord = recordFromVenue(h);
+    await buyTenYes(h, yes1);
 
     // Resolved without a push: the exchange ends our orders there; a requote is refused.
     h.silentStatus = true;
@@ -44,11 +34,7 @@ describe("settlement: a market resolved without a push", () => {
     // YES pays 1: 10 × (1 − 0.47) (maker fees 0).
     expect(h.engine.status().pnlMicro).toBe(5_300_000n);
 
-    // The redemption takes the wallet's shares of market 1.
-    for (const t of [yes1, no1]) {
-      const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
-      if (held > 0n) h.venue.debit(BOT, t, held);
-    }
+    redeem(h, [yes1, no1]);
     await h.run(120_000); // position checks, and two of the refusal's minutes
     const logs = h.logs.text();
     expect(logs).not.toContain("positions corrected");
@@ -56,39 +42,21 @@ describe("settlement: a market resolved without a push", () => {
     expect(h.engine.status().pnlMicro).toBe(5_300_000n);
     // Gated for good: nothing more is sent to the resolved market.
     expect(logs.match(/market refused a placement/g)?.length).toBe(1);
-    h.crowdQuote(yes2, "0.49", "0.53");
-    await h.run(2_000);
-    expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
-    expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    await expectOtherMarketQuoting(t);
   });
 
   it("is settled from its record after a position drift, when nothing was refused (its book emptied)", async () => {
-    const h = new Harness({ risk: RISK, latencyMs: 50, markets: 2 });
-    const [yes1, no1] = h.tokens(1);
-    const [yes2, no2] = h.tokens(2);
-    h.venue.credit(BOT, yes1, 20_000_000n);
-    h.venue.credit(BOT, no1, 20_000_000n);
-    for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-    const m1 = h.markets[0]?.marketId ?? "";
-    h.exchange.marketRecord = async ({ marketId }) => {
-      const status = h.venue.market(marketId)?.status ?? "OPEN";
-      return status === "RESOLVED" ? { status, payouts: { "0": "1", "1": "0" } } : { status };
-    };
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
-    h.take(yes1, "sell", "0.47", "110"); // we buy 10 YES at 0.47
-    await h.run(2_000);
+    const t = await twoMarkets();
+    const { h, m1, yes1, no1 } = t;
+    h.exchange.marketRecord = recordFromVenue(h);
+    await buyTenYes(h, yes1);
 
     // Resolved without a push: every order there is cancelled, so its book is empty and the bot
     // has nothing to place (no refusal); then the redemption.
     h.silentStatus = true;
     h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
     await h.run(1_000);
-    for (const t of [yes1, no1]) {
-      const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
-      if (held > 0n) h.venue.debit(BOT, t, held);
-    }
+    redeem(h, [yes1, no1]);
     await h.run(120_000); // position checks: the first drift reads the record, before any correction
     const logs = h.logs.text();
     expect(logs).not.toContain("market refused a placement");
@@ -96,10 +64,7 @@ describe("settlement: a market resolved without a push", () => {
     expect(logs).not.toContain("positions corrected");
     expect(h.engine.positionOf(yes1)).toBe(10_000_000n);
     expect(h.engine.status().pnlMicro).toBe(5_300_000n);
-    h.crowdQuote(yes2, "0.49", "0.53");
-    await h.run(2_000);
-    expect(h.botQuotes(yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
-    expect(h.botQuotes(no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    await expectOtherMarketQuoting(t);
   });
 
   it("is left to the refusal's cool-down when its record is not settled, or cannot be read", async () => {

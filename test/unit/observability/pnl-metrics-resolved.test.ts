@@ -1,7 +1,8 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../../src/observability/metrics.js";
-import { BOT, Harness } from "../engine/support/harness.js";
+import { Harness } from "../engine/support/harness.js";
+import { buyTenYes, redeem, YES_WINS } from "../engine/support/settlement.js";
 import { parseExposition, sumOf } from "../observability/exposition.js";
 
 /**
@@ -20,18 +21,13 @@ describe("PnL metrics after a resolution with payouts", () => {
     const starting = h.engine.start();
     await h.run(500);
     await starting;
-    h.take(yes, "sell", "0.47", "110"); // we buy 10 YES at 0.47
-    await h.run(2_000);
-    expect(h.engine.positionOf(yes)).toBe(10_000_000n);
+    await buyTenYes(h, yes);
 
     const m1 = h.markets[0]?.marketId ?? "";
     h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
-    h.engine.onMarketStatus(m1, "RESOLVED", { "0": "1", "1": "0" });
+    h.engine.onMarketStatus(m1, "RESOLVED", YES_WINS);
     await h.run(500);
-    for (const t of [yes, no]) {
-      const held = h.venue.positions(BOT).find((p) => p.tokenId === t)?.available ?? 0n;
-      if (held > 0n) h.venue.debit(BOT, t, held);
-    }
+    redeem(h, [yes, no]);
     await h.run(61_000);
     const total = Number(h.engine.status().pnlMicro) / 1e6;
     expect(total).toBeCloseTo(5.3, 6); // 10 × (1 − 0.47), fees 0
