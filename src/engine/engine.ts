@@ -2,8 +2,8 @@
  * # The trading engine — API as built
  *
  * `createEngine(deps: EngineDeps): TradingEngine`; TradingEngine implements `Engine` (engine-api.ts,
- * unchanged) and adds `positionOf(tokenId)`, `heldOf(tokenId)`, `account(tokenId)`, `accounts()`, `liveOrders()` and
- * `reconcileNow()`.
+ * unchanged) and adds `positionOf(tokenId)`, `heldOf(tokenId)`, `account(tokenId)`, `accounts()`,
+ * `liveOrders()` and `reconcileNow()`.
  *
  * deps (engine-deps.ts):
  * - `clock: Clock`; `exchange: ExchangePort & ReconcileSource` (`new HttpExchange(client)` live/paper);
