@@ -52,8 +52,9 @@ interface MarketReads {
 }
 
 /**
- * Holds back the position check's corrections on a market not known settled until a read of its
- * record, made for that very drift, has answered "not settled". A drift there may be a silent
+ * Holds back the position check's corrections on a market not known settled, of a token the
+ * exchange says the wallet holds none of (a redemption's signature), until a read of the market's
+ * record, made for that very drift, has answered "not settled". Such a drift may be a silent
  * resolution's redemption: corrected into inventory, the tokens would go below their baseline (the
  * wallet's gross up, other markets reduce-only), and a later read's payouts would then pin that
  * corrected short, a phantom PnL the kill switch watches. A drift seen for the first time, or
@@ -78,7 +79,9 @@ export class DriftRecordGate {
   ): Set<string> {
     const byMarket = new Map<string, { tokenId: string; key: string }[]>();
     for (const d of drifts) {
-      if (settled(d.tokenId)) continue;
+      // A redemption leaves the wallet none of the token: other drifts (a fill not settled yet,
+      // a missed one) are not read for, or every passing drift would cost a request.
+      if (d.remoteMicro !== 0n || settled(d.tokenId)) continue;
       const marketId = core.tokens.get(d.tokenId)?.market.marketId;
       if (marketId === undefined) continue;
       const list = byMarket.get(marketId) ?? [];
