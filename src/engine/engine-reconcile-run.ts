@@ -213,14 +213,15 @@ export async function reconcileOnce(
     backfilled: report.backfill.applied.length,
     tradePagesCapped: report.tradesCapped !== undefined,
     drifts: check.drifts,
-    corrections: check.corrections,
+    corrections: corrected,
   };
   const changed =
     summary.updates + summary.orphans + summary.adopted + summary.backfilled + check.drifts.length;
   const fields = {
     ...summary,
     drifts: check.drifts.map(driftFields),
-    corrections: check.corrections.map(driftFields),
+    corrections: corrected.map(driftFields),
+    ...(redeemed.length === 0 ? {} : { redeemed: redeemed.map(driftFields) }),
   };
   if (changed > 0) core.log.info(fields, "reconcile");
   else core.log.debug(fields, "reconcile");
