@@ -9,16 +9,16 @@ import {
 
 /**
  * A market resolved without a push and its book emptied (nothing refused): the redemption's drift
- * is the only sign. Its first sighting reads the market's record; the second sighting corrects the
- * drift into inventory at once, in the same reconcile, before that run's own read answers. When the
- * first read fails (one transient 5xx, a timeout, a 429 of the ip bucket), the redemption is
- * corrected into inventory (positions −start holdings, other market reduce-only), and then the
- * second sighting's read, answering RESOLVED with payouts, settles the market and PINS the
- * corrected short at the payout: a phantom PnL equal to the resolution's move on the holdings at
- * start, which the kill switch watches. Here the wallet held 20 YES at start and bought 10 more at
- * 0.47; YES pays 1. The session's PnL is 10 × (1 − 0.47) = 5.3; after the corrected short (−20 YES,
- * entered at the mark 0.50) is pinned at 1, it reads −10 (the 10 bought shares left at cost, and a
- * 10 USDC loss that is the start holdings' gain, booked with the wrong sign).
+ * is the only sign. Its first sighting read the market's record, and the second sighting corrected
+ * the drift into inventory at once, before that run's own read answered. When the first read failed
+ * (one transient 5xx, a timeout, a 429 of the ip bucket), the redemption was corrected into
+ * inventory (positions −start holdings, other market reduce-only), and then the second sighting's
+ * read, answering RESOLVED with payouts, settled the market and PINNED the corrected short at the
+ * payout: a phantom PnL equal to the resolution's move on the holdings at start, which the kill
+ * switch watches. Here the wallet held 20 YES at start and bought 10 more at 0.47; YES pays 1. The
+ * session's PnL is 10 × (1 − 0.47) = 5.3; with the corrected short (−20 YES, entered at the mark
+ * 0.50) pinned at 1, it read −10. A drift is now corrected only once a read made for it answered
+ * "not settled" (DriftRecordGate; found by review).
  */
 describe("settlement: a silent resolution whose first record read failed", () => {
   it("does not correct the redemption into inventory and then pin the corrected short (phantom PnL)", async () => {
