@@ -47,7 +47,6 @@ import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
-import { ClosedMarketWatch } from "./closed-market-watch.js";
 import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
@@ -59,14 +58,13 @@ import { marketBook, quoteToken } from "./engine-quote.js";
 import { ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
-import { settleMarket } from "./engine-settlement.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
 import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
 import { warnImpossibleLimits } from "./impossible-limits.js";
 import { MarketCloses } from "./market-closes.js";
-import { DriftRecordGate, readSettledRecord } from "./market-record-read.js";
-import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
+import { DriftRecordGate } from "./market-record-read.js";
+import { MarketStatuses } from "./market-statuses.js";
 import type { PlatformWatch } from "./platform-watch.js";
 
 /**
@@ -87,8 +85,8 @@ export class TradingEngine implements Engine {
   readonly #fills: FillIntake;
   readonly #waiters = new CancelAllWaiters();
   readonly #scheduler: ReconcileScheduler;
-  readonly #refusals: MarketRefusals;
-  readonly #closedMarkets: ClosedMarketWatch;
+  /** Market statuses from pushes, records and refusals (market-statuses.ts). */
+  readonly #markets: MarketStatuses;
   readonly #closes: MarketCloses;
   readonly #platform: PlatformWatch;
   readonly #haltEnd: HaltEndWatch;
@@ -123,38 +121,18 @@ export class TradingEngine implements Engine {
       },
       orderError: (code) => orderError(this.#core, this.#platform, code),
       suspectFrozen: () => this.#platform.suspect(),
-      marketRefused: (marketId) => {
-        if (!this.#refusals.refused(marketId)) return;
-        log.warn(
-          { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
-          "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
-        );
-        void readSettledRecord(this.#core, marketId, "the refusal");
-      },
-      recordSettled: (marketId, { status, payouts }, after) => {
-        if (this.#stopping !== undefined) return;
-        log.warn(
-          { marketId, slug: this.#core.tokens.slugOf(marketId), status },
-          `market is now ${status} (its record, read after ${after})`,
-        );
-        this.onMarketStatus(marketId, status, payouts);
-      },
+      marketRefused: (marketId) => this.#markets.refused(marketId),
+      recordSettled: (marketId, record, after) =>
+        this.#markets.recordRead(marketId, record, `after ${after}`),
       onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
     });
     // An earlier run's trip the operator never re-armed holds from the first quoting step on.
     restoreKillSwitch(this.#core);
     this.#fills = new FillIntake(this.#core);
     const { clock, emit } = this.#core;
-    this.#refusals = new MarketRefusals(clock, (marketId, status) => this.#marketStatus(marketId, status));
+    this.#markets = new MarketStatuses(this.#core);
     this.#platform = watchPlatform(this.#core);
     this.#haltEnd = new HaltEndWatch(clock, this.#core.risk, () => this.#core.requoteAll());
-    this.#closedMarkets = new ClosedMarketWatch(this.#core, (marketId, { status, payouts }) => {
-      log.warn(
-        { marketId, slug: this.#core.tokens.slugOf(marketId), status },
-        `market is now ${status} (its record, read while it was closed)`,
-      );
-      this.onMarketStatus(marketId, status, payouts);
-    });
     this.#firstBooks = new FirstSnapshotWatch(clock, log, this.#core.tokens);
     this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
       this.#marketClosed(marketId, closesAtMs),
@@ -217,7 +195,7 @@ export class TradingEngine implements Engine {
     // A book still without its first snapshot a while from now is named once (its wait is at debug).
     this.#firstBooks.arm();
     // A market closed by its status may reopen without a push: its record is read once a minute.
-    this.#closedMarkets.arm();
+    this.#markets.start();
     // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
     const quoted = [...tokens.slots()].filter((s) => s.strategy !== undefined).map((s) => s.market);
     warnImpossibleLimits(log, this.#core.risk.config, quoted);
@@ -260,19 +238,7 @@ export class TradingEngine implements Engine {
   }
 
   onMarketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
-    this.#refusals.pushed(marketId, status);
-    this.#marketStatus(marketId, status, payouts);
-  }
-
-  /** A market status from a push or a refusal's gate and cool-down (market-refusals.ts). */
-  #marketStatus(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
-    const core = this.#core;
-    core.tokens.setMarketStatus(marketId, status);
-    core.enforce(core.risk.onMarketStatus(marketId, status));
-    // Requotes the market, and the other markets when a settlement moved their limits.
-    settleMarket(core, marketId, status, payouts);
-    // A market closed by its status now: its record is read from the next round on.
-    if (this.#started) this.#closedMarkets.arm();
+    this.#markets.pushed(marketId, status, payouts);
   }
 
   /**
@@ -298,10 +264,9 @@ export class TradingEngine implements Engine {
       const deadline = clock.now() + Math.max(0, timeoutMs);
       this.#enabled = false;
       this.#scheduler.stop();
-      this.#refusals.clear();
+      this.#markets.stop();
       this.#closes.clear();
       this.#haltEnd.stop();
-      this.#closedMarkets.stop();
       this.#firstBooks.stop();
       this.#core.decisions.stop();
       this.#platform.stop();
