@@ -159,7 +159,7 @@ export async function reconcileOnce(
   memory.priorDrifts = check.drifts;
   // A drift on a market not known settled may be a silent resolution's redemption: its record says,
   // and the drift is corrected only once a read made for it has answered "not settled".
-  const held = memory.driftReads.held(core, check.drifts, (t) => positions.settled(t));
+  const held = memory.driftReads.held(core, check.drifts);
   const before = grossMark(core);
   const redeemed: PositionDrift[] = [];
   const corrected: PositionDrift[] = [];

@@ -70,18 +70,14 @@ export class DriftRecordGate {
 
   /**
    * The tokens whose corrections must wait, given this check's drifts (starting the reads they
-   * need). `settled` says which tokens' markets are already known settled (they need no read).
+   * need). Tokens of markets already known settled need no read.
    */
-  held(
-    core: EngineCore,
-    drifts: readonly PositionDrift[],
-    settled: (tokenId: string) => boolean,
-  ): Set<string> {
+  held(core: EngineCore, drifts: readonly PositionDrift[]): Set<string> {
     const byMarket = new Map<string, { tokenId: string; key: string }[]>();
     for (const d of drifts) {
       // A redemption leaves the wallet none of the token: other drifts (a fill not settled yet,
       // a missed one) are not read for, or every passing drift would cost a request.
-      if (d.remoteMicro !== 0n || settled(d.tokenId)) continue;
+      if (d.remoteMicro !== 0n || core.positions.settled(d.tokenId)) continue;
       const marketId = core.tokens.get(d.tokenId)?.market.marketId;
       if (marketId === undefined) continue;
       const list = byMarket.get(marketId) ?? [];
