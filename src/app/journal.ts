@@ -10,7 +10,12 @@ import {
 } from "../journal/gone-orders.js";
 import { openJournalDb } from "../journal/open.js";
 import { JournalRecorder } from "../journal/recorder.js";
-import { type JournalRestore, type RestoredTrip, readRestore } from "../journal/restore.js";
+import {
+  type CarriedDrawdown,
+  type JournalRestore,
+  type RestoredTrip,
+  readRestore,
+} from "../journal/restore.js";
 import { DAY_MS, JournalRetention } from "../journal/retention.js";
 import { type JournalToken, JournalWriter } from "../journal/writer.js";
 import type { Logger } from "../observability/logger.js";
@@ -89,6 +94,7 @@ export function openDaemonJournal(
     const restore: JournalRestore = { ...found, accounts, feePending };
     logRestore(ctx.logger, settings.path, run, restore);
     if (restore.killSwitch !== undefined) logStillTripped(ctx.logger, settings.path, restore.killSwitch);
+    if (restore.carriedDrawdown !== undefined) logCarried(ctx.logger, settings.path, restore.carriedDrawdown);
     const recorder = new JournalRecorder({
       writer,
       run,
@@ -233,6 +239,14 @@ function logRestore(logger: Logger, path: string, run: number, r: JournalRestore
  * The run starts with the kill switch an earlier run tripped and nobody re-armed (the engine quotes
  * nothing until `kill -USR2`): said at warn, once, with what tripped it.
  */
+function logCarried(logger: Logger, path: string, c: CarriedDrawdown): void {
+  logger.warn(
+    { journal: path, fromRun: c.run, drawdown: weiToString(c.drawdownMicro) },
+    `kill switch: ${weiToString(c.drawdownMicro)} USDC of drawdown carried over from run ${c.run} ` +
+      `(as of ${new Date(c.atMs).toISOString()}); re-base it to 0 with kill -USR2 ${process.pid}`,
+  );
+}
+
 function logStillTripped(logger: Logger, path: string, t: RestoredTrip): void {
   logger.warn(
     {

@@ -8,8 +8,9 @@ export interface Rearmable {
 }
 
 /**
- * The operator's way to re-arm a tripped drawdown kill switch without a restart: `kill -USR2 <pid>`.
- * Listens until the daemon is done; a signal while the switch is not tripped only logs that.
+ * The operator's way to re-arm a tripped drawdown kill switch without a restart: `kill -USR2 <pid>`
+ * (on an armed one it re-bases the drawdown to 0: TradingEngine.rearmKillSwitch). Listens until the
+ * daemon is done; a signal while there is nothing to re-arm or re-base only logs that.
  * Returns the daemon, so it can wrap a start function's result.
  * @example const d = rearmOnSignal(await startDaemon(config, { logger }), logger);
  */
@@ -20,7 +21,7 @@ export function rearmOnSignal<D extends Rearmable>(
 ): D {
   const onSignal = () => {
     if (!daemon.engine.rearmKillSwitch())
-      logger.info(`${signal}: the kill switch is not tripped; nothing to re-arm`);
+      logger.info(`${signal}: the kill switch is not tripped and has no drawdown; nothing to re-arm`);
   };
   process.on(signal, onSignal);
   void daemon.done.finally(() => process.off(signal, onSignal));

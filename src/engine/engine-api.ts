@@ -38,8 +38,9 @@ export interface Engine {
   status(): EngineStatus;
   /**
    * Operator action: re-arms a tripped drawdown kill switch (its peak restarts at the current PnL),
-   * also one tripped in an earlier run (`restore.killSwitch`), and lets every token quote again.
-   * Reported as a `kill_switch` event (the journal keeps it). False when it was not tripped.
+   * also one tripped in an earlier run (`restore.killSwitch`), and lets every token quote again; on
+   * an armed switch with a drawdown (a carried one included) it re-bases the peak the same way.
+   * Reported as a `kill_switch` event (the journal keeps it). False when neither applies.
    */
   rearmKillSwitch(): boolean;
 }
@@ -53,4 +54,9 @@ export interface EngineStatus {
   readonly killSwitch: boolean;
   /** Total PnL (realised + unrealised at mid) in USDC micro-units. */
   readonly pnlMicro: bigint;
+  /**
+   * The kill switch's peak − last observed total PnL, USDC micro-units (before any observation: the
+   * drawdown carried over from an earlier run, else 0).
+   */
+  readonly drawdownMicro: bigint;
 }

@@ -76,6 +76,12 @@ export interface EngineRestore {
    * re-armed: the engine starts tripped (quoting nothing) until `rearmKillSwitch`. Default none.
    */
   readonly killSwitch?: KillSwitchTrip;
+  /**
+   * The drawdown from its peak the kill switch had reached when the account's last run last
+   * journaled it, re-armed since any trip: the new run starts with that much of the limit used
+   * (DrawdownKillSwitch.carry). Ignored when `killSwitch` holds a trip. Default none (0).
+   */
+  readonly carriedDrawdown?: { readonly drawdownMicro: bigint };
 }
 
 /** Nothing carried over: a first run. */

@@ -51,7 +51,13 @@ import type { Engine, EngineStatus } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
-import { rearmKillSwitch, reportKillSwitchTrip, restoreKillSwitch } from "./engine-kill-switch.js";
+import {
+  markToken,
+  observeStartPnl,
+  rearmKillSwitch,
+  reportKillSwitchTrip,
+  restoreKillSwitch,
+} from "./engine-kill-switch.js";
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
 import { marketBook, quoteToken } from "./engine-quote.js";
@@ -194,6 +200,8 @@ export class TradingEngine implements Engine {
     this.#closes.arm([...tokens.slots()].map((s) => s.market));
     // A book still without its first snapshot a while from now is named once (its wait is at debug).
     this.#firstBooks.arm();
+    // The kill switch's starting peak is the PnL now: a loss on the first fills counts.
+    observeStartPnl(this.#core);
     // A market closed by its status may reopen without a push: its record is read once a minute.
     this.#markets.start();
     // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
@@ -205,7 +213,7 @@ export class TradingEngine implements Engine {
   }
 
   onBook(tokenId: string, book: BookView): void {
-    const { clock, positions, tokens, risk } = this.#core;
+    const { clock, tokens } = this.#core;
     const slot = tokens.get(tokenId);
     if (slot === undefined) return;
     // σ and the PnL mark follow the market without us: our own quotes at the touch move the
@@ -213,9 +221,7 @@ export class TradingEngine implements Engine {
     // σ is a rate per second of elapsed time: on the monotonic clock, a step of the wall clock is
     // not one long interval that all but replaces its history (SimClock: the same time as now()).
     const mid = tokens.observeBook(slot, book, marketBook(this.#core, slot, book), monotonicNow(clock));
-    if (mid !== undefined && positions.mark(tokenId, mid)) {
-      this.#core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
-    }
+    if (mid !== undefined) markToken(this.#core, tokenId, mid);
     this.#requote(tokenId);
   }
 
@@ -300,6 +306,7 @@ export class TradingEngine implements Engine {
       inFlight: queue.depth().inFlight,
       killSwitch: risk.killSwitchActive(),
       pnlMicro: positions.pnlMicro,
+      drawdownMicro: risk.killSwitchDrawdownMicro,
     };
   }
 

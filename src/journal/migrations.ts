@@ -180,6 +180,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX kill_switch_run ON kill_switch (run_id, id);
     `,
   },
+  {
+    version: 5,
+    name: "the kill switch's drawdown with each PnL snapshot",
+    // An armed kill switch's drawdown from its peak carries over to the account's next run, so a
+    // restart (or a crash loop) does not renew the limit: restore.ts reads the last one journaled
+    // after the account's last trip or re-arm. NULL in older rows: nothing to carry.
+    sql: `
+      ALTER TABLE pnl ADD COLUMN drawdown_micro INTEGER CHECK (drawdown_micro >= 0);
+    `,
+  },
 ];
 
 function version(db: Database): number {

@@ -13,7 +13,8 @@ import type { AccountReason, JournalWriter } from "./writer.js";
 export interface JournalSource {
   account(tokenId: string): TokenAccount;
   accounts(): readonly { tokenId: string; account: TokenAccount; markMicro: number | undefined }[];
-  status(): { readonly pnlMicro: bigint; readonly openOrders: number };
+  /** drawdownMicro: the kill switch's peak − PnL, journaled so that the next run carries it. */
+  status(): { readonly pnlMicro: bigint; readonly openOrders: number; readonly drawdownMicro?: bigint };
   /**
    * The orders the engine holds live (not terminal), by exchange orderId: how the recorder sees an
    * adopted order of an earlier run end (TradingEngine has it). Without it such orders are left for
@@ -76,7 +77,8 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
- * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals.
+ * - every `snapshotIntervalMs`: the accounts whose figures or mark moved, and the PnL totals with
+ *   the kill switch's drawdown (the next run starts with it used: restore.carriedDrawdown).
  * A failed write never reaches the engine: it is counted and logged (rate-limited; a kill-switch trip
  * also at once, since a restart would not know of it), and trading goes on, since the exchange, not
  * the journal, is the authority on orders and positions.
@@ -337,7 +339,7 @@ export class JournalRecorder {
       // A flat token's mark says nothing about PnL: keep its row count down.
       this.#writeIfChanged(at, reason, tokenId, a, a.sizeMicro === 0n ? undefined : markMicro);
     }
-    const { pnlMicro, openOrders } = source.status();
+    const { pnlMicro, openOrders, drawdownMicro } = source.status();
     this.#o.writer.pnl(this.#o.run, {
       atMs: at,
       reason,
@@ -346,6 +348,7 @@ export class JournalRecorder {
       feesPico: fees,
       unrealisedPico: unrealised,
       openOrders,
+      drawdownMicro,
     });
   }
 

@@ -4,6 +4,14 @@ import type { Side } from "../core/types.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { type AccountRow, accountOfRow } from "./codec.js";
 import { MAY_REST, UNCLEAN_RUN } from "./may-rest.js";
+import {
+  type CarriedDrawdown,
+  type RestoredTrip,
+  readCarriedDrawdown,
+  readTrip,
+} from "./restore-kill-switch.js";
+
+export type { CarriedDrawdown, RestoredTrip } from "./restore-kill-switch.js";
 
 /** What the journal carries over to a new run of the same account. */
 export interface JournalRestore {
@@ -45,50 +53,11 @@ export interface JournalRestore {
    * re-arm after it, in that run or a later one): the new run starts tripped. Absent otherwise.
    */
   readonly killSwitch?: RestoredTrip;
-}
-
-/** A journaled trip of the kill switch (USDC micro-units), as a new run restores it. */
-export interface RestoredTrip {
-  /** The run that tripped it. */
-  readonly run: number;
-  readonly atMs: number;
-  readonly peakMicro: bigint;
-  readonly pnlMicro: bigint;
-  readonly drawdownMicro: bigint;
-  /** killSwitch.maxDrawdown of the run that tripped it. */
-  readonly limitMicro: bigint;
-}
-
-interface KillRow {
-  readonly run_id: bigint;
-  readonly at_ms: bigint;
-  readonly action: "trip" | "rearm";
-  readonly peak_micro: bigint;
-  readonly pnl_micro: bigint;
-  readonly drawdown_micro: bigint;
-  readonly limit_micro: bigint;
-}
-
-/**
- * The account's last kill-switch row before `beforeRun`, when it is a trip. A run that started
- * tripped and stopped without a re-arm writes no row: the trip of the run before stays the last.
- */
-function readTrip(db: Database, account: string, beforeRun: number): RestoredTrip | undefined {
-  const k = db
-    .prepare(
-      `SELECT k.* FROM kill_switch k JOIN runs r ON r.run_id = k.run_id
-       WHERE r.account = @account AND r.run_id < @beforeRun ORDER BY k.id DESC LIMIT 1`,
-    )
-    .get({ account, beforeRun }) as KillRow | undefined;
-  if (k === undefined || k.action !== "trip") return undefined;
-  return {
-    run: Number(k.run_id),
-    atMs: Number(k.at_ms),
-    peakMicro: k.peak_micro,
-    pnlMicro: k.pnl_micro,
-    drawdownMicro: k.drawdown_micro,
-    limitMicro: k.limit_micro,
-  };
+  /**
+   * The drawdown an armed kill switch had reached at the account's last PnL snapshot after its last
+   * trip or re-arm: the new run starts with it used. Absent when there is none, or a trip holds.
+   */
+  readonly carriedDrawdown?: CarriedDrawdown;
 }
 
 /** A journaled fill of a restored order, by its ids and time. */
@@ -120,7 +89,8 @@ interface PendingRow {
 /**
  * Reads what a new run of `account` (exchange base URL + wallet) restores: the latest account row
  * of every token any earlier run of that account traded, the orders those runs may have left
- * behind, their recent fills that have no fee row yet, and a kill-switch trip not re-armed since. A fill and its account row commit
+ * behind, their recent fills that have no fee row yet, a kill-switch trip not re-armed since, or else
+ * the drawdown the armed switch had reached. A fill and its account row commit
  * together, and so do a fee and the account after it, so a fill without a fee row is in the
  * restored account without its fee. Runs of other accounts in the same file are ignored, so one journal can serve several
  * wallets or exchanges without mixing their PnL.
@@ -178,9 +148,10 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
       )
       .all({ account, beforeRun, sinceMs, max: FEE_PENDING_MAX }) as PendingRow[];
     const trip = readTrip(db, account, beforeRun);
-    return { runs: Number(runs.n), rows, orders, pending, journaled, trip };
+    const carried = trip === undefined ? readCarriedDrawdown(db, account, beforeRun) : undefined;
+    return { runs: Number(runs.n), rows, orders, pending, journaled, trip, carried };
   });
-  const { runs, rows, orders, pending, journaled, trip } = read();
+  const { runs, rows, orders, pending, journaled, trip, carried } = read();
   let ordersSinceMs: number | undefined;
   for (const o of orders) {
     const at = Number(o.at_ms);
@@ -195,6 +166,7 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
     orderTokens: new Map(orders.flatMap((o) => (o.token_id === null ? [] : [[o.order_id, o.token_id]]))),
     runs,
     ...(trip === undefined ? {} : { killSwitch: trip }),
+    ...(carried === undefined ? {} : { carriedDrawdown: carried }),
   };
 }
 

@@ -81,6 +81,8 @@ export interface PnlRecord {
   readonly feesPico: bigint;
   readonly unrealisedPico: bigint;
   readonly openOrders: number;
+  /** The kill switch's peak − PnL (USDC micro-units); absent when the source does not say. */
+  readonly drawdownMicro?: bigint | undefined;
 }
 
 /** A trip or a re-arm of the drawdown kill switch (USDC micro-units): the engine's event, as journaled. */
@@ -156,8 +158,8 @@ export class JournalWriter {
          VALUES (@run, @atMs, @reason, @tokenId, @size_micro, @cost_pico, @realised_pico, @fees_pico, @fee_shares_micro, @mark)`,
       ),
       pnl: db.prepare(
-        `INSERT INTO pnl (run_id, at_ms, reason, pnl_micro, realised_pico, fees_pico, unrealised_pico, open_orders)
-         VALUES (@run, @atMs, @reason, @pnlMicro, @realised, @fees, @unrealised, @openOrders)`,
+        `INSERT INTO pnl (run_id, at_ms, reason, pnl_micro, realised_pico, fees_pico, unrealised_pico, open_orders, drawdown_micro)
+         VALUES (@run, @atMs, @reason, @pnlMicro, @realised, @fees, @unrealised, @openOrders, @drawdown)`,
       ),
       kill: db.prepare(
         `INSERT INTO kill_switch (run_id, at_ms, action, peak_micro, pnl_micro, drawdown_micro, limit_micro)
@@ -294,6 +296,7 @@ export class JournalWriter {
       fees: p.feesPico.toString(),
       unrealised: p.unrealisedPico.toString(),
       openOrders: p.openOrders,
+      drawdown: p.drawdownMicro ?? null,
     });
   }
 

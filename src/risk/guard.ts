@@ -245,6 +245,24 @@ export class RiskGuard {
     this.#kill.restore(trip);
   }
 
+  /**
+   * Starts the kill switch with an earlier run's drawdown already used (the journal's restore):
+   * see DrawdownKillSwitch.carry.
+   */
+  carryKillSwitchDrawdown(drawdownMicro: bigint): void {
+    this.#kill.carry(drawdownMicro);
+  }
+
+  /** The PnL moved by `deltaMicro` for no gain or loss of the run: see DrawdownKillSwitch.shift. */
+  shiftKillSwitchPeak(deltaMicro: bigint): void {
+    this.#kill.shift(deltaMicro);
+  }
+
+  /** The kill switch's peak − last observed PnL (before any: the carried drawdown, else 0). */
+  get killSwitchDrawdownMicro(): bigint {
+    return this.#kill.drawdownMicro;
+  }
+
   /** The kill switch's trip, while tripped. */
   get killSwitchTrip(): KillSwitchTrip | undefined {
     return this.#kill.trip;

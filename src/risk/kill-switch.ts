@@ -8,7 +8,8 @@ export interface KillSwitchTrip {
 
 /**
  * A kill switch on the trailing drawdown of total PnL (USDC micro-units): the peak is the highest
- * PnL seen since start (or since the last reset); it trips when peak − current PnL exceeds the
+ * PnL seen since start (or since the last reset), the start's raised by a drawdown an earlier run
+ * carried over (`carry`); it trips when peak − current PnL exceeds the
  * limit. Tripped is sticky: a recovery of PnL does not un-trip it, only an explicit `reset` does —
  * an operator must look at what happened before the bot trades again.
  * @example
@@ -20,6 +21,7 @@ export class DrawdownKillSwitch {
   #peak: bigint | undefined;
   #last: bigint | undefined;
   #trip: KillSwitchTrip | undefined;
+  #carried = 0n;
 
   constructor(maxDrawdownMicro: bigint) {
     this.maxDrawdownMicro = maxDrawdownMicro;
@@ -28,8 +30,10 @@ export class DrawdownKillSwitch {
   /** Feeds the current total PnL; true when this observation trips the switch. */
   observe(pnlMicro: bigint, now: number): boolean {
     this.#last = pnlMicro;
-    // The first observation is the starting peak: drawdown is measured from what the bot has seen.
-    if (this.#peak === undefined || pnlMicro > this.#peak) this.#peak = pnlMicro;
+    // The first observation is the starting peak, raised by what an earlier run had already lost
+    // from its own peak (`carry`): drawdown is measured from what the bot has seen.
+    if (this.#peak === undefined) this.#peak = pnlMicro + this.#carried;
+    else if (pnlMicro > this.#peak) this.#peak = pnlMicro;
     if (this.#trip !== undefined) return false;
     const drawdownMicro = this.#peak - pnlMicro;
     if (drawdownMicro <= this.maxDrawdownMicro) return false;
@@ -47,9 +51,9 @@ export class DrawdownKillSwitch {
     return this.#trip;
   }
 
-  /** Peak − last observed PnL (0 before any observation). */
+  /** Peak − last observed PnL (before any observation: the carried drawdown, else 0). */
   get drawdownMicro(): bigint {
-    return this.#peak === undefined || this.#last === undefined ? 0n : this.#peak - this.#last;
+    return this.#peak === undefined || this.#last === undefined ? this.#carried : this.#peak - this.#last;
   }
 
   /**
@@ -61,12 +65,34 @@ export class DrawdownKillSwitch {
   }
 
   /**
+   * Starts with `drawdownMicro` of the limit already used (an earlier run's drawdown, journaled):
+   * the first observation's peak lies that far above it, so a restart, or a crash loop, does not
+   * hand out the whole limit again. Carried as a drawdown rather than as the earlier peak itself:
+   * the PnL a run sees depends on the markets it trades, which may differ from the earlier run's.
+   * Ignored once PnL has been observed, and cleared by `reset`.
+   */
+  carry(drawdownMicro: bigint): void {
+    if (drawdownMicro < 0n) throw new RangeError(`a carried drawdown cannot be negative: ${drawdownMicro}`);
+    this.#carried = drawdownMicro;
+  }
+
+  /**
+   * The PnL moved by `deltaMicro` for a reason that is no gain or loss of the run (a held position's
+   * first mark: until then it counted at cost): the peak moves with it, before that PnL is observed.
+   * Nothing to move before the first observation, which sets the peak from that PnL anyway.
+   */
+  shift(deltaMicro: bigint): void {
+    if (this.#peak !== undefined) this.#peak += deltaMicro;
+  }
+
+  /**
    * Re-arms the switch. The peak restarts at `pnlMicro` (the current PnL; default the last observed
    * one): the loss that tripped it is acknowledged, and only a new fall of more than the limit trips
    * it again. After a restored trip nothing may have been observed yet, hence the argument.
    */
   reset(pnlMicro: bigint | undefined = this.#last): void {
     this.#trip = undefined;
+    this.#carried = 0n;
     this.#peak = pnlMicro;
     this.#last = pnlMicro;
   }

@@ -138,6 +138,15 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
         if (e !== undefined) this.set(e.status().killSwitch ? 1 : 0);
       },
     }),
+    drawdown: new Gauge({
+      name: "mm_risk_drawdown_usdc",
+      help: "The drawdown kill switch's peak minus the PnL it last saw (a drawdown carried over from the last run included): it trips beyond risk.killSwitch.maxDrawdown.",
+      registers,
+      collect() {
+        const e = sources.engine;
+        if (e !== undefined) this.set(fromMicro(e.status().drawdownMicro));
+      },
+    }),
     quotingTokens: new Gauge({
       name: "mm_engine_quoting_tokens",
       help: "Tokens with quotes wanted at the last quoting step.",

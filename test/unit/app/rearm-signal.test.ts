@@ -31,7 +31,9 @@ describe("rearmOnSignal", () => {
     expect(engine.tripped).toBe(false);
     process.emit("SIGUSR2", "SIGUSR2");
     expect(engine.calls).toBe(2);
-    expect(sink.text()).toContain("SIGUSR2: the kill switch is not tripped; nothing to re-arm");
+    expect(sink.text()).toContain(
+      "SIGUSR2: the kill switch is not tripped and has no drawdown; nothing to re-arm",
+    );
 
     finish();
     await done;

@@ -92,6 +92,7 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
     inFlight: 1,
     killSwitch: true,
     pnlMicro: -1_500_000n,
+    drawdownMicro: 1_500_000n,
   };
   // The engine's own accounts: it applies each fill (and corrects drifts) before telling the listener,
   // and reports each fee it attaches (a `fee` event), as the engine wires its Inventory.

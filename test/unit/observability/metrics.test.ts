@@ -149,6 +149,7 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_position_shares", { market: "bra-win", outcome: "NO" })).toBe(5); // drift corrected
     expect(sumOf(f, "mm_pnl_total_usdc")).toBe(-1.5);
     expect(sumOf(f, "mm_risk_kill_switch")).toBe(1);
+    expect(sumOf(f, "mm_risk_drawdown_usdc")).toBe(1.5);
     clock.advanceBy(1_000);
     f = (await scrape(registry)).families;
     // 1 s later the mids have not moved: the buy at 0.30 is +0.03 against 0.33, the sell at 0.33 is 0.

@@ -212,6 +212,7 @@ describe("readinessOf", () => {
     inFlight: 0,
     killSwitch: false,
     pnlMicro: 0n,
+    drawdownMicro: 0n,
     ...over,
   });
   const book = (status: BookState["status"]): BookState => ({
