@@ -268,10 +268,9 @@ export class Feeds {
     const { status } = change;
     const marketId = markets.marketOfCondition(change.conditionId);
     if (marketId === undefined) return;
-    logger.warn(
-      { marketId, slug: markets.slugOf(marketId), status, event: e.type },
-      `market is now ${status}`,
-    );
+    // The engine logs the change ("market is now …", once: the exchange may push one change as
+    // several events, the mock's market_status then market_resolved) and the payouts' marks.
+    logger.debug({ marketId, slug: markets.slugOf(marketId), status, event: e.type }, "lifecycle push");
     engine.onMarketStatus(marketId, status, change.payouts);
   }
 

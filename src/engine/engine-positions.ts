@@ -245,6 +245,12 @@ export class PositionBook {
     return this.refresh(tokenId);
   }
 
+  /** The payout a settled token is marked at (pin), micro-USDC; undefined until pinned. */
+  payoutOf(tokenId: string): number | undefined {
+    const f = this.#tokens.get(tokenId);
+    return f?.pinned === true ? f.markMicro : undefined;
+  }
+
   /**
    * The exchange holds `absoluteMicro` of a settled token: the redemption took its shares out of
    * the wallet. That is not a fill of ours, so the baseline follows the exchange's figure and the

@@ -1,5 +1,6 @@
 import { payoutMicro } from "../core/payout.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
+import { fmtPrice, fmtSize } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 import { grossMark, requoteExposed } from "./engine-fills.js";
 
@@ -9,25 +10,67 @@ import { grossMark, requoteExposed } from "./engine-fills.js";
  * resolution's payouts its tokens are marked at them for good (PositionBook.pin), which moves the
  * PnL the kill switch watches. Requotes the market's tokens, and every token of the wallet when the
  * wallet's gross crossed `total.soft` (requoteExposed).
+ * @param how where the payouts came from, when a record read (for the payout line), as
+ *   MarketStatuses.recordRead says it; undefined for a push
  */
 export function settleMarket(
   core: EngineCore,
   marketId: string,
   status: string,
   payouts: Readonly<Record<string, string>> | undefined,
+  how?: string,
 ): void {
   const { positions, tokens } = core;
   const settled = SETTLED_MARKET_STATUSES.has(status);
   const before = grossMark(core);
   positions.settleMarket(marketId, settled);
-  let pnlMoved = false;
-  if (settled && payouts !== undefined) {
-    for (const t of tokens.tokensOf(marketId)) {
-      const slot = tokens.get(t);
-      const micro = slot === undefined ? undefined : payoutMicro(payouts, slot.market.outcomeIndex);
-      if (micro !== undefined && positions.pin(t, micro)) pnlMoved = true;
-    }
+  if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) {
+    core.enforce(core.risk.onPnl(positions.pnlMicro, core.clock.now()));
   }
-  if (pnlMoved) core.enforce(core.risk.onPnl(positions.pnlMicro, core.clock.now()));
   requoteExposed(core, tokens.tokensOf(marketId), before);
+}
+
+/**
+ * Marks the market's tokens at their payouts, and logs once (info) what that did: each token's
+ * payout (a price) and the position it values (shares traded since start, what the PnL counts),
+ * and the PnL's change (USDC). A token already marked at the same payout is no news (a repeated
+ * push, or a record read after the push): nothing is logged when no token's mark moved. True when
+ * the PnL changed.
+ */
+function pinPayouts(
+  core: EngineCore,
+  marketId: string,
+  payouts: Readonly<Record<string, string>>,
+  how: string | undefined,
+): boolean {
+  const { log, positions, tokens } = core;
+  const pnlBefore = positions.pnlMicro;
+  let moved = false;
+  const pinned: { tokenId: string; outcome: string; payout: string; position: string }[] = [];
+  for (const tokenId of tokens.tokensOf(marketId)) {
+    const market = tokens.get(tokenId)?.market;
+    const micro = market === undefined ? undefined : payoutMicro(payouts, market.outcomeIndex);
+    if (market === undefined || micro === undefined || positions.payoutOf(tokenId) === micro) continue;
+    if (positions.pin(tokenId, micro)) moved = true;
+    pinned.push({
+      tokenId,
+      outcome: market.outcome,
+      payout: fmtPrice(micro),
+      position: fmtSize(positions.position(tokenId)),
+    });
+  }
+  if (pinned.length > 0) {
+    const pnl = positions.pnlMicro;
+    log.info(
+      {
+        marketId,
+        slug: tokens.slugOf(marketId),
+        tokens: pinned,
+        pnlChange: fmtSize(pnl - pnlBefore),
+        pnl: fmtSize(pnl),
+      },
+      `settled market marked at its payouts${how === undefined ? "" : ` (its record, read ${how})`}`,
+    );
+  }
+  return moved;
 }

@@ -10,9 +10,13 @@ import type { MarketRecordStatus } from "./ports.js";
  * from the most to the least direct: a condition_lifecycle push (`pushed`); the market's record, read
  * after a sign of a silent change (`recordRead`: a refusal, a drift to zero holdings, or the
  * once-a-minute read of a market closed by its status, closed-market-watch.ts); and a placement
- * refused `market_not_open` (`refused`: gated for a cool-down, market-refusals.ts). Each new status is
- * recorded on the tokens, judged by the risk guard and applied to the position book (a resolved
- * market is settled: engine-settlement.ts), which requotes what it moved.
+ * refused `market_not_open` (`refused`: gated for a cool-down, market-refusals.ts). Each new status is recorded on the tokens, judged by the
+ * risk guard and applied to the position book (a resolved market is settled, and marked at its
+ * payouts when they are known: engine-settlement.ts), which requotes what it moved.
+ *
+ * A pushed or read status is logged here (warn) when it differs from the one the engine held, and
+ * only then: the exchange may say the same thing twice (the mock's market_status RESOLVED, then its
+ * market_resolved with the payouts), and a repeat is no news; the payouts log their own line.
  */
 export class MarketStatuses {
   readonly #core: EngineCore;
@@ -29,10 +33,9 @@ export class MarketStatuses {
     );
   }
 
-  /** A lifecycle push (or its stand-in, a settled record): it supersedes a refusal's gate. */
+  /** A lifecycle push: it supersedes a refusal's gate. */
   pushed(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
-    this.#refusals.pushed(marketId, status);
-    this.#apply(marketId, status, payouts);
+    this.#report(marketId, status, payouts, undefined);
   }
 
   /** A placement refused `market_not_open`: gates the market, and reads its record once per gate. */
@@ -45,15 +48,10 @@ export class MarketStatuses {
     void readSettledRecord(this.#core, marketId, "the refusal");
   }
 
-  /** The market's record says `record.status` (`how` it was read, for the log line): taken as a push. */
+  /** The market's record says `record.status` (`how` it was read, for the log lines): taken as a push. */
   recordRead(marketId: string, record: MarketRecordStatus, how: string): void {
     if (this.#stopped) return;
-    const { status, payouts } = record;
-    this.#core.log.warn(
-      { marketId, slug: this.#core.tokens.slugOf(marketId), status },
-      `market is now ${status} (its record, read ${how})`,
-    );
-    this.pushed(marketId, status, payouts);
+    this.#report(marketId, record.status, record.payouts, how);
   }
 
   /** Engine start: markets closed by their status are read from now on. */
@@ -69,12 +67,31 @@ export class MarketStatuses {
     this.#closed.stop();
   }
 
-  #apply(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
+  /** A status pushed (`how` undefined) or read from the record: logged when new, then applied. */
+  #report(
+    marketId: string,
+    status: string,
+    payouts: Readonly<Record<string, string>> | undefined,
+    how: string | undefined,
+  ): void {
+    const { log, tokens } = this.#core;
+    const previous = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status;
+    if (status !== previous) {
+      log.warn(
+        { marketId, slug: tokens.slugOf(marketId), status, previous },
+        `market is now ${status}${how === undefined ? "" : ` (its record, read ${how})`}`,
+      );
+    }
+    this.#refusals.pushed(marketId, status);
+    this.#apply(marketId, status, payouts, how);
+  }
+
+  #apply(marketId: string, status: string, payouts?: Readonly<Record<string, string>>, how?: string): void {
     const core = this.#core;
     core.tokens.setMarketStatus(marketId, status);
     core.enforce(core.risk.onMarketStatus(marketId, status));
     // Requotes the market, and the other markets when a settlement moved their limits.
-    settleMarket(core, marketId, status, payouts);
+    settleMarket(core, marketId, status, payouts, how);
     // A market closed by its status now: its record is read from the next round on.
     if (this.#started) this.#closed.arm();
   }

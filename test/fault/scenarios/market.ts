@@ -96,8 +96,8 @@ export const marketStatusChange: FaultScenario = {
 };
 
 /**
- * After ARG's resolution (`resolve` injects it; the bot logged `logged`): the exchange cancelled the
- * market's orders and redeemed the wallet's shares. The bot forgets those orders and, after two
+ * After ARG's resolution (`resolve` injects it; the bot logged `logged`, once, and the payouts'
+ * marks in one line): the exchange cancelled the market's orders and redeemed the wallet's shares. The bot forgets those orders and, after two
  * identical position checks, takes the exchange's holdings as its own; it places nothing more
  * there; and the other market keeps quoting, also once the redemption is in: the resolved market's
  * shares no longer count towards the wallet's gross (they once took it past total.soft, and every
@@ -129,6 +129,11 @@ function resolveArg(resolve: (rig: Rig) => Promise<unknown>, logged: string): Fa
       const records = rig.logs.records();
       expect(records.filter((r) => r.reason === "soft_cap_reduce_only")).toEqual([]);
       expect(records.filter((r) => String(r.msg).includes("positions corrected"))).toEqual([]);
+      // One line for the new status (the mock pushes market_status, then market_resolved), one for
+      // the payouts' marks (the push's, or the record's).
+      const lines = (start: string) => records.filter((r) => String(r.msg).startsWith(start)).length;
+      expect(lines("market is now RESOLVED")).toBe(1);
+      expect(lines("settled market marked at its payouts")).toBe(1);
       await rig.reconciles(2);
       expectInvariants(
         row,
