@@ -8,31 +8,67 @@ import type { MarketRecordStatus } from "./ports.js";
 export const CLOSED_MARKET_READ_MS = 60_000;
 
 /**
+ * How long a settled market's record may answer without payouts before it is no longer read: a
+ * day from its first such answer. A resolution's payouts are set with it (the spec: "per-outcome
+ * payout vector, set on resolution"), so a record still without them a day later (a market the
+ * exchange voided without a vector, say) is taken never to publish them, and is not worth a GET a
+ * minute for the rest of the run: its tokens stay marked at their last mid (logged once, warn).
+ */
+export const PAYOUT_READS_GIVE_UP_MS = 24 * 3_600_000;
+
+/** A market to read: `known` is its status when the round began; `payouts` says why it is read. */
+interface Due {
+  readonly marketId: string;
+  readonly known: string;
+  /** Settled with its payouts unknown (else: closed by its status). */
+  readonly payouts: boolean;
+}
+
+const WHILE_CLOSED = "while it was closed";
+const WHILE_UNPAID = "while its payouts were unknown";
+
+/**
  * Reads, once a minute, the record of every market the engine holds closed by its status (listed
  * not OPEN at start, or closed by a push), and reports a status that changed (`changed`). The spec
  * says most lifecycle events are not yet emitted, so a market listed PRE_MARKET, or paused by a push,
  * may open silently: without this it stayed dark for the whole run. Markets past their closesAt
- * (gated by the clock), settled ones (for good) and those gated by a refusal (its cool-down retries)
- * are not read. Reads go one at a time, and a failed read (logged at debug) ends the round: the next
- * round, a minute after, tries again. An answer is dropped when the status moved while it was out
- * (a push is newer). Does nothing on a port without `marketRecord` (the backtest's venue: its
- * recorded pushes are all there is).
+ * (gated by the clock) and those gated by a refusal (its cool-down retries) are not read.
+ *
+ * A settled market (RESOLVED, VOIDED) is read only while its payouts are unknown (a push, or the
+ * start-up record, without them: PositionBook.awaitingPayouts), past its closesAt too (markets
+ * resolve after they close), until a settled record carries them: it is then reported (`changed`,
+ * which marks the tokens at the payouts) and no longer read. A record that answers without them for
+ * PAYOUT_READS_GIVE_UP_MS is no longer read either. A record saying the market is not settled is
+ * taken as stale (the exchange does not reopen a resolved market): nothing is reported.
+ *
+ * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
+ * minute after, tries again. An answer is dropped when the status moved while it was out, or the
+ * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
+ * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
+ * there is).
  */
 export class ClosedMarketWatch {
   readonly #core: EngineCore;
-  readonly #changed: (marketId: string, record: MarketRecordStatus) => void;
+  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string) => void;
+  /** Settled markets whose record answered without payouts: when it first did. */
+  readonly #unpaidSince = new Map<string, number>();
+  /** Settled markets no longer read for their payouts (PAYOUT_READS_GIVE_UP_MS). */
+  readonly #givenUp = new Set<string>();
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
 
-  constructor(core: EngineCore, changed: (marketId: string, record: MarketRecordStatus) => void) {
+  constructor(
+    core: EngineCore,
+    changed: (marketId: string, record: MarketRecordStatus, how: string) => void,
+  ) {
     this.#core = core;
     this.#changed = changed;
   }
 
   /**
    * Starts the next round a minute from now, when there is a market to read and none is scheduled
-   * (engine start, and each market status change): no timer runs while every market is open.
+   * (engine start, and each market status change): no timer runs while no market needs reading.
    * No-op after stop and on a port without marketRecord.
    */
   arm(): void {
@@ -48,18 +84,28 @@ export class ClosedMarketWatch {
     this.#timer = undefined;
   }
 
-  /** Markets closed by their status, not past their close, not settled, not in a refusal's cool-down. */
-  #due(): { marketId: string; known: string }[] {
-    const now = this.#core.clock.now();
-    const due: { marketId: string; known: string }[] = [];
+  /**
+   * Markets closed by their status (not past their close, not in a refusal's cool-down), and
+   * settled ones whose payouts are unknown (not given up on).
+   */
+  #due(): Due[] {
+    const { clock, positions, tokens } = this.#core;
+    const now = clock.now();
+    const due: Due[] = [];
     const seen = new Set<string>();
-    for (const { market: m } of this.#core.tokens.slots()) {
+    for (const { market: m } of tokens.slots()) {
       if (seen.has(m.marketId)) continue;
       seen.add(m.marketId);
-      const closedByStatus =
-        m.status !== "OPEN" && m.status !== REFUSED_STATUS && !SETTLED_MARKET_STATUSES.has(m.status);
+      if (SETTLED_MARKET_STATUSES.has(m.status)) {
+        if (!positions.awaitingPayouts(m.marketId)) this.#unpaidSince.delete(m.marketId);
+        else if (!this.#givenUp.has(m.marketId)) {
+          due.push({ marketId: m.marketId, known: m.status, payouts: true });
+        }
+        continue;
+      }
+      const closedByStatus = m.status !== "OPEN" && m.status !== REFUSED_STATUS;
       const pastClose = m.closesAtMs !== undefined && m.closesAtMs <= now;
-      if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status });
+      if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status, payouts: false });
     }
     return due;
   }
@@ -77,15 +123,16 @@ export class ClosedMarketWatch {
     });
   }
 
-  async #readAll(due: readonly { marketId: string; known: string }[]): Promise<void> {
-    for (const { marketId, known } of due) {
-      if (this.#stopped || !(await this.#read(marketId, known))) return;
+  async #readAll(due: readonly Due[]): Promise<void> {
+    for (const d of due) {
+      if (this.#stopped || !(await this.#read(d))) return;
     }
   }
 
   /** Reads one market's record; false when the read failed. */
-  async #read(marketId: string, known: string): Promise<boolean> {
-    const { exchange, log, tokens } = this.#core;
+  async #read(d: Due): Promise<boolean> {
+    const { exchange, log, positions, tokens } = this.#core;
+    const { marketId, known } = d;
     if (exchange.marketRecord === undefined) return false;
     const slug = tokens.slugOf(marketId);
     let record: MarketRecordStatus;
@@ -99,7 +146,35 @@ export class ClosedMarketWatch {
     // A push (or a refusal) that moved the status while the read was out is newer than the answer,
     // which the exchange may have served before it: the answer is dropped, the next round reads again.
     const current = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status;
-    if (current === known && record.status !== known) this.#changed(marketId, record);
+    if (current !== known) return true;
+    if (!d.payouts) {
+      if (record.status !== known) this.#changed(marketId, record, WHILE_CLOSED);
+      return true;
+    }
+    // Read for the payouts: a push that brought them meanwhile is newer.
+    if (!positions.awaitingPayouts(marketId)) return true;
+    if (SETTLED_MARKET_STATUSES.has(record.status) && record.payouts !== undefined) {
+      this.#changed(marketId, record, WHILE_UNPAID);
+    }
+    // Still unknown (no payouts, or none naming these tokens): counted towards the bound.
+    if (positions.awaitingPayouts(marketId)) this.#unpaid(marketId, slug);
     return true;
+  }
+
+  /** The record answered without usable payouts: after PAYOUT_READS_GIVE_UP_MS of that, no more reads. */
+  #unpaid(marketId: string, slug: string | undefined): void {
+    const now = this.#core.clock.now();
+    const since = this.#unpaidSince.get(marketId);
+    if (since === undefined) {
+      this.#unpaidSince.set(marketId, now);
+      return;
+    }
+    if (now - since < PAYOUT_READS_GIVE_UP_MS) return;
+    this.#unpaidSince.delete(marketId);
+    this.#givenUp.add(marketId);
+    this.#core.log.warn(
+      { marketId, slug, readForMs: now - since },
+      "settled market's record still carries no payouts after a day: no longer read, its tokens stay marked at their last mid",
+    );
   }
 }

@@ -252,6 +252,16 @@ export class PositionBook {
   }
 
   /**
+   * Whether the market is settled and some token of it is not yet marked at a payout: its
+   * resolution's payouts are still unknown (a push or a record without them), so those tokens
+   * stay marked at their last mid until the payouts are read (ClosedMarketWatch).
+   */
+  awaitingPayouts(marketId: string): boolean {
+    const figures = this.#markets.get(marketId) ?? [];
+    return figures.some((f) => f.settled && !f.pinned);
+  }
+
+  /**
    * The exchange holds `absoluteMicro` of a settled token: the redemption took its shares out of
    * the wallet. That is not a fill of ours, so the baseline follows the exchange's figure and the
    * position (what the engine traded, valued at the payout) stays: a correction of the inventory

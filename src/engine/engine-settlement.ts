@@ -8,8 +8,10 @@ import { grossMark, requoteExposed } from "./engine-fills.js";
  * A market's new status, as the position book sees it: a resolved or voided market is settled
  * (its shares no longer count towards any gross: PositionBook.settleMarket), and with the
  * resolution's payouts its tokens are marked at them for good (PositionBook.pin), which moves the
- * PnL the kill switch watches. Requotes the market's tokens, and every token of the wallet when the
- * wallet's gross crossed `total.soft` (requoteExposed).
+ * PnL the kill switch watches. Settled without payouts, its tokens keep their last mid until a push
+ * or a record brings the payouts (closed-market-watch.ts reads the record meanwhile). Requotes the
+ * market's tokens, and every token of the wallet when the wallet's gross crossed `total.soft`
+ * (requoteExposed).
  * @param how where the payouts came from, when a record read (for the payout line), as
  *   MarketStatuses.recordRead says it; undefined for a push
  */

@@ -8,9 +8,10 @@ import type { MarketRecordStatus } from "./ports.js";
 /**
  * Every way the engine learns a market's status, and what a new status does. The words on it are,
  * from the most to the least direct: a condition_lifecycle push (`pushed`); the market's record, read
- * after a sign of a silent change (`recordRead`: a refusal, a drift to zero holdings, or the
- * once-a-minute read of a market closed by its status, closed-market-watch.ts); and a placement
- * refused `market_not_open` (`refused`: gated for a cool-down, market-refusals.ts). Each new status is recorded on the tokens, judged by the
+ * after a sign of a silent change (`recordRead`: a refusal, a drift to zero holdings, the
+ * once-a-minute read of a market closed by its status, or of a settled market whose payouts are not
+ * known yet: closed-market-watch.ts); and a placement refused `market_not_open` (`refused`: gated
+ * for a cool-down, market-refusals.ts). Each new status is recorded on the tokens, judged by the
  * risk guard and applied to the position book (a resolved market is settled, and marked at its
  * payouts when they are known: engine-settlement.ts), which requotes what it moved.
  *
@@ -28,8 +29,8 @@ export class MarketStatuses {
   constructor(core: EngineCore) {
     this.#core = core;
     this.#refusals = new MarketRefusals(core.clock, (marketId, status) => this.#apply(marketId, status));
-    this.#closed = new ClosedMarketWatch(core, (marketId, record) =>
-      this.recordRead(marketId, record, "while it was closed"),
+    this.#closed = new ClosedMarketWatch(core, (marketId, record, how) =>
+      this.recordRead(marketId, record, how),
     );
   }
 
@@ -92,7 +93,8 @@ export class MarketStatuses {
     core.enforce(core.risk.onMarketStatus(marketId, status));
     // Requotes the market, and the other markets when a settlement moved their limits.
     settleMarket(core, marketId, status, payouts, how);
-    // A market closed by its status now: its record is read from the next round on.
+    // A market closed by its status now (or settled without its payouts): its record is read from
+    // the next round on.
     if (this.#started) this.#closed.arm();
   }
 }
