@@ -31,14 +31,17 @@ import {
  * - book_snapshot_failed and unanswered requests are retried with exponential back-off;
  * - a crossed book is not quotable and, under the "resync" policy, is resynced;
  * - stalls are judged per book against its own rate and the connection's liveness.
- * Events for a token never tracked start tracking it. Malformed input is counted, never thrown.
- * Time comes from the injected Clock only, so a replay reproduces every decision.
+ * Events for a token never tracked start tracking it, unless it was retired (its market settled).
+ * Malformed input is counted, never thrown. Time comes from the injected Clock only, so a replay
+ * reproduces every decision.
  */
 export class BookTracker {
   readonly config: TrackerConfig;
   readonly #clock: Clock;
   readonly #port: SnapshotPort;
   readonly #books = new Map<string, TokenBook>();
+  /** Tokens retired for good (retire): nothing of theirs is tracked again. */
+  readonly #retired = new Set<string>();
   readonly #counters = zeroCounters();
   readonly #buf = new LevelBuffer();
   readonly #pub: StatePublisher;
@@ -65,14 +68,14 @@ export class BookTracker {
 
   /** Starts tracking a token just subscribed: `resyncing` until its snapshot arrives. */
   track(tokenId: string): void {
-    if (!this.#books.has(tokenId)) this.#add(tokenId);
+    if (!this.#books.has(tokenId) && !this.#retired.has(tokenId)) this.#add(tokenId);
   }
 
   /** After a resubscribe (reconnect): the book waits for the snapshot that follows subscribe. */
   expectSnapshot(tokenId: string): void {
     const st = this.#books.get(tokenId);
-    if (st === undefined) this.#add(tokenId);
-    else this.#resync(st, "resubscribed", false);
+    if (st !== undefined) this.#resync(st, "resubscribed", false);
+    else if (!this.#retired.has(tokenId)) this.#add(tokenId);
   }
 
   /** Stops tracking a token (after unsubscribe). */
@@ -80,6 +83,19 @@ export class BookTracker {
     this.#books.get(tokenId)?.retry.cancel();
     this.#books.delete(tokenId);
     if (this.#books.size === 0) this.#watch.stop();
+  }
+
+  /**
+   * Stops watching a token's book for good: its market settled, and the exchange sends a resolved
+   * market's book no more, so a live watch would only judge it stale and ask for snapshots. Untracked
+   * at once without a state event (the engine holds the market gated for good; a last `stale` would
+   * only be noise): no stall verdict, snapshot request or retry; its frames still on their way, and
+   * any track, expectSnapshot or frameLost of it, are ignored from now on.
+   * @example engine listener: if (e.type === "market_settled") for (const t of e.tokenIds) tracker.retire(t);
+   */
+  retire(tokenId: string): void {
+    this.#retired.add(tokenId);
+    this.untrack(tokenId);
   }
 
   /** Tracked token ids. */
@@ -122,8 +138,9 @@ export class BookTracker {
     this.#watch.alive(ts);
   }
 
-  /** Consumes one token_book event. */
+  /** Consumes one token_book event (none of a retired token). */
   onEvent(e: BookEvent): void {
+    if (this.#retired.has(e.tokenId)) return;
     const st = this.#books.get(e.tokenId) ?? this.#add(e.tokenId);
     if (e.type === "book_delta" || e.type === "book_update") this.#sequenced(st, e);
     else if (e.type === "book_snapshot") this.#snapshot(st, e);
