@@ -156,6 +156,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         // First: the intent of a placement must be on disk before anything else can fail.
         recorder?.onEvent(e);
         reporter.onEvent(e);
+        if (e.type === "market_settled") feeds?.retireBooks(e.marketId, e.tokenIds);
         opts.metrics?.listener(e);
         opts.listener?.(e);
       },

@@ -2,6 +2,7 @@ import type { TrackerOptions } from "../book/tracker-config.js";
 import type { Clock } from "../core/clock.js";
 import type { Fill } from "../core/trading.js";
 import type { Engine } from "../engine/engine-api.js";
+import { watchedBookTokens } from "../engine/markets.js";
 import { fillFromWire } from "../execution/reconcile-fills.js";
 import { GatewayClient } from "../gateway/client.js";
 import { GatewayError, type GatewayFatalError } from "../gateway/errors.js";
@@ -161,6 +162,23 @@ export class Feeds {
     }
   }
 
+  /**
+   * A market settled (the engine's `market_settled`): its books are retired and unsubscribed, since
+   * the exchange sends a settled market's book no more; watched, they went stale and were resynced
+   * for ever. The engine keeps the tokens' positions and pinned marks.
+   */
+  retireBooks(marketId: string, tokenIds: readonly string[]): void {
+    const { logger, markets } = this.#o;
+    logger.info(
+      { marketId, slug: markets.slugOf(marketId), tokens: tokenIds },
+      `market settled: its ${tokenIds.length} book(s) are no longer watched (unsubscribed)`,
+    );
+    this.market.retireBooks(tokenIds).catch((err: unknown) => {
+      // The tracker ignores them already; a subscription left on the server only sends stray frames.
+      logger.debug({ err, marketId }, "unsubscribing a settled market's books failed");
+    });
+  }
+
   /** Closes both gateways and the tracker's timers (idempotent: every call awaits the one close). */
   close(): Promise<void> {
     this.#closing ??= (async () => {
@@ -193,7 +211,8 @@ export class Feeds {
     live();
     const conditions = [...new Set(markets.tokens.map((t) => t.conditionId))];
     const [books, lifecycle, system] = await Promise.all([
-      this.market.subscribeBooks(markets.tokens.map((t) => t.tokenId)),
+      // A market listed settled has no live book to watch (see retireBooks).
+      this.market.subscribeBooks(watchedBookTokens(markets.tokens).map((t) => t.tokenId)),
       this.market.client.subscribe("condition_lifecycle", conditions),
       this.market.client.subscribe("system", [PLATFORM_STATUS_ID]),
     ]);

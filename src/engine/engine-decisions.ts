@@ -101,6 +101,11 @@ export class DecisionLog {
     this.#group?.onState(state, this.#everSynced(state.tokenId));
   }
 
+  /** A book no longer watched (its market settled): it leaves the group's episode as if back. */
+  bookRetired(tokenId: string): void {
+    this.#group?.forget(tokenId);
+  }
+
   /** Cancels the group's pending check (engine stop). */
   stop(): void {
     this.#group?.stop();

@@ -130,6 +130,18 @@ export type EngineEvent =
       readonly drawdownMicro: bigint;
       readonly limitMicro: bigint;
     }
+  /**
+   * A market just settled (resolved or voided: a push, or a record read taken as one), once: its
+   * tokens' positions and marks stay, but their books need no watching any more (the exchange sends
+   * a settled market's book no more): the adapters retire them (BookTracker.retire) and unsubscribe.
+   * Not told for a market listed settled at start: its books are never watched (watchedBookTokens).
+   */
+  | {
+      readonly type: "market_settled";
+      readonly atMs: number;
+      readonly marketId: string;
+      readonly tokenIds: readonly string[];
+    }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }

@@ -11,7 +11,8 @@ import { grossMark, requoteExposed } from "./engine-fills.js";
  * PnL the kill switch watches. Settled without payouts, its tokens keep their last mid until a push
  * or a record brings the payouts (closed-market-watch.ts reads the record meanwhile). Requotes the
  * market's tokens, and every token of the wallet when the wallet's gross crossed `total.soft`
- * (requoteExposed).
+ * (requoteExposed). The first settlement retires the tokens' books: they leave any resync episode
+ * the log is waiting on, and `market_settled` tells the adapters to stop watching them.
  * @param how where the payouts came from, when a record read (for the payout line), as
  *   MarketStatuses.recordRead says it; undefined for a push
  */
@@ -25,11 +26,16 @@ export function settleMarket(
   const { positions, tokens } = core;
   const settled = SETTLED_MARKET_STATUSES.has(status);
   const before = grossMark(core);
+  const ids = tokens.tokensOf(marketId);
+  const first = settled && !ids.some((t) => positions.settled(t));
   positions.settleMarket(marketId, settled);
   if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) {
     core.enforce(core.risk.onPnl(positions.pnlMicro, core.clock.now()));
   }
-  requoteExposed(core, tokens.tokensOf(marketId), before);
+  requoteExposed(core, ids, before);
+  if (!first) return;
+  for (const t of ids) core.decisions.bookRetired(t);
+  core.emit({ type: "market_settled", atMs: core.clock.now(), marketId, tokenIds: ids });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { Logger } from "../observability/logger.js";
 import type { TokenSlot, TokenTable } from "./engine-tokens.js";
 
@@ -73,7 +74,8 @@ export class FirstSnapshotWatch {
     const waitedMs = Math.max(0, this.#clock.now() - (this.#startedAt ?? 0));
     for (const slot of this.#tokens.slots()) {
       const tokenId = slot.market.tokenId;
-      if (slot.everSynced) continue;
+      // A settled market's books are not watched (retired, or never subscribed): none will come.
+      if (slot.everSynced || SETTLED_MARKET_STATUSES.has(slot.market.status)) continue;
       this.#warned.add(tokenId);
       this.#log.warn(
         {

@@ -1,3 +1,4 @@
+import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import { ClosedMarketWatch } from "./closed-market-watch.js";
 import type { EngineCore } from "./engine-core.js";
 import { settleMarket } from "./engine-settlement.js";
@@ -18,6 +19,10 @@ import type { MarketRecordStatus } from "./ports.js";
  * A pushed or read status is logged here (warn) when it differs from the one the engine held, and
  * only then: the exchange may say the same thing twice (the mock's market_status RESOLVED, then its
  * market_resolved with the payouts), and a repeat is no news; the payouts log their own line.
+ *
+ * Settled is final: a later status that is not RESOLVED or VOIDED (a push the exchange should never
+ * send) is logged and ignored, so the market stays gated, its marks pinned and its books retired
+ * (nothing watches them to quote from again).
  */
 export class MarketStatuses {
   readonly #core: EngineCore;
@@ -28,7 +33,9 @@ export class MarketStatuses {
 
   constructor(core: EngineCore) {
     this.#core = core;
-    this.#refusals = new MarketRefusals(core.clock, (marketId, status) => this.#apply(marketId, status));
+    this.#refusals = new MarketRefusals(core.clock, (marketId, status) => {
+      if (!this.#unsettles(marketId, status)) this.#apply(marketId, status);
+    });
     this.#closed = new ClosedMarketWatch(core, (marketId, record, how) =>
       this.recordRead(marketId, record, how),
     );
@@ -75,6 +82,7 @@ export class MarketStatuses {
     payouts: Readonly<Record<string, string>> | undefined,
     how: string | undefined,
   ): void {
+    if (this.#unsettles(marketId, status)) return;
     const { log, tokens } = this.#core;
     const previous = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status;
     if (status !== previous) {
@@ -85,6 +93,18 @@ export class MarketStatuses {
     }
     this.#refusals.pushed(marketId, status);
     this.#apply(marketId, status, payouts, how);
+  }
+
+  /** True (and logged) when `status` would un-settle a settled market: ignored, settled is final. */
+  #unsettles(marketId: string, status: string): boolean {
+    const { positions, tokens, log } = this.#core;
+    const settled = tokens.tokensOf(marketId).some((t) => positions.settled(t));
+    if (!settled || SETTLED_MARKET_STATUSES.has(status)) return false;
+    log.warn(
+      { marketId, slug: tokens.slugOf(marketId), status },
+      `market is settled: status ${status} ignored (settled is final; it stays gated, its books unwatched)`,
+    );
+    return true;
   }
 
   #apply(marketId: string, status: string, payouts?: Readonly<Record<string, string>>, how?: string): void {

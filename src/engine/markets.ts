@@ -1,6 +1,7 @@
 import { marketParams } from "../config/market-params.js";
 import type { MmConfig } from "../config/types.js";
 import type { TokenMarket } from "../core/trading.js";
+import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import { toWei } from "../core/wei.js";
 import type { Market } from "../exchange/types.js";
 import { FieldReader } from "../gateway/schema/fields.js";
@@ -44,6 +45,17 @@ export function tokenMarkets(
     out.push({ ...full, tokenId: m.noTokenId, outcome: no, outcomeIndex: 1 });
   }
   return out;
+}
+
+/**
+ * The tokens whose books are watched live (subscribed on /ws/market, under the tracker's stall
+ * detector): those of markets not listed settled. A RESOLVED or VOIDED market's book no longer
+ * moves, so watching it only raised stale verdicts and snapshot requests; its tokens are still
+ * traded by the engine (positions, and marks pinned at the record's payouts).
+ * @example feed.subscribeBooks(watchedBookTokens(markets.tokens).map((t) => t.tokenId))
+ */
+export function watchedBookTokens<T extends Pick<TokenMarket, "status">>(tokens: readonly T[]): T[] {
+  return tokens.filter((t) => !SETTLED_MARKET_STATUSES.has(t.status));
 }
 
 /**

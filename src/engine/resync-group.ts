@@ -71,10 +71,7 @@ export class ResyncGroup {
   onState(s: BookState, everSynced: boolean): void {
     if (this.#stopped) return;
     if (s.quotable) {
-      this.#burstWaiting?.delete(s.tokenId);
-      for (const e of this.#episodes) {
-        if (e.waiting.delete(s.tokenId) && e.waiting.size === 0) this.#end(e);
-      }
+      this.forget(s.tokenId);
       return;
     }
     if (!everSynced || !CONNECTION_WIDE.has(s.reason)) return;
@@ -103,6 +100,18 @@ export class ResyncGroup {
       this.#burst.set(key, ids);
     }
     ids.push(s.tokenId);
+  }
+
+  /**
+   * `tokenId`'s book is back, or no longer watched (its market settled: nothing will bring it back):
+   * it leaves its episode, and the last one out ends it.
+   */
+  forget(tokenId: string): void {
+    if (this.#stopped) return;
+    this.#burstWaiting?.delete(tokenId);
+    for (const e of this.#episodes) {
+      if (e.waiting.delete(tokenId) && e.waiting.size === 0) this.#end(e);
+    }
   }
 
   /** Stops: cancels every pending check, and later states are not told (engine stop). */

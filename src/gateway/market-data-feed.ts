@@ -119,6 +119,16 @@ export class MarketDataFeed {
     for (const t of tokenIds) this.tracker.untrack(t);
   }
 
+  /**
+   * Retires the books of a settled market: the tracker stops watching them for good at once
+   * (BookTracker.retire: no stall verdict, snapshot request or state), then their token_book
+   * subscription is dropped. Resolves once the links were synced.
+   */
+  async retireBooks(tokenIds: readonly string[]): Promise<void> {
+    for (const t of tokenIds) this.tracker.retire(t);
+    await this.client.unsubscribe("token_book", tokenIds);
+  }
+
   /** Closes the client and the tracker's timers. */
   async close(): Promise<void> {
     for (const off of this.#off.splice(0)) off();

@@ -4,6 +4,7 @@ import { SimClock } from "../../core/sim-clock.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
 import { resolveEngineOptions } from "../../engine/engine-deps.js";
 import type { EngineEvent } from "../../engine/engine-events.js";
+import { watchedBookTokens } from "../../engine/markets.js";
 import { fillFromWire } from "../../execution/reconcile-fills.js";
 import { isBookEvent } from "../../gateway/market-data-feed.js";
 import { refusedIds } from "../../gateway/refused.js";
@@ -154,7 +155,11 @@ export class SimSession {
       logger: o.logger ?? pino({ level: "silent" }),
       // The recorded or synthetic frames show the market without the bot's orders.
       options: { ...s.engine, feedShowsOwnOrders: false },
-      ...(o.onEngineEvent === undefined ? {} : { listener: o.onEngineEvent }),
+      listener: (e) => {
+        // As live (Feeds.retireBooks): a settled market's books are watched no more.
+        if (e.type === "market_settled") for (const t of e.tokenIds) this.tracker.retire(t);
+        o.onEngineEvent?.(e);
+      },
     });
     this.tracker.onState((st) => this.engine.onBookState(st));
     this.tracker.onBook((b) => this.engine.onBook(b.tokenId, b));
@@ -168,9 +173,12 @@ export class SimSession {
     });
   }
 
-  /** Tracks every token and starts the engine (its start-up reconcile runs on simulated time). */
+  /**
+   * Tracks every token (but those of a market listed settled, as live) and starts the engine (its
+   * start-up reconcile runs on simulated time).
+   */
   async start(): Promise<void> {
-    for (const t of this.markets.tokens) this.tracker.track(t.tokenId);
+    for (const t of watchedBookTokens(this.markets.tokens)) this.tracker.track(t.tokenId);
     await this.pump.until(this.engine.start(), 600_000);
   }
 

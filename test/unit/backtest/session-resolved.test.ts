@@ -10,7 +10,8 @@ const NO = "222";
 /**
  * A recorded market_resolved with payouts settles the market at the simulated exchange (RESOLVED:
  * placements refused) and hands each token's payout per share to the report (`settled`), which
- * marks the tokens at it rather than at the last mid.
+ * marks the tokens at it rather than at the last mid. Once the engine has it, the bot's tracker
+ * watches the market's books no more, as live (Feeds.retireBooks).
  */
 describe("SimSession: a recorded market_resolved", () => {
   it("sets the venue's status and reports each token's payout", async () => {
@@ -37,6 +38,8 @@ describe("SimSession: a recorded market_resolved", () => {
       [NO, 0],
     ]);
     expect(session.venue.market(markets.specs[0]?.marketId ?? "")?.status).toBe("RESOLVED");
+    await session.pump.advanceTo(session.clock.now() + 1_000);
+    expect(session.tracker.tokens()).toEqual([]);
     await session.finish();
   });
 });
