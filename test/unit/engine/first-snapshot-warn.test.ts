@@ -100,6 +100,20 @@ describe("engine: a book still without its first snapshot after start", () => {
     await h.engine.stop("test over", 1_000);
   });
 
+  it("is not about a settled market's books (never subscribed when listed settled; retired when it settles)", async () => {
+    // Market 1 listed RESOLVED at start, market 2 resolving before its books' first snapshot.
+    const h = new Harness({
+      markets: 2,
+      status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
+      withhold: ["11", "12", "21", "22"],
+    });
+    await h.engine.start();
+    h.engine.onMarketStatus("m2", "RESOLVED");
+    await h.run(2 * FIRST_SNAPSHOT_WARN_MS);
+    expect(lines(h, WARN, undefined, 0)).toEqual([]);
+    await h.engine.stop("test over", 1_000);
+  });
+
   it("says nothing once the engine has stopped", async () => {
     const h = new Harness({ withhold: ["11", "12"] });
     await h.engine.start();
