@@ -88,7 +88,8 @@ export function observeStartPnl(core: EngineCore): void {
 export function markToken(core: EngineCore, tokenId: string, midMicro: number): void {
   const { positions, risk, clock } = core;
   const first = positions.markOf(tokenId) === undefined;
-  const before = positions.pnlMicro;
+  // Read only for a first mark: this runs on every book event (a bigint division each).
+  const before = first ? positions.pnlMicro : 0n;
   if (!positions.mark(tokenId, midMicro)) return;
   if (first) risk.shiftKillSwitchPeak(positions.pnlMicro - before);
   core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
