@@ -142,6 +142,17 @@ export type EngineEvent =
       readonly marketId: string;
       readonly tokenIds: readonly string[];
     }
+  /**
+   * The armed kill switch's drawdown rose by 1% of the limit since the last such event: the journal
+   * writes it at once (a PnL snapshot), so that a crash before the periodic one does not renew the
+   * limit for the next run (restore.carriedDrawdown).
+   */
+  | {
+      readonly type: "drawdown";
+      readonly atMs: number;
+      readonly drawdownMicro: bigint;
+      readonly limitMicro: bigint;
+    }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }

@@ -2,6 +2,7 @@ import type { Fill } from "../core/trading.js";
 import { applyFill } from "../execution/reconcile-fills.js";
 import { oldestFirst } from "../execution/reconcile-trades.js";
 import type { EngineCore } from "./engine-core.js";
+import { observePnl } from "./engine-kill-switch.js";
 
 /**
  * Where fills enter the engine. The session starts at the exchange-clock instant S the start-up
@@ -158,7 +159,7 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
     },
     "fill",
   );
-  core.enforce(core.risk.onPnl(pnlMicro, now));
+  observePnl(core);
   requoteExposed(core, [fill.tokenId], before);
 }
 
@@ -178,10 +179,9 @@ export function afterFees(core: EngineCore): void {
   if (touched.length === 0) return;
   const before = grossMark(core);
   for (const t of touched) positions.refresh(t);
-  const now = core.clock.now();
   const pnlMicro = positions.pnlMicro;
   core.log.info({ tokens: touched, pnlMicro: pnlMicro.toString() }, "fees settled");
-  core.enforce(core.risk.onPnl(pnlMicro, now));
+  observePnl(core);
   requoteExposed(core, touched, before);
 }
 

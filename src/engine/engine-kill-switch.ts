@@ -1,3 +1,5 @@
+import { PICO_PER_MICRO, unrealisedPico } from "../execution/inventory-math.js";
+import { fmtSize } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 
 /**
@@ -35,26 +37,25 @@ export function reportKillSwitchTrip(core: EngineCore): void {
 
 /**
  * Operator action: re-arms a tripped switch, its peak restarting at the current total PnL (the
- * restored accounts' included: after a restored trip nothing may have been observed yet), reports
- * it, and requotes every token. On an armed switch with a drawdown (one carried over from an
- * earlier run included) it re-bases the peak the same way: the operator's acknowledgement of that
- * loss, the one way to start a run with the whole limit again. False when neither applies.
+ * restored accounts' included), reports it, and requotes every token. On an armed switch with a
+ * drawdown (one carried over from an earlier run included) it re-bases the peak the same way: the
+ * operator's acknowledgement of that loss (logged with how much), the one way to start a run with
+ * the whole limit again. Before the books' first marks the PnL counts restored positions at cost;
+ * their first marks move the peak with it (markToken). False when neither applies.
  */
 export function rearmKillSwitch(core: EngineCore): boolean {
   const { risk, log, positions, clock } = core;
   const tripped = risk.killSwitchActive();
-  if (!tripped && risk.killSwitchDrawdownMicro === 0n) return false;
+  const acknowledged = risk.killSwitchDrawdownMicro;
+  if (!tripped && acknowledged === 0n) return false;
   const pnlMicro = positions.pnlMicro;
-  // An armed switch re-bases at the PnL it last observed (before any, the first one will be the
-  // peak): the position book's total before the books' first marks could be a peak too high.
-  if (tripped) risk.resetKillSwitch(pnlMicro);
-  else risk.resetKillSwitch();
+  risk.resetKillSwitch(pnlMicro);
   if (tripped)
     log.warn({ pnlMicro: String(pnlMicro) }, "kill switch re-armed by the operator: quoting resumes");
   else
     log.warn(
-      { pnlMicro: String(pnlMicro) },
-      "kill switch's drawdown re-based by the operator: the whole limit is free again",
+      { pnlMicro: String(pnlMicro), acknowledged: fmtSize(acknowledged) },
+      `kill switch's drawdown of ${fmtSize(acknowledged)} USDC re-based by the operator: the whole limit is free again`,
     );
   core.emit({
     type: "kill_switch",
@@ -70,27 +71,51 @@ export function rearmKillSwitch(core: EngineCore): boolean {
 }
 
 /**
+ * Feeds the total PnL to the kill switch (a trip is enforced), and reports a rise of its drawdown
+ * by 1% of the limit (`drawdown`: the journal writes it at once, so a crash does not lose it).
+ */
+export function observePnl(core: EngineCore): void {
+  const { risk, positions, clock } = core;
+  core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
+  const risen = risk.killSwitchDrawdownRisen();
+  if (risen === undefined) return;
+  core.emit({
+    type: "drawdown",
+    atMs: clock.now(),
+    drawdownMicro: risen,
+    limitMicro: risk.config.killSwitch.maxDrawdownMicro,
+  });
+}
+
+/**
  * Engine start, after the start-up reconcile: the kill switch observes the PnL, its starting peak
  * (a carried drawdown above it) unless marks before the start gave it one. Without this, a flat
  * start's first observation came with the first fill, and that fill's loss set the peak.
  */
 export function observeStartPnl(core: EngineCore): void {
-  core.enforce(core.risk.onPnl(core.positions.pnlMicro, core.clock.now()));
+  observePnl(core);
 }
 
 /**
- * A book's mid marks its token, and the kill switch sees the PnL it moved. A held position's first
- * mark moves the total by what the position was worth already (until then it counts at cost: an
- * earlier run's or the baseline's), which is no gain or loss of this run: the peak moves with it.
- * Before, with two restored positions, the first one's mark could set a peak that the second's
- * turned into a drawdown.
+ * A token's first mark (a book's mid, or a settled market's payout) values what the run started
+ * with: the position restored from an earlier run counted at cost until then, and what it was worth
+ * already is no gain or loss of this run, so the kill switch's peak moves by it. Only that: a fill
+ * of this run before the first mark (an adopted order's, say) is this run's, and counts.
+ * Call after the mark is set, before the PnL is observed. Before, with two restored positions, the
+ * first one's mark could set a peak that the second's turned into a drawdown.
  */
+export function shiftForFirstMark(core: EngineCore, tokenId: string): void {
+  const held = core.options.restore.accounts.get(tokenId);
+  const mark = core.positions.markOf(tokenId);
+  if (held === undefined || held.sizeMicro === 0n || mark === undefined) return;
+  core.risk.shiftKillSwitchPeak(unrealisedPico(held, mark) / PICO_PER_MICRO);
+}
+
+/** A book's mid marks its token; the kill switch sees the PnL it moved (a first mark: shiftForFirstMark). */
 export function markToken(core: EngineCore, tokenId: string, midMicro: number): void {
-  const { positions, risk, clock } = core;
+  const { positions } = core;
   const first = positions.markOf(tokenId) === undefined;
-  // Read only for a first mark: this runs on every book event (a bigint division each).
-  const before = first ? positions.pnlMicro : 0n;
   if (!positions.mark(tokenId, midMicro)) return;
-  if (first) risk.shiftKillSwitchPeak(positions.pnlMicro - before);
-  core.enforce(risk.onPnl(positions.pnlMicro, clock.now()));
+  if (first) shiftForFirstMark(core, tokenId);
+  observePnl(core);
 }

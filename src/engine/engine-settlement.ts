@@ -3,6 +3,7 @@ import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import { fmtPrice, fmtSize } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 import { grossMark, requoteExposed } from "./engine-fills.js";
+import { observePnl, shiftForFirstMark } from "./engine-kill-switch.js";
 
 /**
  * A market's new status, as the position book sees it: a resolved or voided market is settled
@@ -29,9 +30,7 @@ export function settleMarket(
   const ids = tokens.tokensOf(marketId);
   const first = settled && !ids.some((t) => positions.settled(t));
   positions.settleMarket(marketId, settled);
-  if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) {
-    core.enforce(core.risk.onPnl(positions.pnlMicro, core.clock.now()));
-  }
+  if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) observePnl(core);
   requoteExposed(core, ids, before);
   if (!first) return;
   for (const t of ids) core.decisions.bookRetired(t);
@@ -59,7 +58,10 @@ function pinPayouts(
     const market = tokens.get(tokenId)?.market;
     const micro = market === undefined ? undefined : payoutMicro(payouts, market.outcomeIndex);
     if (market === undefined || micro === undefined || positions.payoutOf(tokenId) === micro) continue;
+    const first = positions.markOf(tokenId) === undefined;
     if (positions.pin(tokenId, micro)) moved = true;
+    // A payout as the first mark (a market resolved while mm was down, its book never watched).
+    if (first) shiftForFirstMark(core, tokenId);
     pinned.push({
       tokenId,
       outcome: market.outcome,

@@ -73,7 +73,8 @@ export const UNSENT_FLUSH_MS = 5_000;
  *   from the journal's own account of that token, its `restore` row first (ForeignFills); fee → the
  *   fill's fee and the token's account after it (when it changed);
  * - kill_switch → the trip or re-arm of the drawdown kill switch (restore starts the next run tripped
- *   when the account's last one is a trip);
+ *   when the account's last one is a trip); drawdown (the armed switch's drawdown rose by 1% of the
+ *   limit) → a PnL snapshot at once, which carries it to the next run;
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -271,6 +272,14 @@ export class JournalRecorder {
             this.#writeIfChanged(e.atMs, "reconcile", t, source.account(t), undefined);
         });
         return true;
+      case "drawdown": {
+        // At once, as a PnL snapshot: the next run carries the drawdown from the newest one, and a
+        // crash before the periodic snapshot must not hand it the limit again.
+        const source = this.#source;
+        if (source === undefined) return false;
+        w.batch(() => this.#snapshot(source, "snapshot"));
+        return true;
+      }
       case "kill_switch":
         // At once: a crash right after a trip must still start the next run tripped.
         w.killSwitch(run, e);

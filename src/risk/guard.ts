@@ -253,6 +253,11 @@ export class RiskGuard {
     this.#kill.carry(drawdownMicro);
   }
 
+  /** The kill switch's drawdown when it rose by 1% of the limit since last told: DrawdownKillSwitch.risen. */
+  killSwitchDrawdownRisen(): bigint | undefined {
+    return this.#kill.risen();
+  }
+
   /** The PnL moved by `deltaMicro` for no gain or loss of the run: see DrawdownKillSwitch.shift. */
   shiftKillSwitchPeak(deltaMicro: bigint): void {
     this.#kill.shift(deltaMicro);

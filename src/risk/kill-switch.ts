@@ -22,6 +22,8 @@ export class DrawdownKillSwitch {
   #last: bigint | undefined;
   #trip: KillSwitchTrip | undefined;
   #carried = 0n;
+  /** The drawdown `risen` last returned (or the lower one since): rises are measured from it. */
+  #told = 0n;
 
   constructor(maxDrawdownMicro: bigint) {
     this.maxDrawdownMicro = maxDrawdownMicro;
@@ -65,6 +67,22 @@ export class DrawdownKillSwitch {
   }
 
   /**
+   * The drawdown, when it has risen by 1% of the limit (at least one micro-USDC) since the last one
+   * this returned, else undefined; a fall below that one becomes the new base. While tripped,
+   * undefined (the trip holds the figures). The journal writes what it returns at once, so that a
+   * crash before the next PnL snapshot cannot hand the next run more of the limit than 1%.
+   */
+  risen(): bigint | undefined {
+    if (this.#trip !== undefined) return undefined;
+    const d = this.drawdownMicro;
+    if (d < this.#told) this.#told = d;
+    const step = this.maxDrawdownMicro / 100n > 0n ? this.maxDrawdownMicro / 100n : 1n;
+    if (d - this.#told < step) return undefined;
+    this.#told = d;
+    return d;
+  }
+
+  /**
    * Starts with `drawdownMicro` of the limit already used (an earlier run's drawdown, journaled):
    * the first observation's peak lies that far above it, so a restart, or a crash loop, does not
    * hand out the whole limit again. Carried as a drawdown rather than as the earlier peak itself:
@@ -93,6 +111,7 @@ export class DrawdownKillSwitch {
   reset(pnlMicro: bigint | undefined = this.#last): void {
     this.#trip = undefined;
     this.#carried = 0n;
+    this.#told = 0n;
     this.#peak = pnlMicro;
     this.#last = pnlMicro;
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
+import { openJournalDb } from "../../../src/journal/open.js";
+import { JournalRecorder } from "../../../src/journal/recorder.js";
+import { readRestore } from "../../../src/journal/restore.js";
+import { JournalWriter } from "../../../src/journal/writer.js";
+import { memoryLogger } from "../../integration/daemon/support.js";
+import { ACCOUNT, journalPath } from "../journal/support.js";
 import { Harness } from "./support/harness.js";
 
 // An earlier run left the wallet long 10 YES at 0.60 (restored account; marked at 0.50, −1 USDC) and
@@ -70,7 +76,11 @@ describe("engine: a kill-switch drawdown carried over from an earlier run", () =
     expect(
       h.logs
         .records()
-        .some((r) => String(r.msg).startsWith("kill switch's drawdown re-based by the operator")),
+        .some(
+          (r) =>
+            String(r.msg) ===
+            "kill switch's drawdown of 0.8 USDC re-based by the operator: the whole limit is free again",
+        ),
     ).toBe(true);
     // Re-based again with a drawdown of 0.3: the peak is now −1.3.
     expect(h.engine.rearmKillSwitch()).toBe(true);
@@ -89,5 +99,41 @@ describe("engine: a kill-switch drawdown carried over from an earlier run", () =
     await h.engine.start();
     await h.run();
     expect(h.botQuotes(yes)).toEqual([]);
+  });
+});
+
+describe("engine: the kill switch's drawdown reaches the journal as it rises", () => {
+  it("a run that dies before any PnL snapshot has journaled its drawdown (to 1% of the limit)", async () => {
+    const db = openJournalDb(journalPath());
+    const writer = new JournalWriter(db);
+    const run = writer.beginRun({ account: ACCOUNT, session: "s1", atMs: 0, tokens: [] });
+    const h = new Harness({ risk: { killSwitch: { maxDrawdown: "5" } } });
+    // snapshotIntervalMs 0: only a stop would write one, and this run never stops.
+    const rec = new JournalRecorder({
+      writer,
+      run,
+      clock: h.clock,
+      logger: memoryLogger("warn").logger,
+      snapshotIntervalMs: 0,
+    });
+    rec.attach(h.engine);
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, "0.48", "0.52");
+    await h.engine.start();
+    await h.run();
+    // The crowd's ask at 0.34 sweeps our bid: marked at 0.32, a drawdown within the 5 USDC limit.
+    h.crowdQuote(yes, "0.30", "0.34");
+    await h.run();
+    const { drawdownMicro, killSwitch } = h.engine.status();
+    expect(killSwitch).toBe(false);
+    expect(drawdownMicro).toBeGreaterThan(1_000_000n);
+    for (const e of h.events) rec.onEvent(e);
+    const risen = h.eventsOf("drawdown");
+    expect(risen.length).toBeGreaterThan(0);
+    expect(risen.at(-1)).toMatchObject({ drawdownMicro, limitMicro: 5_000_000n });
+    // Killed here: no stop, no periodic snapshot. The next run carries what the rise journaled.
+    const next = writer.beginRun({ account: ACCOUNT, session: "s2", atMs: 1, tokens: [] });
+    expect(readRestore(db, ACCOUNT, next).carriedDrawdown?.drawdownMicro).toBe(drawdownMicro);
+    db.close();
   });
 });

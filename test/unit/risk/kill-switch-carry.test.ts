@@ -58,4 +58,23 @@ describe("DrawdownKillSwitch with an earlier run's drawdown carried over (limit 
     expect(ks.observe(sh(-100), 2)).toBe(false);
     expect(() => ks.carry(-1n)).toThrow(RangeError);
   });
+
+  it("tells each rise of the drawdown by 1% of the limit once, measured from the last told or a lower one", () => {
+    const ks = new DrawdownKillSwitch(sh(100));
+    ks.carry(sh(30));
+    expect(ks.risen()).toBe(sh(30)); // the carry itself: the new run's journal holds it at once
+    ks.observe(sh(0), 1); // peak 30, drawdown 30
+    expect(ks.risen()).toBeUndefined();
+    ks.observe(sh(-0.5), 2); // 30.5: less than 1 USDC more
+    expect(ks.risen()).toBeUndefined();
+    ks.observe(sh(-1), 3); // 31
+    expect(ks.risen()).toBe(sh(31));
+    ks.observe(sh(20), 4); // 10 below the peak: a fall re-bases what a rise is measured from
+    expect(ks.risen()).toBeUndefined();
+    ks.observe(sh(19), 5);
+    expect(ks.risen()).toBe(sh(11));
+    ks.observe(sh(-200), 6); // tripped: the trip holds the figures
+    expect(ks.active).toBe(true);
+    expect(ks.risen()).toBeUndefined();
+  });
 });
