@@ -15,7 +15,9 @@ export interface ReadinessSources {
 
 /**
  * The daemon's /ready rule: ready once the engine has started and reconciled the account with the
- * exchange and every tracked book is synced; before that, the first reason found.
+ * exchange and every tracked book is synced; before that, the first reason found. The books are
+ * subscribed before the engine starts, so a started engine with none tracked has none to watch (its
+ * markets all settled at start: their books are not subscribed): ready once reconciled.
  * @example startObservabilityServer({ port, registry, readiness: readinessOf({ trackers: [feeds.market.tracker], engine }) })
  */
 export function readinessOf(src: ReadinessSources): () => Readiness {
@@ -36,7 +38,6 @@ export function readinessOf(src: ReadinessSources): () => Readiness {
         else example ??= `${tokenId} ${s?.status ?? "untracked"} (${s?.reason ?? "no state"})`;
       }
     }
-    if (total === 0) return { ready: false, reason: "no book tracked" };
     if (synced < total)
       return { ready: false, reason: `books not synced: ${synced} of ${total}; e.g. ${example}` };
     if (src.sticky !== false) latched = true;
