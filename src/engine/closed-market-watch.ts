@@ -8,8 +8,8 @@ import type { MarketRecordStatus } from "./ports.js";
 export const CLOSED_MARKET_READ_MS = 60_000;
 
 /**
- * How long a settled market's record may answer without payouts before it is no longer read: a
- * day from its first such answer. A resolution's payouts are set with it (the spec: "per-outcome
+ * How long a settled market's record is read for its payouts before it is no longer read: a day
+ * from the first read, answered or not. A resolution's payouts are set with it (the spec: "per-outcome
  * payout vector, set on resolution"), so a record still without them a day later (a market the
  * exchange voided without a vector, say) is taken never to publish them, and is not worth a GET a
  * minute for the rest of the run: its tokens stay marked at their last mid (logged once, warn).
@@ -38,7 +38,7 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * start-up record, without them: PositionBook.awaitingPayouts), past its closesAt too (markets
  * resolve after they close), until a settled record carries them: it is then reported (`changed`,
  * which marks the tokens at the payouts) and no longer read. A record that answers without them for
- * PAYOUT_READS_GIVE_UP_MS is no longer read either. A record saying the market is not settled is
+ * PAYOUT_READS_GIVE_UP_MS (answered without them, or not at all) is no longer read either. A record saying the market is not settled is
  * taken as stale (the exchange does not reopen a resolved market): nothing is reported.
  *
  * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
@@ -85,13 +85,15 @@ export class ClosedMarketWatch {
   }
 
   /**
-   * Markets closed by their status (not past their close, not in a refusal's cool-down), and
-   * settled ones whose payouts are unknown (not given up on).
+   * Markets closed by their status (not past their close, not in a refusal's cool-down), then
+   * settled ones whose payouts are unknown (not given up on): a payout read that keeps failing ends
+   * each round, and must not keep a closed market from being seen to open.
    */
   #due(): Due[] {
     const { clock, positions, tokens } = this.#core;
     const now = clock.now();
     const due: Due[] = [];
+    const unpaid: Due[] = [];
     const seen = new Set<string>();
     for (const { market: m } of tokens.slots()) {
       if (seen.has(m.marketId)) continue;
@@ -99,7 +101,7 @@ export class ClosedMarketWatch {
       if (SETTLED_MARKET_STATUSES.has(m.status)) {
         if (!positions.awaitingPayouts(m.marketId)) this.#unpaidSince.delete(m.marketId);
         else if (!this.#givenUp.has(m.marketId)) {
-          due.push({ marketId: m.marketId, known: m.status, payouts: true });
+          unpaid.push({ marketId: m.marketId, known: m.status, payouts: true });
         }
         continue;
       }
@@ -107,7 +109,7 @@ export class ClosedMarketWatch {
       const pastClose = m.closesAtMs !== undefined && m.closesAtMs <= now;
       if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status, payouts: false });
     }
-    return due;
+    return [...due, ...unpaid];
   }
 
   #round(): void {
@@ -135,6 +137,9 @@ export class ClosedMarketWatch {
     const { marketId, known } = d;
     if (exchange.marketRecord === undefined) return false;
     const slug = tokens.slugOf(marketId);
+    // The day's bound runs from the first attempt, answered or not: a record that cannot be read
+    // is not read a minute forever either.
+    if (d.payouts && this.#gaveUp(marketId, slug)) return true;
     let record: MarketRecordStatus;
     try {
       record = await exchange.marketRecord({ marketId, slug });
@@ -156,25 +161,27 @@ export class ClosedMarketWatch {
     if (SETTLED_MARKET_STATUSES.has(record.status) && record.payouts !== undefined) {
       this.#changed(marketId, record, WHILE_UNPAID);
     }
-    // Still unknown (no payouts, or none naming these tokens): counted towards the bound.
-    if (positions.awaitingPayouts(marketId)) this.#unpaid(marketId, slug);
     return true;
   }
 
-  /** The record answered without usable payouts: after PAYOUT_READS_GIVE_UP_MS of that, no more reads. */
-  #unpaid(marketId: string, slug: string | undefined): void {
+  /**
+   * Starts the market's day of payout reads at its first attempt; true (and logged once) when the
+   * day is over: no more reads.
+   */
+  #gaveUp(marketId: string, slug: string | undefined): boolean {
     const now = this.#core.clock.now();
     const since = this.#unpaidSince.get(marketId);
     if (since === undefined) {
       this.#unpaidSince.set(marketId, now);
-      return;
+      return false;
     }
-    if (now - since < PAYOUT_READS_GIVE_UP_MS) return;
+    if (now - since < PAYOUT_READS_GIVE_UP_MS) return false;
     this.#unpaidSince.delete(marketId);
     this.#givenUp.add(marketId);
     this.#core.log.warn(
       { marketId, slug, readForMs: now - since },
-      "settled market's record still carries no payouts after a day: no longer read, its tokens stay marked at their last mid",
+      "settled market's payouts not read in a day (its record answered without them, or not at all): no longer read, its tokens stay marked at their last mid",
     );
+    return true;
   }
 }
