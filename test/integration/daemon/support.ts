@@ -106,6 +106,23 @@ export function memoryLogger(level = "info"): { logger: Logger; sink: Collecting
   return { logger: createLogger({ level, pretty: false, destination: sink }), sink };
 }
 
+/**
+ * The bot's own wallet takes `quantity` YES of `m` at up to `price` (IOC), outside the bot: a fill
+ * the bot learns of from the exchange. Throws unless it filled completely.
+ */
+export function walletBuys(mock: MockExchange, m: MarketScenario, price: string, quantity: string): void {
+  const r = mock.context.venue.place({
+    wallet: WALLET,
+    marketId: m.id,
+    outcome: "YES",
+    side: "buy",
+    price: toWei(price),
+    quantity: toWei(quantity),
+    timeInForce: "ioc",
+  });
+  if (r.status !== "FILLED") throw new Error(`the wallet's buy did not fill: ${r.status}`);
+}
+
 /** Rests an order of the other trader straight in the venue (no HTTP): it moves the book the bot sees. */
 export function rest(
   mock: MockExchange,

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { rearmOnSignal } from "../../../src/app/rearm-signal.js";
-import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import {
@@ -15,8 +14,8 @@ import {
   quotesOn,
   seedMarket,
   startMock,
-  WALLET,
   waitFor,
+  walletBuys,
 } from "../daemon/support.js";
 import { journalDaemonSlots } from "./support.js";
 
@@ -64,16 +63,7 @@ describe("an armed kill switch's drawdown survives a restart (journal)", () => {
     slots.daemon = await run();
     const d1 = slots.daemon;
     await waitFor(() => quotesOn(m, YES).length > 0, 5_000, "run 1 quoting");
-    const bought = m.context.venue.place({
-      wallet: WALLET,
-      marketId: ARG.id,
-      outcome: "YES",
-      side: "buy",
-      price: toWei("0.70"),
-      quantity: toWei("10"),
-      timeInForce: "ioc",
-    });
-    expect(bought.status).toBe("FILLED");
+    walletBuys(m, ARG, "0.70", "10");
     await waitFor(() => d1.engine.status().drawdownMicro >= 2_000_000n, 3_000, "the drawdown of the buy");
     expect(d1.engine.status().killSwitch).toBe(false);
     expect((await d1.stop("restart")).exitCode).toBe(0);

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { rearmOnSignal } from "../../../src/app/rearm-signal.js";
-import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import type { CollectingStream } from "../../support/collecting-stream.js";
@@ -17,8 +16,8 @@ import {
   rest,
   seedMarket,
   startMock,
-  WALLET,
   waitFor,
+  walletBuys,
 } from "../daemon/support.js";
 import { journalDaemonSlots } from "./support.js";
 
@@ -69,16 +68,7 @@ describe("a tripped kill switch survives a restart (journal)", () => {
     slots.daemon = await run(ev1);
     const d1 = slots.daemon;
     await waitFor(() => quotesOn(m, YES).length > 0, 5_000, "run 1 quoting");
-    const bought = m.context.venue.place({
-      wallet: WALLET,
-      marketId: ARG.id,
-      outcome: "YES",
-      side: "buy",
-      price: toWei("0.70"),
-      quantity: toWei("10"),
-      timeInForce: "ioc",
-    });
-    expect(bought.status).toBe("FILLED");
+    walletBuys(m, ARG, "0.70", "10");
     await waitFor(() => d1.engine.positionOf(YES) >= 10_000_000n, 3_000, "the taker fill");
     rest(m, ARG, "sell", "0.31", "200", "YES");
     await waitFor(() => d1.engine.status().killSwitch, 3_000, "the kill switch's trip");
