@@ -210,9 +210,11 @@ export class Feeds {
     // Before subscribeBooks: it tracks the books (and arms their timers) before it subscribes.
     live();
     const conditions = [...new Set(markets.tokens.map((t) => t.conditionId))];
+    // A market listed settled has no live book to watch (see retireBooks): retired, not subscribed.
+    const watched = watchedBookTokens(markets.tokens);
+    for (const t of markets.tokens) if (!watched.includes(t)) this.market.tracker.retire(t.tokenId);
     const [books, lifecycle, system] = await Promise.all([
-      // A market listed settled has no live book to watch (see retireBooks).
-      this.market.subscribeBooks(watchedBookTokens(markets.tokens).map((t) => t.tokenId)),
+      this.market.subscribeBooks(watched.map((t) => t.tokenId)),
       this.market.client.subscribe("condition_lifecycle", conditions),
       this.market.client.subscribe("system", [PLATFORM_STATUS_ID]),
     ]);

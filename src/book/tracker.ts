@@ -98,6 +98,11 @@ export class BookTracker {
     this.untrack(tokenId);
   }
 
+  /** Whether `retire` retired the token. */
+  retired(tokenId: string): boolean {
+    return this.#retired.has(tokenId);
+  }
+
   /** Tracked token ids. */
   tokens(): string[] {
     return [...this.#books.keys()];

@@ -171,9 +171,15 @@ export function bookFamilies(registry: Registry, ctx: MetricsContext) {
   };
   return families;
 
-  /** Registered tokens, then tracked ones never registered (under market=other). */
+  /**
+   * Registered tokens, then tracked ones never registered (under market=other); not a retired book
+   * (a settled market's): its series go, so that the dashboards' shares count the books watched.
+   */
   function allTokens(): Map<string, MarketOutcome> {
-    const out = new Map<string, MarketOutcome>(labels.tokens());
+    const out = new Map<string, MarketOutcome>();
+    for (const [id, l] of labels.tokens()) {
+      if (![...sources.trackers].some((t) => t.retired?.(id) === true)) out.set(id, l);
+    }
     for (const t of sources.trackers)
       for (const id of t.tokens()) if (!out.has(id)) out.set(id, labels.ofToken(id));
     return out;

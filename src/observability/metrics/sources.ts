@@ -13,6 +13,8 @@ export interface BookTrackerLike {
   tokens(): string[];
   state(tokenId: string): BookState | undefined;
   book(tokenId: string): BookView | undefined;
+  /** Whether the token's book was retired for good (its market settled): it has no series then. */
+  retired?(tokenId: string): boolean;
   readonly counters: Readonly<BookCounters>;
   onState(fn: (e: BookStateEvent) => void): () => void;
   onBook(fn: (book: BookView) => void): () => void;

@@ -123,5 +123,7 @@ describe("a settled market's books (daemon against the mock)", () => {
     );
     expect(daemon.feeds.market.tracker.tokens().sort()).toEqual(FRA_TOKENS);
     expect(daemon.feeds.market.client.idsOn(0, "token_book").sort()).toEqual(FRA_TOKENS);
+    // Retired, as a market settling mid-run: no book series for the dashboards to count.
+    expect(ARG_TOKENS.every((t) => daemon.feeds.market.tracker.retired(t))).toBe(true);
   });
 });

@@ -81,6 +81,20 @@ describe("createMetrics: values", () => {
     metrics.close();
   });
 
+  it("drops the book series of a retired token (a settled market's): the shares count watched books", async () => {
+    const { registry, metrics, tracker } = drivenMetrics();
+    const bra = { market: "bra-win", outcome: "YES" };
+    expect(sumOf((await scrape(registry)).families, "mm_book_quotable", bra)).toBe(1);
+    tracker.retire("2001");
+    tracker.retire("2002"); // the market settled: both its books
+    const { families: f } = await scrape(registry);
+    const series = (name: string) => f.get(name)?.samples.filter((x) => x.labels.market === "bra-win") ?? [];
+    expect(series("mm_book_quotable")).toEqual([]);
+    expect(series("mm_book_state")).toEqual([]);
+    expect(sumOf(f, "mm_book_state", { market: "arg-win", outcome: "YES", state: "resyncing" })).toBe(1);
+    metrics.close();
+  });
+
   it("turns component counters into counters by their increase, scrape after scrape", async () => {
     const { registry, metrics, gateway } = drivenMetrics();
     let f = (await scrape(registry)).families;
