@@ -6,8 +6,9 @@ import type { EngineCore } from "./engine-core.js";
  * The drawdown kill switch across runs: a trip and a re-arm are reported as `kill_switch` events
  * (the journal keeps them), and a trip an earlier run left un-re-armed (`restore.killSwitch`) is
  * where a new engine starts. Only the operator re-arms: neither a restart nor a recovery of PnL does.
- * An armed switch's drawdown (EngineStatus.drawdownMicro, journaled with the PnL snapshots) carries
- * over too (`restore.carriedDrawdown`): restarts do not renew the limit.
+ * An armed switch's drawdown (EngineStatus.drawdownMicro, journaled with the PnL snapshots and at
+ * once when it rises: `drawdown` events) carries over too (`restore.carriedDrawdown`): restarts do
+ * not renew the limit.
  */
 
 /**

@@ -68,15 +68,17 @@ export class DrawdownKillSwitch {
 
   /**
    * The drawdown, when it has risen by 1% of the limit (at least one micro-USDC) since the last one
-   * this returned, else undefined; a fall below that one becomes the new base. While tripped,
+   * this returned, else undefined; a fall of that step or more below it becomes the new base (a
+   * smaller one leaves the journal's figure a little high, never low, and a PnL wobbling around one
+   * level does not write a snapshot per wobble). While tripped,
    * undefined (the trip holds the figures). The journal writes what it returns at once, so that a
    * crash before the next PnL snapshot cannot hand the next run more of the limit than 1%.
    */
   risen(): bigint | undefined {
     if (this.#trip !== undefined) return undefined;
     const d = this.drawdownMicro;
-    if (d < this.#told) this.#told = d;
     const step = this.maxDrawdownMicro / 100n > 0n ? this.maxDrawdownMicro / 100n : 1n;
+    if (d + step <= this.#told) this.#told = d;
     if (d - this.#told < step) return undefined;
     this.#told = d;
     return d;

@@ -7,8 +7,11 @@ import type { InventoryExposure } from "../../../src/risk/inventory-caps.js";
 
 /** Whole shares (or USDC) to micro-units: sh(2.5) is not allowed, write sh("2.5"). */
 export function sh(v: number | string): bigint {
-  const [w = "0", f = ""] = String(v).split(".");
-  return BigInt(w) * 1_000_000n + BigInt(f.padEnd(6, "0"));
+  const text = String(v);
+  const negative = text.startsWith("-");
+  const [w = "0", f = ""] = (negative ? text.slice(1) : text).split(".");
+  const micro = BigInt(w) * 1_000_000n + BigInt(f.padEnd(6, "0"));
+  return negative ? -micro : micro; // "-0.5" is −500,000 (a sign on the whole part alone was lost)
 }
 
 /** A decimal price to micro-units: px("0.53") = 530_000. */

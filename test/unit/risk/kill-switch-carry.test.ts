@@ -65,11 +65,15 @@ describe("DrawdownKillSwitch with an earlier run's drawdown carried over (limit 
     expect(ks.risen()).toBe(sh(30)); // the carry itself: the new run's journal holds it at once
     ks.observe(sh(0), 1); // peak 30, drawdown 30
     expect(ks.risen()).toBeUndefined();
-    ks.observe(sh(-0.5), 2); // 30.5: less than 1 USDC more
+    ks.observe(-sh(0.5), 2); // 30.5: less than 1 USDC more
     expect(ks.risen()).toBeUndefined();
     ks.observe(sh(-1), 3); // 31
     expect(ks.risen()).toBe(sh(31));
-    ks.observe(sh(20), 4); // 10 below the peak: a fall re-bases what a rise is measured from
+    ks.observe(-sh(0.5), 4); // 30.5: a fall of less than the step leaves the base at 31
+    expect(ks.risen()).toBeUndefined();
+    ks.observe(-sh(1.5), 5); // 31.5: no rise of a step above 31 either
+    expect(ks.risen()).toBeUndefined();
+    ks.observe(sh(20), 4); // 10 below the peak: a fall of a step or more re-bases what a rise is measured from
     expect(ks.risen()).toBeUndefined();
     ks.observe(sh(19), 5);
     expect(ks.risen()).toBe(sh(11));
