@@ -5,6 +5,7 @@ import {
   buyTenYes,
   expectOtherMarketQuoting,
   redeem,
+  restartedAfterResolution,
   SETTLEMENT_RISK,
   twoMarkets,
   YES_WINS,
@@ -60,24 +61,11 @@ describe("a resolved market's positions", () => {
 
 describe("a market listed resolved at start (a restart after its resolution)", () => {
   it("counts nothing towards the wallet's gross: its carried position leaves the other market quoting", async () => {
-    const h = new Harness({
-      risk: SETTLEMENT_RISK,
-      latencyMs: 50,
-      markets: 2,
-      status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
-      // The earlier run bought 20 YES of market 1 (the journal carries them over).
-      options: {
-        restore: {
-          accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-          orders: new Map(),
-        },
-      },
-    });
+    // The earlier run bought 20 YES of market 1 (the journal carries them over).
+    const h = restartedAfterResolution({ risk: SETTLEMENT_RISK });
     const [yes1] = h.tokens(1);
     const [yes2, no2] = h.tokens(2);
     expect(yes1).toBe("11");
-    h.venue.credit(BOT, yes1, 20_000_000n);
-    for (const t of [yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
     const starting = h.engine.start();
     await h.run(500);
     await starting;

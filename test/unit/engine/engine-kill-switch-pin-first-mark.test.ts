@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
-import { BOT, Harness } from "./support/harness.js";
+import type { Harness } from "./support/harness.js";
+import { restartedAfterResolution } from "./support/settlement.js";
 
 /**
  * A restored position's first mark may be a settled market's payout (a market that resolved while
@@ -12,23 +12,12 @@ import { BOT, Harness } from "./support/harness.js";
  */
 const NO_WINS = { "0": "0", "1": "1" } as const;
 
-function restartedAfterResolution(payoutsAtStart: boolean): Harness {
-  const h = new Harness({
+/** NO won while mm was down; the record says so at start, or only when read a minute later. */
+function restarted(payoutsAtStart: boolean): Harness {
+  const h = restartedAfterResolution({
     risk: { killSwitch: { maxDrawdown: "1" } },
-    latencyMs: 50,
-    markets: 2,
-    status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
-    payouts: (i) => (i === 1 && payoutsAtStart ? NO_WINS : undefined),
-    // The earlier run bought 20 YES of market 1 at 0.47; NO won while mm was down.
-    options: {
-      restore: {
-        accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-        orders: new Map(),
-      },
-    },
+    ...(payoutsAtStart ? { payouts: (i: number) => (i === 1 ? NO_WINS : undefined) } : {}),
   });
-  h.venue.credit(BOT, "11", 20_000_000n);
-  for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
   h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({
     status: "RESOLVED",
     payouts: NO_WINS,
@@ -38,7 +27,7 @@ function restartedAfterResolution(payoutsAtStart: boolean): Harness {
 
 describe("engine kill switch: a restored position's first mark is a settled market's payout", () => {
   it("control: payouts in the start-up record: no drawdown, quoting goes on", async () => {
-    const h = restartedAfterResolution(true);
+    const h = restarted(true);
     const starting = h.engine.start();
     await h.run(500);
     await starting;
@@ -47,7 +36,7 @@ describe("engine kill switch: a restored position's first mark is a settled mark
   });
 
   it("payouts read a minute after start: the same resolution (while mm was down) must not trip", async () => {
-    const h = restartedAfterResolution(false);
+    const h = restarted(false);
     const starting = h.engine.start();
     await h.run(500);
     await starting;

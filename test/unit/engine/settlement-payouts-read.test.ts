@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
-import { BOT, Harness } from "./support/harness.js";
-import { buyTenYes, SETTLEMENT_RISK, twoMarkets, YES_WINS } from "./support/settlement.js";
+import type { Harness } from "./support/harness.js";
+import {
+  buyTenYes,
+  restartedAfterResolution,
+  SETTLEMENT_RISK,
+  twoMarkets,
+  YES_WINS,
+} from "./support/settlement.js";
 
 /**
  * A market settled without its payouts (a market_status push carries none, nor may market_resolved;
@@ -56,21 +61,8 @@ describe("settlement: a market resolved without payouts", () => {
   });
 
   it("listed resolved at start without payoutNumerators: marked once its record carries them", async () => {
-    const h = new Harness({
-      risk: SETTLEMENT_RISK,
-      latencyMs: 50,
-      markets: 2,
-      status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
-      // The earlier run bought 20 YES of market 1 at 0.47 (the journal carries them over).
-      options: {
-        restore: {
-          accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-          orders: new Map(),
-        },
-      },
-    });
-    h.venue.credit(BOT, "11", 20_000_000n);
-    for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
+    // The earlier run bought 20 YES of market 1 at 0.47 (the journal carries them over).
+    const h = restartedAfterResolution({ risk: SETTLEMENT_RISK });
     const record = countingRecord(h, () => ({ status: "RESOLVED", payouts: YES_WINS }));
     const starting = h.engine.start();
     await h.run(500);

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { MarketRecordStatus } from "../../../../src/engine/ports.js";
+import { applyTrade, EMPTY_ACCOUNT } from "../../../../src/execution/inventory-math.js";
 import { BOT, Harness, type HarnessOptions } from "./harness.js";
 
 /** The settlement tests' caps: the wallet's soft cap low enough that a counted redemption trips it. */
@@ -69,4 +70,27 @@ export async function expectOtherMarketQuoting(t: TwoMarkets): Promise<void> {
   await t.h.run(2_000);
   expect(t.h.botQuotes(t.yes2).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
   expect(t.h.botQuotes(t.no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+}
+
+/**
+ * A restart after market 1 resolved: it is listed RESOLVED (with `payouts` in its record at start,
+ * if given), the earlier run's 20 YES bought at 0.47 are carried over (restore) and held by the
+ * wallet, and market 2 (OPEN) has the crowd's quotes 0.48 / 0.52 on both tokens.
+ */
+export function restartedAfterResolution(o: Pick<HarnessOptions, "risk" | "payouts">): Harness {
+  const h = new Harness({
+    ...o,
+    latencyMs: 50,
+    markets: 2,
+    status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
+    options: {
+      restore: {
+        accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
+        orders: new Map(),
+      },
+    },
+  });
+  h.venue.credit(BOT, "11", 20_000_000n);
+  for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
+  return h;
 }
