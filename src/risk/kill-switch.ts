@@ -60,10 +60,12 @@ export class DrawdownKillSwitch {
 
   /**
    * Starts tripped with an earlier run's trip (the journal's restore): a restart must not re-arm
-   * what only the operator may. The peak stays unknown until the next observation or `reset`.
+   * what only the operator may. The trip's drawdown stands as the drawdown (the first observation's
+   * peak lies that far above it), so `drawdownMicro` shows it until `reset`, not a fresh 0.
    */
   restore(trip: KillSwitchTrip): void {
     this.#trip = trip;
+    this.#carried = trip.drawdownMicro;
   }
 
   /**

@@ -18,7 +18,8 @@ describe("engine: a kill-switch trip restored from an earlier run", () => {
       options: { restore: { accounts: new Map(), orders: new Map(), killSwitch: TRIP } },
     });
     const [yes, no] = h.tokens();
-    expect(h.engine.status().killSwitch).toBe(true);
+    // The trip's drawdown is the drawdown shown (mm_risk_drawdown_usdc), not a fresh 0.
+    expect(h.engine.status()).toMatchObject({ killSwitch: true, drawdownMicro: 3_500_000n });
     h.crowdQuote(yes, "0.48", "0.52");
     h.crowdQuote(no, "0.48", "0.52");
     await h.engine.start();
@@ -27,7 +28,7 @@ describe("engine: a kill-switch trip restored from an earlier run", () => {
     await h.run(1_000);
     expect(placesSince(h, 0)).toBe(0);
     expect(h.botQuotes()).toEqual([]);
-    expect(h.engine.status().killSwitch).toBe(true);
+    expect(h.engine.status()).toMatchObject({ killSwitch: true, drawdownMicro: 3_500_000n });
     expect(h.eventsOf("kill_switch")).toEqual([]); // restoring it is no new trip: nothing to journal
 
     expect(h.engine.rearmKillSwitch()).toBe(true);
