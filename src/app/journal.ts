@@ -239,14 +239,6 @@ function logRestore(logger: Logger, path: string, run: number, r: JournalRestore
  * The run starts with the kill switch an earlier run tripped and nobody re-armed (the engine quotes
  * nothing until `kill -USR2`): said at warn, once, with what tripped it.
  */
-function logCarried(logger: Logger, path: string, c: CarriedDrawdown): void {
-  logger.warn(
-    { journal: path, fromRun: c.run, drawdown: weiToString(c.drawdownMicro) },
-    `kill switch: ${weiToString(c.drawdownMicro)} USDC of drawdown carried over from run ${c.run} ` +
-      `(as of ${new Date(c.atMs).toISOString()}); re-base it to 0 with kill -USR2 ${process.pid}`,
-  );
-}
-
 function logStillTripped(logger: Logger, path: string, t: RestoredTrip): void {
   logger.warn(
     {
@@ -259,5 +251,17 @@ function logStillTripped(logger: Logger, path: string, t: RestoredTrip): void {
     },
     `kill switch tripped in an earlier run (at ${new Date(t.atMs).toISOString()}, drawdown ` +
       `${weiToString(t.drawdownMicro)} USDC): still tripped; re-arm with kill -USR2 ${process.pid}`,
+  );
+}
+
+/**
+ * The run starts with an armed kill switch's drawdown an earlier run had reached (the limit is not
+ * renewed by a restart): said at warn, once, with how to re-base it.
+ */
+function logCarried(logger: Logger, path: string, c: CarriedDrawdown): void {
+  logger.warn(
+    { journal: path, fromRun: c.run, drawdown: weiToString(c.drawdownMicro) },
+    `kill switch: ${weiToString(c.drawdownMicro)} USDC of drawdown carried over from run ${c.run} ` +
+      `(as of ${new Date(c.atMs).toISOString()}); re-base it to 0 with kill -USR2 ${process.pid}`,
   );
 }
