@@ -177,8 +177,9 @@ export function bookFamilies(registry: Registry, ctx: MetricsContext) {
    */
   function allTokens(): Map<string, MarketOutcome> {
     const out = new Map<string, MarketOutcome>();
+    const trackers = [...sources.trackers];
     for (const [id, l] of labels.tokens()) {
-      if (![...sources.trackers].some((t) => t.retired?.(id) === true)) out.set(id, l);
+      if (!trackers.some((t) => t.retired?.(id) === true)) out.set(id, l);
     }
     for (const t of sources.trackers)
       for (const id of t.tokens()) if (!out.has(id)) out.set(id, labels.ofToken(id));

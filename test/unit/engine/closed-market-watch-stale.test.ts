@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MarketRecordStatus } from "../../../src/engine/ports.js";
 import { Harness, T0 } from "./support/harness.js";
+import { heldRecord } from "./support/settlement.js";
 
 /**
  * ClosedMarketWatch reads the record of a market closed by its status once a minute. Its answer is
@@ -27,14 +27,7 @@ describe("ClosedMarketWatch: a record read answered after the RESOLVED push", ()
     const [yes1, no1] = h.tokens(1);
     const [yes2, no2] = h.tokens(2);
     for (const t of [yes1, no1, yes2, no2]) h.crowdQuote(t, "0.48", "0.52");
-    let answer: ((r: MarketRecordStatus) => void) | undefined;
-    let reads = 0;
-    h.exchange.marketRecord = () => {
-      reads++;
-      return new Promise<MarketRecordStatus>((resolve) => {
-        answer = resolve;
-      });
-    };
+    const record = heldRecord(h);
     const starting = h.engine.start();
     await h.run(500);
     await starting;
@@ -52,7 +45,7 @@ describe("ClosedMarketWatch: a record read answered after the RESOLVED push", ()
     h.venue.setMarketStatus(m1, "PAUSED", { cancelOpenOrders: true });
     h.engine.onMarketStatus(m1, "PAUSED");
     await h.run(60_500); // the round a minute after the pause: its read is on its way
-    expect(reads).toBe(1);
+    expect(record.reads()).toBe(1);
 
     // The market resolves while that read is in flight: the push comes first ...
     h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
@@ -60,11 +53,11 @@ describe("ClosedMarketWatch: a record read answered after the RESOLVED push", ()
     await h.run(1_000);
     const settledQuotes = h.botQuotes(yes2).sort();
     // ... then the read's answer, served before the resolution.
-    answer?.({ status: "PAUSED" });
+    record.answer({ status: "PAUSED" });
     await h.run(1_000);
     // Past market 1's closesAt nothing reads its record again: what the stale answer did stays.
     await h.run(120_000);
-    expect(reads).toBe(1);
+    expect(record.reads()).toBe(1);
     h.crowdQuote(yes2, "0.49", "0.53");
     await h.run(2_000);
     // Settled, market 1's shares count zero in the wallet's gross: market 2 quotes as it did once settled.

@@ -3,6 +3,7 @@ import type { MarketRecordStatus } from "../../../src/engine/ports.js";
 import type { Harness } from "./support/harness.js";
 import {
   buyTenYes,
+  heldRecord,
   restartedAfterResolution,
   SETTLEMENT_RISK,
   twoMarkets,
@@ -104,23 +105,16 @@ describe("settlement: a market resolved without payouts", () => {
 
   it("drops an answer the market_resolved push overtook (the push's payouts stand), and reads no more", async () => {
     const { h, m1, yes1 } = await twoMarkets();
-    let answer: ((r: MarketRecordStatus) => void) | undefined;
-    let reads = 0;
-    h.exchange.marketRecord = () => {
-      reads++;
-      return new Promise<MarketRecordStatus>((resolve) => {
-        answer = resolve;
-      });
-    };
+    const record = heldRecord(h);
     await buyTenYes(h, yes1);
     h.venue.setMarketStatus(m1, "RESOLVED", { cancelOpenOrders: true });
     await h.run(60_500);
-    expect(reads).toBe(1); // on its way
+    expect(record.reads()).toBe(1); // on its way
     h.engine.onMarketStatus(m1, "RESOLVED", YES_WINS);
     await h.run(100);
-    answer?.({ status: "RESOLVED", payouts: NO_WINS });
+    record.answer({ status: "RESOLVED", payouts: NO_WINS });
     await h.run(300_000);
     expect(h.engine.status().pnlMicro).toBe(5_300_000n);
-    expect(reads).toBe(1);
+    expect(record.reads()).toBe(1);
   });
 });

@@ -94,3 +94,16 @@ export function restartedAfterResolution(o: Pick<HarnessOptions, "risk" | "payou
   for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
   return h;
 }
+
+/** A record read held open until the test answers it (`answer`), counting its calls (`reads`). */
+export function heldRecord(h: Harness): { reads: () => number; answer: (r: MarketRecordStatus) => void } {
+  let pending: ((r: MarketRecordStatus) => void) | undefined;
+  let reads = 0;
+  h.exchange.marketRecord = () => {
+    reads++;
+    return new Promise<MarketRecordStatus>((resolve) => {
+      pending = resolve;
+    });
+  };
+  return { reads: () => reads, answer: (r) => pending?.(r) };
+}
