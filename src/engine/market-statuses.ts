@@ -46,9 +46,13 @@ export class MarketStatuses {
     this.#report(marketId, status, payouts, undefined);
   }
 
-  /** A placement refused `market_not_open`: gates the market, and reads its record once per gate. */
+  /**
+   * A placement refused `market_not_open`: gates the market, and reads its record once per gate.
+   * Nothing once the engine is stopping: a placement on its way when the stop began may be refused
+   * after it, and a cool-down (quoting never retries) or a read (its answer dropped) is work for nothing.
+   */
   refused(marketId: string): void {
-    if (!this.#refusals.refused(marketId)) return;
+    if (this.#stopped || !this.#refusals.refused(marketId)) return;
     this.#core.log.warn(
       { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
       "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
