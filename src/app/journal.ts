@@ -88,10 +88,11 @@ export function openDaemonJournal(
     const traded = new Set(ctx.tokens.map((t) => t.tokenId));
     const accounts = new Map([...found.accounts].filter(([t]) => traded.has(t)));
     const feePending = found.feePending.filter((f) => accounts.has(f.tokenId));
+    const marks = new Map([...found.marks].filter(([t]) => accounts.has(t)));
     writer.batch(() => {
       for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, undefined);
     });
-    const restore: JournalRestore = { ...found, accounts, feePending };
+    const restore: JournalRestore = { ...found, accounts, feePending, marks };
     logRestore(ctx.logger, settings.path, run, restore);
     if (restore.killSwitch !== undefined) logStillTripped(ctx.logger, settings.path, restore.killSwitch);
     if (restore.carriedDrawdown !== undefined) logCarried(ctx.logger, settings.path, restore.carriedDrawdown);

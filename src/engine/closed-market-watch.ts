@@ -12,7 +12,7 @@ export const CLOSED_MARKET_READ_MS = 60_000;
  * from the first read, answered or not. A resolution's payouts are set with it (the spec: "per-outcome
  * payout vector, set on resolution"), so a record still without them a day later (a market the
  * exchange voided without a vector, say) is taken never to publish them, and is not worth a GET a
- * minute for the rest of the run: its tokens stay marked at their last mid (logged once, warn).
+ * minute for the rest of the run: its tokens keep their last mark (logged once, warn).
  */
 export const PAYOUT_READS_GIVE_UP_MS = 24 * 3_600_000;
 
@@ -180,7 +180,7 @@ export class ClosedMarketWatch {
     this.#givenUp.add(marketId);
     this.#core.log.warn(
       { marketId, slug, readForMs: now - since },
-      "settled market's payouts not read in a day (its record answered without them, or not at all): no longer read, its tokens stay marked at their last mid",
+      "settled market's payouts not read in a day (its record answered without them, or not at all): no longer read, its tokens keep their last mark",
     );
     return true;
   }

@@ -82,6 +82,13 @@ export interface EngineRestore {
    * (DrawdownKillSwitch.carry). Ignored when `killSwitch` holds a trip. Default none (0).
    */
   readonly carriedDrawdown?: { readonly drawdownMicro: bigint };
+  /**
+   * Each token's last mark an earlier run journaled (micro-USDC: its last mid, or a payout): a
+   * restored position in a market listed settled at start without its payouts is marked at it
+   * until they are read (its book is never watched). Other tokens wait for their book's mid.
+   * Default none.
+   */
+  readonly marks?: ReadonlyMap<string, number>;
 }
 
 /** Nothing carried over: a first run. */

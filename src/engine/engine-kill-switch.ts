@@ -98,25 +98,32 @@ export function observeStartPnl(core: EngineCore): void {
 }
 
 /**
- * A token's first mark (a book's mid, or a settled market's payout) values what the run started
- * with: the position restored from an earlier run counted at cost until then, and what it was worth
- * already is no gain or loss of this run, so the kill switch's peak moves by it. Only that: a fill
- * of this run before the first mark (an adopted order's, say) is this run's, and counts.
+ * A token's first mark of this run (a book's mid, or a settled market's payout) values what the run
+ * started with: the position restored from an earlier run counted at cost until then, or at the
+ * earlier run's last journaled mark (`fromMicro`: a market listed settled at start without its
+ * payouts, whose book is never watched), and what it was worth already is no gain or loss of this
+ * run, so the kill switch's peak moves by the change. Only that: a fill of this run before the first
+ * mark (an adopted order's, say) is this run's, and counts.
  * Call after the mark is set, before the PnL is observed. Before, with two restored positions, the
  * first one's mark could set a peak that the second's turned into a drawdown.
  */
-export function shiftForFirstMark(core: EngineCore, tokenId: string): void {
+export function shiftForFirstMark(core: EngineCore, tokenId: string, fromMicro?: number): void {
   const held = core.options.restore.accounts.get(tokenId);
   const mark = core.positions.markOf(tokenId);
   if (held === undefined || held.sizeMicro === 0n || mark === undefined) return;
-  core.risk.shiftKillSwitchPeak(unrealisedPico(held, mark) / PICO_PER_MICRO);
+  const before = fromMicro === undefined ? 0n : unrealisedPico(held, fromMicro);
+  core.risk.shiftKillSwitchPeak((unrealisedPico(held, mark) - before) / PICO_PER_MICRO);
 }
 
-/** A book's mid marks its token; the kill switch sees the PnL it moved (a first mark: shiftForFirstMark). */
+/**
+ * A book's mid marks its token; the kill switch sees the PnL it moved (a first mark of this run,
+ * the journal's restored one replaced included: shiftForFirstMark).
+ */
 export function markToken(core: EngineCore, tokenId: string, midMicro: number): void {
   const { positions } = core;
-  const first = positions.markOf(tokenId) === undefined;
+  const restored = positions.restoredMarkOf(tokenId);
+  const first = restored !== undefined || positions.markOf(tokenId) === undefined;
   if (!positions.mark(tokenId, midMicro)) return;
-  if (first) shiftForFirstMark(core, tokenId);
+  if (first) shiftForFirstMark(core, tokenId, restored);
   observePnl(core);
 }

@@ -55,6 +55,8 @@ interface TokenFigures {
   pnlPico: bigint;
   /** Integer mark (mid rounded down), micro-units; undefined until the book has two sides. */
   markMicro: number | undefined;
+  /** The mark is an earlier run's (restoreMark), not one seen in this run. */
+  restored: boolean;
 }
 
 /**
@@ -115,6 +117,7 @@ export class PositionBook {
         worstOf: 0n,
         pnlPico: 0n,
         markMicro: undefined,
+        restored: false,
       };
       this.#tokens.set(t.tokenId, f);
       const siblings = this.#markets.get(t.marketId);
@@ -241,8 +244,27 @@ export class PositionBook {
     const f = this.#tokens.get(tokenId);
     if (f === undefined || !f.settled) return false;
     f.pinned = true;
+    f.restored = false;
     f.markMicro = payoutMicro;
     return this.refresh(tokenId);
+  }
+
+  /**
+   * Marks a token at an earlier run's last journaled mark (micro-USDC) until a mid or payout of this
+   * run replaces it (a market listed settled without payouts has no book). True when the PnL changed.
+   */
+  restoreMark(tokenId: string, markMicro: number): boolean {
+    const f = this.#tokens.get(tokenId);
+    if (f === undefined || f.pinned || f.markMicro !== undefined) return false;
+    f.markMicro = Math.floor(markMicro);
+    f.restored = true;
+    return this.refresh(tokenId);
+  }
+
+  /** The token's mark while it is still the earlier run's (restoreMark); undefined otherwise. */
+  restoredMarkOf(tokenId: string): number | undefined {
+    const f = this.#tokens.get(tokenId);
+    return f?.restored === true ? f.markMicro : undefined;
   }
 
   /** The payout a settled token is marked at (pin), micro-USDC; undefined until pinned. */
@@ -254,7 +276,7 @@ export class PositionBook {
   /**
    * Whether the market is settled and some token of it is not yet marked at a payout: its
    * resolution's payouts are still unknown (a push or a record without them), so those tokens
-   * stay marked at their last mid until the payouts are read (ClosedMarketWatch).
+   * keep their last mark until the payouts are read (ClosedMarketWatch).
    */
   awaitingPayouts(marketId: string): boolean {
     const figures = this.#markets.get(marketId) ?? [];
@@ -363,7 +385,9 @@ export class PositionBook {
     const f = this.#tokens.get(tokenId);
     if (f === undefined) return false;
     const m = Math.floor(midMicro);
-    if (f.pinned || m === f.markMicro) return false;
+    if (f.pinned) return false;
+    f.restored = false;
+    if (m === f.markMicro) return false;
     f.markMicro = m;
     return !f.flat && this.refresh(tokenId);
   }

@@ -1,15 +1,19 @@
 import { payoutMicro } from "../core/payout.js";
+import type { TokenMarket } from "../core/trading.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
+import type { Logger } from "../observability/logger.js";
 import { fmtPrice, fmtSize } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
 import { grossMark, requoteExposed } from "./engine-fills.js";
 import { observePnl, shiftForFirstMark } from "./engine-kill-switch.js";
+import type { PositionBook } from "./engine-positions.js";
 
 /**
  * A market's new status, as the position book sees it: a resolved or voided market is settled
  * (its shares no longer count towards any gross: PositionBook.settleMarket), and with the
  * resolution's payouts its tokens are marked at them for good (PositionBook.pin), which moves the
- * PnL the kill switch watches. Settled without payouts, its tokens keep their last mid until a push
+ * PnL the kill switch watches. Settled without payouts, its tokens keep their last mark (the last
+ * mid; listed settled at start, the journal's: settleListed) until a push
  * or a record brings the payouts (closed-market-watch.ts reads the record meanwhile). Requotes the
  * market's tokens, and every token of the wallet when the wallet's gross crossed `total.soft`
  * (requoteExposed). The first settlement retires the tokens' books: they leave any resync episode
@@ -38,6 +42,44 @@ export function settleMarket(
 }
 
 /**
+ * At construction, before the kill switch's first look at the PnL: a market listed settled at start
+ * (a restart after its resolution) counts nothing, as after a push, and its tokens are marked at the
+ * record's payouts when it has them. Without them, a token is marked at the last mark an earlier run
+ * journaled (`marks`: its last mid, or a payout) until the payouts are read: its book is never
+ * watched, and counted at cost a restored position's marked loss (or gain) vanished from the PnL
+ * until then, for good if they never come. Logged once per market so marked (info).
+ */
+export function settleListed(
+  positions: PositionBook,
+  markets: Iterable<TokenMarket>,
+  marks: ReadonlyMap<string, number> | undefined,
+  log: Logger,
+): void {
+  const restored = new Map<string, { tokenId: string; outcome: string; mark: string }[]>();
+  for (const m of markets) {
+    if (!SETTLED_MARKET_STATUSES.has(m.status)) continue;
+    positions.settleMarket(m.marketId, true);
+    const micro = m.payouts === undefined ? undefined : payoutMicro(m.payouts, m.outcomeIndex);
+    if (micro !== undefined) {
+      positions.pin(m.tokenId, micro);
+      continue;
+    }
+    const mark = marks?.get(m.tokenId);
+    if (mark === undefined || positions.position(m.tokenId) === 0n) continue;
+    positions.restoreMark(m.tokenId, mark);
+    const list = restored.get(m.marketId) ?? [];
+    list.push({ tokenId: m.tokenId, outcome: m.outcome, mark: fmtPrice(mark) });
+    restored.set(m.marketId, list);
+  }
+  for (const [marketId, tokens] of restored) {
+    log.info(
+      { marketId, tokens, pnl: fmtSize(positions.pnlMicro) },
+      "settled market without its payouts: its tokens are marked at their last journaled mark until the payouts are read",
+    );
+  }
+}
+
+/**
  * Marks the market's tokens at their payouts, and logs once (info) what that did: each token's
  * payout (a price) and the position it values (shares traded since start, what the PnL counts),
  * and the PnL's change (USDC). A token already marked at the same payout is no news (a repeated
@@ -58,10 +100,12 @@ function pinPayouts(
     const market = tokens.get(tokenId)?.market;
     const micro = market === undefined ? undefined : payoutMicro(payouts, market.outcomeIndex);
     if (market === undefined || micro === undefined || positions.payoutOf(tokenId) === micro) continue;
-    const first = positions.markOf(tokenId) === undefined;
+    // A payout as the first mark of this run (a market resolved while mm was down, its book never
+    // watched), in place of none or of the journal's last mark: the resolution is not this run's.
+    const restored = positions.restoredMarkOf(tokenId);
+    const first = restored !== undefined || positions.markOf(tokenId) === undefined;
     if (positions.pin(tokenId, micro)) moved = true;
-    // A payout as the first mark (a market resolved while mm was down, its book never watched).
-    if (first) shiftForFirstMark(core, tokenId);
+    if (first) shiftForFirstMark(core, tokenId, restored);
     pinned.push({
       tokenId,
       outcome: market.outcome,

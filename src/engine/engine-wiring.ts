@@ -1,7 +1,5 @@
 import { monotonicSource } from "../core/clock.js";
-import { payoutMicro } from "../core/payout.js";
 import type { Fill } from "../core/trading.js";
-import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { Intent } from "../execution/intents.js";
 import { Inventory } from "../execution/inventory.js";
@@ -21,6 +19,7 @@ import { DecisionLog } from "./engine-decisions.js";
 import type { EngineDeps, EngineRestore, ResolvedEngineOptions } from "./engine-deps.js";
 import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
+import { settleListed } from "./engine-settlement.js";
 import { TokenTable } from "./engine-tokens.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 import type { MarketRecordStatus } from "./ports.js";
@@ -151,13 +150,13 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
   ordersMoved = (t) => positions.ordersMoved(t);
   for (const t of seeded) positions.refresh(t);
   // A market listed settled at start (a restart after its resolution) counts nothing, as after a
-  // push, and its tokens are marked at the record's payouts when it has them.
-  for (const { market: m } of tokens.slots()) {
-    if (!SETTLED_MARKET_STATUSES.has(m.status)) continue;
-    positions.settleMarket(m.marketId, true);
-    const micro = m.payouts === undefined ? undefined : payoutMicro(m.payouts, m.outcomeIndex);
-    if (micro !== undefined) positions.pin(m.tokenId, micro);
-  }
+  // push, and its tokens are marked at the record's payouts, or else at the journal's last mark.
+  settleListed(
+    positions,
+    [...tokens.slots()].map((s) => s.market),
+    options.restore.marks,
+    log,
+  );
   if (seeded.length > 0) {
     log.info(
       { tokens: seeded.length, feesPending: pending.length },

@@ -46,6 +46,13 @@ export interface JournalRestore {
    * An order whose intent is missing has none.
    */
   readonly orderTokens: ReadonlyMap<string, string>;
+  /**
+   * Each token's last journaled mark (micro-USDC: the mid, or a settled market's payout, of the
+   * newest account row of the account's runs that has one; a run's rows before its first mark
+   * carry none). A market listed settled at start without its payouts is marked at it (its book is
+   * never watched) until they are read.
+   */
+  readonly marks: ReadonlyMap<string, number>;
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
   /**
@@ -108,6 +115,16 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
            WHERE r.account = @account AND r.run_id < @beforeRun GROUP BY x.token_id)`,
       )
       .all({ account, beforeRun }) as AccountRow[];
+    // Not always on the last row: a restart's restore row and its fills carry no mark until its
+    // first snapshot (a crash loop may never reach one).
+    const marks = db
+      .prepare(
+        `SELECT a.token_id, a.mark_micro FROM accounts a WHERE a.id IN (
+           SELECT max(x.id) FROM accounts x JOIN runs r ON r.run_id = x.run_id
+           WHERE r.account = @account AND r.run_id < @beforeRun AND x.mark_micro IS NOT NULL
+           GROUP BY x.token_id)`,
+      )
+      .all({ account, beforeRun }) as { token_id: string; mark_micro: bigint }[];
     const orders = db
       .prepare(
         `SELECT o.order_id, o.client_order_id, o.at_ms,
@@ -149,9 +166,9 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
       .all({ account, beforeRun, sinceMs, max: FEE_PENDING_MAX }) as PendingRow[];
     const trip = readTrip(db, account, beforeRun);
     const carried = trip === undefined ? readCarriedDrawdown(db, account, beforeRun) : undefined;
-    return { runs: Number(runs.n), rows, orders, pending, journaled, trip, carried };
+    return { runs: Number(runs.n), rows, marks, orders, pending, journaled, trip, carried };
   });
-  const { runs, rows, orders, pending, journaled, trip, carried } = read();
+  const { runs, rows, marks, orders, pending, journaled, trip, carried } = read();
   let ordersSinceMs: number | undefined;
   for (const o of orders) {
     const at = Number(o.at_ms);
@@ -159,6 +176,7 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
   }
   return {
     accounts: new Map(rows.map((r) => [r.token_id, accountOfRow(r)])),
+    marks: new Map(marks.map((r) => [r.token_id, Number(r.mark_micro)])),
     orders: new Map(orders.map((o) => [o.order_id, o.client_order_id])),
     feePending: pending.map(fillOfRow),
     orderFills: journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),

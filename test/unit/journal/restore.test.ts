@@ -81,6 +81,7 @@ describe("readRestore", () => {
     const fresh = readRestore(db, "http://127.0.0.1:2|0xabc", r3 + 1);
     expect(fresh).toEqual({
       accounts: new Map(),
+      marks: new Map(),
       orders: new Map(),
       feePending: [],
       orderFills: [],
