@@ -9,7 +9,7 @@ export const CLOSED_MARKET_READ_MS = 60_000;
 
 /**
  * How long a settled market's record is read for its payouts before it is no longer read: a day
- * from the first read, answered or not. A resolution's payouts are set with it (the spec: "per-outcome
+ * from the first read, answered or not, by this run or an earlier one (restore.payoutReadsSince). A resolution's payouts are set with it (the spec: "per-outcome
  * payout vector, set on resolution"), so a record still without them a day later (a market the
  * exchange voided without a vector, say) is taken never to publish them, and is not worth a GET a
  * minute for the rest of the run: its tokens keep their last mark (logged once, warn).
@@ -38,8 +38,11 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * start-up record, without them: PositionBook.awaitingPayouts), past its closesAt too (markets
  * resolve after they close), until a settled record carries them: it is then reported (`changed`,
  * which marks the tokens at the payouts) and no longer read. A record that answers without them for
- * PAYOUT_READS_GIVE_UP_MS (answered without them, or not at all) is no longer read either. A record saying the market is not settled is
- * taken as stale (the exchange does not reopen a resolved market): nothing is reported.
+ * PAYOUT_READS_GIVE_UP_MS (answered without them, or not at all) is no longer read either. That day
+ * runs from the market's first read by any run: a first read is reported (`payout_reads_started`,
+ * the journal keeps it) and an earlier run's is restored, so restarts do not start it again. A
+ * record saying the market is not settled is taken as stale (the exchange does not reopen a
+ * resolved market): nothing is reported.
  *
  * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
  * minute after, tries again. An answer is dropped when the status moved while it was out, or the
@@ -50,8 +53,8 @@ const WHILE_UNPAID = "while its payouts were unknown";
 export class ClosedMarketWatch {
   readonly #core: EngineCore;
   readonly #changed: (marketId: string, record: MarketRecordStatus, how: string) => void;
-  /** Settled markets whose record answered without payouts: when it first did. */
-  readonly #unpaidSince = new Map<string, number>();
+  /** Settled markets read for their payouts: when the first read (of this run or an earlier one) was. */
+  readonly #unpaidSince: Map<string, number>;
   /** Settled markets no longer read for their payouts (PAYOUT_READS_GIVE_UP_MS). */
   readonly #givenUp = new Set<string>();
   #timer: TimerId | undefined;
@@ -64,6 +67,7 @@ export class ClosedMarketWatch {
   ) {
     this.#core = core;
     this.#changed = changed;
+    this.#unpaidSince = new Map(core.options.restore.payoutReadsSince);
   }
 
   /**
@@ -165,14 +169,15 @@ export class ClosedMarketWatch {
   }
 
   /**
-   * Starts the market's day of payout reads at its first attempt; true (and logged once) when the
-   * day is over: no more reads.
+   * Starts the market's day of payout reads at its first attempt (reported, for the journal), unless
+   * an earlier run began it; true (and logged once) when the day is over: no more reads.
    */
   #gaveUp(marketId: string, slug: string | undefined): boolean {
     const now = this.#core.clock.now();
     const since = this.#unpaidSince.get(marketId);
     if (since === undefined) {
       this.#unpaidSince.set(marketId, now);
+      this.#core.emit({ type: "payout_reads_started", atMs: now, marketId });
       return false;
     }
     if (now - since < PAYOUT_READS_GIVE_UP_MS) return false;

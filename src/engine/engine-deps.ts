@@ -89,6 +89,12 @@ export interface EngineRestore {
    * Default none.
    */
   readonly marks?: ReadonlyMap<string, number>;
+  /**
+   * marketId → when an earlier run first read the settled market's record for its payouts (epoch
+   * ms, the `payout_reads_started` events journaled): its day of reads goes on from there instead
+   * of starting again (a crash-looping daemon read for ever). Default none.
+   */
+  readonly payoutReadsSince?: ReadonlyMap<string, number>;
 }
 
 /** Nothing carried over: a first run. */

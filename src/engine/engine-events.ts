@@ -153,6 +153,13 @@ export type EngineEvent =
       readonly drawdownMicro: bigint;
       readonly limitMicro: bigint;
     }
+  /**
+   * A settled market's record was first read for its payouts (ClosedMarketWatch): its day of reads
+   * (PAYOUT_READS_GIVE_UP_MS) runs from `atMs`. The journal keeps it, and the next run's reads go
+   * on from it (restore.payoutReadsSince), so restarts do not start the day again. Not told for a
+   * market whose day a restore already began.
+   */
+  | { readonly type: "payout_reads_started"; readonly atMs: number; readonly marketId: string }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }

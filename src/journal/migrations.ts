@@ -190,6 +190,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE pnl ADD COLUMN drawdown_micro INTEGER CHECK (drawdown_micro >= 0);
     `,
   },
+  {
+    version: 6,
+    name: "the first payout read of each settled market",
+    // A settled market without its payouts has its record read once a minute for a day from the
+    // first read; the day goes on across restarts from the earliest row of the account's runs
+    // (restore.ts), so a crash-looping daemon does not read for ever. One row per market (a run
+    // writes none for a market an earlier run began), never pruned.
+    sql: `
+      CREATE TABLE payout_reads (
+        id        INTEGER PRIMARY KEY,
+        run_id    INTEGER NOT NULL REFERENCES runs (run_id),
+        market_id TEXT    NOT NULL,
+        at_ms     INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 function version(db: Database): number {

@@ -74,7 +74,8 @@ export const UNSENT_FLUSH_MS = 5_000;
  *   fill's fee and the token's account after it (when it changed);
  * - kill_switch → the trip or re-arm of the drawdown kill switch (restore starts the next run tripped
  *   when the account's last one is a trip); drawdown (the armed switch's drawdown rose by 1% of the
- *   limit) → a PnL snapshot at once, which carries it to the next run;
+ *   limit) → a PnL snapshot at once, which carries it to the next run; payout_reads_started → its
+ *   row (the next run's day of payout reads goes on from it);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -283,6 +284,9 @@ export class JournalRecorder {
       case "kill_switch":
         // At once: a crash right after a trip must still start the next run tripped.
         w.killSwitch(run, e);
+        return true;
+      case "payout_reads_started":
+        w.payoutReadsStarted(run, e.marketId, e.atMs);
         return true;
       case "started":
         // The start-up reconcile has adopted what it would (and searched for fills made while down).

@@ -53,6 +53,11 @@ export interface JournalRestore {
    * never watched) until they are read.
    */
   readonly marks: ReadonlyMap<string, number>;
+  /**
+   * marketId → the earliest journaled first read of the settled market's record for its payouts
+   * (epoch ms): the new run's day of reads goes on from it (ClosedMarketWatch).
+   */
+  readonly payoutReadsSince: ReadonlyMap<string, number>;
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
   /**
@@ -164,11 +169,17 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
          ORDER BY ts_ms, id`,
       )
       .all({ account, beforeRun, sinceMs, max: FEE_PENDING_MAX }) as PendingRow[];
+    const payoutReads = db
+      .prepare(
+        `SELECT p.market_id, min(p.at_ms) AS at_ms FROM payout_reads p JOIN runs r ON r.run_id = p.run_id
+         WHERE r.account = @account AND r.run_id < @beforeRun GROUP BY p.market_id`,
+      )
+      .all({ account, beforeRun }) as { market_id: string; at_ms: bigint }[];
     const trip = readTrip(db, account, beforeRun);
     const carried = trip === undefined ? readCarriedDrawdown(db, account, beforeRun) : undefined;
-    return { runs: Number(runs.n), rows, marks, orders, pending, journaled, trip, carried };
+    return { runs: Number(runs.n), rows, marks, orders, pending, journaled, payoutReads, trip, carried };
   });
-  const { runs, rows, marks, orders, pending, journaled, trip, carried } = read();
+  const { runs, rows, marks, orders, pending, journaled, payoutReads, trip, carried } = read();
   let ordersSinceMs: number | undefined;
   for (const o of orders) {
     const at = Number(o.at_ms);
@@ -182,6 +193,7 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
     orderFills: journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),
     ordersSinceMs,
     orderTokens: new Map(orders.flatMap((o) => (o.token_id === null ? [] : [[o.order_id, o.token_id]]))),
+    payoutReadsSince: new Map(payoutReads.map((p) => [p.market_id, Number(p.at_ms)])),
     runs,
     ...(trip === undefined ? {} : { killSwitch: trip }),
     ...(carried === undefined ? {} : { carriedDrawdown: carried }),

@@ -108,6 +108,7 @@ export class JournalWriter {
     | "account"
     | "pnl"
     | "kill"
+    | "payoutReads"
     | "end",
     Statement
   >;
@@ -164,6 +165,9 @@ export class JournalWriter {
       kill: db.prepare(
         `INSERT INTO kill_switch (run_id, at_ms, action, peak_micro, pnl_micro, drawdown_micro, limit_micro)
          VALUES (@run, @atMs, @action, @peakMicro, @pnlMicro, @drawdownMicro, @limitMicro)`,
+      ),
+      payoutReads: db.prepare(
+        "INSERT INTO payout_reads (run_id, market_id, at_ms) VALUES (@run, @marketId, @atMs)",
       ),
       end: db.prepare(
         "UPDATE runs SET stopped_at_ms = @atMs, stop_reason = @reason, open_at_stop = @openOrders WHERE run_id = @run",
@@ -311,6 +315,11 @@ export class JournalWriter {
       drawdownMicro: k.drawdownMicro,
       limitMicro: k.limitMicro,
     });
+  }
+
+  /** The first read of a settled market's record for its payouts: its day of reads runs from `atMs`. */
+  payoutReadsStarted(run: number, marketId: string, atMs: number): void {
+    this.#s.payoutReads.run({ run, marketId, atMs: wholeMs(atMs) });
   }
 
   /** Closes a run: when, why, and how many orders it left open (0 = a clean stop). */

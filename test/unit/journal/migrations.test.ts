@@ -38,6 +38,7 @@ describe("journal schema and migrations", () => {
       "intents",
       "kill_switch",
       "outcomes",
+      "payout_reads",
       "pnl",
       "runs",
       "tokens",

@@ -87,6 +87,7 @@ describe("readRestore", () => {
       orderFills: [],
       ordersSinceMs: undefined,
       orderTokens: new Map(),
+      payoutReadsSince: new Map(),
       runs: 0,
     });
     db.close();
