@@ -90,7 +90,7 @@ export function openDaemonJournal(
     const feePending = found.feePending.filter((f) => accounts.has(f.tokenId));
     const marks = new Map([...found.marks].filter(([t]) => accounts.has(t)));
     writer.batch(() => {
-      for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, undefined);
+      for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, marks.get(t));
     });
     const restore: JournalRestore = { ...found, accounts, feePending, marks };
     logRestore(ctx.logger, settings.path, run, restore);
@@ -103,6 +103,7 @@ export function openDaemonJournal(
       logger: ctx.logger,
       snapshotIntervalMs: settings.snapshotIntervalMs,
       restored: accounts,
+      restoredMarks: marks,
       restoredOrders: restore.orders,
       foreignAccounts: new Map([...found.accounts].filter(([t]) => !traded.has(t))),
       // The start-up above may wait the open's 5 s for a lock (nothing is in flight yet); the

@@ -347,6 +347,11 @@ export class TradingEngine implements Engine {
     return out;
   }
 
+  /** A token's integer mark now (its mid, a payout, or a restored mark), micro-USDC; the journal's rows. */
+  markOf(tokenId: string): number | undefined {
+    return this.#core.positions.markOf(tokenId);
+  }
+
   /** Non-terminal orders the engine tracks (a read-only copy, for tests and diagnostics). */
   liveOrders(): { clientOrderId: string; orderId: string | undefined; tokenId: string; state: string }[] {
     const out = [];

@@ -1,56 +1,15 @@
-import type { Clock, TimerId } from "../core/clock.js";
+import type { TimerId } from "../core/clock.js";
 import type { EngineEvent } from "../engine/engine-events.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
-import type { Logger } from "../observability/logger.js";
 import { AdoptedEnds } from "./adopted-ends.js";
 import { sameAccount } from "./codec.js";
 import { ForeignFills } from "./foreign-fills.js";
 import { DAEMON_BUSY_TIMEOUT_MS, LockWait } from "./lock-wait.js";
+import type { JournalRecorderOptions, JournalSource } from "./recorder-options.js";
 import { UnsentCounts } from "./unsent.js";
-import type { AccountReason, JournalWriter } from "./writer.js";
+import type { AccountReason } from "./writer.js";
 
-/** What the recorder reads from the engine for account rows and snapshots (TradingEngine has it). */
-export interface JournalSource {
-  account(tokenId: string): TokenAccount;
-  accounts(): readonly { tokenId: string; account: TokenAccount; markMicro: number | undefined }[];
-  /** drawdownMicro: the kill switch's peak − PnL, journaled so that the next run carries it. */
-  status(): { readonly pnlMicro: bigint; readonly openOrders: number; readonly drawdownMicro?: bigint };
-  /**
-   * The orders the engine holds live (not terminal), by exchange orderId: how the recorder sees an
-   * adopted order of an earlier run end (TradingEngine has it). Without it such orders are left for
-   * the next start's check of gone orders.
-   */
-  liveOrders?(): readonly { readonly orderId: string | undefined }[];
-}
-
-export interface JournalRecorderOptions {
-  readonly writer: JournalWriter;
-  readonly run: number;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Period of the PnL and inventory snapshots, ms; 0 = only at stop. */
-  readonly snapshotIntervalMs: number;
-  /** Accounts already in the journal for this run (its restore rows): not written again unchanged. */
-  readonly restored?: ReadonlyMap<string, TokenAccount>;
-  /**
-   * How long a write waits for another connection's write lock, ms; while the file stays locked,
-   * writes do not wait at all (LockWait). The writes run on the event loop, between the engine's
-   * sends. Default DAEMON_BUSY_TIMEOUT_MS (set on the writer's connection at construction).
-   */
-  readonly busyTimeoutMs?: number;
-  /** The journal file, for the logs. */
-  readonly path?: string;
-  /**
-   * Orders earlier runs may have left resting (JournalRestore.orders: exchange orderId →
-   * clientOrderId). Those this run adopted are journaled closed when they end (AdoptedEnds).
-   */
-  readonly restoredOrders?: ReadonlyMap<string, string>;
-  /**
-   * The journaled accounts of tokens this run does not trade (restore): the starting point of the
-   * `restored_fill`s booked under such a token (ForeignFills).
-   */
-  readonly foreignAccounts?: ReadonlyMap<string, TokenAccount>;
-}
+export type { JournalRecorderOptions, JournalSource } from "./recorder-options.js";
 
 /** A failed write is logged at most this often (a full disk would otherwise flood the log). */
 const ERROR_LOG_EVERY_MS = 10_000;
@@ -112,7 +71,8 @@ export class JournalRecorder {
       logger: o.logger,
       path: o.path,
     });
-    for (const [t, account] of o.restored ?? []) this.#written.set(t, { account, mark: undefined });
+    for (const [t, account] of o.restored ?? [])
+      this.#written.set(t, { account, mark: o.restoredMarks?.get(t) });
   }
 
   /** Writes that failed so far. */
@@ -297,8 +257,15 @@ export class JournalRecorder {
         const source = this.#source;
         if (source === undefined) return false;
         w.batch(() => {
-          for (const a of source.accounts())
-            this.#writeIfChanged(e.atMs, "reconcile", a.tokenId, a.account, undefined);
+          for (const { tokenId, account: a, markMicro } of source.accounts())
+            this.#writeIfChanged(
+              e.atMs,
+              "reconcile",
+              tokenId,
+              a,
+              a.sizeMicro === 0n ? undefined : markMicro,
+              false,
+            );
           this.#adopted.closeEnded(source, w, run, e.atMs);
         });
         // Often nothing changed: an empty transaction proves nothing about the lock.
@@ -319,22 +286,28 @@ export class JournalRecorder {
     const source = this.#source;
     if (source === undefined) return;
     const account = source.account(tokenId);
-    const mark = this.#written.get(tokenId)?.mark;
+    // The engine's mark now: the last one written may be hours old (a flat token's is not kept up).
+    const mark = source.markOf?.(tokenId) ?? this.#written.get(tokenId)?.mark;
     this.#o.writer.account(this.#o.run, atMs, reason, tokenId, account, mark);
     this.#written.set(tokenId, { account, mark });
   }
 
-  /** Writes a token's account when it (or, when given, its mark) differs from the last one written. */
+  /**
+   * Writes a token's account when it differs from the last one written, or (`markMoves`) when its
+   * mark, when given, does. The row carries the mark given, else the last one written.
+   */
   #writeIfChanged(
     atMs: number,
     reason: AccountReason,
     tokenId: string,
     account: TokenAccount,
     mark: number | undefined,
+    markMoves = true,
   ): void {
     const last = this.#written.get(tokenId);
     const keptMark = mark ?? last?.mark;
-    if (last !== undefined && sameAccount(last.account, account) && last.mark === keptMark) return;
+    const same = last !== undefined && sameAccount(last.account, account);
+    if (same && (!markMoves || last.mark === keptMark)) return;
     this.#o.writer.account(this.#o.run, atMs, reason, tokenId, account, keptMark);
     this.#written.set(tokenId, { account, mark: keptMark });
   }
