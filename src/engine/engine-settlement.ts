@@ -35,6 +35,7 @@ export function settleMarket(
   const first = settled && !ids.some((t) => positions.settled(t));
   positions.settleMarket(marketId, settled);
   if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) observePnl(core);
+  else if (first && markJournaled(core, ids)) observePnl(core);
   requoteExposed(core, ids, before);
   if (!first) return;
   for (const t of ids) core.decisions.bookRetired(t);
@@ -77,6 +78,33 @@ export function settleListed(
       "settled market without its payouts: its tokens are marked at their last journaled mark until the payouts are read",
     );
   }
+}
+
+/**
+ * A market settled without its payouts in this run before its book had a mid (listed CLOSED with an
+ * empty book, say): its books are retired now, so a restored position would count at cost until the
+ * payouts are read, and for good if they never come. As when listed settled (settleListed), it is
+ * marked at the journal's last mark; that is its first mark of this run, so the kill switch's peak
+ * moves by it (shiftForFirstMark). True when some token was so marked.
+ */
+function markJournaled(core: EngineCore, tokenIds: readonly string[]): boolean {
+  const { positions } = core;
+  const marks = core.options.restore.marks;
+  const marked: { tokenId: string; mark: string }[] = [];
+  for (const tokenId of tokenIds) {
+    const mark = marks?.get(tokenId);
+    if (mark === undefined || positions.markOf(tokenId) !== undefined || positions.position(tokenId) === 0n)
+      continue;
+    positions.restoreMark(tokenId, mark);
+    shiftForFirstMark(core, tokenId);
+    marked.push({ tokenId, mark: fmtPrice(mark) });
+  }
+  if (marked.length > 0)
+    core.log.info(
+      { tokens: marked, pnl: fmtSize(positions.pnlMicro) },
+      "settled market without its payouts: its tokens are marked at their last journaled mark until the payouts are read",
+    );
+  return marked.length > 0;
 }
 
 /**
