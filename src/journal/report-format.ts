@@ -31,6 +31,15 @@ export function figuresJson(f: ReportFigures): Record<string, string | number> {
   };
 }
 
+/**
+ * Net PnL (realised − fees) plus the unrealised PnL of the open positions at their last journaled
+ * mark, pico-USDC: what the PnL would be if they were sold at it. A position without a mark adds
+ * nothing (JournalReport.unmarked says how many).
+ */
+export function totalPnlPico(r: JournalReport): bigint {
+  return r.total.realisedPico - r.total.feesPico + r.unrealisedPico;
+}
+
 /** The report as one JSON document (amounts as exact decimal strings: USDC, shares). */
 export function reportJson(r: JournalReport, journal: string): string {
   return `${JSON.stringify(
@@ -41,7 +50,12 @@ export function reportJson(r: JournalReport, journal: string): string {
       accounts: r.accounts,
       days: r.rows.map((x) => ({ day: x.day, market: x.market, marketId: x.marketId, ...figuresJson(x) })),
       markets: r.markets.map((x) => ({ market: x.market, marketId: x.marketId, ...figuresJson(x) })),
-      total: figuresJson(r.total),
+      total: {
+        ...figuresJson(r.total),
+        unrealisedPnl: usdc(r.unrealisedPico),
+        totalPnl: usdc(totalPnlPico(r)),
+        positionsWithoutMark: r.unmarked,
+      },
       positions: r.positions.map((p) => ({
         market: p.market,
         outcome: p.outcome,
@@ -101,7 +115,38 @@ export function reportText(r: JournalReport, journal: string): string {
     ]);
     out.push(...table(["market", "outcome", "position", "cost basis", "mark", "unrealised PnL"], [rows]));
   }
+  if (r.rows.length > 0 || r.positions.length > 0) out.push("", ...totalLines(r));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * The total PnL block: net PnL, the open positions' unrealised PnL and their sum, so that a reader
+ * need not add the two tables up. Labelled with what each part covers: under --since the net PnL is
+ * the period's, while an open position's unrealised PnL runs from its cost, whenever it was bought.
+ */
+function totalLines(r: JournalReport): string[] {
+  const label = ["net PnL (realised - fees)", "unrealised PnL", "total PnL"];
+  const value = [
+    usdc(r.total.realisedPico - r.total.feesPico),
+    usdc(r.unrealisedPico),
+    usdc(totalPnlPico(r)),
+  ];
+  const lw = Math.max(...label.map((l) => l.length));
+  const vw = Math.max(...value.map((v) => v.length));
+  const unmarked =
+    r.unmarked === 0
+      ? ""
+      : `  (${r.unmarked} open position${r.unmarked === 1 ? "" : "s"} without a mark: not counted)`;
+  const out = ["total PnL: net PnL + unrealised PnL of the open positions at their last journaled mark"];
+  if (r.sinceMs !== undefined) {
+    out.push(
+      `  (net PnL since ${new Date(r.sinceMs).toISOString()}; unrealised PnL since each position was opened, before that too)`,
+    );
+  }
+  label.forEach((l, i) => {
+    out.push(`${l.padEnd(lw)}  ${(value[i] ?? "").padStart(vw)}${i === 1 ? unmarked : ""}`);
+  });
+  return out;
 }
 
 /** Columns padded to their widest cell: text left, numbers right; a rule between sections. */

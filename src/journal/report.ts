@@ -41,6 +41,10 @@ export interface JournalReport {
   readonly markets: readonly (ReportFigures & { readonly marketId: string; readonly market: string })[];
   readonly total: ReportFigures;
   readonly positions: readonly ReportPosition[];
+  /** Σ unrealised PnL of the positions that have a mark, pico-USDC. */
+  readonly unrealisedPico: bigint;
+  /** Positions without a journaled mark: their unrealised PnL is unknown, so in no total. */
+  readonly unmarked: number;
   readonly runs: number;
   /** Distinct accounts (exchange + wallet) in the file: figures are summed over them. */
   readonly accounts: number;
@@ -66,7 +70,8 @@ const zero = (): ReportFigures => ({
  * - fees: the fees of those fills (value as inventory books it);
  * - realised PnL: the steps of each token's journaled account within each run (a run's restored
  *   starting point is not counted again), dated by the fill or reconcile that moved it.
- * Positions: the last account of every token in the latest run, marked at its last journaled mid.
+ * Positions: the last account of every token in the latest run, at its last journaled mark;
+ * their unrealised PnL summed (a position without a mark counted apart), for the total PnL.
  * Runs in one read transaction, so a daemon writing meanwhile cannot tear the figures.
  * @example const r = buildReport(db, { sinceMs: Date.parse("2025-06-01") }); r.total.realisedPico
  */
@@ -154,12 +159,15 @@ export function buildReport(db: Database, opts: { sinceMs?: number } = {}): Jour
       runs: bigint;
       accounts: bigint;
     };
+    const positions = readPositions(db, info);
     return {
       sinceMs: opts.sinceMs,
       rows,
       markets: [...byMarket.values()].sort((x, y) => cmp(x.market, y.market)),
       total,
-      positions: readPositions(db, info),
+      positions,
+      unrealisedPico: positions.reduce((sum, p) => sum + (p.unrealisedPico ?? 0n), 0n),
+      unmarked: positions.filter((p) => p.unrealisedPico === undefined).length,
       runs: Number(counts.runs),
       accounts: Number(counts.accounts),
     };
