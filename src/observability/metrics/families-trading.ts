@@ -45,7 +45,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     fees: new Counter({
       name: "mm_fill_fees_usdc_total",
-      help: "Fees of our fills in USDC as the engine booked them once settled (a share fee at the fill price), per market and role; unknown for an earlier run's fill.",
+      help: "Fees of our fills in USDC as this process booked them once settled (a share fee at the fill price), per market and role; unknown for an earlier run's fill. Starts at 0 each process: the PnL's fees, restored ones included, are mm_pnl_fees_usdc.",
       labelNames: ["market", "role"] as const,
       registers,
     }),
@@ -82,12 +82,25 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     realised: new Gauge({
       name: "mm_pnl_realised_usdc",
-      help: "Realised PnL of the session by average cost, before fees, per market.",
+      help: "Realised PnL in the engine's accounts by average cost, before fees, per market (an earlier run's restored realised PnL included).",
       labelNames: ["market"] as const,
       registers,
       collect() {
         this.reset();
         const sums = perMarket((_t, a) => a.realisedPico);
+        for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
+      },
+    }),
+    pnlFees: new Gauge({
+      name: "mm_pnl_fees_usdc",
+      help: "Fees in the engine's PnL, per market: those of its accounts, an earlier run's restored ones included (the part of mm_pnl_total_usdc that mm_fill_fees_usdc_total, this process's count, lacks after a restart).",
+      labelNames: ["market"] as const,
+      registers,
+      collect() {
+        this.reset();
+        // The accounts' fees, as realised is the accounts' realised: a restart restores both, so
+        // realised − this + unrealised adds up to the total the kill switch watches.
+        const sums = perMarket((_t, a) => a.feesPico);
         for (const [market, pico] of sums) this.set({ market }, fromPico(pico));
       },
     }),

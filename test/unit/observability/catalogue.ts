@@ -61,6 +61,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_fill_markouts_missing_total: ["counter", ["horizon"]],
   mm_position_shares: ["gauge", ["market", "outcome"]],
   mm_pnl_realised_usdc: ["gauge", ["market"]],
+  mm_pnl_fees_usdc: ["gauge", ["market"]],
   mm_pnl_unrealised_usdc: ["gauge", ["market"]],
   mm_pnl_total_usdc: ["gauge", []],
   mm_risk_decisions_total: ["counter", ["action", "reason", "scope"]],

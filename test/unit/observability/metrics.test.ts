@@ -159,6 +159,8 @@ describe("createMetrics: values", () => {
     // Bought 10 at 0.30, sold 4 at 0.33: realised 0.12; 6 left marked at the 0.33 mid: +0.18.
     expect(sumOf(f, "mm_pnl_realised_usdc", { market: "bra-win" })).toBeCloseTo(0.12, 9);
     expect(sumOf(f, "mm_pnl_unrealised_usdc", { market: "bra-win" })).toBeCloseTo(0.18, 9);
+    // The fees in the engine's accounts (what its total subtracts), whatever booked them.
+    expect(sumOf(f, "mm_pnl_fees_usdc", { market: "bra-win" })).toBeCloseTo(0.002, 12);
     expect(sumOf(f, "mm_position_shares", { market: "bra-win", outcome: "YES" })).toBe(6);
     expect(sumOf(f, "mm_position_shares", { market: "bra-win", outcome: "NO" })).toBe(5); // drift corrected
     expect(sumOf(f, "mm_pnl_total_usdc")).toBe(-1.5);

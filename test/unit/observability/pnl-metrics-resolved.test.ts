@@ -41,7 +41,7 @@ describe("PnL metrics after a resolution with payouts", () => {
     expect(sumOf(f, "mm_pnl_total_usdc")).toBeCloseTo(5.3, 6);
     const realised = sumOf(f, "mm_pnl_realised_usdc");
     const unrealised = sumOf(f, "mm_pnl_unrealised_usdc");
-    const fees = sumOf(f, "mm_fill_fees_usdc_total");
+    const fees = sumOf(f, "mm_pnl_fees_usdc");
     expect(realised - fees + unrealised).toBeCloseTo(5.3, 6);
     metrics.close();
   });
