@@ -19,7 +19,7 @@ import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
 import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
-import { type DaemonJournal, openDaemonJournal } from "./journal.js";
+import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
 import type { DaemonOutcome } from "./outcome.js";
@@ -121,7 +121,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       opts.journal === undefined
         ? undefined
         : openDaemonJournal(opts.journal, {
-            account: `${config.exchange.baseUrl}|${builder.maker.toLowerCase()}`,
+            account: journalAccount(config.exchange.baseUrl, builder.maker),
             session,
             tokens: markets.tokens.map((t) => ({ ...t, slug: markets.slugOf(t.marketId) })),
             clock,

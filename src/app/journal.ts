@@ -21,6 +21,15 @@ import { type JournalToken, JournalWriter } from "../journal/writer.js";
 import type { Logger } from "../observability/logger.js";
 import type { JournalSettings } from "./journal-settings.js";
 
+/**
+ * The account a run journals under, and restores from: the exchange's base URL and the maker wallet.
+ * In paper mode the base URL is the mock's, so only runs on the same port share an account.
+ * @example journalAccount("http://127.0.0.1:8080", "0xAbC…") // "http://127.0.0.1:8080|0xabc…"
+ */
+export function journalAccount(baseUrl: string, maker: string): string {
+  return `${baseUrl}|${maker.toLowerCase()}`;
+}
+
 /** A daemon's open journal: what it restored, the engine listener, and the file to close at the end. */
 export interface DaemonJournal {
   readonly path: string;

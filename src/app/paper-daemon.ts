@@ -3,9 +3,11 @@ import type { Address } from "../core/types.js";
 import type { MockExchange } from "../mock/mock-exchange.js";
 import type { Logger } from "../observability/logger.js";
 import { type Daemon, type DaemonOptions, startDaemon } from "./daemon.js";
+import { journalAccount } from "./journal.js";
 import { paperJournalSettings } from "./journal-settings.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { type PaperExchangeOptions, startPaperExchange } from "./paper.js";
+import { settleFromJournal } from "./paper-settlements.js";
 import { StartStoppedError } from "./start-errors.js";
 
 /** A daemon trading against a mock exchange that lives (and dies) with it. */
@@ -34,6 +36,10 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
   let daemon: Daemon;
   try {
     const journal = o.journal ?? paperJournalSettings(config, o.cwd);
+    // A kept journal: the markets earlier runs on it saw settle are settled on this fresh mock too.
+    if (journal !== undefined) {
+      settleFromJournal(mock, journal.path, journalAccount(config.exchange.baseUrl, wallet), logger);
+    }
     daemon = await startDaemon(config, {
       ...(journal === undefined ? {} : { journal }),
       logger,

@@ -143,6 +143,21 @@ export type EngineEvent =
       readonly tokenIds: readonly string[];
     }
   /**
+   * A market's settlement as the engine took it (RESOLVED or VOIDED: a push, or a record read taken
+   * as one): at its first settlement, with the payouts when known then, and again when its payouts
+   * become known later (a repeat says nothing). The journal keeps it, so that `mm paper` can settle
+   * the market on its fresh mock again when a later run uses the same journal (paper-settlements.ts).
+   * Not told for a market listed settled at start: the exchange that listed it so keeps it so.
+   */
+  | {
+      readonly type: "market_settlement";
+      readonly atMs: number;
+      readonly marketId: string;
+      readonly status: string;
+      /** Outcome index → payout numerator (decimal strings), as pushed or read; undefined if unknown. */
+      readonly payouts: Readonly<Record<string, string>> | undefined;
+    }
+  /**
    * The armed kill switch's drawdown rose by 1% of the limit since the last such event: the journal
    * writes it at once (a PnL snapshot), so that a crash before the periodic one does not renew the
    * limit for the next run (restore.carriedDrawdown).

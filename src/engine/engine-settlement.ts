@@ -34,9 +34,20 @@ export function settleMarket(
   const ids = tokens.tokensOf(marketId);
   const first = settled && !ids.some((t) => positions.settled(t));
   positions.settleMarket(marketId, settled);
-  if (settled && payouts !== undefined && pinPayouts(core, marketId, payouts, how)) observePnl(core);
+  const pinned = settled && payouts !== undefined ? pinPayouts(core, marketId, payouts, how) : undefined;
+  if (pinned?.pnlMoved === true) observePnl(core);
   else if (first && markJournaled(core, ids)) observePnl(core);
   requoteExposed(core, ids, before);
+  // For the journal: the settlement, then its payouts once they mark the tokens (a repeat marks none).
+  if (first || pinned?.marked === true) {
+    core.emit({
+      type: "market_settlement",
+      atMs: core.clock.now(),
+      marketId,
+      status,
+      payouts: pinned === undefined ? undefined : payouts,
+    });
+  }
   if (!first) return;
   for (const t of ids) core.decisions.bookRetired(t);
   core.emit({ type: "market_settled", atMs: core.clock.now(), marketId, tokenIds: ids });
@@ -111,15 +122,15 @@ function markJournaled(core: EngineCore, tokenIds: readonly string[]): boolean {
  * Marks the market's tokens at their payouts, and logs once (info) what that did: each token's
  * payout (a price) and the position it values (shares traded since start, what the PnL counts),
  * and the PnL's change (USDC). A token already marked at the same payout is no news (a repeated
- * push, or a record read after the push): nothing is logged when no token's mark moved. True when
- * the PnL changed.
+ * push, or a record read after the push): nothing is logged when no token's mark moved. Says
+ * whether a token's mark moved (`marked`) and whether the PnL did (`pnlMoved`).
  */
 function pinPayouts(
   core: EngineCore,
   marketId: string,
   payouts: Readonly<Record<string, string>>,
   how: string | undefined,
-): boolean {
+): { readonly marked: boolean; readonly pnlMoved: boolean } {
   const { log, positions, tokens } = core;
   const pnlBefore = positions.pnlMicro;
   let moved = false;
@@ -154,5 +165,5 @@ function pinPayouts(
       `settled market marked at its payouts${how === undefined ? "" : ` (its record, read ${how})`}`,
     );
   }
-  return moved;
+  return { marked: pinned.length > 0, pnlMoved: moved };
 }

@@ -206,6 +206,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: "market settlements",
+    // The markets the engine took as settled (RESOLVED or VOIDED) with their payouts once known
+    // (JSON: outcome index → numerator, decimal strings): `mm paper` settles them again on its fresh
+    // mock for a later run on the same journal (paper-settlements.ts). Few rows, never pruned. A file
+    // at version 6 has none: no settlement to carry.
+    sql: `
+      CREATE TABLE settlements (
+        id        INTEGER PRIMARY KEY,
+        run_id    INTEGER NOT NULL REFERENCES runs (run_id),
+        at_ms     INTEGER NOT NULL,
+        market_id TEXT    NOT NULL,
+        status    TEXT    NOT NULL,
+        payouts   TEXT    CHECK (payouts IS NULL OR json_valid(payouts))
+      ) STRICT;
+      CREATE INDEX settlements_run ON settlements (run_id, id);
+    `,
+  },
 ];
 
 function version(db: Database): number {

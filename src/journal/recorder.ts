@@ -34,7 +34,8 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - kill_switch → the trip or re-arm of the drawdown kill switch (restore starts the next run tripped
  *   when the account's last one is a trip); drawdown (the armed switch's drawdown rose by 1% of the
  *   limit) → a PnL snapshot at once, which carries it to the next run; payout_reads_started → its
- *   row (the next run's day of payout reads goes on from it);
+ *   row (the next run's day of payout reads goes on from it); market_settlement → the market's
+ *   status and payouts (`mm paper` settles its fresh mock from them: paper-settlements.ts);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -247,6 +248,9 @@ export class JournalRecorder {
         return true;
       case "payout_reads_started":
         w.payoutReadsStarted(run, e.marketId, e.atMs);
+        return true;
+      case "market_settlement":
+        w.settlement(run, e);
         return true;
       case "started":
         // The start-up reconcile has adopted what it would (and searched for fills made while down).

@@ -88,6 +88,9 @@ export interface PnlRecord {
 /** A trip or a re-arm of the drawdown kill switch (USDC micro-units): the engine's event, as journaled. */
 export type KillSwitchRecord = Omit<Extract<EngineEvent, { type: "kill_switch" }>, "type">;
 
+/** A market's settlement (status, payouts once known): the engine's event, as journaled. */
+export type SettlementRecord = Omit<Extract<EngineEvent, { type: "market_settlement" }>, "type">;
+
 /**
  * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
  * autocommit), so what a call wrote is durable when it returns; `batch` groups several calls into
@@ -109,6 +112,7 @@ export class JournalWriter {
     | "pnl"
     | "kill"
     | "payoutReads"
+    | "settlement"
     | "end",
     Statement
   >;
@@ -168,6 +172,10 @@ export class JournalWriter {
       ),
       payoutReads: db.prepare(
         "INSERT INTO payout_reads (run_id, market_id, at_ms) VALUES (@run, @marketId, @atMs)",
+      ),
+      settlement: db.prepare(
+        `INSERT INTO settlements (run_id, at_ms, market_id, status, payouts)
+         VALUES (@run, @atMs, @marketId, @status, @payouts)`,
       ),
       end: db.prepare(
         "UPDATE runs SET stopped_at_ms = @atMs, stop_reason = @reason, open_at_stop = @openOrders WHERE run_id = @run",
@@ -320,6 +328,12 @@ export class JournalWriter {
   /** The first read of a settled market's record for its payouts: its day of reads runs from `atMs`. */
   payoutReadsStarted(run: number, marketId: string, atMs: number): void {
     this.#s.payoutReads.run({ run, marketId, atMs: wholeMs(atMs) });
+  }
+
+  /** A market's settlement as the engine took it; payouts as JSON (outcome index → numerator). */
+  settlement(run: number, x: SettlementRecord): void {
+    const payouts = x.payouts === undefined ? null : JSON.stringify(x.payouts);
+    this.#s.settlement.run({ run, atMs: wholeMs(x.atMs), marketId: x.marketId, status: x.status, payouts });
   }
 
   /** Closes a run: when, why, and how many orders it left open (0 = a clean stop). */

@@ -41,6 +41,7 @@ describe("journal schema and migrations", () => {
       "payout_reads",
       "pnl",
       "runs",
+      "settlements",
       "tokens",
       "unsent",
     ]);
