@@ -75,7 +75,8 @@ const HEAD = ["day", "market", "fills", "volume", "notional", "realised PnL", "f
 
 /**
  * The report as text tables: one row per UTC day and market, each market over the period, the
- * total; then the open positions of the last run with their unrealised PnL at the last mark.
+ * total; then the open positions (each token's last journaled account) with their unrealised PnL
+ * at the last journaled mark; then the total PnL.
  */
 export function reportText(r: JournalReport, journal: string): string {
   const since = r.sinceMs === undefined ? "" : ` since ${new Date(r.sinceMs).toISOString()}`;
@@ -104,7 +105,7 @@ export function reportText(r: JournalReport, journal: string): string {
     out.push(...table(HEAD, [body, markets, [line("all days", "all markets", r.total)]]));
   }
   if (r.positions.length > 0) {
-    out.push("", "open positions (last run, last journaled mark)");
+    out.push("", "open positions (each token's last journaled account, at its last journaled mark)");
     const rows = r.positions.map((p) => [
       p.market,
       p.outcome,

@@ -21,7 +21,7 @@ export interface ReportRow extends ReportFigures {
   readonly market: string;
 }
 
-/** An open position at the last run's last journaled account. */
+/** An open position: a token's last journaled account (of one exchange + wallet). */
 export interface ReportPosition {
   readonly market: string;
   readonly outcome: string;
@@ -70,8 +70,8 @@ const zero = (): ReportFigures => ({
  * - fees: the fees of those fills (value as inventory books it);
  * - realised PnL: the steps of each token's journaled account within each run (a run's restored
  *   starting point is not counted again), dated by the fill or reconcile that moved it.
- * Positions: the last account of every token in the latest run, at its last journaled mark;
- * their unrealised PnL summed (a position without a mark counted apart), for the total PnL.
+ * Positions: each token's last account per account (exchange + wallet), as a restart restores it,
+ * at its last journaled mark; their unrealised PnL summed (a position without a mark counted apart), for the total PnL.
  * Runs in one read transaction, so a daemon writing meanwhile cannot tear the figures.
  * @example const r = buildReport(db, { sinceMs: Date.parse("2025-06-01") }); r.total.realisedPico
  */
@@ -190,26 +190,41 @@ function readTokens(db: Database): Map<string, TokenInfo> {
 }
 
 function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosition[] {
+  // Each token's last account per account (exchange + wallet), as a restart restores it: a token the
+  // last run did not trade keeps the position an earlier run left. Its mark is the last one journaled
+  // for it (a restore row, or a fill before the first snapshot, carries none).
   const rows = db
     .prepare(
-      `SELECT token_id, size_micro, cost_pico, mark_micro FROM accounts WHERE id IN (
-         SELECT max(id) FROM accounts WHERE run_id = (SELECT max(run_id) FROM runs) GROUP BY token_id)`,
+      `SELECT r.account, a.token_id, a.size_micro, a.cost_pico, a.mark_micro
+       FROM accounts a JOIN runs r ON r.run_id = a.run_id ORDER BY a.id`,
     )
-    .all() as { token_id: string; size_micro: bigint; cost_pico: string; mark_micro: bigint | null }[];
-  const out: ReportPosition[] = [];
+    .iterate() as Iterable<{
+    account: string;
+    token_id: string;
+    size_micro: bigint;
+    cost_pico: string;
+    mark_micro: bigint | null;
+  }>;
+  const last = new Map<string, { tokenId: string; sizeMicro: bigint; cost: string; mark: bigint | null }>();
   for (const r of rows) {
-    if (r.size_micro === 0n) continue;
-    const cost = BigInt(r.cost_pico);
-    const mark = r.mark_micro === null ? undefined : Number(r.mark_micro);
-    const t = info(r.token_id);
+    const key = `${r.account}\u0000${r.token_id}`;
+    const mark = r.mark_micro ?? last.get(key)?.mark ?? null;
+    last.set(key, { tokenId: r.token_id, sizeMicro: r.size_micro, cost: r.cost_pico, mark });
+  }
+  const out: ReportPosition[] = [];
+  for (const r of last.values()) {
+    if (r.sizeMicro === 0n) continue;
+    const cost = BigInt(r.cost);
+    const mark = r.mark === null ? undefined : Number(r.mark);
+    const t = info(r.tokenId);
     out.push({
       market: t.market,
       outcome: t.outcome,
-      tokenId: r.token_id,
-      sizeMicro: r.size_micro,
+      tokenId: r.tokenId,
+      sizeMicro: r.sizeMicro,
       costPico: cost,
       markMicro: mark,
-      unrealisedPico: mark === undefined ? undefined : r.size_micro * BigInt(mark) - cost,
+      unrealisedPico: mark === undefined ? undefined : r.sizeMicro * BigInt(mark) - cost,
     });
   }
   return out.sort((x, y) => cmp(x.market, y.market) || cmp(x.outcome, y.outcome));

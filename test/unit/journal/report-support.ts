@@ -14,7 +14,8 @@ const TOKENS = [
 /**
  * Two runs of one wallet, journaled as the recorder would (fill, then the token's account):
  * day 1: buy 10 @0.47, sell 4 @0.53 (fee 0.002 USDC); day 2: sell 6 @0.45 on m1, buy 2.5 @0.333333 on m2
- * (fee 0.01 share); restart; day 3: buy 1 @0.50, marked at 0.51.
+ * (fee 0.01 share), marked at 0.35 at the stop; restart, which trades m1 only (m2's position stays
+ * the first run's); day 3: buy 1 @0.50, marked at 0.51.
  */
 export function twoRunJournal(): string {
   const path = journalPath();
@@ -50,6 +51,7 @@ export function twoRunJournal(): string {
       amountMicro: 10_000n,
     },
   );
+  w.account(r1, at(2, 20), "stop", "t3", inv.account("t3"), 350_000); // the stop snapshot's mark
   w.endRun(r1, at(2, 20), "SIGTERM", 0);
   // The restart: t1's account carried over (restore row), then one more buy, then a snapshot's mark.
   const carried = inv.account("t1");
@@ -82,13 +84,14 @@ all days    will-it-rain      4      21       10.02          0.12       0.002   
 ----------  ------------  -----  ------  ----------  ------------  ----------  -----------
 all days    all markets       5    23.5  10.8533325          0.12  0.00533333   0.11466667
 
-open positions (last run, last journaled mark)
+open positions (each token's last journaled account, at its last journaled mark)
 market        outcome  position  cost basis  mark  unrealised PnL
 ------------  -------  --------  ----------  ----  --------------
+m2            YES          2.49  0.82999917  0.35      0.04150083
 will-it-rain  YES             1        0.50  0.51            0.01
 
 total PnL: net PnL + unrealised PnL of the open positions at their last journaled mark
 net PnL (realised - fees)  0.11466667
-unrealised PnL                   0.01
-total PnL                  0.12466667
+unrealised PnL             0.05150083
+total PnL                   0.1661675
 `;

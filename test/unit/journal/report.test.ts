@@ -5,6 +5,7 @@ import { Inventory } from "../../../src/execution/inventory.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { buildReport } from "../../../src/journal/report.js";
 import { reportJson, reportText, scaled } from "../../../src/journal/report-format.js";
+import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { REPORT_TEXT, twoRunJournal } from "./report-support.js";
 import { fill } from "./support.js";
@@ -24,11 +25,20 @@ describe("mm report figures", () => {
       realisedPnl: "0.12",
       fees: "0.00533333",
       netPnl: "0.11466667",
-      unrealisedPnl: "0.01",
-      totalPnl: "0.12466667",
+      unrealisedPnl: "0.05150083",
+      totalPnl: "0.1661675",
       positionsWithoutMark: 0,
     });
     expect(json.positions).toEqual([
+      {
+        market: "m2",
+        outcome: "YES",
+        tokenId: "t3",
+        position: "2.49",
+        costBasis: "0.82999917",
+        mark: "0.35",
+        unrealisedPnl: "0.04150083",
+      },
       {
         market: "will-it-rain",
         outcome: "YES",
@@ -44,36 +54,44 @@ describe("mm report figures", () => {
   it("the total PnL adds the open positions' unrealised PnL to the net PnL; one without a mark is named, not counted", () => {
     const path = twoRunJournal();
     const db = openJournalDb(path);
-    // A third run buys 2 of m2 and journals no mark for it (its book never had a mid).
+    // A third run restores m1 (a restore row carries no mark: 0.51 stays its last) and buys 2 of a
+    // token it journals no mark for (its book never had a mid).
     const w = new JournalWriter(db);
     const r3 = w.beginRun({ account: "a", session: "three", atMs: Date.UTC(2025, 5, 4, 8), tokens: [] });
+    const carried = readRestore(db, "a", r3).accounts.get("t1");
+    expect(carried).toBeDefined();
+    if (carried !== undefined) w.account(r3, Date.UTC(2025, 5, 4, 8), "restore", "t1", carried, undefined);
     const inv = new Inventory();
     const f = fill({
       tradeId: "F",
-      tokenId: "t3",
+      tokenId: "t9",
       priceMicro: 400_000,
       sizeMicro: 2_000_000n,
       tsMs: Date.UTC(2025, 5, 4, 9),
     });
     inv.applyFill(f);
     w.fill(r3, f, "stream");
-    w.account(r3, f.tsMs, "fill", "t3", inv.account("t3"), undefined);
+    w.account(r3, f.tsMs, "fill", "t9", inv.account("t9"), undefined);
     const r = buildReport(db);
     db.close();
-    const text = reportText(r, path);
-    expect(text).toContain(
+    expect(r.positions.map((p) => [p.tokenId, p.markMicro])).toEqual([
+      ["t3", 350_000],
+      ["t9", undefined],
+      ["t1", 510_000],
+    ]);
+    expect(reportText(r, path)).toContain(
       [
         "total PnL: net PnL + unrealised PnL of the open positions at their last journaled mark",
         "net PnL (realised - fees)  0.11466667",
-        "unrealised PnL                   0.00  (1 open position without a mark: not counted)",
-        "total PnL                  0.11466667",
+        "unrealised PnL             0.05150083  (1 open position without a mark: not counted)",
+        "total PnL                   0.1661675",
       ].join("\n"),
     );
     const json = JSON.parse(reportJson(r, path)) as { total: Record<string, unknown> };
     expect(json.total).toMatchObject({
       netPnl: "0.11466667",
-      unrealisedPnl: "0.00",
-      totalPnl: "0.11466667",
+      unrealisedPnl: "0.05150083",
+      totalPnl: "0.1661675",
       positionsWithoutMark: 1,
     });
   });
@@ -88,8 +106,8 @@ describe("mm report figures", () => {
         "total PnL: net PnL + unrealised PnL of the open positions at their last journaled mark",
         "  (net PnL since 2025-06-02T00:00:00.000Z; unrealised PnL since each position was opened, before that too)",
         "net PnL (realised - fees)  -0.12333333",
-        "unrealised PnL                    0.01",
-        "total PnL                  -0.11333333",
+        "unrealised PnL              0.05150083",
+        "total PnL                   -0.0718325",
       ].join("\n"),
     );
   });
