@@ -22,7 +22,9 @@ export type PaperDaemonOptions = PaperExchangeOptions & Omit<DaemonOptions, "log
  * Paper trading: the mock exchange in this process (startPaperExchange) and the daemon against it
  * over real HTTP and WebSocket on 127.0.0.1. Stopping cancels every quote, reports how many orders
  * of the paper wallet the mock still holds (its own count, not the bot's belief), then closes the
- * mock. The journal is `o.journal`, else paperJournalSettings (journal.path, or a fresh temp file).
+ * mock. The journal is `o.journal`, else paperJournalSettings (journal.path, or a fresh temp file);
+ * a kept one's settled markets are settled on the fresh mock before the daemon starts
+ * (settleFromJournal).
  * @example const paper = await startPaperDaemon({ env: process.env, cwd: process.cwd(), logger });
  */
 export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaemon> {
