@@ -82,15 +82,17 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     tokens: options.restore.orderTokens ?? new Map(),
     traded: (t) => tokens.get(t) !== undefined,
   });
+  // A 429's Retry-After beyond any rate window holds an op 60 s at most, with a warning, whoever
+  // blocks it: the queue's writes or the gated reads (RateBudget.block).
   const budget = new RateBudget({
     rateLimitPerMin: options.rateLimitPerMin,
+    log,
     ...budgetOptions(options.queue),
   });
   // The reconciler's order reads (GET /api/orders/*: every page, every retry) wait for the budget's
   // order_reads tokens, so a busy reconcile stays within the wallet's limit instead of drawing 429s;
-  // their answers' rate-limit headers and 429s feed the budget back (another process on the wallet);
-  // a Retry-After beyond any rate window holds them 60 s at most, with a warning (rate-budget-hold.ts).
-  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads", { log }));
+  // their answers' rate-limit headers and 429s feed the budget back (another process on the wallet).
+  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads"));
   // The first 503 of a freeze is seen here, before the queue re-sends the placement: the platform
   // status is read at once (platform-watch.ts). Only a port that can read the status is watched
   // (not the backtest's venue, whose answers then keep their exact timing).
@@ -137,8 +139,6 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     },
     ...(deps.rateLimitState === undefined ? {} : { rateLimitState: deps.rateLimitState }),
     ...(deps.queueMetrics === undefined ? {} : { metrics: deps.queueMetrics }),
-    // A 429's Retry-After beyond any rate window holds a write 60 s at most, with a warning.
-    log,
     ...queueOptions(options.queue),
   });
   const positions = new PositionBook(

@@ -9,7 +9,6 @@ import type { PlaceIntent } from "./intents.js";
 import type { QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
 import type { OrderQueueMetrics, QueueOp } from "./order-queue-types.js";
 import { type BudgetOp, endpointOf, type RateBudget } from "./rate-budget.js";
-import { OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
 
 /** What happened to a dispatched placement. */
 export type PlaceSend =
@@ -28,9 +27,6 @@ export interface SenderDeps {
   rateLimitState: ((endpoint: string) => RateLimitState | undefined) | undefined;
   metrics: OrderQueueMetrics | undefined;
   defaultRetryAfterMs: number;
-  /** Longest hold after a 429 (default GATE_MAX_BLOCK_MS); a longer Retry-After is warned about. */
-  maxRetryAfterMs?: number;
-  log?: RetryAfterLog;
   /** Counts sends and 429s. */
   onSent: (op: QueueOp) => void;
   onRateLimited: () => void;
@@ -44,7 +40,6 @@ export interface SenderDeps {
 export class QueueSender {
   readonly #d: SenderDeps;
   readonly #lastObserved = new Map<string, number>();
-  readonly #holds = new Map<QueueOp, OverLongRetryAfter>();
 
   constructor(deps: SenderDeps) {
     this.#d = deps;
@@ -86,7 +81,7 @@ export class QueueSender {
       outcome = { kind: "ambiguous", error: asExchangeError(err, "place") };
     }
     if (outcome.kind === "rejected") this.#blockIfLimited("place", outcome.error);
-    else this.#holds.get("place")?.heldMs(undefined);
+    else budget.answered("place");
     this.#sync("place", sentAt);
     return { kind: "answered", outcome, sentAt, answeredAt: clock.now() };
   }
@@ -105,7 +100,7 @@ export class QueueSender {
     const sentAt = this.#commit(op);
     try {
       const value = await call();
-      this.#holds.get(op)?.heldMs(undefined);
+      this.#d.budget.answered(op);
       this.#sync(op, sentAt);
       return { ok: true, value };
     } catch (err) {
@@ -124,27 +119,17 @@ export class QueueSender {
     return sentAt;
   }
 
-  // A 429 holds its op for its Retry-After, at most the cap: a longer one (a proxy's, 300 s) held the
-  // kill switch's and the stop's cancels for minutes with no warning (OverLongRetryAfter).
+  // A 429 holds its op for its Retry-After, at most the budget's cap (RateBudget.block): a longer
+  // one (a proxy's, 300 s) held the kill switch's and the stop's cancels for minutes.
   #blockIfLimited(op: QueueOp, error: ExchangeError): void {
-    const hold = this.#holdOf(op);
+    const { budget, clock } = this.#d;
     if (!isRateLimited(error)) {
-      hold.heldMs(undefined); // an answer that is not an over-long 429 ends the episode
+      budget.answered(op); // an answer that is not a 429 ends an over-long Retry-After's episode
       return;
     }
-    const wait = hold.heldMs(error.retryAfterMs ?? this.#d.defaultRetryAfterMs) ?? 0;
-    this.#d.budget.block(op, this.#d.clock.now() + wait);
+    budget.block(op, clock.now(), error.retryAfterMs ?? this.#d.defaultRetryAfterMs);
     this.#d.onRateLimited();
     this.#d.metrics?.rateLimited?.(op, error.retryAfterMs);
-  }
-
-  #holdOf(op: QueueOp): OverLongRetryAfter {
-    let hold = this.#holds.get(op);
-    if (hold === undefined) {
-      hold = new OverLongRetryAfter(op, this.#d.maxRetryAfterMs, this.#d.log);
-      this.#holds.set(op, hold);
-    }
-    return hold;
   }
 
   /** Feeds the endpoint's latest X-RateLimit-* headers to the budget, once per observation. */

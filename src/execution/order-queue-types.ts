@@ -7,7 +7,6 @@ import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { RateLimitState } from "../exchange/rate-limit-state.js";
 import type { CancelAllIntent, CancelIntent, PlaceIntent } from "./intents.js";
 import type { RateBudget } from "./rate-budget.js";
-import type { RetryAfterLog } from "./rate-budget-hold.js";
 
 /** The three kinds of request the queue sends. */
 export type QueueOp = "place" | "cancel" | "cancel_all";
@@ -96,6 +95,7 @@ export interface OrderQueueOptions {
   port: Pick<ExchangePort, "place" | "cancel" | "cancelAll">;
   /** Builds and signs the request of a placement (the engine's OrderBuilder); called just before sending. */
   sign: (intent: PlaceIntent) => PlaceOrderRequest | Promise<PlaceOrderRequest>;
+  /** Its block() caps a 429's hold and warns of an over-long Retry-After (RateBudgetOptions.log). */
   budget: RateBudget;
   /** Receives one report per intent. Called synchronously; must not throw. */
   onReport: (report: QueueReport) => void;
@@ -136,13 +136,6 @@ export interface OrderQueueOptions {
   maxCancelAttempts?: number;
   /** Block used after a 429 without Retry-After. Default 1000 ms. */
   defaultRetryAfterMs?: number;
-  /**
-   * Longest hold of an op after a 429, whatever its Retry-After (rate-budget-hold.ts). Default
-   * GATE_MAX_BLOCK_MS (60 s, the longest window of the spec's rate table).
-   */
-  maxRetryAfterMs?: number;
-  /** Told at warn, once per op and episode, of a Retry-After beyond maxRetryAfterMs. */
-  log?: RetryAfterLog;
   /** Whether the exchange offers cancel-all (a 501 turns it off at run time). Default true. */
   cancelAllAvailable?: boolean;
   metrics?: OrderQueueMetrics;

@@ -74,8 +74,6 @@ export class OrderQueue {
       rateLimitState: opts.rateLimitState,
       metrics: opts.metrics,
       defaultRetryAfterMs: opts.defaultRetryAfterMs ?? 1_000,
-      ...(opts.maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs: opts.maxRetryAfterMs }),
-      ...(opts.log === undefined ? {} : { log: opts.log }),
       onSent: (op) => this.#s.stats.sent[op]++,
       onRateLimited: () => this.#s.stats.rateLimited++,
     });
@@ -226,7 +224,7 @@ export class OrderQueue {
   #backOff(op: "cancel" | "cancel_all", attempts: number, res: { ok: boolean; error?: ExchangeError }): void {
     if (res.ok || res.error === undefined || res.error.outcome !== "retryable" || isRateLimited(res.error))
       return;
-    this.#o.budget.block(op, this.#o.clock.now() + Math.min(10_000, 200 * 2 ** Math.max(0, attempts - 1)));
+    this.#o.budget.block(op, this.#o.clock.now(), Math.min(10_000, 200 * 2 ** Math.max(0, attempts - 1)));
   }
 
   /** Reserves the token now (so the send can never find the bucket empty) and hands the send to p-queue. */

@@ -1,7 +1,8 @@
 import type { BudgetOp } from "./rate-budget.js";
 
 /**
- * The longest one Retry-After holds a gated op. The spec's Retry-After is the delta seconds until
+ * The longest one Retry-After holds an op of the rate budget (RateBudget.block applies it to every
+ * caller: the order queue's writes, the gated reads, any later one). The spec's Retry-After is the delta seconds until
  * the tightest bucket refills (X-RateLimit-Reset), so it never exceeds that bucket's window, and no
  * window in the rate-limit table is longer than 60 s; it is also the HTTP client's maxRetryAfterMs.
  * A longer one is not the rate limit the spec describes (a proxy's or a misconfigured server's
@@ -16,7 +17,8 @@ export interface RetryAfterLog {
 }
 
 /**
- * How long the Retry-After of a gated op's 429 holds the op: as asked, capped at `maxBlockMs`. A cut
+ * How long the Retry-After of an op's 429 holds the op: as asked, capped at `maxBlockMs` (one per op
+ * inside RateBudget, which is where every hold goes through). A cut
  * one is reported at warn once per episode — the episode lasts until an answer that is not an
  * over-long 429 — so a 5-minute ban answered every minute makes one line, not five.
  * @example new OverLongRetryAfter("order_reads", 60_000, logger).heldMs(300_000) // 60_000, warned

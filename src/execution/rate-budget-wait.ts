@@ -2,7 +2,6 @@ import type { Clock } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { GateAnswer, GateTicket, RequestGate } from "../exchange/caller.js";
 import { type BudgetOp, budgetOpOf, type RateBudget } from "./rate-budget.js";
-import { OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
 
 export { GATE_MAX_BLOCK_MS, type RetryAfterLog } from "./rate-budget-hold.js";
 
@@ -48,32 +47,18 @@ function takeOrWait(
   return { took: false, ms: Number.isFinite(at) ? Math.max(1, at - now) : 100 };
 }
 
-/** budgetGate's settings. */
-export interface BudgetGateOptions {
-  /** Longest one Retry-After holds `op`, ms (default GATE_MAX_BLOCK_MS). */
-  maxBlockMs?: number;
-  /** Told, at warn and once per episode, of a Retry-After beyond maxBlockMs. */
-  log?: RetryAfterLog | undefined;
-}
-
 /**
  * A request gate (ExchangeHttpClient.gateRequests) that makes every request counted in `op`'s
  * buckets wait for one of its tokens and lets every other request through at once.
  * Each paced request's answer feeds the budget back, as the order queue does for its writes
  * (order-queue-send.ts): its X-RateLimit-* headers charge what the server counted beyond our own
- * sends (another process on the wallet), and a 429 blocks `op` until its Retry-After — at most
- * `maxBlockMs` (see OverLongRetryAfter) — so the other reads wait instead of drawing 429s of their own.
+ * sends (another process on the wallet), and a 429 blocks `op` until its Retry-After — at most the
+ * budget's cap (RateBudget.block) — so the other reads wait instead of drawing 429s of their own.
  * A wait ends, spending nothing, when the caller's `signal` aborts (the HTTP client closed).
  * Only ops nothing else paces belong here: the order queue already spends the write ops' tokens.
- * @example client.gateRequests(budgetGate(budget, clock, "order_reads", { log }));
+ * @example client.gateRequests(budgetGate(budget, clock, "order_reads"));
  */
-export function budgetGate(
-  budget: RateBudget,
-  clock: Clock,
-  op: BudgetOp,
-  opts: BudgetGateOptions = {},
-): RequestGate {
-  const hold = new OverLongRetryAfter(op, opts.maxBlockMs, opts.log);
+export function budgetGate(budget: RateBudget, clock: Clock, op: BudgetOp): RequestGate {
   // The loop of takeWhenAvailable, returning the ticket itself: a free token costs one tick, no more.
   const ticketed = async (signal: AbortSignal | undefined): Promise<GateTicket> => {
     for (;;) {
@@ -81,7 +66,7 @@ export function budgetGate(
       const wait = takeOrWait(budget, clock.now(), op);
       if (wait.took) {
         const sentAt = wait.at;
-        return (answer) => learnFromAnswer(budget, op, sentAt, clock.now(), answer, hold);
+        return (answer) => learnFromAnswer(budget, op, sentAt, clock.now(), answer);
       }
       if (!(await pauseUnlessAborted(clock, wait.ms, signal))) throw new GateAbandonedError(op);
     }
@@ -108,7 +93,8 @@ function pauseUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | unde
  * Applies one answer of a request of `op` sent at `sentAt` to the budget (budgetGate's tickets).
  * The headers are re-anchored at `now` on the budget's clock: the client may run on another clock
  * (tests), and the answer has just arrived, so its delta-seconds reset counts from now. A 429's
- * Retry-After holds `op` for at most `hold`'s cap (GATE_MAX_BLOCK_MS by default).
+ * Retry-After holds `op` for at most the budget's cap (RateBudget.block); any other answer ends an
+ * over-long Retry-After's episode.
  * @returns tokens charged as foreign use
  * @example learnFromAnswer(budget, "order_reads", sentAt, clock.now(), { status: 429, code: "rate_limited", rateLimit: undefined, retryAfterMs: 2_000 })
  */
@@ -118,12 +104,10 @@ export function learnFromAnswer(
   sentAt: number,
   now: number,
   answer: GateAnswer,
-  hold: OverLongRetryAfter = new OverLongRetryAfter(op),
 ): number {
   const limited = answer.status === 429 || answer.code === "rate_limited";
-  const asked = limited ? (answer.retryAfterMs ?? GATE_DEFAULT_RETRY_AFTER_MS) : undefined;
-  const heldMs = hold.heldMs(asked);
-  if (heldMs !== undefined) budget.block(op, now + heldMs);
+  if (limited) budget.block(op, now, answer.retryAfterMs ?? GATE_DEFAULT_RETRY_AFTER_MS);
+  else budget.answered(op);
   const rl = answer.rateLimit;
   if (rl === undefined) return 0;
   const view = {

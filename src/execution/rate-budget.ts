@@ -1,5 +1,6 @@
 import type { RateLimitScope } from "../exchange/rate-limits.js";
 import { rateLimitsFor } from "../exchange/rate-limits.js";
+import { OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
 import { type ServerRateView, TokenBucket } from "./token-bucket.js";
 
 /** The requests the engine paces: the order queue's writes and the reconciler's order reads. */
@@ -63,6 +64,10 @@ export interface RateBudgetOptions {
   ipLimitFactor?: number;
   /** IP buckets shared with other wallets' budgets in this process (one IP, several wallets). */
   shareIpWith?: RateBudget;
+  /** Longest one {@link RateBudget.block} holds an op, ms (default GATE_MAX_BLOCK_MS, 60 s). */
+  maxBlockMs?: number;
+  /** Told, at warn and once per op and episode, of a hold asked beyond maxBlockMs (a pino Logger fits). */
+  log?: RetryAfterLog | undefined;
 }
 
 /** One bucket as metrics see it. */
@@ -97,8 +102,13 @@ interface Slot {
 export class RateBudget {
   readonly #slots = new Map<BudgetOp, Slot[]>();
   readonly #ipBuckets: Map<string, TokenBucket>;
+  readonly #holds = new Map<BudgetOp, OverLongRetryAfter>();
+  readonly #maxBlockMs: number | undefined;
+  readonly #log: RetryAfterLog | undefined;
 
   constructor(opts: RateBudgetOptions) {
+    this.#maxBlockMs = opts.maxBlockMs;
+    this.#log = opts.log;
     const margin = opts.marginMs ?? 50;
     const ipFactor = opts.ipLimitFactor ?? 1;
     this.#ipBuckets = opts.shareIpWith === undefined ? new Map() : opts.shareIpWith.#ipBuckets;
@@ -179,9 +189,29 @@ export class RateBudget {
     this.commit(op, now);
   }
 
-  /** A 429's Retry-After: `op`'s buckets send nothing before `until` (the 429 names no scope, so all). */
-  block(op: BudgetOp, until: number): void {
-    for (const s of this.#of(op)) s.tb.block(until);
+  /**
+   * A 429's Retry-After (or a back-off): `op`'s buckets send nothing for `forMs` from `now` (the 429
+   * names no scope, so all of them), at most maxBlockMs whoever asks: a longer one is not the rate
+   * limit the spec describes (see GATE_MAX_BLOCK_MS), and is reported at warn once per op and episode
+   * (until {@link answered}), so a 5-minute ban answered every minute makes one line, not five.
+   * @returns the hold applied, ms
+   * @example budget.block("cancel", now, 300_000) // 60_000, warned
+   */
+  block(op: BudgetOp, now: number, forMs: number): number {
+    const slots = this.#of(op);
+    let hold = this.#holds.get(op);
+    if (hold === undefined) {
+      hold = new OverLongRetryAfter(op, this.#maxBlockMs, this.#log);
+      this.#holds.set(op, hold);
+    }
+    const heldMs = hold.heldMs(Math.max(0, forMs)) ?? 0;
+    for (const s of slots) s.tb.block(now + heldMs);
+    return heldMs;
+  }
+
+  /** An answer of `op` that was not a 429: it ends an over-long Retry-After's episode (see block). */
+  answered(op: BudgetOp): void {
+    this.#holds.get(op)?.heldMs(undefined);
   }
 
   /**

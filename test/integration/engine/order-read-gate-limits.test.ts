@@ -44,10 +44,10 @@ async function rig(first?: { status: number; retryAfter: string }) {
     client.close();
     await server.close();
   });
-  const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0 }); // a burst of 100 reads
   const warned: string[] = [];
   const log = { warn: (_obj: object, msg: string) => warned.push(msg) };
-  return { clock, server, client, budget, warned, gate: budgetGate(budget, clock, "order_reads", { log }) };
+  const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, log }); // a burst of 100 reads
+  return { clock, server, client, budget, warned, gate: budgetGate(budget, clock, "order_reads") };
 }
 
 /**
@@ -98,7 +98,7 @@ describe("order reads' gate: the client closes while a read waits", () => {
     const r = await rig();
     const exchange = new HttpExchange(r.client);
     exchange.gateRequests(r.gate);
-    r.budget.block("order_reads", T + 30_000);
+    r.budget.block("order_reads", T, 30_000);
     const read = exchange.order("o1");
     await new Promise((res) => setTimeout(res, 20));
     expect(r.clock.nextDeadline()).toBe(T + 30_000);
@@ -127,7 +127,7 @@ describe("order reads' latency histogram", () => {
     // The histogram's stopwatch reads the SimClock: only simulated time (the gate's wait) can pass.
     const exchange = instrumentExchange(new HttpExchange(r.client), observer, () => r.clock.now());
     exchange.gateRequests?.(r.gate);
-    r.budget.block("order_reads", T + 10_000);
+    r.budget.block("order_reads", T, 10_000);
     await drive(r.clock, exchange.order("o1"));
     expect(r.clock.now() - T).toBe(10_000);
     // The call's duration includes its pacing; the gate's histogram says how much of it that was.

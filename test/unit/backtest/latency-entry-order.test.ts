@@ -62,7 +62,7 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
       response: latencyLane(0, 1, "response"),
     });
     const budget = new RateBudget({ rateLimitPerMin: 600 });
-    budget.block("cancel", 10); // e.g. a 429's Retry-After: cancels wait until 10 ms
+    budget.block("cancel", 0, 10); // e.g. a 429's Retry-After: cancels wait until 10 ms
     const queue = new OrderQueue({
       clock,
       port: ex,

@@ -8,7 +8,8 @@ import { cancel, cancelAll, place, rig, runUntil } from "./order-queue.helpers.j
 // cancelled, and a SIGINT 17 s later ended "stopped (12 order(s) may still be open)", exit 1. The
 // order reads' hold of the same 429 is capped at GATE_MAX_BLOCK_MS (60 s, the longest window of the
 // spec's rate table: Retry-After "holds the same delta seconds" as X-RateLimit-Reset); the writes'
-// hold is not (order-queue-send.ts #blockIfLimited passes Retry-After to budget.block uncapped).
+// hold was not (order-queue-send.ts #blockIfLimited passed Retry-After to budget.block uncapped);
+// RateBudget.block caps every hold now, whoever asks.
 describe("a 429 with an over-long Retry-After on a write", () => {
   it("holds the next cancel for at most 60 s, as the order reads, not the 300 s asked", async () => {
     const r = rig({ queue: { stillDesired: () => true } });
@@ -48,7 +49,7 @@ describe("a 429 with an over-long Retry-After on a write", () => {
   it("says so once per op and episode, at warn", async () => {
     const warns: Record<string, unknown>[] = [];
     const log = { warn: (o: Record<string, unknown>) => void warns.push(o) };
-    const r = rig({ queue: { stillDesired: () => true, log } });
+    const r = rig({ queue: { stillDesired: () => true }, budget: { log } });
     r.port.script(
       "cancel",
       { kind: "limited", retryAfterMs: 300_000 },

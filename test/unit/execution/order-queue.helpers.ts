@@ -3,7 +3,7 @@ import type { PlaceOrderRequest, Side } from "../../../src/core/types.js";
 import type { CancelAllIntent, CancelIntent, PlaceIntent } from "../../../src/execution/intents.js";
 import { OrderQueue } from "../../../src/execution/order-queue.js";
 import type { OrderQueueOptions, QueueReport } from "../../../src/execution/order-queue-types.js";
-import { RateBudget } from "../../../src/execution/rate-budget.js";
+import { RateBudget, type RateBudgetOptions } from "../../../src/execution/rate-budget.js";
 import { FakeExchangePort, type FakePortOptions } from "./order-queue.fake-port.js";
 
 /** A placement intent; `key` picks (tokenId, side, level) = (`t${key}`, buy, 0). */
@@ -82,7 +82,7 @@ export interface Rig {
 export function rig(
   o: {
     port?: Omit<FakePortOptions, "clock">;
-    budget?: { rateLimitPerMin?: number; marginMs?: number; ipLimitFactor?: number };
+    budget?: Partial<RateBudgetOptions>;
     queue?: Partial<Omit<OrderQueueOptions, "clock" | "port" | "budget" | "onReport">>;
     /** Builds the signer from the rig's clock (for signers that take simulated time). */
     signer?: (clock: SimClock) => OrderQueueOptions["sign"];

@@ -53,9 +53,9 @@ async function releasedAt(clock: SimClock, wait: Promise<GateTicket | undefined>
 describe("budgetGate: a Retry-After longer than any rate window", () => {
   it("holds the order reads for at most GATE_MAX_BLOCK_MS (60 s), not the 300 s asked, and warns once per episode", async () => {
     const clock = new SimClock(T);
-    const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0 });
     const { lines, log } = warnings();
-    const gate = budgetGate(budget, clock, "order_reads", { log });
+    const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, log });
+    const gate = budgetGate(budget, clock, "order_reads");
     const first = await releasedAt(clock, gate("GET", READ));
     first.ticket?.(limited(300_000));
     const second = await releasedAt(clock, gate("GET", READ));
@@ -78,9 +78,9 @@ describe("budgetGate: a Retry-After longer than any rate window", () => {
 
   it("honours a Retry-After within the cap exactly, without a warning", async () => {
     const clock = new SimClock(T);
-    const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0 });
     const { lines, log } = warnings();
-    const gate = budgetGate(budget, clock, "order_reads", { log });
+    const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, log });
+    const gate = budgetGate(budget, clock, "order_reads");
     (await releasedAt(clock, gate("GET", READ))).ticket?.(limited(45_000));
     expect((await releasedAt(clock, gate("GET", READ))).at).toBe(45_000);
     expect(lines).toEqual([]);
@@ -104,7 +104,7 @@ describe("budgetGate: a wait whose caller has gone", () => {
   it("ends when the caller's signal aborts: no token is spent, no timer left, the wait is rejected", async () => {
     const clock = new SimClock(T);
     const budget = new RateBudget({ rateLimitPerMin: 600, marginMs: 0 });
-    budget.block("order_reads", T + 30_000);
+    budget.block("order_reads", T, 30_000);
     const gate = budgetGate(budget, clock, "order_reads");
     const closed = new AbortController();
     const wait = gate("GET", READ, closed.signal);

@@ -51,7 +51,7 @@ describe("RateBudget (the rate-limit table as buckets)", () => {
   it("blocks all of an op's buckets on Retry-After and reports remaining budget per bucket", () => {
     const b = new RateBudget({ rateLimitPerMin: 600 });
     b.take("cancel", 0);
-    b.block("place", 2_000);
+    b.block("place", 0, 2_000);
     const snap = b.snapshot(10);
     expect(snap.filter((s) => s.op === "place").map((s) => [s.remaining, s.blockedUntil])).toEqual([
       [0, 2_000],
