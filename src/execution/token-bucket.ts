@@ -40,6 +40,11 @@ export class BucketEmptyError extends MmError {
  *
  * A reservation (taken when a send is decided, committed when it actually leaves) keeps a token out
  * from decision to send, so asynchronous signing in between cannot break the invariant.
+ *
+ * After a hold ({@link block}: a 429's Retry-After) the bucket does not hand out what refilled during
+ * it all at once: from the hold's end it grants one token, then one per holdMs / limit, until its
+ * burst is whole again. Every request that waited out the hold would otherwise leave in the same
+ * instant, into a server that had just said "too many".
  * Time is always passed in (ms on the injected Clock); the bucket never reads time itself.
  * @example
  * const b = new TokenBucket({ limit: 50, windowMs: 1000, marginMs: 50 });
@@ -61,6 +66,8 @@ export class TokenBucket {
   // Pacer in integer units: one token = holdMs units, refilled at `limit` units per ms.
   #units: number;
   #unitsAt = 0;
+  /** Since a hold: the pacer applies even to a bucket whose burst is its whole limit, until it refills. */
+  #ramping = false;
   readonly #steps = new ClockStepWatch();
 
   constructor(opts: TokenBucketOptions) {
@@ -100,9 +107,11 @@ export class TokenBucket {
     const over = this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now) - this.#capacity + 1;
     let at = Math.max(now, this.#blockedUntil);
     if (over > 0) at = Math.max(at, this.#releaseOfNth(now, over));
-    if (this.burst < this.limit) {
-      const units = this.#unitsNow(now);
-      if (units < this.holdMs) at = Math.max(at, now + Math.ceil((this.holdMs - units) / this.limit));
+    if (this.#paced(now)) {
+      // The pacer refills from the end of a hold still running (unitsAt), else from now.
+      const from = Math.max(now, this.#unitsAt);
+      const units = this.#unitsNow(from);
+      if (units < this.holdMs) at = Math.max(at, from + Math.ceil((this.holdMs - units) / this.limit));
     }
     return at;
   }
@@ -116,10 +125,10 @@ export class TokenBucket {
     const end = now + horizonMs;
     if (this.#blockedUntil > end) return 0;
     const logTokens = this.#capacity - this.#reserved - this.#aliveHeld(end) - this.#aliveForeign(end);
-    const pacer =
-      this.burst < this.limit
-        ? Math.floor((this.#unitsNow(now) + this.limit * horizonMs) / this.holdMs)
-        : Number.POSITIVE_INFINITY;
+    const from = Math.max(now, this.#unitsAt);
+    const pacer = this.#paced(now)
+      ? Math.floor((this.#unitsNow(from) + this.limit * Math.max(0, end - from)) / this.holdMs)
+      : Number.POSITIVE_INFINITY;
     return Math.max(0, Math.min(logTokens, pacer));
   }
 
@@ -151,6 +160,8 @@ export class TokenBucket {
     if (this.#reserved < 1) throw new RangeError("release without a reservation");
     this.#follow(now);
     this.#reserved--;
+    // Within a hold the pacer already starts from one token at its end: nothing to give back.
+    if (now < this.#unitsAt) return;
     this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(now) + this.holdMs);
     this.#unitsAt = now;
   }
@@ -161,9 +172,16 @@ export class TokenBucket {
     this.commit(now);
   }
 
-  /** Retry-After: nothing leaves before `until`. Never shortens an existing block. */
+  /**
+   * Retry-After: nothing leaves before `until`, and from then on one token at a time at the bucket's
+   * rate until its burst is whole (see the class). Never shortens an existing block.
+   */
   block(until: number): void {
-    this.#blockedUntil = Math.max(this.#blockedUntil, until);
+    if (until <= this.#blockedUntil) return;
+    this.#blockedUntil = until;
+    this.#units = this.holdMs;
+    this.#unitsAt = until;
+    this.#ramping = true;
   }
 
   /**
@@ -260,6 +278,15 @@ export class TokenBucket {
   }
 
   #pacerTokens(now: number): number {
-    return this.burst < this.limit ? Math.floor(this.#unitsNow(now) / this.holdMs) : Number.POSITIVE_INFINITY;
+    return this.#paced(now) ? Math.floor(this.#unitsNow(now) / this.holdMs) : Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether the pacer limits sends at `now`: always below a whole-limit burst, else while ramping. */
+  #paced(now: number): boolean {
+    if (this.burst < this.limit) return true;
+    if (this.#ramping && now >= this.#unitsAt && this.#unitsNow(now) >= this.burst * this.holdMs) {
+      this.#ramping = false;
+    }
+    return this.#ramping;
   }
 }

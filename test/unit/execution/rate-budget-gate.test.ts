@@ -69,10 +69,12 @@ describe("budgetGate: a Retry-After longer than any rate window", () => {
     expect(lines[0]?.obj).toMatchObject({ op: "order_reads", retryAfterMs: 300_000, heldMs: 60_000 });
     // An answer that is not an over-long 429 ends the episode: the next one is reported again.
     third.ticket?.(ok);
+    // After a hold the reads go one at a time at the bucket's rate (600 a minute: one per 100 ms).
     const fourth = await releasedAt(clock, gate("GET", READ));
+    expect(fourth.at).toBe(120_100);
     fourth.ticket?.(limited(3_600_000));
     expect(lines).toHaveLength(2);
-    expect((await releasedAt(clock, gate("GET", READ))).at).toBe(180_000);
+    expect((await releasedAt(clock, gate("GET", READ))).at).toBe(180_100);
     expect(GATE_MAX_BLOCK_MS).toBe(60_000);
   });
 

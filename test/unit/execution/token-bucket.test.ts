@@ -65,7 +65,10 @@ describe("TokenBucket", () => {
     b.block(1500);
     expect(b.nextAvailableAt(0)).toBe(2000);
     expect(b.available(1999)).toBe(0);
-    expect(b.available(2000)).toBe(10);
+    // One at its end, then one per (window + margin) / limit until the bucket is whole again.
+    expect(b.available(2000)).toBe(1);
+    expect(b.available(2250)).toBe(3);
+    expect(b.available(3000)).toBe(10);
   });
 
   it("paces a long window: burst first, then limit per window + margin", () => {
