@@ -2,6 +2,9 @@ import { ClockStepWatch } from "../core/clock-step.js";
 import { MmError } from "../core/errors.js";
 import { insertSorted, lowerBound, upperBound } from "./token-bucket-sorted.js";
 
+/** X-RateLimit-Reset is whole seconds: the server's window may have begun up to this much earlier. */
+const RESET_RESOLUTION_MS = 1_000;
+
 /** Shape of one bucket: the server's fixed window plus our safety margin and smoothing burst. */
 export interface TokenBucketOptions {
   /** Requests the server allows per fixed window. */
@@ -189,7 +192,8 @@ export class TokenBucket {
    * X-RateLimit-Limit lowers the capacity for good. Requests the server counted beyond ours (another
    * process on the same wallet or IP) are charged as foreign use until the server's reset. Our own
    * sends that the server may have counted are those within window + margin before the answered
-   * request and everything sent since: a generous count, so only use we cannot explain is charged.
+   * request and everything sent since, less those sent before the server's window began (as its
+   * reset tells, to the second): a generous count, so only use we cannot explain is charged.
    * @returns tokens charged as foreign use (0 when the server agrees with us)
    */
   observe(view: ServerRateView, sentAt: number, now: number): number {
@@ -198,8 +202,13 @@ export class TokenBucket {
     const until = Math.min(view.resetAt, view.observedAt + this.holdMs);
     if (until <= now) return 0;
     const serverUsed = Math.max(0, view.limit - view.remaining);
-    // Release ≥ sentAt ⇔ sent at most one hold before the answered request, or after it.
-    const ours = this.#held.length - lowerBound(this.#held, sentAt);
+    // Ours: sent at most one hold before the answered request, or after it — but not before the
+    // server's window began (its reset less the window, less the reset's one-second resolution and
+    // the margin): those it counted in the window before, and they leave our log while its count
+    // stands. Never later than the answered request itself. Release = send + hold.
+    const windowFrom = view.resetAt - this.windowMs - RESET_RESOLUTION_MS - this.marginMs;
+    const from = Math.min(sentAt, Math.max(sentAt - this.holdMs, windowFrom));
+    const ours = this.#held.length - lowerBound(this.#held, from + this.holdMs);
     const foreign = Math.max(0, serverUsed - ours);
     if (foreign === 0) return 0;
     if (this.#foreign.until <= now) this.#foreign = { count: foreign, until };
