@@ -89,10 +89,12 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     log,
     ...budgetOptions(options.queue),
   });
-  // The reconciler's order reads (GET /api/orders/*: every page, every retry) wait for the budget's
-  // order_reads tokens, so a busy reconcile stays within the wallet's limit instead of drawing 429s;
-  // their answers' rate-limit headers and 429s feed the budget back (another process on the wallet).
-  exchange.gateRequests?.(budgetGate(budget, clock, "order_reads"));
+  // The reconciler's order reads (GET /api/orders/*) and the portfolio reads of the reconciler and
+  // the start (GET /api/me/positions, /api/me/trades pages) — every page, every retry — wait for the
+  // budget's order_reads and me_reads tokens, so a burst of reconciles stays within the wallet's
+  // limits instead of drawing 429s; their answers' rate-limit headers and 429s feed the budget back
+  // (another process reading the same wallet).
+  exchange.gateRequests?.(budgetGate(budget, clock, ["order_reads", "me_reads"]));
   // The first 503 of a freeze is seen here, before the queue re-sends the placement: the platform
   // status is read at once (platform-watch.ts). Only a port that can read the status is watched
   // (not the backtest's venue, whose answers then keep their exact timing).

@@ -48,19 +48,25 @@ function takeOrWait(
 }
 
 /**
- * A request gate (ExchangeHttpClient.gateRequests) that makes every request counted in `op`'s
- * buckets wait for one of its tokens and lets every other request through at once.
+ * A request gate (ExchangeHttpClient.gateRequests) that makes every request counted in the buckets
+ * of one of `ops` wait for one of that op's tokens and lets every other request through at once.
  * Each paced request's answer feeds the budget back, as the order queue does for its writes
  * (order-queue-send.ts): its X-RateLimit-* headers charge what the server counted beyond our own
  * sends (another process on the wallet), and a 429 blocks `op` until its Retry-After — at most the
  * budget's cap (RateBudget.block) — so the other reads wait instead of drawing 429s of their own.
  * A wait ends, spending nothing, when the caller's `signal` aborts (the HTTP client closed).
+ * `ops` may name several ops (the client has one gate): each request waits for its own op's tokens.
  * Only ops nothing else paces belong here: the order queue already spends the write ops' tokens.
- * @example client.gateRequests(budgetGate(budget, clock, "order_reads"));
+ * @example client.gateRequests(budgetGate(budget, clock, ["order_reads", "me_reads"]));
  */
-export function budgetGate(budget: RateBudget, clock: Clock, op: BudgetOp): RequestGate {
+export function budgetGate(
+  budget: RateBudget,
+  clock: Clock,
+  ops: BudgetOp | readonly BudgetOp[],
+): RequestGate {
+  const gated: readonly BudgetOp[] = typeof ops === "string" ? [ops] : ops;
   // The loop of takeWhenAvailable, returning the ticket itself: a free token costs one tick, no more.
-  const ticketed = async (signal: AbortSignal | undefined): Promise<GateTicket> => {
+  const ticketed = async (op: BudgetOp, signal: AbortSignal | undefined): Promise<GateTicket> => {
     for (;;) {
       if (signal?.aborted === true) throw new GateAbandonedError(op);
       const wait = takeOrWait(budget, clock.now(), op);
@@ -71,7 +77,10 @@ export function budgetGate(budget: RateBudget, clock: Clock, op: BudgetOp): Requ
       if (!(await pauseUnlessAborted(clock, wait.ms, signal))) throw new GateAbandonedError(op);
     }
   };
-  return (method, route, signal) => (budgetOpOf(method, route) === op ? ticketed(signal) : undefined);
+  return (method, route, signal) => {
+    const op = budgetOpOf(method, route);
+    return op !== undefined && gated.includes(op) ? ticketed(op, signal) : undefined;
+  };
 }
 
 /** Resolves true after `ms` on the Clock, or false at once when `signal` aborts (its timer cancelled). */

@@ -3,8 +3,12 @@ import { rateLimitsFor } from "../exchange/rate-limits.js";
 import { OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
 import { type ServerRateView, TokenBucket } from "./token-bucket.js";
 
-/** The requests the engine paces: the order queue's writes and the reconciler's order reads. */
-export type BudgetOp = "place" | "cancel" | "cancel_all" | "order_reads";
+/**
+ * The requests the engine paces: the order queue's writes, the reconciler's order reads, and the
+ * portfolio reads of the reconciler and the start (GET /api/me/positions, /api/me/trades: the
+ * wallet's me-reads bucket, which they share with /api/me/balances and the other /api/me reads).
+ */
+export type BudgetOp = "place" | "cancel" | "cancel_all" | "order_reads" | "me_reads";
 
 /** The endpoint (as the HTTP client names it) whose table rows and headers govern each op. */
 export const BUDGET_ENDPOINTS: Readonly<Record<BudgetOp, { method: "GET" | "POST"; route: string }>> = {
@@ -12,6 +16,7 @@ export const BUDGET_ENDPOINTS: Readonly<Record<BudgetOp, { method: "GET" | "POST
   cancel: { method: "POST", route: "/api/orders/cancel" },
   cancel_all: { method: "POST", route: "/api/orders/cancel-all" },
   order_reads: { method: "GET", route: "/api/orders/open" },
+  me_reads: { method: "GET", route: "/api/me/positions" },
 };
 
 /** Endpoint key of an op as RateLimitTracker stores it, e.g. `POST /api/orders/place`. */
@@ -27,7 +32,8 @@ const opCache = new Map<string, BudgetOp | undefined>();
  * the same buckets (GET /api/orders/{id}, /history, /{id}/fills… share `order_reads` with
  * /api/orders/open); undefined for a request no op budgets. `route` is a path or route template.
  * @example budgetOpOf("GET", "/api/orders/{id}") // "order_reads"
- * @example budgetOpOf("GET", "/api/me/positions") // undefined
+ * @example budgetOpOf("GET", "/api/me/trades") // "me_reads"
+ * @example budgetOpOf("GET", "/api/me/withdrawals") // undefined
  */
 export function budgetOpOf(method: string, route: string): BudgetOp | undefined {
   const key = `${method.toUpperCase()} ${route}`;
@@ -89,8 +95,8 @@ interface Slot {
 
 /**
  * Every rate bucket mm's trading path spends, built from the rate-limit table (src/exchange/rate-limits.ts)
- * as data: per wallet place 50/s, cancel 20/s, cancel-all 5/s, order reads 600/60 s (scaled by
- * rateLimitPerMin / 600), per IP place 1000/60 s. An op may send only when every bucket that applies to
+ * as data: per wallet place 50/s, cancel 20/s, cancel-all 5/s, order reads 600/60 s, portfolio reads
+ * 1800/60 s (scaled by rateLimitPerMin / 600), per IP place 1000/60 s. An op may send only when every bucket that applies to
  * it has a token (the server checks both scopes).
  *
  * Smoothing: a 1 s bucket may be spent in one burst; a longer window is paced at limit / window with a

@@ -186,14 +186,14 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     http: new Histogram({
       name: "mm_http_request_duration_seconds",
-      help: "Exchange API calls (retries included, waits for the rate budget not), by endpoint and outcome (ok, accepted, rejected, retryable, ambiguous, error).",
+      help: "Exchange API calls (retries and a paced read's wait for the rate budget included), by endpoint and outcome (ok, accepted, rejected, retryable, ambiguous, error).",
       labelNames: ["endpoint", "outcome"] as const,
       buckets: LATENCY_BUCKETS,
       registers,
     }),
     gateWait: new Histogram({
       name: "mm_http_gate_wait_seconds",
-      help: "Wait of a paced request (the order reads) for its rate-budget token before it was sent, by endpoint.",
+      help: "Wait of a paced request (the order and portfolio reads) for its rate-budget token before it was sent, by endpoint.",
       labelNames: ["endpoint"] as const,
       buckets: GATE_WAIT_BUCKETS,
       registers,

@@ -87,7 +87,7 @@ describe("RateBudget (the rate-limit table as buckets)", () => {
     expect(done).toBe(true);
   });
 
-  it("budgetOpOf: every endpoint of the order-reads row spends order_reads; other rows no op", () => {
+  it("budgetOpOf: every endpoint of the order-reads row spends order_reads, of the me-reads row me_reads; other rows no op", () => {
     for (const route of [
       "/api/orders/open",
       "/api/orders/history",
@@ -99,8 +99,10 @@ describe("RateBudget (the rate-limit table as buckets)", () => {
     }
     expect(budgetOpOf("POST", "/api/orders/place")).toBe("place");
     expect(budgetOpOf("POST", "/api/orders/cancel")).toBe("cancel");
-    expect(budgetOpOf("GET", "/api/me/positions")).toBeUndefined();
-    expect(budgetOpOf("GET", "/api/me/trades")).toBeUndefined();
+    for (const route of ["/api/me/positions", "/api/me/trades", "/api/me/balances", "/api/me/fees"]) {
+      expect(budgetOpOf("GET", route)).toBe("me_reads");
+    }
+    expect(budgetOpOf("GET", "/api/me/overview")).toBeUndefined(); // a row of its own
     expect(budgetOpOf("GET", "/api/platform/status")).toBeUndefined();
   });
 
@@ -133,5 +135,25 @@ describe("RateBudget (the rate-limit table as buckets)", () => {
     expect(sentAt[10]).toBe(1_000);
     expect(sentAt[59]).toBe(50_000);
     expect(sentAt[60]).toBe(60_000);
+  });
+
+  it("budgetGate over several ops: each request waits for its own op's tokens", async () => {
+    const clock = new SimClock(0);
+    const b = new RateBudget({ rateLimitPerMin: 60, marginMs: 0 });
+    const gate = budgetGate(b, clock, ["order_reads", "me_reads"]);
+    b.block("order_reads", 0, 30_000);
+    // A portfolio read is not held by the order reads' hold; it spends a me_reads token (180 a minute).
+    await gate("GET", "/api/me/trades");
+    expect(b.available("me_reads", 0)).toBe(29);
+    let read = false;
+    void gate("GET", "/api/orders/open")?.then(() => {
+      read = true;
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(read).toBe(false);
+    clock.advanceTo(30_000);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(read).toBe(true);
+    expect(gate("GET", "/api/me/withdrawals")).toBeUndefined();
   });
 });
