@@ -39,11 +39,12 @@ function mostSends(budget: RateBudget, op: QueueOp, spanMs: number): number {
  * queue.rateLimitPerMin and queue.ipLimitFactor. Answers counted in a window come from requests sent
  * in it or in the HOLD_MS before, or already in flight then (queue.concurrency placements and
  * DEFAULT_CANCEL_SLOTS cancels at most), so above that sum the halt can never trip: a safety that is
- * silently off. Two counts the bound leaves out, so the refusal speaks of failing order requests: a
- * placement whose signing fails counts without a request (a signer failing on every order is not
- * what the halt is sized for), and a failed wallet cancel-all counts once for every market cancel-all
- * it stood for (rare, and under a wallet gate already). Refused only above the bound: a maxErrors
- * below it that a steady error stream cannot reach is left alone (a burst can).
+ * silently off. The engine counts as the bound does, one error per request sent: a failed cancel-all
+ * counts once however many market cancel-alls it absorbed, a cancel once however many duplicates it
+ * carried, and a failure with no request (a placement whose signing failed, a cancel with no orderId,
+ * a cancel-all failed unsent) not at all (FailedRequest.requestError, engine-reports.ts). Refused
+ * only above the bound: a maxErrors below it that a steady error stream cannot reach is left alone
+ * (a burst can).
  * @example errorRateReachIssues(raw) // [{ field: "risk.errorRate.maxErrors", message: "must be ≤ 1144 …" }]
  */
 export function errorRateReachIssues(raw: RawConfig): ConfigIssue[] {

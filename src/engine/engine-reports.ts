@@ -6,6 +6,7 @@ import {
   applyPlaceOutcome,
   markPlacementDropped,
 } from "../execution/order-manager-outcomes.js";
+import { SIGN_FAILED } from "../execution/order-queue-send.js";
 import type { QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
 import { MARKET_NOT_OPEN } from "./market-refusals.js";
@@ -13,12 +14,14 @@ import { MARKET_NOT_OPEN } from "./market-refusals.js";
 /**
  * Applies one order-queue report to the order store and acts on what it means:
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
- *   risk guard's error rate (409 `market_not_open` instead gates that market: market-refusals.ts;
+ *   risk guard's error rate (a signing failure, no request, is logged only; 409 `market_not_open`
+ *   instead gates that market: market-refusals.ts;
  *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts); ambiguous → `unknown` (never resent: the order manager places nothing
  *   more on that level until it is resolved) and a reconcile is scheduled;
  * - placement dropped unsent → it never existed;
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
- *   (and a retryable failure leaves the order open, so the next step cancels it again);
+ *   (and a retryable failure leaves the order open, so the next step cancels it again); a failed
+ *   request counts once towards the error rate, however many intents it answered (requestError);
  * - cancel-all done → every open or cancelling order in its scope is cancelled, and its tokens are
  *   requoted (a step since may have kept orders the answer has just ended); not done → its tokens
  *   are requoted too, so that a gate it enforced falls back to each gated step's single cancels.
@@ -64,7 +67,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
           { ok: false, error: outcome.error },
           now,
         );
-        if (outcome.kind === "failed") core.orderError(outcome.code);
+        if (outcome.kind === "failed" && outcome.requestError) core.orderError(outcome.code);
         if (eff.reconcile) core.reconcileSoon("ambiguous");
         core.requote(intent.tokenId);
       }
@@ -77,7 +80,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
         applyCancelAllOutcome(core.store, intent.marketId, now);
       } else {
         core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
-        if (outcome.kind === "failed") core.orderError(outcome.code);
+        if (outcome.kind === "failed" && outcome.requestError) core.orderError(outcome.code);
         core.reconcileSoon("ambiguous");
       }
       // Every token in its scope is requoted. Done: a step may have run since the cancel-all was
@@ -116,7 +119,14 @@ function onPlace(
     latencyMs: r.answeredAt - r.sentAt,
     ...(orderId === undefined ? {} : { orderId }),
   });
-  if (outcome.kind === "rejected") {
+  if (outcome.kind === "rejected" && outcome.code === SIGN_FAILED) {
+    // Nothing was sent: not an order request the error-rate halt is sized for (its bound counts one
+    // error per request). Counted apart (mm_orders_rejected_total{code="sign_failed"}, from the event).
+    core.log.error(
+      { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, err: outcome.error.cause },
+      "placement not sent: signing failed",
+    );
+  } else if (outcome.kind === "rejected") {
     // The exchange's own words and request id: a code alone (invalid_amounts) does not say that the
     // configured tick disagrees with the market's.
     const { message, details, httpStatus, requestId } = outcome.error;

@@ -10,6 +10,9 @@ import type { QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-l
 import type { OrderQueueMetrics, QueueOp } from "./order-queue-types.js";
 import { type BudgetOp, endpointOf, type RateBudget } from "./rate-budget.js";
 
+/** The reject of a placement whose signing failed: nothing was sent (no request, no request error). */
+export const SIGN_FAILED = "sign_failed";
+
 /** What happened to a dispatched placement. */
 export type PlaceSend =
   /** Not sent: between dispatch and send it was superseded or cancelled (its token was returned). */
@@ -54,7 +57,7 @@ export class QueueSender {
     } catch (err) {
       budget.release("place", clock.now());
       const error = new ExchangeError({
-        code: "sign_failed",
+        code: SIGN_FAILED,
         message: "signing the order failed; nothing was sent",
         outcome: "rejected",
         endpoint: endpointOf("place"),

@@ -62,21 +62,28 @@ export function settleCancel(
     q.requeueCancel(item);
     return;
   }
-  const outcome: CancelOutcome = res.ok
-    ? { kind: "done", orderId: res.value.orderId, status: res.value.status }
-    : failure(res.error);
-  for (const intent of item.intents) q.report({ kind: "cancel", intent, outcome });
+  if (res.ok) {
+    const done: CancelOutcome = { kind: "done", orderId: res.value.orderId, status: res.value.status };
+    for (const intent of item.intents) q.report({ kind: "cancel", intent, outcome: done });
+    return;
+  }
+  // One request: the duplicates riding along share its failure but do not count it again.
+  item.intents.forEach((intent, i) => {
+    q.report({ kind: "cancel", intent, outcome: failure(res.error, i === 0) });
+  });
 }
 
 /**
  * A cancel-all's answer. Success settles the cancels it covered as `covered`. A retryable failure is
  * retried until maxCancelAttempts; after that, or on a definite reject, the covered cancels go back to
  * the cancel lane (still wanted), and a 501 turns cancel-all off. Ambiguity spreads to covered cancels.
+ * `sent` is false for an item failed without a request (cancel-all turned off while it was queued).
  */
 export function settleCancelAll(
   q: SettleTarget,
   item: QueuedCancelAll,
   res: WriteSend<CancelAllResult>,
+  sent = true,
 ): void {
   if (!res.ok && res.error.outcome === "retryable" && item.attempts < q.maxCancelAttempts) {
     q.requeueCancelAll(item);
@@ -95,9 +102,12 @@ export function settleCancelAll(
     return;
   }
   const { error } = res;
-  const outcome = failure(error);
-  for (const intent of item.intents) q.report({ kind: "cancel_all", intent, outcome });
+  // One request however many cancel-alls it absorbed (the kill switch's), none when never sent.
+  item.intents.forEach((intent, i) => {
+    q.report({ kind: "cancel_all", intent, outcome: failure(error, sent && i === 0) });
+  });
   if (error.outcome === "ambiguous") {
+    const outcome = failure(error, false);
     for (const c of item.covered)
       for (const intent of c.intents) q.report({ kind: "cancel", intent, outcome });
     return;
@@ -110,8 +120,12 @@ export function settleCancelAll(
   }
 }
 
-function failure(error: ExchangeError): Extract<CancelOutcome, { kind: "failed" | "ambiguous" }> {
+/** The outcome of a request that did not succeed; `requestError` marks the report that counts it. */
+function failure(
+  error: ExchangeError,
+  requestError: boolean,
+): Extract<CancelOutcome, { kind: "failed" | "ambiguous" }> {
   return error.outcome === "ambiguous"
     ? { kind: "ambiguous", error }
-    : { kind: "failed", code: error.code, retryable: error.outcome === "retryable", error };
+    : { kind: "failed", code: error.code, retryable: error.outcome === "retryable", error, requestError };
 }

@@ -140,7 +140,7 @@ export class QueueState implements SettleTarget {
       this.report({
         kind: "cancel",
         intent,
-        outcome: { kind: "failed", code: error.code, retryable: false, error },
+        outcome: { kind: "failed", code: error.code, retryable: false, error, requestError: false },
       });
       return;
     }

@@ -34,14 +34,29 @@ export type CancelOutcome =
   /** Nothing to cancel on the exchange: its placement was dropped unsent or definitely rejected. */
   | { kind: "not_sent"; reason: "placement_dropped" | "placement_rejected" }
   /** A definite answer (e.g. not_cancellable, order_not_found), or retryable after the last attempt. */
-  | { kind: "failed"; code: ExchangeCodeLike; retryable: boolean; error: ExchangeError }
+  | FailedRequest
   /** It may or may not have taken effect: the reconciler finds out. */
   | { kind: "ambiguous"; error: ExchangeError };
+
+/**
+ * A cancel or cancel-all that did not take effect. One request may answer several intents (the
+ * duplicates a cancel carries, the market cancel-alls the kill switch's absorbed), each reported:
+ * `requestError` is true on exactly one report per request sent and answered so, false on the others
+ * and on failures with no request at all (no orderId to cancel, cancel-all turned off before it was
+ * sent). The error-rate halt counts only the true ones: its bound is one error per request.
+ */
+export interface FailedRequest {
+  kind: "failed";
+  code: ExchangeCodeLike;
+  retryable: boolean;
+  error: ExchangeError;
+  requestError: boolean;
+}
 
 /** How a cancel-all ended. */
 export type CancelAllOutcome =
   | { kind: "done"; cancelled: number; marketId: string | undefined }
-  | { kind: "failed"; code: ExchangeCodeLike; retryable: boolean; error: ExchangeError }
+  | FailedRequest
   | { kind: "ambiguous"; error: ExchangeError };
 
 /**

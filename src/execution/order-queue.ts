@@ -275,6 +275,6 @@ export class OrderQueue {
     });
     const items = this.#s.cancelAlls;
     this.#s.cancelAlls = [];
-    for (const item of items) settleCancelAll(this.#s, item, { ok: false, error });
+    for (const item of items) settleCancelAll(this.#s, item, { ok: false, error }, false);
   }
 }

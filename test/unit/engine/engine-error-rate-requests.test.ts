@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { ExchangeError } from "../../../src/exchange/exchange-error.js";
+import { Harness } from "./support/harness.js";
+
+/*
+ * The error-rate halt trips on more than maxErrors order errors in its window, and its bound (the
+ * config check in src/config/error-rate-reach.ts) counts one error per order request the queue sends.
+ * The engine counted one per report instead: a wallet cancel-all that stood for two kill-switch
+ * decisions counted twice, and a placement whose signing failed (nothing sent) counted once.
+ */
+
+/** Trips on the second counted error. */
+const risk = { errorRate: { maxErrors: 1, windowMs: 30_000, coolDownMs: 60_000, ignoreCodes: [] } };
+
+const halted = (h: Harness) => h.logs.records().some((r) => r.msg === "risk: error_rate_halt");
+
+describe("engine: error-rate counting, one error per request sent", () => {
+  it("a failed wallet cancel-all that answered two wallet decisions counts once", async () => {
+    const h = new Harness({ risk });
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    await h.engine.start();
+    await h.run();
+    expect(h.botQuotes(a)).toHaveLength(2);
+    let calls = 0;
+    h.exchange.cancelAll = async () => {
+      calls++;
+      const limited = calls === 1;
+      throw new ExchangeError({
+        code: limited ? "rate_limited" : "invalid_request",
+        message: limited ? "slow down" : "refused",
+        outcome: limited ? "retryable" : "rejected",
+        endpoint: "POST /api/orders/cancel-all",
+        httpStatus: limited ? 429 : 400,
+        ...(limited ? { retryAfterMs: 1_000 } : {}),
+      });
+    };
+    h.engine.onPlatformStatus(true); // the kill switch's cancel-all: 429, held 1 s, queued again
+    await h.run(100);
+    h.engine.onPlatformStatus(false);
+    h.engine.onPlatformStatus(true); // a second wallet cancel-all joins the one still queued
+    await h.run(2_000);
+    // One request answered both (later cancel-alls the queue substitutes for a market's cancels
+    // answer no decision of their own).
+    const wallet = h.eventsOf("cancel_all_outcome").filter((e) => e.marketId === undefined);
+    expect(wallet.map((e) => e.outcome)).toEqual(["failed", "failed"]);
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(halted(h)).toBe(false);
+  });
+
+  it("a placement whose signing fails is no request error: logged, not counted", async () => {
+    const sign = () => () => {
+      throw new Error("signer unavailable");
+    };
+    const h = new Harness({ risk, sign });
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    await h.engine.start();
+    await h.run();
+    h.crowdQuote(a, "0.47", "0.51");
+    await h.run();
+    const failed = h.eventsOf("place_outcome").filter((e) => e.code === "sign_failed");
+    expect(failed.length).toBeGreaterThan(2); // quoting goes on: the second book change, signed again
+    expect(h.exchange.of("place")).toEqual([]);
+    expect(halted(h)).toBe(false);
+    expect(h.logs.records().filter((r) => r.msg === "placement not sent: signing failed")).toHaveLength(
+      failed.length,
+    );
+  });
+});
