@@ -57,7 +57,7 @@ function settleOne(mock: MockExchange, s: JournaledSettlement, logger: Logger): 
   }
   logger.info(
     fields,
-    `paper: market ${m.slug} ${s.status === "VOIDED" ? "voided" : "resolved"} in an earlier run on this journal: ${s.status === "VOIDED" ? "voided" : "resolved with the same payouts"} on this mock too, so a position carried in it keeps its payout`,
+    `paper: market ${m.slug} ${s.status === "VOIDED" ? "voided" : "resolved"} in an earlier run on this journal: ${s.status === "VOIDED" ? "voided" : "resolved with the same payouts"} on this mock too, so a position carried in it is marked ${s.status === "VOIDED" ? "at its last journaled mark (a voided market has no payouts)" : "at its payout"}`,
   );
   return true;
 }
