@@ -57,6 +57,7 @@ export function reportJson(r: JournalReport, journal: string): string {
         positionsWithoutMark: r.unmarked,
       },
       positions: r.positions.map((p) => ({
+        account: p.account,
         market: p.market,
         outcome: p.outcome,
         tokenId: p.tokenId,
@@ -106,6 +107,8 @@ export function reportText(r: JournalReport, journal: string): string {
   }
   if (r.positions.length > 0) {
     out.push("", "open positions (each token's last journaled account, at its last journaled mark)");
+    // With several accounts in the journal, one market's outcome can be held by each: say whose.
+    const whose = r.accounts > 1;
     const rows = r.positions.map((p) => [
       p.market,
       p.outcome,
@@ -113,8 +116,10 @@ export function reportText(r: JournalReport, journal: string): string {
       usdc(p.costPico),
       p.markMicro === undefined ? "-" : scaled(BigInt(p.markMicro), 6, 2),
       p.unrealisedPico === undefined ? "-" : usdc(p.unrealisedPico),
+      ...(whose ? [p.account] : []),
     ]);
-    out.push(...table(["market", "outcome", "position", "cost basis", "mark", "unrealised PnL"], [rows]));
+    const head = ["market", "outcome", "position", "cost basis", "mark", "unrealised PnL"];
+    out.push(...table(whose ? [...head, "account"] : head, [rows]));
   }
   if (r.rows.length > 0 || r.positions.length > 0) out.push("", ...totalLines(r));
   return `${out.join("\n")}\n`;

@@ -23,6 +23,8 @@ export interface ReportRow extends ReportFigures {
 
 /** An open position: a token's last journaled account (of one exchange + wallet). */
 export interface ReportPosition {
+  /** The account (exchange base URL + maker wallet) the position belongs to. */
+  readonly account: string;
   readonly market: string;
   readonly outcome: string;
   readonly tokenId: string;
@@ -192,7 +194,7 @@ function readTokens(db: Database): Map<string, TokenInfo> {
 function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosition[] {
   // Each token's last account per account (exchange + wallet), as a restart restores it: a token the
   // last run did not trade keeps the position an earlier run left. Its mark is the last one journaled
-  // for it (a restore row, or a fill before the first snapshot, carries none).
+  // for it (a row may carry none: a restore row without a journaled mark, an untraded token's fill).
   const rows = db
     .prepare(
       `SELECT r.account, a.token_id, a.size_micro, a.cost_pico, a.mark_micro
@@ -205,11 +207,20 @@ function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosi
     cost_pico: string;
     mark_micro: bigint | null;
   }>;
-  const last = new Map<string, { tokenId: string; sizeMicro: bigint; cost: string; mark: bigint | null }>();
+  const last = new Map<
+    string,
+    { account: string; tokenId: string; sizeMicro: bigint; cost: string; mark: bigint | null }
+  >();
   for (const r of rows) {
     const key = `${r.account}\u0000${r.token_id}`;
     const mark = r.mark_micro ?? last.get(key)?.mark ?? null;
-    last.set(key, { tokenId: r.token_id, sizeMicro: r.size_micro, cost: r.cost_pico, mark });
+    last.set(key, {
+      account: r.account,
+      tokenId: r.token_id,
+      sizeMicro: r.size_micro,
+      cost: r.cost_pico,
+      mark,
+    });
   }
   const out: ReportPosition[] = [];
   for (const r of last.values()) {
@@ -218,6 +229,7 @@ function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosi
     const mark = r.mark === null ? undefined : Number(r.mark);
     const t = info(r.tokenId);
     out.push({
+      account: r.account,
       market: t.market,
       outcome: t.outcome,
       tokenId: r.tokenId,
@@ -227,7 +239,9 @@ function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosi
       unrealisedPico: mark === undefined ? undefined : r.sizeMicro * BigInt(mark) - cost,
     });
   }
-  return out.sort((x, y) => cmp(x.market, y.market) || cmp(x.outcome, y.outcome));
+  return out.sort(
+    (x, y) => cmp(x.market, y.market) || cmp(x.outcome, y.outcome) || cmp(x.account, y.account),
+  );
 }
 
 function add(into: ReportFigures, f: ReportFigures): void {

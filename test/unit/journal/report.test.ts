@@ -31,6 +31,7 @@ describe("mm report figures", () => {
     });
     expect(json.positions).toEqual([
       {
+        account: "a",
         market: "m2",
         outcome: "YES",
         tokenId: "t3",
@@ -40,6 +41,7 @@ describe("mm report figures", () => {
         unrealisedPnl: "0.04150083",
       },
       {
+        account: "a",
         market: "will-it-rain",
         outcome: "YES",
         tokenId: "t1",
@@ -94,6 +96,34 @@ describe("mm report figures", () => {
       totalPnl: "0.1661675",
       positionsWithoutMark: 1,
     });
+  });
+
+  it("names each position's account when the journal holds several (one outcome can be held by each)", () => {
+    const path = twoRunJournal();
+    const db = openJournalDb(path);
+    const w = new JournalWriter(db);
+    const other = w.beginRun({ account: "b", session: "other", atMs: Date.UTC(2025, 5, 4, 8), tokens: [] });
+    const inv = new Inventory();
+    const f = fill({
+      tradeId: "G",
+      priceMicro: 400_000,
+      sizeMicro: 3_000_000n,
+      tsMs: Date.UTC(2025, 5, 4, 9),
+    });
+    inv.applyFill(f);
+    w.fill(other, f, "stream");
+    w.account(other, f.tsMs, "fill", "t1", inv.account("t1"), 420_000);
+    const r = buildReport(db);
+    db.close();
+    expect(r.positions.filter((p) => p.tokenId === "t1").map((p) => [p.account, p.sizeMicro])).toEqual([
+      ["a", 1_000_000n],
+      ["b", 3_000_000n],
+    ]);
+    const text = reportText(r, path);
+    expect(text).toMatch(/unrealised PnL +account\n/);
+    expect(text).toMatch(/ 3 +1\.20 +0\.42 +0\.06 +b\n/);
+    const json = JSON.parse(reportJson(r, path)) as { positions: { account: string }[] };
+    expect(json.positions.map((p) => p.account).sort()).toEqual(["a", "a", "b"]);
   });
 
   it("--since: the total PnL says its net PnL is the period's and its unrealised PnL the positions' whole", () => {
