@@ -271,6 +271,8 @@ export class TradingEngine implements Engine {
       this.#enabled = false;
       this.#scheduler.stop();
       this.#markets.stop();
+      // A reconcile still running reads no market record for its drifts: the answer would be dropped.
+      this.#memory.driftReads.stop();
       this.#closes.clear();
       this.#haltEnd.stop();
       this.#firstBooks.stop();

@@ -63,10 +63,18 @@ interface MarketReads {
  * be read must not hold a missed fill's correction for ever). Drifts are keyed per token, so another
  * token's passing drift does not hold one already cleared. A port without `marketRecord` holds
  * nothing back. A correction is only ever a drift seen twice alike, so a read that answers within a
- * reconcile interval delays none.
+ * reconcile interval delays none. Once stopped (engine stop), no read starts: a reconcile still
+ * running when the stop began would send one whose answer the stopped engine drops (MarketStatuses
+ * takes no record after its stop). Its drifts stay held, as while a read is out.
  */
 export class DriftRecordGate {
   readonly #markets = new Map<string, MarketReads>();
+  #stopped = false;
+
+  /** Engine stop: later checks start no read (their drifts stay held). */
+  stop(): void {
+    this.#stopped = true;
+  }
 
   /**
    * The tokens whose corrections must wait, given this check's drifts (starting the reads they
@@ -102,7 +110,7 @@ export class DriftRecordGate {
         (x) => !reads.cleared.has(x.key) && (reads.failures.get(x.key) ?? 0) < RECORD_READS_BEFORE_CORRECTING,
       );
       for (const x of waiting) held.add(x.tokenId);
-      if (waiting.length === 0 || reads.pending) continue;
+      if (waiting.length === 0 || reads.pending || this.#stopped) continue;
       reads.pending = true;
       const asked = waiting.map((x) => x.key);
       void readSettledRecord(core, marketId, "a position drift").then((v) => {

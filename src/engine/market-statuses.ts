@@ -41,7 +41,12 @@ export class MarketStatuses {
     );
   }
 
-  /** A lifecycle push: it supersedes a refusal's gate. */
+  /**
+   * A lifecycle push: it supersedes a refusal's gate. Taken while the engine stops too: the status
+   * is as true then (logged when new, applied, its payouts pinned), and the stop's last PnL snapshot
+   * (the journal's, on `stopped`) must count a resolution that came meanwhile. It starts nothing once
+   * stopped: the closed-market watch is stopped and the refusals' cool-downs are cleared.
+   */
   pushed(marketId: string, status: string, payouts?: Readonly<Record<string, string>>): void {
     this.#report(marketId, status, payouts, undefined);
   }
@@ -72,7 +77,10 @@ export class MarketStatuses {
     this.#closed.arm();
   }
 
-  /** Engine stop: no cool-down, read or status acts any more. */
+  /**
+   * Engine stop: no cool-down or read starts any more, and a record read still out is dropped
+   * (recordRead); pushes are still taken (pushed).
+   */
   stop(): void {
     this.#stopped = true;
     this.#refusals.clear();
