@@ -1,5 +1,5 @@
 import { ConfigError } from "../config/errors.js";
-import { ExchangeError } from "../exchange/exchange-error.js";
+import { keyRefused } from "../exchange/exchange-error.js";
 import { GatewayFatalError, wrongGatewayUrl } from "../gateway/errors.js";
 
 /**
@@ -22,13 +22,15 @@ export interface DaemonOutcome {
 /**
  * The credential failure an error means, as its code (`api_key_revoked`, `api_key_suspended`,
  * `forbidden_origin`…), or undefined when the error is something else. A gateway's fatal close
- * and an HTTP 401 both count: neither heals by retrying with the same key.
+ * and an HTTP 401 carrying the exchange's error code (keyRefused) both count: neither heals by
+ * retrying with the same key.
  * @example fatalAuthCode(new GatewayFatalError("user", "api_key_revoked", "…", 4401)) // "api_key_revoked"
  */
 export function fatalAuthCode(err: unknown): string | undefined {
   // An upgrade refused 404 is a wrong exchange.wsUrl, not the key: exit 1, named as such.
   if (err instanceof GatewayFatalError) return wrongGatewayUrl(err) ? undefined : err.code;
-  if (err instanceof ExchangeError && err.httpStatus === 401) return err.code;
+  // A 401 without the exchange's error body (another service, a proxy's page) is not the key's.
+  if (keyRefused(err)) return err.code;
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { MmError } from "../core/errors.js";
 import { publicUrl } from "../core/public-url.js";
-import { ExchangeError } from "../exchange/exchange-error.js";
+import { ExchangeError, keyRefused } from "../exchange/exchange-error.js";
 
 /**
  * The daemon's start was abandoned because a stop was requested before there was anything to stop
@@ -67,12 +67,14 @@ export function readUrlOf(baseUrl: string, path: string): string {
 
 /**
  * What a failed start-up read of the markets throws: a StartReadError naming exchange.baseUrl for
- * an exchange failure, except a refused key (HTTP 401: exit 3, the exchange's own error) and
- * anything that is not an exchange failure (a ConfigError stays exit 2), returned as they are.
+ * an exchange failure, except a refused key (HTTP 401 with the exchange's error code: exit 3,
+ * keyRefused) and anything that is not an exchange failure (a ConfigError stays exit 2), returned
+ * as they are. A 401 without the exchange's error body (another service at the URL, a proxy's
+ * page) is a StartReadError too: the key is not to blame.
  * @example throw startReadError(err, config.exchange.baseUrl)
  */
 export function startReadError(err: unknown, baseUrl: string): unknown {
-  if (!(err instanceof ExchangeError) || err.httpStatus === 401) return err;
+  if (!(err instanceof ExchangeError) || keyRefused(err)) return err;
   return new StartReadError(err, baseUrl);
 }
 
@@ -100,6 +102,11 @@ function describe(err: ExchangeError, errno: string | undefined): string {
   if (err.code === "malformed_response" && own.startsWith(err.endpoint)) {
     own = `body${own.slice(err.endpoint.length)}`;
   }
+  // Not the exchange's 401 (keyRefused): what answered is shown, the client's snippet of its body.
+  if (err.httpStatus === 401 && err.code === "http_error") {
+    const body = err.details.body;
+    return `HTTP 401 without the exchange API's error body: got ${typeof body === "string" ? body : own}`;
+  }
   if (err.httpStatus !== undefined) return `HTTP ${err.httpStatus} ${err.code}: ${own}`;
   // Node's TLS errors say what failed but not their code, which is what an operator searches for.
   const code = errno === undefined || own.includes(errno) ? "" : ` [${errno}]`;
@@ -107,7 +114,8 @@ function describe(err: ExchangeError, errno: string | undefined): string {
 }
 
 /**
- * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage; a
+ * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage, and
+ * so does a 401 without the exchange's error body (a refused key's 401 never gets here); a
  * 403 (a key without the scope the read needs, a refused wallet) at the key, whose URL and exchange
  * are evidently right; a 429 left after the retries at the request rate.
  */
@@ -115,6 +123,9 @@ function hint(err: ExchangeError): string {
   const ok = err.httpStatus !== undefined && err.httpStatus >= 200 && err.httpStatus < 300;
   if (ok && err.code === "malformed_response")
     return "the answer is not the exchange API's: check the setting";
+  if (err.httpStatus === 401) {
+    return "the answer is not the exchange API's (its 401s carry a code naming the key's problem): check the setting";
+  }
   if (err.httpStatus === 403) {
     return "the exchange refused this read to the API key: check the key's scopes and the wallet's standing";
   }

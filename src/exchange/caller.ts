@@ -3,7 +3,7 @@ import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
 import { type BreakerVerdict, type CircuitBreaker, defaultBreakerVerdict } from "./circuit-breaker.js";
 import { errorFromEnvelope, errorFromResponse, malformed, type ParsedEnvelope } from "./envelopes.js";
-import { clientClosedError, ExchangeError } from "./exchange-error.js";
+import { clientClosedError, type ExchangeError, keyRefused } from "./exchange-error.js";
 import { buildPath, type QueryParams } from "./paths.js";
 import type { RateLimitState } from "./rate-limit-state.js";
 import { type RetryEvent, type RetrySettings, withRetry } from "./retry-policy.js";
@@ -69,7 +69,10 @@ export interface CallerOptions {
   logger: Logger;
   onRetry?: ((event: RetryEvent) => void) | undefined;
   breakerVerdict?: ((err: unknown) => BreakerVerdict) | undefined;
-  /** Told of every answer 401 (the key refused), whatever the call does with the error. */
+  /**
+   * Told of every answer 401 that refuses the key (keyRefused: the exchange's error code in its
+   * body), whatever the call does with the error.
+   */
   onUnauthorized?: ((err: ExchangeError) => void) | undefined;
 }
 
@@ -145,7 +148,7 @@ export class ExchangeCaller {
     try {
       return await this.#answer(spec, endpoint, path, ticket);
     } catch (err) {
-      if (err instanceof ExchangeError && err.httpStatus === 401) this.#o.onUnauthorized?.(err);
+      if (keyRefused(err)) this.#o.onUnauthorized?.(err);
       throw err;
     }
   }

@@ -47,7 +47,7 @@ export interface ExchangeHttpClientOptions {
   breakerVerdict?: (err: unknown) => BreakerVerdict;
 }
 
-/** Listeners of answers 401 (ExchangeHttpClient.onUnauthorized). */
+/** Listeners of answers 401 refusing the key (ExchangeHttpClient.onUnauthorized). */
 type UnauthorizedListener = (err: ExchangeError) => void;
 
 const USER_WALLET_RE = /^0x[a-fA-F0-9]{40}$/;
@@ -124,9 +124,11 @@ export class ExchangeHttpClient {
   }
 
   /**
-   * Calls `listener` with every answer 401 (a revoked, expired or suspended key…), whichever call
-   * got it and however that call reports it (a placement's reject, a read's error): a long-running
-   * caller can stop on it, since no retry with the same key heals it. Returns the unsubscribe.
+   * Calls `listener` with every answer 401 that refuses the key (a revoked, expired or suspended
+   * key…: the exchange's error code in the body, keyRefused), whichever call got it and however that
+   * call reports it (a placement's reject, a read's error): a long-running caller can stop on it,
+   * since no retry with the same key heals it. A 401 without the exchange's error body (a proxy's
+   * page) is not passed on: it stays the call's failure. Returns the unsubscribe.
    */
   onUnauthorized(listener: UnauthorizedListener): () => void {
     this.#unauthorized.add(listener);

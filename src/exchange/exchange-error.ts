@@ -75,6 +75,18 @@ export class ExchangeError extends MmError {
 }
 
 /**
+ * Whether `err` is the exchange refusing the API key: an answer 401 whose body carries the
+ * exchange's error code (the spec's Authentication checks: `auth_required`, `api_key_unknown_key`,
+ * `api_key_revoked`…; a code the catalogue does not list yet counts too). A 401 without one
+ * (`http_error`: another service at the URL, a proxy's login page) is no word of the exchange's on
+ * the key, which a restart with it might then not find refused at all.
+ * @example keyRefused(err) ? "stop for good (exit 3)" : "an ordinary failure"
+ */
+export function keyRefused(err: unknown): err is ExchangeError {
+  return err instanceof ExchangeError && err.httpStatus === 401 && err.code !== "http_error";
+}
+
+/**
  * Classifies an HTTP response that carries a failure (an error status, or a business reject inside a
  * 200/201 body).
  *

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { exitCodeOf, fatalAuthCode } from "../../../src/app/outcome.js";
 import { engineStartError, StartReadError, startReadError } from "../../../src/app/start-errors.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { MmError } from "../../../src/core/errors.js";
@@ -71,6 +72,29 @@ describe("startReadError", () => {
     const config = new ConfigError([{ field: "engine.markets", message: "nothing to quote" }]);
     expect(startReadError(unauthorized, "http://127.0.0.1:9")).toBe(unauthorized);
     expect(startReadError(config, "http://127.0.0.1:9")).toBe(config);
+  });
+
+  it("names a 401 without the exchange's error body (another service, a proxy's page): not the key's", () => {
+    // As the client reads it: no code in the body, a snippet of the body in details.
+    const page = new ExchangeError({
+      code: "http_error",
+      message: "HTTP 401 without an error code",
+      outcome: "rejected",
+      endpoint: "GET /api/markets",
+      path: "/api/markets?limit=500",
+      httpStatus: 401,
+      details: { body: '"<html>Sign in</html>"' },
+    });
+    const err = startReadError(page, "http://127.0.0.1:9") as StartReadError;
+    expect(err).toBeInstanceOf(StartReadError);
+    expect(err.message).toBe(
+      "exchange.baseUrl http://127.0.0.1:9: GET /api/markets at http://127.0.0.1:9/api/markets?limit=500: " +
+        'HTTP 401 without the exchange API\'s error body: got "<html>Sign in</html>"; the answer is not the ' +
+        "exchange API's (its 401s carry a code naming the key's problem): check the setting",
+    );
+    expect(err.details).toMatchObject({ httpStatus: 401, url: "http://127.0.0.1:9" });
+    expect(exitCodeOf(page)).toBe(1);
+    expect(fatalAuthCode(page)).toBeUndefined();
   });
 });
 
