@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { privateKeyToAddress } from "viem/accounts";
 import { parseApiKey } from "../core/api-key.js";
 import type { Address, Hex } from "../core/types.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { Secret } from "./secret.js";
+import { readSecretFile } from "./secret-file.js";
 
 /** The exchange API key, parsed. `keyId`, `svc` and `env` are public; `value` and `secret` are not. */
 export interface ApiKey {
@@ -48,8 +48,6 @@ export interface ResolvedSecrets {
   readonly seen: string[];
 }
 
-const MAX_KEY_FILE_BYTES = 16 * 1024;
-
 /**
  * Resolves the API key (MM_API_KEY or secrets.apiKeyFile) and the private key (MM_PRIVATE_KEY or
  * secrets.privateKeyFile). Key files must be regular files not accessible by group or others.
@@ -73,7 +71,7 @@ export function resolveSecrets(
       return { text: envValue.trim(), source: `env ${envName}` };
     }
     if (filePath === "") return undefined;
-    const file = readSecretFile(resolve(cwd, filePath), fileField, platform, issues);
+    const file = readSecretFile(resolve(cwd, filePath), fileField, issues, { platform });
     if (file !== undefined) seen.push(file);
     return file === undefined ? undefined : { text: file, source: `file ${resolve(cwd, filePath)}` };
   };
@@ -125,50 +123,6 @@ function parsePrivateKey(text: string): { value: Secret; address: Address } | st
     // viem's message may quote the key: say only what is wrong.
     return "is not a valid secp256k1 private key (zero or not below the curve order)";
   }
-}
-
-function readSecretFile(
-  path: string,
-  field: string,
-  platform: NodeJS.Platform,
-  issues: ConfigIssue[],
-): string | undefined {
-  let stat: ReturnType<typeof statSync>;
-  try {
-    stat = statSync(path);
-  } catch (e) {
-    issues.push({ field, message: `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})` });
-    return undefined;
-  }
-  if (!stat.isFile()) {
-    issues.push({ field, message: `${path} is not a regular file` });
-    return undefined;
-  }
-  // Windows has no POSIX mode bits worth checking.
-  if (platform !== "win32" && (stat.mode & 0o077) !== 0) {
-    const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
-    issues.push({
-      field,
-      message: `${path} is accessible by group or others (mode ${mode}); run chmod 600 on it`,
-    });
-    return undefined;
-  }
-  if (stat.size > MAX_KEY_FILE_BYTES) {
-    issues.push({ field, message: `${path} is ${stat.size} bytes, too large to be a key file` });
-    return undefined;
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8").trim();
-  } catch (e) {
-    issues.push({ field, message: `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? "error"})` });
-    return undefined;
-  }
-  if (text === "") {
-    issues.push({ field, message: `${path} is empty` });
-    return undefined;
-  }
-  return text;
 }
 
 /**
