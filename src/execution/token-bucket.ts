@@ -193,7 +193,8 @@ export class TokenBucket {
    * process on the same wallet or IP) are charged as foreign use until the server's reset. Our own
    * sends that the server may have counted are those within window + margin before the answered
    * request and everything sent since, less those sent before the server's window began (as its
-   * reset tells, to the second): a generous count, so only use we cannot explain is charged.
+   * reset tells, to the second, dated from the request's send): a generous count, so only use we
+   * cannot explain is charged.
    * @returns tokens charged as foreign use (0 when the server agrees with us)
    */
   observe(view: ServerRateView, sentAt: number, now: number): number {
@@ -203,10 +204,15 @@ export class TokenBucket {
     if (until <= now) return 0;
     const serverUsed = Math.max(0, view.limit - view.remaining);
     // Ours: sent at most one hold before the answered request, or after it — but not before the
-    // server's window began (its reset less the window, less the reset's one-second resolution and
-    // the margin): those it counted in the window before, and they leave our log while its count
-    // stands. Never later than the answered request itself. Release = send + hold.
-    const windowFrom = view.resetAt - this.windowMs - RESET_RESOLUTION_MS - this.marginMs;
+    // server's window began: those it counted in the window before, and they leave our log while its
+    // count stands. The server computed its reset when it counted the request, at the earliest when
+    // we sent it, so the reset is dated from the send (the answer's latency earlier than its arrival);
+    // less the window, the reset's one-second resolution and the margin (a send reaches the server up
+    // to a margin late). Dated from the arrival, a slow answer put the window's start too late and
+    // charged our own first sends of it as foreign. Never later than the answered request itself.
+    // Release = send + hold.
+    const latency = Math.max(0, view.observedAt - sentAt);
+    const windowFrom = view.resetAt - latency - this.windowMs - RESET_RESOLUTION_MS - this.marginMs;
     const from = Math.min(sentAt, Math.max(sentAt - this.holdMs, windowFrom));
     const ours = this.#held.length - lowerBound(this.#held, from + this.holdMs);
     const foreign = Math.max(0, serverUsed - ours);
