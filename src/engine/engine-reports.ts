@@ -25,6 +25,8 @@ import { MARKET_NOT_OPEN } from "./market-refusals.js";
  * - cancel-all done → every open or cancelling order in its scope is cancelled, and its tokens are
  *   requoted (a step since may have kept orders the answer has just ended); not done → its tokens
  *   are requoted too, so that a gate it enforced falls back to each gated step's single cancels.
+ * - a cancel-all the queue substituted for single cancels failed → logged, and counted once towards
+ *   the error rate (its cancels are reported one by one as they settle).
  * A token whose last step held a placement back until its live orders are answered
  * (engine-in-flight.ts) is requoted on any answer about its orders.
  * Orphan cancels (orders the store does not track) only feed the log and the listener.
@@ -95,6 +97,18 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
         }
       }
       waiters.settle(intent, outcome.kind === "done");
+      return;
+    }
+    case "substitution_failed": {
+      // A cancel-all the queue sent in place of the market's single cancels: no intent of ours, but
+      // a request sent and refused, so it is logged and counted like one. Its cancels go singly now
+      // (each reported as usual), and the queue substitutes none in that market for a while.
+      const { marketId, cancels, outcome } = r;
+      core.log.warn(
+        { marketId, cancels, code: outcome.code, httpStatus: outcome.error.httpStatus },
+        "substituted cancel-all failed; its cancels go singly",
+      );
+      if (outcome.requestError) core.orderError(outcome.code);
       return;
     }
   }

@@ -55,8 +55,9 @@ export interface SubstitutionInput {
 }
 
 /**
- * Applies {@link preferCancelAll} to every market with at least two queued cancels: where it holds,
- * the market's cancels move under a new cancel-all (reported as `covered` once it succeeds).
+ * Applies {@link preferCancelAll} to every market with at least two queued cancels, unless a
+ * cancel-all of it failed lately (QueueState.maySubstitute): where it holds, the market's cancels
+ * move under a new cancel-all (reported as `covered` once it succeeds).
  */
 export function substituteCancelAlls(input: SubstitutionInput): void {
   const { state, budget, now } = input;
@@ -64,7 +65,7 @@ export function substituteCancelAlls(input: SubstitutionInput): void {
   let allTokens = budget.available("cancel_all", now);
   const blocked = state.blockedMarkets();
   const candidates = [...state.cancels.markets()].filter(
-    ([m, n]) => n >= 2 && !blocked.has(m) && !blocked.has("*"),
+    ([m, n]) => n >= 2 && !blocked.has(m) && !blocked.has("*") && state.maySubstitute(m, now),
   );
   for (const [marketId, n] of candidates) {
     const ok = preferCancelAll({

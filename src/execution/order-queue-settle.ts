@@ -4,7 +4,13 @@ import type { CancelIntent } from "./intents.js";
 import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
 import type { PlaceSend, WriteSend } from "./order-queue-send.js";
 import { type DroppedPlace, notSentReason } from "./order-queue-state.js";
-import type { CancelAllOutcome, CancelOutcome, PlaceDropReason, QueueReport } from "./order-queue-types.js";
+import type {
+  CancelAllOutcome,
+  CancelOutcome,
+  FailedRequest,
+  PlaceDropReason,
+  QueueReport,
+} from "./order-queue-types.js";
 
 /** The part of the queue that settlement acts on (kept narrow so the rules read in one place). */
 export interface SettleTarget {
@@ -18,6 +24,8 @@ export interface SettleTarget {
   requeuePlace(item: QueuedPlace, answer: PlaceAnswer): boolean;
   requeueCancel(item: QueuedCancel): void;
   requeueCancelAll(item: QueuedCancelAll): void;
+  /** No cancel-all is substituted in `scope` (a market, "*" = every market) for a while. */
+  pauseSubstitution(scope: string): void;
 }
 
 /**
@@ -78,6 +86,11 @@ export function settleCancel(
  * retried until maxCancelAttempts; after that, or on a definite reject, the covered cancels go back to
  * the cancel lane (still wanted), and a 501 turns cancel-all off. Ambiguity spreads to covered cancels.
  * `sent` is false for an item failed without a request (cancel-all turned off while it was queued).
+ * A failed request counts once: on its first intent's report, or, for a cancel-all the queue
+ * substituted (no intents), on a `substitution_failed` report. After such a failure no cancel-all is
+ * substituted in its scope for SUBSTITUTION_PAUSE_MS: the cancels it gave back go singly, where
+ * substituting again at once would send up to the cancel-all budget (5/s) of doomed requests and
+ * hold the market's cancels behind each.
  */
 export function settleCancelAll(
   q: SettleTarget,
@@ -112,6 +125,11 @@ export function settleCancelAll(
       for (const intent of c.intents) q.report({ kind: "cancel", intent, outcome });
     return;
   }
+  if (sent && item.intents.length === 0 && item.marketId !== undefined) {
+    const outcome = failedRequest(error, true);
+    q.report({ kind: "substitution_failed", marketId: item.marketId, cancels: item.covered.length, outcome });
+  }
+  if (sent) q.pauseSubstitution(item.marketId ?? "*");
   if (error.httpStatus === 501 || error.code === "not_implemented") q.cancelAllAvailable = false;
   // Back to the front in their original order.
   for (const c of [...item.covered].reverse()) {
@@ -125,7 +143,9 @@ function failure(
   error: ExchangeError,
   requestError: boolean,
 ): Extract<CancelOutcome, { kind: "failed" | "ambiguous" }> {
-  return error.outcome === "ambiguous"
-    ? { kind: "ambiguous", error }
-    : { kind: "failed", code: error.code, retryable: error.outcome === "retryable", error, requestError };
+  return error.outcome === "ambiguous" ? { kind: "ambiguous", error } : failedRequest(error, requestError);
+}
+
+function failedRequest(error: ExchangeError, requestError: boolean): FailedRequest {
+  return { kind: "failed", code: error.code, retryable: error.outcome === "retryable", error, requestError };
 }

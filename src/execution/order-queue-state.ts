@@ -48,6 +48,8 @@ export class QueueState implements SettleTarget {
   };
   readonly #o: OrderQueueOptions;
   #seq = 0;
+  /** Until when no cancel-all is substituted, by market ("*" = every market): see pauseSubstitution. */
+  readonly #substitutionPausedUntil = new Map<string, number>();
 
   constructor(opts: OrderQueueOptions) {
     this.#o = opts;
@@ -204,6 +206,23 @@ export class QueueState implements SettleTarget {
     );
   }
 
+  /** After a cancel-all of `scope` failed: its cancels go singly for SUBSTITUTION_PAUSE_MS (settleCancelAll). */
+  pauseSubstitution(scope: string): void {
+    this.#substitutionPausedUntil.set(scope, this.#o.clock.now() + SUBSTITUTION_PAUSE_MS);
+  }
+
+  /** Whether a cancel-all may be substituted for the single cancels of `marketId` at `now`. */
+  maySubstitute(marketId: string, now: number): boolean {
+    for (const scope of [marketId, "*"]) {
+      const until = this.#substitutionPausedUntil.get(scope);
+      if (until === undefined) continue;
+      // Further off than the pause itself: the clock stepped back since; the pause ends rather than last the step.
+      if (now < until && until - now <= SUBSTITUTION_PAUSE_MS) return false;
+      this.#substitutionPausedUntil.delete(scope);
+    }
+    return true;
+  }
+
   /**
    * Re-queues a placement rejected as retryable (`answer`) when still desired and not superseded;
    * false when not. The answer stays with it (see dropPlace).
@@ -240,6 +259,14 @@ export class QueueState implements SettleTarget {
     return out;
   }
 }
+
+/**
+ * How long no cancel-all is substituted for a market's single cancels after a cancel-all of it failed
+ * (a definite reject, or retryable answers to the last attempt). An exchange that refuses every
+ * cancel-all (its body, a key's scope) then gets one doomed request per market a minute, each
+ * counted, instead of the cancel-all budget's five a second; the cancels go singly meanwhile.
+ */
+export const SUBSTITUTION_PAUSE_MS = 60_000;
 
 /** What dropPlace needs of a placement (an intent refused at intake has no queue item yet). */
 export type DroppedPlace = Pick<QueuedPlace, "intent" | "lastAnswer">;

@@ -61,13 +61,18 @@ export type CancelAllOutcome =
 
 /**
  * What the queue reports for each intent, exactly once per intent: `place_dropped` only for a placement
- * that never left; a `place` carries the answer of its last send.
+ * that never left; a `place` carries the answer of its last send. One report answers no intent:
+ * `substitution_failed`, a cancel-all the queue itself substituted for a market's single cancels
+ * that failed (not ambiguously). It is a request sent, so its failure is counted (requestError) like
+ * any other; its `cancels` go back to the cancel lane and are sent singly (see
+ * SUBSTITUTION_PAUSE_MS), each reported once as usual.
  */
 export type QueueReport =
   | { kind: "place"; intent: PlaceIntent; outcome: PlaceOrderOutcome; sentAt: number; answeredAt: number }
   | { kind: "place_dropped"; intent: PlaceIntent; reason: PlaceDropReason }
   | { kind: "cancel"; intent: CancelIntent; outcome: CancelOutcome }
-  | { kind: "cancel_all"; intent: CancelAllIntent; outcome: CancelAllOutcome };
+  | { kind: "cancel_all"; intent: CancelAllIntent; outcome: CancelAllOutcome }
+  | { kind: "substitution_failed"; marketId: string; cancels: number; outcome: FailedRequest };
 
 /** Depth of each lane, for gauges. */
 export interface QueueDepth {
