@@ -39,12 +39,13 @@ function mostSends(budget: RateBudget, op: QueueOp, spanMs: number): number {
  * queue.rateLimitPerMin and queue.ipLimitFactor. Answers counted in a window come from requests sent
  * in it or in the HOLD_MS before, or already in flight then (queue.concurrency placements and
  * DEFAULT_CANCEL_SLOTS cancels at most), so above that sum the halt can never trip: a safety that is
- * silently off. The engine counts as the bound does, one error per request sent: a failed cancel-all
- * counts once however many market cancel-alls it absorbed, a cancel once however many duplicates it
- * carried, and a failure with no request (a placement whose signing failed, a cancel with no orderId,
- * a cancel-all failed unsent) not at all (FailedRequest.requestError, engine-reports.ts). Refused
- * only above the bound: a maxErrors below it that a steady error stream cannot reach is left alone
- * (a burst can).
+ * silently off. The engine counts one error per request sent: a failed cancel-all counts once
+ * however many market cancel-alls it absorbed, a cancel once however many duplicates it carried, and
+ * a cancel with no orderId or a cancel-all failed unsent not at all (FailedRequest.requestError,
+ * engine-reports.ts). It also counts a placement whose signing failed, which spends no token: such
+ * errors come on top of the requests' and only make the halt easier to reach, so the bound still
+ * says whether failing requests alone can trip it. Refused only above the bound: a maxErrors below
+ * it that a steady error stream cannot reach is left alone (a burst can).
  * @example errorRateReachIssues(raw) // [{ field: "risk.errorRate.maxErrors", message: "must be ≤ 1144 …" }]
  */
 export function errorRateReachIssues(raw: RawConfig): ConfigIssue[] {

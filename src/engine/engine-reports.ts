@@ -10,12 +10,13 @@ import { SIGN_FAILED } from "../execution/order-queue-send.js";
 import type { QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
 import { MARKET_NOT_OPEN } from "./market-refusals.js";
+import type { SignFailures } from "./sign-failures.js";
 
 /**
  * Applies one order-queue report to the order store and acts on what it means:
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
- *   risk guard's error rate (a signing failure, no request, is logged only; 409 `market_not_open`
- *   instead gates that market: market-refusals.ts;
+ *   risk guard's error rate (so does a signing failure, nothing sent, logged once an episode:
+ *   `signFailures`; 409 `market_not_open` instead gates that market: market-refusals.ts;
  *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts); ambiguous → `unknown` (never resent: the order manager places nothing
  *   more on that level until it is resolved) and a reconcile is scheduled;
  * - placement dropped unsent → it never existed;
@@ -32,11 +33,16 @@ import { MARKET_NOT_OPEN } from "./market-refusals.js";
  * Orphan cancels (orders the store does not track) only feed the log and the listener.
  * `waiters` resolves callers waiting for a cancel-all (start-up and shutdown).
  */
-export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: CancelAllWaiters): void {
+export function handleQueueReport(
+  core: EngineCore,
+  r: QueueReport,
+  waiters: CancelAllWaiters,
+  signFailures: SignFailures,
+): void {
   const now = core.clock.now();
   switch (r.kind) {
     case "place":
-      onPlace(core, r.intent, r, now);
+      onPlace(core, signFailures, r.intent, r, now);
       return;
     case "place_dropped":
       markPlacementDropped(core.store, r.intent.clientOrderId, now);
@@ -116,6 +122,7 @@ export function handleQueueReport(core: EngineCore, r: QueueReport, waiters: Can
 
 function onPlace(
   core: EngineCore,
+  signFailures: SignFailures,
   intent: PlaceIntent,
   r: Extract<QueueReport, { kind: "place" }>,
   now: number,
@@ -134,12 +141,16 @@ function onPlace(
     ...(orderId === undefined ? {} : { orderId }),
   });
   if (outcome.kind === "rejected" && outcome.code === SIGN_FAILED) {
-    // Nothing was sent: not an order request the error-rate halt is sized for (its bound counts one
-    // error per request). Counted apart (mm_orders_rejected_total{code="sign_failed"}, from the event).
-    core.log.error(
-      { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, err: outcome.error.cause },
-      "placement not sent: signing failed",
-    );
+    // Nothing was sent, but an order attempt failed: it counts towards the halt, so a signer that
+    // fails every time (a KMS down) stops quoting as an exchange refusing every order would. It only
+    // makes the halt easier to reach than its config bound (one error per request) says. The log is
+    // one episode, not a line per attempt (sign-failures.ts).
+    signFailures.failed(now, {
+      tokenId: intent.tokenId,
+      clientOrderId: intent.clientOrderId,
+      err: outcome.error.cause,
+    });
+    core.orderError(SIGN_FAILED);
   } else if (outcome.kind === "rejected") {
     // The exchange's own words and request id: a code alone (invalid_amounts) does not say that the
     // configured tick disagrees with the market's.
@@ -171,6 +182,7 @@ function onPlace(
       "placement ambiguous",
     );
   }
+  if (outcome.kind !== "rejected" || outcome.code !== SIGN_FAILED) signFailures.signed(now);
   if (eff.reconcile) core.reconcileSoon("ambiguous");
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.

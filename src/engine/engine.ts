@@ -72,6 +72,7 @@ import { MarketCloses } from "./market-closes.js";
 import { DriftRecordGate } from "./market-record-read.js";
 import { MarketStatuses } from "./market-statuses.js";
 import type { PlatformWatch } from "./platform-watch.js";
+import { SignFailures } from "./sign-failures.js";
 
 /**
  * Builds the engine: order store, inventory, order manager, rate budget and queue over the given ports.
@@ -90,6 +91,7 @@ export class TradingEngine implements Engine {
   readonly #core: EngineCore;
   readonly #fills: FillIntake;
   readonly #waiters = new CancelAllWaiters();
+  readonly #signFailures: SignFailures;
   readonly #scheduler: ReconcileScheduler;
   /** Market statuses from pushes, records and refusals (market-statuses.ts). */
   readonly #markets: MarketStatuses;
@@ -115,6 +117,7 @@ export class TradingEngine implements Engine {
   constructor(deps: EngineDeps) {
     const options = resolveEngineOptions(deps.options);
     const log = deps.logger;
+    this.#signFailures = new SignFailures(log);
     this.#core = buildCore(deps, options, {
       quotingEnabled: () => this.#enabled,
       requote: (t) => this.#requote(t),
@@ -130,7 +133,7 @@ export class TradingEngine implements Engine {
       marketRefused: (marketId) => this.#markets.refused(marketId),
       recordSettled: (marketId, record, after) =>
         this.#markets.recordRead(marketId, record, `after ${after}`),
-      onReport: (r) => handleQueueReport(this.#core, r, this.#waiters),
+      onReport: (r) => handleQueueReport(this.#core, r, this.#waiters, this.#signFailures),
     });
     // An earlier run's trip the operator never re-armed holds from the first quoting step on.
     restoreKillSwitch(this.#core);

@@ -10,7 +10,10 @@ import type { QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-l
 import type { OrderQueueMetrics, QueueOp } from "./order-queue-types.js";
 import { type BudgetOp, endpointOf, type RateBudget } from "./rate-budget.js";
 
-/** The reject of a placement whose signing failed: nothing was sent (no request, no request error). */
+/**
+ * The reject of a placement whose signing failed: nothing was sent (its token is given back). The
+ * engine counts it towards the error-rate halt all the same: a failed order attempt.
+ */
 export const SIGN_FAILED = "sign_failed";
 
 /** What happened to a dispatched placement. */
