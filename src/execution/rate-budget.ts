@@ -211,7 +211,7 @@ export class RateBudget {
       this.#holds.set(op, hold);
     }
     const heldMs = hold.heldMs(Math.max(0, forMs)) ?? 0;
-    for (const s of slots) s.tb.block(now + heldMs);
+    for (const s of slots) s.tb.block(now + heldMs, now);
     return heldMs;
   }
 

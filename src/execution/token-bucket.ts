@@ -45,9 +45,14 @@ export class BucketEmptyError extends MmError {
  * from decision to send, so asynchronous signing in between cannot break the invariant.
  *
  * After a hold ({@link block}: a 429's Retry-After) the bucket does not hand out what refilled during
- * it all at once: from the hold's end it grants one token, then one per holdMs / limit, until its
- * burst is whole again. Every request that waited out the hold would otherwise leave in the same
- * instant, into a server that had just said "too many".
+ * it all at once: it restarts at the hold's end with what it had when the hold began, but no more
+ * than its burst less what its rate refills in a hold as long, and at least one token; then one more
+ * per holdMs / limit until its burst is whole again. After a long hold (as long as the burst takes to
+ * refill) that is one token, then the bucket's rate: every request that waited out the hold would
+ * otherwise leave in the same instant, into a server that had just said "too many". A short hold
+ * costs at most the tokens it lasted: a one-second 429 leaves a full IP placement bucket (burst 167,
+ * 1000 per 60 s) 150 tokens, where restarting every bucket from one token held placements at the
+ * IP's 16.7/s for ten seconds.
  * Time is always passed in (ms on the injected Clock); the bucket never reads time itself.
  * @example
  * const b = new TokenBucket({ limit: 50, windowMs: 1000, marginMs: 50 });
@@ -71,6 +76,8 @@ export class TokenBucket {
   #unitsAt = 0;
   /** Since a hold: the pacer applies even to a bucket whose burst is its whole limit, until it refills. */
   #ramping = false;
+  /** The hold under way or last: when it began and the pacer's units then (see block). */
+  #hold = { from: 0, units: 0 };
   readonly #steps = new ClockStepWatch();
 
   constructor(opts: TokenBucketOptions) {
@@ -163,8 +170,12 @@ export class TokenBucket {
     if (this.#reserved < 1) throw new RangeError("release without a reservation");
     this.#follow(now);
     this.#reserved--;
-    // Within a hold the pacer already starts from one token at its end: nothing to give back.
-    if (now < this.#unitsAt) return;
+    // Within a hold the token goes back to what the bucket had when the hold began (see block).
+    if (now < this.#unitsAt) {
+      this.#hold.units += this.holdMs;
+      this.#restart();
+      return;
+    }
     this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(now) + this.holdMs);
     this.#unitsAt = now;
   }
@@ -176,15 +187,26 @@ export class TokenBucket {
   }
 
   /**
-   * Retry-After: nothing leaves before `until`, and from then on one token at a time at the bucket's
-   * rate until its burst is whole (see the class). Never shortens an existing block.
+   * Retry-After, asked at `now`: nothing leaves before `until`; then the bucket restarts with what it
+   * had at the hold's start, at most its burst less what its rate refills over the hold, at least one
+   * token, and refills at its rate until its burst is whole (see the class). Never shortens an
+   * existing block; one that extends it keeps its start (the whole hold is what it costs).
    */
-  block(until: number): void {
+  block(until: number, now: number): void {
+    this.#follow(now);
     if (until <= this.#blockedUntil) return;
+    if (now >= this.#blockedUntil) this.#hold = { from: now, units: this.#unitsNow(now) };
     this.#blockedUntil = until;
-    this.#units = this.holdMs;
     this.#unitsAt = until;
     this.#ramping = true;
+    this.#restart();
+  }
+
+  /** The pacer's units at the hold's end (unitsAt = blockedUntil): see block. */
+  #restart(): void {
+    const refilled = this.limit * Math.max(0, this.#blockedUntil - this.#hold.from);
+    const left = Math.min(this.#hold.units, this.burst * this.holdMs - refilled);
+    this.#units = Math.max(this.holdMs, left);
   }
 
   /**
@@ -243,6 +265,7 @@ export class TokenBucket {
     const held = this.#held;
     for (let i = 0; i < held.length; i++) held[i] = (held[i] as number) - step;
     this.#unitsAt -= step;
+    this.#hold = { from: this.#hold.from - step, units: this.#hold.units };
     if (this.#blockedUntil > now) this.#blockedUntil -= step;
     if (this.#foreign.until > now)
       this.#foreign = { count: this.#foreign.count, until: this.#foreign.until - step };

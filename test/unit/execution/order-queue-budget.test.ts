@@ -117,13 +117,14 @@ describe("keeping in step with the server", () => {
     r.queue.enqueue(cancel("c1", "o-1")); // another bucket: not held back
     await runUntil(r.clock, 5_000);
     const places = r.port.of("place");
-    // Then one at a time, not all at once: at the rate of the placement's tightest bucket, the
-    // IP's 1000 per 60 s + margin (one per ~60 ms), until its burst has refilled.
+    // Then one at a time, not all at once: a 2 s hold is longer than the wallet's 50/s bucket takes
+    // to refill, so it restarts from one token and paces at its rate (one per 21 ms: 1050 ms / 50)
+    // until it is whole; the IP's bucket lost only the 2 s it held (33 of its 167).
     expect(places.map((c) => [c.clientOrderId, c.sentAt])).toEqual([
       ["p1", 0],
       ["p1", 2_010],
-      ["p2", 2_071],
-      ["p3", 2_131],
+      ["p2", 2_031],
+      ["p3", 2_052],
     ]);
     expect(r.port.of("cancel")[0]?.sentAt).toBe(10);
     expect(r.queue.stats.rateLimited).toBe(1);

@@ -9,14 +9,15 @@ import { cancel, rig, runUntil } from "./order-queue.helpers.js";
 /*
  * When a hold (a 429's Retry-After) ended, every request waiting at that moment went at once: the
  * buckets had refilled during the hold, so the queue's 20 cancels or the gate's 100 order reads left
- * in the same millisecond, into a server that had just said "too many". After a hold the bucket now
- * lets its waiters go one at a time, at its own rate (limit per window + margin), until it is full.
+ * in the same millisecond, into a server that had just said "too many". After a hold as long as the
+ * bucket takes to refill, it now lets its waiters go one at a time, at its own rate (limit per
+ * window + margin), until it is full. (A shorter hold costs what it lasted: token-bucket-short-hold.)
  */
 
 describe("TokenBucket: the end of a hold", () => {
-  it("grants one token at the hold's end, then one per (window + margin) / limit", () => {
+  it("after a long hold, grants one token at its end, then one per (window + margin) / limit", () => {
     const b = new TokenBucket({ limit: 20, windowMs: 1_000, marginMs: 0 });
-    b.block(5_000);
+    b.block(5_000, 0);
     expect(b.available(4_999)).toBe(0);
     expect(b.available(5_000)).toBe(1);
     b.take(5_000);
@@ -29,7 +30,7 @@ describe("TokenBucket: the end of a hold", () => {
 
   it("estimates the capacity of a horizon that starts inside the hold from the hold's end", () => {
     const b = new TokenBucket({ limit: 20, windowMs: 1_000, marginMs: 0 });
-    b.block(1_000);
+    b.block(1_000, 0);
     expect(b.capacityWithin(0, 500)).toBe(0);
     // From 1 000 to 1 500: one at the end of the hold, one per 50 ms after it.
     expect(b.capacityWithin(0, 1_500)).toBe(11);

@@ -30,7 +30,7 @@ describe("TokenBucket: a wall clock that steps back", () => {
 
   it("keeps a Retry-After block for its remaining time", () => {
     const b = new TokenBucket({ limit: 3, windowMs: 1000 });
-    b.block(T0 + 5_000); // a 429's Retry-After of 5 s, answered at T0
+    b.block(T0 + 5_000, T0); // a 429's Retry-After of 5 s, answered at T0
     expect(b.available(T0)).toBe(0);
     const back = T0 - STEP;
     expect(b.available(back)).toBe(0);

@@ -61,8 +61,8 @@ describe("TokenBucket", () => {
 
   it("honours a block (Retry-After) and never shortens it", () => {
     const b = new TokenBucket({ limit: 10, windowMs: 1000 });
-    b.block(2000);
-    b.block(1500);
+    b.block(2000, 0);
+    b.block(1500, 0);
     expect(b.nextAvailableAt(0)).toBe(2000);
     expect(b.available(1999)).toBe(0);
     // One at its end, then one per (window + margin) / limit until the bucket is whole again.
@@ -157,7 +157,7 @@ describe("TokenBucket", () => {
               if (b.available(now) < 1) continue; // a commit just before `at` took the token
               b.take(now);
               sends.push(now);
-            } else if (o.kind === "block") b.block(now + o.ms);
+            } else if (o.kind === "block") b.block(now + o.ms, now);
             else if (o.kind === "observe")
               b.observe({ limit, remaining: o.remaining, resetAt: now + 700, observedAt: now }, now, now);
             else if (b.available(now) >= 1) {
