@@ -10,7 +10,7 @@ import { superviseDaemon } from "../app/supervise.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
-import { createLogger } from "../observability/logger.js";
+import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, warnUnknownEnv } from "./config-option.js";
 import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
@@ -71,13 +71,14 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         env: { ...withoutSecrets(io.env), ...paperTicksEnv(scenario) },
         cwd: io.cwd,
       });
+      // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
+      const secrets = [
+        ...scenario.apiKeys.map((k) => k.key),
+        ...scenario.wallets.flatMap((w) => (w.privateKey === undefined ? [] : [w.privateKey])),
+      ];
       const logger = createLogger({
         ...loggerOptions(early),
-        // Well-known development keys, but keys all the same: never in a log line.
-        secrets: [
-          ...scenario.apiKeys.map((k) => k.key),
-          ...scenario.wallets.flatMap((w) => (w.privateKey === undefined ? [] : [w.privateKey])),
-        ],
+        secrets,
         base: { cmd: "paper" },
         ...destinationOf(deps, early.log.pretty),
       });
@@ -99,7 +100,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
             }),
           ).then((d) => rearmOnSignal(d, logger)),
         early.shutdown.timeoutMs,
-        io.stderr,
+        scrubbingWriter(io.stderr, secrets),
         deps,
       );
     },

@@ -7,7 +7,7 @@ import { observed } from "../app/observed.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
-import { createLogger } from "../observability/logger.js";
+import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
@@ -88,7 +88,8 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
             }),
           ).then((d) => rearmOnSignal(d, logger)),
         config.shutdown.timeoutMs,
-        io.stderr,
+        // A start failure may quote an exchange answer, which may echo the key (read from a file).
+        scrubbingWriter(io.stderr, options.secrets),
         deps,
       );
     },

@@ -95,6 +95,20 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
   return (line) => line.replace(pattern, CENSOR);
 }
 
+/**
+ * `write` with every one of `secrets` (expanded: expandSecrets) replaced: for what a command writes
+ * to stderr outside the logger, e.g. an exchange answer quoted in a start failure. main() scrubs only
+ * the secrets of the environment; a key read from a file is known once the config is loaded.
+ * @example const stderr = scrubbingWriter(io.stderr, loggerOptions(config).secrets);
+ */
+export function scrubbingWriter(
+  write: (text: string) => void,
+  secrets: readonly string[],
+): (text: string) => void {
+  const scrubLine = secretScrubber(expandSecrets(secrets));
+  return (text) => write(scrubLine(text));
+}
+
 /** One-off form of {@link secretScrubber}. */
 export function scrub(line: string, secrets: readonly string[]): string {
   return secretScrubber(secrets)(line);
