@@ -104,6 +104,7 @@ function describe(err: ExchangeError, errno: string | undefined): string {
   }
   // Not the exchange's 401 (keyRefused): what answered is shown, the client's snippet of its body.
   if (err.httpStatus === 401 && err.code === "http_error") {
+    // (A 401 whose body was cut, timed out or too large falls to the general line below.)
     const body = err.details.body;
     return `HTTP 401 without the exchange API's error body: got ${typeof body === "string" ? body : own}`;
   }

@@ -1,5 +1,5 @@
 import { backoffDelay } from "../book/tracker-config.js";
-import { ExchangeError } from "../exchange/exchange-error.js";
+import { ExchangeError, keyRefused } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import type { CancelAllIntent, CancelIntent } from "../execution/intents.js";
 import { cancelOf } from "../execution/order-manager.js";
@@ -147,14 +147,15 @@ async function readOpenOrders(
 }
 
 /**
- * Whether a refused read says every request of this key, cancels included, is refused: any 401 (the
- * spec's key checks — format, unknown, secret, revoked, expired, suspended, IP — apply to every
- * endpoint alike) or a 403 `wallet_banned`. A 403 `api_key_scope_missing` names the read's scope
+ * Whether a refused read says every request of this key, cancels included, is refused: a 401 with
+ * the exchange's code (keyRefused; the spec's key checks — format, unknown, secret, revoked,
+ * expired, suspended, IP — apply to every endpoint alike) or a 403 `wallet_banned`. A 403 `api_key_scope_missing` names the read's scope
  * (orders:read) only: cancels need orders:write, which the key may hold. Other 4xx (a 404 from a
  * wrong path for this one endpoint) say nothing about the cancels either.
  */
 function refusesEveryRequest(err: ExchangeError): boolean {
-  return err.httpStatus === 401 || (err.httpStatus === 403 && err.code === "wallet_banned");
+  const banned = err.httpStatus === 403 && err.code === "wallet_banned";
+  return banned || keyRefused(err);
 }
 
 /** Waits (on the Clock, until the deadline) for the closed queue to answer every cancel it holds. */

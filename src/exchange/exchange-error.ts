@@ -1,5 +1,5 @@
 import { MmError } from "../core/errors.js";
-import type { ExchangeCodeLike } from "./codes.js";
+import { type ExchangeCodeLike, isClientCode } from "./codes.js";
 
 /**
  * What a failure tells the caller about the request's effect on the exchange:
@@ -78,12 +78,14 @@ export class ExchangeError extends MmError {
  * Whether `err` is the exchange refusing the API key: an answer 401 whose body carries the
  * exchange's error code (the spec's Authentication checks: `auth_required`, `api_key_unknown_key`,
  * `api_key_revoked`…; a code the catalogue does not list yet counts too). A 401 without one
- * (`http_error`: another service at the URL, a proxy's login page) is no word of the exchange's on
+ * (`http_error`: another service at the URL, a proxy's login page; or a body never read whole:
+ * `connection_lost`, `request_timeout`, `malformed_response`) is no word of the exchange's on
  * the key, which a restart with it might then not find refused at all.
  * @example keyRefused(err) ? "stop for good (exit 3)" : "an ordinary failure"
  */
 export function keyRefused(err: unknown): err is ExchangeError {
-  return err instanceof ExchangeError && err.httpStatus === 401 && err.code !== "http_error";
+  // A client code (http_error, or a body cut off, timed out or too large) read no code from the body.
+  return err instanceof ExchangeError && err.httpStatus === 401 && !isClientCode(err.code);
 }
 
 /**

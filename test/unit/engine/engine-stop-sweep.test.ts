@@ -237,6 +237,9 @@ describe("engine stop: a burst of 5xx during the stop", () => {
   it.each([
     { why: "404 on that endpoint only", httpStatus: 404, code: "order_not_found" },
     { why: "403 for the read's scope only", httpStatus: 403, code: "api_key_scope_missing" },
+    // Another service or a proxy (its 401 carries no code of the exchange's): no word on the key.
+    { why: "401 without the exchange's code", httpStatus: 401, code: "http_error" },
+    { why: "401 whose body was cut", httpStatus: 401, code: "connection_lost" },
   ])("a read refused otherwise ($why): the cancel round still runs", async ({ httpStatus, code }) => {
     const { h, yes } = await started();
     h.exchange.openOrders = async () => {
