@@ -152,8 +152,11 @@ export class TokenBucket {
         blockedUntil: this.#blockedUntil,
       });
     }
-    this.#units = this.#unitsNow(now) - this.holdMs;
-    this.#unitsAt = now;
+    // A reading a little behind the pacer's last (a stale `now`, wall-clock jitter) must not move its
+    // refill time back: the span between would be refilled twice.
+    const at = Math.max(now, this.#unitsAt);
+    this.#units = this.#unitsNow(at) - this.holdMs;
+    this.#unitsAt = at;
     this.#reserved++;
     this.prune(now);
   }
@@ -170,14 +173,18 @@ export class TokenBucket {
     if (this.#reserved < 1) throw new RangeError("release without a reservation");
     this.#follow(now);
     this.#reserved--;
-    // Within a hold the token goes back to what the bucket had when the hold began (see block).
-    if (now < this.#unitsAt) {
+    // Within a hold the token goes back to what the bucket had when the hold began (see block). A hold
+    // is told by blockedUntil, not by `now < unitsAt`: unitsAt is also the last reserve's time, and a
+    // release read a little behind it (wall-clock jitter while the placement was signed) rebuilt a
+    // bucket never held from an empty hold record, one token (the IP's placement bucket: 166 → 1).
+    if (now < this.#blockedUntil) {
       this.#hold.units += this.holdMs;
       this.#restart();
       return;
     }
-    this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(now) + this.holdMs);
-    this.#unitsAt = now;
+    const at = Math.max(now, this.#unitsAt);
+    this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(at) + this.holdMs);
+    this.#unitsAt = at;
   }
 
   /** Reserve and send at once. */
