@@ -78,6 +78,8 @@ export class TokenBucket {
   #ramping = false;
   /** The hold under way or last: when it began and the pacer's units then (see block). */
   #hold = { from: 0, units: 0 };
+  /** Release times up to this one may have left #held (see prune). */
+  #forgottenUpTo = Number.NEGATIVE_INFINITY;
   readonly #steps = new ClockStepWatch();
 
   constructor(opts: TokenBucketOptions) {
@@ -223,7 +225,10 @@ export class TokenBucket {
    * sends that the server may have counted are those within window + margin before the answered
    * request and everything sent since, less those sent before the server's window began (as its
    * reset tells, to the second, dated from the request's send): a generous count, so only use we
-   * cannot explain is charged.
+   * cannot explain is charged. Nothing is charged when the log may already have forgotten some of
+   * those sends: it keeps two holds (prune), so an answer slower than about one hold (1.05 s for the
+   * 1 s buckets; the transport waits up to 10 s) is not compared with it. Compared, our own burst
+   * was charged as another process's use until the server's reset.
    * @returns tokens charged as foreign use (0 when the server agrees with us)
    */
   observe(view: ServerRateView, sentAt: number, now: number): number {
@@ -243,6 +248,7 @@ export class TokenBucket {
     const latency = Math.max(0, view.observedAt - sentAt);
     const windowFrom = view.resetAt - latency - this.windowMs - RESET_RESOLUTION_MS - this.marginMs;
     const from = Math.min(sentAt, Math.max(sentAt - this.holdMs, windowFrom));
+    if (from + this.holdMs <= this.#forgottenUpTo) return 0;
     const ours = this.#held.length - lowerBound(this.#held, from + this.holdMs);
     const foreign = Math.max(0, serverUsed - ours);
     if (foreign === 0) return 0;
@@ -273,6 +279,7 @@ export class TokenBucket {
     for (let i = 0; i < held.length; i++) held[i] = (held[i] as number) - step;
     this.#unitsAt -= step;
     this.#hold = { from: this.#hold.from - step, units: this.#hold.units };
+    this.#forgottenUpTo -= step;
     if (this.#blockedUntil > now) this.#blockedUntil -= step;
     if (this.#foreign.until > now)
       this.#foreign = { count: this.#foreign.count, until: this.#foreign.until - step };
@@ -311,10 +318,13 @@ export class TokenBucket {
 
   /**
    * Forgets sends older than two holds (bounded memory). One hold of history is kept past the release
-   * so that {@link observe} can still tell our own sends from foreign ones in a late answer.
+   * so that {@link observe} can still tell our own sends from foreign ones in a late answer; a later
+   * one charges nothing.
    */
   prune(now: number): void {
-    const n = upperBound(this.#held, now - this.holdMs);
+    const cut = now - this.holdMs;
+    this.#forgottenUpTo = Math.max(this.#forgottenUpTo, cut);
+    const n = upperBound(this.#held, cut);
     if (n > 0) this.#held.splice(0, n);
   }
 

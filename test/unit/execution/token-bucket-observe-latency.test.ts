@@ -9,7 +9,8 @@ import { TokenBucket } from "../../../src/execution/token-bucket.js";
  * server's window were charged as foreign use until its reset: place tokens withheld after the
  * server had refilled, and mm_queue_foreign_tokens_total reporting another process on the wallet that
  * does not exist. The mock rounds the reset up to whole seconds, min 1, so a 1 s bucket's answer to a
- * request counted in the last (latency - margin) ms of its window did this.
+ * request counted in the last (latency - margin) ms of its window did this. An answer slower than the
+ * send log reaches back (about one hold) charges nothing at all.
  */
 
 const place = () => new TokenBucket({ limit: 50, windowMs: 1_000, marginMs: 50 });
@@ -45,5 +46,30 @@ describe("TokenBucket.observe: a slow answer", () => {
       now,
     );
     expect(charged).toBe(0);
+  });
+});
+
+describe("TokenBucket.observe: an answer slower than the send log keeps", () => {
+  // The log forgets sends older than two holds (prune, run by every reserve). For a 1 s bucket an
+  // answer later than ~1 hold (the transport's timeout is 10 s) would be compared with a log that no
+  // longer holds the sends the server counted with it, and our own burst would be charged as foreign
+  // use until the reset (mm_queue_foreign_tokens_total reporting a process that does not exist).
+  it("charges nothing: our own burst is not foreign use", () => {
+    const b = place();
+    for (let i = 0; i < 30; i++) b.take(0); // a requote's burst; the first is the slow one
+    b.take(2_500); // the queue sends on meanwhile (reserve prunes the log)
+    // The first placement's answer arrives 3.2 s late: the server had counted our 30 (reset "1").
+    const charged = b.observe({ limit: 50, remaining: 20, resetAt: 4_200, observedAt: 3_200 }, 0, 3_200);
+    expect(charged).toBe(0);
+    expect(b.available(3_200)).toBe(49);
+  });
+
+  it("still charges what the log can tell is foreign in an answer it covers", () => {
+    const b = place();
+    for (let i = 0; i < 30; i++) b.take(0);
+    b.take(2_500);
+    // Answered 100 ms after its send: the server counted 40 where we sent one in its window.
+    const charged = b.observe({ limit: 50, remaining: 10, resetAt: 3_600, observedAt: 2_600 }, 2_500, 2_600);
+    expect(charged).toBe(39);
   });
 });
