@@ -182,7 +182,8 @@ function onPlace(
       "placement ambiguous",
     );
   }
-  if (outcome.kind !== "rejected" || outcome.code !== SIGN_FAILED) signFailures.signed(now);
+  // Signed at its send: one signed before a signing-failure episode began proves nothing of the signer.
+  if (outcome.kind !== "rejected" || outcome.code !== SIGN_FAILED) signFailures.signed(r.sentAt, now);
   if (eff.reconcile) core.reconcileSoon("ambiguous");
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.

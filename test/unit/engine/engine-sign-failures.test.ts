@@ -12,7 +12,7 @@ import { testSign } from "./support/sign.js";
  * error per request), and then such a signer never tripped the halt and logged one error line per
  * placement attempt without end. Counted errors beyond the bound only make the halt easier to reach.
  * The log is one episode: the first failure, at most one line a minute after it with the counts,
- * and `signing works again` when a placement is signed again.
+ * and `signing works again` when a placement signed after the episode began is answered.
  */
 
 const LINE = "placement not sent: signing failed";
