@@ -87,10 +87,13 @@ export function settleCancel(
  * the cancel lane (still wanted), and a 501 turns cancel-all off. Ambiguity spreads to covered cancels.
  * `sent` is false for an item failed without a request (cancel-all turned off while it was queued).
  * A failed request counts once: on its first intent's report, or, for a cancel-all the queue
- * substituted (no intents), on a `substitution_failed` report. After such a failure no cancel-all is
- * substituted in its scope for SUBSTITUTION_PAUSE_MS: the cancels it gave back go singly, where
- * substituting again at once would send up to the cancel-all budget (5/s) of doomed requests and
- * hold the market's cancels behind each.
+ * substituted (no intents), on a `substitution_failed` report. After such a failure, or an
+ * ambiguous answer (a timeout, 500, 502, 504) to one sent, no cancel-all is substituted in its scope
+ * for SUBSTITUTION_PAUSE_MS: the cancels it gave back go singly, where substituting again at once
+ * would send up to the cancel-all budget (5/s) of doomed requests and hold the market's cancels
+ * behind each. An ambiguous one gives none back, but the reconciler finds its orders still open and
+ * the order manager cancels them again: substituted again, an endpoint answering 500 every time kept
+ * those quotes up for good, and nothing counted towards the halt (ambiguous answers never count).
  */
 export function settleCancelAll(
   q: SettleTarget,
@@ -115,6 +118,8 @@ export function settleCancelAll(
     return;
   }
   const { error } = res;
+  // Before any report: what the engine enqueues on them must already go singly.
+  if (sent) q.pauseSubstitution(item.marketId ?? "*");
   // One request however many cancel-alls it absorbed (the kill switch's), none when never sent.
   item.intents.forEach((intent, i) => {
     q.report({ kind: "cancel_all", intent, outcome: failure(error, sent && i === 0) });
@@ -129,7 +134,6 @@ export function settleCancelAll(
     const outcome = failedRequest(error, true);
     q.report({ kind: "substitution_failed", marketId: item.marketId, cancels: item.covered.length, outcome });
   }
-  if (sent) q.pauseSubstitution(item.marketId ?? "*");
   if (error.httpStatus === 501 || error.code === "not_implemented") q.cancelAllAvailable = false;
   // Back to the front in their original order.
   for (const c of [...item.covered].reverse()) {

@@ -206,7 +206,7 @@ export class QueueState implements SettleTarget {
     );
   }
 
-  /** After a cancel-all of `scope` failed: its cancels go singly for SUBSTITUTION_PAUSE_MS (settleCancelAll). */
+  /** After a cancel-all of `scope` failed or was answered ambiguously: its cancels go singly for SUBSTITUTION_PAUSE_MS (settleCancelAll). */
   pauseSubstitution(scope: string): void {
     this.#substitutionPausedUntil.set(scope, this.#o.clock.now() + SUBSTITUTION_PAUSE_MS);
   }
@@ -262,9 +262,10 @@ export class QueueState implements SettleTarget {
 
 /**
  * How long no cancel-all is substituted for a market's single cancels after a cancel-all of it failed
- * (a definite reject, or retryable answers to the last attempt). An exchange that refuses every
- * cancel-all (its body, a key's scope) then gets one doomed request per market a minute, each
- * counted, instead of the cancel-all budget's five a second; the cancels go singly meanwhile.
+ * (a definite reject, or retryable answers to the last attempt) or was answered ambiguously (a
+ * timeout, 500, 502, 504). An exchange that refuses every cancel-all (its body, a key's scope) then
+ * gets one doomed request per market a minute, each counted, instead of the cancel-all budget's five
+ * a second; the cancels go singly meanwhile.
  */
 export const SUBSTITUTION_PAUSE_MS = 60_000;
 

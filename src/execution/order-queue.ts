@@ -28,7 +28,7 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  * - supersede, local cancel of unsent placements, cancel-all absorption: see QueueState;
  * - cancel-all substitution: see preferCancelAll; none once closed (the stop's single cancels are its
  *   fallback for a cancel-all that did not succeed), nor for SUBSTITUTION_PAUSE_MS in a market whose
- *   cancel-all failed (settleCancelAll);
+ *   cancel-all failed or was answered ambiguously (settleCancelAll);
  * - shedding: calm placements (urgencyTicks ≤ calmUrgencyTicks) beyond what the place budget can send
  *   within shedHorizonMs are dropped, calmest first; urgent ones are never shed, only delayed;
  * - resending: never for an ambiguous placement; a retryable reject (429, 503, circuit open — it did
