@@ -143,14 +143,15 @@ function onPlace(
   if (outcome.kind === "rejected" && outcome.code === SIGN_FAILED) {
     // Nothing was sent, but an order attempt failed: it counts towards the halt, so a signer that
     // fails every time (a KMS down) stops quoting as an exchange refusing every order would. It only
-    // makes the halt easier to reach than its config bound (one error per request) says. The log is
-    // one episode, not a line per attempt (sign-failures.ts).
-    signFailures.failed(now, {
+    // makes the halt easier to reach than its config bound (one error per request) says. At most
+    // one per windowMs / (2 × maxErrors) counts, so a signer hiccup while every token requotes does
+    // not trip the halt alone; the log is one episode, not a line per attempt (sign-failures.ts).
+    const counts = signFailures.failed(now, {
       tokenId: intent.tokenId,
       clientOrderId: intent.clientOrderId,
       err: outcome.error.cause,
     });
-    core.orderError(SIGN_FAILED);
+    if (counts) core.orderError(SIGN_FAILED);
   } else if (outcome.kind === "rejected") {
     // The exchange's own words and request id: a code alone (invalid_amounts) does not say that the
     // configured tick disagrees with the market's.

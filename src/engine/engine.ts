@@ -72,7 +72,7 @@ import { MarketCloses } from "./market-closes.js";
 import { DriftRecordGate } from "./market-record-read.js";
 import { MarketStatuses } from "./market-statuses.js";
 import type { PlatformWatch } from "./platform-watch.js";
-import { SignFailures } from "./sign-failures.js";
+import { SignFailures, signFailureCountEveryMs } from "./sign-failures.js";
 
 /**
  * Builds the engine: order store, inventory, order manager, rate budget and queue over the given ports.
@@ -117,7 +117,7 @@ export class TradingEngine implements Engine {
   constructor(deps: EngineDeps) {
     const options = resolveEngineOptions(deps.options);
     const log = deps.logger;
-    this.#signFailures = new SignFailures(log);
+    this.#signFailures = new SignFailures(log, signFailureCountEveryMs(deps.risk.config.errorRate));
     this.#core = buildCore(deps, options, {
       quotingEnabled: () => this.#enabled,
       requote: (t) => this.#requote(t),

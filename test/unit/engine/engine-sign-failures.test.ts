@@ -10,7 +10,8 @@ import { testSign } from "./support/sign.js";
  * towards the error-rate halt, so a signer that fails every time (a KMS down, a key gone) stops
  * quoting as an exchange refusing every order would. d53cdf0 had stopped counting it (its bound is one
  * error per request), and then such a signer never tripped the halt and logged one error line per
- * placement attempt without end. Counted errors beyond the bound only make the halt easier to reach.
+ * placement attempt without end. Counted errors beyond the bound only make the halt easier to reach;
+ * at most one per windowMs / (2 × maxErrors) counts (engine-sign-failures-halt.test.ts).
  * The log is one episode: the first failure, at most one line a minute after it with the counts,
  * and `signing works again` when a placement signed after the episode began is answered.
  */
@@ -42,6 +43,12 @@ describe("engine: a placement whose signing fails", () => {
     const failed = h.eventsOf("place_outcome").filter((e) => e.code === "sign_failed");
     expect(failed.length).toBeGreaterThanOrEqual(2); // the bid and the ask
     expect(h.exchange.of("place")).toEqual([]);
+    // At most one per windowMs / (2 × maxErrors) = 15 s counts (engine-sign-failures-halt.test.ts).
+    expect(halted(h)).toBe(false);
+    for (let k = 0; k < 20; k++) {
+      h.crowdQuote(a, k % 2 === 0 ? "0.47" : "0.48", k % 2 === 0 ? "0.51" : "0.52");
+      await h.run(1_000);
+    }
     expect(halted(h)).toBe(true);
     expect(lines(h, LINE)).toHaveLength(1);
   });
