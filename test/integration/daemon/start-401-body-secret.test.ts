@@ -2,8 +2,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { abortRequests } from "../../../src/app/lifecycle.js";
 import type { CliIo } from "../../../src/cli/command.js";
-import { main } from "../../../src/cli/main.js";
+import { createRunCommand } from "../../../src/cli/run.js";
 import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
 import { API_KEY, daemonEnv, market, startMock } from "./support.js";
@@ -13,6 +14,8 @@ import { API_KEY, daemonEnv, market, startMock } from "./support.js";
  * exchange.baseUrl that echoes the credential it was sent must not put the API key there: main()
  * scrubs stderr of the environment's secrets only, so `mm run` scrubs it of the loaded config's too
  * (a key read from secrets.apiKeyFile), as the logger does.
+ * The command is built with a recording forceExit: main()'s `mm run` arms process.exit(1) a second
+ * after the failed start, which killed whichever test file the vitest worker ran next.
  */
 
 const ARG = market("arg-vs-fra-final-arg-win");
@@ -60,7 +63,11 @@ describe("mm run: a 401 whose body echoes the API key (key from secrets.apiKeyFi
         MM_LOG_LEVEL: "silent",
       }),
     );
-    const code = await main(["run"], a);
+    const run = createRunCommand({
+      requests: abortRequests(new AbortController().signal),
+      forceExit: () => {},
+    });
+    const code = await run.run([], a);
     expect(code).toBe(1);
     expect(a.err()).toContain("HTTP 401 without the exchange API's error body");
     const secretPart = API_KEY.split("_").slice(3).join("_");
