@@ -1,9 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { rearmOnSignal } from "../../../src/app/rearm-signal.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { openJournalDb } from "../../../src/journal/open.js";
@@ -17,7 +13,7 @@ import {
   waitFor,
   walletBuys,
 } from "../daemon/support.js";
-import { journalDaemonSlots } from "./support.js";
+import { journalDaemonSlots, journalIn } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
@@ -42,12 +38,7 @@ describe("an armed kill switch's drawdown survives a restart (journal)", () => {
     slots.mock = await startMock();
     const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-carry-"));
-    const settings: JournalSettings = {
-      path: join(slots.dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const settings = journalIn(slots, "mm-journal-carry-");
     const run = (logger = memoryLogger("warn").logger, events: EngineEvent[] = []) =>
       startDaemon(
         daemonConfig(m, [ARG.slug], { MM_RISK: JSON.stringify({ killSwitch: { maxDrawdown: "3" } }) }),

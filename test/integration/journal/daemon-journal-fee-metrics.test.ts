@@ -1,9 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { observed } from "../../../src/app/observed.js";
 import { toWei } from "../../../src/core/wei.js";
 import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
@@ -18,7 +14,7 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
-import { journalDaemonSlots } from "./support.js";
+import { journalDaemonSlots, journalIn } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win"); // feeTakerBps 200
 const YES = ARG.yesTokenId;
@@ -38,12 +34,7 @@ describe("PnL metrics after a restart that carried an earlier run's fees", () =>
     slots.mock = await startMock();
     const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-fee-metrics-"));
-    const journal: JournalSettings = {
-      path: join(slots.dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const journal = journalIn(slots, "mm-journal-fee-metrics-");
     const config = daemonConfig(m, [ARG.slug]);
     slots.daemon = await startDaemon(config, { logger: memoryLogger("warn").logger, journal });
     const d1 = slots.daemon;

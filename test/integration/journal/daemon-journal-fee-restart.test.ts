@@ -1,9 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { takerFeeWei } from "../../../src/core/fees.js";
 import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
@@ -19,7 +15,7 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
-import { journalDaemonSlots } from "./support.js";
+import { journalDaemonSlots, journalIn } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win"); // feeTakerBps 200
 const YES = ARG.yesTokenId;
@@ -40,12 +36,7 @@ describe("a restart right after a taker fill, before its fee settled", () => {
     slots.mock = await startMock();
     const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-fee-"));
-    const settings: JournalSettings = {
-      path: join(slots.dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const settings = journalIn(slots, "mm-journal-fee-");
     const run = (events: EngineEvent[] = []) =>
       startDaemon(daemonConfig(m, [ARG.slug]), {
         logger: memoryLogger("warn").logger,

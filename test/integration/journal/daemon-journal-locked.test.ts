@@ -1,10 +1,6 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { toWei } from "../../../src/core/wei.js";
 import {
   daemonConfig,
@@ -18,7 +14,7 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
-import { journalDaemonSlots } from "./support.js";
+import { journalDaemonSlots, journalIn } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
@@ -37,12 +33,7 @@ describe("a daemon whose journal file another process holds a write lock on", ()
     slots.mock = await startMock();
     const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70");
-    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-lock-"));
-    const settings: JournalSettings = {
-      path: join(slots.dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const settings = journalIn(slots, "mm-journal-lock-");
     const { logger, sink } = memoryLogger("info");
     slots.daemon = await startDaemon(
       daemonConfig(m, [ARG.slug], { MM_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS) }),

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
@@ -22,7 +19,7 @@ import {
   WALLET,
   waitFor,
 } from "../daemon/support.js";
-import { journalDaemonSlots } from "./support.js";
+import { journalDaemonSlots, journalIn } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const YES = ARG.yesTokenId;
@@ -68,12 +65,7 @@ describe("the journal of a daemon trading against the mock exchange", () => {
     slots.mock = await startMock();
     const m = slots.mock;
     seedMarket(m, ARG, "0.30", "0.70"); // a wide crowd: our quotes rest inside it, around 0.50
-    slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-it-"));
-    const settings: JournalSettings = {
-      path: join(slots.dir, "journal.sqlite"),
-      snapshotIntervalMs: 60_000,
-      sync: "normal",
-    };
+    const settings = journalIn(slots, "mm-journal-it-");
     slots.daemon = await run(settings);
     const d1 = slots.daemon;
     await settledQuotes(m, YES, 4);

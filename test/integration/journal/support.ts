@@ -1,5 +1,8 @@
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach } from "vitest";
+import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { type DaemonSlots, endDaemonSlots } from "../daemon/support.js";
 
 /** The mock, the daemon and the private temp folder (its journal files) a journal test started. */
@@ -11,7 +14,7 @@ export interface JournalDaemonSlots extends DaemonSlots {
  * Registers an afterEach that runs `first` (what the test holds that the daemon's stop must not wait
  * on, e.g. another connection's lock on the journal), stops the daemon, closes the mock and removes the
  * temp folder; returns the slots each test fills.
- * @example const slots = journalDaemonSlots(); slots.dir = mkdtempSync(join(tmpdir(), "mm-journal-x-"));
+ * @example const slots = journalDaemonSlots(); const settings = journalIn(slots, "mm-journal-x-");
  */
 export function journalDaemonSlots(first?: () => void): JournalDaemonSlots {
   const slots: JournalDaemonSlots = { mock: undefined, daemon: undefined, dir: undefined };
@@ -22,4 +25,14 @@ export function journalDaemonSlots(first?: () => void): JournalDaemonSlots {
     slots.dir = undefined;
   });
   return slots;
+}
+
+/**
+ * A journal in a new private temp folder the slots remove after the test (`slots.dir`): the
+ * daemon's settings for it, with the default snapshot interval (60 s) and synchronous mode.
+ * @example const settings = journalIn(slots, "mm-journal-x-"); await startDaemon(config, { …, journal: settings });
+ */
+export function journalIn(slots: JournalDaemonSlots, prefix: string): JournalSettings {
+  slots.dir = mkdtempSync(join(tmpdir(), prefix));
+  return { path: join(slots.dir, "journal.sqlite"), snapshotIntervalMs: 60_000, sync: "normal" };
 }
