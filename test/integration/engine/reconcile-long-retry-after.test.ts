@@ -11,6 +11,7 @@ import { RiskGuard } from "../../../src/risk/guard.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 import { MockHarness, WALLET } from "../mock/http/harness.js";
+import { pumpClockAt as pump } from "./pump-clock.js";
 
 /*
  * The engine's reconcile against the mock exchange on 127.0.0.1 (one SimClock) when an order read is
@@ -26,35 +27,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/**
- * Settles `p`, moving the SimClock to each timer due within `maxJumpMs` meanwhile.
- * @returns its value and the clock time it settled at (the loop may jump once more after that)
- */
-async function pump<T>(
-  harness: MockHarness,
-  p: Promise<T>,
-  maxJumpMs: number,
-): Promise<{ value: T; at: number }> {
-  let done = false;
-  const watched = p.then((value) => ({ value, at: harness.clock.now() }));
-  watched.then(
-    () => {
-      done = true;
-    },
-    () => {
-      done = true;
-    },
-  );
-  const giveUp = Date.now() + 20_000;
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 1));
-    const next = harness.clock.nextDeadline();
-    if (next !== undefined && next - harness.clock.now() <= maxJumpMs) harness.clock.advanceTo(next);
-    if (Date.now() > giveUp) throw new Error("pump: did not settle within 20 s");
-  }
-  return watched;
-}
 
 async function startEngine(harness: MockHarness) {
   const events: EngineEvent[] = [];

@@ -15,6 +15,7 @@ import { USDC } from "../../../src/venue/ledger.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
 import { MockHarness, WALLET } from "../mock/http/harness.js";
+import { pumpClock } from "./pump-clock.js";
 
 /** The partner's rateLimitPerMin: 0.1× the baseline, so the wallet may read orders 60 times a minute. */
 const RATE_LIMIT_PER_MIN = 60;
@@ -67,25 +68,10 @@ async function startRig(session: string): Promise<Rig> {
   };
   const h = await MockHarness.start(scenario);
 
-  /**
-   * At most a window per jump, so the jumps are the budget's waits (the engine's other timers are an
-   * hour or more away). The start needs no jump: its status read's 5 s deadline must not pass while
-   * it is in flight.
-   */
-  async function pump<T>(p: Promise<T>, maxJumpMs = 61_000): Promise<T> {
-    let done = false;
-    const watched = p.finally(() => {
-      done = true;
-    });
-    const giveUp = Date.now() + 20_000;
-    while (!done) {
-      await new Promise((r) => setTimeout(r, 1));
-      const next = h.clock.nextDeadline();
-      if (next !== undefined && next - h.clock.now() <= maxJumpMs) h.clock.advanceTo(next);
-      if (Date.now() > giveUp) throw new Error("pump: the run did not settle within 20 s");
-    }
-    return watched;
-  }
+  // At most a window per jump, so the jumps are the budget's waits (the engine's other timers are an
+  // hour or more away). The start needs no jump: its status read's 5 s deadline must not pass while
+  // it is in flight.
+  const pump = <T>(p: Promise<T>, maxJumpMs = 61_000): Promise<T> => pumpClock(h, p, maxJumpMs);
 
   const limiter = h.ctx.limiter;
   const check = limiter.check.bind(limiter);

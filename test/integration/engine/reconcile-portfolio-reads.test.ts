@@ -12,6 +12,7 @@ import { RiskGuard } from "../../../src/risk/guard.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
 import { MockHarness, WALLET } from "../mock/http/harness.js";
+import { pumpClock as pump } from "./pump-clock.js";
 
 /*
  * The reconciler's portfolio reads (GET /api/me/trades pages, /api/me/positions) spend the wallet's
@@ -91,22 +92,6 @@ async function startRig(): Promise<{
     await h.close();
   };
   return { h, engine, events, seen };
-}
-
-/** Settles `p`, moving the SimClock to each timer due within `maxJumpMs` (the budget's waits). */
-async function pump<T>(h: MockHarness, p: Promise<T>, maxJumpMs = 61_000): Promise<T> {
-  let done = false;
-  const watched = p.finally(() => {
-    done = true;
-  });
-  const giveUp = Date.now() + 20_000;
-  while (!done) {
-    await new Promise((r) => setTimeout(r, 1));
-    const next = h.clock.nextDeadline();
-    if (next !== undefined && next - h.clock.now() <= maxJumpMs) h.clock.advanceTo(next);
-    if (Date.now() > giveUp) throw new Error("pump: the run did not settle within 20 s");
-  }
-  return watched;
 }
 
 describe("engine reconcile: portfolio reads paced by the rate budget (mock exchange, real HTTP)", () => {
