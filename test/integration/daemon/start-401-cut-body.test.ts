@@ -1,13 +1,10 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { startDaemon } from "../../../src/app/daemon.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
-import { superviseDaemon } from "../../../src/app/supervise.js";
-import type { MmConfig } from "../../../src/config/types.js";
 import { ExchangeError, keyRefused } from "../../../src/exchange/exchange-error.js";
 import { startTestServer } from "../../support/http-test-server.js";
 import { serverSlots } from "./rest-front.js";
-import { daemonConfig, market, memoryLogger, startMock } from "./support.js";
+import { daemonConfig, market, startMock, supervisedRun } from "./support.js";
 
 /**
  * A 401 counts as the exchange refusing the key only with the exchange's error code read from its
@@ -19,19 +16,6 @@ import { daemonConfig, market, memoryLogger, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");
 const slots = serverSlots();
-
-async function supervised(config: MmConfig): Promise<{ code: number; stderr: string }> {
-  const { logger } = memoryLogger();
-  const lines: string[] = [];
-  const code = await superviseDaemon(
-    "run",
-    (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }),
-    5_000,
-    (text) => lines.push(text),
-    { requests: () => () => undefined },
-  );
-  return { code, stderr: lines.join("") };
-}
 
 /** A proxy's 401 page whose connection drops after the first bytes of its body. */
 function cutLoginPage(res: ServerResponse): void {
@@ -58,7 +42,7 @@ describe("a 401 whose body never arrived whole", () => {
     slots.mock = await startMock();
     const srv = await startTestServer((_req, res) => cutLoginPage(res));
     slots.server = srv;
-    const run = await supervised(
+    const run = await supervisedRun(
       daemonConfig(slots.mock, [ARG.slug], {
         MM_EXCHANGE_BASE_URL: srv.url,
         MM_RETRY_MAX_ATTEMPTS: "1",

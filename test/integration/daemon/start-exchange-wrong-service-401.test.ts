@@ -1,12 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { startDaemon } from "../../../src/app/daemon.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
-import { superviseDaemon } from "../../../src/app/supervise.js";
-import type { MmConfig } from "../../../src/config/types.js";
 import { type RecordedRequest, sendJson, startTestServer } from "../../support/http-test-server.js";
 import { FRONTED, frontedMocks, serverSlots } from "./rest-front.js";
-import { daemonConfig, memoryLogger, startMock } from "./support.js";
+import { daemonConfig, startMock, supervisedRun } from "./support.js";
 
 /*
  * The exchange's 401s carry its error body with a code naming the key's problem (the spec's
@@ -22,20 +19,6 @@ const slots = serverSlots();
 const fronted = frontedMocks();
 
 const LOGIN_PAGE = `<!doctype html><html><head><title>Sign in</title></head><body>${"x".repeat(200)}</body></html>`;
-
-/** `mm run` under supervise with `config`: the exit code and its stderr. */
-async function supervised(config: MmConfig): Promise<{ code: number; stderr: string }> {
-  const { logger } = memoryLogger();
-  const lines: string[] = [];
-  const code = await superviseDaemon(
-    "run",
-    (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }),
-    5_000,
-    (text) => lines.push(text),
-    { requests: () => () => undefined },
-  );
-  return { code, stderr: lines.join("") };
-}
 
 function loginPage(res: ServerResponse): void {
   res.writeHead(401, { "content-type": "text/html", "www-authenticate": "Basic" });
@@ -60,7 +43,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
     const srv = await startTestServer((_req, res) => loginPage(res));
     slots.server = srv;
     const url = srv.url;
-    const run = await supervised(daemonConfig(slots.mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
+    const run = await supervisedRun(daemonConfig(slots.mock, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
     expect(run.code).toBe(DAEMON_EXIT.failed);
     expect(run.stderr).toBe(
       `mm run: could not read the markets at start: exchange.baseUrl ${url}: GET /api/markets at ` +
@@ -75,7 +58,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
     const { m, url } = await fronted(
       only("/api/me/positions", (res) => sendJson(res, 401, { message: "Unauthorized" })),
     );
-    const run = await supervised(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
+    const run = await supervisedRun(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
     expect(run.code).toBe(DAEMON_EXIT.failed);
     expect(run.stderr).toContain(
       `mm run: could not read the wallet's positions at start: exchange.baseUrl ${url}: GET /api/me/positions at ${url}/api/me/positions`,
@@ -93,7 +76,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
       error: { code: "api_key_revoked", message: "API key revoked", trace_id: "t1" },
     };
     const { m, url } = await fronted(only("/api/markets", (res) => sendJson(res, 401, revoked)));
-    const run = await supervised(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
+    const run = await supervisedRun(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
     expect(run.code).toBe(DAEMON_EXIT.fatal);
     expect(run.stderr).toBe(
       "mm run: the exchange refused the API key (api_key_revoked) at start-up; nothing was quoted; exit 3\n",

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { startDaemon } from "../../../src/app/daemon.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
-import { superviseDaemon } from "../../../src/app/supervise.js";
 import { sendJson } from "../../support/http-test-server.js";
 import { FRONTED, frontedMocks } from "./rest-front.js";
-import { daemonConfig, memoryLogger } from "./support.js";
+import { daemonConfig, supervisedRun } from "./support.js";
 
 /*
  * A key without portfolio:read: the exchange answers the start's GET /api/me/positions 403
@@ -26,17 +24,8 @@ describe("daemon: a start-up read refused 403 (the key lacks a scope)", () => {
       return true;
     });
     const config = daemonConfig(m, [FRONTED.slug], { MM_EXCHANGE_BASE_URL: url });
-    const { logger } = memoryLogger();
-    const lines: string[] = [];
-    const code = await superviseDaemon(
-      "run",
-      (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }),
-      5_000,
-      (text) => lines.push(text),
-      { requests: () => () => undefined },
-    );
+    const { code, stderr: line } = await supervisedRun(config);
     expect(code).toBe(DAEMON_EXIT.failed);
-    const line = lines.join("");
     expect(line).toContain("api_key_scope_missing");
     expect(line).not.toContain("check the setting, or whether the exchange is up");
     expect(line).toContain("check the key's scopes");

@@ -5,6 +5,7 @@ import { afterEach } from "vitest";
 import { type Daemon, startDaemon } from "../../../src/app/daemon.js";
 import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import type { StopRequests } from "../../../src/app/lifecycle.js";
+import { superviseDaemon } from "../../../src/app/supervise.js";
 import { loadConfig } from "../../../src/config/load.js";
 import type { MmConfig } from "../../../src/config/types.js";
 import type { Address } from "../../../src/core/types.js";
@@ -304,4 +305,22 @@ export function startFailure(config: MmConfig): Promise<unknown> {
     },
     (err: unknown) => err,
   );
+}
+
+/**
+ * `mm run` under supervise for `config`, no stop requested (a start that fails ends it): the exit
+ * code and everything written to stderr.
+ * @example const { code, stderr } = await supervisedRun(daemonConfig(mock, ["no-such-market"]));
+ */
+export async function supervisedRun(config: MmConfig): Promise<{ code: number; stderr: string }> {
+  const { logger } = memoryLogger();
+  const lines: string[] = [];
+  const code = await superviseDaemon(
+    "run",
+    (onStopping, stopRequested) => startDaemon(config, { logger, onStopping, stopRequested }),
+    5_000,
+    (text) => lines.push(text),
+    { requests: () => () => undefined },
+  );
+  return { code, stderr: lines.join("") };
 }
