@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
-import { BOT, Harness } from "./support/harness.js";
+import { restartedAfterResolution } from "./support/settlement.js";
 
 /**
  * A market listed CLOSED at start (its book watched but empty: no mid) that the closed-market watch
@@ -12,21 +11,11 @@ import { BOT, Harness } from "./support/harness.js";
  */
 describe("a market closed at start, found resolved without payouts", () => {
   it("marks the restored position at its last journaled mark, as when listed settled", async () => {
-    const h = new Harness({
-      latencyMs: 50,
-      markets: 2,
-      status: (i) => (i === 1 ? "CLOSED" : "OPEN"),
+    const h = restartedAfterResolution({
+      status: "CLOSED",
       closesAt: () => undefined,
-      options: {
-        restore: {
-          accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-          orders: new Map(),
-          marks: new Map([["11", 300_000]]),
-        },
-      },
+      restore: { marks: new Map([["11", 300_000]]) },
     });
-    h.venue.credit(BOT, "11", 20_000_000n);
-    for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
     h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({ status: "RESOLVED" });
     const starting = h.engine.start();
     await h.run(500);

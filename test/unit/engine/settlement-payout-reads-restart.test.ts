@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PAYOUT_READS_GIVE_UP_MS } from "../../../src/engine/closed-market-watch.js";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
-import { BOT, Harness, T0 } from "./support/harness.js";
+import { type Harness, T0 } from "./support/harness.js";
+import { restartedAfterResolution } from "./support/settlement.js";
 
 /**
  * A settled market's record is read once a minute for its payouts, for a day from the first read.
@@ -15,20 +15,9 @@ const MIN = 60_000;
 
 /** A restart after market 1 resolved without payouts (20 YES carried), its day of reads begun at `since`. */
 function restarted(since: number | undefined): { h: Harness; reads: () => number } {
-  const h = new Harness({
-    latencyMs: 50,
-    markets: 2,
-    status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
-    options: {
-      restore: {
-        accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-        orders: new Map(),
-        ...(since === undefined ? {} : { payoutReadsSince: new Map([["m1", since]]) }),
-      },
-    },
-  });
-  h.venue.credit(BOT, "11", 20_000_000n);
-  for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
+  const h = restartedAfterResolution(
+    since === undefined ? {} : { restore: { payoutReadsSince: new Map([["m1", since]]) } },
+  );
   let reads = 0;
   h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
     reads++;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
-import { BOT, Harness } from "./support/harness.js";
-import { heldRecord, YES_WINS } from "./support/settlement.js";
+import type { Harness } from "./support/harness.js";
+import { heldRecord, restartedAfterResolution, YES_WINS } from "./support/settlement.js";
 
 /**
  * A position restored in a market listed settled at start without its payouts had no mark at all:
@@ -16,22 +15,11 @@ const NO_WINS = { "0": "0", "1": "1" } as const;
 
 /** The earlier run bought 20 YES of market 1 at 0.47 and last marked them at `markMicro`. */
 function restarted(o: { markMicro: number; status?: "RESOLVED" | "OPEN"; maxDrawdown?: string }): Harness {
-  const h = new Harness({
-    latencyMs: 50,
-    markets: 2,
-    status: (i) => (i === 1 ? (o.status ?? "RESOLVED") : "OPEN"),
+  return restartedAfterResolution({
+    ...(o.status === undefined ? {} : { status: o.status }),
     risk: { killSwitch: { maxDrawdown: o.maxDrawdown ?? "1" } },
-    options: {
-      restore: {
-        accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
-        orders: new Map(),
-        marks: new Map([["11", o.markMicro]]),
-      },
-    },
+    restore: { marks: new Map([["11", o.markMicro]]) },
   });
-  h.venue.credit(BOT, "11", 20_000_000n);
-  for (const t of h.tokens(2)) h.crowdQuote(t, "0.48", "0.52");
-  return h;
 }
 
 async function start(h: Harness): Promise<void> {

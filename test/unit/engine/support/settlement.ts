@@ -1,4 +1,6 @@
 import { expect } from "vitest";
+import type { MarketStatus } from "../../../../src/core/types.js";
+import type { EngineRestore } from "../../../../src/engine/engine-deps.js";
 import type { MarketRecordStatus } from "../../../../src/engine/ports.js";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../../src/execution/inventory-math.js";
 import { BOT, Harness, type HarnessOptions } from "./harness.js";
@@ -72,19 +74,29 @@ export async function expectOtherMarketQuoting(t: TwoMarkets): Promise<void> {
   expect(t.h.botQuotes(t.no2).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
 }
 
+/** How {@link restartedAfterResolution} restarts: market 1's status at start and what was journaled. */
+export interface RestartOptions extends Pick<HarnessOptions, "risk" | "payouts" | "closesAt"> {
+  /** Market 1's status at start (default RESOLVED). */
+  readonly status?: MarketStatus;
+  /** What else the earlier runs left in the journal (each token's last mark, payout reads begun). */
+  readonly restore?: Pick<EngineRestore, "marks" | "payoutReadsSince">;
+}
+
 /**
- * A restart after market 1 resolved: it is listed RESOLVED (with `payouts` in its record at start,
- * if given), the earlier run's 20 YES bought at 0.47 are carried over (restore) and held by the
- * wallet, and market 2 (OPEN) has the crowd's quotes 0.48 / 0.52 on both tokens.
+ * A restart after market 1 resolved: it is listed RESOLVED (or `status`; with `payouts` in its
+ * record at start, if given), the earlier run's 20 YES bought at 0.47 are carried over (restore)
+ * and held by the wallet, and market 2 (OPEN) has the crowd's quotes 0.48 / 0.52 on both tokens.
  */
-export function restartedAfterResolution(o: Pick<HarnessOptions, "risk" | "payouts">): Harness {
+export function restartedAfterResolution(o: RestartOptions = {}): Harness {
+  const { status, restore, ...harness } = o;
   const h = new Harness({
-    ...o,
+    ...harness,
     latencyMs: 50,
     markets: 2,
-    status: (i) => (i === 1 ? "RESOLVED" : "OPEN"),
+    status: (i) => (i === 1 ? (status ?? "RESOLVED") : "OPEN"),
     options: {
       restore: {
+        ...restore,
         accounts: new Map([["11", applyTrade(EMPTY_ACCOUNT, "buy", 470_000, 20_000_000n)]]),
         orders: new Map(),
       },
