@@ -102,11 +102,11 @@ function describe(err: ExchangeError, errno: string | undefined): string {
   if (err.code === "malformed_response" && own.startsWith(err.endpoint)) {
     own = `body${own.slice(err.endpoint.length)}`;
   }
-  // Not the exchange's 401 (keyRefused): what answered is shown, the client's snippet of its body.
-  if (err.httpStatus === 401 && err.code === "http_error") {
-    // (A 401 whose body was cut, timed out or too large falls to the general line below.)
+  // Not the exchange's 401 or 403 (its carry a code): what answered is shown, the client's snippet
+  // of its body. (One whose body was cut, timed out or too large falls to the general line below.)
+  if (notTheExchanges(err)) {
     const body = err.details.body;
-    return `HTTP 401 without the exchange API's error body: got ${typeof body === "string" ? body : own}`;
+    return `HTTP ${err.httpStatus} without the exchange API's error body: got ${typeof body === "string" ? body : own}`;
   }
   if (err.httpStatus !== undefined) return `HTTP ${err.httpStatus} ${err.code}: ${own}`;
   // Node's TLS errors say what failed but not their code, which is what an operator searches for.
@@ -116,16 +116,17 @@ function describe(err: ExchangeError, errno: string | undefined): string {
 
 /**
  * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage, and
- * so does a 401 without the exchange's error body (a refused key's 401 never gets here); a
- * 403 (a key without the scope the read needs, a refused wallet) at the key, whose URL and exchange
- * are evidently right; a 429 left after the retries at the request rate.
+ * so does a 401 or 403 without the exchange's error body (a refused key's 401 never gets here); a
+ * 403 with its code (a key without the scope the read needs, a refused wallet) at the key, whose URL
+ * and exchange are evidently right; a 429 left after the retries at the request rate.
  */
 function hint(err: ExchangeError): string {
   const ok = err.httpStatus !== undefined && err.httpStatus >= 200 && err.httpStatus < 300;
   if (ok && err.code === "malformed_response")
     return "the answer is not the exchange API's: check the setting";
-  if (err.httpStatus === 401) {
-    return "the answer is not the exchange API's (its 401s carry a code naming the key's problem): check the setting";
+  if (err.httpStatus === 401 || notTheExchanges(err)) {
+    const what = err.httpStatus === 401 ? "401s carry a code naming the key's problem" : "403s carry a code";
+    return `the answer is not the exchange API's (its ${what}): check the setting`;
   }
   if (err.httpStatus === 403) {
     return "the exchange refused this read to the API key: check the key's scopes and the wallet's standing";
@@ -133,6 +134,14 @@ function hint(err: ExchangeError): string {
   if (err.httpStatus === 429)
     return "the exchange is rate-limiting this key: wait, or check what else uses it";
   return "check the setting, or whether the exchange is up";
+}
+
+/**
+ * A 401 or 403 without the exchange's error code in its body: another service or a proxy at the URL
+ * (a login page, a firewall's "Access denied"), not the exchange refusing the key or the read.
+ */
+function notTheExchanges(err: ExchangeError): boolean {
+  return (err.httpStatus === 401 || err.httpStatus === 403) && err.code === "http_error";
 }
 
 function errnoOf(cause: unknown): string | undefined {
