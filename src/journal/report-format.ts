@@ -65,6 +65,7 @@ export function reportJson(r: JournalReport, journal: string): string {
         costBasis: usdc(p.costPico),
         mark: p.markMicro === undefined ? null : scaled(BigInt(p.markMicro), 6, 2),
         unrealisedPnl: p.unrealisedPico === undefined ? null : usdc(p.unrealisedPico),
+        settled: p.settled ?? null,
       })),
     },
     null,
@@ -109,6 +110,8 @@ export function reportText(r: JournalReport, journal: string): string {
     out.push("", "open positions (each token's last journaled account, at its last journaled mark)");
     // With several accounts in the journal, one market's outcome can be held by each: say whose.
     const whose = r.accounts > 1;
+    // A settled market's mark is its payout: that unrealised PnL will not move any more.
+    const settled = r.positions.some((p) => p.settled !== undefined);
     const rows = r.positions.map((p) => [
       p.market,
       p.outcome,
@@ -116,10 +119,11 @@ export function reportText(r: JournalReport, journal: string): string {
       usdc(p.costPico),
       p.markMicro === undefined ? "-" : scaled(BigInt(p.markMicro), 6, 2),
       p.unrealisedPico === undefined ? "-" : usdc(p.unrealisedPico),
+      ...(settled ? [p.settled ?? "-"] : []),
       ...(whose ? [p.account] : []),
     ]);
     const head = ["market", "outcome", "position", "cost basis", "mark", "unrealised PnL"];
-    out.push(...table(whose ? [...head, "account"] : head, [rows]));
+    out.push(...table([...head, ...(settled ? ["settled"] : []), ...(whose ? ["account"] : [])], [rows]));
   }
   if (r.rows.length > 0 || r.positions.length > 0) out.push("", ...totalLines(r));
   return `${out.join("\n")}\n`;

@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { readSettlements } from "./settlements.js";
 
 /** Figures of one market over a period (one UTC day, or the whole report). */
 export interface ReportFigures {
@@ -33,6 +34,11 @@ export interface ReportPosition {
   readonly markMicro: number | undefined;
   /** size × mark − cost, pico-USDC; undefined without a mark. */
   readonly unrealisedPico: bigint | undefined;
+  /**
+   * RESOLVED or VOIDED when the account's runs journaled the market settled: its mark is then the
+   * payout (or, voided, the last mark), and the figure is final, not a price that may still move.
+   */
+  readonly settled: string | undefined;
 }
 
 export interface JournalReport {
@@ -222,6 +228,7 @@ function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosi
       mark,
     });
   }
+  const settledOf = settledMarkets(db);
   const out: ReportPosition[] = [];
   for (const r of last.values()) {
     if (r.sizeMicro === 0n) continue;
@@ -237,6 +244,7 @@ function readPositions(db: Database, info: (t: string) => TokenInfo): ReportPosi
       costPico: cost,
       markMicro: mark,
       unrealisedPico: mark === undefined ? undefined : r.sizeMicro * BigInt(mark) - cost,
+      settled: settledOf(r.account, t.marketId),
     });
   }
   return out.sort(
@@ -259,4 +267,17 @@ export function dayOf(ms: bigint | number): string {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The status each account's runs journaled for a settled market (readSettlements), by account. */
+function settledMarkets(db: Database): (account: string, marketId: string) => string | undefined {
+  const byAccount = new Map<string, Map<string, string>>();
+  return (account, marketId) => {
+    let markets = byAccount.get(account);
+    if (markets === undefined) {
+      markets = new Map(readSettlements(db, account).map((x) => [x.marketId, x.status]));
+      byAccount.set(account, markets);
+    }
+    return markets.get(marketId);
+  };
 }

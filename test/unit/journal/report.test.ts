@@ -39,6 +39,7 @@ describe("mm report figures", () => {
         costBasis: "0.82999917",
         mark: "0.35",
         unrealisedPnl: "0.04150083",
+        settled: null,
       },
       {
         account: "a",
@@ -49,6 +50,7 @@ describe("mm report figures", () => {
         costBasis: "0.50",
         mark: "0.51",
         unrealisedPnl: "0.01",
+        settled: null,
       },
     ]);
   });
@@ -124,6 +126,38 @@ describe("mm report figures", () => {
     expect(text).toMatch(/ 3 +1\.20 +0\.42 +0\.06 +b\n/);
     const json = JSON.parse(reportJson(r, path)) as { positions: { account: string }[] };
     expect(json.positions.map((p) => p.account).sort()).toEqual(["a", "a", "b"]);
+  });
+
+  it("marks a position whose market the account's runs journaled settled (its mark is final)", () => {
+    const path = twoRunJournal();
+    const db = openJournalDb(path);
+    const w = new JournalWriter(db);
+    const r3 = w.beginRun({ account: "a", session: "three", atMs: Date.UTC(2025, 5, 4, 8), tokens: [] });
+    w.settlement(r3, {
+      atMs: Date.UTC(2025, 5, 4, 9),
+      marketId: "m2",
+      status: "RESOLVED",
+      payouts: undefined,
+    });
+    // Another account's settlement of m1 says nothing of account a's position.
+    const other = w.beginRun({ account: "b", session: "other", atMs: Date.UTC(2025, 5, 4, 8), tokens: [] });
+    w.settlement(other, {
+      atMs: Date.UTC(2025, 5, 4, 9),
+      marketId: "m1",
+      status: "VOIDED",
+      payouts: undefined,
+    });
+    const r = buildReport(db);
+    db.close();
+    expect(r.positions.map((p) => [p.tokenId, p.settled])).toEqual([
+      ["t3", "RESOLVED"],
+      ["t1", undefined],
+    ]);
+    const text = reportText(r, path);
+    expect(text).toMatch(/unrealised PnL +settled +account\n/);
+    expect(text).toMatch(/0\.04150083 +RESOLVED +a\n/);
+    const json = JSON.parse(reportJson(r, path)) as { positions: { settled: string | null }[] };
+    expect(json.positions.map((p) => p.settled)).toEqual(["RESOLVED", null]);
   });
 
   it("--since: the total PnL says its net PnL is the period's and its unrealised PnL the positions' whole", () => {
