@@ -1,29 +1,17 @@
 import type { Fill } from "../../../src/core/trading.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import type { PlaceIntent } from "../../../src/execution/intents.js";
-import { applyTrade, EMPTY_ACCOUNT, type TokenAccount } from "../../../src/execution/inventory-math.js";
-import type { JournalSource } from "../../../src/journal/recorder.js";
+import { applyTrade } from "../../../src/execution/inventory-math.js";
 import type { JournalToken } from "../../../src/journal/writer.js";
+import { FakeSource } from "./support.js";
 
 /**
  * The engine as the recorder reads it, its accounts moved by the fills the mix emits (so account
  * rows carry realistic figures), marks fixed per token.
  */
-export class MixEngine implements JournalSource {
-  readonly accs = new Map<string, TokenAccount>();
-  readonly marks = new Map<string, number>();
-  account(t: string): TokenAccount {
-    return this.accs.get(t) ?? EMPTY_ACCOUNT;
-  }
-  accounts() {
-    return [...this.accs].map(([tokenId, account]) => ({
-      tokenId,
-      account,
-      markMicro: this.marks.get(tokenId),
-    }));
-  }
-  status() {
-    return { pnlMicro: 0n, openOrders: 400 };
+export class MixEngine extends FakeSource {
+  constructor() {
+    super(400);
   }
   /** Applies a fill; the token's mark becomes its price (snapshots then have marks that move). */
   apply(f: Fill): void {

@@ -2,35 +2,15 @@ import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import type { PlaceIntent } from "../../../src/execution/intents.js";
-import { applyTrade, EMPTY_ACCOUNT, type TokenAccount } from "../../../src/execution/inventory-math.js";
+import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder, type JournalSource } from "../../../src/journal/recorder.js";
+import { JournalRecorder } from "../../../src/journal/recorder.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { fill, journalPath } from "./support.js";
+import { FakeSource, fill, journalPath } from "./support.js";
 
 const T0 = Date.UTC(2025, 5, 1, 12);
-
-/** The engine as the recorder reads it: accounts and marks the test sets. */
-class FakeEngine implements JournalSource {
-  readonly accs = new Map<string, TokenAccount>();
-  readonly marks = new Map<string, number>();
-  pnlMicro = 0n;
-  account(t: string): TokenAccount {
-    return this.accs.get(t) ?? EMPTY_ACCOUNT;
-  }
-  accounts() {
-    return [...this.accs].map(([tokenId, account]) => ({
-      tokenId,
-      account,
-      markMicro: this.marks.get(tokenId),
-    }));
-  }
-  status() {
-    return { pnlMicro: this.pnlMicro, openOrders: 2 };
-  }
-}
 
 function setup(snapshotIntervalMs = 0) {
   const db = openJournalDb(journalPath());
@@ -40,7 +20,7 @@ function setup(snapshotIntervalMs = 0) {
   const sink = collectingStream();
   const logger = createLogger({ level: "error", pretty: false, destination: sink });
   const rec = new JournalRecorder({ writer, run, clock, logger, snapshotIntervalMs });
-  const engine = new FakeEngine();
+  const engine = new FakeSource(2);
   rec.attach(engine);
   return { db, clock, rec, engine, sink, run };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { applyTrade, EMPTY_ACCOUNT, type TokenAccount } from "../../../src/execution/inventory-math.js";
+import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder, type JournalSource } from "../../../src/journal/recorder.js";
+import { JournalRecorder } from "../../../src/journal/recorder.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { memoryLogger } from "../../integration/daemon/support.js";
-import { ACCOUNT, fill, journalPath } from "./support.js";
+import { ACCOUNT, FakeSource, fill, journalPath } from "./support.js";
 
 /**
  * restore.marks takes the newest account row that has a mark. A fill's row carries the engine's mark
@@ -17,27 +17,6 @@ import { ACCOUNT, fill, journalPath } from "./support.js";
  */
 const T0 = Date.UTC(2025, 5, 1, 12);
 const HOUR = 3_600_000;
-
-class FakeEngine implements JournalSource {
-  readonly accs = new Map<string, TokenAccount>();
-  readonly marks = new Map<string, number>();
-  account(t: string): TokenAccount {
-    return this.accs.get(t) ?? EMPTY_ACCOUNT;
-  }
-  markOf(t: string): number | undefined {
-    return this.marks.get(t);
-  }
-  accounts() {
-    return [...this.accs].map(([tokenId, account]) => ({
-      tokenId,
-      account,
-      markMicro: this.marks.get(tokenId),
-    }));
-  }
-  status() {
-    return { pnlMicro: 0n, openOrders: 0 };
-  }
-}
 
 describe("the journal's last mark of a token", () => {
   it("is not a mark older than the fill that opened the restored position", () => {
@@ -52,7 +31,7 @@ describe("the journal's last mark of a token", () => {
       logger: memoryLogger("warn").logger,
       snapshotIntervalMs: 0,
     });
-    const eng = new FakeEngine();
+    const eng = new FakeSource();
     rec.attach(eng);
 
     // Held 20 at 0.47, marked 0.50 at a snapshot.

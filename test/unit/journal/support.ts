@@ -5,7 +5,9 @@ import { onTestFinished } from "vitest";
 import type { Fill } from "../../../src/core/trading.js";
 import type { OrderStatus } from "../../../src/core/types.js";
 import type { Order } from "../../../src/exchange/types.js";
+import { EMPTY_ACCOUNT, type TokenAccount } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
+import type { JournalSource } from "../../../src/journal/recorder.js";
 import { JournalWriter, type OutcomeRecord } from "../../../src/journal/writer.js";
 
 /**
@@ -88,4 +90,31 @@ export function killedJournal(n: number, atMs: number): string {
   }
   db.close();
   return path;
+}
+
+/**
+ * The engine as the recorder reads it: the accounts and marks the test sets (a token's mark now is
+ * `marks`' entry, as TradingEngine.markOf), its PnL and open orders.
+ */
+export class FakeSource implements JournalSource {
+  readonly accs = new Map<string, TokenAccount>();
+  readonly marks = new Map<string, number>();
+  pnlMicro = 0n;
+  constructor(readonly openOrders = 0) {}
+  account(t: string): TokenAccount {
+    return this.accs.get(t) ?? EMPTY_ACCOUNT;
+  }
+  markOf(t: string): number | undefined {
+    return this.marks.get(t);
+  }
+  accounts() {
+    return [...this.accs].map(([tokenId, account]) => ({
+      tokenId,
+      account,
+      markMicro: this.marks.get(tokenId),
+    }));
+  }
+  status() {
+    return { pnlMicro: this.pnlMicro, openOrders: this.openOrders };
+  }
 }
