@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientOrderId } from "../../../src/core/ids.js";
-import { toWei } from "../../../src/core/wei.js";
-import { BOT, Harness } from "./support/harness.js";
+import { Harness, oldClientOrderId } from "./support/harness.js";
 
 /**
  * An order an earlier run left resting, partly filled before this run started, is adopted at start
@@ -22,17 +20,7 @@ describe("engine start-up, policy adopt: an adopted order's fills", () => {
       },
     });
     const [yes] = h.tokens();
-    const m = h.markets[0];
-    if (m === undefined) throw new Error("no market");
-    const left = h.venue.place({
-      wallet: BOT,
-      marketId: m.marketId,
-      outcome: m.outcome,
-      side: "buy",
-      price: toWei("0.47", "price"),
-      quantity: toWei("10", "qty"),
-      clientOrderId: clientOrderId({ session: "old", tokenId: yes, side: "buy", level: 0, seq: 1 }),
-    }).orderId;
+    const left = h.leftover(yes, "buy", "0.47", oldClientOrderId(yes, "buy", 1));
     h.take(yes, "sell", "0.47", "4"); // before the start: 4 of the 10 fill (in the baseline)
     h.crowdQuote(yes, "0.48", "0.52");
     await h.run(1_000); // the start comes a second later

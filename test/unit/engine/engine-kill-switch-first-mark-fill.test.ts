@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientOrderId } from "../../../src/core/ids.js";
-import { toWei } from "../../../src/core/wei.js";
-import { BOT, Harness } from "./support/harness.js";
+import { Harness, oldClientOrderId } from "./support/harness.js";
 
 /**
  * A token's first mark moves the kill switch's peak only by what the run started with (the restored
@@ -18,18 +16,8 @@ describe("engine kill switch: a fill of this run before the token's first mark",
       options: { startupPolicy: "adopt", tolerance: { priceTicks: 1, sizeFraction: 0.5 } },
     });
     const [yes] = h.tokens();
-    const m = h.markets[0];
-    if (m === undefined) throw new Error("no market");
     // An earlier run's bid left resting: 10 at 0.60.
-    const left = h.venue.place({
-      wallet: BOT,
-      marketId: m.marketId,
-      outcome: m.outcome,
-      side: "buy",
-      price: toWei("0.60", "price"),
-      quantity: toWei("10", "qty"),
-      clientOrderId: clientOrderId({ session: "old", tokenId: yes, side: "buy", level: 0, seq: 1 }),
-    }).orderId;
+    const left = h.leftover(yes, "buy", "0.60", oldClientOrderId(yes, "buy", 1));
     const starting = h.engine.start();
     // Step until the start is done, then at once (the unquotable token's cancel still on its way).
     while (h.eventsOf("started").length === 0) await h.run(5);

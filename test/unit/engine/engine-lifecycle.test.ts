@@ -1,34 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { clientOrderId } from "../../../src/core/ids.js";
-import type { Side } from "../../../src/core/types.js";
-import { toWei } from "../../../src/core/wei.js";
-import { BOT, Harness } from "./support/harness.js";
-
-/** A bot order left by an earlier run (a crash), on the venue before the engine starts. */
-function leftover(h: Harness, tokenId: string, side: Side, price: string, coid?: string): string {
-  const m = h.markets.find((x) => x.tokenId === tokenId);
-  if (m === undefined) throw new Error("unknown token");
-  const r = h.venue.place({
-    wallet: BOT,
-    marketId: m.marketId,
-    outcome: m.outcome,
-    side,
-    price: toWei(price, "price"),
-    quantity: toWei("10", "qty"),
-    ...(coid === undefined ? {} : { clientOrderId: coid }),
-  });
-  return r.orderId;
-}
-
-const oldId = (tokenId: string, side: Side, seq: number) =>
-  clientOrderId({ session: "old", tokenId, side, level: 0, seq });
+import { Harness, oldClientOrderId } from "./support/harness.js";
 
 describe("engine start-up: pre-existing orders of the wallet", () => {
   it("policy cancel: one wallet cancel-all before any placement leaves none of them", async () => {
     const h = new Harness();
     const [yes, no] = h.tokens();
     h.crowdQuote(yes, "0.48", "0.52");
-    const old = [leftover(h, yes, "buy", "0.40", oldId(yes, "buy", 1)), leftover(h, no, "sell", "0.70")];
+    const old = [
+      h.leftover(yes, "buy", "0.40", oldClientOrderId(yes, "buy", 1)),
+      h.leftover(no, "sell", "0.70"),
+    ];
     await h.engine.start();
     await h.run();
     const ops = h.exchange.calls.map((c) => c.op);
@@ -44,9 +25,9 @@ describe("engine start-up: pre-existing orders of the wallet", () => {
     const h = new Harness({ options: { startupPolicy: "adopt" } });
     const [yes] = h.tokens();
     h.crowdQuote(yes, "0.48", "0.52");
-    const keep = leftover(h, yes, "buy", "0.47", oldId(yes, "buy", 1)); // exactly the desired bid
-    const stale = leftover(h, yes, "sell", "0.60", oldId(yes, "sell", 2)); // the ask, mispriced
-    const foreign = leftover(h, yes, "buy", "0.30"); // no clientOrderId: adopted at level 1, not desired
+    const keep = h.leftover(yes, "buy", "0.47", oldClientOrderId(yes, "buy", 1)); // exactly the desired bid
+    const stale = h.leftover(yes, "sell", "0.60", oldClientOrderId(yes, "sell", 2)); // the ask, mispriced
+    const foreign = h.leftover(yes, "buy", "0.30"); // no clientOrderId: adopted at level 1, not desired
     await h.engine.start();
     await h.run();
     expect(h.eventsOf("started")[0]).toMatchObject({ adopted: 3, cancelledAtStart: 0 });

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { BookTracker } from "../../../../src/book/tracker.js";
 import type { Clock } from "../../../../src/core/clock.js";
+import { clientOrderId } from "../../../../src/core/ids.js";
 import { SimClock } from "../../../../src/core/sim-clock.js";
 import type { Fill, TokenMarket } from "../../../../src/core/trading.js";
 import type { Address, MarketStatus, Side } from "../../../../src/core/types.js";
@@ -174,6 +175,23 @@ export class Harness {
     });
   }
 
+  /**
+   * A bot order an earlier run left resting (a crash), 10 shares at `price`, on the venue before the
+   * engine starts; `coid` its client order id (oldClientOrderId: one of the bot's). Returns its id.
+   */
+  leftover(tokenId: string, side: Side, price: string, coid?: string): string {
+    const m = this.#market(tokenId);
+    return this.venue.place({
+      wallet: BOT,
+      marketId: m.marketId,
+      outcome: m.outcome,
+      side,
+      price: toWei(price, "price"),
+      quantity: toWei("10", "qty"),
+      ...(coid === undefined ? {} : { clientOrderId: coid }),
+    }).orderId;
+  }
+
   /** A taker order (IOC) of the third wallet: sells or buys `qty` down / up to `price`. */
   take(tokenId: string, side: Side, price: string, qty: string): void {
     const m = this.#market(tokenId);
@@ -283,4 +301,9 @@ export class Harness {
 /** Lets every pending promise continuation run. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** The client order id an earlier run ("old" session) gave its order of `side`, level 0, number `seq`. */
+export function oldClientOrderId(tokenId: string, side: Side, seq: number): string {
+  return clientOrderId({ session: "old", tokenId, side, level: 0, seq });
 }
