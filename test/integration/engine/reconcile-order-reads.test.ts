@@ -8,7 +8,6 @@ import { intentSigner } from "../../../src/engine/intent-signer.js";
 import { tokenMarkets } from "../../../src/engine/markets.js";
 import { rateLimitsFor } from "../../../src/exchange/rate-limits.js";
 import type { RateVerdict } from "../../../src/mock/rate-limiter.js";
-import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import { parseRiskConfig } from "../../../src/risk/config.js";
 import { RiskGuard } from "../../../src/risk/guard.js";
 import { USDC } from "../../../src/venue/ledger.js";
@@ -16,6 +15,7 @@ import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
 import { MockHarness, WALLET } from "../mock/http/harness.js";
 import { pumpClock } from "./pump-clock.js";
+import { rateLimitedScenario } from "./rate-limited-scenario.js";
 
 /** The partner's rateLimitPerMin: 0.1× the baseline, so the wallet may read orders 60 times a minute. */
 const RATE_LIMIT_PER_MIN = 60;
@@ -59,14 +59,7 @@ interface Rig {
 async function startRig(session: string): Promise<Rig> {
   const events: EngineEvent[] = [];
   const seen: Seen[] = [];
-  const base = loadScenario(defaultScenarioPath());
-  const scenario = {
-    ...base,
-    partners: base.partners.map((p) =>
-      p.id === "partner-mm" ? { ...p, rateLimitPerMin: RATE_LIMIT_PER_MIN } : p,
-    ),
-  };
-  const h = await MockHarness.start(scenario);
+  const h = await MockHarness.start(rateLimitedScenario(RATE_LIMIT_PER_MIN));
 
   // At most a window per jump, so the jumps are the budget's waits (the engine's other timers are an
   // hour or more away). The start needs no jump: its status read's 5 s deadline must not pass while

@@ -6,13 +6,13 @@ import { intentSigner } from "../../../src/engine/intent-signer.js";
 import { tokenMarkets } from "../../../src/engine/markets.js";
 import { rateLimitsFor } from "../../../src/exchange/rate-limits.js";
 import type { RateVerdict } from "../../../src/mock/rate-limiter.js";
-import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import { parseRiskConfig } from "../../../src/risk/config.js";
 import { RiskGuard } from "../../../src/risk/guard.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
 import { MockHarness, WALLET } from "../mock/http/harness.js";
 import { pumpClock as pump } from "./pump-clock.js";
+import { rateLimitedScenario } from "./rate-limited-scenario.js";
 
 /*
  * The reconciler's portfolio reads (GET /api/me/trades pages, /api/me/positions) spend the wallet's
@@ -55,14 +55,7 @@ async function startRig(): Promise<{
   events: EngineEvent[];
   seen: Seen[];
 }> {
-  const base = loadScenario(defaultScenarioPath());
-  const scenario = {
-    ...base,
-    partners: base.partners.map((p) =>
-      p.id === "partner-mm" ? { ...p, rateLimitPerMin: RATE_LIMIT_PER_MIN } : p,
-    ),
-  };
-  const h = await MockHarness.start(scenario);
+  const h = await MockHarness.start(rateLimitedScenario(RATE_LIMIT_PER_MIN));
   const seen: Seen[] = [];
   const limiter = h.ctx.limiter;
   const check = limiter.check.bind(limiter);
