@@ -36,7 +36,13 @@ export function settleMarket(
   positions.settleMarket(marketId, settled);
   const pinned = settled && payouts !== undefined ? pinPayouts(core, marketId, payouts, how) : undefined;
   if (pinned?.pnlMoved === true) observePnl(core);
-  else if (first && markJournaled(core, ids)) observePnl(core);
+  else if (first) {
+    // Settled before its book had a mid (listed CLOSED with an empty book, say): its books retire now.
+    const markets = ids.flatMap((t) => tokens.get(t)?.market ?? []);
+    const marked = markJournaled(positions, marketId, markets, core.options.restore.marks, core.log);
+    for (const t of marked) shiftForFirstMark(core, t);
+    if (marked.length > 0) observePnl(core);
+  }
   requoteExposed(core, ids, before);
   // For the journal: the settlement, then its payouts once they mark the tokens (a repeat marks none).
   if (first || pinned?.marked === true) {
@@ -56,10 +62,7 @@ export function settleMarket(
 /**
  * At construction, before the kill switch's first look at the PnL: a market listed settled at start
  * (a restart after its resolution) counts nothing, as after a push, and its tokens are marked at the
- * record's payouts when it has them. Without them, a token is marked at the last mark an earlier run
- * journaled (`marks`: its last mid, or a payout) until the payouts are read: its book is never
- * watched, and counted at cost a restored position's marked loss (or gain) vanished from the PnL
- * until then, for good if they never come. Logged once per market so marked (info).
+ * record's payouts when it has them; without them, at the journal's last marks (markJournaled).
  */
 export function settleListed(
   positions: PositionBook,
@@ -67,55 +70,47 @@ export function settleListed(
   marks: ReadonlyMap<string, number> | undefined,
   log: Logger,
 ): void {
-  const restored = new Map<string, { tokenId: string; outcome: string; mark: string }[]>();
+  const unpaid = new Map<string, TokenMarket[]>();
   for (const m of markets) {
     if (!SETTLED_MARKET_STATUSES.has(m.status)) continue;
     positions.settleMarket(m.marketId, true);
     const micro = m.payouts === undefined ? undefined : payoutMicro(m.payouts, m.outcomeIndex);
-    if (micro !== undefined) {
-      positions.pin(m.tokenId, micro);
-      continue;
-    }
-    const mark = marks?.get(m.tokenId);
-    if (mark === undefined || positions.position(m.tokenId) === 0n) continue;
-    positions.restoreMark(m.tokenId, mark);
-    const list = restored.get(m.marketId) ?? [];
-    list.push({ tokenId: m.tokenId, outcome: m.outcome, mark: fmtPrice(mark) });
-    restored.set(m.marketId, list);
+    if (micro !== undefined) positions.pin(m.tokenId, micro);
+    else unpaid.set(m.marketId, [...(unpaid.get(m.marketId) ?? []), m]);
   }
-  for (const [marketId, tokens] of restored) {
-    log.info(
-      { marketId, tokens, pnl: fmtSize(positions.pnlMicro) },
-      "settled market without its payouts: its tokens are marked at their last journaled mark until the payouts are read",
-    );
-  }
+  for (const [marketId, tokens] of unpaid) markJournaled(positions, marketId, tokens, marks, log);
 }
 
 /**
- * A market settled without its payouts in this run before its book had a mid (listed CLOSED with an
- * empty book, say): its books are retired now, so a restored position would count at cost until the
- * payouts are read, and for good if they never come. As when listed settled (settleListed), it is
- * marked at the journal's last mark; that is its first mark of this run, so the kill switch's peak
- * moves by it (shiftForFirstMark). True when some token was so marked.
+ * A settled market's tokens without payouts and without a mark of this run (listed settled at start,
+ * or settled before its book had a mid: its books are retired) are marked at the last mark an earlier
+ * run journaled (`marks`: a mid, or a payout) until the payouts are read. Counted at cost instead, a
+ * restored position's marked loss (or gain) vanished from the PnL until then, for good if they never
+ * came. Flat tokens are left alone. Logged once (info) when some token was so marked.
+ * @returns the tokens marked (in a run, each is its first mark: the caller moves the kill switch's
+ *   peak by it)
  */
-function markJournaled(core: EngineCore, tokenIds: readonly string[]): boolean {
-  const { positions } = core;
-  const marks = core.options.restore.marks;
-  const marked: { tokenId: string; mark: string }[] = [];
-  for (const tokenId of tokenIds) {
+function markJournaled(
+  positions: PositionBook,
+  marketId: string,
+  tokens: readonly Pick<TokenMarket, "tokenId" | "outcome">[],
+  marks: ReadonlyMap<string, number> | undefined,
+  log: Logger,
+): string[] {
+  const marked: { tokenId: string; outcome: string; mark: string }[] = [];
+  for (const { tokenId, outcome } of tokens) {
     const mark = marks?.get(tokenId);
     if (mark === undefined || positions.markOf(tokenId) !== undefined || positions.position(tokenId) === 0n)
       continue;
     positions.restoreMark(tokenId, mark);
-    shiftForFirstMark(core, tokenId);
-    marked.push({ tokenId, mark: fmtPrice(mark) });
+    marked.push({ tokenId, outcome, mark: fmtPrice(mark) });
   }
   if (marked.length > 0)
-    core.log.info(
-      { tokens: marked, pnl: fmtSize(positions.pnlMicro) },
+    log.info(
+      { marketId, tokens: marked, pnl: fmtSize(positions.pnlMicro) },
       "settled market without its payouts: its tokens are marked at their last journaled mark until the payouts are read",
     );
-  return marked.length > 0;
+  return marked.map((x) => x.tokenId);
 }
 
 /**
