@@ -27,7 +27,8 @@ export interface DaemonOutcome {
  * @example fatalAuthCode(new GatewayFatalError("user", "api_key_revoked", "…", 4401)) // "api_key_revoked"
  */
 export function fatalAuthCode(err: unknown): string | undefined {
-  // An upgrade refused 404 is a wrong exchange.wsUrl, not the key: exit 1, named as such.
+  // An upgrade refused without the exchange's error code (a wrong path's 404, a proxy's 401) is not
+  // the key: exit 1, named as such. One carrying the code is named by it (fatalUpgrade).
   if (err instanceof GatewayFatalError) return wrongGatewayUrl(err) ? undefined : err.code;
   // A 401 without the exchange's error body (another service, a proxy's page) is not the key's.
   if (keyRefused(err)) return err.code;

@@ -1,6 +1,6 @@
 import { ConfigError } from "../config/errors.js";
 import { MmError } from "../core/errors.js";
-import { GatewayFatalError, wrongGatewayUrl } from "../gateway/errors.js";
+import { GatewayFatalError, upgradeAnswer, wrongGatewayUrl } from "../gateway/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
 import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
 import { StartReadError } from "./start-errors.js";
@@ -54,7 +54,7 @@ export async function superviseDaemon(
     }
     if (err instanceof GatewayFatalError && wrongGatewayUrl(err)) {
       notify(
-        `could not open /ws/${err.gateway} at start: exchange.wsUrl: the upgrade was answered HTTP ${String(err.details.httpStatus)} (a wrong path?); check the setting; nothing was quoted; exit 1`,
+        `could not open /ws/${err.gateway} at start: exchange.wsUrl: ${upgradeAnswer(err)}; check the setting; nothing was quoted; exit 1`,
       );
       return finish(DAEMON_EXIT.failed, deps);
     }

@@ -196,7 +196,11 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
-function describeText(text: string): string {
+/**
+ * A body as quoted in an error: JSON-quoted, cut at 120 characters.
+ * @example describeText("<html>…") // "\"<html>…\""
+ */
+export function describeText(text: string): string {
   if (text === "") return "an empty body";
   return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text);
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import WebSocket from "ws";
 import type { Clock, TimerId } from "../core/clock.js";
 import type { Logger } from "../observability/logger.js";
@@ -102,9 +103,20 @@ export class GatewayConnection {
       if (!this.#open) this.terminate("connect_timeout");
     });
     ws.on("unexpected-response", (_req, res) => {
-      this.#fatal ??= fatalUpgrade(o.gateway, res.statusCode ?? 0);
-      res.resume();
-      ws.terminate();
+      const status = res.statusCode ?? 0;
+      // Until its body is read whole, a refusal is no word of the exchange's on the key (the connect
+      // timer still runs: a body that never ends closes with this).
+      const provisional = fatalUpgrade(o.gateway, status);
+      this.#fatal ??= provisional;
+      if (provisional === undefined || (status !== 401 && status !== 403)) {
+        res.resume();
+        ws.terminate();
+        return;
+      }
+      readBody(res, UPGRADE_BODY_LIMIT, (body) => {
+        if (this.#fatal === provisional) this.#fatal = fatalUpgrade(o.gateway, status, body);
+        ws.terminate();
+      });
     });
     ws.on("error", (err) => {
       // Kept for the close: why a connection never opened is what names a wrong URL.
@@ -300,4 +312,33 @@ export class GatewayConnection {
 function errorText(err: Error): string {
   const code = (err as { code?: unknown }).code;
   return typeof code === "string" && !err.message.includes(code) ? `${err.message} [${code}]` : err.message;
+}
+
+/** How much of a refused upgrade's body is read: the exchange's error envelope is far smaller. */
+const UPGRADE_BODY_LIMIT = 4_096;
+
+/**
+ * Reads up to `limit` bytes of a response's body, then calls `done` once with them as text (a body
+ * cut by the limit or by an error is passed as far as it came).
+ */
+function readBody(res: IncomingMessage, limit: number, done: (body: string) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let called = false;
+  const finish = (): void => {
+    if (called) return;
+    called = true;
+    done(Buffer.concat(chunks).toString("utf8", 0, Math.min(size, limit)));
+  };
+  res.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      finish();
+      res.destroy();
+    }
+  });
+  res.on("end", finish);
+  res.on("error", finish);
+  res.on("close", finish);
 }

@@ -1,4 +1,5 @@
 import { MmError } from "../core/errors.js";
+import { describeText, readEnvelope } from "../exchange/envelopes.js";
 import type { GatewayKind } from "./types.js";
 
 /**
@@ -53,13 +54,26 @@ export class GatewayFatalError extends MmError {
 }
 
 /**
- * Whether a fatal close is an upgrade refused over HTTP for something other than the key (a 404:
- * a wrong path in exchange.wsUrl). The spec's handshake auth failures are 4401 close frames; an
- * upgrade refused 401/403 is still read as the key's.
+ * Whether a fatal close is an upgrade refused over HTTP without the exchange's error code: not the
+ * key. The spec's handshake failures are 4401 close frames after the upgrade, so what refuses the
+ * upgrade itself is another service or a proxy at exchange.wsUrl (a 404 for a wrong path, a login
+ * page's 401, a firewall's 403). A 401/403 whose body carries the exchange's code is the key's
+ * (fatalUpgrade names it by that code).
  */
 export function wrongGatewayUrl(err: GatewayFatalError): boolean {
-  const status = err.details.httpStatus;
-  return err.code === "upgrade_rejected" && status !== 401 && status !== 403;
+  return err.code === "upgrade_rejected";
+}
+
+/**
+ * What answered a refused upgrade, for the line that names exchange.wsUrl: the status, and for a
+ * 401/403 that it carried no exchange error code and what it did carry.
+ * @example upgradeAnswer(fatalUpgrade("market", 404)!) // "the upgrade was answered HTTP 404 (a wrong path?)"
+ */
+export function upgradeAnswer(err: GatewayFatalError): string {
+  const status = String(err.details.httpStatus);
+  if (status !== "401" && status !== "403") return `the upgrade was answered HTTP ${status} (a wrong path?)`;
+  const body = typeof err.details.body === "string" ? err.details.body : "no body read whole";
+  return `the upgrade was answered HTTP ${status} without the exchange API's error code (its handshake refusals are 4401 closes): got ${body}`;
 }
 
 /** Close code of every handshake/authentication failure (spec: WebSocket authentication). */
@@ -93,14 +107,46 @@ export function fatalClose(
 /**
  * The fatal error of an upgrade refused over HTTP, or undefined when it may pass later: 4xx other
  * than 408/429 is fatal (a wrong path or a refused key does not heal), 5xx and 408/429 are retried.
+ * A 401 or 403 whose `body` carries the exchange's error envelope is the exchange refusing the key:
+ * its code (`api_key_revoked`, …) names the error, as a 4401 close's reason does. Any other refusal
+ * is `upgrade_rejected`, with the body quoted (cut at 120 characters) when one was read.
+ * @example fatalUpgrade("market", 401, '{"code":"api_key_revoked"}')?.code // "api_key_revoked"
  */
-export function fatalUpgrade(gateway: GatewayKind, status: number): GatewayFatalError | undefined {
+export function fatalUpgrade(
+  gateway: GatewayKind,
+  status: number,
+  body?: string,
+): GatewayFatalError | undefined {
   if (status < 400 || status >= 500 || status === 408 || status === 429) return undefined;
+  const code = status === 401 || status === 403 ? exchangeCode(body) : undefined;
+  if (code !== undefined) {
+    return new GatewayFatalError(
+      gateway,
+      code,
+      `/ws/${gateway} upgrade refused with HTTP ${status} ${code}`,
+      undefined,
+      { httpStatus: status },
+    );
+  }
   return new GatewayFatalError(
     gateway,
     "upgrade_rejected",
     `/ws/${gateway} upgrade refused with HTTP ${status}`,
     undefined,
-    { httpStatus: status },
+    body === undefined ? { httpStatus: status } : { httpStatus: status, body: describeText(body) },
   );
+}
+
+/** The exchange's error code in a JSON body (any of the spec's envelopes), or undefined. */
+function exchangeCode(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const code = readEnvelope(json, false)?.code;
+  // Only a code a close reason could carry: it becomes the exit's reason and a log field.
+  return code !== undefined && /^[a-z0-9_]{1,64}$/.test(code) ? code : undefined;
 }

@@ -4,7 +4,7 @@ import type { Logger } from "../observability/logger.js";
 import { type ConnectionOptions, GatewayConnection } from "./connection.js";
 import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
 import type { GatewayCounters } from "./counters.js";
-import { GatewayError, type GatewayFatalError, wrongGatewayUrl } from "./errors.js";
+import { GatewayError, type GatewayFatalError, upgradeAnswer, wrongGatewayUrl } from "./errors.js";
 import { type GatewayTiming, reconnectDelay } from "./options.js";
 import type { GatewayKind } from "./types.js";
 
@@ -203,7 +203,7 @@ export class ConnectionLink {
             url,
             status,
           },
-          `gateway: ${url} (exchange.wsUrl) answered the upgrade HTTP ${String(status)}: check the setting`,
+          `gateway: ${url} (exchange.wsUrl): ${upgradeAnswer(info.fatal)}: check the setting`,
         );
       } else {
         o.logger?.error(
