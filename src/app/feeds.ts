@@ -310,6 +310,7 @@ export class Feeds {
       engine.onFill(fill);
       return;
     }
+    if (e.type === "order_cancelled") engine.onOrderEnded(e.orderId, e.clientOrderId);
     if (e.type === "order_placed" || e.type === "order_cancelled") {
       logger.debug(
         {

@@ -30,6 +30,13 @@ export interface Engine {
   /** A WebSocket reconnected: fills may have been missed, so reconcile. */
   onReconnect(): void;
   /**
+   * The exchange says it ended an order (user_orders `order_cancelled`: self-trade prevention, an
+   * expiry, an operator's cancel…). When it names an order tracked as resting and not being
+   * cancelled by mm, a reconcile follows soon: the spec does not show the event's fields other than
+   * clientOrderId, so the open-orders read settles the order's fate and fills.
+   */
+  onOrderEnded(orderId: string | undefined, clientOrderId: string | undefined): void;
+  /**
    * Stops quoting, cancels every quote (cancel-all per market, then a wallet-wide cancel-all),
    * waits for the queue to drain up to `timeoutMs`, and resolves with what is left open (0 = clean).
    */

@@ -6,7 +6,14 @@ import type { PositionDrift } from "../execution/reconcile-positions.js";
 import type { RiskDecision } from "../risk/decision.js";
 
 /** What triggered a REST reconcile. */
-export type ReconcileReason = "startup" | "periodic" | "reconnect" | "ambiguous" | "unresolved" | "manual";
+export type ReconcileReason =
+  | "startup"
+  | "periodic"
+  | "reconnect"
+  | "ambiguous"
+  | "unresolved"
+  | "order_ended"
+  | "manual";
 
 /** Summary of one REST reconcile, for metrics and logs. */
 export interface ReconcileSummary {

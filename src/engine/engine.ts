@@ -267,6 +267,15 @@ export class TradingEngine implements Engine {
     this.#scheduler.soon("reconnect");
   }
 
+  onOrderEnded(orderId: string | undefined, clientOrderId: string | undefined): void {
+    const { store } = this.#core;
+    const o =
+      (clientOrderId === undefined ? undefined : store.get(clientOrderId)) ??
+      (orderId === undefined ? undefined : store.byOrderId(orderId));
+    // Our own cancels (cancelling) and orders already ended need nothing: their answers settle them.
+    if (o?.state === "open") this.#scheduler.soon("order_ended");
+  }
+
   stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }> {
     this.#stopping ??= (async () => {
       const { clock, log } = this.#core;

@@ -9,7 +9,15 @@ const SIDES = ["buy", "sell"] as const;
 const DROP_REASONS = ["superseded", "shed", "cancelled_unsent", "cancel_all", "closed"] as const;
 const CANCEL_RESULTS = ["done", "covered", "not_sent", "failed", "ambiguous"] as const;
 const CANCEL_ALL_RESULTS = ["done", "failed", "ambiguous"] as const;
-const RECONCILE_REASONS = ["startup", "periodic", "reconnect", "ambiguous", "unresolved", "manual"] as const;
+const RECONCILE_REASONS = [
+  "startup",
+  "periodic",
+  "reconnect",
+  "ambiguous",
+  "unresolved",
+  "order_ended",
+  "manual",
+] as const;
 const LANES = ["cancel_all", "cancel", "place", "awaiting_order_id", "in_flight"] as const;
 
 /**
