@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
+import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
+import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
+import { T0, writeSteps } from "../../integration/backtest/support/crafted.js";
+
+/*
+ * Review (report): max drawdown is "the largest fall of total PnL from its running peak, over
+ * every market event and fill". A fill that a book frame causes (the recorded ask comes down onto
+ * the bot's bid) is booked by the Recorder inside that frame, before the frame's new mid reaches
+ * the marks (SimSession: levelChanged → mirror → venue fill → `filled`, and only then
+ * `bookApplied`). The equity observed at that fill values the new position at the mid the frame
+ * has just replaced, a total PnL the run never had; it becomes the running peak and the drawdown
+ * is measured from it.
+ *
+ * Hand-worked: the bot (bands, margin 0.01, size 10) bids 0.49 and asks 0.51 around 0.49/0.51.
+ * At +300 ms one frame moves the book to 0.48/0.49: the ask 0.49 meets the bid, maker buy 10 @
+ * 0.49 (cash −4.9), new mid 0.485 → total PnL 10 × 0.485 − 4.9 = −0.05, and it stays there.
+ * Equity over time: 0 (start, the peak) → −0.05. Max drawdown 0.05. The summary says 0.15: it
+ * counts a peak of +0.10 = 10 × 0.50 (the old mid) − 4.9.
+ */
+
+let dir: string;
+let data: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mm-review-dd-"));
+  data = join(dir, "stale.jsonl.gz");
+  await writeSteps(data, [
+    { dt: 0, snapshot: { bids: [["0.49", "100"]], asks: [["0.51", "100"]] } },
+    {
+      dt: 300,
+      delta: [
+        ["buy", "0.49", "0"],
+        ["sell", "0.51", "0"],
+        ["buy", "0.48", "100"],
+        ["sell", "0.49", "50"],
+      ],
+    },
+    { dt: 3_000, delta: [["buy", "0.48", "90"]] },
+  ]);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("max drawdown of a fill its own book frame caused", () => {
+  it("is measured from PnL the run had, not from the position marked at the mid the frame replaced", async () => {
+    const fills: BacktestFill[] = [];
+    const r = await runBacktest({
+      config: parseReplayConfig([
+        { strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } }, startLeadMs: 5_000 },
+      ]),
+      data,
+      onFill: (f) => fills.push(f),
+      timeline: {},
+    });
+    expect(fills.map((f) => `+${f.tsMs - T0} ${f.role} ${f.side} ${f.price} ${f.quantity}`)).toEqual([
+      "+300 maker buy 490000 10000000",
+    ]);
+    expect(r.summary.pnl.total).toBe("-0.05");
+    expect(r.summary.tokens[0]?.mark).toBe("0.485");
+    // Equity 0 → −0.05: the largest fall from a running peak is 0.05.
+    expect(r.summary.drawdown.max).toBe("0.05");
+    // The HTML report's equity chart (its bucket high) shows no +0.10 either.
+    expect(Math.max(...(r.timeline?.equity.hi ?? []).map((x) => x ?? 0))).toBe(0);
+  });
+});
