@@ -31,7 +31,13 @@ beforeAll(async () => {
   const resolved = { conditionId: GEN_CONDITION, resolution: "YES", payouts: ["1", "0"], tsMs: T0 + 10_000 };
   await w.write({
     recvTs: T0 + 10_000,
-    frame: { type: "market_resolved", sid: 3, channel: "condition_lifecycle", id: GEN_CONDITION, data: resolved },
+    frame: {
+      type: "market_resolved",
+      sid: 3,
+      channel: "condition_lifecycle",
+      id: GEN_CONDITION,
+      data: resolved,
+    },
   } as never);
   const print = {
     tokenId: GEN_TOKEN,

@@ -49,7 +49,10 @@ describe("max drawdown of a fill its own book frame caused", () => {
     const fills: BacktestFill[] = [];
     const r = await runBacktest({
       config: parseReplayConfig([
-        { strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } }, startLeadMs: 5_000 },
+        {
+          strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } },
+          startLeadMs: 5_000,
+        },
       ]),
       data,
       onFill: (f) => fills.push(f),
