@@ -42,6 +42,11 @@ export class Recorder {
   /** Tokens of a resolved market: marked at their payout for good. */
   readonly #paid = new Set<string>();
   readonly #startMs: number;
+  readonly #equityListeners: ((t: number, equity2: bigint) => void)[] = [];
+  /** Inside a market event (between `beforeMarket` and `afterMarket`). */
+  #inMarket = false;
+  /** A fill of the current market event whose equity is not observed yet. */
+  #fillPending = false;
   #closed = false;
 
   constructor(session: SimSession, bot: BotOrders, settings: ReportSettings, startMs: number) {
@@ -53,26 +58,33 @@ export class Recorder {
     this.#markouts = new Markouts(settings.markoutsMs);
     const clock = session.clock;
     session.beforeMarket.push((now) => {
+      this.#inMarket = true;
       if (!this.#closed) this.#markouts.resolve(now, (t) => this.#mid2.get(t));
+    });
+    // A fill a market event causes (its book coming onto our order, a print) is booked while the
+    // event acts, before its book reaches the marks: its equity is observed once the event is
+    // done, or it would value the new position at the mid the event replaced (a PnL the run never
+    // had, a phantom peak for the drawdown).
+    session.afterMarket.push((now) => {
+      this.#inMarket = false;
+      if (this.#fillPending) this.#observe(now);
     });
     session.settled.push((tokenId, payoutMicro) => {
       this.#paid.add(tokenId);
       this.#mid2.set(tokenId, 2n * BigInt(payoutMicro));
-      if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
+      this.#observe(clock.now());
     });
     session.bookApplied.push((tokenId) => {
-      if (this.#paid.has(tokenId)) {
-        if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
-        return;
+      if (!this.#paid.has(tokenId)) {
+        const b = session.books.book(tokenId);
+        const bid = b.bids.bestPrice();
+        const ask = b.asks.bestPrice();
+        if (bid !== undefined && ask !== undefined) {
+          this.#mid2.set(tokenId, BigInt(bid + ask));
+          this.#twoSided.add(tokenId);
+        }
       }
-      const b = session.books.book(tokenId);
-      const bid = b.bids.bestPrice();
-      const ask = b.asks.bestPrice();
-      if (bid !== undefined && ask !== undefined) {
-        this.#mid2.set(tokenId, BigInt(bid + ask));
-        this.#twoSided.add(tokenId);
-      }
-      if (!this.#closed) this.#equity.observe(clock.now(), this.#equityNow());
+      this.#observe(clock.now());
     });
     session.filled.push((f) => {
       if (this.#closed) return;
@@ -83,7 +95,8 @@ export class Recorder {
         this.#mid2.set(f.tokenId, 2n * f.price);
       this.#inventory.update(f.tokenId, f.tsMs, this.accountant.ledger(f.tokenId).q);
       this.#markouts.add(f);
-      this.#equity.observe(f.tsMs, this.#equityNow());
+      if (this.#inMarket) this.#fillPending = true;
+      else this.#observe(f.tsMs);
     });
     bot.onJoin((o) => {
       if (!this.#closed) this.#uptime.change(o.tokenId, o.side, 1, clock.now());
@@ -107,10 +120,18 @@ export class Recorder {
     return this.#equity.equity2;
   }
 
+  /**
+   * Calls `fn` with every observation of the equity curve (time, total PnL in half-pico-USDC): the
+   * points max drawdown and the Sharpe ratio are taken from, the end of the run included.
+   */
+  onEquity(fn: (t: number, equity2: bigint) => void): void {
+    this.#equityListeners.push(fn);
+  }
+
   /** Freezes every figure at `endMs` (later fills, if any, are not counted). */
   close(endMs: number): RunFigures {
     const end = Math.max(endMs, this.#startMs);
-    this.#equity.observe(end, this.#equityNow());
+    this.#observe(end);
     this.#equity.finish(end);
     const markouts = this.#markouts.finish(end, (t) => this.#mid2.get(t));
     this.#closed = true;
@@ -126,6 +147,14 @@ export class Recorder {
       uptime: this.#uptime.fractions(end),
       markouts,
     };
+  }
+
+  #observe(t: number): void {
+    if (this.#closed) return;
+    this.#fillPending = false;
+    const e = this.#equityNow();
+    this.#equity.observe(t, e);
+    for (const fn of this.#equityListeners) fn(t, e);
   }
 
   #equityNow(): bigint {

@@ -83,6 +83,11 @@ export class SimSession {
   };
   /** Called with the clock time before a market event acts (markouts read the mid as it was). */
   readonly beforeMarket: ((now: number) => void)[] = [];
+  /**
+   * Called with the clock time once a market event has acted (each `beforeMarket` has its
+   * `afterMarket`): the fills it caused are booked and its book, if any, applied.
+   */
+  readonly afterMarket: ((now: number) => void)[] = [];
   /** Each level change of the exchange's book, in order (the liquidity mirror). */
   readonly levelChanged: ((c: LevelChange) => void)[] = [];
   /** After a book event was applied at the exchange (not one refused or malformed). */
@@ -197,9 +202,15 @@ export class SimSession {
       }
       return;
     }
-    const e: ChannelEvent = parsed.event;
     const now = this.clock.now();
     for (const fn of this.beforeMarket) fn(now);
+    this.#act(parsed.event);
+    for (const fn of this.afterMarket) fn(now);
+  }
+
+  // A parsed market event acting at the exchange (its book, the venue, the listeners).
+  #act(e: ChannelEvent): void {
+    const c = this.counters;
     if (isBookEvent(e)) {
       c.book++;
       // A snapshot refused to the recorder (a mistyped token id, retried for ever) books nothing:

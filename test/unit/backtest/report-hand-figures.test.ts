@@ -45,6 +45,7 @@ function fakeWorld() {
     markets: { tokens: [TOKEN] },
     clock: { now: () => now },
     beforeMarket: [] as ((now: number) => void)[],
+    afterMarket: [] as ((now: number) => void)[],
     bookApplied: [] as ((tokenId: string) => void)[],
     filled: [] as ((f: BacktestFill) => void)[],
     settled: [] as ((tokenId: string, payoutMicro: number) => void)[],
@@ -65,6 +66,7 @@ function fakeWorld() {
       bid = b;
       ask = a;
       for (const fn of session.bookApplied) fn(TOKEN.tokenId);
+      for (const fn of session.afterMarket) fn(t);
     },
     fill(f: Omit<BacktestFill, "tokenId" | "tradeId" | "orderId" | "clientOrderId">) {
       now = f.tsMs;

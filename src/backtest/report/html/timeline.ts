@@ -66,9 +66,10 @@ interface TokenState {
 
 /**
  * Samples what the HTML report charts, from the same hooks as the Recorder and after it (so the
- * accountant and the equity it reads are current): the total PnL at every market event and fill,
- * per token the mid, our best resting bid and ask (the bot's orders as the venue holds them), the
- * position and the fills. Optional: a run without an HTML report creates none, so the JSON summary
+ * accountant and the marks it reads are current): the total PnL at every observation of the
+ * Recorder's equity curve (after each market event, fill and resolution), per token the mid (the
+ * payout once resolved), our best resting bid and ask (the bot's orders as the venue holds them),
+ * the position and the fills. Optional: a run without an HTML report creates none, so the JSON summary
  * and the replay's speed do not depend on it. Memory: O(tokens × maxPoints + tokens × maxFills).
  */
 export class Timeline {
@@ -115,6 +116,10 @@ export class Timeline {
       });
     }
     const clock = session.clock;
+    // The equity chart draws the very points max drawdown is measured over.
+    recorder.onEquity((t, equity2) => {
+      if (this.#endMs === undefined) this.#equity.add(t, usdc2(equity2));
+    });
     session.bookApplied.push((tokenId) => this.#book(tokenId, clock.now()));
     session.filled.push((f) => this.#fill(f));
     bot.onJoin((o) => this.#quote(o, 1, clock.now()));
@@ -171,9 +176,14 @@ export class Timeline {
     const s = this.#tokens.get(tokenId);
     if (s === undefined) return;
     s.bookEvents++;
+    this.#mid(tokenId, now);
+  }
+
+  #mid(tokenId: string, now: number): void {
+    if (this.#endMs !== undefined) return;
+    const s = this.#tokens.get(tokenId);
     const mid2 = this.#recorder.mid2(tokenId);
-    if (mid2 !== undefined) s.mid.add(now, Number(mid2) / 2e6);
-    this.#equity.add(now, usdc2(this.#recorder.equity2));
+    if (s !== undefined && mid2 !== undefined) s.mid.add(now, Number(mid2) / 2e6);
   }
 
   #fill(f: BacktestFill): void {
@@ -182,7 +192,6 @@ export class Timeline {
     if (s === undefined) return;
     const q = this.#recorder.accountant.ledger(f.tokenId).q;
     s.inventory.add(f.tsMs, Number(q) / 1e6);
-    this.#equity.add(f.tsMs, usdc2(this.#recorder.equity2));
     s.fills.add([
       Math.max(0, f.tsMs - this.#startMs),
       f.side === "buy" ? 1 : -1,

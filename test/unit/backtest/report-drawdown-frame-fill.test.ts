@@ -8,25 +8,22 @@ import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
 import { T0, writeSteps } from "../../integration/backtest/support/crafted.js";
 
 /*
- * Review (report): max drawdown is "the largest fall of total PnL from its running peak, over
- * every market event and fill". A fill that a book frame causes (the recorded ask comes down onto
- * the bot's bid) is booked by the Recorder inside that frame, before the frame's new mid reaches
- * the marks (SimSession: levelChanged → mirror → venue fill → `filled`, and only then
- * `bookApplied`). The equity observed at that fill values the new position at the mid the frame
- * has just replaced, a total PnL the run never had; it becomes the running peak and the drawdown
- * is measured from it.
+ * Max drawdown (and the HTML equity chart) of a fill its own book frame causes: the recorded ask
+ * comes down onto the bot's bid, the fill is booked while the frame acts (SimSession: levelChanged
+ * → mirror → venue fill → `filled`, then `bookApplied`), and its equity is observed once the frame
+ * is done (`afterMarket`), at the frame's new mid, never at the mid the frame replaced.
  *
  * Hand-worked: the bot (bands, margin 0.01, size 10) bids 0.49 and asks 0.51 around 0.49/0.51.
  * At +300 ms one frame moves the book to 0.48/0.49: the ask 0.49 meets the bid, maker buy 10 @
  * 0.49 (cash −4.9), new mid 0.485 → total PnL 10 × 0.485 − 4.9 = −0.05, and it stays there.
- * Equity over time: 0 (start, the peak) → −0.05. Max drawdown 0.05. The summary says 0.15: it
- * counts a peak of +0.10 = 10 × 0.50 (the old mid) − 4.9.
+ * Equity over time: 0 (start, the peak) → −0.05. Max drawdown 0.05 (observing the fill at the old
+ * mid 0.50 would add a peak of +0.10 the run never had, and report 0.15).
  */
 
 let dir: string;
 let data: string;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mm-review-dd-"));
+  dir = mkdtempSync(join(tmpdir(), "mm-dd-frame-fill-"));
   data = join(dir, "stale.jsonl.gz");
   await writeSteps(data, [
     { dt: 0, snapshot: { bids: [["0.49", "100"]], asks: [["0.51", "100"]] } },
