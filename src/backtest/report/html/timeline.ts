@@ -121,6 +121,8 @@ export class Timeline {
       if (this.#endMs === undefined) this.#equity.add(t, usdc2(equity2));
     });
     session.bookApplied.push((tokenId) => this.#book(tokenId, clock.now()));
+    // A resolution marks the token at its payout: its mid line steps there.
+    session.settled.push((tokenId) => this.#mid(tokenId, clock.now()));
     session.filled.push((f) => this.#fill(f));
     bot.onJoin((o) => this.#quote(o, 1, clock.now()));
     bot.onLeave((o) => this.#quote(o, -1, clock.now()));

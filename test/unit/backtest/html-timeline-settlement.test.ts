@@ -4,25 +4,25 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
+import type { SeriesJson } from "../../../src/backtest/report/html/downsample.js";
 import { RecordedWriter } from "../../../src/recorded/format.js";
 import { T0, writeSteps } from "../../integration/backtest/support/crafted.js";
 import { GEN_CONDITION, GEN_TOKEN } from "../../integration/backtest/support/recording.js";
 
 /*
- * Review (report): the HTML report's equity chart is "Total PnL over time (cash plus positions at
- * the mid, or a resolved market's payout)". The Recorder re-marks the equity the moment a market
- * resolves (`session.settled`), but the Timeline samples the equity only on book frames and fills,
- * so the payout step is drawn at the next book frame of any token, or at the end of the data.
+ * The HTML report's equity chart at a market's resolution: the Recorder marks the token at its
+ * payout the moment the market resolves (`session.settled`), and the chart steps there too (its
+ * equity series is the Recorder's equity observations; the token's mid line moves to the payout),
+ * not at the next book frame or the end of the data.
  *
  * Hand-worked: the bot bids 0.49 × 10; at +1 s a recorded print of 200 sells at 0.49 fills it
  * (maker buy, cash −4.9, mid 0.50 → PnL +0.10). At +10 s the market resolves YES (payout 1):
  * PnL = 10 × 1 − 4.9 = 5.1 from then on. The data goes on to +50 s (a trade frame, no book).
- * The JSON agrees (total 5.1, 10 s markout at the payout); the chart holds 0.10 until +50 s.
  */
 
 let dir: string;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mm-review-chart-"));
+  dir = mkdtempSync(join(tmpdir(), "mm-chart-settlement-"));
   await writeSteps(join(dir, "a.jsonl.gz"), [
     { dt: 0, snapshot: { bids: [["0.49", "100"]], asks: [["0.51", "100"]] } },
     { dt: 1_000, print: ["sell", "0.49", "200"] },
@@ -73,16 +73,21 @@ describe("the HTML report's equity chart at a market's resolution", () => {
     });
     expect(r.summary.pnl.total).toBe("5.1");
     expect(r.summary.markouts[1]).toMatchObject({ horizonMs: 10_000, fills: 1, total: "5.1" });
-    const eq = r.timeline?.equity;
-    // The value in force at +20 s (step series: the last point at or before it).
-    const at = (ms: number) => {
+    // The value of a step series in force at `ms` (the last point at or before it).
+    const at = (s: SeriesJson | undefined, ms: number) => {
       let v: number | null | undefined;
-      eq?.t.forEach((t, i) => {
-        if (t <= ms) v = eq.v[i];
+      s?.t.forEach((t, i) => {
+        if (t <= ms) v = s.v[i];
       });
       return v;
     };
-    expect(at(1_000)).toBe(0.1);
-    expect(at(20_000)).toBe(5.1);
+    const eq = r.timeline?.equity;
+    expect(at(eq, 1_000)).toBe(0.1);
+    expect(at(eq, 10_000)).toBe(5.1);
+    expect(at(eq, 20_000)).toBe(5.1);
+    // The token's mid line steps to its payout at the resolution too.
+    const yes = r.timeline?.tokens.find((t) => t.tokenId === GEN_TOKEN);
+    expect(at(yes?.mid, 9_999)).toBe(0.5);
+    expect(at(yes?.mid, 10_000)).toBe(1);
   });
 });
