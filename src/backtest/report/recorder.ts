@@ -88,6 +88,8 @@ export class Recorder {
     });
     session.filled.push((f) => {
       if (this.#closed) return;
+      // Markouts due before this fill take the mark as it stands: the fill may move it (below).
+      this.#markouts.resolve(f.tsMs, (t) => this.#mid2.get(t));
       this.accountant.apply(f);
       // No two-sided book yet: the last trade is the best price there is (the first one would
       // value the position, and mark out every later fill, at a price the market has left).

@@ -8,11 +8,10 @@ import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
 import type { TokenMarket } from "../../../src/core/trading.js";
 
 /*
- * Review (report): a markout is sign·(mid(t + h) − p)·q with mid(t + h) the mark in force at
- * t + h. For a token whose book was never two-sided the mark is its last fill's price (README),
- * and that mark moves at fills, not at market events. The Recorder settles due markouts only when
- * the next market event arrives (beforeMarket), so a later fill's price — one the market showed
- * after t + h — is used: look-ahead.
+ * Markouts of a token whose book was never two-sided, so its mark is its last fill's price
+ * (README) and moves at fills, not only at market events: a markout uses the mark in force at
+ * t + h, so horizons that came due before a fill are settled before that fill moves the mark (no
+ * look-ahead to a later fill's price).
  *
  * Hand-worked (bids only, never two-sided): buy 1 @ 0.40 at 1 s, buy 1 @ 0.30 at 5 s, next book
  * frame at 20 s. At 2 s (1 s horizon of the first fill) the mark is 0.40 → markout 0; at 6 s
@@ -42,6 +41,7 @@ function fakeWorld() {
     markets: { tokens: [TOKEN] },
     clock: { now: () => now },
     beforeMarket: [] as ((now: number) => void)[],
+    afterMarket: [] as ((now: number) => void)[],
     bookApplied: [] as ((tokenId: string) => void)[],
     filled: [] as ((f: BacktestFill) => void)[],
     settled: [] as ((tokenId: string, payoutMicro: number) => void)[],
@@ -57,6 +57,7 @@ function fakeWorld() {
       bid = b;
       ask = a;
       for (const fn of session.bookApplied) fn(TOKEN.tokenId);
+      for (const fn of session.afterMarket) fn(t);
     },
     buy(t: number, price: bigint) {
       now = t;
