@@ -1,3 +1,4 @@
+import type { AcrossJson } from "../../synthetic/across-paths.js";
 import type { SyntheticSummary } from "../../synthetic/run-synthetic.js";
 import type { RunSummary } from "../summary.js";
 import { escapeHtml } from "./escape.js";
@@ -111,17 +112,36 @@ export function tokenTable(s: RunSummary): string {
   );
 }
 
-/** The synthetic run's figures across its Monte-Carlo paths, and its model. */
+/**
+ * The synthetic run's figures across its Monte-Carlo paths: every one the JSON summary states
+ * (its top-level PnL, final inventory and fills, and each of `acrossPaths`), with the number of
+ * paths that have it (a short path has no Sharpe, a path without a resolved fill no markout per
+ * share). The headline tables of the report are one path's, so this is where the run's are.
+ */
 export function acrossPathsTable(s: SyntheticSummary): string {
-  return table(
-    ["Across paths", "Mean", "Std. dev."],
-    [
-      ["PnL total (USDC)", n(s.pnl.mean), n(s.pnl.std)],
-      ["Final inventory (shares)", n(s.finalInventory.mean), n(s.finalInventory.std)],
-      ["Fills", n(s.fills.mean), n(s.fills.std)],
-    ],
-    "paths",
-  );
+  const x = s.acrossPaths;
+  const all = (v: { mean: string | null; std: string | null }): Cell[] => [n(s.paths), n(v.mean), n(v.std)];
+  const some = (v: AcrossJson): Cell[] => [n(v.paths), n(v.mean), n(v.std)];
+  const rows: Cell[][] = [
+    ["PnL total (USDC)", ...all(s.pnl)],
+    ["PnL realised (USDC)", ...some(x.realised)],
+    ["PnL unrealised (USDC)", ...some(x.unrealised)],
+    ["Fees (USDC value)", ...some(x.fees)],
+    ["Fills", ...all(s.fills)],
+    ["Maker volume (shares)", ...some(x.makerVolume)],
+    ["Taker volume (shares)", ...some(x.takerVolume)],
+    ["Final inventory (shares)", ...all(s.finalInventory)],
+    ["Mean inventory (shares)", ...some(x.inventory.mean)],
+    ["Max |inventory| (shares)", ...some(x.inventory.maxAbs)],
+    ["Max drawdown (USDC)", ...some(x.maxDrawdown)],
+    ["Sharpe (annualised)", ...some(x.sharpe)],
+    ["Quote uptime (fraction)", ...some(x.quoteUptime)],
+  ];
+  for (const m of x.markouts) {
+    rows.push([`Markout ${m.horizonMs / 1000} s per share (USDC)`, ...some(m.perShare)]);
+    rows.push([`Markout ${m.horizonMs / 1000} s total (USDC)`, ...some(m.total)]);
+  }
+  return table(["Across paths", "Paths", "Mean", "Std. dev."], rows, "paths");
 }
 
 /** A long token id shortened for tables and headings ("191320…197703"). */
