@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { fillsOf, T, u, world } from "../backtest/support/mirror-world.js";
+
+/**
+ * Review (venue): CrowdMirror rule 2 says liquidity the bot took stays taken until the level
+ * empties. But when a level outside the venue holding less than the recorded size (the bot took
+ * some) is brought in and the venue refuses the market's order — here the market is PAUSED when
+ * a bot order reaches the exchange, which happens live in the feed-latency window before the
+ * engine hears of the pause — #place deletes the level's record, so it comes back at the full
+ * recorded size: after the reopen the bot takes again the 100 shares it already took.
+ */
+describe("review venue: a refused mirror placement does not give back liquidity the bot took", () => {
+  it("after a pause, the bot can take only the 20 that joined the level, not the 100 it took again", () => {
+    const w = world();
+    w.snapshot([["0.40", "100"]], [["0.51", "100"]]);
+    w.bot("buy", "0.51", "100", "ioc"); // the bot takes the whole recorded ask
+    w.delta(["sell", "0.51", "120"]); // 20 join the level: the market has 20 there for the bot
+    expect(w.mirror.crowdSize(T, "sell", u("0.51"))).toBe(u("20"));
+    w.venue.setMarketStatus("0x01", "PAUSED");
+    expect(w.bot("buy", "0.51", "5", "ioc").code).toBe("market_not_open"); // refused, as live
+    expect(w.mirror.crowdSize(T, "sell", u("0.51"))).toBe(u("20"));
+    w.venue.setMarketStatus("0x01", "OPEN");
+    w.bot("buy", "0.51", "200", "ioc");
+    expect(fillsOf(w)).toEqual(["taker buy 510000 100000000", "taker buy 510000 20000000"]);
+  });
+});
