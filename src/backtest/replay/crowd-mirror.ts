@@ -255,8 +255,10 @@ export class CrowdMirror {
     const order = { wallet: CROWD, ...t, side, price: BigInt(price), quantity, timeInForce: "gtc" } as const;
     const r = this.#venue.place(order);
     if (r.status === "REJECTED") {
-      // Never in the venue: tried again, and counted again, when a bot order could meet it.
-      this.#levels.delete(key);
+      // Never in the venue: tried again, and counted again, when a bot order could meet it. It
+      // keeps the size it should hold — a smaller one than recorded is liquidity the bot took
+      // (rule 2), which a refusal (the market paused) must not give back.
+      this.#follow(key, quantity, recorded);
       this.#reject(r.code ?? "matcher_error");
       return;
     }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { fillsOf, T, u, world } from "../backtest/support/mirror-world.js";
+import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
-/**
- * Review (venue): CrowdMirror rule 2 says liquidity the bot took stays taken until the level
- * empties. But when a level outside the venue holding less than the recorded size (the bot took
- * some) is brought in and the venue refuses the market's order — here the market is PAUSED when
- * a bot order reaches the exchange, which happens live in the feed-latency window before the
- * engine hears of the pause — #place deletes the level's record, so it comes back at the full
- * recorded size: after the reopen the bot takes again the 100 shares it already took.
+/*
+ * CrowdMirror rule 2 through a refused placement: liquidity the bot took stays taken until the
+ * level empties, also when the venue refuses the market's order for a level outside it holding less
+ * than the recorded size — here the market is PAUSED when a bot order reaches the exchange, which
+ * happens live in the feed-latency window before the engine hears of the pause. The refusal used to
+ * drop the level's record, so it came back at the full recorded size and the bot took again, after
+ * the reopen, the 100 shares it had already taken.
  */
-describe("review venue: a refused mirror placement does not give back liquidity the bot took", () => {
+describe("CrowdMirror: a refused placement does not give back liquidity the bot took", () => {
   it("after a pause, the bot can take only the 20 that joined the level, not the 100 it took again", () => {
     const w = world();
     w.snapshot([["0.40", "100"]], [["0.51", "100"]]);
