@@ -8,40 +8,17 @@ import type { BotOrders } from "../sim/bot-orders.js";
 import type { ExchangeBooks, LevelChange } from "../sim/exchange-books.js";
 import type { MarketSetup } from "../sim/markets.js";
 import { BotReach } from "./bot-reach.js";
+import {
+  CrossedLevels,
+  type CrowdLevel,
+  crossing,
+  levelKey,
+  type MirrorCounters,
+  newMirrorCounters,
+  PRICE_KEYS,
+} from "./crowd-levels.js";
 import { QueueModel } from "./queue-model.js";
-import type { PrintCounters } from "./queue-model-config.js";
 import type { QueueModelSpec } from "./queue-model-spec.js";
-
-/** What the mirror did, for the report. */
-export interface MirrorCounters extends PrintCounters {
-  placed: number;
-  amended: number;
-  cancelled: number;
-  /** Decreases at the touch that went through a bot order's queue place: trades inferred. */
-  inferredTrades: number;
-  /** Shares those inferred trades offered the bot, micro-units. */
-  inferredQty: bigint;
-  /** Mirror placements the venue refused (e.g. a recorded price off the configured tick), by code. */
-  readonly rejected: Map<string, number>;
-}
-
-/** Prices are micro-units within [0, 1]: 1,000,001 distinct keys per token side. */
-const PRICE_KEYS = 1_000_001;
-
-// A level as a number: (token position × 2 + side) × PRICE_KEYS + price (see #leaveVenue's inverse).
-function levelKey(tag: number, side: Side, price: number): number {
-  return (tag * 2 + (side === "buy" ? 0 : 1)) * PRICE_KEYS + price;
-}
-
-/**
- * A level of the market the mirror follows: its order in the venue, or — `orderId` undefined —
- * a level outside the venue holding less than the recorded size (the bot took some, rule 2).
- * Levels not followed hold exactly the recorded size.
- */
-interface CrowdLevel {
-  orderId: string | undefined;
-  remaining: bigint;
-}
 
 /**
  * The recorded market's resting liquidity inside the venue, so the bot's orders meet the real
@@ -72,26 +49,26 @@ interface CrowdLevel {
  *    a level that never met the bot holds exactly the recorded size, which is what it enters with.
  *    Why: most level changes are away from the bot's quotes, and a venue amend costs ~3 µs of
  *    bookkeeping; mirroring every one was a quarter of a replay's time.
+ * 6. A crossed recorded book (an aggressor's rest shown a frame before the levels it traded shrink,
+ *    a taker's order shown before its fills, a stale level): a level that grows outside the venue
+ *    while the market's live liquidity crosses it is held out, at its size, until nothing live
+ *    crosses it; then it enters as rule 1 says. The level that was there first stays live. In the
+ *    venue it would meet the market's own orders first, which self-trade prevention cancels whole,
+ *    then fill the bot ahead of its queue. Nor is it a trade for the queue model: the model hears
+ *    of that trade from its own source (the print, or the decrease at the touch) — twice otherwise.
  * Orders of CROWD are transient in the venue: memory does not grow with the recording.
  */
 export class CrowdMirror {
-  readonly counters: MirrorCounters = {
-    placed: 0,
-    amended: 0,
-    cancelled: 0,
-    inferredTrades: 0,
-    inferredQty: 0n,
-    rejected: new Map(),
-    prints: 0,
-    printsIgnored: 0,
-    printTrades: 0,
-    printQty: 0n,
-  };
+  readonly counters: MirrorCounters = newMirrorCounters();
   readonly queue: QueueModel;
   readonly #venue: SimVenue;
   readonly #books: ExchangeBooks;
   readonly #tokens: Map<string, { marketId: string; outcome: string }>;
   readonly #levels = new Map<number, CrowdLevel>();
+  readonly #crossed = new CrossedLevels(
+    (tokenId, side, price) => this.#key(tokenId, side, price),
+    (key, l) => this.#levels.get(key)?.remaining ?? l.size,
+  );
   readonly #keyOf = new Map<string, number>();
   readonly #tags: ReadonlyMap<string, number>;
   readonly #tokenOf = new Map<string, string>();
@@ -147,10 +124,7 @@ export class CrowdMirror {
     const own = book.depthAt(side === "buy" ? "bid" : "ask", p);
     if (own > 0n && p % tick === 0) this.#enter(this.#key(tokenId, side, p), tokenId, side, p, own);
     const other: Side = side === "buy" ? "sell" : "buy";
-    const levels = book.side(side === "buy" ? "ask" : "bid");
-    for (let i = 0; ; i++) {
-      const l = levels.at(i);
-      if (l === undefined || (side === "buy" ? l.price > p : l.price < p)) return;
+    for (const l of crossing(book, side, p)) {
       if (l.price % tick !== 0) continue;
       this.#enter(this.#key(tokenId, other, l.price), tokenId, other, l.price, l.size);
     }
@@ -169,6 +143,7 @@ export class CrowdMirror {
       if (c.after < c.before) {
         const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
         if (through > 0n) this.#inferred(this.#take(c.tokenId, side, BigInt(c.price), through));
+        this.#uncross(c.tokenId, side, c.price);
       }
       return;
     }
@@ -178,6 +153,13 @@ export class CrowdMirror {
     // What the venue holds (or would hold) for the market at this price: rules 1–2, and rule 5's
     // "a level not followed holds the recorded size".
     const have = level === undefined ? c.before : level.remaining;
+    // Rule 6: a level outside the venue that grows while the market's live liquidity crosses it is
+    // held; a held one is judged again at each of its changes (the bot may have taken what crossed).
+    if (level?.orderId === undefined && (c.after > c.before || this.#crossed.has(key))) {
+      const crosses = this.#crossed.crosses(this.#books.book(c.tokenId), c.tokenId, side, price);
+      if (crosses && !this.#crossed.has(key)) this.counters.heldCrossed++;
+      this.#crossed.set(key, crosses);
+    }
     if (c.after > c.before) {
       this.#settle(key, level, c.tokenId, side, price, have + (c.after - c.before), c.after);
       this.queue.increase(c.tokenId, side, c.price);
@@ -186,13 +168,12 @@ export class CrowdMirror {
     const delta = c.before - c.after;
     const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
     const left = have <= delta ? 0n : have - delta;
-    if (through === 0n) {
-      this.#settle(key, level, c.tokenId, side, price, left, c.after);
-      return;
+    if (through > 0n) {
+      if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
+      this.#inferred(this.#take(c.tokenId, side, BigInt(price), through));
     }
-    if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);
-    this.#inferred(this.#take(c.tokenId, side, BigInt(price), through));
     this.#settle(key, this.#levels.get(key), c.tokenId, side, price, left, c.after);
+    this.#uncross(c.tokenId, side, price);
   }
 
   /**
@@ -283,7 +264,8 @@ export class CrowdMirror {
     recorded: bigint,
   ): void {
     if (level?.orderId === undefined) {
-      if (remaining > 0n && this.#meets(tokenId, side, price)) {
+      if (remaining === 0n) this.#crossed.set(key, false); // emptied: its next increase is judged afresh
+      if (remaining > 0n && !this.#crossed.has(key) && this.#meets(tokenId, side, price)) {
         this.#place(key, tokenId, side, price, remaining, recorded);
       } else this.#follow(key, remaining, recorded);
       return;
@@ -308,10 +290,23 @@ export class CrowdMirror {
 
   // The level enters the venue now unless it is there already (`recorded`: its recorded size).
   #enter(key: number, tokenId: string, side: Side, price: number, recorded: bigint): void {
+    if (this.#crossed.has(key)) return; // rule 6
     const level = this.#levels.get(key);
     if (level === undefined) this.#place(key, tokenId, side, price, recorded, recorded);
     else if (level.orderId === undefined && level.remaining > 0n) {
       this.#place(key, tokenId, side, price, level.remaining, recorded);
+    }
+  }
+
+  // Rule 6: held levels of the other side that the shrunk level of `side` at `price` crossed, and
+  // nothing live crosses now, enter the venue (once a bot order could meet them).
+  #uncross(tokenId: string, side: Side, price: number): void {
+    const other: Side = side === "buy" ? "sell" : "buy";
+    for (const l of this.#crossed.released(this.#books.book(tokenId), tokenId, side, price)) {
+      const key = this.#key(tokenId, other, l.price);
+      const have = this.#levels.get(key)?.remaining ?? l.size;
+      if (have > 0n && this.#meets(tokenId, other, l.price))
+        this.#place(key, tokenId, other, l.price, have, l.size);
     }
   }
 
@@ -387,8 +382,7 @@ export class CrowdMirror {
     for (const a of aside) this.#place(a.key, tokenId, side, a.price, a.remaining, a.recorded);
   }
 
-  // A level's key, a number: (token position × 2 + side) × PRICE_KEYS + price in micro-units. Not a
-  // string of the 78-digit id: the key is built and hashed on every level change.
+  // A level's key (levelKey).
   #key(tokenId: string, side: Side, price: bigint | number): number {
     return levelKey(this.#tags.get(tokenId) ?? -1, side, Number(price));
   }

@@ -250,6 +250,8 @@ function replaySummary(
       inferredTrades: m.inferredTrades,
       inferredQuantity: units(m.inferredQty, 6),
       rejected: sortedCounts(m.rejected),
+      // Only when there are any, so that data whose book never crosses gives the summary it gave.
+      ...(m.heldCrossed === 0 ? {} : { heldCrossed: m.heldCrossed }),
       ...queueModelSummary(opts.config.queueModel, m),
     },
     end: { openOrders: openAtEnd },

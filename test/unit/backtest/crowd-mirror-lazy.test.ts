@@ -7,13 +7,15 @@ import { fillsOf, T, u, world } from "./support/mirror-world.js";
 /*
  * Rule 5 of CrowdMirror: a recorded level enters the venue only once a bot order could meet it.
  * The reference keeps every level in the venue (`everyLevel`). Both are driven with the same
- * random recording (never crossed, as a consistent recording is), bot orders (resting and
- * aggressive, at and through the book), cancels and trade prints; the bot's fills, its resting
- * orders and the market's size at every price must be the same after every step.
+ * random recording (mostly consistent, with now and then a level on the far side of the book: a
+ * crossed frame, which rule 6 holds out of the venue), bot orders (resting and aggressive, at and
+ * through the book), cancels and trade prints; the bot's fills, its resting orders and the market's
+ * size at every price must be the same after every step.
  */
 
 type Op =
   | { readonly k: "delta"; readonly bid: boolean; readonly tick: number; readonly size: number }
+  | { readonly k: "cross"; readonly bid: boolean; readonly tick: number; readonly size: number }
   | {
       readonly k: "bot";
       readonly buy: boolean;
@@ -44,6 +46,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       ioc: fc.boolean(),
     }),
   },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant("cross" as const),
+      bid: fc.boolean(),
+      tick: fc.integer({ min: 0, max: 4 }),
+      size: fc.integer({ min: 0, max: 60 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("cancel" as const), pick: fc.nat() }) },
   {
     weight: 1,
@@ -63,6 +74,10 @@ function apply(w: ReturnType<typeof world>, o: Op): void {
     case "delta":
       // Bids on 0.40–0.49, asks on 0.51–0.60: the recording never crosses.
       w.delta([o.bid ? "buy" : "sell", price(o.bid ? 49 - o.tick : 51 + o.tick), String(o.size)]);
+      return;
+    case "cross":
+      // A bid on 0.50–0.54 or an ask on 0.46–0.50: it may cross the other side.
+      w.delta([o.bid ? "buy" : "sell", price(o.bid ? 50 + o.tick : 50 - o.tick), String(o.size)]);
       return;
     case "bot":
       w.bot(o.buy ? "buy" : "sell", price(o.tick), String(o.qty), o.ioc ? "ioc" : "gtc");
