@@ -1,14 +1,14 @@
 import { type ConfigReader, type Json, join } from "../config-reader.js";
-import type { LatencySpec } from "./latency.js";
+import { LATENCY_MAX_MS, type LatencySpec } from "./latency.js";
 
-const MAX_MS = 86_400_000;
+const MAX_MS = LATENCY_MAX_MS;
 const MAX_SAMPLES = 1_000_000;
 const MS = { min: 0, max: MAX_MS, int: true };
 
 const KEYS: Record<string, readonly string[]> = {
   constant: ["type", "ms"],
   uniform: ["type", "minMs", "maxMs"],
-  lognormal: ["type", "medianMs", "sigma"],
+  lognormal: ["type", "medianMs", "sigma", "maxMs"],
   empirical: ["type", "samplesMs"],
 };
 
@@ -16,7 +16,8 @@ const KEYS: Record<string, readonly string[]> = {
  * Reads one latency setting (`latency.feedMs`, `.entryMs`, `.responseMs`): a whole number of ms
  * (the original form, still the default 0), or a distribution object:
  * `{"type": "constant", "ms"}` (read as the number), `{"type": "uniform", "minMs", "maxMs"}`,
- * `{"type": "lognormal", "medianMs", "sigma"}`, `{"type": "empirical", "samplesMs": […]}`.
+ * `{"type": "lognormal", "medianMs", "sigma", "maxMs"?}` (each draw capped at maxMs, default one
+ * day), `{"type": "empirical", "samplesMs": […]}`.
  * Problems go to `r.issues` under `latency.<key>…`; the default stands in for a bad value.
  * @example readLatency(r, { entryMs: { type: "uniform", minMs: 5, maxMs: 9 } }, "latency", "entryMs")
  */
@@ -49,7 +50,9 @@ export function readLatency(r: ConfigReader, o: Json, path: string, key: string)
     case "lognormal": {
       const medianMs = required(r, d, at, "medianMs", { gt: 0, max: MAX_MS });
       const sigma = required(r, d, at, "sigma", { min: 0, max: 5 });
-      return { type: "lognormal", medianMs: medianMs > 0 ? medianMs : 1, sigma };
+      const spec = { type: "lognormal", medianMs: medianMs > 0 ? medianMs : 1, sigma } as const;
+      if (d.maxMs === undefined) return spec; // the summary echoes the spec as written
+      return { ...spec, maxMs: r.num(d, at, "maxMs", MAX_MS, MS) };
     }
     default:
       return { type: "empirical", samplesMs: samples(r, d.samplesMs, join(at, "samplesMs")) };

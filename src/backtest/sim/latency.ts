@@ -10,10 +10,25 @@ export type LatencySpec = number | LatencyDistribution;
 export type LatencyDistribution =
   /** Whole milliseconds, each of minMs…maxMs (inclusive) equally likely. */
   | { readonly type: "uniform"; readonly minMs: number; readonly maxMs: number }
-  /** medianMs · e^(σ·Z), Z standard normal, rounded to the ms: mean medianMs · e^(σ²/2). */
-  | { readonly type: "lognormal"; readonly medianMs: number; readonly sigma: number }
+  /**
+   * medianMs · e^(σ·Z), Z standard normal, rounded to the ms: mean medianMs · e^(σ²/2) (before the
+   * cap). Each draw is capped at `maxMs` (default LATENCY_MAX_MS).
+   */
+  | {
+      readonly type: "lognormal";
+      readonly medianMs: number;
+      readonly sigma: number;
+      readonly maxMs?: number;
+    }
   /** One of the measured samples, each equally likely (a bootstrap), rounded to the ms. */
   | { readonly type: "empirical"; readonly samplesMs: readonly number[] };
+
+/**
+ * The longest delay any message gets, ms (one day; also the config's bound on every ms value). A
+ * lognormal draw has no bound of its own: at σ = 5 one draw in a thousand exceeds a day, and
+ * since a lane keeps its order, one such draw would hold back every later message on it.
+ */
+export const LATENCY_MAX_MS = 86_400_000;
 
 /**
  * A sampler of one latency spec: whole milliseconds ≥ 0 (the SimClock keeps integer time, so
@@ -30,7 +45,8 @@ export function latencySampler(spec: LatencySpec, u: Uniform): () => number {
     }
     case "lognormal": {
       const { medianMs, sigma } = spec;
-      return () => Math.round(medianMs * Math.exp(sigma * standardNormal(u)));
+      const maxMs = spec.maxMs ?? LATENCY_MAX_MS;
+      return () => Math.min(maxMs, Math.round(medianMs * Math.exp(sigma * standardNormal(u))));
     }
     case "empirical": {
       const s = spec.samplesMs;

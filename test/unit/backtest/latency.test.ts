@@ -3,6 +3,7 @@ import { layerConfigs } from "../../../src/backtest/config-reader.js";
 import { BacktestError } from "../../../src/backtest/errors.js";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import {
+  LATENCY_MAX_MS,
   LatencyLane,
   type LatencySpec,
   latencyEcho,
@@ -37,6 +38,16 @@ describe("latency samplers (whole ms, values by hand)", () => {
     // u = 0.5, 0 → Z = √(−2 ln 0.5)·cos 0 = 1.177410; 20·e^(0.5·1.177410) = 36.04 → 36.
     // u = 0.5, 0.25 → Z = √(2 ln 2)·cos(π/2) ≈ 0 → the median, 20.
     expect(draws({ type: "lognormal", medianMs: 20, sigma: 0.5 }, 2, 0.5, 0, 0.5, 0.25)).toEqual([36, 20]);
+  });
+
+  it("lognormal: each draw capped at maxMs, by default one day (a lane keeps its order)", () => {
+    // u → 1, 0: Z = √(−2 ln(1 − u)) ≈ 8.6 → 20·e^(5·8.6) ≈ 10^20 ms without the cap.
+    const tiny = [1 - 2 ** -53, 0];
+    expect(draws({ type: "lognormal", medianMs: 20, sigma: 5 }, 1, ...tiny)).toEqual([LATENCY_MAX_MS]);
+    expect(draws({ type: "lognormal", medianMs: 20, sigma: 5, maxMs: 5_000 }, 1, ...tiny)).toEqual([5_000]);
+    expect(draws({ type: "lognormal", medianMs: 20, sigma: 0.5, maxMs: 30 }, 2, 0.5, 0, 0.5, 0.25)).toEqual([
+      30, 20,
+    ]);
   });
 
   it("empirical: one of the samples, equally likely, rounded", () => {
@@ -102,6 +113,11 @@ describe("latency config", () => {
       entryMs: { type: "lognormal", medianMs: 20, sigma: 0.5 },
       responseMs: { type: "empirical", samplesMs: [3, 4, 9] },
     });
+    const capped = { type: "lognormal", medianMs: 20, sigma: 2, maxMs: 1_000 };
+    expect(parseReplayConfig([{ strategy: BANDS, latency: { entryMs: capped } }]).latency.entryMs).toEqual(
+      capped,
+    );
+    expect(issues({ entryMs: { ...capped, maxMs: -1 } })).toEqual(["latency.entryMs.maxMs: must be >= 0"]);
     expect(parseReplayConfig([{ strategy: BANDS, latency: { entryMs: 20 } }]).latency).toEqual({
       feedMs: 0,
       entryMs: 20,
