@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { GatewayClient } from "../../../src/gateway/client.js";
+import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
+
+/*
+ * Review 14 (marketdata). README "Recording"/"Order book": "Every event is validated at the
+ * boundary; a malformed frame is counted by reason and dropped. When it was an event of something
+ * subscribed, GatewayClient.onRefused reports it with the subscribed ids it names, so that its
+ * followers recover: the MarketDataFeed resyncs the book of a refused token_book frame".
+ * A book_delta whose envelope is refused (`bad_envelope`: sid missing/null, or the envelope id not
+ * a string) is still a token_book event (its type says so) of a subscribed token (its payload
+ * names it), but parseEventFrame returns no `channel` for it, so #refused reports nothing: the
+ * book stays `synced` and quotable on levels the exchange has already changed, until some later
+ * frame exposes the gap (on a quiet book: much later).
+ */
+
+const TOKEN = "123456";
+let server: RawServer | undefined;
+let feed: MarketDataFeed | undefined;
+afterEach(async () => {
+  await feed?.close();
+  await server?.close();
+  feed = undefined;
+  server = undefined;
+});
+
+function answer(): Answer {
+  const polite = politeAnswer();
+  return (c, conn) =>
+    c.cmd === "get_book_snapshot"
+      ? { type: "book_snapshot_requested", tokenId: c.params?.tokenId }
+      : polite(c, conn);
+}
+
+async function syncedFeed(): Promise<{ srv: RawServer; f: MarketDataFeed }> {
+  const srv = await new RawServer(answer()).listen();
+  server = srv;
+  const clock = new SimClock(1_000_000);
+  const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
+  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+  feed = f;
+  await f.start();
+  await f.subscribeBooks([TOKEN]);
+  srv.conns[0]?.send({
+    type: "book_snapshot",
+    sid: 1,
+    channel: "token_book",
+    id: TOKEN,
+    data: {
+      tokenId: TOKEN,
+      seq: 1,
+      tsMs: 1_000,
+      bids: [{ price: "0.5", size: "10" }],
+      asks: [{ price: "0.52", size: "10" }],
+    },
+  });
+  await client.ping();
+  expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true });
+  return { srv, f };
+}
+
+const delta = {
+  tokenId: TOKEN,
+  seq: 2,
+  prevSeq: 1,
+  tsMs: 2_000,
+  changes: [{ side: "sell", price: "0.52", size: "0" }],
+};
+
+describe("marketdata review: a token_book frame refused for its envelope is a frame the book missed", () => {
+  it("book_delta with sid null: counted malformed AND the book resyncs (not left synced on a gone ask)", async () => {
+    const { srv, f } = await syncedFeed();
+    srv.conns[0]?.send({ type: "book_delta", sid: null, channel: "token_book", id: TOKEN, data: delta });
+    await f.client.ping();
+    expect(f.client.counters.malformed).toEqual({ bad_envelope: 1 });
+    // The exchange's best ask 0.52 is gone; ours still shows it. The book must not stay quotable.
+    expect(f.tracker.state(TOKEN)?.quotable).toBe(false);
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
+  });
+
+  it("book_delta with a numeric envelope id: same", async () => {
+    const { srv, f } = await syncedFeed();
+    srv.conns[0]?.send({ type: "book_delta", sid: 1, channel: "token_book", id: Number(TOKEN), data: delta });
+    await f.client.ping();
+    expect(f.client.counters.malformed).toEqual({ bad_envelope: 1 });
+    expect(f.tracker.state(TOKEN)?.quotable).toBe(false);
+  });
+});
