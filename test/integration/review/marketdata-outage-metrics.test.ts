@@ -36,7 +36,13 @@ describe("marketdata review: snapshot request metrics during a /ws/market outage
     }).listen();
     server = srv;
     const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock, random: () => 0.5 });
+    const client = new GatewayClient({
+      url: srv.url,
+      gateway: "market",
+      apiKey: "k",
+      clock,
+      random: () => 0.5,
+    });
     const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
     feed = f;
     await f.start();
@@ -46,7 +52,12 @@ describe("marketdata review: snapshot request metrics during a /ws/market outage
       sid: 1,
       channel: "token_book",
       id: TOKEN,
-      data: { tokenId: TOKEN, seq: 1, bids: [{ price: "0.5", size: "1" }], asks: [{ price: "0.6", size: "1" }] },
+      data: {
+        tokenId: TOKEN,
+        seq: 1,
+        bids: [{ price: "0.5", size: "1" }],
+        asks: [{ price: "0.6", size: "1" }],
+      },
     });
     await client.ping();
     expect(f.tracker.state(TOKEN)?.status).toBe("synced");
