@@ -89,8 +89,12 @@ export interface ParsedEvent {
 
 /**
  * A refused event frame: the reason (a counter label), for bad_field which field, and the channel
- * once the frame passed the envelope checks (its type, channel and gateway agree): then the frame
- * was an event of that channel whose payload is unusable, and a subscriber of it lost an event.
+ * its type belongs to once the type is known and of this gateway: the frame was (most likely) an
+ * event of that channel that could not be used, so a subscriber of the ids it names lost an event.
+ * That holds for a bad envelope (sid or id of the wrong type) and a wrong `channel` label too: the
+ * type says what the payload is, and dropping a book delta unnoticed leaves a book synced on stale
+ * levels, while a needless resync costs one snapshot. Absent for unknown types and the other
+ * gateway's types (nothing of this gateway is subscribed to them).
  */
 export interface EventFrameRejection {
   readonly rejected: EventRejection;
@@ -120,10 +124,12 @@ export function parseEventFrame(
   const channel = EVENT_CHANNEL[t];
   const sid = frame.sid;
   const id = frame.id;
+  // Of this gateway, the type's channel is the one whose subscriber lost an event (see above).
+  const lost = gatewayOf(channel) === gateway ? channel : undefined;
   if ((typeof sid !== "number" && typeof sid !== "string") || (id !== undefined && typeof id !== "string")) {
-    return { rejected: "bad_envelope", type };
+    return { rejected: "bad_envelope", type, channel: lost };
   }
-  if (frame.channel !== channel) return { rejected: "wrong_channel", type };
+  if (frame.channel !== channel) return { rejected: "wrong_channel", type, channel: lost };
   if (gatewayOf(channel) !== gateway) return { rejected: "wrong_gateway", type };
   const data = frame.data;
   if (!isRecord(data)) return { rejected: "bad_data", type, channel };

@@ -139,7 +139,8 @@ describe("a refused token_book frame of a tracked token resyncs its book", () =>
       id: TOKEN,
       data: { tokenId: TOKEN, price: 0.5 },
     });
-    conn?.send({ type: "book_delta", sid: 1, channel: "token_trade_matches", id: TOKEN, data: {} });
+    // A trade_matched labelled token_book: by its type, an event of token_trade_matches (not subscribed).
+    conn?.send({ type: "trade_matched", sid: 1, channel: "token_book", id: TOKEN, data: {} });
     await f.client.ping();
 
     expect(f.client.counters.malformed).toEqual({ book_bad_seq: 1, bad_field: 1, wrong_channel: 1 });

@@ -2,18 +2,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
 import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
-import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
+import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
 
 /*
- * Review 14 (marketdata). README "Recording"/"Order book": "Every event is validated at the
- * boundary; a malformed frame is counted by reason and dropped. When it was an event of something
- * subscribed, GatewayClient.onRefused reports it with the subscribed ids it names, so that its
- * followers recover: the MarketDataFeed resyncs the book of a refused token_book frame".
- * A book_delta whose envelope is refused (`bad_envelope`: sid missing/null, or the envelope id not
- * a string) is still a token_book event (its type says so) of a subscribed token (its payload
- * names it), but parseEventFrame returns no `channel` for it, so #refused reports nothing: the
- * book stays `synced` and quotable on levels the exchange has already changed, until some later
- * frame exposes the gap (on a quiet book: much later).
+ * A token_book frame refused for its envelope is a frame the book missed. README "Order book":
+ * a malformed event of something subscribed is reported (GatewayClient.onRefused) with the ids it
+ * names, and the MarketDataFeed resyncs the book. A book_delta with a bad envelope (`sid`
+ * missing/null, an envelope id that is not a string) or a wrong `channel` label is still a
+ * token_book event by its type, naming a subscribed token in its payload: the book must resync,
+ * not stay `synced` and quotable on levels the exchange has already changed.
  */
 
 const TOKEN = "123456";
@@ -69,7 +66,7 @@ const delta = {
   changes: [{ side: "sell", price: "0.52", size: "0" }],
 };
 
-describe("marketdata review: a token_book frame refused for its envelope is a frame the book missed", () => {
+describe("a token_book frame refused for its envelope is a frame the book missed", () => {
   it("book_delta with sid null: counted malformed AND the book resyncs (not left synced on a gone ask)", async () => {
     const { srv, f } = await syncedFeed();
     srv.conns[0]?.send({ type: "book_delta", sid: null, channel: "token_book", id: TOKEN, data: delta });
@@ -86,5 +83,24 @@ describe("marketdata review: a token_book frame refused for its envelope is a fr
     await f.client.ping();
     expect(f.client.counters.malformed).toEqual({ bad_envelope: 1 });
     expect(f.tracker.state(TOKEN)?.quotable).toBe(false);
+  });
+
+  it("book_delta labelled with another channel: its type says token_book, so the book resyncs too", async () => {
+    const { srv, f } = await syncedFeed();
+    srv.conns[0]?.send({
+      type: "book_delta",
+      sid: 1,
+      channel: "token_trade_matches",
+      id: TOKEN,
+      data: delta,
+    });
+    await f.client.ping();
+    expect(f.client.counters.malformed).toEqual({ wrong_channel: 1 });
+    expect(f.tracker.state(TOKEN)).toMatchObject({
+      status: "resyncing",
+      reason: "malformed",
+      quotable: false,
+    });
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
   });
 });
