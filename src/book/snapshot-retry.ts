@@ -3,8 +3,11 @@ import { type BackoffConfig, backoffDelay } from "./tracker-config.js";
 
 /** What a SnapshotRetry does when it acts. */
 export interface SnapshotRetryHooks {
-  /** Sends get_book_snapshot (through the tracker's port). */
-  send(): void;
+  /**
+   * Sends get_book_snapshot (through the tracker's port). False when nothing could be sent (the
+   * book's subscription is not live): then there is no answer to time out.
+   */
+  send(): boolean;
   /** A requested or expected snapshot did not arrive in time. */
   timedOut(): void;
 }
@@ -12,7 +15,9 @@ export interface SnapshotRetryHooks {
 /**
  * The snapshot request cycle of one book, on the injected Clock: request → wait up to the
  * timeout → on failure or timeout wait back-off(attempt) → request again, until settle().
- * At most one timer is pending at any time.
+ * A request that could not be sent parks the cycle: no timer, nothing counted, until expect()
+ * (the resubscribe's snapshot is coming) or another call starts it again; retrying in a loop
+ * could send nothing either. At most one timer is pending at any time.
  */
 export class SnapshotRetry {
   readonly #clock: Clock;
@@ -21,6 +26,7 @@ export class SnapshotRetry {
   readonly #hooks: SnapshotRetryHooks;
   #timer: TimerId | undefined;
   #attempt = 0;
+  #parked = false;
 
   constructor(clock: Clock, backoff: BackoffConfig, timeoutMs: number, hooks: SnapshotRetryHooks) {
     this.#clock = clock;
@@ -39,18 +45,32 @@ export class SnapshotRetry {
     return this.#timer !== undefined;
   }
 
-  /** Sends a request now and waits for its answer. */
+  /** Parked: the last request could not be sent, and nothing is pending until told otherwise. */
+  get parked(): boolean {
+    return this.#parked;
+  }
+
+  /** Sends a request now and waits for its answer (parks when it could not be sent). */
   requestNow(): void {
     this.cancel();
     this.#attempt++;
-    this.#arm(this.#timeoutMs, () => this.#onTimeout());
-    this.#hooks.send();
+    // Armed before sending: an answer delivered within send() settles this very timer.
+    const timer = this.#arm(this.#timeoutMs, () => this.#onTimeout());
+    if (this.#hooks.send() || this.#timer !== timer) return;
+    this.#attempt--;
+    this.park();
   }
 
   /** Waits for a snapshot that is coming unasked (the one after subscribe). */
   expect(): void {
     this.cancel();
     this.#arm(this.#timeoutMs, () => this.#onTimeout());
+  }
+
+  /** Nothing can be asked now (the subscription is down): wait, without a timer, for expect(). */
+  park(): void {
+    this.cancel();
+    this.#parked = true;
   }
 
   /** The last request failed: request again after the back-off delay. */
@@ -65,17 +85,20 @@ export class SnapshotRetry {
     this.#attempt = 0;
   }
 
-  /** Cancels the pending timer, keeping the attempt count. */
+  /** Cancels the pending timer (and unparks), keeping the attempt count. */
   cancel(): void {
     if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
     this.#timer = undefined;
+    this.#parked = false;
   }
 
-  #arm(delayMs: number, fn: () => void): void {
-    this.#timer = this.#clock.setTimer(delayMs, () => {
+  #arm(delayMs: number, fn: () => void): TimerId {
+    const timer = this.#clock.setTimer(delayMs, () => {
       this.#timer = undefined;
       fn();
     });
+    this.#timer = timer;
+    return timer;
   }
 
   #onTimeout(): void {

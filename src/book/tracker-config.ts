@@ -117,7 +117,12 @@ function positive(v: number): boolean {
 
 /** How the tracker asks for a fresh book: the gateway sends get_book_snapshot; a replay may record it. */
 export interface SnapshotPort {
-  requestSnapshot(tokenId: string): void;
+  /**
+   * Asks for a snapshot of `tokenId`; returns whether the request went out. False when nothing
+   * was sent (the token's subscription is not live, e.g. its connection is down): the tracker then
+   * counts no request and waits for the resubscribe's snapshot instead of timing out.
+   */
+  requestSnapshot(tokenId: string): boolean;
 }
 
 /** What a BookTracker needs. */

@@ -78,6 +78,32 @@ export class BookTracker {
     else if (!this.#retired.has(tokenId)) this.#add(tokenId);
   }
 
+  /**
+   * The token's subscription is gone for now (the connection carrying it dropped, the server
+   * refused it, the client stopped): frames are being lost, so the book is `resyncing`
+   * ("resubscribed"), and nothing can be asked meanwhile, so nothing is asked or timed out until
+   * expectSnapshot or resume says the subscription is back (its snapshot follows).
+   */
+  subscriptionLost(tokenId: string): void {
+    const st = this.#books.get(tokenId);
+    if (st === undefined) return;
+    st.awaiting = true;
+    st.probe = false;
+    this.#pub.set(st, "resyncing", "resubscribed");
+    st.retry.park();
+  }
+
+  /**
+   * The token's subscription is live again (the server accepted it): a book that was waiting
+   * without a timer (subscriptionLost, or a request that could not be sent) now waits for the
+   * snapshot that follows every subscribe, and asks again if it does not come. Any other book is
+   * left as it is (one already synced by that snapshot, one whose request is timed).
+   */
+  resume(tokenId: string): void {
+    const st = this.#books.get(tokenId);
+    if (st?.retry.parked === true) st.retry.expect();
+  }
+
   /** Stops tracking a token (after unsubscribe). */
   untrack(tokenId: string): void {
     this.#books.get(tokenId)?.retry.cancel();
@@ -288,14 +314,16 @@ export class BookTracker {
     else st.retry.expect();
   }
 
-  #send(st: TokenBook): void {
-    this.#counters.resyncs++;
+  /** Asks the port; false when it sent nothing (then no request is counted: see SnapshotPort). */
+  #send(st: TokenBook): boolean {
     try {
-      this.#port.requestSnapshot(st.tokenId);
+      if (this.#port.requestSnapshot(st.tokenId) === false) return false;
     } catch {
-      // The pending timeout turns this into a retry with back-off.
+      // Counted as a request that failed; the pending timeout turns it into a retry with back-off.
       this.#counters.portErrors++;
     }
+    this.#counters.resyncs++;
+    return true;
   }
 
   #add(tokenId: string): TokenBook {

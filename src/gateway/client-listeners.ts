@@ -28,6 +28,7 @@ export class ClientListeners {
   protected readonly pongs: Listeners<[number, number, number | undefined]>;
   protected readonly rejections: Listeners<[RejectedIds]>;
   protected readonly restorations: Listeners<[RestoredIds]>;
+  protected readonly acceptances: Listeners<[Channel, readonly string[]]>;
   protected readonly refusals: Listeners<[RefusedEvent]>;
 
   constructor(onListenerError: (err: unknown) => void) {
@@ -39,6 +40,7 @@ export class ClientListeners {
     this.pongs = new Listeners(onListenerError);
     this.rejections = new Listeners(onListenerError);
     this.restorations = new Listeners(onListenerError);
+    this.acceptances = new Listeners(onListenerError);
     this.refusals = new Listeners(onListenerError);
   }
 
@@ -83,6 +85,14 @@ export class ClientListeners {
   /** Ids refused earlier with a retryable code were accepted by a later attempt. */
   onRestored(fn: (r: RestoredIds) => void): () => void {
     return this.restorations.add(fn);
+  }
+
+  /**
+   * The server now holds ids of a channel (a subscribe, the resubscribe after a reconnect, a
+   * retry): their events flow again, and for token_book each one's snapshot follows.
+   */
+  onAccepted(fn: (channel: Channel, ids: readonly string[]) => void): () => void {
+    return this.acceptances.add(fn);
   }
 
   /**

@@ -65,6 +65,7 @@ export class GatewayClient extends ClientListeners {
       send: (link, cmd, params) => this.#link(link).send(cmd, params),
       onRejected: (r) => this.rejections.emit(r),
       onRestored: (r) => this.restorations.emit(r),
+      onAccepted: (channel, ids) => this.acceptances.emit(channel, ids),
     });
   }
 

@@ -28,8 +28,10 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - the tracker's snapshot requests (gaps, crossed books, stalls, book_snapshot_failed retries)
  *   become get_book_snapshot on the connection holding the token;
  * - pongs tell the tracker the connection is alive (its stall detector needs that);
- * - a dropped connection makes its books `resyncing` at once (frames were lost), and the
- *   resubscribe after the reconnect brings the snapshot the tracker was told to expect;
+ * - a dropped connection makes its books `resyncing` at once (frames were lost); nothing can be
+ *   asked for them until it is back (a snapshot request the client could not send is not counted
+ *   and not timed out), and the resubscribe after the reconnect brings the snapshot the tracker
+ *   was told to expect;
  * - a token_book frame of a tracked token refused by validation (a seq or tsMs of the wrong
  *   type…) is a frame the book missed: the tracker counts it and resyncs the book (frameLost);
  * - a book is never quotable while its token_book subscription is refused: refused for good
@@ -53,7 +55,7 @@ export class MarketDataFeed {
     this.client = client;
     const tracker = new BookTracker({
       clock: opts.clock,
-      port: { requestSnapshot: (tokenId) => void client.requestBookSnapshot(tokenId) },
+      port: { requestSnapshot: (tokenId) => client.requestBookSnapshot(tokenId) },
       ...(opts.tracker === undefined ? {} : { config: opts.tracker }),
     });
     this.tracker = tracker;
@@ -65,7 +67,10 @@ export class MarketDataFeed {
         if (isBookEvent(e)) tracker.onEvent(e);
       }),
       client.onPong(() => tracker.onConnectionAlive()),
-      client.onLinkDown((link) => expectOn(link)),
+      // Nothing of that link can be asked until it is back: its books wait for the resubscribe.
+      client.onLinkDown((link) => {
+        for (const t of client.idsOn(link, "token_book")) tracker.subscriptionLost(t);
+      }),
       client.onLinkUp((link, reconnect) => {
         tracker.onConnectionAlive();
         if (reconnect) expectOn(link);
@@ -77,9 +82,13 @@ export class MarketDataFeed {
         if (r.channel !== "token_book") return;
         for (const t of r.ids) {
           // Whatever it was before, the book is not following the exchange now: say so first.
-          if (tracker.state(t)?.quotable === true) tracker.expectSnapshot(t);
+          tracker.subscriptionLost(t);
           if (r.retryInMs === undefined) tracker.untrack(t);
         }
+      }),
+      client.onAccepted((channel, ids) => {
+        // Live again: a book left waiting while nothing could be asked waits for this snapshot.
+        if (channel === "token_book") for (const t of ids) tracker.resume(t);
       }),
       client.onRestored((r) => {
         // The retried subscribe was accepted: its snapshot follows, as after any subscribe. It can
@@ -89,7 +98,7 @@ export class MarketDataFeed {
           for (const t of r.ids) if (tracker.state(t)?.status === "resyncing") tracker.expectSnapshot(t);
       }),
       client.onFatal(() => {
-        for (const t of tracker.tokens()) tracker.expectSnapshot(t);
+        for (const t of tracker.tokens()) tracker.subscriptionLost(t);
       }),
     );
   }

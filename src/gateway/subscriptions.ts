@@ -22,6 +22,8 @@ export interface SubscriptionDeps {
   send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   onRejected(r: RejectedIds): void;
   onRestored(r: RestoredIds): void;
+  /** The server holds these ids now (any accepted subscribe or update). */
+  onAccepted(channel: Channel, ids: readonly string[]): void;
 }
 
 /**
@@ -49,6 +51,7 @@ export class SubscriptionManager {
       send: deps.send,
       onRejected: deps.onRejected,
       onRestored: deps.onRestored,
+      onAccepted: deps.onAccepted,
     });
   }
 

@@ -6,7 +6,7 @@ import type { BackoffSettings } from "./options.js";
 import { isFinalRefusal } from "./refusal-policy.js";
 import { parseSubscribed } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
-import { isWalletScoped } from "./types.js";
+import { type Channel, isWalletScoped } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
 
 /** What the sync needs from the client. */
@@ -26,6 +26,8 @@ export interface SyncDeps {
   onRejected(r: RejectedIds): void;
   /** Ids refused with a retryable code were accepted by a later attempt. */
   onRestored(r: RestoredIds): void;
+  /** The server holds these ids now (after the waiters and onRestored heard it). */
+  onAccepted(channel: Channel, ids: readonly string[]): void;
 }
 
 /**
@@ -182,6 +184,7 @@ export class SubscriptionSync {
     this.#d.waiters.accept(sub.channel, ids);
     const restored = this.#retries.accepted(sub, ids);
     if (restored.length > 0) this.#d.onRestored({ channel: sub.channel, ids: restored });
+    if (ids.length > 0) this.#d.onAccepted(sub.channel, ids);
   }
 
   /**

@@ -82,7 +82,7 @@ function parsed(text: string): BookEvent {
 }
 
 function tracker(): BookTracker {
-  return new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => {} } });
+  return new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => true } });
 }
 
 function quotingBook(): { book: OrderBook; own: OwnLevel[] } {

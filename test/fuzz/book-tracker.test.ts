@@ -250,7 +250,7 @@ describe("fuzz: BookTracker behind the gateway validator", () => {
             const pending: { due: number }[] = [];
             const tracker = new BookTracker({
               clock,
-              port: { requestSnapshot: () => void pending.push({ due: 0 }) },
+              port: { requestSnapshot: () => pending.push({ due: 0 }) > 0 },
               config: { stall: { enabled: false } },
             });
             let gatewayMalformed = 0;

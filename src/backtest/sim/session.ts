@@ -275,9 +275,10 @@ export class SimSession {
 
   // get_book_snapshot answered from the exchange's book as it stands, a feed latency later; not
   // answered while that book is built from deltas alone (the tracker asks again, with back-off).
-  #serveSnapshot(tokenId: string): void {
+  // The simulated link never drops, so the request always counts as sent (true), answered or not.
+  #serveSnapshot(tokenId: string): boolean {
     const seq = this.books.lastSeq(tokenId);
-    if (seq === undefined || !this.books.whole(tokenId)) return;
+    if (seq === undefined || !this.books.whole(tokenId)) return true;
     const book = this.books.book(tokenId);
     const { bids, asks } = book.toWire();
     const frame = {
@@ -296,6 +297,7 @@ export class SimSession {
       true,
       this.#market,
     );
+    return true;
   }
 }
 

@@ -112,7 +112,7 @@ describe("engine against the mock exchange over real HTTP (127.0.0.1)", () => {
     const { venue } = mock.context;
     const tracker = new BookTracker({
       clock,
-      port: { requestSnapshot: () => {} },
+      port: { requestSnapshot: () => true },
       config: { stall: { enabled: false } },
     });
     tracker.onState((s) => engine.onBookState(s));

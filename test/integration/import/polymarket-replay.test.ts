@@ -83,7 +83,7 @@ describe("import of the real Polymarket capture", () => {
   it("replays through the tracker equal to a reference rebuild at every step, flagging every crossed state", () => {
     const clock = new SimClock((records[0] as RecordedFrame).recvTs);
     const requests: number[] = [];
-    const port = { requestSnapshot: () => void requests.push(clock.now()) };
+    const port = { requestSnapshot: () => requests.push(clock.now()) > 0 };
     // "flag": a capture has no snapshot source, so a crossed book is flagged and followed, not frozen.
     const tracker = new BookTracker({ clock, port, config: { crossed: "flag" } });
     const states: BookStateEvent[] = [];

@@ -41,7 +41,7 @@ process.exitCode = await recordCommand.run(process.argv.slice(2), {
 async function bookOnDisk(path: string, token: string): Promise<unknown> {
   const recs: RecordedFrame[] = [];
   for await (const r of readRecorded(path, { onTruncated: () => undefined })) recs.push(r);
-  const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => undefined } });
+  const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => true } });
   for (const r of recs) {
     const p = parseEventFrame(r.frame as Record<string, unknown>, "market");
     if (!("rejected" in p) && isBookEvent(p.event)) tracker.onEvent(p.event);

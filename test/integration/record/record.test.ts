@@ -122,7 +122,7 @@ describe("mm record against the mock", () => {
     });
 
     // Replay: the recorded frames through the same parser and a tracker end on the venue's books.
-    const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => undefined } });
+    const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => true } });
     for (const r of recs) {
       const p = parseEventFrame(r.frame as Record<string, unknown>, "market");
       if (!("rejected" in p) && isBookEvent(p.event)) tracker.onEvent(p.event);

@@ -9,12 +9,22 @@ export const TOKEN = "1001";
 type Wire = [price: string, size: string];
 type WireChange = [side: string, price: string, size: string];
 
-/** A port that records every request with the clock time it was made. */
+/**
+ * A port that records every request it sends with the clock time it was made; while `down` it
+ * sends nothing (returns false), like the gateway while the token's subscription is not live.
+ */
 export class RecordingPort implements SnapshotPort {
   readonly requests: { tokenId: string; at: number }[] = [];
+  down = false;
+  unsent = 0;
   constructor(private readonly clock: SimClock) {}
-  requestSnapshot(tokenId: string): void {
+  requestSnapshot(tokenId: string): boolean {
+    if (this.down) {
+      this.unsent++;
+      return false;
+    }
     this.requests.push({ tokenId, at: this.clock.now() });
+    return true;
   }
   get times(): number[] {
     return this.requests.map((r) => r.at);

@@ -21,7 +21,7 @@ function busyBook() {
   const requests: number[] = [];
   const tracker = new BookTracker({
     clock: wall,
-    port: { requestSnapshot: () => void requests.push(sim.now()) },
+    port: { requestSnapshot: () => requests.push(sim.now()) > 0 },
     config: { stall: STALL },
   });
   tracker.onEvent(snapshot(1, BASE_BIDS, BASE_ASKS));

@@ -87,6 +87,7 @@ describe("BookTracker property: unreliable stream with resnapshots", () => {
             requestSnapshot: () => {
               const a = answers[requests++ % answers.length] ?? { delay: 0, fail: 100 };
               pending.push({ due: a.delay });
+              return true;
             },
           };
           const tracker = new BookTracker({ clock, port, config: { stall: { enabled: false } } });
@@ -156,7 +157,7 @@ describe("BookTracker property: unreliable stream with resnapshots", () => {
   it("never throws on arbitrary entries and counts what it cannot use", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.anything(), fc.integer({ min: 0, max: 5 }))), (junk) => {
-        const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => {} } });
+        const tracker = new BookTracker({ clock: new SimClock(0), port: { requestSnapshot: () => true } });
         tracker.onEvent({ type: "book_snapshot", tokenId: TOKEN, seq: 0, bids: [], asks: [] });
         let seq = 0;
         for (const [raw, kind] of junk) {

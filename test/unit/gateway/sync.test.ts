@@ -36,6 +36,7 @@ function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsPerConne
       new Promise((resolve, reject) => sent.push({ cmd, params, reply: resolve, fail: reject })),
     onRejected: (r) => rejected.push(r),
     onRestored: (r) => restored.push(r),
+    onAccepted: () => undefined,
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
   return {

@@ -74,7 +74,7 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   const requested: string[] = [];
   const tracker = new BookTracker({
     clock,
-    port: { requestSnapshot: (t) => void requested.push(t) },
+    port: { requestSnapshot: (t) => requested.push(t) > 0 },
     config: { stall: { enabled: false } },
   });
   metrics.watchBookTracker(tracker);

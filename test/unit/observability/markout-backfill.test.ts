@@ -21,7 +21,7 @@ function setup() {
   metrics.registerMarkets([{ tokenId: "1001", marketId: "m1", outcome: "YES" }]);
   const tracker = new BookTracker({
     clock,
-    port: { requestSnapshot: () => undefined },
+    port: { requestSnapshot: () => true },
     config: { stall: { enabled: false } },
   });
   metrics.watchBookTracker(tracker);

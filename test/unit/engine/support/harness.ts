@@ -242,9 +242,10 @@ export class Harness {
     return this.events.filter((e): e is Extract<EngineEvent, { type: K }> => e.type === type);
   }
 
-  #requestSnapshot(tokenId: string): void {
+  #requestSnapshot(tokenId: string): boolean {
     if (this.holdSnapshots) this.#heldSnapshots.push(tokenId);
     else queueMicrotask(() => this.#sendSnapshot(tokenId));
+    return true;
   }
 
   #sendSnapshot(tokenId: string): void {

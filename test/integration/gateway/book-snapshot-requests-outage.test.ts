@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { GatewayClient } from "../../../src/gateway/client.js";
+import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { politeAnswer, RawServer, type Received } from "./raw-server.js";
+
+/*
+ * Snapshot requests while /ws/market is down. mm_book_snapshot_requests_total
+ * (BookTracker.counters.resyncs) counts get_book_snapshot requests sent, and
+ * mm_book_snapshot_failures_total{kind="timeout"} (counters.snapshotTimeouts) those unanswered in
+ * time. While a link is down GatewayClient.requestBookSnapshot can send nothing (it says so): its
+ * books stay `resyncing` and wait for the resubscribe's snapshot, asking and timing out nothing
+ * meanwhile, so an outage shows as the connection's (mm_ws_*), not as ~10,000 phantom requests and
+ * timeouts pointing at the exchange's snapshot service.
+ */
+
+const TOKEN = "123456";
+let server: RawServer | undefined;
+let feed: MarketDataFeed | undefined;
+afterEach(async () => {
+  await feed?.close();
+  await server?.close();
+  feed = undefined;
+  server = undefined;
+});
+
+const snapshot = (seq: number) => ({
+  type: "book_snapshot",
+  sid: 1,
+  channel: "token_book",
+  id: TOKEN,
+  data: {
+    tokenId: TOKEN,
+    seq,
+    bids: [{ price: "0.5", size: "1" }],
+    asks: [{ price: "0.6", size: "1" }],
+  },
+});
+
+/** A synced feed on a server whose connections after the first `up` ones are dropped at once. */
+async function syncedFeed(up: (n: number) => boolean) {
+  const srv = await new RawServer(politeAnswer(), {
+    onConnection: (c) => {
+      if (!up(c.n)) c.ws.terminate();
+    },
+  }).listen();
+  server = srv;
+  const clock = new SimClock(1_000_000);
+  const client = new GatewayClient({
+    url: srv.url,
+    gateway: "market",
+    apiKey: "k",
+    clock,
+    random: () => 0.5,
+  });
+  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+  feed = f;
+  await f.start();
+  await f.subscribeBooks([TOKEN]);
+  srv.conns[0]?.send(snapshot(1));
+  await client.ping();
+  expect(f.tracker.state(TOKEN)?.status).toBe("synced");
+  return { srv, clock, client, f };
+}
+
+/** `ms` of SimClock time in 250 ms steps, with real I/O in between. */
+async function run(clock: SimClock, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 250) {
+    clock.advanceBy(250);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+describe("snapshot request metrics during a /ws/market outage", () => {
+  it("counts as requested only the get_book_snapshot commands actually sent, and times none out", async () => {
+    const { srv, clock, client, f } = await syncedFeed((n) => n === 0);
+    client.dropLink(0);
+    await run(clock, 120_000);
+    expect(f.tracker.state(TOKEN)).toMatchObject({ status: "resyncing", quotable: false });
+    expect(srv.commands("get_book_snapshot")).toHaveLength(0);
+    expect(client.counters.snapshotRequests).toBe(0);
+    // mm_book_snapshot_requests_total's source: no request left, none is counted …
+    expect(f.tracker.counters.resyncs).toBe(client.counters.snapshotRequests);
+    // … and none "timed out": nothing was asked of the exchange.
+    expect(f.tracker.counters.snapshotTimeouts).toBe(0);
+  });
+
+  it("after the outage the resubscribe's snapshot syncs the book; unanswered, it is asked for again", async () => {
+    // Connections 1–3 are dropped at once (a few reconnect attempts), the 5th stays.
+    const { srv, clock, client, f } = await syncedFeed((n) => n === 0 || n >= 4);
+    client.dropLink(0);
+    // Back-off 0.75 s, 1.5 s, 3 s… (jitter 0.5): the 5th connection opens ~7.5 s later.
+    for (let i = 0; i < 200 && !(srv.conns.length >= 5 && client.linkStates()[0] === "open"); i++) {
+      await run(clock, 250);
+    }
+    await client.ping();
+    expect(srv.commands("subscribe").length).toBeGreaterThanOrEqual(2);
+    expect(f.tracker.state(TOKEN)).toMatchObject({ status: "resyncing", quotable: false });
+    // The resubscribe went out; its snapshot does not come: the tracker times it out and asks.
+    expect(f.tracker.counters.snapshotTimeouts).toBe(0);
+    await run(clock, 12_000);
+    expect(f.tracker.counters.snapshotTimeouts).toBe(1);
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
+    expect(f.tracker.counters.resyncs).toBe(1);
+    expect(client.counters.snapshotRequests).toBe(1);
+    srv.conns.at(-1)?.send(snapshot(5));
+    await client.ping();
+    expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true, lastSeq: 5 });
+  });
+
+  it("a request asked before a slow subscribe was accepted waits for it, then times out and asks as usual", async () => {
+    // The server holds its subscribe reply until the test sends it.
+    const held: Received[] = [];
+    const polite = politeAnswer();
+    const srv = await new RawServer((c, conn) =>
+      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
+    ).listen();
+    server = srv;
+    const clock = new SimClock(1_000_000);
+    const client = new GatewayClient({
+      url: srv.url,
+      gateway: "market",
+      apiKey: "k",
+      clock,
+      timing: { commandTimeoutMs: 600_000 },
+    });
+    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+    feed = f;
+    await f.start();
+    const subscribed = f.subscribeBooks([TOKEN]);
+    await run(clock, 60_000); // its snapshot "timed out" once; the request after cannot go out
+    expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 1, resyncs: 0 });
+    expect(client.counters.snapshotRequestsUnsent).toBe(1);
+
+    const sub = held[0];
+    const reply = polite(sub as Received, srv.conns[0] as never);
+    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    await subscribed;
+    await run(clock, 10_500); // accepted: its snapshot is waited for, and asked for when missing
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
+    expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 2, resyncs: 1 });
+  });
+});
