@@ -225,7 +225,8 @@ export class GatewayConnection {
     if (typeof f.id === "string" && f.channel === undefined && this.#unawaited.take(f.id) !== undefined) {
       // A reply of a type not shown in the spec to a command nobody awaits (event frames carry a
       // channel, and their ids are tokens, conditions…, never our `c<n>`): consumed, not malformed.
-      return void bump(o.counters.framesByType, type);
+      // Counted as `other` unless a known reply type: the server's string must not mint labels.
+      return void bump(o.counters.framesByType, REPLY_TYPES.has(type) ? type : "other");
     }
     try {
       o.hooks.onPush(f, recvTs);

@@ -4,7 +4,7 @@
  * schema/events.ts and connection.ts), safe as metric labels.
  */
 export interface GatewayCounters {
-  /** Frames received, by `type` (events, replies, `connected`). */
+  /** Frames received, by `type` (events, replies, `connected`; `other`: an unknown reply type). */
   readonly framesByType: Record<string, number>;
   /** Frames dropped as malformed, by reason (not_json, not_object, unknown_type, bad_field, book_bad_seq…). */
   readonly malformed: Record<string, number>;
@@ -13,7 +13,7 @@ export interface GatewayCounters {
   /**
    * Subscription entries refused by the server (or unreadable, not_accepted), by `channel:code`,
    * at subscribe time and on the resubscribe after a reconnect; each retry that is refused again
-   * counts again.
+   * counts again. A code outside the known set (refusal-policy.ts) counts as `channel:other`.
    */
   readonly subscriptionRefusals: Record<string, number>;
   /** Socket opens attempted. */

@@ -24,3 +24,29 @@ export const FINAL_REFUSAL_CODES: ReadonlySet<string> = new Set([
 export function isFinalRefusal(code: string): boolean {
   return FINAL_REFUSAL_CODES.has(code);
 }
+
+/**
+ * Refusal codes kept as themselves in counter keys (and so metric labels): the spec's, the
+ * client's own, and the usual transient ones. Any other code a server sends is counted as
+ * `other` (its text stays in the rejection and the log), so a misbehaving server cannot grow
+ * mm_ws_subscription_refusals_total's series without bound.
+ */
+const LABELLED_CODES: ReadonlySet<string> = new Set([
+  ...FINAL_REFUSAL_CODES,
+  "subscription_cap_exceeded",
+  "bad_reply",
+  "not_accepted",
+  "rejected",
+  "internal_error",
+  "rate_limited",
+  "exchange_unavailable",
+]);
+
+/**
+ * The counter label of a refusal code: itself when known, else `other`.
+ * @example refusalLabel("forbidden") // "forbidden"
+ * @example refusalLabel("x".repeat(40)) // "other"
+ */
+export function refusalLabel(code: string): string {
+  return LABELLED_CODES.has(code) ? code : "other";
+}

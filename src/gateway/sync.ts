@@ -3,7 +3,7 @@ import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
-import { isFinalRefusal } from "./refusal-policy.js";
+import { isFinalRefusal, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
@@ -193,7 +193,7 @@ export class SubscriptionSync {
    */
   #refuse(sub: PlannedSub, ids: readonly string[], code: string, message: string): void {
     const { layout, counters } = this.#d;
-    bump(counters.subscriptionRefusals, `${sub.channel}:${code}`);
+    bump(counters.subscriptionRefusals, `${sub.channel}:${refusalLabel(code)}`);
     let r: RejectedIds;
     if (isFinalRefusal(code)) {
       this.#retries.drop(sub, ids);

@@ -318,6 +318,18 @@ describe("SubscriptionSync: refusals are final or retried, by code", () => {
     });
   });
 
+  it("a code outside the known set is counted as `other` (bounded labels) and still retried", async () => {
+    const h = harness();
+    h.layout.place("user_fills", []);
+    void h.sync.request(0);
+    await h.flush();
+    const code = `weird_${"x".repeat(200)}`;
+    refuseLast(h, code);
+    await h.flush();
+    expect(h.rejected).toMatchObject([{ code, retryInMs: 400 }]); // the caller still hears the code
+    expect(h.counters.subscriptionRefusals).toEqual({ "user_fills:other": 1 });
+  });
+
   it("an unreadable reply (bad_reply) is retried, and an accepted retry starts the back-off over", async () => {
     const h = harness();
     h.layout.place("token_book", ["1"]);
