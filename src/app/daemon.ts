@@ -148,6 +148,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         },
         startupPolicy: config.reconcile.onStart,
         reconcileIntervalMs: config.reconcile.intervalMs,
+        reconcileDriftSettleMs: config.reconcile.driftSettleMs,
         rateLimitPerMin: config.queue.rateLimitPerMin,
         queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
         ...(journal === undefined ? {} : { restore: journal.restore }),

@@ -61,6 +61,7 @@ const ENGINE_KEYS = [
   "reconcileIntervalMs",
   "reconcileDebounceMs",
   "reconcileRetryMs",
+  "reconcileDriftSettleMs",
   "unknownGraceMs",
   "tradeLookbackMs",
   "pruneAfterMs",

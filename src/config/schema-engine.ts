@@ -24,7 +24,7 @@ export interface RawEngineConfig {
   /** A JSON tree read by parseRiskConfig (src/risk/config.ts). */
   risk: Record<string, unknown>;
   queue: { rateLimitPerMin: number; concurrency: number; ipLimitFactor: number };
-  reconcile: { intervalMs: number; onStart: OnStartPolicy };
+  reconcile: { intervalMs: number; driftSettleMs: number; onStart: OnStartPolicy };
   shutdown: { timeoutMs: number };
   metrics: { host: string; port: number; maxMarketLabels: number };
   journal: {
@@ -153,6 +153,14 @@ export const engineSchema = {
       default: 30_000,
       env: "MM_RECONCILE_INTERVAL_MS",
       min: 1_000,
+      max: 3_600_000,
+    }),
+    driftSettleMs: setting({
+      doc: "A position that disagrees with the exchange's is corrected to its figure only once the same difference shows in two reconciles in a row and was first seen at least this long ago, in ms: the exchange's positions move at a fill's on-chain settlement, after its fill notice, and reconciles can run 250 ms apart (reconnects, ambiguous sends), so a fill still settling would be corrected away and its edge lost from PnL. 0: two reconciles in a row suffice.",
+      format: "mm-int",
+      default: 30_000,
+      env: "MM_RECONCILE_DRIFT_SETTLE_MS",
+      min: 0,
       max: 3_600_000,
     }),
     onStart: setting<OnStartPolicy>({

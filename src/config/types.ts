@@ -72,7 +72,11 @@ export interface MmConfig {
     readonly concurrency: number;
     readonly ipLimitFactor: number;
   };
-  readonly reconcile: { readonly intervalMs: number; readonly onStart: OnStartPolicy };
+  readonly reconcile: {
+    readonly intervalMs: number;
+    readonly driftSettleMs: number;
+    readonly onStart: OnStartPolicy;
+  };
   readonly shutdown: { readonly timeoutMs: number };
   readonly metrics: { readonly host: string; readonly port: number; readonly maxMarketLabels: number };
   /** The journal (src/journal); an empty path means the mode's default location. */

@@ -116,6 +116,11 @@ export interface EngineOptions {
   readonly reconcileDebounceMs?: number;
   /** Re-check after a reconcile left unknown orders unresolved, ms. Default 2 000. */
   readonly reconcileRetryMs?: number;
+  /**
+   * A position drift is corrected only once first seen this long ago (and unchanged since), ms:
+   * longer than a fill's settlement, which the positions read waits for. Default 30 000.
+   */
+  readonly reconcileDriftSettleMs?: number;
   /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
   readonly unknownGraceMs?: number;
   /** Trades older than (last reconcile − this) are not paged again, ms. Default 120 000. */
@@ -197,6 +202,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileIntervalMs: o.reconcileIntervalMs ?? 30_000,
     reconcileDebounceMs: o.reconcileDebounceMs ?? 250,
     reconcileRetryMs: o.reconcileRetryMs ?? 2_000,
+    reconcileDriftSettleMs: o.reconcileDriftSettleMs ?? 30_000,
     unknownGraceMs: o.unknownGraceMs ?? 30_000,
     tradeLookbackMs: o.tradeLookbackMs ?? 120_000,
     pruneAfterMs: o.pruneAfterMs ?? 600_000,
@@ -217,6 +223,12 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
         [field]: v,
       });
     }
+  }
+  const settle = r.reconcileDriftSettleMs;
+  if (!(settle >= 0) || !Number.isFinite(settle)) {
+    throw new ValidationError("engine_options_invalid", "reconcileDriftSettleMs: must be a number ≥ 0", {
+      reconcileDriftSettleMs: settle,
+    });
   }
   try {
     initVolatility(r.volatility);

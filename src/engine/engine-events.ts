@@ -36,7 +36,10 @@ export interface ReconcileSummary {
   readonly tradePagesCapped?: boolean;
   /** Tokens whose position disagrees with the exchange's (baseline included). */
   readonly drifts: readonly PositionDrift[];
-  /** Drifts seen twice identically and corrected in inventory. */
+  /**
+   * Drifts seen identically in consecutive checks, first seen at least reconcileDriftSettleMs ago,
+   * and corrected in inventory.
+   */
   readonly corrections: readonly PositionDrift[];
 }
 

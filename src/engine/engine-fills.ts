@@ -17,7 +17,7 @@ import { observePnl } from "./engine-kill-switch.js";
  * the positions answer (it waited here) was made before the answer was sent, so it is taken to be in
  * the baseline, and marked so in inventory (excludeFill) so that its REST copy in a backfill is not
  * applied either; one that arrives later is applied. A same-millisecond fill delivered out of that
- * order is the one case left to the position check (a drift seen twice is corrected).
+ * order is the one case left to the position check (a drift that lasts is corrected).
  *
  * user_fill is wallet-scoped: a fill on a token the engine does not trade is applied to nothing and
  * handed to the journal (`restored_fill`), which books it under that token; those that arrive before

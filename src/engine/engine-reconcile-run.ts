@@ -1,3 +1,4 @@
+import { monotonicNow } from "../core/clock.js";
 import type { TradeRecord } from "../exchange/types.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
@@ -12,7 +13,10 @@ import { recognisedCount, recognising } from "./recognise.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
-  /** The previous position check's drifts (a drift seen twice identically is corrected). */
+  /**
+   * The previous position check's drifts, each with when it was first seen (a drift seen identically
+   * in consecutive checks, first seen at least reconcileDriftSettleMs ago, is corrected).
+   */
   priorDrifts: readonly PositionDrift[];
   /** Reads of drifted markets' records that the corrections there wait on (market-record-read.ts). */
   readonly driftReads: DriftRecordGate;
@@ -49,8 +53,10 @@ export interface ReconcileMemory {
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
- *   tokens; a drift seen twice identically is corrected in inventory (relative to the baseline) and
- *   reported through the listener, and the tokens whose inventory limits moved are requoted;
+ *   tokens; a drift seen identically in consecutive checks and first seen at least
+ *   reconcileDriftSettleMs ago (a fill moves the positions only at its settlement, and reconciles can
+ *   run 250 ms apart) is corrected in inventory (relative to the baseline) and reported through the
+ *   listener, and the tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
  */
@@ -150,12 +156,13 @@ export async function reconcileOnce(
   // exchange's figure (folded in before the correction), later ones add on top. Our clock would
   // misplace it by the skew, counting fills twice (behind) or losing them (ahead).
   const asOfMs = read.asOfMs ?? now + offsetMs;
-  const check = checkPositions(
-    positions.absoluteSizes(),
-    read.positions,
-    memory.priorDrifts,
-    new Set(tokens.ids()),
-  );
+  // A drift's age is elapsed time, on the clock that does not step: a wall-clock jump forward must
+  // not make a fill still settling look old enough to correct.
+  const check = checkPositions(positions.absoluteSizes(), read.positions, memory.priorDrifts, {
+    nowMs: monotonicNow(clock),
+    settleMs: options.reconcileDriftSettleMs,
+    tokens: new Set(tokens.ids()),
+  });
   memory.priorDrifts = check.drifts;
   // A drift on a market not known settled may be a silent resolution's redemption: its record says,
   // and the drift is corrected only once a read made for it has answered "not settled".

@@ -62,8 +62,8 @@ interface MarketReads {
  * after RECORD_READS_BEFORE_CORRECTING failures the drift is corrected anyway (a record that cannot
  * be read must not hold a missed fill's correction for ever). Drifts are keyed per token, so another
  * token's passing drift does not hold one already cleared. A port without `marketRecord` holds
- * nothing back. A correction is only ever a drift seen twice alike, so a read that answers within a
- * reconcile interval delays none. Once stopped (engine stop), no read starts: a reconcile still
+ * nothing back. A correction is only ever a drift seen alike in consecutive checks and older than
+ * the settlement window (reconcileDriftSettleMs), so a read that answers within that delays none. Once stopped (engine stop), no read starts: a reconcile still
  * running when the stop began would send one whose answer the stopped engine drops (MarketStatuses
  * takes no record after its stop). Its drifts stay held, as while a read is out.
  */

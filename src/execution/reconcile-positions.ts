@@ -8,6 +8,11 @@ export interface PositionDrift {
   readonly remoteMicro: bigint;
   /** remote − local. */
   readonly driftMicro: bigint;
+  /**
+   * When this disagreement, with these very figures, was first seen (the caller's `nowMs` scale): a
+   * check inherits it from the prior check's identical drift, else it is that check's `nowMs`.
+   */
+  readonly sinceMs: number;
 }
 
 /** The exchange's position rows (GET /api/me/positions, assumed `{tokenId, quantity}`). */
@@ -16,10 +21,26 @@ export interface RemotePosition {
   readonly quantity: string;
 }
 
+/** When a check is made, and how old a drift must be to be corrected. */
+export interface PositionCheckTiming {
+  /** This check's instant, on a clock that does not step (monotonicNow), in ms. */
+  readonly nowMs: number;
+  /**
+   * How long a drift must have been seen, unchanged, before it is corrected (ms): longer than a
+   * fill's on-chain settlement takes (engine.reconcile.driftSettleMs).
+   */
+  readonly settleMs: number;
+  /** Limits the check to these tokens (the ones mm trades: the wallet may hold others). */
+  readonly tokens?: ReadonlySet<string>;
+}
+
 export interface PositionCheck {
   /** Every token that disagrees now. */
   readonly drifts: readonly PositionDrift[];
-  /** The drifts seen identically in the previous check too: settled disagreements, to correct. */
+  /**
+   * The drifts seen identically in the previous check too and first seen at least `settleMs` ago:
+   * settled disagreements, to correct.
+   */
   readonly corrections: readonly PositionDrift[];
   /** Rows with an unreadable quantity (skipped). */
   readonly invalid: readonly RemotePosition[];
@@ -29,23 +50,27 @@ export interface PositionCheck {
  * Compares local positions with the exchange's.
  *
  * user_fill is a match-time notice and positions move at on-chain settlement, so a fresh fill shows as a
- * transient drift. Only a drift seen twice in a row with the same figures (pass the previous check's
- * `drifts` as `prior`) is reported for correction; a transient one changes between checks or vanishes.
+ * transient drift. A drift is reported for correction only when the previous check (pass its `drifts`
+ * as `prior`) saw it with the same figures AND it was first seen at least `settleMs` ago. Counting
+ * checks alone is not enough: reconciles can run 250 ms apart (a reconnect, an ambiguous answer, the
+ * follow-up of an unresolved order), well inside a settlement, and correcting a fill away there
+ * loses its edge (its shares come back at the mark once settled). A transient drift changes between
+ * checks or vanishes; a changed one starts its age again.
  *
  * INVARIANTS
- * - Pure. A token missing on either side counts as 0 there. `tokens`, when given, limits the check to
- *   the tokens mm trades (the wallet may hold others).
+ * - Pure: the caller gives the time. A token missing on either side counts as 0 there.
  * - Every drift is reported (for the log and metrics); a correction is always also a drift.
  * @example
- * const c = checkPositions(inv.sizes(), await port.positions(), lastDrifts);
+ * const c = checkPositions(inv.sizes(), await port.positions(), lastDrifts, { nowMs, settleMs: 30_000 });
  * applyPositionCorrections(inv, c.corrections, clock.now());
  */
 export function checkPositions(
   local: ReadonlyMap<string, bigint>,
   remote: readonly RemotePosition[],
-  prior: readonly PositionDrift[] = [],
-  tokens?: ReadonlySet<string>,
+  prior: readonly PositionDrift[],
+  timing: PositionCheckTiming,
 ): PositionCheck {
+  const { nowMs, settleMs, tokens } = timing;
   const remoteSizes = new Map<string, bigint>();
   const invalid: RemotePosition[] = [];
   for (const p of remote) {
@@ -65,10 +90,18 @@ export function checkPositions(
     const localMicro = local.get(tokenId) ?? 0n;
     const remoteMicro = remoteSizes.get(tokenId) ?? 0n;
     if (localMicro === remoteMicro) continue;
-    const d: PositionDrift = { tokenId, localMicro, remoteMicro, driftMicro: remoteMicro - localMicro };
-    drifts.push(d);
     const p = before.get(tokenId);
-    if (p !== undefined && p.localMicro === localMicro && p.remoteMicro === remoteMicro) corrections.push(d);
+    const same = p !== undefined && p.localMicro === localMicro && p.remoteMicro === remoteMicro;
+    const sinceMs = same ? p.sinceMs : nowMs;
+    const d: PositionDrift = {
+      tokenId,
+      localMicro,
+      remoteMicro,
+      driftMicro: remoteMicro - localMicro,
+      sinceMs,
+    };
+    drifts.push(d);
+    if (same && nowMs - sinceMs >= settleMs) corrections.push(d);
   }
   return { drifts, corrections, invalid };
 }

@@ -45,12 +45,15 @@ export const FRA = market("arg-vs-fra-final-fra-win");
  *   "after the periodic reconcile that follows recovery" (30 s is the default interval); the checks
  *   wait for two reconciles completed after recovery (the first may have begun before it), i.e. at
  *   most ~2 s;
+ * - reconcile.driftSettleMs 1000 (one such period): a redemption's drift moves a settled market's
+ *   baseline at the next reconcile, as it would 30 s later with the defaults;
  * - exchange.requestTimeoutMs 1500: an unanswered placement turns ambiguous in 1.5 s, not 10 s;
  * - circuitBreaker.openMs 1000 and the error-rate cool-down 1000: a storm that trips them costs a
  *   second, not a minute (the behaviour is the same, only shorter).
  */
 export const FAST_ENV: Readonly<Record<string, string>> = {
   MM_RECONCILE_INTERVAL_MS: "1000",
+  MM_RECONCILE_DRIFT_SETTLE_MS: "1000",
   MM_EXCHANGE_REQUEST_TIMEOUT_MS: "1500",
   MM_CIRCUIT_BREAKER_OPEN_MS: "1000",
   MM_RISK: JSON.stringify({ errorRate: { coolDownMs: 1000 } }),

@@ -213,7 +213,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     driftCorrected: new Counter({
       name: "mm_reconcile_drift_corrected_total",
-      help: "Position drifts seen twice identically and corrected to the exchange's figure.",
+      help: "Position drifts that lasted (unchanged over consecutive reconciles and the settlement window) and were corrected to the exchange's figure.",
       registers,
     }),
     lastReconcile: new Gauge({

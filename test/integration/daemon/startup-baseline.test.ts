@@ -135,7 +135,13 @@ describe("position corrections on the exchange's clock", () => {
     let drifted = false;
     const { logger } = memoryLogger("error");
     const d = await startDaemon(
-      daemonConfig(m, [ARG.slug], { MM_ENGINE_STRATEGY: BANDS, MM_RECONCILE_INTERVAL_MS: "1000" }),
+      daemonConfig(m, [ARG.slug], {
+        MM_ENGINE_STRATEGY: BANDS,
+        MM_RECONCILE_INTERVAL_MS: "1000",
+        // What is pinned is where the correction stands, not when: no settlement window, so it comes
+        // at the first consecutive identical sightings, within the wait below.
+        MM_RECONCILE_DRIFT_SETTLE_MS: "0",
+      }),
       {
         logger,
         listener: (e) => {

@@ -32,12 +32,13 @@ export interface InstrumentedStack {
  * in process with flow and admin, the daemon over real HTTP and WebSocket, the metrics server), on
  * loopback and free ports. Resolves once /ready says ready (engine reconciled, every book synced).
  * Timings are shortened through the same MM_* settings an operator would use, so a run of seconds
- * shows what a live one shows in minutes: reconcile every 2 s, an error-rate halt that cools down
- * in 3 s.
+ * shows what a live one shows in minutes: reconcile every 2 s, a drift corrected once it has lasted
+ * one such period (2 s, its settlement window), an error-rate halt that cools down in 3 s.
  */
 export async function startInstrumentedStack(): Promise<InstrumentedStack> {
   const env = {
     MM_RECONCILE_INTERVAL_MS: "2000",
+    MM_RECONCILE_DRIFT_SETTLE_MS: "2000",
     MM_RISK: JSON.stringify({ errorRate: { maxErrors: 5, windowMs: 10_000, coolDownMs: 3_000 } }),
     MM_METRICS_PORT: "0",
     MM_METRICS_MAX_MARKET_LABELS: "20",

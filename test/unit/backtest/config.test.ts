@@ -91,6 +91,16 @@ describe("replay config", () => {
     });
   });
 
+  it("takes the drift settlement window (reconcileDriftSettleMs): 30 s by default, 0 allowed, negative refused", () => {
+    const unset = parseReplayConfig([{ strategy: BANDS }]);
+    expect(resolveEngineOptions(unset.engine).reconcileDriftSettleMs).toBe(30_000);
+    const none = parseReplayConfig([{ strategy: BANDS, engine: { reconcileDriftSettleMs: 0 } }]);
+    expect(resolveEngineOptions(none.engine).reconcileDriftSettleMs).toBe(0);
+    expect(issues([{ strategy: BANDS, engine: { reconcileDriftSettleMs: -1 } }])).toEqual([
+      "engine: reconcileDriftSettleMs: must be a number ≥ 0",
+    ]);
+  });
+
   it("groups tokens into markets by condition, outcomes ordered by index", () => {
     const c = parseReplayConfig([
       {

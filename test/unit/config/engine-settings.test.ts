@@ -25,7 +25,7 @@ describe("trading settings: defaults", () => {
     });
     expect(c.risk).toEqual(JSON.parse(JSON.stringify(DEFAULT_RISK_SETTINGS)));
     expect(c.queue).toEqual({ rateLimitPerMin: 600, concurrency: 16, ipLimitFactor: 1 });
-    expect(c.reconcile).toEqual({ intervalMs: 30_000, onStart: "cancel" });
+    expect(c.reconcile).toEqual({ intervalMs: 30_000, driftSettleMs: 30_000, onStart: "cancel" });
     expect(c.shutdown).toEqual({ timeoutMs: 10_000 });
     // The defaults are what the strategy registry and the risk parser accept.
     expect(parseStrategyConfig(c.engine.strategy).name).toBe("bands");

@@ -28,7 +28,7 @@ describe("engine inventory baseline and the position check", () => {
     expect(h.botQuotes(yes)).toEqual(["sell 0.53 10"]); // long 5,000 ≥ soft cap 1,000: reduce-only
   });
 
-  it("a drift seen twice is corrected relative to the baseline and reported", async () => {
+  it("a drift seen twice, a settlement window apart, is corrected relative to the baseline and reported", async () => {
     const h = new Harness({ botShares: "5000" });
     const [yes] = h.tokens();
     h.crowdQuote(yes, "0.48", "0.52");
@@ -36,8 +36,15 @@ describe("engine inventory baseline and the position check", () => {
     await h.run();
     h.venue.credit(BOT, yes, 7_000_000n); // 7 shares appear that no fill explains
     await h.run(30_000);
-    expect(h.eventsOf("reconcile").at(-1)?.summary.drifts).toEqual([
-      { tokenId: yes, localMicro: 5_000_000_000n, remoteMicro: 5_007_000_000n, driftMicro: 7_000_000n },
+    const first = h.eventsOf("reconcile").at(-1);
+    expect(first?.summary.drifts).toEqual([
+      {
+        tokenId: yes,
+        localMicro: 5_000_000_000n,
+        remoteMicro: 5_007_000_000n,
+        driftMicro: 7_000_000n,
+        sinceMs: first?.atMs,
+      },
     ]);
     expect(h.engine.positionOf(yes)).toBe(0n);
     await h.run(30_000);

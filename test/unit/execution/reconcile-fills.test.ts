@@ -133,6 +133,9 @@ describe("backfillTrades", () => {
   });
 });
 
+/** No settlement window: the age rule has a test of its own (reconcile-positions-age.test.ts). */
+const NOW = { nowMs: 0, settleMs: 0 };
+
 describe("checkPositions", () => {
   it("reports every drift, corrects only one seen identically twice", () => {
     const local = new Map([
@@ -146,7 +149,7 @@ describe("checkPositions", () => {
       { tokenId: "D", quantity: "2" },
       { tokenId: "E", quantity: "x" },
     ];
-    const first = checkPositions(local, remote);
+    const first = checkPositions(local, remote, [], NOW);
     expect(first.drifts.map((d) => [d.tokenId, d.driftMicro])).toEqual([
       ["B", -1_000_000n],
       ["C", -1_000_000n],
@@ -155,23 +158,23 @@ describe("checkPositions", () => {
     expect(first.corrections).toEqual([]);
     expect(first.invalid).toEqual([{ tokenId: "E", quantity: "x" }]);
     const moved = [...remote.slice(0, 1), { tokenId: "B", quantity: "4.5" }, ...remote.slice(2)];
-    const second = checkPositions(local, moved, first.drifts);
+    const second = checkPositions(local, moved, first.drifts, NOW);
     expect(second.corrections.map((d) => d.tokenId)).toEqual(["C", "D"]);
-    expect(checkPositions(local, remote, [], new Set(["A", "B"])).drifts.map((d) => d.tokenId)).toEqual([
-      "B",
-    ]);
+    expect(
+      checkPositions(local, remote, [], { ...NOW, tokens: new Set(["A", "B"]) }).drifts.map((d) => d.tokenId),
+    ).toEqual(["B"]);
   });
 
   it("a correction brings inventory to the exchange's figure", () => {
     const inv = new Inventory();
     inv.applyFill(fill({ tradeId: "t", orderId: "o", sizeMicro: 5_000_000n }));
-    const c = checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }]);
+    const c = checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }], [], NOW);
     applyPositionCorrections(
       inv,
-      checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }], c.drifts).corrections,
+      checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }], c.drifts, NOW).corrections,
       9_000,
     );
     expect(inv.account(TOKEN).sizeMicro).toBe(4_000_000n);
-    expect(checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }]).drifts).toEqual([]);
+    expect(checkPositions(inv.sizes(), [{ tokenId: TOKEN, quantity: "4" }], [], NOW).drifts).toEqual([]);
   });
 });

@@ -234,8 +234,12 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
       pending: 1,
       backfilled: 1,
       tradePagesCapped: true,
-      drifts: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
-      corrections: [{ tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n }],
+      drifts: [
+        { tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n, sinceMs: 0 },
+      ],
+      corrections: [
+        { tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n, sinceMs: 0 },
+      ],
     },
   });
   on({ type: "reconcile_failed", atMs: at, reason: "ambiguous", error: new Error("boom") });

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { PositionsAt } from "../../../src/engine/ports.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /**
- * The spec: user_fill is "a match-time notice, emitted before on-chain settlement", and positions
- * (GET /api/me/positions) move at settlement. reconcile-positions.ts guards against that lag by
- * correcting only a drift "seen twice in a row", but two reconciles can run 250 ms apart (a
- * reconnect, an ambiguous answer, the 2 s follow-up while an unknown order is pending), well inside
- * a settlement window. The fill is then "corrected" away, and when settlement lands its shares come
- * back at the mark instead of the fill price: the fill's edge vanishes from PnL for good.
+ * A fill still settling is not corrected away. The spec: user_fill is "a match-time notice, emitted
+ * before on-chain settlement", and positions (GET /api/me/positions) move at settlement, so a fresh
+ * fill shows as a drift for a while. Reconciles can run 250 ms apart (a reconnect, an ambiguous
+ * answer, the 2 s follow-up while an unknown order is pending): a drift is corrected only once seen
+ * in consecutive checks AND first seen reconcileDriftSettleMs ago (default 30 s). Corrected inside
+ * the window, the fill would go (position 4 → 0), and once settled its shares would come back at the
+ * mark, not the fill price: its edge gone from PnL for good.
  */
-describe("review fills: a fill still settling is not corrected away by two quick reconciles", () => {
+describe("reconcile: a fill still settling is not corrected away by two quick reconciles", () => {
   it("keeps the fill's position and its PnL when the positions read lags the user_fill by a few seconds", async () => {
     const h = new Harness();
     const [yes] = h.tokens();
