@@ -78,11 +78,11 @@ export function* crossing(book: OrderBook, side: Side, price: number): Generator
 export class CrossedLevels {
   readonly #held = new Set<number>();
   readonly #key: (tokenId: string, side: Side, price: number) => number;
-  readonly #have: (key: number, recorded: Level) => bigint;
+  readonly #have: (key: number, recorded: Level, tokenId: string) => bigint;
 
   constructor(
     key: (tokenId: string, side: Side, price: number) => number,
-    have: (key: number, recorded: Level) => bigint,
+    have: (key: number, recorded: Level, tokenId: string) => bigint,
   ) {
     this.#key = key;
     this.#have = have;
@@ -108,7 +108,7 @@ export class CrossedLevels {
       const l = levels.at(i);
       if (l === undefined || (side === "buy" ? l.price > price : l.price < price)) return false;
       const key = this.#key(tokenId, other, l.price);
-      if (!this.#held.has(key) && this.#have(key, l) > 0n) return true;
+      if (!this.#held.has(key) && this.#have(key, l, tokenId) > 0n) return true;
     }
   }
 

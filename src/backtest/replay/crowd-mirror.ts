@@ -67,7 +67,9 @@ export class CrowdMirror {
   readonly #levels = new Map<number, CrowdLevel>();
   readonly #crossed = new CrossedLevels(
     (tokenId, side, price) => this.#key(tokenId, side, price),
-    (key, l) => this.#levels.get(key)?.remaining ?? l.size,
+    // An off-tick recorded level never enters the venue (the venue refuses it): it crosses nothing.
+    (key, l, tokenId) =>
+      l.price % this.#tickOf(tokenId) !== 0 ? 0n : (this.#levels.get(key)?.remaining ?? l.size),
   );
   readonly #keyOf = new Map<string, number>();
   readonly #tags: ReadonlyMap<string, number>;
@@ -290,7 +292,12 @@ export class CrowdMirror {
 
   // The level enters the venue now unless it is there already (`recorded`: its recorded size).
   #enter(key: number, tokenId: string, side: Side, price: number, recorded: bigint): void {
-    if (this.#crossed.has(key)) return; // rule 6
+    // Rule 6, judged again now that a bot order could meet it: what crossed it may be gone (the bot
+    // took it, the venue cancelled it) with no change of the recording to say so.
+    if (this.#crossed.has(key)) {
+      if (this.#crossed.crosses(this.#books.book(tokenId), tokenId, side, price)) return;
+      this.#crossed.set(key, false);
+    }
     const level = this.#levels.get(key);
     if (level === undefined) this.#place(key, tokenId, side, price, recorded, recorded);
     else if (level.orderId === undefined && level.remaining > 0n) {
@@ -380,6 +387,10 @@ export class CrowdMirror {
       this.counters.printQty += filled;
     }
     for (const a of aside) this.#place(a.key, tokenId, side, a.price, a.remaining, a.recorded);
+  }
+
+  #tickOf(tokenId: string): number {
+    return this.#tick[this.#tags.get(tokenId) ?? -1] ?? 1;
   }
 
   // A level's key (levelKey).
