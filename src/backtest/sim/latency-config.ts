@@ -52,7 +52,10 @@ export function readLatency(r: ConfigReader, o: Json, path: string, key: string)
       const sigma = required(r, d, at, "sigma", { min: 0, max: 5 });
       const spec = { type: "lognormal", medianMs: medianMs > 0 ? medianMs : 1, sigma } as const;
       if (d.maxMs === undefined) return spec; // the summary echoes the spec as written
-      return { ...spec, maxMs: r.num(d, at, "maxMs", MAX_MS, MS) };
+      const maxMs = r.num(d, at, "maxMs", MAX_MS, MS);
+      // A cap below the median flattens the distribution into (nearly) a constant: a typo, not a model.
+      if (maxMs < spec.medianMs) r.issues.add(join(at, "maxMs"), "must be >= medianMs");
+      return { ...spec, maxMs: Math.max(spec.medianMs, maxMs) };
     }
     default:
       return { type: "empirical", samplesMs: samples(r, d.samplesMs, join(at, "samplesMs")) };

@@ -118,6 +118,11 @@ describe("latency config", () => {
       capped,
     );
     expect(issues({ entryMs: { ...capped, maxMs: -1 } })).toEqual(["latency.entryMs.maxMs: must be >= 0"]);
+    // A cap under the median would flatten the distribution into a constant: refused, named.
+    expect(issues({ entryMs: { ...capped, maxMs: 19 } })).toEqual([
+      "latency.entryMs.maxMs: must be >= medianMs",
+    ]);
+    expect(issues({ entryMs: { ...capped, maxMs: 20 } })).toEqual([]);
     expect(parseReplayConfig([{ strategy: BANDS, latency: { entryMs: 20 } }]).latency).toEqual({
       feedMs: 0,
       entryMs: 20,
