@@ -26,7 +26,7 @@ describe("README: how soon a position drift is corrected", () => {
     expect(`${l} ${next}`).not.toMatch(/within two reconciles/);
   });
 
-  it("the `inventoryBaseline: \"zero\"` Assumptions row does not say the correction takes two reconciles", () => {
+  it('the `inventoryBaseline: "zero"` Assumptions row does not say the correction takes two reconciles', () => {
     expect(lineWith('| holding with `inventoryBaseline: "zero"` |')).not.toMatch(/\(two reconciles\)/);
   });
 });
