@@ -4,12 +4,11 @@ import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../../src/config/paths.js";
 
 /**
- * Review 14 (drift): since 7efa6d9 a drift is corrected only once unchanged in consecutive checks AND
- * first seen reconcile.driftSettleMs (30 s) ago, whatever the reconcile period. Two README passages the
- * commit did not touch still promise a correction "within two reconciles" / after "two reconciles":
- * with reconcile.intervalMs 1000 (allowed, and the fault suite's) that is ~31 reconciles; at the
- * default any reconnect / order_ended / ambiguous run in between adds more. An operator sizing the
- * time a wrong position (missed fill, baseline `zero`) holds the caps and PnL reads the wrong bound.
+ * README: how soon a position drift is corrected. A drift is corrected once unchanged in consecutive
+ * checks AND first seen reconcile.driftSettleMs ago, with no fill of its token younger than that,
+ * whatever the reconcile period: not "within two reconciles" (at reconcile.intervalMs 1000 that is
+ * about 31). An operator sizing how long a wrong position (a missed fill, baseline `zero`) holds the
+ * caps and PnL reads the bound from these passages.
  */
 const README = readFileSync(join(packageRoot(), "README.md"), "utf8");
 
