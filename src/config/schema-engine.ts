@@ -156,7 +156,7 @@ export const engineSchema = {
       max: 3_600_000,
     }),
     driftSettleMs: setting({
-      doc: "A position that disagrees with the exchange's is corrected to its figure only once the same difference shows in two reconciles in a row and was first seen at least this long ago, in ms: the exchange's positions move at a fill's on-chain settlement, after its fill notice, and reconciles can run 250 ms apart (reconnects, ambiguous sends), so a fill still settling would be corrected away and its edge lost from PnL. 0: two reconciles in a row suffice.",
+      doc: "A position that disagrees with the exchange's is corrected to its figure only once the same difference shows in two reconciles in a row and was first seen at least this long ago, with no fill of the token matched within this long before the positions read, in ms: the exchange's positions move at a fill's on-chain settlement, after its fill notice, and reconciles can run 250 ms apart (reconnects, ambiguous sends), so a fill still settling would be corrected away and its edge lost from PnL. 0: two reconciles in a row suffice.",
       format: "mm-int",
       default: 30_000,
       env: "MM_RECONCILE_DRIFT_SETTLE_MS",

@@ -54,8 +54,8 @@ export interface ReconcileMemory {
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
  *   tokens; a drift seen identically in consecutive checks and first seen at least
- *   reconcileDriftSettleMs ago (a fill moves the positions only at its settlement, and reconciles can
- *   run 250 ms apart) is corrected in inventory (relative to the baseline) and reported through the
+ *   reconcileDriftSettleMs ago, on a token with no fill matched within that window before the read
+ *   (a fill moves the positions only at its settlement, and reconciles can run 250 ms apart) is corrected in inventory (relative to the baseline) and reported through the
  *   listener, and the tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
@@ -157,11 +157,13 @@ export async function reconcileOnce(
   // misplace it by the skew, counting fills twice (behind) or losing them (ahead).
   const asOfMs = read.asOfMs ?? now + offsetMs;
   // A drift's age is elapsed time, on the clock that does not step: a wall-clock jump forward must
-  // not make a fill still settling look old enough to correct.
+  // not make a fill still settling look old enough to correct. A fill's age is taken against the
+  // read's own instant (both on the exchange's clock): the same figures may be a newer fill's.
   const check = checkPositions(positions.absoluteSizes(), read.positions, memory.priorDrifts, {
     nowMs: monotonicNow(clock),
     settleMs: options.reconcileDriftSettleMs,
     tokens: new Set(tokens.ids()),
+    fills: { asOfMs, lastFillMs: (t) => core.inventory.lastFillMs(t) },
   });
   memory.priorDrifts = check.drifts;
   // A drift on a market not known settled may be a silent resolution's redemption: its record says,

@@ -33,6 +33,8 @@ interface Ledger {
   acc: TokenAccount;
   /** An entry went in before the end (or a fee changed): recompute before the next read. */
   dirty: boolean;
+  /** The latest match time (tsMs) of a fill applied to the token, compacted ones included. */
+  lastFillMs: number | undefined;
 }
 
 /** Optional hooks of an Inventory. */
@@ -132,6 +134,8 @@ export class Inventory {
     this.#fills.set(key, entry);
     this.#applied++;
     this.#insert(fill.tokenId, entry);
+    const l = this.#ledger(fill.tokenId);
+    if (l.lastFillMs === undefined || fill.tsMs > l.lastFillMs) l.lastFillMs = fill.tsMs;
     if (entry.fee !== undefined) this.#onFee?.(fill, entry.fee);
     return true;
   }
@@ -273,6 +277,15 @@ export class Inventory {
     return out;
   }
 
+  /**
+   * The latest match time (tsMs, the exchange's clock) of any fill applied to the token, kept past
+   * compaction; undefined when none was. A position check holds back a drift while such a fill may
+   * still be settling (checkPositions).
+   */
+  lastFillMs(tokenId: string): number | undefined {
+    return this.#ledgers.get(tokenId)?.lastFillMs;
+  }
+
   /** How many distinct fills were applied (compacted ones included). */
   get fillCount(): number {
     return this.#applied;
@@ -288,7 +301,14 @@ export class Inventory {
   #ledger(tokenId: string): Ledger {
     let l = this.#ledgers.get(tokenId);
     if (l === undefined) {
-      l = { entries: [], base: EMPTY_ACCOUNT, compacted: 0, acc: EMPTY_ACCOUNT, dirty: false };
+      l = {
+        entries: [],
+        base: EMPTY_ACCOUNT,
+        compacted: 0,
+        acc: EMPTY_ACCOUNT,
+        dirty: false,
+        lastFillMs: undefined,
+      };
       this.#ledgers.set(tokenId, l);
     }
     return l;

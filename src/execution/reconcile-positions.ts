@@ -32,14 +32,24 @@ export interface PositionCheckTiming {
   readonly settleMs: number;
   /** Limits the check to these tokens (the ones mm trades: the wallet may hold others). */
   readonly tokens?: ReadonlySet<string>;
+  /**
+   * The fills' side of the window: the positions read's own instant (`asOfMs`, on the exchange's
+   * clock, the scale of a fill's tsMs) and each token's latest applied fill (Inventory.lastFillMs).
+   * A token with a fill matched less than `settleMs` before `asOfMs` is not corrected, however old
+   * its drift: the same figures can come back for a different fill (a fixed-size round trip).
+   */
+  readonly fills?: {
+    readonly asOfMs: number;
+    readonly lastFillMs: (tokenId: string) => number | undefined;
+  };
 }
 
 export interface PositionCheck {
   /** Every token that disagrees now. */
   readonly drifts: readonly PositionDrift[];
   /**
-   * The drifts seen identically in the previous check too and first seen at least `settleMs` ago:
-   * settled disagreements, to correct.
+   * The drifts seen identically in the previous check too, first seen at least `settleMs` ago, on tokens with no fill younger than `settleMs` (`timing.fills`): settled
+   * disagreements, to correct.
    */
   readonly corrections: readonly PositionDrift[];
   /** Rows with an unreadable quantity (skipped). */
@@ -55,7 +65,11 @@ export interface PositionCheck {
  * checks alone is not enough: reconciles can run 250 ms apart (a reconnect, an ambiguous answer, the
  * follow-up of an unresolved order), well inside a settlement, and correcting a fill away there
  * loses its edge (its shares come back at the mark once settled). A transient drift changes between
- * checks or vanishes; a changed one starts its age again.
+ * checks or vanishes; a changed one starts its age again. Same figures need not be the same drift,
+ * though: with a fixed quote size the position goes 0 → 4 → 0 → 4 between two checks, and the second
+ * +4 is a fresh fill. So a token is also not corrected while a fill of it matched less than
+ * `settleMs` before the positions read (`timing.fills`); on a token that fills more often than that,
+ * a lasting drift waits for a quiet spell (it is still reported in `drifts`).
  *
  * INVARIANTS
  * - Pure: the caller gives the time. A token missing on either side counts as 0 there.
@@ -70,7 +84,12 @@ export function checkPositions(
   prior: readonly PositionDrift[],
   timing: PositionCheckTiming,
 ): PositionCheck {
-  const { nowMs, settleMs, tokens } = timing;
+  const { nowMs, settleMs, tokens, fills } = timing;
+  // settleMs 0 turns the window off (the old rule: two identical checks in a row).
+  const fillSettling = (tokenId: string): boolean => {
+    const last = fills?.lastFillMs(tokenId);
+    return settleMs > 0 && fills !== undefined && last !== undefined && fills.asOfMs - last < settleMs;
+  };
   const remoteSizes = new Map<string, bigint>();
   const invalid: RemotePosition[] = [];
   for (const p of remote) {
@@ -101,7 +120,7 @@ export function checkPositions(
       sinceMs,
     };
     drifts.push(d);
-    if (same && nowMs - sinceMs >= settleMs) corrections.push(d);
+    if (same && nowMs - sinceMs >= settleMs && !fillSettling(tokenId)) corrections.push(d);
   }
   return { drifts, corrections, invalid };
 }

@@ -174,3 +174,20 @@ describe("Inventory.compact properties", () => {
     );
   });
 });
+
+describe("Inventory.lastFillMs: a token's latest applied fill (the drift check's settling window)", () => {
+  it("is the latest match time of an applied fill, kept past compaction; duplicates and late fills do not move it", () => {
+    const inv = new Inventory();
+    expect(inv.lastFillMs(TOKEN)).toBeUndefined();
+    inv.applyFill(fill({ tradeId: "t2", orderId: "o", tsMs: 5_000 }));
+    inv.applyFill(fill({ tradeId: "t1", orderId: "o", tsMs: 3_000 })); // out of order: still 5000
+    expect(inv.lastFillMs(TOKEN)).toBe(5_000);
+    inv.correct(TOKEN, 0n, 9_000); // a correction is no fill
+    expect(inv.lastFillMs(TOKEN)).toBe(5_000);
+    inv.compact(10_000);
+    expect(inv.lastFillMs(TOKEN)).toBe(5_000);
+    expect(inv.applyFill(fill({ tradeId: "t3", orderId: "o", tsMs: 8_000 }))).toBe(false); // late
+    expect(inv.lastFillMs(TOKEN)).toBe(5_000);
+    expect(inv.lastFillMs("other")).toBeUndefined();
+  });
+});

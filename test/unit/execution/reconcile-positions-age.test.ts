@@ -62,3 +62,35 @@ describe("checkPositions: a drift's age", () => {
     expect(again.corrections).toHaveLength(1);
   });
 });
+
+describe("checkPositions: a token's latest fill", () => {
+  /** A check at `nowMs` whose positions read stands at `asOfMs`, the token's last fill at `lastFillMs`. */
+  function withFill(nowMs: number, prior: readonly PositionDrift[], asOfMs: number, lastFillMs?: number) {
+    return checkPositions(local, lagging, prior, {
+      nowMs,
+      settleMs: SETTLE_MS,
+      fills: { asOfMs, lastFillMs: (t) => (t === "A" ? lastFillMs : undefined) },
+    });
+  }
+
+  it("holds back an old drift while a fill of its token is younger than the window, reporting it", () => {
+    // The same figures for 30 s, but the token filled 3 s before the read (a fixed-size round trip:
+    // the +4 now is a different fill from the one first seen).
+    const first = withFill(0, [], 100_000, 70_000);
+    const held = withFill(SETTLE_MS, first.drifts, 130_000, 127_000);
+    expect(held.drifts).toHaveLength(1);
+    expect(held.drifts[0]?.sinceMs).toBe(0);
+    expect(held.corrections).toEqual([]);
+    // One millisecond short of the window, still held; at the window, corrected.
+    expect(withFill(SETTLE_MS, first.drifts, 130_000, 100_001).corrections).toEqual([]);
+    expect(withFill(SETTLE_MS, first.drifts, 130_000, 100_000).corrections).toHaveLength(1);
+    // A token that never filled: the age rule alone.
+    expect(withFill(SETTLE_MS, first.drifts, 130_000).corrections).toHaveLength(1);
+  });
+
+  it("with no window (settleMs 0) keeps the old rule whatever the fills", () => {
+    const opts = { nowMs: 1, settleMs: 0, fills: { asOfMs: 10, lastFillMs: () => 10 } };
+    const first = checkPositions(local, lagging, [], opts);
+    expect(checkPositions(local, lagging, first.drifts, opts).corrections).toHaveLength(1);
+  });
+});

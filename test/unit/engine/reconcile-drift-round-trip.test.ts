@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import type { PositionsAt } from "../../../src/engine/ports.js";
 import { weiToString } from "../../../src/venue/wire.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /**
- * Review 14 (drift): the settlement window (7efa6d9) dates a drift from its first sighting and keeps
- * that date while the next check sees the same FIGURES (local, remote). A market maker quotes a fixed
- * size, so its position goes 0 → 4 → 0 → 4 within a period as bid and ask fill in turn, and the
- * exchange's positions follow a few seconds behind. Two periodic checks 30 s apart then both see
- * (local +4, remote +0): the first for fill A still settling, the second for fill C, matched a moment
- * ago and still settling. The figures are the same, so the drift is taken as 30 s old and C is
- * corrected away (position 4 → 0); once C settles its shares come back at the mark, not its price:
- * its edge leaves PnL for good — the very loss the window was added to prevent.
+ * A fill still settling is not corrected away when the same drift figures come back for a different
+ * fill. A market maker quotes a fixed size, so its position goes 0 → 4 → 0 → 4 within a period as bid
+ * and ask fill in turn, and the exchange's positions follow a few seconds behind (they move at
+ * on-chain settlement). Two periodic checks 30 s apart then both see (local +4, remote +0): the first
+ * for fill A, the second for fill C, matched a moment ago. The drift's age alone would call it 30 s
+ * old; the check also holds back a token with a fill matched less than reconcile.driftSettleMs before
+ * the positions read. Corrected, C would go (4 → 0) and, once settled, come back at the mark: its
+ * edge gone from PnL, the kill switch and the journal.
  */
 describe("drift settle window: a fixed-size round trip between two checks", () => {
   it("does not correct away a fill matched just before the second check (same figures, different fill)", async () => {
