@@ -44,11 +44,19 @@ export interface PositionCheckTiming {
   };
 }
 
+/**
+ * How much earlier than `settleMs` a drift's age may fall and still count as settled (ms). The
+ * default window equals the default reconcile period, and a timer can fire about a millisecond early
+ * against the monotonic clock: without this margin the correction could slip by a whole period.
+ */
+export const DRIFT_AGE_SLACK_MS = 10;
+
 export interface PositionCheck {
   /** Every token that disagrees now. */
   readonly drifts: readonly PositionDrift[];
   /**
-   * The drifts seen identically in the previous check too, first seen at least `settleMs` ago, on tokens with no fill younger than `settleMs` (`timing.fills`): settled
+   * The drifts seen identically in the previous check too, first seen at least `settleMs` ago (less
+   * DRIFT_AGE_SLACK_MS), on tokens with no fill younger than `settleMs` (`timing.fills`): settled
    * disagreements, to correct.
    */
   readonly corrections: readonly PositionDrift[];
@@ -120,7 +128,8 @@ export function checkPositions(
       sinceMs,
     };
     drifts.push(d);
-    if (same && nowMs - sinceMs >= settleMs && !fillSettling(tokenId)) corrections.push(d);
+    if (same && nowMs - sinceMs >= settleMs - DRIFT_AGE_SLACK_MS && !fillSettling(tokenId))
+      corrections.push(d);
   }
   return { drifts, corrections, invalid };
 }

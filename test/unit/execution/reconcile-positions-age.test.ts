@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkPositions, type PositionDrift } from "../../../src/execution/reconcile-positions.js";
+import {
+  checkPositions,
+  DRIFT_AGE_SLACK_MS,
+  type PositionDrift,
+} from "../../../src/execution/reconcile-positions.js";
 
 /*
  * The settlement window of the position check: a drift is corrected only when the previous check saw
@@ -26,12 +30,18 @@ describe("checkPositions: a drift's age", () => {
     const quick = check(1_250, first.drifts);
     expect(quick.corrections).toEqual([]);
     expect(quick.drifts[0]?.sinceMs).toBe(1_000);
-    // Just short of the window.
-    const almost = check(1_000 + SETTLE_MS - 1, quick.drifts);
+    // Just short of the window (less the timer slack).
+    const almost = check(1_000 + SETTLE_MS - DRIFT_AGE_SLACK_MS - 1, quick.drifts);
     expect(almost.corrections).toEqual([]);
     // At the window, unchanged since its first sighting: corrected, still dated from then.
     const settled = check(1_000 + SETTLE_MS, almost.drifts);
     expect(settled.corrections.map((d) => [d.tokenId, d.sinceMs])).toEqual([["A", 1_000]]);
+  });
+
+  it("corrects at a check a timer fired a millisecond early (window equal to the reconcile period)", () => {
+    const first = check(0, []);
+    expect(check(SETTLE_MS - 1, first.drifts).corrections).toHaveLength(1);
+    expect(DRIFT_AGE_SLACK_MS).toBeLessThan(1_000); // far below any settlement
   });
 
   it("restarts the age when the figures change", () => {
