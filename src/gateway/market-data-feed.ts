@@ -110,12 +110,21 @@ export class MarketDataFeed {
 
   /**
    * Tracks and subscribes token_book for `tokenIds`: each book is `resyncing` until the snapshot
-   * that follows the subscription. Resolves with the server's verdict per id; ids refused for good
-   * are untracked, ids refused with `retryInMs` stay tracked (resyncing) while they are retried.
+   * that follows the subscription (tracked while its link is down, it waits for the link first).
+   * Resolves with the server's verdict per id; ids refused for good are untracked, ids refused
+   * with `retryInMs` stay tracked (resyncing) while they are retried.
    */
   async subscribeBooks(tokenIds: readonly string[]): Promise<SubscribeOutcome> {
     for (const t of tokenIds) this.tracker.track(t);
-    const outcome = await this.client.subscribe("token_book", tokenIds);
+    // subscribe() places the ids on their links before it awaits anything.
+    const subscribed = this.client.subscribe("token_book", tokenIds);
+    // A book on a link that is not open (dropped, or a new link still connecting) has no subscribe
+    // out, so no snapshot is coming: it is parked like the books of a dropped link, not timed out;
+    // the link's reconnect (expectSnapshot) or the accepted subscribe (resume) re-arms it.
+    for (const t of tokenIds) {
+      if (!this.client.linkOpenFor("token_book", t)) this.tracker.subscriptionLost(t);
+    }
+    const outcome = await subscribed;
     for (const r of outcome.rejected) {
       if (r.retryInMs === undefined) for (const t of r.ids) this.tracker.untrack(t);
     }
