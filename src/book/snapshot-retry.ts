@@ -27,6 +27,8 @@ export class SnapshotRetry {
   #timer: TimerId | undefined;
   #attempt = 0;
   #parked = false;
+  /** Parked by a request of its own that could not be sent (not by park()). */
+  #unsent = false;
 
   constructor(clock: Clock, backoff: BackoffConfig, timeoutMs: number, hooks: SnapshotRetryHooks) {
     this.#clock = clock;
@@ -50,6 +52,14 @@ export class SnapshotRetry {
     return this.#parked;
   }
 
+  /**
+   * Parked because a request of its own could not be sent: the book wanted a snapshot that no
+   * subscribe had promised (park() alone means one is promised once the subscription is back).
+   */
+  get unsent(): boolean {
+    return this.#unsent;
+  }
+
   /** Sends a request now and waits for its answer (parks when it could not be sent). */
   requestNow(): void {
     this.cancel();
@@ -59,6 +69,7 @@ export class SnapshotRetry {
     if (this.#hooks.send() || this.#timer !== timer) return;
     this.#attempt--;
     this.park();
+    this.#unsent = true;
   }
 
   /** Waits for a snapshot that is coming unasked (the one after subscribe). */
@@ -90,6 +101,7 @@ export class SnapshotRetry {
     if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
     this.#timer = undefined;
     this.#parked = false;
+    this.#unsent = false;
   }
 
   #arm(delayMs: number, fn: () => void): TimerId {

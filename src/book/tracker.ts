@@ -96,12 +96,17 @@ export class BookTracker {
   /**
    * The token's subscription is live again (the server accepted it): a book that was waiting
    * without a timer (subscriptionLost, or a request that could not be sent) now waits for the
-   * snapshot that follows every subscribe, and asks again if it does not come. Any other book is
-   * left as it is (one already synced by that snapshot, one whose request is timed).
+   * snapshot that follows every subscribe, and asks again if it does not come. A book that had
+   * its snapshot and then lost frames (a gap, a malformed or crossed frame, a stall probe) but
+   * could not ask asks now: the subscribe's snapshot already came (a slow subscribe ack), so
+   * waiting for it would only cost a timeout. Any other book is left as it is (one already synced
+   * by that snapshot, one whose request is timed).
    */
   resume(tokenId: string): void {
     const st = this.#books.get(tokenId);
-    if (st?.retry.parked === true) st.retry.expect();
+    if (st?.retry.parked !== true) return;
+    if (st.retry.unsent && st.lastSeq !== undefined) st.retry.requestNow();
+    else st.retry.expect();
   }
 
   /** Stops tracking a token (after unsubscribe). */

@@ -11,7 +11,8 @@ import { politeAnswer, RawServer, type Received } from "./raw-server.js";
  * time. While a link is down GatewayClient.requestBookSnapshot can send nothing (it says so): its
  * books stay `resyncing` and wait for the resubscribe's snapshot, asking and timing out nothing
  * meanwhile, so an outage shows as the connection's (mm_ws_*), not as ~10,000 phantom requests and
- * timeouts pointing at the exchange's snapshot service.
+ * timeouts pointing at the exchange's snapshot service. A book that lost frames while its
+ * subscribe was not yet accepted (a slow ack) asks as soon as it is, instead of timing out first.
  */
 
 const TOKEN = "123456";
@@ -139,5 +140,38 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     await run(clock, 10_500); // accepted: its snapshot is waited for, and asked for when missing
     expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
     expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 2, resyncs: 1 });
+  });
+
+  it("a book that lost frames before its slow subscribe was accepted asks at once when it is", async () => {
+    const held: Received[] = [];
+    const polite = politeAnswer();
+    const srv = await new RawServer((c, conn) =>
+      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
+    ).listen();
+    server = srv;
+    const clock = new SimClock(1_000_000);
+    const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
+    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
+    feed = f;
+    await f.start();
+    const subscribed = f.subscribeBooks([TOKEN]);
+    await client.ping();
+    // The subscribe's snapshot, then a gapped delta, land before the reply: the gap's request
+    // cannot go out yet (the subscription is not live).
+    srv.conns[0]?.send(snapshot(1));
+    const gapped = { tokenId: TOKEN, seq: 3, prevSeq: 2, changes: [] };
+    srv.conns[0]?.send({ type: "book_delta", sid: 1, channel: "token_book", id: TOKEN, data: gapped });
+    await client.ping();
+    expect(f.tracker.state(TOKEN)).toMatchObject({ status: "resyncing", reason: "gap" });
+    expect(client.counters.snapshotRequestsUnsent).toBe(1);
+
+    const sub = held[0];
+    const reply = polite(sub as Received, srv.conns[0] as never);
+    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    await subscribed;
+    await client.ping();
+    // No snapshot follows any more (it came already): asked at once, no timeout waited for.
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
+    expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 0, resyncs: 1 });
   });
 });

@@ -7,7 +7,8 @@ import { BASE_ASKS, BASE_BIDS, delta, setup, snapshot, TOKEN } from "./helpers.j
  * (counters.resyncs, mm_book_snapshot_requests_total) nor timed out (snapshotTimeouts): nothing
  * reached the exchange, and asking again in a loop could send nothing either. The book stays
  * `resyncing` and waits for the subscription to be back: expectSnapshot (the resubscribe after a
- * reconnect) or resume (a subscribe accepted) re-arms it, and then it times out and asks as usual.
+ * reconnect) or resume (a subscribe accepted) re-arms it, and then it times out and asks as usual;
+ * on resume, a book that lost frames after its snapshot asks at once (no other snapshot follows).
  * subscriptionLost (the connection dropped) parks a book the same way, before anything is asked.
  */
 
@@ -62,6 +63,21 @@ describe("BookTracker: snapshot requests that could not be sent", () => {
       "resyncing:resubscribed",
       "synced:snapshot",
     ]);
+  });
+
+  it("resume asks at once for a book that lost frames after its snapshot and could not ask", () => {
+    const { tracker, clock, port } = setup(NO_STALL);
+    tracker.onEvent(snapshot(7, BASE_BIDS, BASE_ASKS)); // the subscribe's snapshot, before its ack
+    port.down = true;
+    tracker.onEvent(delta(9, 8, [])); // a gap: the request cannot go out yet (not live)
+    clock.advanceBy(2_000);
+    port.down = false;
+    tracker.resume(TOKEN); // the slow ack: no other snapshot follows, so it asks now
+    expect(port.requests.map((r) => r.at)).toEqual([1_002_000]);
+    clock.advanceBy(9_999);
+    expect(tracker.counters).toMatchObject({ resyncs: 1, snapshotTimeouts: 0 });
+    tracker.onEvent(snapshot(12, BASE_BIDS, BASE_ASKS));
+    expect(tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true, lastSeq: 12 });
   });
 
   it("a synced book's resume is a no-op; a retired token's subscriptionLost is ignored", () => {
