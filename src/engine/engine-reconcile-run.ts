@@ -55,8 +55,9 @@ export interface ReconcileMemory {
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
  *   tokens; a drift seen identically in consecutive checks and first seen at least
  *   reconcileDriftSettleMs ago, on a token with no fill matched within that window before the read
- *   (a fill moves the positions only at its settlement, and reconciles can run 250 ms apart) is corrected in inventory (relative to the baseline) and reported through the
- *   listener, and the tokens whose inventory limits moved are requoted;
+ *   (a fill moves the positions only at its settlement, and reconciles can run 250 ms apart), is
+ *   corrected in inventory (relative to the baseline) and reported through the listener, and the
+ *   tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
  */

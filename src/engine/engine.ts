@@ -13,9 +13,9 @@
  * - `risk: RiskGuard`; `logger: Logger`;
  * - `options: EngineOptions`: only `session` (1–16 [a-z0-9]) is required; `startupPolicy` "cancel" |
  *   "adopt", `inventoryBaseline` "positions" | "zero", `tolerance`, `reconcileIntervalMs`,
- *   `reconcileDriftSettleMs`, `rateLimitPerMin`, `queue`, `volatility`, `restore` (accounts and order ids an earlier run left,
- *   and a kill-switch trip it never re-armed, read from the journal by the app layer), … (defaults
- *   in resolveEngineOptions);
+ *   `reconcileDriftSettleMs`, `rateLimitPerMin`, `queue`, `volatility`, `restore` (accounts and
+ *   order ids an earlier run left, and a kill-switch trip it never re-armed, read from the journal
+ *   by the app layer), … (defaults in resolveEngineOptions);
  * - optional `listener(event: EngineEvent)` (engine-events.ts: quote, place_sent, place_outcome,
  *   place_dropped, cancel_outcome, cancel_all_outcome, fill, fee, kill_switch, decision, reconcile,
  *   reconcile_failed, started, stopped), `rateLimitState(endpoint)` (`client.rateLimit`), `queueMetrics`.

@@ -63,9 +63,9 @@ interface MarketReads {
  * be read must not hold a missed fill's correction for ever). Drifts are keyed per token, so another
  * token's passing drift does not hold one already cleared. A port without `marketRecord` holds
  * nothing back. A correction is only ever a drift seen alike in consecutive checks and older than
- * the settlement window (reconcileDriftSettleMs), so a read that answers within that delays none. Once stopped (engine stop), no read starts: a reconcile still
- * running when the stop began would send one whose answer the stopped engine drops (MarketStatuses
- * takes no record after its stop). Its drifts stay held, as while a read is out.
+ * the settlement window (reconcileDriftSettleMs), so a read that answers within that delays none.
+ * Once stopped (engine stop), no read starts: a reconcile still running when the stop began would
+ * send one whose answer the stopped engine drops (MarketStatuses takes no record after its stop). Its drifts stay held, as while a read is out.
  */
 export class DriftRecordGate {
   readonly #markets = new Map<string, MarketReads>();

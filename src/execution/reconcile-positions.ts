@@ -27,7 +27,7 @@ export interface PositionCheckTiming {
   readonly nowMs: number;
   /**
    * How long a drift must have been seen, unchanged, before it is corrected (ms): longer than a
-   * fill's on-chain settlement takes (engine.reconcile.driftSettleMs).
+   * fill's on-chain settlement takes (the `reconcile.driftSettleMs` setting).
    */
   readonly settleMs: number;
   /** Limits the check to these tokens (the ones mm trades: the wallet may hold others). */
