@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { describe, expect, it } from "vitest";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * A token_book frame refused for its envelope is a frame the book missed. README "Order book":
@@ -14,15 +13,9 @@ import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
  */
 
 const TOKEN = "123456";
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
+const slots = feedSlots();
 
+/** politeAnswer, plus an acknowledgement of get_book_snapshot (which politeAnswer refuses). */
 function answer(): Answer {
   const polite = politeAnswer();
   return (c, conn) =>
@@ -33,26 +26,10 @@ function answer(): Answer {
 
 async function syncedFeed(): Promise<{ srv: RawServer; f: MarketDataFeed }> {
   const srv = await new RawServer(answer()).listen();
-  server = srv;
-  const clock = new SimClock(1_000_000);
-  const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
-  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-  feed = f;
+  const { client, feed: f } = slots.feedOn(srv);
   await f.start();
   await f.subscribeBooks([TOKEN]);
-  srv.conns[0]?.send({
-    type: "book_snapshot",
-    sid: 1,
-    channel: "token_book",
-    id: TOKEN,
-    data: {
-      tokenId: TOKEN,
-      seq: 1,
-      tsMs: 1_000,
-      bids: [{ price: "0.5", size: "10" }],
-      asks: [{ price: "0.52", size: "10" }],
-    },
-  });
+  srv.conns[0]?.send(snapshotFrame(TOKEN, 1, 1, "10"));
   await client.ping();
   expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true });
   return { srv, f };

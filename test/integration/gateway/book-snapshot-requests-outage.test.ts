@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { describe, expect, it } from "vitest";
 import { politeAnswer, RawServer, type Received } from "./raw-server.js";
+import { feedSlots, run, snapshotFrame } from "./sim-feed.js";
 
 /*
  * Snapshot requests while /ws/market is down. mm_book_snapshot_requests_total
@@ -16,27 +14,7 @@ import { politeAnswer, RawServer, type Received } from "./raw-server.js";
  */
 
 const TOKEN = "123456";
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
-
-const snapshot = (seq: number) => ({
-  type: "book_snapshot",
-  sid: 1,
-  channel: "token_book",
-  id: TOKEN,
-  data: {
-    tokenId: TOKEN,
-    seq,
-    bids: [{ price: "0.5", size: "1" }],
-    asks: [{ price: "0.6", size: "1" }],
-  },
-});
+const slots = feedSlots();
 
 /** A synced feed on a server whose connections after the first `up` ones are dropped at once. */
 async function syncedFeed(up: (n: number) => boolean) {
@@ -45,31 +23,13 @@ async function syncedFeed(up: (n: number) => boolean) {
       if (!up(c.n)) c.ws.terminate();
     },
   }).listen();
-  server = srv;
-  const clock = new SimClock(1_000_000);
-  const client = new GatewayClient({
-    url: srv.url,
-    gateway: "market",
-    apiKey: "k",
-    clock,
-    random: () => 0.5,
-  });
-  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-  feed = f;
+  const { clock, client, feed: f } = slots.feedOn(srv);
   await f.start();
   await f.subscribeBooks([TOKEN]);
-  srv.conns[0]?.send(snapshot(1));
+  srv.conns[0]?.send(snapshotFrame(TOKEN, 1));
   await client.ping();
   expect(f.tracker.state(TOKEN)?.status).toBe("synced");
   return { srv, clock, client, f };
-}
-
-/** `ms` of SimClock time in 250 ms steps, with real I/O in between. */
-async function run(clock: SimClock, ms: number): Promise<void> {
-  for (let t = 0; t < ms; t += 250) {
-    clock.advanceBy(250);
-    await new Promise((r) => setTimeout(r, 1));
-  }
 }
 
 describe("snapshot request metrics during a /ws/market outage", () => {
@@ -104,7 +64,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
     expect(f.tracker.counters.resyncs).toBe(1);
     expect(client.counters.snapshotRequests).toBe(1);
-    srv.conns.at(-1)?.send(snapshot(5));
+    srv.conns.at(-1)?.send(snapshotFrame(TOKEN, 5));
     await client.ping();
     expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true, lastSeq: 5 });
   });
@@ -116,17 +76,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     const srv = await new RawServer((c, conn) =>
       c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
     ).listen();
-    server = srv;
-    const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({
-      url: srv.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      timing: { commandTimeoutMs: 600_000 },
-    });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-    feed = f;
+    const { clock, client, feed: f } = slots.feedOn(srv, { timing: { commandTimeoutMs: 600_000 } });
     await f.start();
     const subscribed = f.subscribeBooks([TOKEN]);
     await run(clock, 60_000); // its snapshot "timed out" once; the request after cannot go out
@@ -148,17 +98,13 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     const srv = await new RawServer((c, conn) =>
       c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
     ).listen();
-    server = srv;
-    const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-    feed = f;
+    const { client, feed: f } = slots.feedOn(srv);
     await f.start();
     const subscribed = f.subscribeBooks([TOKEN]);
     await client.ping();
     // The subscribe's snapshot, then a gapped delta, land before the reply: the gap's request
     // cannot go out yet (the subscription is not live).
-    srv.conns[0]?.send(snapshot(1));
+    srv.conns[0]?.send(snapshotFrame(TOKEN, 1));
     const gapped = { tokenId: TOKEN, seq: 3, prevSeq: 2, changes: [] };
     srv.conns[0]?.send({ type: "book_delta", sid: 1, channel: "token_book", id: TOKEN, data: gapped });
     await client.ping();

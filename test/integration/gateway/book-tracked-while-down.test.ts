@@ -1,8 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { describe, expect, it } from "vitest";
 import { politeAnswer, RawServer } from "./raw-server.js";
+import { feedSlots, run, snapshotFrame } from "./sim-feed.js";
 
 /*
  * Books tracked while their /ws/market link is down (subscribeBooks after the link dropped:
@@ -14,35 +12,12 @@ import { politeAnswer, RawServer } from "./raw-server.js";
  */
 
 const TOKENS = ["1001", "1002", "1003"];
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
-
-async function run(clock: SimClock, ms: number): Promise<void> {
-  for (let t = 0; t < ms; t += 250) {
-    clock.advanceBy(250);
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
+const slots = feedSlots();
 
 describe("books tracked while their /ws/market link is down", () => {
   it("count no snapshot timeout while nothing could be asked", async () => {
     const srv = await new RawServer(politeAnswer()).listen();
-    const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({
-      url: srv.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-    });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-    feed = f;
+    const { clock, client, feed: f } = slots.feedOn(srv);
     await f.start();
     await srv.close(); // the exchange goes away: every reconnect is refused (an outage)
     for (let i = 0; i < 100 && client.linkStates()[0] === "open"; i++)
@@ -73,17 +48,7 @@ describe("books tracked while their /ws/market link is down", () => {
           });
       },
     }).listen();
-    server = srv;
-    const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({
-      url: srv.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-    });
-    const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-    feed = f;
+    const { clock, client, feed: f } = slots.feedOn(srv);
     await f.start();
     down = true;
     client.dropLink(0);
@@ -101,20 +66,7 @@ describe("books tracked while their /ws/market link is down", () => {
     expect(srv.commands("subscribe").flatMap((c) => c.params?.subscriptions as unknown[])).toEqual([
       { channel: "token_book", ids: TOKENS },
     ]);
-    for (const t of TOKENS.slice(0, 2)) {
-      conn?.send({
-        type: "book_snapshot",
-        sid: 1,
-        channel: "token_book",
-        id: t,
-        data: {
-          tokenId: t,
-          seq: 1,
-          bids: [{ price: "0.5", size: "1" }],
-          asks: [{ price: "0.6", size: "1" }],
-        },
-      });
-    }
+    for (const t of TOKENS.slice(0, 2)) conn?.send(snapshotFrame(t, 1));
     await client.ping();
     for (const t of TOKENS.slice(0, 2)) expect(f.tracker.state(t)?.status).toBe("synced");
     // The third book's snapshot never comes: it was waited for (re-armed), so it is timed out and asked.

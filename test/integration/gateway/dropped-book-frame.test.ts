@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RefusedEvent } from "../../../src/gateway/refused.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * A token_book frame of a subscribed, tracked token that the gateway's boundary parser refuses
@@ -16,17 +17,7 @@ import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
 
 const TOKEN = "123456";
 const OTHER = "777";
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-let user: GatewayClient | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await user?.close();
-  await server?.close();
-  feed = undefined;
-  user = undefined;
-  server = undefined;
-});
+const slots = feedSlots();
 
 /** politeAnswer, plus an acknowledgement of get_book_snapshot (which politeAnswer refuses). */
 function answer(): Answer {
@@ -47,23 +38,12 @@ const frame = (type: string, data: Record<string, unknown>, id: string = TOKEN) 
 
 async function syncedFeed(): Promise<{ srv: RawServer; f: MarketDataFeed; refused: RefusedEvent[] }> {
   const srv = await new RawServer(answer()).listen();
-  server = srv;
-  const clock = new SimClock(1_000_000);
-  const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
+  const { client, feed: f } = slots.feedOn(srv);
   const refused: RefusedEvent[] = [];
   client.onRefused((r) => refused.push(r));
-  const f = new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false } } });
-  feed = f;
   await f.start();
   await f.subscribeBooks([TOKEN]);
-  srv.conns[0]?.send(
-    frame("book_snapshot", {
-      seq: 1,
-      tsMs: 1_000,
-      bids: [{ price: "0.5", size: "10" }],
-      asks: [{ price: "0.52", size: "10" }],
-    }),
-  );
+  srv.conns[0]?.send(snapshotFrame(TOKEN, 1, 1, "10"));
   await client.ping(); // frames are ordered: once the pong is in, the snapshot is applied
   expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", quotable: true, lastSeq: 1 });
   return { srv, f, refused };
@@ -152,15 +132,8 @@ describe("a refused token_book frame of a tracked token resyncs its book", () =>
 
   it("the lost snapshot of a resyncing book is asked again after back-off, not after the timeout", async () => {
     const srv = await new RawServer(answer()).listen();
-    server = srv;
-    const clock = new SimClock(1_000_000);
-    const client = new GatewayClient({ url: srv.url, gateway: "market", apiKey: "k", clock });
-    const f = new MarketDataFeed({
-      client,
-      clock,
-      tracker: { stall: { enabled: false }, backoff: { baseMs: 500 }, snapshotTimeoutMs: 10_000 },
-    });
-    feed = f;
+    const tracker = { backoff: { baseMs: 500 }, snapshotTimeoutMs: 10_000 };
+    const { clock, client, feed: f } = slots.feedOn(srv, { tracker });
     await f.start();
     await f.subscribeBooks([TOKEN]);
     // The subscription's snapshot arrives unusable: the book waited for exactly that frame.
@@ -179,9 +152,10 @@ describe("GatewayClient.onRefused on /ws/user", () => {
     const srv = await new RawServer(politeAnswer(), {
       connected: () => ({ gateway: "user", authMethod: "api_key", protocolVersion: 2 }),
     }).listen();
-    server = srv;
-    const client = new GatewayClient({ url: srv.url, gateway: "user", apiKey: "k", clock: new SimClock(0) });
-    user = client;
+    slots.keep(srv);
+    const client = slots.keep(
+      new GatewayClient({ url: srv.url, gateway: "user", apiKey: "k", clock: new SimClock(0) }),
+    );
     const refused: RefusedEvent[] = [];
     client.onRefused((r) => refused.push(r));
     await client.start();

@@ -9,6 +9,7 @@ import { createLogger } from "../../../src/observability/logger.js";
 import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { snapshotFrame } from "./sim-feed.js";
 
 /*
  * After Feeds.start(), a subscription refused on the resubscribe that follows a reconnect used to
@@ -174,19 +175,7 @@ describe("Feeds: a subscription refused after start", () => {
   it("token_book refused for good: error log naming the token; the engine's last state of it is not quotable", async () => {
     const s = await started(refusing("token_book", 2, "forbidden", 1));
     // The book becomes quotable on link 1's snapshot.
-    s.srv.conns[1]?.send({
-      type: "book_snapshot",
-      sid: 1,
-      channel: "token_book",
-      id: TOKEN,
-      data: {
-        tokenId: TOKEN,
-        seq: 1,
-        tsMs: 1,
-        bids: [{ price: "0.4", size: "5" }],
-        asks: [{ price: "0.6", size: "5" }],
-      },
-    });
+    s.srv.conns[1]?.send(snapshotFrame(TOKEN, 1));
     await s.f.market.client.ping();
     expect(s.engine.states.at(-1)).toMatchObject({ tokenId: TOKEN, quotable: true });
     s.f.market.client.dropLink(0);

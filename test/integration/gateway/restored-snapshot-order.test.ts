@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import { describe, expect, it } from "vitest";
 import type { RejectedIds } from "../../../src/gateway/waiters.js";
 import { until } from "./harness.js";
 import { politeAnswer, RawServer } from "./raw-server.js";
-import { simFeed, snapshotFrame } from "./sim-feed.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * A token_book subscription refused (retryable) on the resubscribe after a reconnect is retried;
@@ -19,14 +17,7 @@ import { simFeed, snapshotFrame } from "./sim-feed.js";
  */
 
 const A = "111";
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
+const slots = feedSlots();
 
 describe("review gateway: restored token_book and its snapshot", () => {
   it("the snapshot that follows the accepted retry leaves the book synced (not knocked back to resyncing)", async () => {
@@ -62,15 +53,12 @@ describe("review gateway: restored token_book and its snapshot", () => {
       for (const x of subs) for (const t of x.ids ?? []) conn.send(snapshotFrame(t, 10 + s, s));
       return undefined;
     }).listen();
-    server = srv;
-    const clock = new SimClock(1_000_000);
-    const f = simFeed(srv.url, clock, {
+    const timing = {
       pingIntervalMs: 60_000,
       silenceTimeoutMs: 120_000,
       backoff: { baseMs: 500, maxMs: 4_000 },
-    });
-    const client = f.client;
-    feed = f;
+    };
+    const { clock, client, feed: f } = slots.feedOn(srv, { timing });
     const rejected: RejectedIds[] = [];
     const restored: string[][] = [];
     client.onRejected((r) => rejected.push(r));

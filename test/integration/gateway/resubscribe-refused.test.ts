@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BookStateEvent } from "../../../src/book/book-state.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
+import type { SimClock } from "../../../src/core/sim-clock.js";
 import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RejectedIds } from "../../../src/gateway/waiters.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
-import { simFeed, snapshotFrame } from "./sim-feed.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * The subscriptions a link held are subscribed again after every reconnect. A refusal at that
@@ -19,14 +19,7 @@ import { simFeed, snapshotFrame } from "./sim-feed.js";
 
 const A = "111";
 const B = "222";
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
+const slots = feedSlots();
 
 /**
  * politeAnswer, except that the first `refusals` subscribes on a reconnected socket (n ≥ 1) are
@@ -61,15 +54,12 @@ interface Setup {
 /** A feed with book A synced on link 0, then the link dropped and reconnected (conn 1). */
 async function reconnected(answer: Answer): Promise<Setup> {
   const srv = await new RawServer(answer).listen();
-  server = srv;
-  const clock = new SimClock(1_000_000);
-  const f = simFeed(srv.url, clock, {
+  const timing = {
     pingIntervalMs: 60_000,
     silenceTimeoutMs: 120_000,
     backoff: { baseMs: 500, maxMs: 4_000 },
-  });
-  const client = f.client;
-  feed = f;
+  };
+  const { clock, client, feed: f } = slots.feedOn(srv, { timing });
   const states: BookStateEvent[] = [];
   const rejected: RejectedIds[] = [];
   const restored: string[][] = [];
@@ -153,11 +143,7 @@ describe("a refusal of the resubscribe after a reconnect", () => {
       }
       return polite(c, conn);
     }).listen();
-    server = srv;
-    const clock = new SimClock(0);
-    const f = simFeed(srv.url, clock);
-    const client = f.client;
-    feed = f;
+    const { clock, client, feed: f } = slots.feedOn(srv, { now: 0 });
     await f.start();
     // B is left out of `accepted` (no code): retried, not dropped.
     const out = await f.subscribeBooks([A, B]);

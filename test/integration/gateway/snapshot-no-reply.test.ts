@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
+import { describe, expect, it } from "vitest";
+import type { SimClock } from "../../../src/core/sim-clock.js";
 import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import { settle } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
-import { simFeed, snapshotFrame } from "./sim-feed.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * The spec shows no reply payload for get_book_snapshot (only subscribe's): a server may answer it
@@ -16,14 +16,7 @@ import { simFeed, snapshotFrame } from "./sim-feed.js";
 const A = "111";
 const B = "222";
 const COMMAND_TIMEOUT_MS = 2_000;
-let server: RawServer | undefined;
-let feed: MarketDataFeed | undefined;
-afterEach(async () => {
-  await feed?.close();
-  await server?.close();
-  feed = undefined;
-  server = undefined;
-});
+const slots = feedSlots();
 
 /** politeAnswer, with get_book_snapshot answered by `snapshot` (undefined: no reply at all). */
 function answer(snapshot: Answer): Answer {
@@ -34,16 +27,9 @@ function answer(snapshot: Answer): Answer {
 /** A feed on a RawServer with two synced books; pings are rare so only snapshots are in flight. */
 async function twoBooks(snapshot: Answer): Promise<{ srv: RawServer; f: MarketDataFeed; clock: SimClock }> {
   const srv = await new RawServer(answer(snapshot)).listen();
-  server = srv;
-  const clock = new SimClock(1_000_000);
-  const f = simFeed(
-    srv.url,
-    clock,
-    { commandTimeoutMs: COMMAND_TIMEOUT_MS, pingIntervalMs: 60_000, silenceTimeoutMs: 120_000 },
-    { snapshotTimeoutMs: 5_000, backoff: { baseMs: 500 } },
-  );
-  const client = f.client;
-  feed = f;
+  const timing = { commandTimeoutMs: COMMAND_TIMEOUT_MS, pingIntervalMs: 60_000, silenceTimeoutMs: 120_000 };
+  const tracker = { snapshotTimeoutMs: 5_000, backoff: { baseMs: 500 } };
+  const { clock, client, feed: f } = slots.feedOn(srv, { timing, tracker });
   await f.start();
   await f.subscribeBooks([A, B]);
   srv.conns[0]?.send(snapshotFrame(A, 1, 1, "10"));
