@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { ackingSnapshots, RawServer } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
@@ -15,17 +15,8 @@ import { feedSlots, snapshotFrame } from "./sim-feed.js";
 const TOKEN = "123456";
 const slots = feedSlots();
 
-/** politeAnswer, plus an acknowledgement of get_book_snapshot (which politeAnswer refuses). */
-function answer(): Answer {
-  const polite = politeAnswer();
-  return (c, conn) =>
-    c.cmd === "get_book_snapshot"
-      ? { type: "book_snapshot_requested", tokenId: c.params?.tokenId }
-      : polite(c, conn);
-}
-
 async function syncedFeed(): Promise<{ srv: RawServer; f: MarketDataFeed }> {
-  const srv = await new RawServer(answer()).listen();
+  const srv = await new RawServer(ackingSnapshots()).listen();
   const { client, feed: f } = slots.feedOn(srv);
   await f.start();
   await f.subscribeBooks([TOKEN]);

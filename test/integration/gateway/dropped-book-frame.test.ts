@@ -3,7 +3,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
 import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RefusedEvent } from "../../../src/gateway/refused.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { ackingSnapshots, politeAnswer, RawServer } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
@@ -19,15 +19,6 @@ const TOKEN = "123456";
 const OTHER = "777";
 const slots = feedSlots();
 
-/** politeAnswer, plus an acknowledgement of get_book_snapshot (which politeAnswer refuses). */
-function answer(): Answer {
-  const polite = politeAnswer();
-  return (c, conn) =>
-    c.cmd === "get_book_snapshot"
-      ? { type: "book_snapshot_requested", tokenId: c.params?.tokenId }
-      : polite(c, conn);
-}
-
 const frame = (type: string, data: Record<string, unknown>, id: string = TOKEN) => ({
   type,
   sid: 1,
@@ -37,7 +28,7 @@ const frame = (type: string, data: Record<string, unknown>, id: string = TOKEN) 
 });
 
 async function syncedFeed(): Promise<{ srv: RawServer; f: MarketDataFeed; refused: RefusedEvent[] }> {
-  const srv = await new RawServer(answer()).listen();
+  const srv = await new RawServer(ackingSnapshots()).listen();
   const { client, feed: f } = slots.feedOn(srv);
   const refused: RefusedEvent[] = [];
   client.onRefused((r) => refused.push(r));
@@ -131,7 +122,7 @@ describe("a refused token_book frame of a tracked token resyncs its book", () =>
   });
 
   it("the lost snapshot of a resyncing book is asked again after back-off, not after the timeout", async () => {
-    const srv = await new RawServer(answer()).listen();
+    const srv = await new RawServer(ackingSnapshots()).listen();
     const tracker = { backoff: { baseMs: 500 }, snapshotTimeoutMs: 10_000 };
     const { clock, client, feed: f } = slots.feedOn(srv, { tracker });
     await f.start();

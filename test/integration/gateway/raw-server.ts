@@ -47,6 +47,15 @@ export function politeAnswer(): Answer {
   };
 }
 
+/** politeAnswer, plus an acknowledgement of get_book_snapshot (which politeAnswer refuses). */
+export function ackingSnapshots(): Answer {
+  const polite = politeAnswer();
+  return (c, conn) =>
+    c.cmd === "get_book_snapshot"
+      ? { type: "book_snapshot_requested", tokenId: c.params?.tokenId }
+      : polite(c, conn);
+}
+
 /**
  * A tiny WebSocket server on 127.0.0.1 that sends a `connected` frame (unless told not to) and
  * answers commands with `answer`, recording them: for frames and behaviours the mock never
