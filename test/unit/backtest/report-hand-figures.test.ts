@@ -2,15 +2,11 @@ import { describe, expect, it } from "vitest";
 import { Accountant } from "../../../src/backtest/report/accountant.js";
 import { Recorder } from "../../../src/backtest/report/recorder.js";
 import { buildRunSummary } from "../../../src/backtest/report/summary.js";
-import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
-import type { BotOrder, BotOrders } from "../../../src/backtest/sim/bot-orders.js";
-import type { SimSession } from "../../../src/backtest/sim/session.js";
 import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
 import { parseMetric } from "../../../src/backtest/sweep/metric.js";
 import { rankPoints } from "../../../src/backtest/sweep/rank.js";
-import type { TokenMarket } from "../../../src/core/trading.js";
-import type { Side } from "../../../src/core/types.js";
 import { fillsOf, world } from "./support/mirror-world.js";
+import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
 
 /**
  * The replay's JSON summary figure by figure against a tiny run computed by hand: the Recorder
@@ -18,78 +14,8 @@ import { fillsOf, world } from "./support/mirror-world.js";
  * on a hand-written session fake that carries only what the Recorder listens to.
  */
 
-const TOKEN: TokenMarket = {
-  tokenId: "7",
-  marketId: "m",
-  conditionId: "0x01",
-  outcome: "YES",
-  outcomeIndex: 0,
-  tickMicro: 10_000,
-  minSizeMicro: 1n,
-  feeTakerBps: 0,
-  negRisk: false,
-  closesAtMs: undefined,
-  status: "OPEN",
-};
-
 const COUNTS = noRequests();
 
-/** A session as far as the Recorder sees it: a clock, a book's best prices, its hooks. */
-function fakeWorld() {
-  let now = 0;
-  let bid: number | undefined;
-  let ask: number | undefined;
-  const joins: ((o: BotOrder) => void)[] = [];
-  const leaves: ((o: BotOrder) => void)[] = [];
-  const session = {
-    markets: { tokens: [TOKEN] },
-    clock: { now: () => now },
-    beforeMarket: [] as ((now: number) => void)[],
-    afterMarket: [] as ((now: number) => void)[],
-    bookApplied: [] as ((tokenId: string) => void)[],
-    filled: [] as ((f: BacktestFill) => void)[],
-    settled: [] as ((tokenId: string, payoutMicro: number) => void)[],
-    books: { book: () => ({ bids: { bestPrice: () => bid }, asks: { bestPrice: () => ask } }) },
-  };
-  const bot = {
-    onJoin: (fn: (o: BotOrder) => void) => joins.push(fn),
-    onLeave: (fn: (o: BotOrder) => void) => leaves.push(fn),
-  };
-  const order = (side: Side) => ({ tokenId: TOKEN.tokenId, side }) as BotOrder;
-  return {
-    session: session as unknown as SimSession,
-    bot: bot as unknown as BotOrders,
-    /** A market frame at `t` leaving the book at `b` / `a` (micro; undefined = that side empty). */
-    book(t: number, b: number | undefined, a: number | undefined) {
-      now = t;
-      for (const fn of session.beforeMarket) fn(t);
-      bid = b;
-      ask = a;
-      for (const fn of session.bookApplied) fn(TOKEN.tokenId);
-      for (const fn of session.afterMarket) fn(t);
-    },
-    fill(f: Omit<BacktestFill, "tokenId" | "tradeId" | "orderId" | "clientOrderId">) {
-      now = f.tsMs;
-      for (const fn of session.filled)
-        fn({ ...f, tokenId: TOKEN.tokenId, tradeId: "t", orderId: "o", clientOrderId: undefined });
-    },
-    /** The market resolves at `t`, paying `payoutMicro` per share of the token. */
-    resolve(t: number, payoutMicro: number) {
-      now = t;
-      for (const fn of session.settled) fn(TOKEN.tokenId, payoutMicro);
-    },
-    join(t: number, side: Side) {
-      now = t;
-      for (const fn of joins) fn(order(side));
-    },
-    leave(t: number, side: Side) {
-      now = t;
-      for (const fn of leaves) fn(order(side));
-    },
-  };
-}
-
-const usdc = (amount: bigint) => ({ asset: "usdc" as const, amount });
 const REPORT = { sharpeIntervalMs: 60_000, markoutsMs: [1_000, 10_000, 60_000] };
 
 describe("the replay summary against a run computed by hand", () => {

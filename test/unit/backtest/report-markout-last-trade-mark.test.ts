@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Recorder } from "../../../src/backtest/report/recorder.js";
 import { buildRunSummary } from "../../../src/backtest/report/summary.js";
-import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
-import type { BotOrders } from "../../../src/backtest/sim/bot-orders.js";
-import type { SimSession } from "../../../src/backtest/sim/session.js";
 import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
-import type { TokenMarket } from "../../../src/core/trading.js";
+import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
 
 /*
  * Markouts of a token whose book was never two-sided, so its mark is its last fill's price
@@ -19,73 +16,25 @@ import type { TokenMarket } from "../../../src/core/trading.js";
  * 10 s total −0.10 over 2 shares.
  */
 
-const TOKEN: TokenMarket = {
-  tokenId: "7",
-  marketId: "m",
-  conditionId: "0x01",
-  outcome: "YES",
-  outcomeIndex: 0,
-  tickMicro: 10_000,
-  minSizeMicro: 1n,
-  feeTakerBps: 0,
-  negRisk: false,
-  closesAtMs: undefined,
-  status: "OPEN",
-};
-
-function fakeWorld() {
-  let now = 0;
-  let bid: number | undefined;
-  let ask: number | undefined;
-  const session = {
-    markets: { tokens: [TOKEN] },
-    clock: { now: () => now },
-    beforeMarket: [] as ((now: number) => void)[],
-    afterMarket: [] as ((now: number) => void)[],
-    bookApplied: [] as ((tokenId: string) => void)[],
-    filled: [] as ((f: BacktestFill) => void)[],
-    settled: [] as ((tokenId: string, payoutMicro: number) => void)[],
-    books: { book: () => ({ bids: { bestPrice: () => bid }, asks: { bestPrice: () => ask } }) },
-  };
-  const bot = { onJoin: () => {}, onLeave: () => {} };
-  return {
-    session: session as unknown as SimSession,
-    bot: bot as unknown as BotOrders,
-    book(t: number, b: number | undefined, a: number | undefined) {
-      now = t;
-      for (const fn of session.beforeMarket) fn(t);
-      bid = b;
-      ask = a;
-      for (const fn of session.bookApplied) fn(TOKEN.tokenId);
-      for (const fn of session.afterMarket) fn(t);
-    },
-    buy(t: number, price: bigint) {
-      now = t;
-      for (const fn of session.filled)
-        fn({
-          tsMs: t,
-          tokenId: TOKEN.tokenId,
-          tradeId: `t${t}`,
-          orderId: "o",
-          clientOrderId: undefined,
-          side: "buy",
-          role: "taker",
-          price,
-          quantity: 1_000_000n,
-          notional: price,
-          fee: { asset: "usdc", amount: 0n },
-        });
-    },
-  };
-}
+/** A taker buy of 1 share at `price` (micro) at `t`. */
+const buy = (t: number, price: bigint) =>
+  ({
+    tsMs: t,
+    side: "buy",
+    role: "taker",
+    price,
+    quantity: 1_000_000n,
+    notional: price,
+    fee: usdc(0n),
+  }) as const;
 
 describe("markouts of a token marked at its last trade", () => {
   it("use the mark in force at t + h, not a later fill's price", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, { sharpeIntervalMs: 60_000, markoutsMs: [1_000, 10_000] }, 0);
     w.book(0, 400_000, undefined);
-    w.buy(1_000, 400_000n);
-    w.buy(5_000, 300_000n);
+    w.fill(buy(1_000, 400_000n));
+    w.fill(buy(5_000, 300_000n));
     w.book(20_000, 300_000, undefined);
     const s = buildRunSummary(rec.close(20_000), [TOKEN], noRequests());
     expect(s.markouts).toEqual([
