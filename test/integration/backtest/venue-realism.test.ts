@@ -7,7 +7,7 @@ import { type BacktestResult, runBacktest } from "../../../src/backtest/replay/r
 import { summaryJson } from "../../../src/backtest/report/summary.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
 import { packageRoot } from "../../../src/config/paths.js";
-import { T0, writeSteps } from "./support/crafted.js";
+import { fillLine, TICK_DOWN, writeSteps } from "./support/crafted.js";
 import { expectReconciled } from "./support/invariants.js";
 
 /*
@@ -42,19 +42,7 @@ beforeAll(async () => {
   ]);
   // 300 ms after the first book the market moves down a tick: the ask comes to 0.49.
   staleData = join(dir, "stale.jsonl.gz");
-  await writeSteps(staleData, [
-    { dt: 0, snapshot: BOOK },
-    {
-      dt: 300,
-      delta: [
-        ["buy", "0.49", "0"],
-        ["sell", "0.51", "0"],
-        ["buy", "0.48", "100"],
-        ["sell", "0.49", "50"],
-      ],
-    },
-    { dt: 3_000, delta: [["buy", "0.48", "90"]] },
-  ]);
+  await writeSteps(staleData, TICK_DOWN);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -67,8 +55,7 @@ async function run(data: string, extra: Record<string, unknown>, seed = 1) {
     onFill: (f) => fills.push(f),
   });
   expectReconciled(r, fills);
-  const line = (f: BacktestFill) => `+${f.tsMs - T0} ${f.role} ${f.side} ${f.price} ${f.quantity}`;
-  return { r, fills: fills.map(line) };
+  return { r, fills: fills.map(fillLine) };
 }
 
 describe("queue model, chosen by config", () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
-import { T0, writeSteps } from "../../integration/backtest/support/crafted.js";
+import { fillLine, TICK_DOWN, writeSteps } from "../../integration/backtest/support/crafted.js";
 
 /*
  * Max drawdown (and the HTML equity chart) of a fill its own book frame causes: the recorded ask
@@ -25,19 +25,7 @@ let data: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mm-dd-frame-fill-"));
   data = join(dir, "stale.jsonl.gz");
-  await writeSteps(data, [
-    { dt: 0, snapshot: { bids: [["0.49", "100"]], asks: [["0.51", "100"]] } },
-    {
-      dt: 300,
-      delta: [
-        ["buy", "0.49", "0"],
-        ["sell", "0.51", "0"],
-        ["buy", "0.48", "100"],
-        ["sell", "0.49", "50"],
-      ],
-    },
-    { dt: 3_000, delta: [["buy", "0.48", "90"]] },
-  ]);
+  await writeSteps(data, TICK_DOWN);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -55,9 +43,7 @@ describe("max drawdown of a fill its own book frame caused", () => {
       onFill: (f) => fills.push(f),
       timeline: {},
     });
-    expect(fills.map((f) => `+${f.tsMs - T0} ${f.role} ${f.side} ${f.price} ${f.quantity}`)).toEqual([
-      "+300 maker buy 490000 10000000",
-    ]);
+    expect(fills.map(fillLine)).toEqual(["+300 maker buy 490000 10000000"]);
     expect(r.summary.pnl.total).toBe("-0.05");
     expect(r.summary.tokens[0]?.mark).toBe("0.485");
     // Equity 0 → −0.05: the largest fall from a running peak is 0.05.

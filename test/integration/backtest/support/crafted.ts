@@ -1,3 +1,4 @@
+import type { BacktestFill } from "../../../../src/backtest/sim/bot-fills.js";
 import { RecordedWriter } from "../../../../src/recorded/format.js";
 import { GEN_CONDITION, GEN_TOKEN } from "./recording.js";
 
@@ -39,3 +40,26 @@ export async function writeSteps(path: string, steps: readonly Step[]): Promise<
   }
   await w.close();
 }
+
+/**
+ * A book at 0.49 / 0.51 (100 each) that moves down a tick 300 ms later, in one frame: 0.49 bid and
+ * 0.51 ask gone, 0.48 bid 100, 0.49 offered 50, so a bot bid resting at 0.49 is met by the frame
+ * itself; at 3 s the 0.48 bid shrinks to 90.
+ */
+export const TICK_DOWN: readonly Step[] = [
+  { dt: 0, snapshot: { bids: [["0.49", "100"]], asks: [["0.51", "100"]] } },
+  {
+    dt: 300,
+    delta: [
+      ["buy", "0.49", "0"],
+      ["sell", "0.51", "0"],
+      ["buy", "0.48", "100"],
+      ["sell", "0.49", "50"],
+    ],
+  },
+  { dt: 3_000, delta: [["buy", "0.48", "90"]] },
+];
+
+/** A fill as `+<ms after T0> <role> <side> <price> <quantity>`: a run's fills, comparable by eye. */
+export const fillLine = (f: BacktestFill): string =>
+  `+${f.tsMs - T0} ${f.role} ${f.side} ${f.price} ${f.quantity}`;
