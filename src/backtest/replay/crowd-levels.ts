@@ -127,3 +127,14 @@ export class CrossedLevels {
     }
   }
 }
+
+/**
+ * Where an aggressor of the market on `side` (a trade at `price`) reaches the bot's orders: a price
+ * off the configured tick (a recording on a finer one) moves to the bot's side, to the first tick
+ * the venue takes. The bot's orders lie on the tick, so the same ones are reached.
+ * @example onBotTick("buy", 505n, 10n) // 510n
+ */
+export function onBotTick(side: Side, price: bigint, tick: bigint): bigint {
+  const off = price % tick;
+  return off === 0n ? price : side === "buy" ? price - off + tick : price - off;
+}

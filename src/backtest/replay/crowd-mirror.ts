@@ -15,6 +15,7 @@ import {
   levelKey,
   type MirrorCounters,
   newMirrorCounters,
+  onBotTick,
   PRICE_KEYS,
 } from "./crowd-levels.js";
 import { QueueModel } from "./queue-model.js";
@@ -69,7 +70,9 @@ export class CrowdMirror {
     (tokenId, side, price) => this.#key(tokenId, side, price),
     // An off-tick recorded level never enters the venue (the venue refuses it): it crosses nothing.
     (key, l, tokenId) =>
-      l.price % this.#tickOf(tokenId) !== 0 ? 0n : (this.#levels.get(key)?.remaining ?? l.size),
+      l.price % (this.#tick[this.#tags.get(tokenId) ?? -1] ?? 1) !== 0
+        ? 0n
+        : (this.#levels.get(key)?.remaining ?? l.size),
   );
   readonly #keyOf = new Map<string, number>();
   readonly #tags: ReadonlyMap<string, number>;
@@ -336,14 +339,9 @@ export class CrowdMirror {
   }
 
   // An aggressor of the market: its IOC on the other side, through the bot's orders at `price`
-  // and better. Returns what it filled (undefined: nothing to fill). A price off the configured
-  // tick (a recording on a finer one) is moved to the bot's side, to the first tick the venue
-  // takes: the bot's orders lie on the tick, so the same ones are reached.
+  // and better (onBotTick). Returns what it filled (undefined: nothing to fill).
   #take(tokenId: string, side: Side, price: bigint, quantity: bigint): bigint | undefined {
-    const tag = this.#tags.get(tokenId) as number;
-    const tick = BigInt(this.#tick[tag] as number);
-    const off = price % tick;
-    const at = off === 0n ? price : side === "buy" ? price - off + tick : price - off;
+    const at = onBotTick(side, price, BigInt(this.#tick[this.#tags.get(tokenId) as number] as number));
     const t = this.#tokens.get(tokenId) as { marketId: string; outcome: string };
     const other: Side = side === "buy" ? "sell" : "buy";
     const r = this.#venue.place({
@@ -387,10 +385,6 @@ export class CrowdMirror {
       this.counters.printQty += filled;
     }
     for (const a of aside) this.#place(a.key, tokenId, side, a.price, a.remaining, a.recorded);
-  }
-
-  #tickOf(tokenId: string): number {
-    return this.#tick[this.#tags.get(tokenId) ?? -1] ?? 1;
   }
 
   // A level's key (levelKey).
