@@ -116,7 +116,8 @@ export class GatewayClient extends ClientListeners {
    * Subscribes ids of a channel of this gateway (wallet-scoped channels: no ids), spreading them
    * over subscriptions and connections within the caps. Resolves once the server has accepted or
    * refused each id — across a reconnect if one happens meanwhile. Ids refused locally (malformed)
-   * come back rejected with `invalid_params` without being sent.
+   * come back rejected with `invalid_params` without being sent; ids unsubscribed before their
+   * verdict came back `withdrawn` (they may never be sent: nothing is left to wait for).
    */
   async subscribe(channel: Channel, ids: readonly string[] = []): Promise<SubscribeOutcome> {
     const stop = this.#stopped();

@@ -75,13 +75,24 @@ export class SubscriptionManager {
       void this.#sync.request(link);
     }
     const o = await outcome;
-    return { accepted: [...already, ...o.accepted], rejected: [...local, ...o.rejected] };
+    const accepted = [...already, ...o.accepted];
+    const rejected = [...local, ...o.rejected];
+    return o.withdrawn === undefined
+      ? { accepted, rejected }
+      : { accepted, rejected, withdrawn: o.withdrawn };
   }
 
-  /** Un-wants ids; resolves when the links were synced. */
+  /**
+   * Un-wants ids; resolves when the links were synced. A subscribe() still waiting for one of them
+   * stops waiting for it at once (`withdrawn`): on a link not open yet, or before its pass ran, it
+   * is never sent, so no verdict would ever settle it.
+   */
   async unsubscribe(channel: Channel, ids: readonly string[]): Promise<void> {
-    const norm = isWalletScoped(channel) ? [] : splitIds(channel, ids).valid;
+    const wallet = isWalletScoped(channel);
+    const norm = wallet ? [] : splitIds(channel, ids).valid;
+    const removed = (wallet ? [""] : norm).filter((id) => this.#layout.has(channel, id));
     const touched = this.#layout.remove(channel, norm);
+    this.#waiters.withdraw(channel, removed);
     await Promise.all([...touched].map((link) => this.#sync.request(link)));
   }
 

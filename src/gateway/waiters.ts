@@ -27,6 +27,11 @@ export interface RestoredIds {
 export interface SubscribeOutcome {
   readonly accepted: readonly string[];
   readonly rejected: readonly RejectedIds[];
+  /**
+   * Ids un-wanted (unsubscribe, a settled market's retireBooks) before the server's verdict on them
+   * came: nothing is left to wait for. Absent when there are none.
+   */
+  readonly withdrawn?: readonly string[];
 }
 
 interface Waiter {
@@ -34,13 +39,15 @@ interface Waiter {
   readonly remaining: Set<string>;
   readonly accepted: string[];
   readonly rejected: RejectedIds[];
+  readonly withdrawn: string[];
   readonly resolve: (o: SubscribeOutcome) => void;
   readonly reject: (e: Error) => void;
 }
 
 /**
  * Callers of subscribe() waiting for the server's verdict on their ids, across reconnects: an id
- * settles when a `subscribed`/`subscription_updated` reply accepts it or a rejection names it; a
+ * settles when a `subscribed`/`subscription_updated` reply accepts it, a rejection names it, or it
+ * is un-wanted first (withdrawn: its subscribe may never be sent, so no verdict would come); a
  * fatal close or close() fails every waiter.
  */
 export class SubscribeWaiters {
@@ -50,7 +57,15 @@ export class SubscribeWaiters {
   wait(channel: Channel, ids: readonly string[]): Promise<SubscribeOutcome> {
     return new Promise((resolve, reject) => {
       if (ids.length === 0) return resolve({ accepted: [], rejected: [] });
-      const w: Waiter = { channel, remaining: new Set(ids), accepted: [], rejected: [], resolve, reject };
+      const w: Waiter = {
+        channel,
+        remaining: new Set(ids),
+        accepted: [],
+        rejected: [],
+        withdrawn: [],
+        resolve,
+        reject,
+      };
       for (const id of ids) {
         const k = `${channel}\u0000${id}`;
         let set = this.#byKey.get(k);
@@ -79,6 +94,14 @@ export class SubscribeWaiters {
     }
   }
 
+  /**
+   * These ids are no longer wanted (wallet-scoped: [""]): their waiters stop waiting for them. A
+   * verdict arriving later (a subscribe already in flight) finds no waiter and changes nothing.
+   */
+  withdraw(channel: Channel, ids: Iterable<string>): void {
+    for (const id of ids) this.#settle(channel, id, (w) => w.withdrawn.push(id));
+  }
+
   /** Fails every waiter. */
   failAll(err: Error): void {
     const all = new Set<Waiter>();
@@ -95,7 +118,9 @@ export class SubscribeWaiters {
     for (const w of set) {
       record(w);
       w.remaining.delete(id);
-      if (w.remaining.size === 0) w.resolve({ accepted: w.accepted, rejected: w.rejected });
+      if (w.remaining.size > 0) continue;
+      const { accepted, rejected, withdrawn } = w;
+      w.resolve(withdrawn.length === 0 ? { accepted, rejected } : { accepted, rejected, withdrawn });
     }
   }
 }

@@ -44,6 +44,20 @@ describe("SubscribeWaiters", () => {
     w.failAll(new Error("closed"));
     await expect(c).rejects.toThrow("closed");
   });
+
+  it("stops waiting for ids un-wanted before their verdict (withdrawn); a later verdict is no one's", async () => {
+    const w = new SubscribeWaiters();
+    const a = w.wait("token_book", ["1", "2"]);
+    const wallet = w.wait("user_fills", [""]);
+    w.withdraw("token_book", ["2", "7"]); // "7": nobody waits for it
+    w.withdraw("user_fills", [""]);
+    w.accept("token_book", ["1", "2"]); // "2" arrives after its withdrawal: too late for `a`
+    await expect(a).resolves.toEqual({ accepted: ["1"], rejected: [], withdrawn: ["2"] });
+    await expect(wallet).resolves.toEqual({ accepted: [], rejected: [], withdrawn: [""] });
+    const again = w.wait("token_book", ["2"]);
+    w.accept("token_book", ["2"]);
+    await expect(again).resolves.toStrictEqual({ accepted: ["2"], rejected: [] });
+  });
 });
 
 describe("recordingFileName", () => {
