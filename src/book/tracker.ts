@@ -42,6 +42,8 @@ export class BookTracker {
   readonly #books = new Map<string, TokenBook>();
   /** Tokens retired for good (retire): nothing of theirs is tracked again. */
   readonly #retired = new Set<string>();
+  /** Tokens untracked because the server refused their subscription for good (refuse). */
+  readonly #refused = new Set<string>();
   readonly #counters = zeroCounters();
   readonly #buf = new LevelBuffer();
   readonly #pub: StatePublisher;
@@ -109,11 +111,28 @@ export class BookTracker {
     else st.retry.expect();
   }
 
-  /** Stops tracking a token (after unsubscribe). */
+  /** Stops tracking a token (after unsubscribe): it is not wanted, so not refused either. */
   untrack(tokenId: string): void {
-    this.#books.get(tokenId)?.retry.cancel();
-    this.#books.delete(tokenId);
-    if (this.#books.size === 0) this.#watch.stop();
+    this.#refused.delete(tokenId);
+    this.#drop(tokenId);
+  }
+
+  /**
+   * The server refused the token's subscription for good (a final code: the key's scope, a
+   * malformed id…), so nothing of it will come: untracked like after an unsubscribe, but remembered
+   * as refused until it is tracked again (a new subscribe, a frame) or retired. A token that was
+   * wanted and is not quoted has no book state left to show it: `refused()` does (the
+   * mm_book_refused gauge and its MmBookRefused alert).
+   * @example client.onRejected((r) => { if (r.retryInMs === undefined) for (const t of r.ids) tracker.refuse(t); });
+   */
+  refuse(tokenId: string): void {
+    this.#drop(tokenId);
+    if (!this.#retired.has(tokenId)) this.#refused.add(tokenId);
+  }
+
+  /** Tokens whose subscription was refused for good and that are not tracked again since (refuse). */
+  refused(): string[] {
+    return [...this.#refused];
   }
 
   /**
@@ -331,7 +350,14 @@ export class BookTracker {
     return true;
   }
 
+  #drop(tokenId: string): void {
+    this.#books.get(tokenId)?.retry.cancel();
+    this.#books.delete(tokenId);
+    if (this.#books.size === 0) this.#watch.stop();
+  }
+
   #add(tokenId: string): TokenBook {
+    this.#refused.delete(tokenId); // tracked again: a subscribe went out, or its frames come
     const st = new TokenBook(tokenId, this.config.stall.alpha, this.#clock.now(), (t) => {
       return new SnapshotRetry(this.#clock, this.config.backoff, this.config.snapshotTimeoutMs, {
         send: () => this.#send(t),

@@ -35,7 +35,8 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - a token_book frame of a tracked token refused by validation (a seq or tsMs of the wrong
  *   type…) is a frame the book missed: the tracker counts it and resyncs the book (frameLost);
  * - a book is never quotable while its token_book subscription is refused: refused for good
- *   (a final code, refusal-policy.ts) it is untracked, its last state announced not quotable;
+ *   (a final code, refusal-policy.ts) it is untracked, its last state announced not quotable, and
+ *   remembered as refused (tracker.refused(): the mm_book_refused gauge) until subscribed again;
  *   refused with a retryable code it stays tracked and `resyncing` until the retried subscription's
  *   snapshot arrives;
  * - a fatal close leaves every book `resyncing`.
@@ -83,7 +84,7 @@ export class MarketDataFeed {
         for (const t of r.ids) {
           // Whatever it was before, the book is not following the exchange now: say so first.
           tracker.subscriptionLost(t);
-          if (r.retryInMs === undefined) tracker.untrack(t);
+          if (r.retryInMs === undefined) tracker.refuse(t);
         }
       }),
       client.onAccepted((channel, ids) => {
@@ -111,8 +112,9 @@ export class MarketDataFeed {
   /**
    * Tracks and subscribes token_book for `tokenIds`: each book is `resyncing` until the snapshot
    * that follows the subscription (tracked while its link is down, it waits for the link first).
-   * Resolves with the server's verdict per id; ids refused for good are untracked, ids refused
-   * with `retryInMs` stay tracked (resyncing) while they are retried.
+   * Resolves with the server's verdict per id; ids refused for good are untracked and remembered
+   * as refused (tracker.refused()), ids refused with `retryInMs` stay tracked (resyncing) while
+   * they are retried.
    */
   async subscribeBooks(tokenIds: readonly string[]): Promise<SubscribeOutcome> {
     for (const t of tokenIds) this.tracker.track(t);
@@ -126,7 +128,7 @@ export class MarketDataFeed {
     }
     const outcome = await subscribed;
     for (const r of outcome.rejected) {
-      if (r.retryInMs === undefined) for (const t of r.ids) this.tracker.untrack(t);
+      if (r.retryInMs === undefined) for (const t of r.ids) this.tracker.refuse(t);
     }
     return outcome;
   }

@@ -128,6 +128,22 @@ export function bookFamilies(registry: Registry, ctx: MetricsContext) {
         for (const [tokenId, l] of allTokens()) this.inc(l, stateOf(tokenId)?.quotable === true ? 1 : 0);
       },
     }),
+    refused: new Gauge({
+      name: "mm_book_refused",
+      help: "1 when the token's book subscription was refused for good (not retried, not quoted); a count under market=other.",
+      labelNames: ["market", "outcome"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const refused = new Set<string>();
+        for (const t of sources.trackers) for (const id of t.refused?.() ?? []) refused.add(id);
+        const all = allTokens();
+        // A refused token is untracked, so only a registered one is in allTokens: any other counts
+        // under market=other, as an unregistered tracked token would.
+        for (const id of refused) if (!all.has(id)) all.set(id, labels.ofToken(id));
+        for (const [tokenId, l] of all) this.inc(l, refused.has(tokenId) ? 1 : 0);
+      },
+    }),
     age: new Gauge({
       name: "mm_book_age_seconds",
       help: "Seconds since the token's book last applied a frame (since tracking began if none); max under market=other.",

@@ -15,6 +15,8 @@ export interface BookTrackerLike {
   book(tokenId: string): BookView | undefined;
   /** Whether the token's book was retired for good (its market settled): it has no series then. */
   retired?(tokenId: string): boolean;
+  /** Tokens whose subscription the server refused for good: untracked, so not quoted (refuse). */
+  refused?(): readonly string[];
   readonly counters: Readonly<BookCounters>;
   onState(fn: (e: BookStateEvent) => void): () => void;
   onBook(fn: (book: BookView) => void): () => void;

@@ -15,6 +15,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_book_crossed_total: ["counter", []],
   mm_book_state: ["gauge", ["market", "outcome", "state"]],
   mm_book_quotable: ["gauge", ["market", "outcome"]],
+  mm_book_refused: ["gauge", ["market", "outcome"]],
   mm_book_age_seconds: ["gauge", ["market", "outcome"]],
   mm_book_spread: ["gauge", ["market", "outcome"]],
   mm_book_mid: ["gauge", ["market", "outcome"]],

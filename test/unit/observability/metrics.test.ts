@@ -95,6 +95,37 @@ describe("createMetrics: values", () => {
     metrics.close();
   });
 
+  it("shows a token whose book subscription was refused for good in mm_book_refused until tracked again or retired", async () => {
+    const { registry, metrics, tracker } = drivenMetrics();
+    const bra = { market: "bra-win", outcome: "YES" };
+    const gauge = async (l: Record<string, string>) =>
+      sumOf((await scrape(registry)).families, "mm_book_refused", l);
+    expect(await gauge(bra)).toBe(0); // a series per registered token, at 0
+    tracker.refuse("2001");
+    tracker.refuse("9999"); // never registered: counted under market=other
+    let f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_book_refused", bra)).toBe(1);
+    expect(sumOf(f, "mm_book_refused", { market: "other", outcome: "other" })).toBe(1);
+    // Untracked: its book state is 0 everywhere, which is why the state gauges cannot tell.
+    for (const state of ["synced", "resyncing", "stale"])
+      expect(sumOf(f, "mm_book_state", { ...bra, state })).toBe(0);
+    tracker.track("2001"); // subscribed again
+    tracker.untrack("9999"); // unsubscribed: not wanted
+    f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_book_refused", bra)).toBe(0);
+    expect(sumOf(f, "mm_book_refused", { market: "other", outcome: "other" })).toBe(0);
+    tracker.refuse("2001");
+    expect(await gauge(bra)).toBe(1);
+    tracker.retire("2001"); // its market settled: no series at all
+    f = (await scrape(registry)).families;
+    expect(
+      f
+        .get("mm_book_refused")
+        ?.samples.filter((x) => x.labels.market === "bra-win" && x.labels.outcome === "YES"),
+    ).toEqual([]);
+    metrics.close();
+  });
+
   it("turns component counters into counters by their increase, scrape after scrape", async () => {
     const { registry, metrics, gateway } = drivenMetrics();
     let f = (await scrape(registry)).families;
