@@ -221,7 +221,14 @@ export class Feeds {
     live();
     for (const r of [...books.rejected, ...lifecycle.rejected, ...system.rejected]) {
       logger.warn(
-        { channel: r.channel, code: r.code, ids: r.ids.length, retryInMs: r.retryInMs },
+        // The ids, as after start: an operator told by MmBookRefused which book is refused looks here.
+        {
+          channel: r.channel,
+          code: r.code,
+          ids: r.ids.slice(0, MAX_LOGGED_IDS),
+          idCount: r.ids.length,
+          retryInMs: r.retryInMs,
+        },
         `subscription refused${r.retryInMs === undefined ? "" : ` (retrying in ${r.retryInMs} ms)`}: ${r.message}`,
       );
     }

@@ -190,3 +190,14 @@ describe("Feeds: a subscription refused after start", () => {
     expect(s.f.market.tracker.state(TOKEN)).toBeUndefined();
   });
 });
+
+describe("Feeds: a book subscription refused at start", () => {
+  it("for good (forbidden): the warn log names the token (MmBookRefused points here), and it is counted refused", async () => {
+    // conn 1 = /ws/market's first connection: its token_book subscribe is refused.
+    const s = await started(refusing("token_book", 1, "forbidden", 1));
+    const warn = s.sink.records().find((r) => r.level === 40 && /subscription refused/.test(String(r.msg)));
+    expect(warn).toMatchObject({ channel: "token_book", code: "forbidden", ids: [TOKEN], idCount: 1 });
+    expect(s.f.market.tracker.state(TOKEN)).toBeUndefined();
+    expect(s.f.market.tracker.refused()).toEqual([TOKEN]);
+  });
+});
