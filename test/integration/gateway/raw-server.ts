@@ -57,6 +57,27 @@ export function ackingSnapshots(): Answer {
 }
 
 /**
+ * politeAnswer, except that the first `refusals` subscribes on a reconnected socket (n ≥ 1) are
+ * refused with `code`.
+ */
+export function refusingResubscribe(code: string, refusals: number): Answer {
+  const polite = politeAnswer();
+  let left = refusals;
+  return (c, conn) => {
+    if (c.cmd === "subscribe" && conn.n >= 1 && left > 0) {
+      left--;
+      const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
+      return {
+        type: "subscribed",
+        accepted: [],
+        rejected: subs.map((s) => ({ channel: s.channel, ids: s.ids ?? [], code, message: "refused" })),
+      };
+    }
+    return polite(c, conn);
+  };
+}
+
+/**
  * A tiny WebSocket server on 127.0.0.1 that sends a `connected` frame (unless told not to) and
  * answers commands with `answer`, recording them: for frames and behaviours the mock never
  * produces (garbage, silence, a wrong protocol version).

@@ -4,7 +4,7 @@ import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.js";
 import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
 import { market, marketClient, startMock, until } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { RawServer, refusingResubscribe } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
@@ -36,27 +36,9 @@ function watched(feed: MarketDataFeed, tokens: readonly { tokenId: string; outco
     sumOf(parseExposition(await registry.metrics()), name, { market: "mkt", outcome });
 }
 
-/** politeAnswer, except that the first subscribe on a reconnected socket (n ≥ 1) is refused with `code`. */
-function refusingResubscribe(code: string): Answer {
-  const polite = politeAnswer();
-  let left = 1;
-  return (c, conn) => {
-    if (c.cmd === "subscribe" && conn.n >= 1 && left > 0) {
-      left--;
-      const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
-      return {
-        type: "subscribed",
-        accepted: [],
-        rejected: subs.map((s) => ({ channel: s.channel, ids: s.ids ?? [], code, message: "refused" })),
-      };
-    }
-    return polite(c, conn);
-  };
-}
-
 describe("mm_book_refused: a book subscription refused for good", () => {
   it("the resubscribe after a reconnect refused (forbidden): 1 while refused, 0 once subscribed again", async () => {
-    const srv = await new RawServer(refusingResubscribe("forbidden")).listen();
+    const srv = await new RawServer(refusingResubscribe("forbidden", 1)).listen();
     const {
       clock,
       client,

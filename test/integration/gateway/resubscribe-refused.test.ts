@@ -4,7 +4,7 @@ import type { SimClock } from "../../../src/core/sim-clock.js";
 import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RejectedIds } from "../../../src/gateway/waiters.js";
 import { settle, until } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { type Answer, politeAnswer, RawServer, refusingResubscribe } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
@@ -20,27 +20,6 @@ import { feedSlots, snapshotFrame } from "./sim-feed.js";
 const A = "111";
 const B = "222";
 const slots = feedSlots();
-
-/**
- * politeAnswer, except that the first `refusals` subscribes on a reconnected socket (n ≥ 1) are
- * refused with `code`.
- */
-function refusingResubscribe(code: string, refusals: number): Answer {
-  const polite = politeAnswer();
-  let left = refusals;
-  return (c, conn) => {
-    if (c.cmd === "subscribe" && conn.n >= 1 && left > 0) {
-      left--;
-      const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
-      return {
-        type: "subscribed",
-        accepted: [],
-        rejected: subs.map((s) => ({ channel: s.channel, ids: s.ids ?? [], code, message: "refused" })),
-      };
-    }
-    return polite(c, conn);
-  };
-}
 
 interface Setup {
   readonly srv: RawServer;
