@@ -88,6 +88,11 @@ export class CrossedLevels {
     this.#have = have;
   }
 
+  /** Whether any level is held (almost never: only on a crossed recorded book). */
+  get any(): boolean {
+    return this.#held.size > 0;
+  }
+
   /** Whether the level of `key` is held. */
   has(key: number): boolean {
     return this.#held.size > 0 && this.#held.has(key);

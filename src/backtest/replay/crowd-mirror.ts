@@ -311,6 +311,7 @@ export class CrowdMirror {
   // Rule 6: held levels of the other side that the shrunk level of `side` at `price` crossed, and
   // nothing live crosses now, enter the venue (once a bot order could meet them).
   #uncross(tokenId: string, side: Side, price: number): void {
+    if (!this.#crossed.any) return; // every decrease comes here: held levels are rare
     const other: Side = side === "buy" ? "sell" : "buy";
     for (const l of this.#crossed.released(this.#books.book(tokenId), tokenId, side, price)) {
       const key = this.#key(tokenId, other, l.price);
