@@ -34,8 +34,17 @@ function simFeed(
   clock: SimClock,
   timing: NonNullable<GatewayClientOptions["timing"]> = {},
   tracker: MarketDataFeedOptions["tracker"] = {},
+  limits: GatewayClientOptions["limits"] = {},
 ): MarketDataFeed {
-  const client = new GatewayClient({ url, gateway: "market", apiKey: "k", clock, random: () => 0.5, timing });
+  const client = new GatewayClient({
+    url,
+    gateway: "market",
+    apiKey: "k",
+    clock,
+    random: () => 0.5,
+    timing,
+    limits,
+  });
   return new MarketDataFeed({ client, clock, tracker: { stall: { enabled: false }, ...tracker } });
 }
 
@@ -46,10 +55,12 @@ export interface FeedOn {
   readonly feed: MarketDataFeed;
 }
 
-/** simFeed's timing and tracker options, and the SimClock's start (1_000_000 unless told). */
+/** simFeed's timing, tracker options and caps, and the SimClock's start (1_000_000 unless told). */
 export interface FeedOnOptions {
   readonly timing?: NonNullable<GatewayClientOptions["timing"]>;
   readonly tracker?: MarketDataFeedOptions["tracker"];
+  /** Lower caps spread the books over several links (the spec's caps: one link up to 25,600). */
+  readonly limits?: GatewayClientOptions["limits"];
   readonly now?: number;
 }
 
@@ -82,7 +93,7 @@ export function feedSlots(): FeedSlots {
     feedOn(srv, options = {}) {
       keep(srv);
       const clock = new SimClock(options.now ?? 1_000_000);
-      const feed = keep(simFeed(srv.url, clock, options.timing, options.tracker));
+      const feed = keep(simFeed(srv.url, clock, options.timing, options.tracker, options.limits));
       return { clock, client: feed.client, feed };
     },
   };
