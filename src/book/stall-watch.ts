@@ -1,14 +1,15 @@
 import type { Clock, TimerId } from "../core/clock.js";
 import { ClockStepWatch } from "../core/clock-step.js";
+import { LinkLiveness, type LinkOf } from "./liveness.js";
 import { isSilent } from "./stall.js";
 import type { TokenBook } from "./token-book.js";
 import type { StallConfig } from "./tracker-config.js";
 
 /** What the watch does about a verdict. */
 export interface StallActions {
-  /** The connection showed no liveness for too long: `st` (synced) becomes stale. */
+  /** `st`'s link showed no liveness for too long: `st` (synced) becomes stale. */
   connectionSilent(st: TokenBook): void;
-  /** Liveness is back: `st`, stale for connection silence, is synced again. */
+  /** Liveness of `st`'s link is back: `st`, stale for connection silence, is synced again. */
   connectionAlive(st: TokenBook): void;
   /** `st` (synced) has been silent beyond its own limit while the connection is alive. */
   bookSilent(st: TokenBook): void;
@@ -16,29 +17,43 @@ export interface StallActions {
 
 /**
  * The stall detector's clockwork: a check every `checkEveryMs` on the injected Clock, armed only
- * while there are books, plus the connection's last sign of life. Verdicts follow StallConfig.
+ * while there are books, plus each link's last sign of life (LinkLiveness). A book's link is asked
+ * of `linkOf` at each verdict, so a book moved to another link is judged by its new one. Verdicts
+ * follow StallConfig.
  */
 export class StallWatch {
   readonly #clock: Clock;
   readonly #cfg: StallConfig;
   readonly #books: ReadonlyMap<string, TokenBook>;
   readonly #act: StallActions;
+  readonly #linkOf: LinkOf;
   #timer: TimerId | undefined;
-  #lastAlive: number | undefined;
+  readonly #alive = new LinkLiveness();
   readonly #steps = new ClockStepWatch();
 
-  constructor(clock: Clock, cfg: StallConfig, books: ReadonlyMap<string, TokenBook>, act: StallActions) {
+  constructor(
+    clock: Clock,
+    cfg: StallConfig,
+    books: ReadonlyMap<string, TokenBook>,
+    act: StallActions,
+    linkOf: LinkOf = () => undefined,
+  ) {
     this.#clock = clock;
     this.#cfg = cfg;
     this.#books = books;
     this.#act = act;
+    this.#linkOf = linkOf;
   }
 
-  /** Records liveness at `ts` and revives books stale for connection silence. */
-  alive(ts: number): void {
-    this.#lastAlive = ts;
+  /**
+   * Records liveness of `link` (undefined: the one connection) at `ts` and revives the books it
+   * counts for (LinkLiveness) that are stale for connection silence; another link's stay stale.
+   */
+  alive(ts: number, link?: number): void {
+    this.#alive.record(ts, link);
     for (const st of this.#books.values()) {
-      if (st.status === "stale" && st.reason === "connection_silent") this.#act.connectionAlive(st);
+      if (st.status !== "stale" || st.reason !== "connection_silent") continue;
+      if (LinkLiveness.counts(link, this.#linkOf(st.tokenId))) this.#act.connectionAlive(st);
     }
   }
 
@@ -63,7 +78,7 @@ export class StallWatch {
   #follow(now: number): void {
     const step = this.#steps.follow(now);
     if (step === 0) return;
-    if (this.#lastAlive !== undefined && this.#lastAlive > now) this.#lastAlive -= step;
+    this.#alive.stepBack(now, step);
     for (const st of this.#books.values()) {
       if (st.lastUpdateTs !== undefined && st.lastUpdateTs > now) st.lastUpdateTs -= step;
     }
@@ -73,10 +88,10 @@ export class StallWatch {
     this.#timer = undefined;
     const now = this.#clock.now();
     this.#follow(now);
-    const silent = this.#lastAlive !== undefined && now - this.#lastAlive > this.#cfg.livenessTimeoutMs;
     for (const st of this.#books.values()) {
       if (st.status !== "synced") continue;
-      if (silent) this.#act.connectionSilent(st);
+      const last = this.#alive.last(this.#linkOf(st.tokenId));
+      if (last !== undefined && now - last > this.#cfg.livenessTimeoutMs) this.#act.connectionSilent(st);
       else if (!st.probe && isSilent(st.rate, st.lastUpdateTs, now, this.#cfg)) this.#act.bookSilent(st);
     }
     this.arm();

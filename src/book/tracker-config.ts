@@ -1,5 +1,6 @@
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
+import type { LinkOf } from "./liveness.js";
 
 /**
  * What a crossed book (best bid ≥ best ask) does to the tracker:
@@ -19,9 +20,10 @@ export interface BackoffConfig {
 }
 
 /**
- * Stall detection. A book is stale when EITHER the connection has shown no liveness (the caller's
- * onConnectionAlive, e.g. from pong frames) for `livenessTimeoutMs` — every book, no snapshot
- * request (reconnecting is the gateway's job) — OR the connection is alive, the book has a rate
+ * Stall detection. A book is stale when EITHER its connection has shown no liveness (the caller's
+ * onConnectionAlive, or onLinkAlive for the book's own link, e.g. from pong frames) for
+ * `livenessTimeoutMs` — every book of that link, no snapshot request (reconnecting is the
+ * gateway's job) — OR the connection is alive, the book has a rate
  * estimate (at least `minSamples` inter-arrival times) and its age exceeds
  * max(k × EWMA of its own inter-arrival times, floorMs): then a snapshot is requested. A quiet
  * market has a long typical interval (or no estimate yet), so it is never judged by a busy
@@ -130,4 +132,10 @@ export interface BookTrackerOptions {
   readonly clock: Clock;
   readonly port: SnapshotPort;
   readonly config?: TrackerOptions;
+  /**
+   * The link (connection) each token's subscription lives on now, when books are spread over
+   * several: each book is then judged by its own link's liveness (onLinkAlive). Without it the
+   * tracker has one connection (onConnectionAlive), as in a replay.
+   */
+  readonly linkOf?: LinkOf;
 }

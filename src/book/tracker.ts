@@ -30,7 +30,7 @@ import {
  * - frames lacking seq or prevSeq are dropped; frames with seq ≤ the last one are dropped;
  * - book_snapshot_failed and unanswered requests are retried with exponential back-off;
  * - a crossed book is not quotable and, under the "resync" policy, is resynced;
- * - stalls are judged per book against its own rate and the connection's liveness.
+ * - stalls are judged per book against its own rate and the liveness of its link (linkOf).
  * Events for a token never tracked start tracking it, unless it was retired (its market settled).
  * Malformed input is counted, never thrown. Time comes from the injected Clock only, so a replay
  * reproduces every decision.
@@ -55,17 +55,23 @@ export class BookTracker {
     this.#clock = opts.clock;
     this.#port = opts.port;
     this.#pub = new StatePublisher(opts.clock);
-    this.#watch = new StallWatch(opts.clock, this.config.stall, this.#books, {
-      connectionSilent: (st) => this.#pub.set(st, "stale", "connection_silent"),
-      connectionAlive: (st) => this.#pub.set(st, "synced", "connection_alive"),
-      bookSilent: (st) => {
-        this.#counters.stalls++;
-        st.probe = true;
-        st.awaiting = true;
-        this.#pub.set(st, "stale", "book_silent");
-        st.retry.requestNow();
+    this.#watch = new StallWatch(
+      opts.clock,
+      this.config.stall,
+      this.#books,
+      {
+        connectionSilent: (st) => this.#pub.set(st, "stale", "connection_silent"),
+        connectionAlive: (st) => this.#pub.set(st, "synced", "connection_alive"),
+        bookSilent: (st) => {
+          this.#counters.stalls++;
+          st.probe = true;
+          st.awaiting = true;
+          this.#pub.set(st, "stale", "book_silent");
+          st.retry.requestNow();
+        },
       },
-    });
+      opts.linkOf,
+    );
   }
 
   /** Starts tracking a token just subscribed: `resyncing` until its snapshot arrives. */
@@ -188,9 +194,17 @@ export class BookTracker {
     return this.#pub.onBook(fn);
   }
 
-  /** The connection proved alive (e.g. a pong) at `ts`. */
+  /** The connection proved alive (e.g. a pong) at `ts`: a tracker given no linkOf, one connection. */
   onConnectionAlive(ts: number = this.#clock.now()): void {
     this.#watch.alive(ts);
+  }
+
+  /**
+   * Link `link` proved alive (a pong, a reconnect) at `ts`: it counts for the books on that link
+   * only (linkOf), and brings back only theirs if stale for connection silence.
+   */
+  onLinkAlive(link: number, ts: number = this.#clock.now()): void {
+    this.#watch.alive(ts, link);
   }
 
   /** Consumes one token_book event (none of a retired token). */

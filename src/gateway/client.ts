@@ -89,12 +89,17 @@ export class GatewayClient extends ClientListeners {
     return this.#subs.idsOn(link, channel);
   }
 
+  /** The link an id of a channel is placed on (undefined: not placed, or never subscribed). */
+  linkOf(channel: Channel, id: string): number | undefined {
+    return this.#subs.linkOf(channel, id);
+  }
+
   /**
    * Whether the link an id of a channel is placed on is open now, so that its subscribe (and then
    * its requests) can go out; false for an id not placed (never subscribed, or after a stop).
    */
   linkOpenFor(channel: Channel, id: string): boolean {
-    return this.#links[this.#subs.linkOf(channel, id) ?? -1]?.state === "open";
+    return this.#links[this.linkOf(channel, id) ?? -1]?.state === "open";
   }
 
   /** Opens the first connection; resolves with its `connected` data (rejects if fatal). */

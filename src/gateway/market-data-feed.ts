@@ -27,7 +27,9 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - token_book events go to the tracker;
  * - the tracker's snapshot requests (gaps, crossed books, stalls, book_snapshot_failed retries)
  *   become get_book_snapshot on the connection holding the token;
- * - pongs tell the tracker the connection is alive (its stall detector needs that);
+ * - pongs (and a link coming up) tell the tracker that link is alive (its stall detector needs
+ *   that): each book is judged by the liveness of the link its subscription lives on, so a silent
+ *   link makes only its own books stale and one link's pongs revive only its own;
  * - a dropped connection makes its books `resyncing` at once (frames were lost); nothing can be
  *   asked for them until it is back (a snapshot request the client could not send is not counted
  *   and not timed out), and the resubscribe after the reconnect brings the snapshot the tracker
@@ -58,6 +60,7 @@ export class MarketDataFeed {
       clock: opts.clock,
       port: { requestSnapshot: (tokenId) => client.requestBookSnapshot(tokenId) },
       ...(opts.tracker === undefined ? {} : { config: opts.tracker }),
+      linkOf: (tokenId) => client.linkOf("token_book", tokenId),
     });
     this.tracker = tracker;
     const expectOn = (link: number) => {
@@ -67,13 +70,13 @@ export class MarketDataFeed {
       client.onEvent((e) => {
         if (isBookEvent(e)) tracker.onEvent(e);
       }),
-      client.onPong(() => tracker.onConnectionAlive()),
+      client.onPong((link) => tracker.onLinkAlive(link)),
       // Nothing of that link can be asked until it is back: its books wait for the resubscribe.
       client.onLinkDown((link) => {
         for (const t of client.idsOn(link, "token_book")) tracker.subscriptionLost(t);
       }),
       client.onLinkUp((link, reconnect) => {
-        tracker.onConnectionAlive();
+        tracker.onLinkAlive(link);
         if (reconnect) expectOn(link);
       }),
       client.onRefused((r) => {
