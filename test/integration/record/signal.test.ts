@@ -82,7 +82,9 @@ describe("mm record in a child process", () => {
       },
     });
     let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (d) => (stdout += String(d)));
+    child.stderr.on("data", (d) => (stderr += String(d)));
     let exitCode: number | null | undefined;
     const exited = new Promise<void>((r) =>
       child.once("exit", (code) => {
@@ -90,7 +92,11 @@ describe("mm record in a child process", () => {
         r();
       }),
     );
-    await new Promise((r) => setTimeout(r, 2_500)); // tsx start-up, then several refused attempts
+    // Several refused attempts, not a fixed wait: on a loaded machine tsx's start-up alone can take
+    // longer, and a SIGINT before the command installed its handler kills the child outright.
+    await until(() => stderr.includes('"attempt":2,'), `two reconnect attempts (stderr: ${stderr})`, {
+      timeoutMs: 15_000,
+    });
     expect(exitCode).toBeUndefined();
     child.kill("SIGINT");
     await exited;
