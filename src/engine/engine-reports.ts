@@ -17,20 +17,28 @@ import type { SignFailures } from "./sign-failures.js";
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
  *   risk guard's error rate (so does a signing failure, nothing sent, logged once an episode:
  *   `signFailures`; 409 `market_not_open` instead gates that market: market-refusals.ts;
- *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts); ambiguous → `unknown` (never resent: the order manager places nothing
- *   more on that level until it is resolved) and a reconcile is scheduled;
+ *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts);
+ *   ambiguous → `unknown` (never resent: the order manager places nothing more on that level until
+ *   it is resolved), a reconcile is scheduled, and its code goes to the error rate too;
  * - placement dropped unsent → it never existed;
  * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
- *   (and a retryable failure leaves the order open, so the next step cancels it again); a failed
- *   request counts once towards the error rate, however many intents it answered (requestError);
+ *   (and a retryable failure leaves the order open, so the next step cancels it again); a failed or
+ *   ambiguous request counts once towards the error rate, however many intents it answered
+ *   (requestError);
  * - cancel-all done → every open or cancelling order in its scope is cancelled, and its tokens are
  *   requoted (a step since may have kept orders the answer has just ended); not done → its tokens
- *   are requoted too, so that a gate it enforced falls back to each gated step's single cancels.
+ *   are requoted too, so that a gate it enforced falls back to each gated step's single cancels;
+ *   failed or ambiguous, it counts once towards the error rate;
  * - a cancel-all the queue substituted for single cancels failed → logged, and counted once towards
- *   the error rate (its cancels are reported one by one as they settle).
+ *   the error rate (its cancels are reported one by one as they settle; answered ambiguously, its
+ *   first covered cancel's report counts it).
+ * Ambiguous answers count because an exchange that cannot say whether it pulled a quote leaves it
+ * resting at a stale price while the bot quotes anew beside it: the halt stops the placements, and
+ * the cancels and reconciles that resolve the ambiguity go on (README "Risk limits").
  * A token whose last step held a placement back until its live orders are answered
  * (engine-in-flight.ts) is requoted on any answer about its orders.
- * Orphan cancels (orders the store does not track) only feed the log and the listener.
+ * Orphan cancels (orders the store does not track) feed the log and the listener, and a failed or
+ * ambiguous one counts towards the error rate as any cancel does.
  * `waiters` resolves callers waiting for a cancel-all (start-up and shutdown).
  */
 export function handleQueueReport(
@@ -57,9 +65,13 @@ export function handleQueueReport(
         clientOrderId: intent.clientOrderId,
         outcome: outcome.kind,
       });
+      const counted = (outcome.kind === "failed" || outcome.kind === "ambiguous") && outcome.requestError;
       if (core.store.get(intent.clientOrderId) === undefined) {
         if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
           core.log.warn({ orderId: intent.orderId, outcome: outcome.kind }, "orphan cancel did not confirm");
+          // A request sent like any other cancel: an exchange refusing every orphan cancel is as
+          // unhealthy as one refusing ours, and the orphan rests on at a price nobody chose.
+          if (counted) core.orderError(outcome.error.code);
           core.reconcileSoon("ambiguous");
         }
         return;
@@ -75,7 +87,7 @@ export function handleQueueReport(
           { ok: false, error: outcome.error },
           now,
         );
-        if (outcome.kind === "failed" && outcome.requestError) core.orderError(outcome.code);
+        if (counted) core.orderError(outcome.error.code);
         if (eff.reconcile) core.reconcileSoon("ambiguous");
         core.requote(intent.tokenId);
       }
@@ -88,7 +100,7 @@ export function handleQueueReport(
         applyCancelAllOutcome(core.store, intent.marketId, now);
       } else {
         core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
-        if (outcome.kind === "failed" && outcome.requestError) core.orderError(outcome.code);
+        if (outcome.requestError) core.orderError(outcome.error.code);
         core.reconcileSoon("ambiguous");
       }
       // Every token in its scope is requoted. Done: a step may have run since the cancel-all was
@@ -182,6 +194,10 @@ function onPlace(
       { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },
       "placement ambiguous",
     );
+    // One request whose fate only the reconciler learns: counted as a failure is (once: a placement
+    // is never resent after it), so an exchange answering 500 or timing out on every order halts
+    // quoting instead of leaving one unknown order per level after another.
+    core.orderError(outcome.error.code);
   }
   // Signed at its send: one signed before a signing-failure episode began proves nothing of the signer.
   if (outcome.kind !== "rejected" || outcome.code !== SIGN_FAILED) signFailures.signed(r.sentAt, now);

@@ -56,7 +56,14 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
     if (outcome.kind === "accepted") q.intakeCancel(intent, outcome.result.orderId);
     else if (outcome.kind === "rejected") {
       q.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: "placement_rejected" } });
-    } else q.report({ kind: "cancel", intent, outcome: { kind: "ambiguous", error: outcome.error } });
+    } else {
+      // No request of its own: the placement's ambiguous answer is the one counted.
+      q.report({
+        kind: "cancel",
+        intent,
+        outcome: { kind: "ambiguous", error: outcome.error, requestError: false },
+      });
+    }
   }
 }
 
@@ -86,14 +93,15 @@ export function settleCancel(
  * retried until maxCancelAttempts; after that, or on a definite reject, the covered cancels go back to
  * the cancel lane (still wanted), and a 501 turns cancel-all off. Ambiguity spreads to covered cancels.
  * `sent` is false for an item failed without a request (cancel-all turned off while it was queued).
- * A failed request counts once: on its first intent's report, or, for a cancel-all the queue
- * substituted (no intents), on a `substitution_failed` report. After such a failure, or an
- * ambiguous answer (a timeout, 500, 502, 504) to one sent, no cancel-all is substituted in its scope
- * for SUBSTITUTION_PAUSE_MS: the cancels it gave back go singly, where substituting again at once
- * would send up to the cancel-all budget (5/s) of doomed requests and hold the market's cancels
- * behind each. An ambiguous one gives none back, but the reconciler finds its orders still open and
- * the order manager cancels them again: substituted again, an endpoint answering 500 every time kept
- * those quotes up for good, and nothing counted towards the halt (ambiguous answers never count).
+ * A failed or ambiguous request counts once (requestError): on its first intent's report, or, for a
+ * cancel-all the queue substituted (no intents), on a `substitution_failed` report when it failed
+ * and on its first covered cancel's ambiguous report when it was answered ambiguously. After such a
+ * failure, or an ambiguous answer (a timeout, 500, 502, 504) to one sent, no cancel-all is
+ * substituted in its scope for SUBSTITUTION_PAUSE_MS: the cancels it gave back go singly, where
+ * substituting again at once would send up to the cancel-all budget (5/s) of doomed requests and
+ * hold the market's cancels behind each. An ambiguous one gives none back, but the reconciler finds
+ * its orders still open and the order manager cancels them again: substituted again, an endpoint
+ * answering 500 every time kept those quotes up for good.
  */
 export function settleCancelAll(
   q: SettleTarget,
@@ -125,9 +133,13 @@ export function settleCancelAll(
     q.report({ kind: "cancel_all", intent, outcome: failure(error, sent && i === 0) });
   });
   if (error.outcome === "ambiguous") {
-    const outcome = failure(error, false);
+    // A substituted cancel-all answers no intent of its own: its first covered cancel counts it.
+    let uncounted = sent && item.intents.length === 0;
     for (const c of item.covered)
-      for (const intent of c.intents) q.report({ kind: "cancel", intent, outcome });
+      for (const intent of c.intents) {
+        q.report({ kind: "cancel", intent, outcome: failure(error, uncounted) });
+        uncounted = false;
+      }
     return;
   }
   if (sent && item.intents.length === 0 && item.marketId !== undefined) {
@@ -147,7 +159,9 @@ function failure(
   error: ExchangeError,
   requestError: boolean,
 ): Extract<CancelOutcome, { kind: "failed" | "ambiguous" }> {
-  return error.outcome === "ambiguous" ? { kind: "ambiguous", error } : failedRequest(error, requestError);
+  return error.outcome === "ambiguous"
+    ? { kind: "ambiguous", error, requestError }
+    : failedRequest(error, requestError);
 }
 
 function failedRequest(error: ExchangeError, requestError: boolean): FailedRequest {

@@ -36,7 +36,7 @@ export type CancelOutcome =
   /** A definite answer (e.g. not_cancellable, order_not_found), or retryable after the last attempt. */
   | FailedRequest
   /** It may or may not have taken effect: the reconciler finds out. */
-  | { kind: "ambiguous"; error: ExchangeError };
+  | AmbiguousRequest;
 
 /**
  * A cancel or cancel-all that did not take effect. One request may answer several intents (the
@@ -53,17 +53,33 @@ export interface FailedRequest {
   requestError: boolean;
 }
 
+/**
+ * A cancel or cancel-all answered ambiguously (a timeout, 500, 502, 504): it may or may not have
+ * taken effect, and the reconciler finds out. It counts towards the error-rate halt as a failure
+ * does (an exchange that cannot confirm its cancels keeps the bot's stale quotes up), so
+ * `requestError` marks the one report per request sent and answered so, as on FailedRequest: false
+ * on the duplicates it carried, on the cancels a cancel-all covered (the cancel-all's own report, or
+ * for a substituted one the first covered cancel's, counts it), and on the cancels of a placement
+ * answered ambiguously (no request of their own: the placement's answer counts).
+ */
+export interface AmbiguousRequest {
+  kind: "ambiguous";
+  error: ExchangeError;
+  requestError: boolean;
+}
+
 /** How a cancel-all ended. */
 export type CancelAllOutcome =
   | { kind: "done"; cancelled: number; marketId: string | undefined }
   | FailedRequest
-  | { kind: "ambiguous"; error: ExchangeError };
+  | AmbiguousRequest;
 
 /**
  * What the queue reports for each intent, exactly once per intent: `place_dropped` only for a placement
  * that never left; a `place` carries the answer of its last send. One report answers no intent:
  * `substitution_failed`, a cancel-all the queue itself substituted for a market's single cancels
- * that failed (not ambiguously). It is a request sent, so its failure is counted (requestError) like
+ * that failed (not ambiguously: its covered cancels are then reported ambiguous, the first one
+ * counting the request). It is a request sent, so its failure is counted (requestError) like
  * any other; its `cancels` go back to the cancel lane and are sent singly (see
  * SUBSTITUTION_PAUSE_MS), each reported once as usual.
  */

@@ -8,7 +8,8 @@ import { cancel, rig, runUntil } from "./order-queue.helpers.js";
  * pause started only on a definite or exhausted retryable failure), an exchange whose cancel-all
  * endpoint answered 500 every time while single cancels worked took every batch of a market's
  * cancels into another doomed cancel-all: the quotes the bot wanted gone were never pulled, and
- * nothing counted towards the halt (ambiguous answers never count).
+ * nothing counted towards the halt (ambiguous answers did not count then; now the first covered
+ * cancel's report counts the request: order-queue-ambiguous-errors.test.ts).
  */
 
 const coids = (p: string, n: number) => Array.from({ length: n }, (_, i) => `${p}${i}`);
@@ -22,7 +23,7 @@ describe("order queue: a substituted cancel-all answered ambiguously", () => {
     await runUntil(r.clock, 1_000);
     expect(r.port.of("cancel_all")).toHaveLength(1);
     expect(r.of("cancel").map((x) => x.outcome.kind)).toEqual(Array(6).fill("ambiguous"));
-    expect(r.of("substitution_failed")).toEqual([]); // ambiguous: not a failure, not counted
+    expect(r.of("substitution_failed")).toEqual([]); // ambiguous: its cancels are not given back
     // The reconciler found all six still open; the order manager cancels them again.
     r.queue.enqueueAll(ids.map((id, i) => cancel(id, `o-${i}`)));
     await runUntil(r.clock, 2_000);
