@@ -13,6 +13,31 @@ import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull 
  * are objects; only the fields mm relies on are typed and checked.
  */
 
+/**
+ * The spec's refusals of the key itself: the codes its catalogue gives HTTP 401 under Authentication
+ * (header missing, bad format, unknown key, bad secret, revoked, expired, partner suspended, IP
+ * outside the allowlist, and the wallet-header ones). The spec also says a placement "always returns
+ * the placement result shape (HTTP 201)": it does not say whether such a refusal of a placement
+ * comes as the 401 or inside that 201 body. A placement (or any 2xx body) rejected with one of these
+ * is taken as the 401 would be, the key refused for good (keyRefused: exit 3), not as one order's
+ * business reject. `api_key_scope_missing` (403: the key works, a scope is missing) and
+ * `wallet_mismatch` (401, but the legacy alias of maker_mismatch: the order's signer) are not among
+ * them, nor is a code the spec does not list (a 2xx says nothing of the key by its status).
+ */
+export const KEY_REFUSED_CODES: ReadonlySet<string> = new Set([
+  "auth_required",
+  "api_key_bad_format",
+  "api_key_unknown_key",
+  "api_key_bad_secret",
+  "api_key_revoked",
+  "api_key_expired",
+  "api_key_suspended",
+  "api_key_ip_denied",
+  "api_key_no_associated_wallet",
+  "api_key_user_wallet_required",
+  "api_key_user_wallet_invalid",
+]);
+
 /** An order book level. Assumed `{price, size}` decimal strings, `size` the level's total. */
 export interface BookLevel {
   price: DecimalString;

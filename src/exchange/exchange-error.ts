@@ -1,4 +1,5 @@
 import { MmError } from "../core/errors.js";
+import { KEY_REFUSED_CODES } from "./assumptions.js";
 import { type ExchangeCodeLike, isClientCode } from "./codes.js";
 
 /**
@@ -77,15 +78,20 @@ export class ExchangeError extends MmError {
 /**
  * Whether `err` is the exchange refusing the API key: an answer 401 whose body carries the
  * exchange's error code (the spec's Authentication checks: `auth_required`, `api_key_unknown_key`,
- * `api_key_revoked`…; a code the catalogue does not list yet counts too). A 401 without one
+ * `api_key_revoked`…; a code the catalogue does not list yet counts too), or a business reject in a
+ * 2xx body (a placement's 201 REJECTED) carrying one of the spec's 401 key refusals
+ * (KEY_REFUSED_CODES, src/exchange/assumptions.ts). A 401 without a code
  * (`http_error`: another service at the URL, a proxy's login page; or a body never read whole:
  * `connection_lost`, `request_timeout`, `malformed_response`) is no word of the exchange's on
  * the key, which a restart with it might then not find refused at all.
  * @example keyRefused(err) ? "stop for good (exit 3)" : "an ordinary failure"
  */
 export function keyRefused(err: unknown): err is ExchangeError {
+  if (!(err instanceof ExchangeError) || err.httpStatus === undefined) return false;
   // A client code (http_error, or a body cut off, timed out or too large) read no code from the body.
-  return err instanceof ExchangeError && err.httpStatus === 401 && !isClientCode(err.code);
+  if (err.httpStatus === 401) return !isClientCode(err.code);
+  // The placement envelope answers 201 whatever the reject: the code alone says it is the key.
+  return err.httpStatus >= 200 && err.httpStatus < 300 && KEY_REFUSED_CODES.has(err.code);
 }
 
 /**

@@ -48,6 +48,7 @@ const ROWS: readonly [topic: string, token: string][] = [
   ["ambiguous placements", "never_placed"],
   ["journal account", "exchange.baseUrl"],
   ["one bot per wallet", "orphans.push"],
+  ["key refused in a placement's answer", "KEY_REFUSED_CODES"],
   // controls
   ["heartbeat", "pingIntervalMs"],
   ["market list", "LIST_LIMIT = 500"],
