@@ -14,7 +14,10 @@ export interface MarkoutFigures {
   readonly horizonMs: number;
   /** Fills whose horizon fell inside the data. */
   readonly fills: number;
-  /** Fills whose horizon passed the end of the data (not counted). */
+  /**
+   * Fills whose horizon passed the end of the data (not counted), but those of a token whose
+   * market resolved with payouts by then (counted at the payout).
+   */
   readonly unresolved: number;
   /** Σ quantity of the counted fills, micro-shares. */
   readonly quantity: bigint;
@@ -27,8 +30,10 @@ export interface MarkoutFigures {
  * value sign·(mid(t + h) − p)·q (sign +1 buy, −1 sell: positive = the market moved our way).
  * mid(t + h) is the mark after every market event and fill at or before t + h (the exchange's mid;
  * a fill moves it for a token marked at its last trade); a horizon is settled when the first market
- * event or fill after it arrives (`resolve`, before either moves the mark) or at the end. Pending fills
- * are kept per horizon in time order, so memory is bounded by the fills within the longest horizon.
+ * event or fill after it arrives (`resolve`, before either moves the mark) or at the end, where one
+ * past the end is settled at its token's payout if its market resolved, else left unresolved.
+ * Pending fills are kept per horizon in time order, so memory is bounded by the fills within the
+ * longest horizon.
  */
 export class Markouts {
   readonly #horizons: readonly number[];
@@ -61,12 +66,26 @@ export class Markouts {
     this.#settle((p) => p.target < now, mid2);
   }
 
-  /** Settles the horizons that ended by `endMs`; returns the figures. */
-  finish(endMs: number, mid2: (tokenId: string) => bigint | undefined): MarkoutFigures[] {
+  /**
+   * Settles the horizons that ended by `endMs` at the mids as they stand, and those past it of a
+   * token with a `final` mark (its market resolved with payouts: the payout is its value at every
+   * later time, so the data ending first leaves nothing unknown); the rest are unresolved. Returns
+   * the figures.
+   */
+  finish(
+    endMs: number,
+    mid2: (tokenId: string) => bigint | undefined,
+    final: (tokenId: string) => bigint | undefined = () => undefined,
+  ): MarkoutFigures[] {
     this.#settle((p) => p.target <= endMs, mid2);
     return this.#horizons.map((horizonMs, i) => {
       const s = this.#sums[i] as { fills: number; quantity: bigint; value2: bigint };
-      const unresolved = (this.#pending[i] as Pending[]).length - (this.#heads[i] as number);
+      let unresolved = 0;
+      for (const p of (this.#pending[i] as Pending[]).slice(this.#heads[i] as number)) {
+        const m = final(p.tokenId);
+        if (m === undefined) unresolved++;
+        else add(s, p, m);
+      }
       return { horizonMs, fills: s.fills, unresolved, quantity: s.quantity, value2: s.value2 };
     });
   }
@@ -79,10 +98,7 @@ export class Markouts {
       while (head < list.length && due(list[head] as Pending)) {
         const p = list[head++] as Pending;
         const m = mid2(p.tokenId);
-        if (m === undefined) continue;
-        s.fills++;
-        s.quantity += p.quantity;
-        s.value2 += p.sign * (m - 2n * p.price) * p.quantity;
+        if (m !== undefined) add(s, p, m);
       }
       if (head > 1024 && head * 2 > list.length) {
         list.splice(0, head);
@@ -91,4 +107,11 @@ export class Markouts {
       this.#heads[i] = head;
     }
   }
+}
+
+// One markout into the sums, at the mark `mid2` (bid + ask, micro).
+function add(s: { fills: number; quantity: bigint; value2: bigint }, p: Pending, mid2: bigint): void {
+  s.fills++;
+  s.quantity += p.quantity;
+  s.value2 += p.sign * (mid2 - 2n * p.price) * p.quantity;
 }

@@ -135,7 +135,11 @@ export class Recorder {
     const end = Math.max(endMs, this.#startMs);
     this.#observe(end);
     this.#equity.finish(end);
-    const markouts = this.#markouts.finish(end, (t) => this.#mid2.get(t));
+    const markouts = this.#markouts.finish(
+      end,
+      (t) => this.#mid2.get(t),
+      (t) => (this.#paid.has(t) ? this.#mid2.get(t) : undefined),
+    );
     this.#closed = true;
     return {
       startMs: this.#startMs,

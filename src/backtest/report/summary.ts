@@ -18,7 +18,8 @@ export type RunSummary = ReturnType<typeof buildRunSummary>;
  * - fees: USDC fees, share fees (BUY side) and their value at the fill prices;
  * - drawdown.max: largest fall of total PnL from a running peak over every market event and fill;
  * - sharpe: see EquityCurve; quoteUptime: mean over tokens of the time both sides rested;
- * - markouts: per horizon, perShare = Σ sign·(mid(t+h) − p)·q / Σ q (6 decimals), total = Σ value.
+ * - markouts: per horizon, perShare = Σ sign·(mid(t+h) − p)·q / Σ q (6 decimals), total = Σ value;
+ *   unresolved = fills whose t + h is past the end (but those of a resolved market: at the payout).
  */
 export function buildRunSummary(f: RunFigures, tokens: readonly TokenMarket[], orders: RequestCounts) {
   const a = f.accountant;

@@ -6,14 +6,16 @@ import { GEN_CONDITION, GEN_TOKEN } from "./recording.js";
 export type Step =
   | { readonly dt: number; readonly snapshot: { bids: [string, string][]; asks: [string, string][] } }
   | { readonly dt: number; readonly delta: [side: "buy" | "sell", price: string, size: string][] }
-  | { readonly dt: number; readonly print: [taker: "buy" | "sell", price: string, quantity: string] };
+  | { readonly dt: number; readonly print: [taker: "buy" | "sell", price: string, quantity: string] }
+  | { readonly dt: number; readonly resolved: { resolution: string; payouts: string[] } };
 
 /** Receive time of the first frame of a crafted recording. */
 export const T0 = 1_750_000_000_000;
 
 /**
  * Writes a recording of GEN_TOKEN from hand-written steps: book frames on token_book (seq
- * numbered in order) and trade_matched prints on token_trade_matches, as `mm record` stores them.
+ * numbered in order), trade_matched prints on token_trade_matches and market_resolved on
+ * condition_lifecycle, as `mm record` stores them.
  */
 export async function writeSteps(path: string, steps: readonly Step[]): Promise<void> {
   const w = RecordedWriter.create(path);
@@ -24,7 +26,10 @@ export async function writeSteps(path: string, steps: readonly Step[]): Promise<
     const tsMs = T0 + s.dt;
     const lv = (l: [string, string][]) => l.map(([price, size]) => ({ price, size }));
     let frame: Record<string, unknown>;
-    if ("print" in s) {
+    if ("resolved" in s) {
+      const data = { conditionId: GEN_CONDITION, ...s.resolved, tsMs };
+      frame = { type: "market_resolved", sid: 3, channel: "condition_lifecycle", id: GEN_CONDITION, data };
+    } else if ("print" in s) {
       const [side, price, quantity] = s.print;
       const data = { ...common, tradeId: `m${++trade}`, price, quantity, side, source: "matcher", tsMs };
       frame = { type: "trade_matched", sid: 2, channel: "token_trade_matches", id: GEN_TOKEN, data };

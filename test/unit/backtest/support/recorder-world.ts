@@ -6,7 +6,7 @@ import type { Side } from "../../../../src/core/types.js";
 
 /*
  * A hand-driven world for the backtest Recorder's tests (report-hand-figures,
- * report-markout-last-trade-mark): one token, and a session fake that carries only what the
+ * report-markout-last-trade-mark, report-markout-resolved): one token, and a session fake that carries only what the
  * Recorder listens to, so figures can be worked out by hand.
  */
 
@@ -64,10 +64,15 @@ export function fakeWorld() {
       for (const fn of session.filled)
         fn({ ...f, tokenId: TOKEN.tokenId, tradeId: "t", orderId: "o", clientOrderId: undefined });
     },
-    /** The market resolves at `t`, paying `payoutMicro` per share of the token. */
+    /**
+     * The market resolves at `t`, paying `payoutMicro` per share of the token: a market event, as
+     * a recorded market_resolved is at the session.
+     */
     resolve(t: number, payoutMicro: number) {
       now = t;
+      for (const fn of session.beforeMarket) fn(t);
       for (const fn of session.settled) fn(TOKEN.tokenId, payoutMicro);
+      for (const fn of session.afterMarket) fn(t);
     },
     join(t: number, side: Side) {
       now = t;
