@@ -75,9 +75,14 @@ const ENGINE_KEYS = [
  * every field). `strategy` and `risk` take the daemon's shapes (strategies/README.md,
  * src/risk/config.ts); `engine` the EngineOptions (session defaults to "bt"); `tracker` the
  * BookTracker options, defaulting to `crossed: "flag"` and no stall detection (a recording has no
- * connection to go silent and no snapshot source to resync from).
+ * connection to go silent and no snapshot source to resync from). `reportKeys`: further keys the
+ * caller's mode allows in `report` (and reads itself).
  */
-export function readSimSettings(root: Json, r: ConfigReader): SimSettings {
+export function readSimSettings(
+  root: Json,
+  r: ConfigReader,
+  reportKeys: readonly string[] = [],
+): SimSettings {
   const issues = r.issues;
   let strategy: ConfiguredStrategy | undefined;
   if (root.strategy === undefined) issues.add("strategy", "is required");
@@ -88,7 +93,7 @@ export function readSimSettings(root: Json, r: ConfigReader): SimSettings {
   const lat = r.section(root.latency, "latency", ["feedMs", "entryMs", "responseMs"]);
   const fees = r.section(root.fees, "fees", ["makerFeeBps", "defaultFeeTakerBps"]);
   const wallet = r.section(root.wallet, "wallet", ["usdc", "shares"]);
-  const report = r.section(root.report, "report", ["sharpeIntervalMs", "markoutsMs"]);
+  const report = r.section(root.report, "report", ["sharpeIntervalMs", "markoutsMs", ...reportKeys]);
   const engineOptions: EngineOptions = { session: "bt", ...(engine as Partial<EngineOptions>) };
   const trackerOptions: TrackerOptions = {
     crossed: "flag",

@@ -1,6 +1,6 @@
 import { ConfigReader, type Json, layerConfigs } from "../config-reader.js";
 import { Issues } from "../errors.js";
-import { readSimSettings, SIM_SECTIONS, type SimSettings } from "../settings.js";
+import { type ReportSettings, readSimSettings, SIM_SECTIONS, type SimSettings } from "../settings.js";
 import type { TokenSetting } from "../sim/markets.js";
 import { readQueueModel } from "./queue-model-config.js";
 import type { QueueModelSpec } from "./queue-model-spec.js";
@@ -13,8 +13,15 @@ export interface MarketDefaults {
   readonly closesAtMs: number | undefined;
 }
 
+/** What a replay's summary measures: the shared settings and the data's gaps. */
+export interface ReplayReportSettings extends ReportSettings {
+  /** A silence between consecutive recorded frames at least this long is a gap in the data. */
+  readonly dataGapMs: number;
+}
+
 /** A validated replay config (`mm backtest --config … --data …`). */
 export interface ReplayConfig extends SimSettings {
+  readonly report: ReplayReportSettings;
   /** The strategy entry as written (for the summary). */
   readonly strategyRaw: unknown;
   readonly marketDefaults: MarketDefaults;
@@ -53,7 +60,13 @@ export function parseReplayConfig(layers: readonly unknown[]): ReplayConfig {
     "queueModel",
     "description",
   ]);
-  const sim = readSimSettings(root, r);
+  const sim = readSimSettings(root, r, ["dataGapMs"]);
+  // The section's shape is checked (and reported) by readSimSettings.
+  const rep = typeof root.report === "object" && root.report !== null ? (root.report as Json) : {};
+  const report: ReplayReportSettings = {
+    ...sim.report,
+    dataGapMs: r.num(rep, "report", "dataGapMs", 3_600_000, { gt: 0, max: 86_400_000, int: true }),
+  };
   const m = r.section(root.markets, "markets", ["tick", "minSize", "feeTakerBps", "closesAtMs", "tokens"]);
   const marketDefaults: MarketDefaults = {
     tickMicro: tick(r, m, "markets", 10_000),
@@ -71,7 +84,7 @@ export function parseReplayConfig(layers: readonly unknown[]): ReplayConfig {
   const startLeadMs = r.num(root, "", "startLeadMs", 1_000, { min: 0, max: 86_400_000, int: true });
   const queueModel = readQueueModel(r, root.queueModel);
   issues.throwIfAny("backtest_config_invalid", "backtest config");
-  return { ...sim, strategyRaw: root.strategy, marketDefaults, tokens, startLeadMs, queueModel };
+  return { ...sim, report, strategyRaw: root.strategy, marketDefaults, tokens, startLeadMs, queueModel };
 }
 
 function tokenSetting(r: ConfigReader, raw: unknown, path: string, d: MarketDefaults): TokenSetting {

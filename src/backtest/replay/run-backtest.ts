@@ -15,6 +15,7 @@ import { SimSession } from "../sim/session.js";
 import { attachMirror } from "./attach-mirror.js";
 import type { CrowdMirror } from "./crowd-mirror.js";
 import { dataFiles } from "./data-files.js";
+import { DataGaps } from "./data-gaps.js";
 import { type LazyBatchStream, mergeLazyBatchesByRecvTs } from "./merge.js";
 import { queueModelSummary } from "./queue-model-config.js";
 import type { ReplayConfig } from "./replay-config.js";
@@ -148,6 +149,8 @@ async function replay(
   if (booked !== undefined) session.bookApplied.push((t) => booked.add(t));
   await session.start();
   let endMs = startMs;
+  const gaps = new DataGaps(config.report.dataGapMs);
+  const gapMs = gaps.thresholdMs;
   const every = Math.max(1, opts.progressEvery ?? 10_000);
   let frames = 0;
   while (next.done !== true) {
@@ -155,6 +158,7 @@ async function replay(
       const t = Math.max(rec.recvTs, session.clock.now());
       await session.pump.advanceTo(t);
       session.marketFrame(rec.frame);
+      if (t - endMs >= gapMs) gaps.add(endMs, t); // endMs: the previous frame's time
       endMs = t;
       if (++frames % every === 0) opts.onProgress?.(frames, t);
     }
@@ -179,7 +183,7 @@ async function replay(
     opts,
     seed,
     files,
-    { cut, unbooked: unbookedIds, unsynced },
+    { cut, unbooked: unbookedIds, unsynced, gaps },
     session,
     mirror,
     run,
@@ -201,10 +205,11 @@ function replaySummary(
   opts: BacktestOptions,
   seed: number,
   files: readonly string[],
-  gaps: {
+  holes: {
     readonly cut: readonly string[];
     readonly unbooked: readonly string[];
     readonly unsynced: readonly string[];
+    readonly gaps: DataGaps;
   },
   session: SimSession,
   mirror: CrowdMirror,
@@ -235,12 +240,15 @@ function replaySummary(
       rejected: sortedCounts(c.rejected),
       malformedAtExchange: session.books.malformed,
       snapshotsServed: c.snapshotsServed,
+      // Silences between consecutive frames of report.dataGapMs or more: a book left stale by one
+      // stays in the exchange's book (and the mirror) until the data moves it.
+      gaps: holes.gaps.summary(),
       // Only when there are any, so that complete data gives the summary it always gave.
-      ...(gaps.cut.length === 0 ? {} : { truncatedFiles: gaps.cut.map((f) => basename(f)) }),
+      ...(holes.cut.length === 0 ? {} : { truncatedFiles: holes.cut.map((f) => basename(f)) }),
       // Configured tokens the data never booked (a typo in an id): their figures are all zero.
-      ...(gaps.unbooked.length === 0 ? {} : { tokensWithoutBook: [...gaps.unbooked] }),
+      ...(holes.unbooked.length === 0 ? {} : { tokensWithoutBook: [...holes.unbooked] }),
       // Tokens whose data never gave a whole book (a snapshot): never quoted.
-      ...(gaps.unsynced.length === 0 ? {} : { tokensWithoutSnapshot: [...gaps.unsynced] }),
+      ...(holes.unsynced.length === 0 ? {} : { tokensWithoutSnapshot: [...holes.unsynced] }),
     },
     ...run,
     mirror: {

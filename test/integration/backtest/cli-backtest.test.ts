@@ -70,11 +70,15 @@ describe("mm backtest", () => {
 
   it("exits 2 naming the problem for a bad config, a missing data path or bad JSON", async () => {
     const bad = join(dir, "bad.json");
-    writeFileSync(bad, JSON.stringify({ strategy: { name: "nope" }, latency: { feedMs: -1 } }));
+    writeFileSync(
+      bad,
+      JSON.stringify({ strategy: { name: "nope" }, latency: { feedMs: -1 }, report: { dataGapMs: 0 } }),
+    );
     const r1 = await run("--config", bad, "--data", data);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toMatch(/strategy\.name/);
     expect(r1.stderr).toMatch(/latency\.feedMs: must be >= 0/);
+    expect(r1.stderr).toMatch(/report\.dataGapMs: must be > 0/);
     const r2 = await run("--config", "config/backtest/bands-replay.json", "--data", join(dir, "absent"));
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/absent/);

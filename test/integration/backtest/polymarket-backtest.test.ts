@@ -49,6 +49,14 @@ describe("backtest of the real Polymarket capture", () => {
       end: "2025-01-30T20:40:28.044Z",
       durationMs: 444_280_119,
     });
+    // The capture's hole: 2.8 days without a frame (26 Jan to 29 Jan), the longest of its gaps.
+    expect(s.data.gaps.thresholdMs).toBe(3_600_000);
+    expect(s.data.gaps.longest[0]).toEqual({
+      from: "2025-01-26T16:52:40.851Z",
+      to: "2025-01-29T12:00:31.116Z",
+      ms: 241_670_265,
+    });
+    expect(s.data.gaps.longest[0]?.ms).toBeGreaterThanOrEqual(2.5 * 86_400_000);
     expect(s.tokens.map((t) => t.tokenId)).toEqual([TOKEN]);
     expect(fills.length).toBeGreaterThan(0);
     expect(s.orders.placed).toBeGreaterThan(0);

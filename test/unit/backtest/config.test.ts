@@ -30,7 +30,11 @@ describe("replay config", () => {
       closesAtMs: undefined,
     });
     expect(c.wallet).toEqual({ usdcMicro: 100_000_000_000n, sharesMicro: 5_000_000_000n });
-    expect(c.report).toEqual({ sharpeIntervalMs: 60_000, markoutsMs: [1_000, 10_000, 60_000] });
+    expect(c.report).toEqual({
+      sharpeIntervalMs: 60_000,
+      markoutsMs: [1_000, 10_000, 60_000],
+      dataGapMs: 3_600_000,
+    });
     expect(c.tokens).toBeUndefined();
     expect(c.strategy.name).toBe("bands");
   });

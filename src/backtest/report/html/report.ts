@@ -8,7 +8,7 @@ import type { SyntheticResult } from "../../synthetic/run-synthetic.js";
 import type { Scenario } from "../../synthetic/scenario.js";
 import { summaryJson } from "../summary.js";
 import { renderReportPage } from "./page.js";
-import { acrossPathsTable, headlineTables, tokenTable } from "./tables.js";
+import { acrossPathsTable, type GapsJson, gapsTable, headlineTables, tokenTable } from "./tables.js";
 import type { TimelineOptions } from "./timeline.js";
 
 /**
@@ -30,13 +30,28 @@ export function replayReportHtml(result: BacktestResult): string {
     meta: [
       `Data: ${s.data.files.join(", ")}: ${s.data.frames} frames, ${s.window.start} to ${s.window.end} (${duration(s.window.durationMs)}).`,
       `Strategy: ${JSON.stringify(s.strategy)}`,
+      gapsLine(s.data.gaps),
       `Seed ${s.seed}; latency feed ${lat.feedMs} ms, order entry ${lat.entryMs} ms, response ${lat.responseMs} ms; ${s.end.openOrders} orders open at the end.`,
     ],
-    summaryHtml: `${headlineTables(s)}\n<h3>Tokens</h3>\n${tokenTable(s)}`,
+    summaryHtml: [
+      headlineTables(s),
+      "<h3>Tokens</h3>",
+      tokenTable(s),
+      ...(s.data.gaps.count === 0 ? [] : ["<h3>Data gaps</h3>", gapsTable(s.data.gaps, duration)]),
+    ].join("\n"),
     timeline: result.timeline,
     timeAxis: "utc",
     summaryJson: summaryJson(s),
   });
+}
+
+// The data's gaps in a sentence: a hole in the data is the first thing to know about a replay of it.
+function gapsLine(g: GapsJson): string {
+  const what = `Data gaps (silences of ${duration(g.thresholdMs)} or more between frames)`;
+  if (g.count === 0) return `${what}: none.`;
+  const top = g.longest[0];
+  const longest = top === undefined ? "" : `; the longest ${duration(top.ms)}, ${top.from} to ${top.to}`;
+  return `${what}: ${g.count}, ${duration(g.totalMs)} in all${longest}.`;
 }
 
 /**

@@ -144,6 +144,27 @@ export function acrossPathsTable(s: SyntheticSummary): string {
   return table(["Across paths", "Paths", "Mean", "Std. dev."], rows, "paths");
 }
 
+/** A replay summary's `data.gaps` (src/backtest/replay/data-gaps.ts). */
+export interface GapsJson {
+  readonly thresholdMs: number;
+  readonly count: number;
+  readonly totalMs: number;
+  readonly longest: readonly { readonly from: string; readonly to: string; readonly ms: number }[];
+}
+
+/**
+ * The data's gaps, longest first (the summary keeps the few longest): from, to, length; `length`
+ * spells a duration for people. Empty when the data has none.
+ */
+export function gapsTable(g: GapsJson, length: (ms: number) => string): string {
+  if (g.longest.length === 0) return "";
+  return table(
+    ["Silent from", "to", "Length", "ms"],
+    g.longest.map((x) => [x.from, x.to, length(x.ms), n(x.ms)]),
+    "gaps",
+  );
+}
+
 /** A long token id shortened for tables and headings ("191320…197703"). */
 export function shortId(id: string): string {
   return id.length <= 16 ? id : `${id.slice(0, 6)}…${id.slice(-6)}`;
