@@ -33,6 +33,7 @@ type Body = Record<string, unknown>;
  * | POST /__admin/skip-seq | `{tokenId}` (`"*"` = all) | Next book frame of the token skips one seq (a gap) |
  * | POST /__admin/reorder | `{tokenId}` (`"*"` = all) | Next two book frames of the token go out swapped |
  * | POST /__admin/silence-feed | `{tokenId, on?}` (on default true) | Token's channel events stop (on) / resume (off) |
+ * | POST /__admin/refuse-book | `{tokenIds, code?, on?}` (code: a spec subscription rejection code, default `forbidden`; on default true) | token_book subscriptions of these tokens refused with `code` (a subscribe rejects only them and accepts the rest of its entry; an update_subscription adding one fails), or allowed again (off); held subscriptions keep their feed |
  * | POST /__admin/http-latency | `{ms}` (0…600000) | Extra delay before every HTTP answer (not /__admin) |
  * | POST /__admin/ws-latency | `{ms}` (0…600000) | Extra delay before every WebSocket frame |
  * | POST /__admin/fail-next | `{count, status, code?, retryAfterSeconds?}` | Next `count` HTTP requests answer `status` (429/500/502/503) with `code` (default rate_limited / internal_error / exchange_upstream_error / exchange_unavailable) in the nested envelope; 429 sends Retry-After (default 1); count 0 cancels |
@@ -71,6 +72,13 @@ export function adminRoutes(admin: MockAdmin): Route[] {
     post("skip-seq", (b) => admin.skipSeq(b.tokenId as string)),
     post("reorder", (b) => admin.reorder(b.tokenId as string)),
     post("silence-feed", (b) => admin.silenceFeed(b.tokenId as string, flag(b, "on"))),
+    post("refuse-book", (b) =>
+      admin.refuseBooks(
+        b.tokenIds as string[],
+        b.code === undefined ? undefined : (b.code as string),
+        flag(b, "on"),
+      ),
+    ),
     post("silence-lifecycle", (b) => admin.silenceLifecycle(flag(b, "on"))),
     post("http-latency", (b) => admin.setHttpLatency(b.ms as number)),
     post("ws-latency", (b) => admin.setWsLatency(b.ms as number)),

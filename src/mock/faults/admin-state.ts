@@ -11,7 +11,13 @@ export interface AdminState {
     readonly wsLatencyMs: number;
     readonly platformFrozen: boolean;
     readonly lifecycleSilenced: boolean;
-    readonly feed: { skipSeq: string[]; reorder: string[]; silenced: string[] };
+    readonly feed: {
+      skipSeq: string[];
+      reorder: string[];
+      silenced: string[];
+      /** tokenId → the code its token_book subscription is refused with. */
+      refusedBooks: Record<string, string>;
+    };
   };
   readonly openSockets: number;
   readonly markets: { id: string; symbol: string; status: MarketStatus }[];
@@ -28,7 +34,12 @@ export function adminState(ctx: MockContext, openSockets: number): AdminState {
       wsLatencyMs: f.wsLatencyMs,
       platformFrozen: f.platformFrozen,
       lifecycleSilenced: f.lifecycleSilenced,
-      feed: { skipSeq: [...f.feed.skipSeq], reorder: [...f.feed.reorder], silenced: [...f.feed.silenced] },
+      feed: {
+        skipSeq: [...f.feed.skipSeq],
+        reorder: [...f.feed.reorder],
+        silenced: [...f.feed.silenced],
+        refusedBooks: Object.fromEntries(f.feed.refusedBooks),
+      },
     },
     openSockets,
     markets: ctx.venue.markets().map((m) => ({
@@ -54,5 +65,6 @@ export function clearFaults(f: FaultState): boolean {
   f.feed.skipSeq.clear();
   f.feed.reorder.clear();
   f.feed.silenced.clear();
+  f.feed.refusedBooks.clear();
   return wasFrozen;
 }

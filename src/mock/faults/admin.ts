@@ -1,5 +1,6 @@
 import type { MarketStatus } from "../../core/types.js";
 import type { MockContext } from "../context.js";
+import { REJECT_CODES, type RejectCode } from "../ws/channels.js";
 import { AdminError, intIn, nonEmpty } from "./admin-error.js";
 import { type AdminState, adminState, clearFaults } from "./admin-state.js";
 import type { GatewayControl } from "./gateway-control.js";
@@ -77,6 +78,32 @@ export class MockAdmin {
     if (on) set.add(target);
     else set.delete(target);
     return { silenced: [...set] };
+  }
+
+  /**
+   * Refuses (on) the token_book subscription of `tokenIds` with `code`, one of the spec's
+   * subscription rejection codes (default `forbidden`), or lets them be subscribed again (off). A
+   * subscribe lists them in `rejected` with the code and accepts the rest of its entry; an
+   * update_subscription adding one fails with the code. Subscriptions already held keep their
+   * feed: drop the sockets to make a client subscribe again.
+   */
+  refuseBooks(
+    tokenIds: readonly string[],
+    code: string = "forbidden",
+    on = true,
+  ): { refusedBooks: Record<string, string> } {
+    if (!Array.isArray(tokenIds) || tokenIds.length === 0) {
+      throw new AdminError(400, "invalid_argument", "tokenIds must be a non-empty array of token ids", {
+        field: "tokenIds",
+      });
+    }
+    const ids = tokenIds.map((t) => this.#token(t));
+    const map = this.#ctx.faults.feed.refusedBooks;
+    if (on) {
+      const c = rejectCode(code);
+      for (const t of ids) map.set(t, c);
+    } else for (const t of ids) map.delete(t);
+    return { refusedBooks: Object.fromEntries(map) };
   }
 
   /** Stops (on) or restores (off) every condition_lifecycle push: markets change status silently. */
@@ -222,8 +249,12 @@ export class MockAdmin {
   }
 
   #feedTarget(tokenId: string): string {
+    return tokenId === "*" ? tokenId : this.#token(tokenId);
+  }
+
+  #token(tokenId: string): string {
     const t = nonEmpty("tokenId", tokenId);
-    if (t !== "*" && this.#ctx.markets.byToken(t) === undefined) {
+    if (this.#ctx.markets.byToken(t) === undefined) {
       throw new AdminError(404, "unknown_token", `no token ${t}`, { tokenId: t });
     }
     return t;
@@ -246,4 +277,13 @@ export class MockAdmin {
   #keysOf(partnerId: string): number {
     return this.#ctx.directory.keys.all().filter((k) => k.partnerId === partnerId).length;
   }
+}
+
+function rejectCode(code: unknown): RejectCode {
+  if (!(REJECT_CODES as readonly unknown[]).includes(code)) {
+    throw new AdminError(400, "invalid_argument", `code must be one of ${REJECT_CODES.join(", ")}`, {
+      field: "code",
+    });
+  }
+  return code as RejectCode;
 }

@@ -1,3 +1,5 @@
+import type { RejectCode } from "../ws/channels.js";
+
 /**
  * Faults the mock has been asked to inject (through /__admin/* or the test API). Read by the HTTP
  * server, the WebSocket gateways and the flow simulator; everything is off by default.
@@ -19,6 +21,12 @@ export interface FaultState {
     reorder: Set<string>;
     /** Send nothing at all on these tokens' feeds (including pongs? no: only channel events). */
     silenced: Set<string>;
+    /**
+     * token_book subscriptions of these tokens are refused with this spec rejection code: in a
+     * subscribe, only these ids (the rest of the entry is accepted); in update_subscription, the
+     * whole command. Subscriptions already held are untouched.
+     */
+    refusedBooks: Map<string, RejectCode>;
   };
   /** Extra latency before WebSocket frames are sent, ms. */
   wsLatencyMs: number;
@@ -37,7 +45,7 @@ export function noFaults(): FaultState {
     failNext: undefined,
     httpLatencyMs: 0,
     hangPlacements: 0,
-    feed: { skipSeq: new Set(), reorder: new Set(), silenced: new Set() },
+    feed: { skipSeq: new Set(), reorder: new Set(), silenced: new Set(), refusedBooks: new Map() },
     wsLatencyMs: 0,
     platformFrozen: false,
     lifecycleSilenced: false,

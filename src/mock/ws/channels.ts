@@ -12,13 +12,17 @@ import type { Scope } from "../scenario/types.js";
 
 export { type Channel, type Gateway, MARKET_CHANNELS, MAX_IDS, MAX_SUBSCRIPTIONS, USER_CHANNELS };
 
-/** The spec's subscription rejection codes. */
-export type RejectCode =
-  | "invalid_params"
-  | "api_key_scope_missing"
-  | "forbidden"
-  | "subscription_cap_exceeded"
-  | "subscription_too_many_ids";
+/** The spec's subscription rejection codes (Subscription rejections). */
+export const REJECT_CODES = [
+  "invalid_params",
+  "api_key_scope_missing",
+  "forbidden",
+  "subscription_cap_exceeded",
+  "subscription_too_many_ids",
+] as const;
+
+/** One of REJECT_CODES. */
+export type RejectCode = (typeof REJECT_CODES)[number];
 
 export interface Rejection {
   readonly code: RejectCode;

@@ -1,6 +1,12 @@
 import type { Connection } from "./connection.js";
 import { type CommandId, errorFrame, responseFrame } from "./frames.js";
-import { type CommandFailure, type Outcome, subscribe, updateSubscription } from "./subscribe.js";
+import {
+  type BookRefusal,
+  type CommandFailure,
+  type Outcome,
+  subscribe,
+  updateSubscription,
+} from "./subscribe.js";
 import type { Subscription } from "./subscriptions.js";
 
 /** What the command handler needs from the publishers and the clock. */
@@ -9,6 +15,8 @@ export interface CommandHooks {
   afterSubscribe(sub: Subscription, ids: readonly string[]): void;
   /** Pushes book_snapshot (or book_snapshot_failed) of one token to one subscription. */
   sendBookSnapshot(sub: Subscription, tokenId: string): void;
+  /** The injected refusal of a token's token_book subscription (the refuse-book fault), if any. */
+  bookRefusal: BookRefusal;
   now(): number;
 }
 
@@ -62,9 +70,9 @@ function run(
 ): Outcome | CommandFailure {
   switch (cmd) {
     case "subscribe":
-      return subscribe(conn, params);
+      return subscribe(conn, params, hooks.bookRefusal);
     case "update_subscription":
-      return updateSubscription(conn, params);
+      return updateSubscription(conn, params, hooks.bookRefusal);
     case "unsubscribe":
       return unsubscribe(conn, params);
     case "list_subscriptions":

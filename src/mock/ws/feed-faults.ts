@@ -1,9 +1,11 @@
 import type { FaultState } from "../faults/state.js";
+import type { RejectCode } from "./channels.js";
 
 /**
  * The market-feed faults of FaultState, read by the token publishers. Each set holds token ids or
  * "*" (every token). skipSeq and reorder are one-shot: the entry that matched (the token's own, or
- * "*") is consumed by the frame it affected. silenced lasts until the entry is removed.
+ * "*") is consumed by the frame it affected. silenced lasts until the entry is removed, and so
+ * does refusedBooks (token ids only), read by the subscribe commands rather than the publishers.
  */
 
 /** True when nothing may be published on this token's feeds. */
@@ -26,4 +28,9 @@ function take(set: Set<string>, tokenId: string): boolean {
   if (set.size === 0) return false;
   if (set.delete(tokenId)) return true;
   return set.delete("*");
+}
+
+/** The code a token_book subscription of this token is refused with, or undefined (not refused). */
+export function bookRefusal(faults: FaultState, tokenId: string): RejectCode | undefined {
+  return faults.feed.refusedBooks.get(tokenId);
 }

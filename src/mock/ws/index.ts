@@ -6,6 +6,7 @@ import type { GatewayControl } from "../faults/gateway-control.js";
 import { type CommandHooks, handleMessage } from "./commands.js";
 import { Connection } from "./connection.js";
 import { gatewayControl } from "./control.js";
+import { bookRefusal } from "./feed-faults.js";
 import { Feeds } from "./feeds.js";
 import { errorFrame } from "./frames.js";
 import { checkHandshake, gatewayAt } from "./handshake.js";
@@ -55,6 +56,7 @@ export function attachGateways(server: Server, ctx: MockContext, opts: GatewayOp
   const hooks: CommandHooks = {
     afterSubscribe: (sub, ids) => feeds.afterSubscribe(sub, ids),
     sendBookSnapshot: (sub, tokenId) => feeds.book.sendSnapshot(sub, tokenId),
+    bookRefusal: (tokenId) => bookRefusal(ctx.faults, tokenId),
     now: () => ctx.clock.now(),
   };
 

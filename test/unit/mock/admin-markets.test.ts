@@ -127,6 +127,7 @@ describe("MockAdmin: markets and platform", () => {
     admin.skipSeq("*");
     admin.reorder("*");
     admin.silenceFeed("*");
+    admin.refuseBooks([ctx.markets.bySymbol("ARG-WIN")?.yesTokenId ?? ""]);
     admin.freezePlatform(true);
     admin.pauseMarket("ARG-WIN");
     admin.revokeKey("ba9533dcb8d806b6");
@@ -134,7 +135,7 @@ describe("MockAdmin: markets and platform", () => {
     const clean = noFaults();
     expect(ctx.faults.failNext).toBe(clean.failNext);
     expect({ ...ctx.faults, feed: undefined }).toEqual({ ...clean, feed: undefined });
-    expect(state.faults.feed).toEqual({ skipSeq: [], reorder: [], silenced: [] });
+    expect(state.faults.feed).toEqual({ skipSeq: [], reorder: [], silenced: [], refusedBooks: {} });
     expect(gw.calls.filter((c) => c.fn === "publishPlatformStatus")).toHaveLength(2);
     expect(state.markets.find((m) => m.symbol === "ARG-WIN")?.status).toBe("PAUSED");
     expect(auth(KEY_ALL).ok).toBe(false);

@@ -80,6 +80,7 @@ describe("adminRoutes", () => {
           "skip-seq",
           "reorder",
           "silence-feed",
+          "refuse-book",
           "silence-lifecycle",
           "http-latency",
           "ws-latency",
@@ -135,6 +136,9 @@ describe("adminRoutes", () => {
     const silence = route("/__admin/silence-feed");
     const flag = await problemOf(() => silence.handler(request(silence, "::1", { tokenId: "*", on: "yes" })));
     expect([flag.status, flag.code]).toEqual([400, "invalid_argument"]);
+    const refuse = route("/__admin/refuse-book");
+    const noIds = await problemOf(() => refuse.handler(request(refuse, "::1", { tokenId: "1" })));
+    expect([noIds.status, noIds.code]).toEqual([400, "invalid_argument"]);
     const revoke = route("/__admin/revoke-key");
     const unknown = await problemOf(() =>
       revoke.handler(request(revoke, "::1", { keyId: "0000000000000000" })),
@@ -171,6 +175,16 @@ describe("adminRoutes", () => {
     expect([...ctx.faults.feed.silenced]).toEqual(["*"]);
     await call("/__admin/silence-feed", { tokenId: "*", on: false });
     expect([...ctx.faults.feed.silenced]).toEqual([]);
+    const yes = ctx.markets.bySymbol("ARG-WIN")?.yesTokenId ?? "";
+    const no = ctx.markets.bySymbol("ARG-WIN")?.noTokenId ?? "";
+    await call("/__admin/refuse-book", { tokenIds: [yes] });
+    await call("/__admin/refuse-book", { tokenIds: [no], code: "api_key_scope_missing" });
+    expect(Object.fromEntries(ctx.faults.feed.refusedBooks)).toEqual({
+      [yes]: "forbidden",
+      [no]: "api_key_scope_missing",
+    });
+    await call("/__admin/refuse-book", { tokenIds: [yes], on: false });
+    expect([...ctx.faults.feed.refusedBooks.keys()]).toEqual([no]);
     await call("/__admin/market-status", { marketId: "FRA-WIN", status: "CLOSED", cancelOpenOrders: true });
     expect(ctx.venue.market(ctx.markets.bySymbol("FRA-WIN")?.id ?? "")?.status).toBe("CLOSED");
     await call("/__admin/expire-key", { keyId: "e03d44eb088dd604" });

@@ -34,6 +34,26 @@ describe("MockAdmin: feeds, latency and request faults", () => {
     expect(codeOf(() => admin.silenceFeed(""))).toEqual({ status: 400, code: "invalid_argument" });
   });
 
+  it("refuses token_book subscriptions per token with a spec code (default forbidden), and lifts them", () => {
+    expect(admin.refuseBooks([market.yesTokenId]).refusedBooks).toEqual({ [market.yesTokenId]: "forbidden" });
+    admin.refuseBooks([market.yesTokenId, market.noTokenId], "subscription_too_many_ids");
+    expect(admin.state().faults.feed.refusedBooks).toEqual({
+      [market.yesTokenId]: "subscription_too_many_ids",
+      [market.noTokenId]: "subscription_too_many_ids",
+    });
+    expect(admin.refuseBooks([market.yesTokenId], undefined, false).refusedBooks).toEqual({
+      [market.noTokenId]: "subscription_too_many_ids",
+    });
+    expect(codeOf(() => admin.refuseBooks([market.yesTokenId], "nope"))).toEqual({
+      status: 400,
+      code: "invalid_argument",
+    });
+    expect(codeOf(() => admin.refuseBooks([]))).toEqual({ status: 400, code: "invalid_argument" });
+    expect(codeOf(() => admin.refuseBooks("1" as unknown as string[])).code).toBe("invalid_argument");
+    expect(codeOf(() => admin.refuseBooks(["*"]))).toEqual({ status: 404, code: "unknown_token" });
+    expect(codeOf(() => admin.refuseBooks(["123"]))).toEqual({ status: 404, code: "unknown_token" });
+  });
+
   it("sets latencies within bounds", () => {
     expect(admin.setHttpLatency(250)).toEqual({ httpLatencyMs: 250 });
     expect(admin.setWsLatency(40)).toEqual({ wsLatencyMs: 40 });

@@ -209,6 +209,7 @@ describe("/__admin over real HTTP", () => {
     await admin("ws-latency", { ms: 50 });
     await admin("skip-seq", { tokenId: "*" });
     await admin("silence-feed", { tokenId: ctx.markets.bySymbol("ARG-WIN")?.yesTokenId });
+    await admin("refuse-book", { tokenIds: [ctx.markets.bySymbol("ARG-WIN")?.noTokenId] });
     await admin("freeze-platform", {});
     expect((await admin("silence-lifecycle", {})).body).toEqual({ lifecycleSilenced: true });
     expect(ctx.faults.lifecycleSilenced).toBe(true);
@@ -220,7 +221,7 @@ describe("/__admin over real HTTP", () => {
       wsLatencyMs: 0,
       platformFrozen: false,
       lifecycleSilenced: false,
-      feed: { skipSeq: [], reorder: [], silenced: [] },
+      feed: { skipSeq: [], reorder: [], silenced: [], refusedBooks: {} },
     });
     expect((await place("after-reset")).status).toBe(201);
   });
