@@ -78,6 +78,45 @@ export function parseSubscribed(r: Record<string, unknown>): Subscribed {
   return { accepted: accepted as SubscriptionInfo[], rejected };
 }
 
+/** Ids of one subscribe entry refused together, with the code and message they were refused with. */
+export interface RefusedGroup {
+  readonly ids: readonly string[];
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * The verdict on `ids` of a subscribe entry on `channel` that the server did not accept: each id
+ * named by a rejected entry of that channel takes that entry's code and message (a partial
+ * accept: the server held the rest of the entry and said why it refused these); the others take
+ * `fallback`. `norm` maps an id to how the server spells it (vault addresses are lowercased).
+ * @example refusedGroups(["1", "2"], [{channel: "token_book", ids: ["2"], code: "forbidden", message: ""}],
+ *   "token_book", {code: "not_accepted", message: ""}, (id) => id)
+ * // [{ids: ["2"], code: "forbidden", message: ""}, {ids: ["1"], code: "not_accepted", message: ""}]
+ */
+export function refusedGroups(
+  ids: readonly string[],
+  rejected: readonly SubscribeRejection[],
+  channel: Channel,
+  fallback: { code: string; message: string },
+  norm: (id: string) => string,
+): RefusedGroup[] {
+  const groups: { ids: string[]; code: string; message: string }[] = [];
+  const rest: string[] = [];
+  for (const id of ids) {
+    const r = rejected.find((x) => x.channel === channel && x.ids.some((y) => norm(y) === norm(id)));
+    if (r === undefined) {
+      rest.push(id);
+      continue;
+    }
+    const g = groups.find((x) => x.code === r.code && x.message === r.message);
+    if (g === undefined) groups.push({ ids: [id], code: r.code, message: r.message });
+    else g.ids.push(id);
+  }
+  if (rest.length > 0) groups.push({ ids: rest, ...fallback });
+  return groups;
+}
+
 /** Parses an update_subscription reply (tolerant: every field optional). */
 export function parseUpdated(r: Record<string, unknown>): SubscriptionUpdated {
   return { sid: sidOf(r.sid), ids: strings(r.ids), added: strings(r.added), removed: strings(r.removed) };

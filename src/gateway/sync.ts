@@ -4,7 +4,7 @@ import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
 import { isFinalRefusal, refusalLabel } from "./refusal-policy.js";
-import { parseSubscribed } from "./replies.js";
+import { parseSubscribed, refusedGroups } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
@@ -37,7 +37,9 @@ export interface SyncDeps {
  * update_subscription for the difference between wanted and confirmed ids; an emptied one is
  * unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
  * forgets every sid and the next pass subscribes everything again. Results of a pass that
- * straddles a reconnect are discarded (generation check). A refusal with a final code
+ * straddles a reconnect are discarded (generation check). Ids a subscribe reply leaves out of
+ * `accepted` take the code of the rejected entry naming them (a partial accept), else
+ * `not_accepted`. A refusal with a final code
  * (refusal-policy.ts) un-wants the ids; any other is retried after back-off (sub-retry.ts), the ids
  * staying wanted meanwhile: every refusal is reported (onRejected), and a retried id accepted at
  * last too (onRestored).
@@ -144,20 +146,27 @@ export class SubscriptionSync {
       return;
     }
     if (this.#stale(link, gen)) return;
+    const norm = (id: string) => (sub.channel === "vault_positions" ? id.toLowerCase() : id);
     const acc = reply.accepted[0];
     if (acc === undefined) {
       const rej = reply.rejected[0];
       this.#d.counters.commandRejections++;
-      this.#refuse(sub, requested, rej?.code ?? "rejected", rej?.message ?? "");
+      const fallback = { code: rej?.code ?? "rejected", message: rej?.message ?? "" };
+      for (const g of refusedGroups(requested, reply.rejected, sub.channel, fallback, norm))
+        this.#refuse(sub, g.ids, g.code, g.message);
       return;
     }
     sub.sid = acc.sid;
-    const held = new Set(acc.ids.map((id) => (sub.channel === "vault_positions" ? id.toLowerCase() : id)));
+    const held = new Set(acc.ids.map(norm));
     const accepted = wallet ? [""] : requested.filter((id) => held.has(id));
     sub.confirmed = new Set(wallet ? [] : accepted); // a wallet-scoped sub is held by its sid alone
     this.#accepted(sub, accepted);
+    // Ids left out of `accepted`: refused with the code of a rejected entry naming them (a partial
+    // accept), else not_accepted (retried: the server gave no reason).
     const missing = requested.filter((id) => !wallet && !held.has(id));
-    if (missing.length > 0) this.#refuse(sub, missing, "not_accepted", "the server did not list these ids");
+    const unlisted = { code: "not_accepted", message: "the server did not list these ids" };
+    for (const g of refusedGroups(missing, reply.rejected, sub.channel, unlisted, norm))
+      this.#refuse(sub, g.ids, g.code, g.message);
     if ([...sub.ids].some((id) => !sub.confirmed.has(id)) || this.#d.layout.isEmpty(sub)) {
       void this.request(link); // changed while the command was in flight
     }

@@ -93,4 +93,27 @@ describe("mm_book_refused: a book subscription refused for good", () => {
     f.tracker.retire(bad);
     expect(await gauge("NO")).toBe(0);
   });
+
+  it("the mock's refuse-book fault refuses one token of a subscribe (a partial accept): refused for good with the rejection's code, the other token synced", async () => {
+    const mock = await startMock();
+    const f = slots.keep(new MarketDataFeed({ client: marketClient(mock), clock: mock.clock }));
+    slots.keep(mock);
+    const { yesTokenId: yes, noTokenId: no } = market(mock);
+    const gauge = watched(f, [
+      { tokenId: yes, outcome: "YES" },
+      { tokenId: no, outcome: "NO" },
+    ]);
+    mock.admin.refuseBooks([no]);
+    await f.start();
+    const out = await f.subscribeBooks([yes, no]);
+    // The server named the refused id and its code: that verdict, not "left out of accepted"
+    // (not_accepted, retried), is what the client must act on.
+    expect(out.accepted).toEqual([yes]);
+    expect(out.rejected).toMatchObject([{ channel: "token_book", ids: [no], code: "forbidden" }]);
+    expect(out.rejected[0]?.retryInMs).toBeUndefined();
+    await until(() => f.tracker.state(yes)?.status === "synced", "the accepted book's snapshot");
+    expect(f.tracker.refused()).toEqual([no]);
+    expect(await gauge("NO")).toBe(1);
+    expect(await gauge("YES")).toBe(0);
+  });
 });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { refusedGroups, type SubscribeRejection } from "../../../src/gateway/replies.js";
+
+const rej = (ids: string[], code: string, channel = "token_book"): SubscribeRejection => ({
+  channel,
+  ids,
+  code,
+  message: code,
+});
+const same = (id: string) => id;
+const NOT = { code: "not_accepted", message: "unlisted" };
+
+describe("refusedGroups: the verdict on ids a subscribe did not accept", () => {
+  it("ids a rejected entry names take its code (a partial accept); the others the fallback", () => {
+    const rejected = [rej(["2", "4"], "forbidden"), rej(["3"], "subscription_cap_exceeded")];
+    expect(refusedGroups(["1", "2", "3", "4"], rejected, "token_book", NOT, same)).toEqual([
+      { ids: ["2", "4"], code: "forbidden", message: "forbidden" },
+      { ids: ["3"], code: "subscription_cap_exceeded", message: "subscription_cap_exceeded" },
+      { ids: ["1"], code: "not_accepted", message: "unlisted" },
+    ]);
+  });
+
+  it("a rejected entry of another channel says nothing about these ids", () => {
+    expect(refusedGroups(["1"], [rej(["1"], "forbidden", "token_ohlc")], "token_book", NOT, same)).toEqual([
+      { ids: ["1"], code: "not_accepted", message: "unlisted" },
+    ]);
+  });
+
+  it("compares ids as the server spells them (vault addresses lowercased)", () => {
+    const lower = (id: string) => id.toLowerCase();
+    const out = refusedGroups(
+      ["0xABC"],
+      [rej(["0xabc"], "forbidden", "vault_positions")],
+      "vault_positions",
+      NOT,
+      lower,
+    );
+    expect(out).toEqual([{ ids: ["0xABC"], code: "forbidden", message: "forbidden" }]);
+  });
+
+  it("no ids, no groups", () => {
+    expect(refusedGroups([], [rej(["1"], "forbidden")], "token_book", NOT, same)).toEqual([]);
+  });
+});
