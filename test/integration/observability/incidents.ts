@@ -16,7 +16,9 @@ const some = (a: QueryAnswer) => a.result.length > 0;
  * 5. the platform frozen and unfrozen (a platform_frozen halt);
  * 6. shares credited to the wallet behind the bot's back: a position drift, corrected after two
  *    reconciles (MmReconcilerDrift);
- * 7. one token's feed silenced for good: its book goes stale (MmBookStale);
+ * 7. one token's feed silenced for good: its book goes stale (MmBookStale); with the same socket
+ *    drop, another token's token_book resubscribe refused for good (forbidden, the mock's
+ *    refuse-book fault): untracked, mm_book_refused shows it (MmBookRefused);
  * and finally waits for the first 10 s markouts.
  */
 export async function incidents(stack: InstrumentedStack, prom: PrometheusServer): Promise<void> {
@@ -64,9 +66,26 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
 
   // Silenced, then every socket dropped: on reconnect the token's snapshot never comes, so its
   // book stays resyncing (the stall detector's own minute-scale judgement is unit-tested).
+  // The resubscribe also refuses one token of another market (the rest of the entry accepted):
+  // a NO token, so each market still quotes a book and the stale one stays the silenced token.
+  const refused = stack.tokens.find(
+    (t) => t.status === "OPEN" && t.marketId !== token.marketId && t.outcome === "NO",
+  );
+  if (refused === undefined) throw new Error("no second open market to refuse a book of");
+  admin.refuseBooks([refused.tokenId], "forbidden");
   admin.silenceFeed(token.tokenId);
   admin.dropAllSockets();
   await until("stale book", 'mm_book_state{state=~"stale|resyncing"} == 1', some, 20_000);
+  const market = refused.slug ?? refused.marketId;
+  await until(
+    "refused book",
+    "mm_book_refused == 1",
+    (a) =>
+      a.result.length === 1 &&
+      a.result[0]?.metric.market === market &&
+      a.result[0]?.metric.outcome === refused.outcome,
+    20_000,
+  );
   // The other books resnapshot after the drop and quoting resumes (MmNoFills' probe needs it).
   await until("quoting again", "sum(mm_engine_quoting_tokens)", positive, 20_000);
 

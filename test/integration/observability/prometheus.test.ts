@@ -26,11 +26,6 @@ const QUIET_PANELS: Readonly<Record<string, string>> = {
  */
 const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>> = {
   MmDown: { reason: "needs the scraped bot to be down", probe: 'up{job="mm"}' },
-  MmBookRefused: {
-    reason:
-      "needs a token_book subscription refused with a final code; the mock refuses only malformed ids, and the bot's come from the mock (the refusal and the gauge are tested in test/integration/gateway/refused-book-gauge.test.ts)",
-    probe: "max by (market, outcome) (mm_book_refused)",
-  },
   MmKillSwitchActive: {
     reason: "needs a real drawdown beyond risk.killSwitch.maxDrawdown; the mock has no fault that moves PnL",
     probe: "max(mm_risk_kill_switch)",
