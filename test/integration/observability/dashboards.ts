@@ -3,6 +3,8 @@ import { join } from "node:path";
 
 export const DASHBOARD_DIR = join(import.meta.dirname, "../../../config/grafana/dashboards");
 export const ALERT_RULES = join(import.meta.dirname, "../../../config/prometheus/alerts.yml");
+/** promtool unit tests of the alert rules' timing (`promtool test rules`). */
+export const ALERT_RULE_TESTS = join(import.meta.dirname, "../../../config/prometheus/alerts.test.yml");
 
 /** One PromQL expression of a dashboard: a panel target or a template variable's query. */
 export interface DashboardQuery {
