@@ -15,7 +15,8 @@ import { recognisedCount, recognising } from "./recognise.js";
 export interface ReconcileMemory {
   /**
    * The previous position check's drifts, each with when it was first seen (a drift seen identically
-   * in consecutive checks, first seen at least reconcileDriftSettleMs ago, is corrected).
+   * in consecutive checks, first seen at least reconcileDriftSettleMs ago, is corrected) and when
+   * its token's run of drifting checks began (mm_reconcile_position_drift_seconds).
    */
   priorDrifts: readonly PositionDrift[];
   /** Reads of drifted markets' records that the corrections there wait on (market-record-read.ts). */

@@ -13,6 +13,18 @@ export interface PositionDrift {
    * check inherits it from the prior check's identical drift, else it is that check's `nowMs`.
    */
   readonly sinceMs: number;
+  /**
+   * The first check of the unbroken run of checks in which this token drifted, whatever the figures
+   * (a fill settling, then another, then a lasting drift): inherited from the prior check's drift of
+   * the token, else this check's `nowMs`. A check that finds the token agreeing ends the run.
+   */
+  readonly runSinceMs: number;
+  /**
+   * How long the token has drifted at every check, as of this one: `nowMs − runSinceMs` (ms). A
+   * settling fill's drift ends at the first check after its settlement; only a token that never
+   * agrees keeps growing it (mm_reconcile_position_drift_seconds).
+   */
+  readonly runMs: number;
 }
 
 /** The exchange's position rows (GET /api/me/positions, assumed `{tokenId, quantity}`). */
@@ -82,6 +94,8 @@ export interface PositionCheck {
  * INVARIANTS
  * - Pure: the caller gives the time. A token missing on either side counts as 0 there.
  * - Every drift is reported (for the log and metrics); a correction is always also a drift.
+ * - Each drift carries its token's run (`runSinceMs`, `runMs`): how long the token has disagreed at
+ *   every check, whatever the figures. Only drifting tokens carry one, so memory follows the drifts.
  * @example
  * const c = checkPositions(inv.sizes(), await port.positions(), lastDrifts, { nowMs, settleMs: 30_000 });
  * applyPositionCorrections(inv, c.corrections, clock.now());
@@ -120,12 +134,17 @@ export function checkPositions(
     const p = before.get(tokenId);
     const same = p !== undefined && p.localMicro === localMicro && p.remoteMicro === remoteMicro;
     const sinceMs = same ? p.sinceMs : nowMs;
+    // Any drift of the token at the prior check continues the run, changed figures included: the
+    // run is per token, so another token's settling fills never extend it.
+    const runSinceMs = p?.runSinceMs ?? nowMs;
     const d: PositionDrift = {
       tokenId,
       localMicro,
       remoteMicro,
       driftMicro: remoteMicro - localMicro,
       sinceMs,
+      runSinceMs,
+      runMs: Math.max(0, nowMs - runSinceMs),
     };
     drifts.push(d);
     if (same && nowMs - sinceMs >= settleMs - DRIFT_AGE_SLACK_MS && !fillSettling(tokenId))

@@ -1,5 +1,6 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { BookCounters, BookStatus } from "../../book/book-state.js";
+import { MaxByLabels, type TokenLabels } from "./market-labels.js";
 import { fromMicro, type MetricsContext } from "./sources.js";
 
 const STATES: readonly BookStatus[] = ["synced", "resyncing", "stale"];
@@ -225,22 +226,7 @@ export function bookFamilies(registry: Registry, ctx: MetricsContext) {
 }
 
 type CounterField = keyof BookCounters;
-type MarketOutcome = { market: string; outcome: string };
-
-/** The largest value per (market, outcome): several tokens fold into market=other. */
-class MaxByLabels {
-  readonly #m = new Map<string, { l: MarketOutcome; v: number }>();
-
-  add(l: MarketOutcome, v: number): void {
-    const key = `${l.market}\u0000${l.outcome}`;
-    const prev = this.#m.get(key);
-    if (prev === undefined || v > prev.v) this.#m.set(key, { l, v });
-  }
-
-  setOn(g: Gauge<"market" | "outcome">): void {
-    for (const { l, v } of this.#m.values()) g.set(l, v);
-  }
-}
+type MarketOutcome = TokenLabels;
 
 /** The families bookFamilies returns. */
 export type BookFamilies = ReturnType<typeof bookFamilies>;

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { type TokenAccount, unrealisedPico } from "../../execution/inventory-math.js";
+import { MaxByLabels } from "./market-labels.js";
 import { accountsOf, fromMicro, type MetricsContext, midMicroOf } from "./sources.js";
 
 /** Price units (USDC per share): a tick is 0.01 or 0.001, so ± a few ticks either way. */
@@ -24,7 +25,11 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }
     return out;
   };
+  // Each token drifting at the last position check → seconds it has drifted at every check
+  // (recordReconcile replaces it whole): only the drifting tokens, so it is as small as the drift.
+  const driftRuns = new Map<string, number>();
   return {
+    driftRuns,
     fills: new Counter({
       name: "mm_fills_total",
       help: "Fills of ours, per market, side and role (maker, taker, unknown).",
@@ -210,6 +215,19 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       name: "mm_reconcile_position_drifts",
       help: "Tokens whose position disagreed with the exchange's at the last position check.",
       registers,
+    }),
+    driftSeconds: new Gauge({
+      name: "mm_reconcile_position_drift_seconds",
+      help: "Seconds the token's position has disagreed with the exchange's at every position check, as of the last check (0 when it agreed); max under market=other.",
+      labelNames: ["market", "outcome"] as const,
+      registers,
+      collect() {
+        this.reset();
+        const worst = new MaxByLabels();
+        for (const [, l] of labels.tokens()) worst.add(l, 0);
+        for (const [tokenId, s] of driftRuns) worst.add(labels.ofToken(tokenId), s);
+        worst.setOn(this);
+      },
     }),
     driftCorrected: new Counter({
       name: "mm_reconcile_drift_corrected_total",

@@ -1,3 +1,4 @@
+import type { Gauge } from "prom-client";
 import { LabelCap, OTHER } from "./label-cap.js";
 
 /** What the metrics need to know of a quoted token (a TokenMarket fits). */
@@ -72,5 +73,22 @@ export class MarketLabels {
   /** Distinct `market` label values in use (kept markets, plus `other` when anything folded). */
   marketValues(): string[] {
     return [...new Set(this.#markets.values())];
+  }
+}
+
+/** The largest value per (market, outcome): several tokens fold into market=other. */
+export class MaxByLabels {
+  readonly #m = new Map<string, { l: TokenLabels; v: number }>();
+
+  /** Keeps `v` for `l` unless a larger value was added for the same labels. */
+  add(l: TokenLabels, v: number): void {
+    const key = `${l.market}\u0000${l.outcome}`;
+    const prev = this.#m.get(key);
+    if (prev === undefined || v > prev.v) this.#m.set(key, { l, v });
+  }
+
+  /** Sets each (market, outcome)'s largest value on `g`. */
+  setOn(g: Gauge<"market" | "outcome">): void {
+    for (const { l, v } of this.#m.values()) g.set({ market: l.market, outcome: l.outcome }, v);
   }
 }

@@ -100,6 +100,9 @@ export function recordReconcile(f: Families, s: ReconcileSummary): void {
   if (s.tradePagesCapped === true) t.tradePagesCapped.inc();
   t.unresolved.set(s.pending);
   t.drifts.set(s.drifts.length);
+  // Per token, so that fills settling on different tokens at every check add up to no run.
+  t.driftRuns.clear();
+  for (const d of s.drifts) t.driftRuns.set(d.tokenId, Math.max(0, d.runMs) / 1_000);
   t.driftCorrected.inc(s.corrections.length);
   t.lastReconcile.set(s.atMs / 1_000);
 }

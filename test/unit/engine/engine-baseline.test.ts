@@ -44,6 +44,8 @@ describe("engine inventory baseline and the position check", () => {
         remoteMicro: 5_007_000_000n,
         driftMicro: 7_000_000n,
         sinceMs: first?.atMs,
+        runSinceMs: first?.atMs,
+        runMs: 0,
       },
     ]);
     expect(h.engine.positionOf(yes)).toBe(0n);

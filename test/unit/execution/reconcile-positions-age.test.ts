@@ -24,7 +24,15 @@ describe("checkPositions: a drift's age", () => {
   it("leaves an identical drift younger than the window uncorrected, and corrects it once old enough", () => {
     const first = check(1_000, []);
     expect(first.drifts).toEqual([
-      { tokenId: "A", localMicro: 4_000_000n, remoteMicro: 0n, driftMicro: -4_000_000n, sinceMs: 1_000 },
+      {
+        tokenId: "A",
+        localMicro: 4_000_000n,
+        remoteMicro: 0n,
+        driftMicro: -4_000_000n,
+        sinceMs: 1_000,
+        runSinceMs: 1_000,
+        runMs: 0,
+      },
     ]);
     // Seen again 250 ms later (a reconnect's reconcile): still settling, not corrected.
     const quick = check(1_250, first.drifts);

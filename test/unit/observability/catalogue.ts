@@ -78,6 +78,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_reconcile_trade_pages_capped_total: ["counter", []],
   mm_reconcile_unresolved_orders: ["gauge", []],
   mm_reconcile_position_drifts: ["gauge", []],
+  mm_reconcile_position_drift_seconds: ["gauge", ["market", "outcome"]],
   mm_reconcile_drift_corrected_total: ["counter", []],
   mm_reconcile_last_success_timestamp_seconds: ["gauge", []],
 };

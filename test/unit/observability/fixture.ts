@@ -235,10 +235,26 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
       backfilled: 1,
       tradePagesCapped: true,
       drifts: [
-        { tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n, sinceMs: 0 },
+        {
+          tokenId: "2002",
+          localMicro: 0n,
+          remoteMicro: 5_000_000n,
+          driftMicro: 5_000_000n,
+          sinceMs: 0,
+          runSinceMs: 0,
+          runMs: 45_000,
+        },
       ],
       corrections: [
-        { tokenId: "2002", localMicro: 0n, remoteMicro: 5_000_000n, driftMicro: 5_000_000n, sinceMs: 0 },
+        {
+          tokenId: "2002",
+          localMicro: 0n,
+          remoteMicro: 5_000_000n,
+          driftMicro: 5_000_000n,
+          sinceMs: 0,
+          runSinceMs: 0,
+          runMs: 45_000,
+        },
       ],
     },
   });

@@ -227,6 +227,9 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_reconcile_drift_corrected_total")).toBe(1);
     expect(sumOf(f, "mm_reconcile_trade_pages_capped_total")).toBe(1);
     expect(sumOf(f, "mm_reconcile_position_drifts")).toBe(1);
+    // Per token: 2002 (bra-win NO) had drifted at every check for 45 s; the others agree (0).
+    expect(sumOf(f, "mm_reconcile_position_drift_seconds", { market: "bra-win", outcome: "NO" })).toBe(45);
+    expect(sumOf(f, "mm_reconcile_position_drift_seconds", { market: "bra-win", outcome: "YES" })).toBe(0);
     expect(sumOf(f, "mm_reconcile_duration_seconds_sum")).toBeCloseTo(0.04, 9);
     metrics.close();
   });
