@@ -15,7 +15,8 @@ const some = (a: QueryAnswer) => a.result.length > 0;
  *    reconnects);
  * 5. the platform frozen and unfrozen (a platform_frozen halt);
  * 6. shares credited to the wallet behind the bot's back: a position drift, corrected after two
- *    reconciles (MmReconcilerDrift);
+ *    reconciles (MmReconcilerDrift), the token's drift run above 0 meanwhile (the metric of
+ *    MmPositionDriftLasting, whose 15 minutes the run cannot hold);
  * 7. one token's feed silenced for good: its book goes stale (MmBookStale); with the same socket
  *    drop, another token's token_book resubscribe refused for good (forbidden, the mock's
  *    refuse-book fault): untracked, mm_book_refused shows it (MmBookRefused);
@@ -63,6 +64,10 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
   if (token === undefined) throw new Error("no open market to run incidents on");
   stack.mock.context.venue.credit(stack.wallet as `0x${string}`, token.tokenId, 7_000_000n);
   await until("drift corrected", "sum(mm_reconcile_drift_corrected_total)", positive, 20_000);
+  // The credited token disagreed at two checks running before its correction: its run
+  // (mm_reconcile_position_drift_seconds, MmPositionDriftLasting's metric) passed 0 on its own labels.
+  const drifted = `mm_reconcile_position_drift_seconds{market="${token.slug ?? token.marketId}", outcome="${token.outcome}"}`;
+  await until("drift run", `max_over_time(${drifted}[1m]) > 0`, some, 20_000);
 
   // Silenced, then every socket dropped: on reconnect the token's snapshot never comes, so its
   // book stays resyncing (the stall detector's own minute-scale judgement is unit-tested).

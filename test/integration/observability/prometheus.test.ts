@@ -36,8 +36,8 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
   },
   MmPositionDriftLasting: {
     reason:
-      "needs a drift uncorrected for 15 minutes; the run's drift is corrected within seconds (MmReconcilerDrift). Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
-    probe: "max_over_time(mm_reconcile_position_drifts[10m]) > 0",
+      "needs one token's drift uncorrected at every check for 15 minutes; the run's drift is corrected within seconds (MmReconcilerDrift). Its timing, and its silence on a busy book, are pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max by (market, outcome) (max_over_time(mm_reconcile_position_drift_seconds[10m])) > 0",
   },
   MmReconcileStale: {
     reason: "needs 5 minutes without a successful reconcile",
