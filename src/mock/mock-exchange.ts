@@ -63,7 +63,9 @@ export async function createMockExchange(opts: MockExchangeOptions = {}): Promis
     ...(opts.logger === undefined ? {} : { logger: opts.logger }),
   });
   const admin = new MockAdmin(ctx);
-  const routes = [...httpRoutes(ctx), ...(opts.admin === true ? adminRoutes(admin) : [])];
+  const api = httpRoutes(ctx);
+  admin.attachRoutes(api.map((r) => r.pattern));
+  const routes = [...api, ...(opts.admin === true ? adminRoutes(admin) : [])];
   const http = await listenHttp(ctx, routes, {
     host: opts.host ?? "127.0.0.1",
     ...(opts.port === undefined ? {} : { port: opts.port }),

@@ -34,6 +34,7 @@ beforeAll(async () => {
     ["http-latency", { ms: 0 }],
     ["ws-latency", { ms: 5 }],
     ["fail-next", { count: 0, status: 503, code: "exchange_unavailable", retryAfterSeconds: 1 }],
+    ["fail-next", { count: 0, status: 500, paths: ["/api/orders/cancel", "/api/orders/{id}"] }],
     ["hang-placements", { count: 0 }],
     ["revoke-key", { keyId: key.split("_")[2] }],
     ["expire-key", { keyId: key.split("_")[2] }],

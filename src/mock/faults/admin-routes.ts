@@ -36,7 +36,7 @@ type Body = Record<string, unknown>;
  * | POST /__admin/refuse-book | `{tokenIds, code?, on?}` (code: a spec subscription rejection code, default `forbidden`; on default true) | token_book subscriptions of these tokens refused with `code` (a subscribe rejects only them and accepts the rest of its entry; an update_subscription adding one fails), or allowed again (off); held subscriptions keep their feed |
  * | POST /__admin/http-latency | `{ms}` (0…600000) | Extra delay before every HTTP answer (not /__admin) |
  * | POST /__admin/ws-latency | `{ms}` (0…600000) | Extra delay before every WebSocket frame |
- * | POST /__admin/fail-next | `{count, status, code?, retryAfterSeconds?}` | Next `count` HTTP requests answer `status` (429/500/502/503) with `code` (default rate_limited / internal_error / exchange_upstream_error / exchange_unavailable) in the nested envelope; 429 sends Retry-After (default 1); count 0 cancels |
+ * | POST /__admin/fail-next | `{count, status, code?, retryAfterSeconds?, paths?}` | Next `count` HTTP requests answer `status` (429/500/502/503) with `code` (default rate_limited / internal_error / exchange_upstream_error / exchange_unavailable) in the nested envelope; 429 sends Retry-After (default 1); `paths` (route templates, e.g. `["/api/orders/cancel", "/api/orders/cancel-all"]`) fails only requests to those routes, any method, and only they consume the count (400 naming `paths` for a route the mock does not serve); count 0 cancels |
  * | POST /__admin/hang-placements | `{count}` | Next `count` placements reach the venue but are never answered |
  * | POST /__admin/revoke-key | `{keyId}` | Key revoked: 401 api_key_revoked; its sockets close 4401 api_key_revoked |
  * | POST /__admin/expire-key | `{keyId}` | Key expires now: 401 api_key_expired; its sockets close 4401 api_key_expired |
@@ -88,6 +88,7 @@ export function adminRoutes(admin: MockAdmin): Route[] {
         b.status as FailStatus,
         b.code === undefined ? undefined : (b.code as string),
         b.retryAfterSeconds === undefined ? 1 : (b.retryAfterSeconds as number),
+        b.paths === undefined ? undefined : (b.paths as string[]),
       ),
     ),
     post("hang-placements", (b) => admin.hangNextPlacements(b.count as number)),

@@ -28,7 +28,7 @@ export function adminState(ctx: MockContext, openSockets: number): AdminState {
   const f = ctx.faults;
   return {
     faults: {
-      failNext: f.failNext === undefined ? null : { ...f.failNext },
+      failNext: failNextView(f.failNext),
       httpLatencyMs: f.httpLatencyMs,
       hangPlacements: f.hangPlacements,
       wsLatencyMs: f.wsLatencyMs,
@@ -48,6 +48,12 @@ export function adminState(ctx: MockContext, openSockets: number): AdminState {
       status: m.status,
     })),
   };
+}
+
+/** A copy of the failNext fault for the state view (its path filter copied too), or null. */
+function failNextView(f: FaultState["failNext"]): FaultState["failNext"] | null {
+  if (f === undefined) return null;
+  return f.paths === undefined ? { ...f } : { ...f, paths: [...f.paths] };
 }
 
 /**

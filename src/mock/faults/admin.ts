@@ -31,6 +31,8 @@ export type { FailStatus } from "./request-faults.js";
 export class MockAdmin {
   readonly #ctx: MockContext;
   #gateway: GatewayControl | undefined;
+  /** Route templates of the mock's HTTP API, once known (attachRoutes): what failNext may filter on. */
+  #served: ReadonlySet<string> | undefined;
 
   constructor(ctx: MockContext, gateway?: GatewayControl) {
     this.#ctx = ctx;
@@ -40,6 +42,14 @@ export class MockAdmin {
   /** Binds (or replaces) the gateways once they exist. */
   attachGateway(gateway: GatewayControl): void {
     this.#gateway = gateway;
+  }
+
+  /**
+   * Tells the admin which route templates the HTTP API serves, so that a failNext `paths` filter
+   * naming any other is refused (it would never match). Without it only their shape is checked.
+   */
+  attachRoutes(patterns: readonly string[]): void {
+    this.#served = new Set(patterns);
   }
 
   // ── sockets and feeds ───────────────────────────────────────────────────────────────────────
@@ -129,15 +139,19 @@ export class MockAdmin {
   /**
    * Answers the next `count` HTTP requests (any route but /__admin, before auth) with `status` and
    * `code` (default per status: see DEFAULT_FAIL_CODES) in the nested envelope; a 429 carries
-   * `Retry-After: retryAfterSeconds`. `count` 0 cancels a pending failure.
+   * `Retry-After: retryAfterSeconds`. With `paths` (route templates as the spec writes them, e.g.
+   * `/api/orders/cancel`), only requests to those routes fail and consume the count, whatever their
+   * method; the rest are served. `count` 0 cancels a pending failure.
+   * @example admin.failNextRequests(40, 500, undefined, 1, ["/api/orders/cancel", "/api/orders/cancel-all"])
    */
   failNextRequests(
     count: number,
     status: FailStatus,
     code?: string,
     retryAfterSeconds = 1,
+    paths?: readonly string[],
   ): { failNext: MockContext["faults"]["failNext"] | null } {
-    this.#ctx.faults.failNext = failNextFault(count, status, code, retryAfterSeconds);
+    this.#ctx.faults.failNext = failNextFault(count, status, code, retryAfterSeconds, paths, this.#served);
     return { failNext: this.#ctx.faults.failNext ?? null };
   }
 

@@ -5,9 +5,18 @@ import type { RejectCode } from "../ws/channels.js";
  * server, the WebSocket gateways and the flow simulator; everything is off by default.
  */
 export interface FaultState {
-  /** Answer the next `count` HTTP requests (not /__admin) with this status and code. */
+  /**
+   * Answer the next `count` HTTP requests (not /__admin) with this status and code; with `paths`,
+   * only requests to those route templates (the others pass and consume nothing).
+   */
   failNext:
-    | { count: number; status: 429 | 500 | 502 | 503; code: string; retryAfterSeconds: number }
+    | {
+        count: number;
+        status: 429 | 500 | 502 | 503;
+        code: string;
+        retryAfterSeconds: number;
+        paths?: readonly string[];
+      }
     | undefined;
   /** Extra latency added before every HTTP answer, ms. */
   httpLatencyMs: number;

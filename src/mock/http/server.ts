@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AuthFailure, authenticate, checkWriteClearance, type Identity } from "../auth/authenticate.js";
 import type { MockContext } from "../context.js";
+import { failNextMatches } from "../faults/request-faults.js";
 import { API_VERSION, clientIp, EXPOSED_HEADERS, headerValue, peerIp, readBody } from "./conventions.js";
 import { HttpProblem, problemBody } from "./problem.js";
 import { findRoute, type RequestContext, type Route, type RouteResult } from "./route.js";
@@ -81,7 +82,8 @@ async function handle(ctx: MockContext, routes: readonly Route[], req: IncomingM
 
   try {
     const fail = ctx.faults.failNext;
-    if (!isAdmin && fail !== undefined && fail.count > 0) {
+    // A path-filtered fault lets every other route through without consuming its count.
+    if (!isAdmin && fail !== undefined && fail.count > 0 && failNextMatches(fail, route.pattern)) {
       fail.count--;
       if (fail.count === 0) ctx.faults.failNext = undefined;
       if (fail.status === 429) headers["Retry-After"] = String(fail.retryAfterSeconds);

@@ -158,6 +158,19 @@ describe("createMockExchange: the assembled paper venue", () => {
     expect(failed.status).toBe(503);
     expect(((await failed.json()) as { error: { code: string } }).error.code).toBe("exchange_unavailable");
     expect((await fetch(`${mock.httpUrl}/api/markets`)).status).toBe(200);
+    // fail-next's paths filter knows the mock's own routes: a template it serves is taken, and
+    // requests elsewhere pass; a route it does not serve is refused (it would never fail anything).
+    const filtered = (paths: string[]) =>
+      fetch(`${mock.httpUrl}/__admin/fail-next`, {
+        method: "POST",
+        body: JSON.stringify({ count: 1, status: 502, paths }),
+      });
+    expect((await filtered(["/api/orders/cancel-all", "/api/markets/{slug}"])).status).toBe(200);
+    expect((await fetch(`${mock.httpUrl}/api/markets`)).status).toBe(200);
+    const unserved = await filtered(["/api/orders/cancel_all"]);
+    expect(unserved.status).toBe(400);
+    expect(((await unserved.json()) as { details: { field: string } }).details.field).toBe("paths");
+    await fetch(`${mock.httpUrl}/__admin/reset`, { method: "POST", body: "{}" });
 
     const readOnly = s().apiKeys[1]?.key ?? "";
     const sock = await openSocket(`${mock.wsUrl}/ws/market`, { "X-Api-Key": readOnly });

@@ -133,6 +133,10 @@ describe("adminRoutes", () => {
     expect((await problemOf(() => fail.handler(request(fail, "::1", [1, 2])))).status).toBe(400);
     const bad = await problemOf(() => fail.handler(request(fail, "::1", { count: 1, status: 418 })));
     expect([bad.status, bad.code]).toEqual([400, "invalid_argument"]);
+    const paths = await problemOf(() =>
+      fail.handler(request(fail, "::1", { count: 1, status: 500, paths: "/api/orders/cancel" })),
+    );
+    expect([paths.status, paths.code, paths.details]).toEqual([400, "invalid_argument", { field: "paths" }]);
     const silence = route("/__admin/silence-feed");
     const flag = await problemOf(() => silence.handler(request(silence, "::1", { tokenId: "*", on: "yes" })));
     expect([flag.status, flag.code]).toEqual([400, "invalid_argument"]);
@@ -164,6 +168,14 @@ describe("adminRoutes", () => {
       status: 429,
       code: "rate_limited",
       retryAfterSeconds: 3,
+    });
+    await call("/__admin/fail-next", { count: 9, status: 500, paths: ["/api/orders/cancel-all"] });
+    expect(ctx.faults.failNext).toEqual({
+      count: 9,
+      status: 500,
+      code: "internal_error",
+      retryAfterSeconds: 1,
+      paths: ["/api/orders/cancel-all"],
     });
     await call("/__admin/http-latency", { ms: 12 });
     await call("/__admin/ws-latency", { ms: 34 });

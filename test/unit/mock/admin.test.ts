@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { MockContext } from "../../../src/mock/context.js";
 import { MockAdmin } from "../../../src/mock/faults/admin.js";
 import type { MarketScenario } from "../../../src/mock/scenario/types.js";
-import { authAs, codeOf, FakeGateway, simContext } from "./sim-support.js";
+import { authAs, codeOf, detailsOf, FakeGateway, simContext } from "./sim-support.js";
 
 const KEY_ALL = "mm_test_ba9533dcb8d806b6_ZS2A_RVQIyZo0QcwFbjXI0VP1uldYHzRqIwwTzj40RU";
 const KEY_READ = "mm_test_e03d44eb088dd604_ZWYqx7w9hDl0_7sK2OWukM0XqTChMu--Fsu8P6hsZXs";
@@ -78,6 +78,48 @@ describe("MockAdmin: feeds, latency and request faults", () => {
     expect(ctx.faults.failNext).toBeUndefined();
     expect(codeOf(() => admin.failNextRequests(1, 404 as 500)).code).toBe("invalid_argument");
     expect(codeOf(() => admin.failNextRequests(1, "429" as unknown as 429)).code).toBe("invalid_argument");
+  });
+
+  it("filters failNext by route template: validated, shown in the state, cleared by reset", () => {
+    const cancels = ["/api/orders/cancel", "/api/orders/cancel-all", "/api/orders/cancel"];
+    expect(admin.failNextRequests(30, 500, undefined, 1, cancels).failNext).toEqual({
+      count: 30,
+      status: 500,
+      code: "internal_error",
+      retryAfterSeconds: 1,
+      paths: ["/api/orders/cancel", "/api/orders/cancel-all"],
+    });
+    expect(admin.state().faults.failNext?.paths).toEqual(["/api/orders/cancel", "/api/orders/cancel-all"]);
+    // Without a filter nothing says `paths` at all (every request fails, as before).
+    expect(admin.failNextRequests(2, 502).failNext).not.toHaveProperty("paths");
+    admin.failNextRequests(3, 503, undefined, 1, ["/api/orders/{id}"]);
+    expect(admin.reset().faults.failNext).toBeNull();
+    for (const bad of [[], "/api/orders/cancel", ["api/orders/cancel"], [7], ["/__admin/state"]]) {
+      const err = codeOf(() => admin.failNextRequests(1, 500, undefined, 1, bad as string[]));
+      expect([err, detailsOf(() => admin.failNextRequests(1, 500, undefined, 1, bad as string[]))]).toEqual([
+        { status: 400, code: "invalid_argument" },
+        expect.objectContaining({ field: "paths" }),
+      ]);
+    }
+    expect(ctx.faults.failNext).toBeUndefined();
+  });
+
+  it("refuses a failNext path the HTTP API does not serve once its routes are known", () => {
+    admin.attachRoutes(["/api/orders/cancel", "/api/orders/{id}"]);
+    expect(admin.failNextRequests(1, 500, undefined, 1, ["/api/orders/{id}"]).failNext?.paths).toEqual([
+      "/api/orders/{id}",
+    ]);
+    // A concrete path or a typo would never match: the storm would silently never come.
+    for (const p of ["/api/orders/abc", "/api/orders/cancel-al"]) {
+      expect(codeOf(() => admin.failNextRequests(1, 500, undefined, 1, [p]))).toEqual({
+        status: 400,
+        code: "invalid_argument",
+      });
+      expect(detailsOf(() => admin.failNextRequests(1, 500, undefined, 1, [p]))).toEqual({
+        field: "paths",
+        value: p,
+      });
+    }
   });
 
   it("arms placement hangs", () => {

@@ -126,3 +126,14 @@ export function codeOf(fn: () => unknown): { status: number; code: string } {
   }
   throw new Error("expected an AdminError");
 }
+
+/** The details of the AdminError `fn` throws (what /__admin answers beside the code, e.g. `field`). */
+export function detailsOf(fn: () => unknown): Record<string, unknown> {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AdminError) return { ...err.details };
+    throw err;
+  }
+  throw new Error("expected an AdminError");
+}

@@ -21,7 +21,10 @@ let marketId: string;
 beforeEach(async () => {
   ({ ctx, clock } = simContext());
   gw = new FakeGateway();
-  http = await listenHttp(ctx, [...standInRoutes(ctx), ...adminRoutes(new MockAdmin(ctx, gw))]);
+  const api = standInRoutes(ctx);
+  const mockAdmin = new MockAdmin(ctx, gw);
+  mockAdmin.attachRoutes(api.map((r) => r.pattern));
+  http = await listenHttp(ctx, [...api, ...adminRoutes(mockAdmin)]);
   marketId = ctx.markets.bySymbol("ARG-WIN")?.id ?? "";
 });
 
@@ -93,6 +96,57 @@ describe("/__admin over real HTTP", () => {
       null,
     ]);
     expect((await get("/api/me/balances", KEY_ALL)).status).toBe(200);
+  });
+
+  it("fail-next with paths: only requests to those routes fail and consume the count", async () => {
+    const resting = await place("rest-1");
+    const { orderId } = (await resting.json()) as { orderId: string };
+    const cancel = () =>
+      fetch(`${http.url}/api/orders/cancel`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Api-Key": KEY_ALL },
+        body: JSON.stringify({ orderId }),
+      });
+    const armed = await admin("fail-next", { count: 2, status: 500, paths: ["/api/orders/cancel"] });
+    expect(armed.body.failNext).toMatchObject({ count: 2, paths: ["/api/orders/cancel"] });
+    // Reads and placements pass untouched, and leave the count where it was.
+    expect((await get(ORDERBOOK)).status).toBe(200);
+    expect((await get(`/api/orders/${orderId}`, KEY_ALL)).status).toBe(200);
+    expect((await place("rest-2")).status).toBe(201);
+    const state = async () =>
+      ((await (await fetch(`${http.url}/__admin/state`)).json()) as { faults: { failNext: unknown } }).faults
+        .failNext;
+    expect(await state()).toEqual({
+      count: 2,
+      status: 500,
+      code: "internal_error",
+      retryAfterSeconds: 1,
+      paths: ["/api/orders/cancel"],
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await cancel();
+      expect([res.status, await codeOf(res)]).toEqual([500, "internal_error"]);
+    }
+    expect(await state()).toBeNull();
+    expect((await cancel()).status).toBe(200);
+    expect(ctx.venue.openOrders(MM_WALLET, marketId).map((o) => o.clientOrderId)).toEqual(["rest-2"]);
+  });
+
+  it("fail-next refuses a paths filter naming a route the mock does not serve, with 400 on paths", async () => {
+    for (const paths of [["/api/orders/cancel-alll"], ["/api/orders/abc"], "/api/orders/cancel", []]) {
+      const res = await admin("fail-next", { count: 1, status: 500, paths });
+      expect([res.status, res.body.code, (res.body.details as { field?: string }).field]).toEqual([
+        400,
+        "invalid_argument",
+        "paths",
+      ]);
+    }
+    expect(ctx.faults.failNext).toBeUndefined();
+    // A route template with a parameter is how the spec names it, and is accepted.
+    expect((await admin("fail-next", { count: 1, status: 502, paths: ["/api/orders/{id}"] })).status).toBe(
+      200,
+    );
+    expect((await get("/api/orders/nope", KEY_ALL)).status).toBe(502);
   });
 
   it("hang-placements: the placement reaches the venue but is never answered; the next one is", async () => {
@@ -204,7 +258,8 @@ describe("/__admin over real HTTP", () => {
   });
 
   it("reset clears every fault in one call", async () => {
-    await admin("fail-next", { count: 5, status: 502 });
+    await admin("fail-next", { count: 5, status: 502, paths: ["/api/orders/cancel"] });
+    expect(ctx.faults.failNext?.paths).toEqual(["/api/orders/cancel"]);
     await admin("hang-placements", { count: 3 });
     await admin("ws-latency", { ms: 50 });
     await admin("skip-seq", { tokenId: "*" });
