@@ -11,8 +11,8 @@
 import { afterAll, describe, it } from "vitest";
 import type { FaultScenario } from "./scenario.js";
 import { keyRevoked, partnerSuspended } from "./scenarios/account.js";
-import { bookSeqGap, marketSocketDrop, silentFeed, userSocketDrop } from "./scenarios/feeds.js";
-import { hungPlacement, rateLimitStorm, serverErrorStorm } from "./scenarios/http.js";
+import { bookRefused, bookSeqGap, marketSocketDrop, silentFeed, userSocketDrop } from "./scenarios/feeds.js";
+import { cancelStorm, hungPlacement, rateLimitStorm, serverErrorStorm } from "./scenarios/http.js";
 import {
   marketPaused,
   marketResolved,
@@ -29,8 +29,10 @@ const SCENARIOS: readonly FaultScenario[] = [
   userSocketDrop,
   bookSeqGap,
   silentFeed,
+  bookRefused,
   rateLimitStorm,
   serverErrorStorm,
+  cancelStorm,
   hungPlacement,
   keyRevoked,
   partnerSuspended,

@@ -9,7 +9,7 @@ import { LiveClock } from "../../src/core/live-clock.js";
 import type { EngineEvent } from "../../src/engine/engine-events.js";
 import type { MockExchange } from "../../src/mock/mock-exchange.js";
 import type { MarketScenario, Scenario } from "../../src/mock/scenario/types.js";
-import { createMetrics } from "../../src/observability/metrics.js";
+import { createMetrics, type Metrics } from "../../src/observability/metrics.js";
 import {
   daemonEnv,
   market,
@@ -104,6 +104,8 @@ export interface World {
 /** One bot run in process on a World, with its recorders. */
 export interface Rig extends World {
   readonly daemon: Daemon;
+  /** The run's Prometheus metrics (its own registry), as `mm run` serves them on /metrics. */
+  readonly metrics: Metrics;
   readonly logs: CollectingStream;
   /** The wallet's share balances when this run started, micro-shares (its inventory baseline). */
   readonly baseline: ReadonlyMap<string, bigint>;
@@ -205,6 +207,7 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
   const rig: Rig = {
     ...world,
     daemon,
+    metrics,
     logs: sink,
     baseline,
     events,

@@ -3,7 +3,8 @@ import type { Address } from "../../../src/core/types.js";
 import { toWei, weiToString } from "../../../src/core/wei.js";
 import type { Scenario } from "../../../src/mock/scenario/types.js";
 import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
-import { ARG, pause, startRig } from "../harness.js";
+import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
+import { ARG, FRA, pause, type Rig, startRig } from "../harness.js";
 import { expectInvariants } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 
@@ -182,6 +183,61 @@ export const silentFeed: FaultScenario = {
         row,
         rig.verdicts(),
         `judged stale ${stale.from - t0} ms into the silence, its quotes pulled ${pulledMs} ms later`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+/** mm_book_refused as the run's /metrics would serve it, for one token (or summed over all). */
+async function refusedGauge(rig: Rig, match: Record<string, string> = {}): Promise<number> {
+  return sumOf(parseExposition(await rig.metrics.registry.metrics()), "mm_book_refused", match);
+}
+
+export const bookRefused: FaultScenario = {
+  name: "book refused",
+  fault: "refuse-book {tokenIds: [ARG NO], code: forbidden} + drop-sockets {gateway: market}",
+  async run(row) {
+    const rig = await startRig({ markets: [ARG, FRA] });
+    try {
+      const refused = ARG.noTokenId;
+      const others = rig.tokens.filter((t) => t !== refused);
+      const tracker = rig.daemon.feeds.market.tracker;
+      expect(await refusedGauge(rig)).toBe(0);
+      // Subscriptions already held keep their feed: the refusal bites on the resubscribe after a drop.
+      await rig.admin("refuse-book", { tokenIds: [refused], code: "forbidden" });
+      const t0 = Date.now();
+      await rig.admin("drop-sockets", { gateway: "market" });
+      const onRefused = () => rig.venue.open().filter((o) => o.tokenId === refused).length;
+      // forbidden is final (refusal-policy.ts): the book is untracked and marked refused, never
+      // retried; its quotes, pulled at the drop like every other, do not come back.
+      // Every quote was pulled at the drop (market socket drop): four placed since, on each other book.
+      const quotingAgain = () => {
+        const fresh = rig.venue.open().filter((o) => o.placedAt >= t0);
+        return others.every((t) => fresh.filter((o) => o.tokenId === t).length >= 4);
+      };
+      await waitFor(
+        () => tracker.refused().includes(refused) && onRefused() === 0 && quotingAgain(),
+        5_000,
+        "the NO book refused, its quotes off, the other books quoting again",
+      );
+      row.recoveryMs = Date.now() - t0;
+      expect(tracker.refused()).toEqual([refused]);
+      expect(tracker.state(refused)).toBeUndefined();
+      expect(await refusedGauge(rig, { market: ARG.slug, outcome: "NO" })).toBe(1);
+      expect(await refusedGauge(rig)).toBe(1);
+      // It stays so: nothing is placed on the refused token while the others go on quoting.
+      const since = Date.now();
+      await rig.reconciles(2);
+      expect(onRefused()).toBe(0);
+      expect(rig.placeSent.filter((p) => p.tokenId === refused && p.at >= since)).toEqual([]);
+      expect(rig.quoting(others)).toBe(true);
+      expect(rig.logs.text()).toContain("/ws/market reconnected");
+      expectInvariants(
+        row,
+        rig.verdicts(),
+        `refused for good in ${row.recoveryMs} ms, mm_book_refused 1 on it; 3 other books quoting`,
       );
     } finally {
       await rig.close();

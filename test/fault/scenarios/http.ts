@@ -146,3 +146,116 @@ export const hungPlacement: FaultScenario = {
     }
   },
 };
+
+/** The routes the cancel storm fails: every cancel and cancel-all, nothing else. */
+const CANCEL_PATHS = ["/api/orders/cancel", "/api/orders/cancel-all"];
+/**
+ * 500s to serve: the halt trips on the 11th counted error (risk.errorRate.maxErrors 10, the
+ * default; its window 30 s, its cool-down 1 s in FAST_ENV), and those arriving during the halt are
+ * not counted, so 30 keeps the storm on through most of the halt and then runs out.
+ */
+const CANCEL_STORM = 30;
+
+/** The error-rate halts the run decided: from the decision to its `until`, and the code that tripped it. */
+function errorHalts(rig: Rig): { at: number; until: number; code: string }[] {
+  return rig.events.flatMap((e) =>
+    e.type === "decision" && e.decision.scope === "wallet" && e.decision.reason === "error_rate_halt"
+      ? [{ at: e.atMs, until: Number(e.decision.detail.until), code: String(e.decision.detail.code) }]
+      : [],
+  );
+}
+
+export const cancelStorm: FaultScenario = {
+  name: "cancel storm",
+  fault: `fail-next {count: ${CANCEL_STORM}, status: 500, paths: [cancel, cancel-all]} + 2 fills`,
+  async run(row) {
+    const rig = await startRig();
+    try {
+      const t0 = Date.now();
+      await rig.admin("fail-next", { count: CANCEL_STORM, status: 500, paths: CANCEL_PATHS });
+      provokeRequotes(rig);
+      // Every cancel of the requote is answered 500 (ambiguous: the quote may still rest), and so is
+      // every one the reconciles it triggers send again; placements go through. Counted once per
+      // request, the cancels alone trip the wallet-wide halt.
+      const [halt] = await waitFor(
+        () => (errorHalts(rig).length > 0 ? errorHalts(rig) : undefined),
+        6_000,
+        "the error-rate halt tripped by the cancels' 500s",
+      );
+      if (halt === undefined) throw new Error("no halt");
+      expect(halt.code).toBe("internal_error");
+      expect(walletHalts(rig.events)).toContain("error_rate_halt");
+      // Another fill while halted: the quotes must move again, and still nothing may be placed.
+      provokeRequotes(rig);
+      // Quotes whose cancel was answered 500: they may still rest, at prices the bot no longer wants.
+      const ambiguous = () =>
+        new Set(
+          rig.events.flatMap((e) =>
+            e.type === "cancel_outcome" && e.outcome === "ambiguous" && e.atMs >= t0 ? [e.clientOrderId] : [],
+          ),
+        );
+      // Settled: each token rests exactly its four quotes, each one the bot holds as open (not a
+      // cancel it is still unsure of). A quote whose cancel was ambiguous may be among them when
+      // the reconciler found it resting at a price the bot wants again; every other one is gone.
+      const settled = () => {
+        const open = rig.venue.open();
+        const held = new Set(
+          rig.daemon.engine
+            .liveOrders()
+            .filter((o) => o.state === "open")
+            .map((o) => o.clientOrderId),
+        );
+        return (
+          rig.tokens.every((t) => open.filter((o) => o.tokenId === t).length === 4) &&
+          open.every((o) => held.has(o.clientOrderId ?? ""))
+        );
+      };
+      // The halt ends on its own (its cool-down; src/engine/halt-end.ts requotes then): the storm
+      // used up and the halt over, the stale quotes come off and quoting resumes.
+      await waitFor(
+        () =>
+          rig.mock.admin.state().faults.failNext === null &&
+          errorHalts(rig).every((h) => Date.now() >= h.until) &&
+          rig.tap.idle() &&
+          settled(),
+        10_000,
+        "the storm served, the halt over, the stale quotes off and every token quoted again",
+      );
+      row.recoveryMs = Date.now() - t0;
+      const sent = rig.tap.requests.filter((r) => r.startedAt >= t0);
+      const cancels = sent.filter((r) => CANCEL_PATHS.includes(r.path));
+      expect(cancels.filter((r) => r.status === 500)).toHaveLength(CANCEL_STORM);
+      // Nothing else was failed: no placement error helped trip the halt.
+      const places = sent.filter((r) => r.clientOrderId !== undefined);
+      expect(places.filter((r) => r.status !== 201)).toEqual([]);
+      const halts = errorHalts(rig);
+      const sentAt = new Map<string, number>();
+      for (const e of rig.events) if (e.type === "place_sent") sentAt.set(e.clientOrderId, e.atMs);
+      let heldCancels = 0;
+      for (const h of halts) {
+        const during = (at: number) => at >= h.at && at < h.until;
+        // No placement left while halted: the engine sent none, and each one the tap saw in the
+        // span had been sent before the halt (on its way when it tripped).
+        expect(rig.events.filter((e) => e.type === "place_sent" && during(e.atMs))).toEqual([]);
+        for (const p of places.filter((r) => during(r.startedAt))) {
+          expect(sentAt.get(p.clientOrderId ?? "") ?? Number.POSITIVE_INFINITY).toBeLessThan(h.at);
+        }
+        heldCancels += cancels.filter((r) => during(r.startedAt)).length;
+      }
+      // The halt stops placements only: its own cancel-all, then single cancels, go on.
+      const first = cancels.filter((r) => r.startedAt >= halt.at && r.startedAt < halt.until);
+      expect(first.some((r) => r.path === "/api/orders/cancel-all")).toBe(true);
+      expect(first.some((r) => r.path === "/api/orders/cancel")).toBe(true);
+      const stale = [...rig.venue.orders.values()].filter((o) => ambiguous().has(o.clientOrderId ?? ""));
+      const pulled = stale.filter((o) => o.endedAt !== undefined).length;
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        rig.verdicts(),
+        `${halts.length} halt(s), tripped ${halt.at - t0} ms in; ${heldCancels} cancel request(s) while halted, 0 placements; ${pulled} of the ${stale.length} quote(s) whose cancel was ambiguous off the book, the rest wanted again`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};
