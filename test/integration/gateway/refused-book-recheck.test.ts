@@ -12,7 +12,7 @@ import { collectingStream } from "../../support/collecting-stream.js";
 import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
-import { snapshotFrame } from "./sim-feed.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
  * A token_book subscription refused with forbidden (or api_key_scope_missing) was final: the book
@@ -27,6 +27,7 @@ const A = "4242";
 const B = "4343";
 const RECHECK_MS = 2_000;
 const CONDITION = `0x${"ab".repeat(32)}`;
+const slots = feedSlots();
 let server: RawServer | undefined;
 let feeds: Feeds | undefined;
 let metrics: Metrics | undefined;
@@ -183,5 +184,35 @@ describe("Feeds: a book refused with a grant code is asked again, and comes back
     await settle(20);
     expect(updates()).toBe(asked);
     expect(engine.of(A).at(-1)).toMatchObject({ quotable: true });
+  });
+
+  it("a reconnect while a re-ask is out does not track the book early; the resubscribe's refusal keeps it refused", async () => {
+    let asked = false;
+    const refusing = refusingB({ on: true });
+    // The re-ask goes unanswered: the test drops the link under it.
+    const srv = await new RawServer((c, conn) => {
+      if (c.cmd === "update_subscription") {
+        asked = true;
+        return undefined;
+      }
+      return refusing(c, conn);
+    }).listen();
+    const { clock, client, feed: f } = slots.feedOn(srv, { timing: { refusedRecheckMs: RECHECK_MS } });
+    const seen: string[] = [];
+    f.tracker.onState((s) => seen.push(`${s.tokenId}:${s.status}`));
+    await f.start();
+    await f.subscribeBooks([A, B]);
+    expect(f.tracker.refused()).toEqual([B]);
+    seen.length = 0;
+    await until(() => asked, "the re-ask", { clock, advanceMs: 100 });
+    client.dropLink(0);
+    await until(() => srv.commands("subscribe").length === 2, "the resubscribe", { clock, advanceMs: 100 });
+    await client.ping();
+    expect(srv.commands("subscribe")[1]?.params).toMatchObject({
+      subscriptions: [{ channel: "token_book", ids: [A, B] }],
+    });
+    expect(f.tracker.refused()).toEqual([B]);
+    expect(f.tracker.state(B)).toBeUndefined();
+    expect(seen.filter((s) => s.startsWith(B))).toEqual([]);
   });
 });
