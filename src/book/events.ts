@@ -1,8 +1,10 @@
 /**
  * token_book events as the BookTracker consumes them: the envelope validated (type, token), numbers
  * typed, the entry lists still as received. Entries are parsed by the tracker through entries.ts,
- * so that a malformed entry is counted where the book's health is tracked. `seq`/`prevSeq` are
- * optional because the spec's rule for a frame lacking them ("dropped") belongs to the tracker.
+ * so that a malformed entry is counted where the book's health is tracked (a backtest hands the
+ * tracker the entries its exchange already parsed from the frame: BookTrackerOptions.parsed).
+ * `seq`/`prevSeq` are optional because the spec's rule for a frame lacking them ("dropped")
+ * belongs to the tracker.
  */
 
 // Optional fields admit an explicit undefined so the boundary parser can build every event with

@@ -1,5 +1,7 @@
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
+import type { BookEvent } from "./events.js";
+import type { LevelBuffer } from "./level-buffer.js";
 import type { LinkOf } from "./liveness.js";
 
 /**
@@ -138,4 +140,12 @@ export interface BookTrackerOptions {
    * tracker has one connection (onConnectionAlive), as in a replay.
    */
   readonly linkOf?: LinkOf;
+  /**
+   * The entries of a frame already parsed by whoever hands it over, or undefined to have the
+   * tracker parse them (live and paper give none). A backtest's simulated exchange parses every
+   * frame with the same entries.ts a feed latency before the tracker sees it: handing that result
+   * on spares parsing the same price and size strings twice. Only a frame whose entries parsed
+   * cleanly may be answered, and only with exactly what entries.ts made of that frame's lists.
+   */
+  readonly parsed?: (e: BookEvent) => LevelBuffer | undefined;
 }

@@ -46,6 +46,7 @@ export class BookTracker {
   readonly #refused = new Set<string>();
   readonly #counters = zeroCounters();
   readonly #buf = new LevelBuffer();
+  readonly #parsed: ((e: BookEvent) => LevelBuffer | undefined) | undefined;
   readonly #pub: StatePublisher;
   readonly #watch: StallWatch;
   #lastRejection: EntryRejection | undefined;
@@ -54,6 +55,7 @@ export class BookTracker {
     this.config = trackerConfig(opts.config);
     this.#clock = opts.clock;
     this.#port = opts.port;
+    this.#parsed = opts.parsed;
     this.#pub = new StatePublisher(opts.clock);
     this.#watch = new StallWatch(
       opts.clock,
@@ -254,17 +256,13 @@ export class BookTracker {
       c.gaps++;
       this.#resync(st, "gap", true);
     } else {
-      const delta = e.type === "book_delta";
-      const bad = delta ? parseChangesInto(e.changes, this.#buf) : parseBookInto(e.bids, e.asks, this.#buf);
-      if (bad !== undefined) {
-        this.#malformed(st, bad);
-        return;
-      }
-      if (delta) {
-        st.book.applyChanges(this.#buf);
+      const buf = this.#entries(st, e);
+      if (buf === undefined) return;
+      if (e.type === "book_delta") {
+        st.book.applyChanges(buf);
         c.deltas++;
       } else {
-        st.book.replace(this.#buf);
+        st.book.replace(buf);
         c.updates++;
       }
       const now = this.#clock.now();
@@ -292,16 +290,13 @@ export class BookTracker {
     if (st.status !== "resyncing" && last !== undefined && (st.awaiting ? seq < last : seq <= last)) {
       return void c.droppedStale++;
     }
-    const bad = parseBookInto(e.bids, e.asks, this.#buf);
-    if (bad !== undefined) {
-      this.#malformed(st, bad);
-      return;
-    }
+    const buf = this.#entries(st, e);
+    if (buf === undefined) return;
     const now = this.#clock.now();
-    if (st.probe && st.lastUpdateTs !== undefined && sameBook(st.book, this.#buf)) {
+    if (st.probe && st.lastUpdateTs !== undefined && sameBook(st.book, buf)) {
       st.rate.absorb(now - st.lastUpdateTs); // a genuinely quiet spell: widen this book's yardstick
     }
-    st.book.replace(this.#buf);
+    st.book.replace(buf);
     st.lastSeq = seq;
     st.lastUpdateTs = now;
     st.rate.restart(now);
@@ -334,6 +329,21 @@ export class BookTracker {
       this.#pub.set(st, "synced", wasCrossed ? "uncrossed" : why);
     }
     this.#pub.bookChanged(st);
+  }
+
+  /**
+   * The frame's entries: those handed over already parsed (BookTrackerOptions.parsed), else parsed
+   * here; undefined when they are malformed (the book is then handled as such).
+   */
+  #entries(st: TokenBook, e: BookDeltaEvent | BookUpdateEvent | BookSnapshotEvent): LevelBuffer | undefined {
+    const given = this.#parsed?.(e);
+    if (given !== undefined) return given;
+    const buf = this.#buf;
+    const bad =
+      e.type === "book_delta" ? parseChangesInto(e.changes, buf) : parseBookInto(e.bids, e.asks, buf);
+    if (bad === undefined) return buf;
+    this.#malformed(st, bad);
+    return undefined;
   }
 
   #malformed(st: TokenBook, bad: EntryRejection): void {

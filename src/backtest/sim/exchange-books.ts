@@ -55,10 +55,13 @@ export class ExchangeBooks {
     return this.#seq.get(tokenId);
   }
 
-  /** Applies a book event, reporting each level change in order; false when it was malformed. */
-  apply(e: BookEvent, onChange: (c: LevelChange) => void): boolean {
+  /**
+   * Applies a book event, reporting each level change in order; false when it was malformed. The
+   * entries are parsed into `buf` (by default one of its own), where they stay until the next
+   * frame parsed into it: a caller may hand them on (SimSession gives them to the BookTracker).
+   */
+  apply(e: BookEvent, onChange: (c: LevelChange) => void, buf: LevelBuffer = this.#buf): boolean {
     if (e.type === "book_snapshot_failed") return true;
-    const buf = this.#buf;
     const bad: EntryRejection | undefined =
       e.type === "book_delta" ? parseChangesInto(e.changes, buf) : parseBookInto(e.bids, e.asks, buf);
     if (bad !== undefined) {
@@ -68,8 +71,8 @@ export class ExchangeBooks {
     const book = this.book(e.tokenId);
     const changes =
       e.type === "book_delta" && buf.length <= SMALL_FRAME
-        ? this.#deltaChanges(e.tokenId, book)
-        : this.#replaceChanges(e.tokenId, book, e.type !== "book_delta");
+        ? this.#deltaChanges(e.tokenId, book, buf)
+        : this.#replaceChanges(e.tokenId, book, buf, e.type !== "book_delta");
     for (const c of changes) {
       c.wasTouch = book.side(c.side).bestPrice() === c.price;
       book.apply(c.side, c.price, c.after);
@@ -80,11 +83,10 @@ export class ExchangeBooks {
     return true;
   }
 
-  // The changes of a delta frame, decreases then increases, each best first (the general path's
+  // The changes of a delta frame (parsed in `buf`), decreases then increases, each best first (the general path's
   // result, without its map of string keys: a delta frame changes a handful of levels). A level
   // listed twice takes its last size.
-  #deltaChanges(tokenId: string, book: OrderBook): Change[] {
-    const buf = this.#buf;
+  #deltaChanges(tokenId: string, book: OrderBook, buf: LevelBuffer): Change[] {
     const down: Change[] = [];
     const up: Change[] = [];
     for (let i = 0; i < buf.length; i++) {
@@ -108,8 +110,7 @@ export class ExchangeBooks {
   }
 
   // Any frame: a snapshot or full update sets every level it does not list to 0.
-  #replaceChanges(tokenId: string, book: OrderBook, replace: boolean): Change[] {
-    const buf = this.#buf;
+  #replaceChanges(tokenId: string, book: OrderBook, buf: LevelBuffer, replace: boolean): Change[] {
     const target = new Map<string, { side: BookSide; price: number; after: bigint }>();
     if (replace) {
       for (const side of ["bid", "ask"] as const) {

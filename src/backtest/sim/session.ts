@@ -1,4 +1,6 @@
 import { pino } from "pino";
+import type { BookEvent } from "../../book/events.js";
+import { LevelBuffer } from "../../book/level-buffer.js";
 import { BookTracker } from "../../book/tracker.js";
 import { SimClock } from "../../core/sim-clock.js";
 import { createEngine, type TradingEngine } from "../../engine/engine.js";
@@ -106,6 +108,11 @@ export class SimSession {
   readonly #market: Delay;
   readonly #user: Delay;
   readonly #tokens: ReadonlySet<string>;
+  // Parsed entries of the frames on their way to the tracker (free ones), and of the one it is
+  // being given (see #handOver).
+  readonly #bufs: LevelBuffer[] = [];
+  #handing: BookEvent | undefined;
+  #handingBuf: LevelBuffer | undefined;
 
   constructor(o: SessionOptions) {
     const s = o.settings;
@@ -148,6 +155,7 @@ export class SimSession {
       clock: this.clock,
       port: { requestSnapshot: (t) => this.#serveSnapshot(t) },
       config: s.tracker,
+      parsed: (e) => (e === this.#handing ? this.#handingBuf : undefined),
     });
     const strategy = s.strategy;
     this.engine = createEngine({
@@ -216,13 +224,25 @@ export class SimSession {
       // A snapshot refused to the recorder (a mistyped token id, retried for ever) books nothing:
       // the token is not booked by it, though the bot's tracker still sees the refusal, as live.
       // A frame with malformed entries is not applied (counted in books.malformed): it books nothing.
+      // The entries are parsed once, here, into a buffer of their own that the tracker is handed
+      // with the frame (BookTrackerOptions.parsed); a malformed frame is parsed, and refused, by
+      // the tracker itself, as live.
+      const buf = e.type === "book_snapshot_failed" ? undefined : (this.#bufs.pop() ?? new LevelBuffer());
       const applied =
-        e.type !== "book_snapshot_failed" &&
-        this.books.apply(e, (change) => {
-          for (const fn of this.levelChanged) fn(change);
-        });
+        buf !== undefined &&
+        this.books.apply(
+          e,
+          (change) => {
+            for (const fn of this.levelChanged) fn(change);
+          },
+          buf,
+        );
       if (applied) for (const fn of this.bookApplied) fn(e.tokenId);
-      this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
+      if (applied) this.#toEngine(() => this.#handOver(e, buf), false, this.#market);
+      else {
+        if (buf !== undefined) this.#bufs.push(buf);
+        this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
+      }
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {
       c.trades++;
       if (e.type === "trade_matched") for (const fn of this.traded) fn(e);
@@ -261,6 +281,22 @@ export class SimSession {
     if (ms > 0) this.clock.setTimer(ms, fn);
     else if (async) queueMicrotask(fn);
     else fn();
+  }
+
+  // A book frame reaches the tracker with the entries the exchange parsed from it; the buffer is
+  // free again once the tracker is done with the frame.
+  #handOver(e: BookEvent, buf: LevelBuffer): void {
+    const event = this.#handing;
+    const entries = this.#handingBuf;
+    this.#handing = e;
+    this.#handingBuf = buf;
+    try {
+      this.tracker.onEvent(e);
+    } finally {
+      this.#handing = event;
+      this.#handingBuf = entries;
+      this.#bufs.push(buf);
+    }
   }
 
   #deliverFill(frame: UserFillFrame): void {
