@@ -60,49 +60,50 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  *   newClientOrderId: () => "c1" }).places // [{ kind: "place", clientOrderId: "c1", urgencyTicks: 1000000, … }]
  */
 export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
-  // Levels by key, in (side, level) order once sorted; built without per-call closures (this runs
-  // on every quoting step that changes anything).
-  const levels = new Map<string, DiffLevel<T>>();
+  // Levels in (side, level) order as they are found (a binary search and an insert by hand): this
+  // runs on every quoting step that changes anything, over a handful of levels, where a map of
+  // string keys, a sort's work array and per-level lists of open and queued orders were most of
+  // what a step allocated.
+  const levels: DiffLevel<T>[] = [];
   for (const q of input.desired) {
-    const key = keyOf(q);
-    const l = levels.get(key);
-    if (l === undefined) levels.set(key, { side: q.side, level: q.level, want: q, orders: [] });
-    else l.want ??= q;
+    const i = levelIndex(levels, q.side, q.level);
+    const l = levels[i];
+    if (l !== undefined && l.side === q.side && l.level === q.level) l.want ??= q;
+    else insertAt(levels, i, { side: q.side, level: q.level, want: q, orders: [] });
   }
   for (const o of input.live) {
     if (o.state === "filled" || o.state === "cancelled" || o.state === "rejected" || o.state === "expired") {
       continue;
     }
-    const key = keyOf(o);
-    const l = levels.get(key);
-    if (l === undefined) levels.set(key, { side: o.side, level: o.level, want: undefined, orders: [o] });
-    else l.orders.push(o);
+    const i = levelIndex(levels, o.side, o.level);
+    const l = levels[i];
+    if (l !== undefined && l.side === o.side && l.level === o.level) l.orders.push(o);
+    else insertAt(levels, i, { side: o.side, level: o.level, want: undefined, orders: [o] });
   }
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];
   const superseded: T[] = [];
-  for (const l of [...levels.values()].sort(byLevel)) {
+  for (const l of levels) {
     const want = l.want;
-    const open: T[] = [];
-    const queued: T[] = [];
+    const orders = l.orders;
     let blocked = false;
-    for (const o of l.orders) {
-      if (o.state === "open") open.push(o);
-      else if (o.state === "placing" && o.queued === true) queued.push(o);
+    for (const o of orders)
       if (o.state === "unknown" || (o.state === "placing" && o.queued !== true)) blocked = true;
-    }
     if (want === undefined) {
-      for (const o of open) cancels.push(cancelIntent(input, o, "not_desired"));
-      for (const o of queued) superseded.push(o);
+      for (const o of orders) if (o.state === "open") cancels.push(cancelIntent(input, o, "not_desired"));
+      for (const o of orders) if (isQueued(o)) superseded.push(o);
       continue;
     }
+    // The first open order within tolerance stays, else the first queued placement within it.
     let keep: T | undefined;
-    for (const o of open) if (keep === undefined && close(o, want, input)) keep = o;
-    for (const o of queued) if (keep === undefined && close(o, want, input)) keep = o;
-    for (const o of open) {
-      if (o !== keep) cancels.push(cancelIntent(input, o, close(o, want, input) ? "duplicate" : "requote"));
+    for (const o of orders) if (keep === undefined && o.state === "open" && close(o, want, input)) keep = o;
+    for (const o of orders) if (keep === undefined && isQueued(o) && close(o, want, input)) keep = o;
+    for (const o of orders) {
+      if (o.state === "open" && o !== keep) {
+        cancels.push(cancelIntent(input, o, close(o, want, input) ? "duplicate" : "requote"));
+      }
     }
-    for (const o of queued) if (o !== keep) superseded.push(o);
+    for (const o of orders) if (isQueued(o) && o !== keep) superseded.push(o);
     if (keep !== undefined || blocked) continue;
     places.push({
       kind: "place",
@@ -110,10 +111,34 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
       marketId: input.marketId,
       clientOrderId: input.newClientOrderId(want),
       quote: want,
-      urgencyTicks: urgencyOf([...open, ...queued], want, input.tickMicro),
+      urgencyTicks: urgencyOf(orders, want, input.tickMicro),
     });
   }
   return { cancels, places, superseded };
+}
+
+/** A placement not sent yet (the diff may supersede it). */
+function isQueued(o: LiveOrder): boolean {
+  return o.state === "placing" && o.queued === true;
+}
+
+// Where (side, level) is or belongs in `levels`, kept in byLevel order: the first entry not before it.
+function levelIndex(levels: readonly DiffLevel<unknown>[], side: string, level: number): number {
+  let lo = 0;
+  let hi = levels.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const l = levels[mid] as DiffLevel<unknown>;
+    if (l.side === side ? l.level < level : l.side < side) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function insertAt<L>(list: L[], i: number, item: L): void {
+  list.push(item);
+  for (let j = list.length - 1; j > i; j--) list[j] = list[j - 1] as L;
+  list[i] = item;
 }
 
 /** One (side, level) of a diff: the desired quote there (the first listed) and the live orders. */
@@ -139,11 +164,6 @@ function cancelIntent(input: DiffInput<LiveOrder>, o: LocalOrder, reason: string
   };
 }
 
-// Bids ("buy") before asks ("sell"), each by level.
-function byLevel(a: DiffLevel<unknown>, b: DiffLevel<unknown>): number {
-  return a.side === b.side ? a.level - b.level : a.side < b.side ? -1 : 1;
-}
-
 /**
  * True when `o` is close enough to `want` to stay: |Δprice| < priceTicks × tick (or equal), and its
  * remaining size is at most the wanted size and within sizeFraction × size of it. A remainder above
@@ -165,14 +185,13 @@ export function withinTolerance(
   return ds === 0n || ds * 1_000_000n < ppm * want.sizeMicro;
 }
 
-function urgencyOf(replaced: readonly LiveOrder[], want: DesiredQuote, tickMicro: number): number {
-  if (replaced.length === 0) return MISSING_LIVE_URGENCY;
+// How urgent the placement replacing the level's open orders and queued placements is: the fewest
+// ticks any of them is off the desired price; none at all is the most urgent.
+function urgencyOf(orders: readonly LiveOrder[], want: DesiredQuote, tickMicro: number): number {
   let best = MISSING_LIVE_URGENCY;
-  for (const o of replaced)
+  for (const o of orders) {
+    if (o.state !== "open" && !isQueued(o)) continue;
     best = Math.min(best, Math.floor(Math.abs(o.priceMicro - want.priceMicro) / tickMicro));
+  }
   return best;
-}
-
-function keyOf(q: { readonly side: string; readonly level: number }): string {
-  return `${q.side}:${q.level}`;
 }
