@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { Feeds } from "../../../src/app/feeds.js";
-import type { QuotedMarkets } from "../../../src/app/markets.js";
-import type { BookState } from "../../../src/book/book-state.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { TokenMarket } from "../../../src/core/trading.js";
-import type { Engine } from "../../../src/engine/engine-api.js";
-import { createLogger } from "../../../src/observability/logger.js";
-import { type CollectingStream, collectingStream } from "../../support/collecting-stream.js";
+import type { Feeds } from "../../../src/app/feeds.js";
+import type { CollectingStream } from "../../support/collecting-stream.js";
+import { bookToken, type FeedsRig, feedsOn, marketM1 } from "./feeds-rig.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
 import { snapshotFrame } from "./sim-feed.js";
@@ -31,44 +26,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The engine as Feeds sees it: what it was told. */
-class RecordingEngine {
-  reconciles = 0;
-  readonly states: BookState[] = [];
-  onReconnect(): void {
-    this.reconciles++;
-  }
-  onFill(): void {}
-  onBook(): void {}
-  onBookState(s: BookState): void {
-    this.states.push(s);
-  }
-  onMarketStatus(): void {}
-  onPlatformStatus(): void {}
-}
-
-const TOKEN_MARKET: TokenMarket = {
-  tokenId: TOKEN,
-  marketId: "m1",
-  conditionId: CONDITION,
-  outcome: "YES",
-  outcomeIndex: 0,
-  tickMicro: 10_000,
-  minSizeMicro: 1_000_000n,
-  feeTakerBps: null,
-  negRisk: false,
-  closesAtMs: undefined,
-  status: "OPEN",
-};
-
-const MARKETS: QuotedMarkets = {
-  tokens: [TOKEN_MARKET],
-  slugs: ["m1"],
-  unquotable: [],
-  strategyFor: () => undefined,
-  marketOfCondition: () => "m1",
-  slugOf: () => "m1",
-};
+const MARKETS = marketM1([bookToken(TOKEN, "YES", 0, CONDITION)]);
 
 /** politeAnswer, except subscribes of `channel` on connection `n` refused with `code` (`times` times). */
 function refusing(channel: string, n: number, code: string, times: number): Answer {
@@ -88,34 +46,17 @@ function refusing(channel: string, n: number, code: string, times: number): Answ
   };
 }
 
-interface Started {
+interface Started extends FeedsRig {
   readonly srv: RawServer;
-  readonly f: Feeds;
-  readonly engine: RecordingEngine;
-  readonly clock: SimClock;
-  readonly sink: CollectingStream;
 }
 
 async function started(answer: Answer): Promise<Started> {
   const srv = await new RawServer(answer).listen();
   server = srv;
-  const engine = new RecordingEngine();
-  const clock = new SimClock(1_000_000);
-  const sink = collectingStream();
-  const f = new Feeds({
-    wsUrl: srv.url,
-    apiKey: { reveal: () => "k" },
-    userWallet: undefined,
-    clock,
-    logger: createLogger({ level: "info", pretty: false, destination: sink }),
-    markets: MARKETS,
-    engine: engine as unknown as Engine,
-    onFatal: () => {},
-    tuning: { tracker: { stall: { enabled: false } } },
-  });
-  feeds = f;
-  await f.start();
-  return { srv, f, engine, clock, sink };
+  const rig = feedsOn(srv, MARKETS);
+  feeds = rig.f;
+  await rig.f.start();
+  return { srv, ...rig };
 }
 
 const errors = (sink: CollectingStream) => sink.records().filter((r) => r.level === 50);

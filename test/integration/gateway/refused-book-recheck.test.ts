@@ -1,15 +1,9 @@
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { Feeds } from "../../../src/app/feeds.js";
-import type { QuotedMarkets } from "../../../src/app/markets.js";
-import type { BookState } from "../../../src/book/book-state.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { TokenMarket } from "../../../src/core/trading.js";
-import type { Engine } from "../../../src/engine/engine-api.js";
-import { createLogger } from "../../../src/observability/logger.js";
+import type { Feeds } from "../../../src/app/feeds.js";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.js";
-import { collectingStream } from "../../support/collecting-stream.js";
 import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
+import { bookToken, feedsOn, marketM1 } from "./feeds-rig.js";
 import { settle, until } from "./harness.js";
 import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
@@ -40,44 +34,7 @@ afterEach(async () => {
   metrics = undefined;
 });
 
-/** The engine as Feeds sees it: the book states it was told. */
-class RecordingEngine {
-  readonly states: BookState[] = [];
-  onReconnect(): void {}
-  onFill(): void {}
-  onBook(): void {}
-  onBookState(s: BookState): void {
-    this.states.push(s);
-  }
-  onMarketStatus(): void {}
-  onPlatformStatus(): void {}
-  of(tokenId: string): BookState[] {
-    return this.states.filter((s) => s.tokenId === tokenId);
-  }
-}
-
-const token = (tokenId: string, outcome: string, outcomeIndex: number): TokenMarket => ({
-  tokenId,
-  marketId: "m1",
-  conditionId: CONDITION,
-  outcome,
-  outcomeIndex,
-  tickMicro: 10_000,
-  minSizeMicro: 1_000_000n,
-  feeTakerBps: null,
-  negRisk: false,
-  closesAtMs: undefined,
-  status: "OPEN",
-});
-
-const MARKETS: QuotedMarkets = {
-  tokens: [token(A, "YES", 0), token(B, "NO", 1)],
-  slugs: ["m1"],
-  unquotable: [],
-  strategyFor: () => undefined,
-  marketOfCondition: () => "m1",
-  slugOf: () => "m1",
-};
+const MARKETS = marketM1([bookToken(A, "YES", 0, CONDITION), bookToken(B, "NO", 1, CONDITION)]);
 
 /** politeAnswer, except that while `gate.on` token_book subscriptions of B are refused (forbidden). */
 function refusingB(gate: { on: boolean }): Answer {
@@ -107,20 +64,7 @@ describe("Feeds: a book refused with a grant code is asked again, and comes back
     const gate = { on: true };
     const srv = await new RawServer(refusingB(gate)).listen();
     server = srv;
-    const engine = new RecordingEngine();
-    const clock = new SimClock(1_000_000);
-    const sink = collectingStream();
-    const f = new Feeds({
-      wsUrl: srv.url,
-      apiKey: { reveal: () => "k" },
-      userWallet: undefined,
-      clock,
-      logger: createLogger({ level: "info", pretty: false, destination: sink }),
-      markets: MARKETS,
-      engine: engine as unknown as Engine,
-      onFatal: () => {},
-      tuning: { tracker: { stall: { enabled: false } }, refusedRecheckMs: RECHECK_MS },
-    });
+    const { f, engine, clock, sink } = feedsOn(srv, MARKETS, { refusedRecheckMs: RECHECK_MS });
     feeds = f;
     const registry = new Registry();
     metrics = createMetrics({ registry, defaultMetrics: false });
