@@ -1,3 +1,4 @@
+import type { ExchangeCode } from "./codes.js";
 import type { ParsedEnvelope } from "./envelopes.js";
 import { normaliseFeeRow, normaliseOrder, normaliseTradeRecord, normaliseWithdrawal } from "./records.js";
 import type { DecimalString, FeeRow, Order, TradeRecord, Withdrawal } from "./types.js";
@@ -24,7 +25,7 @@ import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull 
  * `wallet_mismatch` (401, but the legacy alias of maker_mismatch: the order's signer) are not among
  * them, nor is a code the spec does not list (a 2xx says nothing of the key by its status).
  */
-export const KEY_REFUSED_CODES: ReadonlySet<string> = new Set([
+export const KEY_REFUSED_CODES: ReadonlySet<string> = new Set<ExchangeCode>([
   "auth_required",
   "api_key_bad_format",
   "api_key_unknown_key",
