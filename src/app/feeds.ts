@@ -77,9 +77,10 @@ export interface FeedTuning {
  *   final (src/gateway/refusal-policy.ts); a refused token_book is not quoted meanwhile
  *   (MarketDataFeed). A token_book refused with a grant code is asked again every
  *   refusedRecheckMs: logged once per episode (a re-ask refused again is not logged), and once at
- *   info when it is accepted and the book is back. A lost user_fills stream makes the engine reconcile at once, after each
- *   refused retry and once more when it is back: fills reach the engine through the REST backfill
- *   while the stream is lost, as they do when the key cannot subscribe it at all;
+ *   info when it is accepted and the book is back. A lost user_fills stream makes the engine
+ *   reconcile at once, after each refused retry and once more when it is back: fills reach the
+ *   engine through the REST backfill while the stream is lost, as they do when the key cannot
+ *   subscribe it at all;
  * - a fatal close of either is reported once through `onFatal`.
  * @example const feeds = new Feeds(opts); if (await feeds.start(stopRequested)) … ; await feeds.close();
  */

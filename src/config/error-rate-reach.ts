@@ -35,17 +35,18 @@ function mostSends(budget: RateBudget, op: QueueOp, spanMs: number): number {
  * A `risk.errorRate.maxErrors` the order requests can never exceed within `windowMs`: the halt
  * trips on more than maxErrors counted errors in the window, and each counted error is the final
  * answer to one placement, cancel or cancel-all the order queue sent (a reject, a failed cancel, an
- * ambiguous answer, a 503 the platform status does not explain), each spending one token of the rate budget built from
- * queue.rateLimitPerMin and queue.ipLimitFactor. Answers counted in a window come from requests sent
- * in it or in the HOLD_MS before, or already in flight then (queue.concurrency placements and
- * DEFAULT_CANCEL_SLOTS cancels at most), so above that sum the halt can never trip: a safety that is
- * silently off. The engine counts one error per request sent: a failed cancel-all counts once
- * however many market cancel-alls it absorbed, a cancel once however many duplicates it carried, and
- * a cancel with no orderId or a cancel-all failed unsent not at all (FailedRequest.requestError,
- * AmbiguousRequest.requestError, engine-reports.ts). It also counts a placement whose signing failed, which spends no token: such
- * errors come on top of the requests' and only make the halt easier to reach, so the bound still
- * says whether failing requests alone can trip it. Refused only above the bound: a maxErrors below
- * it that a steady error stream cannot reach is left alone (a burst can).
+ * ambiguous answer, a 503 the platform status does not explain), each spending one token of the
+ * rate budget built from queue.rateLimitPerMin and queue.ipLimitFactor. Answers counted in a window
+ * come from requests sent in it or in the HOLD_MS before, or already in flight then
+ * (queue.concurrency placements and DEFAULT_CANCEL_SLOTS cancels at most), so above that sum the
+ * halt can never trip: a safety that is silently off. The engine counts one error per request sent:
+ * a failed cancel-all counts once however many market cancel-alls it absorbed, a cancel once
+ * however many duplicates it carried, and a cancel with no orderId or a cancel-all failed unsent
+ * not at all (FailedRequest.requestError, AmbiguousRequest.requestError, engine-reports.ts). It
+ * also counts a placement whose signing failed, which spends no token: such errors come on top of
+ * the requests' and only make the halt easier to reach, so the bound still says whether failing
+ * requests alone can trip it. Refused only above the bound: a maxErrors below it that a steady
+ * error stream cannot reach is left alone (a burst can).
  * @example errorRateReachIssues(raw) // [{ field: "risk.errorRate.maxErrors", message: "must be ≤ 1144 …" }]
  */
 export function errorRateReachIssues(raw: RawConfig): ConfigIssue[] {
