@@ -191,6 +191,10 @@ export async function reconcileOnce(
     positions.refresh(c.tokenId);
     corrected.push(c);
   }
+  // A correction (or a redemption followed) ends the token's run: the token agrees from here on, so
+  // a drift at the next check (a fresh fill settling) is a new run, not the corrected one going on.
+  const ended = new Set([...corrected, ...redeemed].map((d) => d.tokenId));
+  if (ended.size > 0) memory.priorDrifts = check.drifts.filter((d) => !ended.has(d.tokenId));
   if (redeemed.length > 0) {
     core.log.info(
       { redeemed: redeemed.map(driftFields) },

@@ -16,7 +16,8 @@ export interface PositionDrift {
   /**
    * The first check of the unbroken run of checks in which this token drifted, whatever the figures
    * (a fill settling, then another, then a lasting drift): inherited from the prior check's drift of
-   * the token, else this check's `nowMs`. A check that finds the token agreeing ends the run.
+   * the token, else this check's `nowMs`. A check that finds the token agreeing ends the run, and
+   * so does a correction (the reconcile then forgets the token's prior drift).
    */
   readonly runSinceMs: number;
   /**
