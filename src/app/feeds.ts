@@ -49,12 +49,6 @@ const LOST: Readonly<Record<Channel, string>> = {
   vault_positions: "vault position events are not received",
 };
 
-/** How a refusal logged at start ends: retried, asked again slowly (a grant code) or final. */
-function refusalFate(r: RejectedIds): string {
-  if (r.retryInMs !== undefined) return ` (retrying in ${r.retryInMs} ms)`;
-  return r.recheckInMs === undefined ? "" : ` (asked again every ${r.recheckInMs} ms)`;
-}
-
 /**
  * Timings of the market-data path that the spec leaves open ("not shown"): the BookTracker's
  * snapshot timeout, back-off and stall detector. The defaults suit a live venue (judged on a real
@@ -62,8 +56,6 @@ function refusalFate(r: RejectedIds): string {
  */
 export interface FeedTuning {
   readonly tracker?: TrackerOptions;
-  /** How often a book refused with a grant code is asked again (default 5 min: gateway/options.ts). */
-  readonly refusedRecheckMs?: number;
 }
 
 /**
@@ -75,12 +67,9 @@ export interface FeedTuning {
  * - a subscription refused after start (on the resubscribe after a reconnect, or a retry) is an
  *   error log naming gateway, channel, code and ids. The gateway retries it unless the code is
  *   final (src/gateway/refusal-policy.ts); a refused token_book is not quoted meanwhile
- *   (MarketDataFeed). A token_book refused with a grant code is asked again every
- *   refusedRecheckMs: logged once per episode (a re-ask refused again is not logged), and once at
- *   info when it is accepted and the book is back. A lost user_fills stream makes the engine
- *   reconcile at once, after each refused retry and once more when it is back: fills reach the
- *   engine through the REST backfill while the stream is lost, as they do when the key cannot
- *   subscribe it at all;
+ *   (MarketDataFeed). A lost user_fills stream makes the engine reconcile at once, after each
+ *   refused retry and once more when it is back: fills reach the engine through the REST backfill
+ *   while the stream is lost, as they do when the key cannot subscribe it at all;
  * - a fatal close of either is reported once through `onFatal`.
  * @example const feeds = new Feeds(opts); if (await feeds.start(stopRequested)) … ; await feeds.close();
  */
@@ -104,13 +93,7 @@ export class Feeds {
       logger: o.logger,
     };
     this.market = new MarketDataFeed({
-      client: new GatewayClient({
-        ...common,
-        gateway: "market",
-        ...(o.tuning?.refusedRecheckMs === undefined
-          ? {}
-          : { timing: { refusedRecheckMs: o.tuning.refusedRecheckMs } }),
-      }),
+      client: new GatewayClient({ ...common, gateway: "market" }),
       clock: o.clock,
       ...(o.tuning?.tracker === undefined ? {} : { tracker: o.tuning.tracker }),
     });
@@ -245,9 +228,8 @@ export class Feeds {
           ids: r.ids.slice(0, MAX_LOGGED_IDS),
           idCount: r.ids.length,
           retryInMs: r.retryInMs,
-          recheckInMs: r.recheckInMs,
         },
-        `subscription refused${refusalFate(r)}: ${r.message}`,
+        `subscription refused${r.retryInMs === undefined ? "" : ` (retrying in ${r.retryInMs} ms)`}: ${r.message}`,
       );
     }
     this.#started = true;
@@ -261,14 +243,8 @@ export class Feeds {
   #onRefused(gateway: GatewayKind, r: RejectedIds): void {
     if (!this.#started) return; // start() reports what it subscribes
     const { logger, engine } = this.#o;
-    // A re-ask refused again: the episode's first refusal said it all (the counter counts each).
-    if (r.again === true) return;
     const retry =
-      r.retryInMs === undefined
-        ? r.recheckInMs === undefined
-          ? "for good"
-          : `(asked again every ${r.recheckInMs} ms)`
-        : `(attempt ${r.attempt ?? 1}), retrying in ${r.retryInMs} ms`;
+      r.retryInMs === undefined ? "for good" : `(attempt ${r.attempt ?? 1}), retrying in ${r.retryInMs} ms`;
     logger.error(
       {
         gateway,
@@ -278,7 +254,6 @@ export class Feeds {
         ...(isWalletScoped(r.channel) ? {} : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length }),
         retryInMs: r.retryInMs,
         attempt: r.attempt,
-        recheckInMs: r.recheckInMs,
       },
       `${r.channel} subscription refused ${retry} (${r.code}): ${LOST[r.channel]}`,
     );
@@ -292,14 +267,6 @@ export class Feeds {
     const ids = isWalletScoped(r.channel)
       ? {}
       : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length };
-    if (r.recheck === true) {
-      // The key's grant was fixed at the exchange: the end of an episode MmBookRefused reported.
-      logger.info(
-        { gateway, channel: r.channel, ...ids },
-        `${r.channel} subscription accepted again after its refusal: these books are back (quoted once synced)`,
-      );
-      return;
-    }
     logger.warn({ gateway, channel: r.channel, ...ids }, `${r.channel} subscription restored`);
     if (r.channel === "user_fills") engine.onReconnect();
   }

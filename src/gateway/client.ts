@@ -60,7 +60,6 @@ export class GatewayClient extends ClientListeners {
       clock: opts.clock,
       backoff: this.settings.timing.backoff,
       random: opts.random ?? Math.random,
-      refusedRecheckMs: this.settings.timing.refusedRecheckMs,
       isOpen: (link) => this.#links[link]?.state === "open",
       ensureLink: (link) => void this.#link(link),
       send: (link, cmd, params) => this.#link(link).send(cmd, params),

@@ -39,8 +39,6 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - a book is never quotable while its token_book subscription is refused: refused for good
  *   (a final code, refusal-policy.ts) it is untracked, its last state announced not quotable, and
  *   remembered as refused (tracker.refused(): the mm_book_refused gauge) until subscribed again;
- *   refused with a grant code (forbidden, api_key_scope_missing) the client asks again every
- *   refusedRecheckMs, the book untracked meanwhile, and tracks it again once accepted;
  *   refused with a retryable code it stays tracked and `resyncing` until the retried subscription's
  *   snapshot arrives;
  * - a fatal close leaves every book `resyncing`.
@@ -66,9 +64,7 @@ export class MarketDataFeed {
     });
     this.tracker = tracker;
     const expectOn = (link: number) => {
-      // A refused book asked again (refusal-recheck.ts) is wanted but stays untracked until accepted.
-      const refused = new Set(tracker.refused());
-      for (const t of client.idsOn(link, "token_book")) if (!refused.has(t)) tracker.expectSnapshot(t);
+      for (const t of client.idsOn(link, "token_book")) tracker.expectSnapshot(t);
     };
     this.#off.push(
       client.onEvent((e) => {
@@ -102,14 +98,8 @@ export class MarketDataFeed {
         // The retried subscribe was accepted: its snapshot follows, as after any subscribe. It can
         // also be here already (reply and snapshot in one socket read, the reply's continuation
         // running after both): only a book still waiting is re-armed, a synced one is left synced.
-        // A book refused for good and accepted when asked again is tracked again (unless its
-        // snapshot already did that): resyncing until that snapshot, then quoted.
-        if (r.channel !== "token_book") return;
-        const refused = new Set(tracker.refused());
-        for (const t of r.ids) {
-          if (refused.has(t)) tracker.track(t);
-          else if (tracker.state(t)?.status === "resyncing") tracker.expectSnapshot(t);
-        }
+        if (r.channel === "token_book")
+          for (const t of r.ids) if (tracker.state(t)?.status === "resyncing") tracker.expectSnapshot(t);
       }),
       client.onFatal(() => {
         for (const t of tracker.tokens()) tracker.subscriptionLost(t);

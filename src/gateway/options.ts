@@ -22,11 +22,6 @@ export interface GatewayTiming {
   readonly pingIntervalMs: number;
   /** No frame at all (pongs included) for this long: the connection is dead; reconnect. */
   readonly silenceTimeoutMs: number;
-  /**
-   * Ids refused for good with a grant code (forbidden, api_key_scope_missing; token_book only:
-   * refusal-policy.ts) are asked again this often, all in one command per subscription.
-   */
-  readonly refusedRecheckMs: number;
   readonly backoff: BackoffSettings;
 }
 
@@ -62,16 +57,13 @@ export interface GatewayClientOptions {
 
 /**
  * Defaults. The spec gives no heartbeat interval ("not shown"): a ping every 10 s and a 30 s
- * silence limit tolerate two lost pongs; the back-off starts at 500 ms and caps at 30 s. A book
- * refused for good with a grant code is asked again every 5 minutes: one frame per link, and a
- * grant fixed at the exchange is quoted again within minutes without a restart.
+ * silence limit tolerate two lost pongs; the back-off starts at 500 ms and caps at 30 s.
  */
 export const DEFAULT_TIMING: GatewayTiming = {
   connectTimeoutMs: 10_000,
   commandTimeoutMs: 10_000,
   pingIntervalMs: 10_000,
   silenceTimeoutMs: 30_000,
-  refusedRecheckMs: 300_000,
   backoff: { baseMs: 500, factor: 2, maxMs: 30_000, resetAfterMs: 60_000 },
 };
 
@@ -101,13 +93,7 @@ export function gatewaySettings(opts: Pick<GatewayClientOptions, "timing" | "lim
   const bad = (field: string, rule: string): never => {
     throw new ValidationError("invalid_gateway_config", `gateway ${field} must be ${rule}`, { field });
   };
-  for (const k of [
-    "connectTimeoutMs",
-    "commandTimeoutMs",
-    "pingIntervalMs",
-    "silenceTimeoutMs",
-    "refusedRecheckMs",
-  ] as const) {
+  for (const k of ["connectTimeoutMs", "commandTimeoutMs", "pingIntervalMs", "silenceTimeoutMs"] as const) {
     if (!(Number.isFinite(timing[k]) && timing[k] > 0)) bad(k, "> 0");
   }
   const b = timing.backoff;

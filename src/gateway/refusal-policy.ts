@@ -1,5 +1,3 @@
-import type { Channel } from "./types.js";
-
 /**
  * Subscription rejection codes of the spec (Subscription rejections) that describe the request or
  * the key itself: a malformed id or channel, a key without the scope, a channel or vault outside
@@ -51,28 +49,4 @@ const LABELLED_CODES: ReadonlySet<string> = new Set([
  */
 export function refusalLabel(code: string): string {
   return LABELLED_CODES.has(code) ? code : "other";
-}
-
-/**
- * Final codes about the key's grant rather than the request: an operator can give the key the
- * scope or the grant at the exchange while mm runs, so ids refused with them are asked again
- * slowly (refusal-recheck.ts). `invalid_params` and `subscription_too_many_ids` describe what mm
- * sends, which a re-ask would send unchanged: never rechecked.
- */
-export const RECHECKED_REFUSAL_CODES: ReadonlySet<string> = new Set(["api_key_scope_missing", "forbidden"]);
-
-/**
- * Channels whose refused ids are rechecked: token_book, whose books are the quoting itself (a
- * refused one leaves its token unquoted). The others keep their final refusal until a restart.
- */
-const RECHECKED_CHANNELS: ReadonlySet<Channel> = new Set<Channel>(["token_book"]);
-
-/**
- * True when ids of `channel` refused for good with `code` are asked again every
- * `refusedRecheckMs` (the gateway timing).
- * @example isRecheckedRefusal("token_book", "forbidden") // true
- * @example isRecheckedRefusal("token_book", "invalid_params") // false: a malformed id never passes
- */
-export function isRecheckedRefusal(channel: Channel, code: string): boolean {
-  return RECHECKED_CHANNELS.has(channel) && RECHECKED_REFUSAL_CODES.has(code);
 }

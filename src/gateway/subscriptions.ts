@@ -3,7 +3,6 @@ import type { GatewayCounters } from "./counters.js";
 import { splitIds } from "./ids.js";
 import { SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings, GatewayLimits } from "./options.js";
-import { RefusalRecheck } from "./refusal-recheck.js";
 import { SubscriptionSync } from "./sync.js";
 import { type Channel, isWalletScoped } from "./types.js";
 import { type RejectedIds, type RestoredIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
@@ -16,8 +15,6 @@ export interface SubscriptionDeps {
   readonly clock: Clock;
   readonly backoff: BackoffSettings;
   readonly random: () => number;
-  /** How often ids refused for good with a grant code are asked again (refusal-recheck.ts). */
-  readonly refusedRecheckMs: number;
   /** True when link `index` exists and is open. */
   isOpen(link: number): boolean;
   /** Makes sure link `index` exists (it connects by itself). */
@@ -39,16 +36,10 @@ export class SubscriptionManager {
   readonly #layout: SubscriptionLayout;
   readonly #waiters = new SubscribeWaiters();
   readonly #sync: SubscriptionSync;
-  readonly #recheck: RefusalRecheck;
 
   constructor(deps: SubscriptionDeps) {
     this.#d = deps;
     this.#layout = new SubscriptionLayout(deps.limits);
-    // A recheck wants the ids again like a subscribe() nobody waits for: each link they land on
-    // syncs once, one command per subscription for all of them.
-    this.#recheck = new RefusalRecheck(deps.clock, deps.refusedRecheckMs, (channel, ids) =>
-      this.#placeAndSync(channel, ids),
-    );
     this.#sync = new SubscriptionSync({
       layout: this.#layout,
       waiters: this.#waiters,
@@ -56,7 +47,6 @@ export class SubscriptionManager {
       clock: deps.clock,
       backoff: deps.backoff,
       random: deps.random,
-      recheck: this.#recheck,
       isOpen: deps.isOpen,
       send: deps.send,
       onRejected: deps.onRejected,
@@ -80,8 +70,10 @@ export class SubscriptionManager {
     const wait: string[] = [];
     for (const id of valid) (this.isLive(channel, id) ? already : wait).push(id);
     const outcome = this.#waiters.wait(channel, wait);
-    this.#recheck.forget(channel, valid); // asked for now: its verdict goes to the caller
-    this.#placeAndSync(channel, wallet ? [] : valid);
+    for (const link of this.#layout.place(channel, wallet ? [] : valid)) {
+      this.#d.ensureLink(link);
+      void this.#sync.request(link);
+    }
     const o = await outcome;
     const accepted = [...already, ...o.accepted];
     const rejected = [...local, ...o.rejected];
@@ -99,7 +91,6 @@ export class SubscriptionManager {
     const wallet = isWalletScoped(channel);
     const norm = wallet ? [] : splitIds(channel, ids).valid;
     const removed = (wallet ? [""] : norm).filter((id) => this.#layout.has(channel, id));
-    this.#recheck.forget(channel, norm);
     const touched = this.#layout.remove(channel, norm);
     this.#waiters.withdraw(channel, removed);
     await Promise.all([...touched].map((link) => this.#sync.request(link)));
@@ -138,14 +129,6 @@ export class SubscriptionManager {
   /** Fails every pending subscribe() and cancels the retries (fatal close, close()). */
   failAll(err: Error): void {
     this.#sync.stop();
-    this.#recheck.stop();
     this.#waiters.failAll(err);
-  }
-
-  #placeAndSync(channel: Channel, ids: readonly string[]): void {
-    for (const link of this.#layout.place(channel, ids)) {
-      this.#d.ensureLink(link);
-      void this.#sync.request(link);
-    }
   }
 }

@@ -3,8 +3,7 @@ import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
-import { isFinalRefusal, isRecheckedRefusal, refusalLabel } from "./refusal-policy.js";
-import type { RefusalRecheck } from "./refusal-recheck.js";
+import { isFinalRefusal, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed, refusedGroups } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
@@ -21,13 +20,11 @@ export interface SyncDeps {
   readonly backoff: BackoffSettings;
   /** Uniform [0, 1) for the back-off jitter. */
   readonly random: () => number;
-  /** Slow re-asks of ids refused for good with a grant code (refusal-recheck.ts). */
-  readonly recheck: RefusalRecheck;
   isOpen(link: number): boolean;
   send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The server refused ids (final: no longer wanted; with retryInMs: sent again after it). */
   onRejected(r: RejectedIds): void;
-  /** Ids refused with a retryable code were accepted by a later attempt (or a recheck, `recheck`). */
+  /** Ids refused with a retryable code were accepted by a later attempt. */
   onRestored(r: RestoredIds): void;
   /** The server holds these ids now (after the waiters and onRestored heard it). */
   onAccepted(channel: Channel, ids: readonly string[]): void;
@@ -43,10 +40,9 @@ export interface SyncDeps {
  * straddles a reconnect are discarded (generation check). Ids a subscribe reply leaves out of
  * `accepted` take the code of the rejected entry naming them (a partial accept), else
  * `not_accepted`. A refusal with a final code
- * (refusal-policy.ts) un-wants the ids, those refused with a grant code asked again slowly
- * (refusal-recheck.ts); any other is retried after back-off (sub-retry.ts), the ids staying wanted
- * meanwhile: every refusal is reported (onRejected; a recheck's refusal as `again`), and a retried
- * or rechecked id accepted at last too (onRestored).
+ * (refusal-policy.ts) un-wants the ids; any other is retried after back-off (sub-retry.ts), the ids
+ * staying wanted meanwhile: every refusal is reported (onRejected), and a retried id accepted at
+ * last too (onRestored).
  */
 export class SubscriptionSync {
   readonly #d: SyncDeps;
@@ -195,40 +191,29 @@ export class SubscriptionSync {
   /** The server holds `ids` of `sub`: waiters hear it, and so do listeners of retried ones. */
   #accepted(sub: PlannedSub, ids: readonly string[]): void {
     this.#d.waiters.accept(sub.channel, ids);
-    const back = this.#d.recheck.accepted(sub.channel, ids);
-    const restored = this.#retries.accepted(sub, ids).filter((id) => !back.includes(id));
+    const restored = this.#retries.accepted(sub, ids);
     if (restored.length > 0) this.#d.onRestored({ channel: sub.channel, ids: restored });
-    if (back.length > 0) this.#d.onRestored({ channel: sub.channel, ids: back, recheck: true });
     if (ids.length > 0) this.#d.onAccepted(sub.channel, ids);
   }
 
   /**
-   * The server refused `ids` of `sub`; callers hear the code. A final code un-wants them (a grant
-   * code: asked again after refusedRecheckMs, a refusal of such a re-ask reported as `again`); any
+   * The server refused `ids` of `sub`; callers hear the code. A final code un-wants them; any
    * other holds them back for a growing back-off, then sends them again.
    */
   #refuse(sub: PlannedSub, ids: readonly string[], code: string, message: string): void {
-    const { layout, counters, recheck } = this.#d;
+    const { layout, counters } = this.#d;
     bump(counters.subscriptionRefusals, `${sub.channel}:${refusalLabel(code)}`);
-    const reports: RejectedIds[] = [];
+    let r: RejectedIds;
     if (isFinalRefusal(code)) {
       this.#retries.drop(sub, ids);
       layout.remove(sub.channel, isWalletScoped(sub.channel) ? [] : ids);
       if (sub.sid === undefined && layout.isEmpty(sub)) layout.discard(sub);
-      const r = { channel: sub.channel, code, message };
-      if (isRecheckedRefusal(sub.channel, code)) {
-        const { first, again } = recheck.refused(sub.channel, ids);
-        const recheckInMs = recheck.everyMs;
-        if (first.length > 0) reports.push({ ...r, ids: first, recheckInMs });
-        if (again.length > 0) reports.push({ ...r, ids: again, recheckInMs, again: true });
-      } else reports.push({ ...r, ids });
+      r = { channel: sub.channel, ids, code, message };
     } else {
       const { delayMs, attempt } = this.#retries.refused(sub, ids);
-      reports.push({ channel: sub.channel, ids, code, message, retryInMs: delayMs, attempt });
+      r = { channel: sub.channel, ids, code, message, retryInMs: delayMs, attempt };
     }
-    for (const r of reports) {
-      this.#d.waiters.reject(r);
-      this.#d.onRejected(r);
-    }
+    this.#d.waiters.reject(r);
+    this.#d.onRejected(r);
   }
 }

@@ -14,25 +14,13 @@ export interface RejectedIds {
   readonly retryInMs?: number;
   /** With retryInMs: refusals in a row of these ids (1 = the first). */
   readonly attempt?: number;
-  /**
-   * Final, but about the key's grant (refusal-policy.ts: isRecheckedRefusal): the ids are asked
-   * again this often (ms on the client's Clock) until accepted (then reported restored, `recheck`).
-   */
-  readonly recheckInMs?: number;
-  /** With recheckInMs: a re-ask refused again, nothing changed since the first refusal was reported. */
-  readonly again?: true;
 }
 
-/**
- * Ids refused earlier with a retryable code that a later attempt got accepted, or (`recheck`)
- * refused for good with a grant code and accepted when asked again.
- */
+/** Ids refused earlier with a retryable code that a later attempt got accepted. */
 export interface RestoredIds {
   readonly channel: Channel;
   /** The ids ([""] on a wallet-scoped channel). */
   readonly ids: readonly string[];
-  /** Refused for good earlier (recheckInMs): unwanted until this re-ask was accepted. */
-  readonly recheck?: true;
 }
 
 /** What became of the ids of one subscribe call. */

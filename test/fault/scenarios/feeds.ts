@@ -195,15 +195,11 @@ async function refusedGauge(rig: Rig, match: Record<string, string> = {}): Promi
   return sumOf(parseExposition(await rig.metrics.registry.metrics()), "mm_book_refused", match);
 }
 
-/** How often the "book refused" run asks for its refused book again (refusedRecheckMs). */
-const RECHECK_MS = 500;
-
 export const bookRefused: FaultScenario = {
   name: "book refused",
-  fault: "refuse-book {tokenIds: [ARG NO], code: forbidden} + drop-sockets {gateway: market}, then lifted",
+  fault: "refuse-book {tokenIds: [ARG NO], code: forbidden} + drop-sockets {gateway: market}",
   async run(row) {
-    // The refused book is asked again every 500 ms (5 min live), so its return fits the run.
-    const rig = await startRig({ markets: [ARG, FRA], feedTuning: { refusedRecheckMs: RECHECK_MS } });
+    const rig = await startRig({ markets: [ARG, FRA] });
     try {
       const refused = ARG.noTokenId;
       const others = rig.tokens.filter((t) => t !== refused);
@@ -214,9 +210,8 @@ export const bookRefused: FaultScenario = {
       const t0 = Date.now();
       await rig.admin("drop-sockets", { gateway: "market" });
       const onRefused = () => rig.venue.open().filter((o) => o.tokenId === refused).length;
-      // forbidden is final (refusal-policy.ts): the book is untracked and marked refused, asked
-      // again only every refusedRecheckMs; its quotes, pulled at the drop like every other, do not
-      // come back while the exchange refuses it.
+      // forbidden is final (refusal-policy.ts): the book is untracked and marked refused, never
+      // retried; its quotes, pulled at the drop like every other, do not come back.
       // Every quote was pulled at the drop (market socket drop): four placed since, on each other book.
       const quotingAgain = () => {
         const fresh = rig.venue.open().filter((o) => o.placedAt >= t0);
@@ -232,38 +227,17 @@ export const bookRefused: FaultScenario = {
       expect(tracker.state(refused)).toBeUndefined();
       expect(await refusedGauge(rig, { market: ARG.slug, outcome: "NO" })).toBe(1);
       expect(await refusedGauge(rig)).toBe(1);
-      // It stays so while refused: nothing is placed on the refused token while the others go on
-      // quoting, and the re-asks refused again log nothing more (the counter counts each).
+      // It stays so: nothing is placed on the refused token while the others go on quoting.
       const since = Date.now();
-      const refusals = () =>
-        rig.daemon.feeds.market.client.counters.subscriptionRefusals["token_book:forbidden"] ?? 0;
       await rig.reconciles(2);
-      await waitFor(() => refusals() >= 3, 4_000, "the refused book asked again and refused twice");
       expect(onRefused()).toBe(0);
       expect(rig.placeSent.filter((p) => p.tokenId === refused && p.at >= since)).toEqual([]);
       expect(rig.quoting(others)).toBe(true);
-      expect(tracker.refused()).toEqual([refused]);
       expect(rig.logs.text()).toContain("/ws/market reconnected");
-      const refusedLines = rig.logs.lines.filter((l) => l.includes('"msg":"token_book subscription refused'));
-      expect(refusedLines).toHaveLength(1);
-      // The exchange stops refusing (the key's grant fixed): the next re-ask brings the book back,
-      // tracked, synced and quoted, without a restart.
-      await rig.admin("refuse-book", { tokenIds: [refused], on: false });
-      const liftedAt = Date.now();
-      await waitFor(
-        () => tracker.refused().length === 0 && rig.quoting([refused]) && rig.quoting(others),
-        4_000,
-        "the refused book back and quoted",
-      );
-      const backMs = Date.now() - liftedAt;
-      expect(tracker.state(refused)?.status).toBe("synced");
-      expect(await refusedGauge(rig)).toBe(0);
-      expect(rig.logs.text()).toContain("these books are back");
-      await rig.reconciles(2);
       expectInvariants(
         row,
         rig.verdicts(),
-        `refused in ${row.recoveryMs} ms, mm_book_refused 1 on it, 3 other books quoting; quoted again ${backMs} ms after the refusal was lifted`,
+        `refused for good in ${row.recoveryMs} ms, mm_book_refused 1 on it; 3 other books quoting`,
       );
     } finally {
       await rig.close();

@@ -45,9 +45,6 @@ describe("gatewaySettings", () => {
       /maxSubscriptionsPerConnection/,
     );
     expect(() => gatewaySettings({ timing: { silenceTimeoutMs: 0 } })).toThrow(/silenceTimeoutMs/);
-    // A book refused with a grant code is asked again every 5 minutes unless told otherwise.
-    expect(gatewaySettings({}).timing.refusedRecheckMs).toBe(300_000);
-    expect(() => gatewaySettings({ timing: { refusedRecheckMs: 0 } })).toThrow(/refusedRecheckMs/);
     expect(() => gatewaySettings({ timing: { backoff: { baseMs: 10, maxMs: 5 } } })).toThrow(/backoff.maxMs/);
   });
   it("gatewayUrl appends the path once", () => {
