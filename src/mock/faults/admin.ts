@@ -92,14 +92,15 @@ export class MockAdmin {
 
   /**
    * Refuses (on) the token_book subscription of `tokenIds` with `code`, one of the spec's
-   * subscription rejection codes (default `forbidden`), or lets them be subscribed again (off). A
-   * subscribe lists them in `rejected` with the code and accepts the rest of its entry; an
-   * update_subscription adding one fails with the code. Subscriptions already held keep their
-   * feed: drop the sockets to make a client subscribe again.
+   * subscription rejection codes (default `invalid_params`, what the spec answers for an id it
+   * cannot take; `forbidden` is for a private channel on /ws/market), or lets them be subscribed
+   * again (off). A subscribe lists them in `rejected` with the code and accepts the rest of its
+   * entry; an update_subscription adding one fails with the code. Subscriptions already held keep
+   * their feed: drop the sockets to make a client subscribe again.
    */
   refuseBooks(
     tokenIds: readonly string[],
-    code: string = "forbidden",
+    code: string = "invalid_params",
     on = true,
   ): { refusedBooks: Record<string, string> } {
     if (!Array.isArray(tokenIds) || tokenIds.length === 0) {

@@ -197,7 +197,7 @@ async function refusedGauge(rig: Rig, match: Record<string, string> = {}): Promi
 
 export const bookRefused: FaultScenario = {
   name: "book refused",
-  fault: "refuse-book {tokenIds: [ARG NO], code: forbidden} + drop-sockets {gateway: market}",
+  fault: "refuse-book {tokenIds: [ARG NO], code: invalid_params} + drop-sockets {gateway: market}",
   async run(row) {
     const rig = await startRig({ markets: [ARG, FRA] });
     try {
@@ -206,11 +206,11 @@ export const bookRefused: FaultScenario = {
       const tracker = rig.daemon.feeds.market.tracker;
       expect(await refusedGauge(rig)).toBe(0);
       // Subscriptions already held keep their feed: the refusal bites on the resubscribe after a drop.
-      await rig.admin("refuse-book", { tokenIds: [refused], code: "forbidden" });
+      await rig.admin("refuse-book", { tokenIds: [refused], code: "invalid_params" });
       const t0 = Date.now();
       await rig.admin("drop-sockets", { gateway: "market" });
       const onRefused = () => rig.venue.open().filter((o) => o.tokenId === refused).length;
-      // forbidden is final (refusal-policy.ts): the book is untracked and marked refused, never
+      // invalid_params is final (refusal-policy.ts): the book is untracked and marked refused, never
       // retried; its quotes, pulled at the drop like every other, do not come back.
       // Every quote was pulled at the drop (market socket drop): four placed since, on each other book.
       const quotingAgain = () => {

@@ -109,7 +109,7 @@ describe("mm_book_refused: a book subscription refused for good", () => {
     // The server named the refused id and its code: that verdict, not "left out of accepted"
     // (not_accepted, retried), is what the client must act on.
     expect(out.accepted).toEqual([yes]);
-    expect(out.rejected).toMatchObject([{ channel: "token_book", ids: [no], code: "forbidden" }]);
+    expect(out.rejected).toMatchObject([{ channel: "token_book", ids: [no], code: "invalid_params" }]);
     expect(out.rejected[0]?.retryInMs).toBeUndefined();
     await until(() => f.tracker.state(yes)?.status === "synced", "the accepted book's snapshot");
     expect(f.tracker.refused()).toEqual([no]);

@@ -18,7 +18,7 @@ const some = (a: QueryAnswer) => a.result.length > 0;
  *    reconciles (MmReconcilerDrift), the token's drift run above 0 meanwhile (the metric of
  *    MmPositionDriftLasting, whose 15 minutes the run cannot hold);
  * 7. one token's feed silenced for good: its book goes stale (MmBookStale); with the same socket
- *    drop, another token's token_book resubscribe refused for good (forbidden, the mock's
+ *    drop, another token's token_book resubscribe refused for good (invalid_params, the mock's
  *    refuse-book fault): untracked, mm_book_refused shows it (MmBookRefused);
  * and finally waits for the first 10 s markouts.
  */
@@ -77,7 +77,7 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
     (t) => t.status === "OPEN" && t.marketId !== token.marketId && t.outcome === "NO",
   );
   if (refused === undefined) throw new Error("no second open market to refuse a book of");
-  admin.refuseBooks([refused.tokenId], "forbidden");
+  admin.refuseBooks([refused.tokenId], "invalid_params");
   admin.silenceFeed(token.tokenId);
   admin.dropAllSockets();
   await until("stale book", 'mm_book_state{state=~"stale|resyncing"} == 1', some, 20_000);

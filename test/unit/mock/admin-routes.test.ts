@@ -192,7 +192,7 @@ describe("adminRoutes", () => {
     await call("/__admin/refuse-book", { tokenIds: [yes] });
     await call("/__admin/refuse-book", { tokenIds: [no], code: "api_key_scope_missing" });
     expect(Object.fromEntries(ctx.faults.feed.refusedBooks)).toEqual({
-      [yes]: "forbidden",
+      [yes]: "invalid_params",
       [no]: "api_key_scope_missing",
     });
     await call("/__admin/refuse-book", { tokenIds: [yes], on: false });

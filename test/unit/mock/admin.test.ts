@@ -34,8 +34,10 @@ describe("MockAdmin: feeds, latency and request faults", () => {
     expect(codeOf(() => admin.silenceFeed(""))).toEqual({ status: 400, code: "invalid_argument" });
   });
 
-  it("refuses token_book subscriptions per token with a spec code (default forbidden), and lifts them", () => {
-    expect(admin.refuseBooks([market.yesTokenId]).refusedBooks).toEqual({ [market.yesTokenId]: "forbidden" });
+  it("refuses token_book subscriptions per token with a spec code (default invalid_params), and lifts them", () => {
+    expect(admin.refuseBooks([market.yesTokenId]).refusedBooks).toEqual({
+      [market.yesTokenId]: "invalid_params",
+    });
     admin.refuseBooks([market.yesTokenId, market.noTokenId], "subscription_too_many_ids");
     expect(admin.state().faults.feed.refusedBooks).toEqual({
       [market.yesTokenId]: "subscription_too_many_ids",

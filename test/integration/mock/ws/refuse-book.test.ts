@@ -38,7 +38,7 @@ describe("fault: refuse-book (a token_book subscription refused with a spec code
       { sid: expect.any(Number), channel: "token_trade_matches", ids: [a.noTokenId] },
     ]);
     expect(r.rejected).toEqual([
-      { channel: "token_book", ids: [a.noTokenId], code: "forbidden", message: expect.any(String) },
+      { channel: "token_book", ids: [a.noTokenId], code: "invalid_params", message: expect.any(String) },
     ]);
     await s.barrier();
     // Snapshots follow for the accepted ids only; the refused token's book is not fed.
@@ -67,7 +67,7 @@ describe("fault: refuse-book (a token_book subscription refused with a spec code
         code: "subscription_cap_exceeded",
         message: expect.any(String),
       },
-      { channel: "token_book", ids: [a.noTokenId], code: "forbidden", message: expect.any(String) },
+      { channel: "token_book", ids: [a.noTokenId], code: "invalid_params", message: expect.any(String) },
     ]);
     expect((await s.command("list_subscriptions")).subscriptions).toEqual([]);
   });
@@ -97,7 +97,7 @@ describe("fault: refuse-book (a token_book subscription refused with a spec code
 
   it("reset lifts the refusal", async () => {
     admin.refuseBooks([a.yesTokenId]);
-    expect(admin.state().faults.feed.refusedBooks).toEqual({ [a.yesTokenId]: "forbidden" });
+    expect(admin.state().faults.feed.refusedBooks).toEqual({ [a.yesTokenId]: "invalid_params" });
     admin.reset();
     expect(admin.state().faults.feed.refusedBooks).toEqual({});
     expect((await s.subscribe("token_book", [a.yesTokenId])).rejected).toEqual([]);
