@@ -22,10 +22,6 @@ export class RecordingEngine {
   }
   onMarketStatus(): void {}
   onPlatformStatus(): void {}
-  /** The states given for one token, in order. */
-  of(tokenId: string): BookState[] {
-    return this.states.filter((s) => s.tokenId === tokenId);
-  }
 }
 
 /** An open binary market's token of market "m1" (tick 0.01, minimum size 1). */
