@@ -107,4 +107,31 @@ describe("a token's drift run (mm_reconcile_position_drift_seconds)", () => {
     expect((await period()).yes).toBe(0); // a new run
     close();
   });
+
+  it("a correction ends the token's run: the next drift starts at 0", async () => {
+    // The corrected drift stayed the prior one, so a fresh fill settling at the next check carried
+    // the run on from its old start and MmPositionDriftLasting kept firing on a corrected token.
+    const { yes, lag, period, close } = await lagged();
+    type Check = Awaited<ReturnType<typeof period>>;
+    const corrections = (s: Check) => s.summary?.corrections.length ?? 0;
+    // 16 minutes of a drift whose figures change at every check: never corrected, the run grows.
+    let last: Check | undefined;
+    for (let k = 1; k <= 33; k++) {
+      lag.set(yes, BigInt(k) * 1_000_000n);
+      last = await period();
+      expect(corrections(last)).toBe(0);
+    }
+    expect(last?.yes).toBeGreaterThanOrEqual(900); // MmPositionDriftLasting fires
+    // A quiet spell: the same figures twice, settled: the reconciler corrects the token.
+    let corrected = false;
+    for (let k = 0; k < 3 && !corrected; k++) corrected = corrections(await period()) > 0;
+    expect(corrected).toBe(true);
+    // The token now agrees with the exchange (inventory was set to its figure). At the next check
+    // a fresh fill is still settling: a new drift, not the corrected one going on.
+    lag.set(yes, 40_000_000n);
+    const after = await period();
+    expect(corrections(after)).toBe(0);
+    expect(after.yes).toBe(0);
+    close();
+  });
 });
