@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { attachMirror } from "../../../src/backtest/replay/attach-mirror.js";
-import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { BOT } from "../../../src/backtest/sim/actors.js";
-import { buildMarkets } from "../../../src/backtest/sim/markets.js";
-import { SimSession } from "../../../src/backtest/sim/session.js";
+import { oneTokenSession } from "./support/one-token-session.js";
 
 /*
  * A frame with malformed entries is not applied at the exchange (ExchangeBooks.apply is false,
@@ -21,16 +19,7 @@ const snap = (seq: number, asks: { price: string; size: string }[]) => ({
 
 describe("SimSession: a snapshot the exchange could not apply (malformed entries)", () => {
   it("fires no bookApplied, and takes nothing back from the bot", async () => {
-    const config = parseReplayConfig([
-      {
-        strategy: { name: "bands", params: { bands: [{ margin: "0.2", size: "1" }] } },
-        latency: { feedMs: 5 },
-      },
-    ]);
-    const markets = buildMarkets([
-      { tokenId: TOKEN, conditionId: "0x01", tickMicro: 10_000, minSizeMicro: 1n, feeTakerBps: 0 },
-    ]);
-    const session = new SimSession({ settings: config, markets, startMs: 1_000, seed: 1 });
+    const { session, markets } = oneTokenSession(TOKEN, { margin: "0.2", size: "1" });
     const { mirror } = attachMirror(session, markets, undefined);
     const applied: string[] = [];
     session.bookApplied.push((t) => applied.push(t));

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attachMirror } from "../../../src/backtest/replay/attach-mirror.js";
-import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
-import { buildMarkets } from "../../../src/backtest/sim/markets.js";
-import { SimSession } from "../../../src/backtest/sim/session.js";
+import { oneTokenSession } from "./support/one-token-session.js";
 
 /*
  * A book frame's price and size strings are parsed once, at the exchange: the BookTracker, a feed
@@ -33,16 +31,7 @@ const frame = (type: string, seq: number, data: Record<string, unknown>) => ({
 
 describe("SimSession: a book frame's entries are parsed once", () => {
   it("reads each price and size once, and the tracker's book is the exchange's", async () => {
-    const config = parseReplayConfig([
-      {
-        strategy: { name: "bands", params: { bands: [{ margin: "0.2", size: "1" }] } },
-        latency: { feedMs: 5 },
-      },
-    ]);
-    const markets = buildMarkets([
-      { tokenId: TOKEN, conditionId: "0x01", tickMicro: 10_000, minSizeMicro: 1n, feeTakerBps: 0 },
-    ]);
-    const session = new SimSession({ settings: config, markets, startMs: 1_000, seed: 1 });
+    const { session, markets } = oneTokenSession(TOKEN, { margin: "0.2", size: "1" });
     attachMirror(session, markets, undefined);
     await session.start();
     reads = 0;

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
-import { buildMarkets } from "../../../src/backtest/sim/markets.js";
-import { SimSession } from "../../../src/backtest/sim/session.js";
+import { oneTokenSession } from "./support/one-token-session.js";
 
 const TOKEN = "123456";
 
@@ -20,16 +18,7 @@ const frame = (type: string, data: Record<string, unknown>) => ({
  */
 describe("SimSession: a refused recorded book frame", () => {
   it("is counted and makes the bot's book resync a feed latency later", async () => {
-    const config = parseReplayConfig([
-      {
-        strategy: { name: "bands", params: { bands: [{ margin: "0.02", size: "10" }] } },
-        latency: { feedMs: 5 },
-      },
-    ]);
-    const markets = buildMarkets([
-      { tokenId: TOKEN, conditionId: "0x01", tickMicro: 10_000, minSizeMicro: 1n, feeTakerBps: 0 },
-    ]);
-    const session = new SimSession({ settings: config, markets, startMs: 1_000, seed: 1 });
+    const { session } = oneTokenSession(TOKEN, { margin: "0.02" });
     await session.start();
     const bids = [{ price: "0.40", size: "10" }];
     const asks = [{ price: "0.60", size: "10" }];
