@@ -77,9 +77,12 @@ export function handleQueueReport(
         return;
       }
       if (outcome.kind === "done" || outcome.kind === "covered") {
+        const doubted = core.store.get(intent.clientOrderId)?.cancelDoubted === true;
         applyCancelOutcome(core.store, intent.clientOrderId, { ok: true }, now);
-        // The replacement a cancel-replace held back (engine-in-flight.ts) can go now.
-        requoteIfAwaiting(core, intent.tokenId, core.store.get(intent.clientOrderId)?.side);
+        // The replacement a cancel-replace held back (engine-in-flight.ts), or that waited for the
+        // cancel of an order whose cancel once failed (order-manager-diff.ts), can go now.
+        if (doubted) core.requote(intent.tokenId);
+        else requoteIfAwaiting(core, intent.tokenId, core.store.get(intent.clientOrderId)?.side);
       } else if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
         const eff = applyCancelOutcome(
           core.store,

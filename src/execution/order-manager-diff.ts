@@ -20,8 +20,16 @@ export const DEFAULT_TOLERANCE: QuoteTolerance = { priceTicks: 1, sizeFraction: 
 /** urgencyTicks of a placement with no live quote to replace: more urgent than any requote. */
 export const MISSING_LIVE_URGENCY = 1_000_000;
 
-/** A live order as the diff sees it; `queued` (not yet sent) placements may be superseded. */
-export type LiveOrder = LocalOrder & { readonly queued?: boolean };
+/**
+ * A live order as the diff sees it; `queued` (not yet sent) placements may be superseded;
+ * `needsReconcile` and `cancelDoubted` mark an order a cancel of which failed or went unanswered
+ * (see TrackedOrder).
+ */
+export type LiveOrder = LocalOrder & {
+  readonly queued?: boolean;
+  readonly needsReconcile?: boolean;
+  readonly cancelDoubted?: boolean;
+};
 
 /** Everything one diff reads; `T` is the caller's order type, handed back in `superseded`. */
 export interface DiffInput<T extends LiveOrder = LiveOrder> {
@@ -51,8 +59,12 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  * - an open order within tolerance → keep it (and cancel any extra open order on the level);
  * - a queued placement within tolerance → keep it; otherwise the level is cancel-replaced: cancel the
  *   open orders, retire the queued placements, and place the desired quote
- * - unless the level has a placement in flight (sent, unanswered) or an `unknown` order: then nothing
- *   new is placed there, so an ambiguous send can never double the exposure.
+ * - unless the level has a placement in flight (sent, unanswered), an `unknown` order or a cancel that
+ *   failed or went unanswered (`cancelling`, flagged for the reconciler): then nothing new is placed
+ *   there until the reconciler settles it, so an ambiguous send or cancel can never double the level;
+ *   its queued placements are retired, not sent;
+ * - and an order a cancel of which once failed (`cancelDoubted`) is cancel-then-place: its
+ *   replacement waits until its cancel is confirmed, as the exchange may fail that one too.
  * Orders that are placing (sent), cancelling or unknown are never the subject of an intent.
  * Pure: same input, same output.
  * @example
@@ -87,17 +99,20 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     const want = l.want;
     const orders = l.orders;
     let blocked = false;
-    for (const o of orders)
-      if (o.state === "unknown" || (o.state === "placing" && o.queued !== true)) blocked = true;
+    for (const o of orders) if (blocks(o)) blocked = true;
     if (want === undefined) {
       for (const o of orders) if (o.state === "open") cancels.push(cancelIntent(input, o, "not_desired"));
       for (const o of orders) if (isQueued(o)) superseded.push(o);
       continue;
     }
-    // The first open order within tolerance stays, else the first queued placement within it.
+    // The first open order within tolerance stays, else (unless the level is blocked: nothing new
+    // may rest there) the first queued placement within it.
     let keep: T | undefined;
     for (const o of orders) if (keep === undefined && o.state === "open" && close(o, want, input)) keep = o;
-    for (const o of orders) if (keep === undefined && isQueued(o) && close(o, want, input)) keep = o;
+    if (keep === undefined)
+      for (const o of orders) if (o.state === "open" && o.cancelDoubted === true) blocked = true;
+    if (!blocked)
+      for (const o of orders) if (keep === undefined && isQueued(o) && close(o, want, input)) keep = o;
     for (const o of orders) {
       if (o.state === "open" && o !== keep) {
         cancels.push(cancelIntent(input, o, close(o, want, input) ? "duplicate" : "requote"));
@@ -115,6 +130,20 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     });
   }
   return { cancels, places, superseded };
+}
+
+/**
+ * An order that may rest on the book while its fate is open: a placement sent and unanswered, an
+ * `unknown` one, one whose cancel failed or went unanswered, or one being cancelled again after
+ * that. A new placement on its level could rest beside it, so the level waits (for the reconciler,
+ * triggered by the same answer, or for the cancel's answer).
+ */
+function blocks(o: LiveOrder): boolean {
+  return (
+    o.state === "unknown" ||
+    (o.state === "placing" && o.queued !== true) ||
+    (o.state === "cancelling" && (o.needsReconcile === true || o.cancelDoubted === true))
+  );
 }
 
 /** A placement not sent yet (the diff may supersede it). */

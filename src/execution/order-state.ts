@@ -23,6 +23,11 @@ export interface TrackedOrder extends LocalOrder {
   needsReconcile: boolean;
   /** Exchange code of the last reject or failed cancel. */
   lastCode: string | undefined;
+  /**
+   * Set for good once a cancel of it failed or went unanswered (not a 429 or 503, which say it was
+   * not done): however the reconciler settles it, its next cancel-replace waits for the cancel.
+   */
+  cancelDoubted: boolean;
 }
 
 /** States an order never leaves (except that enough fills always make it `filled`). */
@@ -154,6 +159,7 @@ export function transition(o: TrackedOrder, ev: OrderEvent, now: number): boolea
       o.lastCode = ev.code;
       if (ev.retryable) return move(o, "open", now);
       o.needsReconcile = true;
+      o.cancelDoubted = true;
       o.updatedAtMs = now;
       return true;
   }

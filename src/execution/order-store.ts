@@ -105,6 +105,7 @@ export class OrderStore {
       remoteFilledMicro: 0n,
       needsReconcile: false,
       lastCode: undefined,
+      cancelDoubted: false,
     };
     this.#byClient.set(o.clientOrderId, o);
     this.#stamps?.sent(o);

@@ -165,6 +165,35 @@ function errorHalts(rig: Rig): { at: number; until: number; code: string }[] {
   );
 }
 
+/**
+ * Placements sent on the level of a quote whose cancel was answered ambiguously, after that answer
+ * and while the quote still rested at the venue: each rested beside it, quoting the level twice.
+ */
+function doubledLevels(rig: Rig, t0: number): string[] {
+  const level = new Map<string, string>();
+  for (const e of rig.events) {
+    if (e.type === "place_sent" && e.order !== undefined) {
+      level.set(e.clientOrderId, `${e.tokenId}:${e.order.side}${e.order.level}`);
+    }
+  }
+  const restsUntil = new Map<string, number>();
+  for (const o of rig.venue.orders.values()) {
+    if (o.clientOrderId !== undefined) restsUntil.set(o.clientOrderId, o.endedAt ?? Number.POSITIVE_INFINITY);
+  }
+  const doubled = new Set<string>();
+  for (const e of rig.events) {
+    if (e.type !== "cancel_outcome" || e.outcome !== "ambiguous" || e.atMs < t0) continue;
+    const until = restsUntil.get(e.clientOrderId) ?? e.atMs;
+    for (const p of rig.events) {
+      if (p.type !== "place_sent" || p.atMs < e.atMs || p.atMs >= until) continue;
+      if (level.get(p.clientOrderId) === level.get(e.clientOrderId)) {
+        doubled.add(`${p.clientOrderId} beside ${e.clientOrderId}`);
+      }
+    }
+  }
+  return [...doubled];
+}
+
 export const cancelStorm: FaultScenario = {
   name: "cancel storm",
   fault: `fail-next {count: ${CANCEL_STORM}, status: 500, paths: [cancel, cancel-all]} + 2 fills`,
@@ -246,6 +275,9 @@ export const cancelStorm: FaultScenario = {
       const first = cancels.filter((r) => r.startedAt >= halt.at && r.startedAt < halt.until);
       expect(first.some((r) => r.path === "/api/orders/cancel-all")).toBe(true);
       expect(first.some((r) => r.path === "/api/orders/cancel")).toBe(true);
+      // No level quoted twice: while a quote whose cancel was ambiguous still rested, nothing new
+      // was sent on its token, side and level.
+      expect(doubledLevels(rig, t0)).toEqual([]);
       const stale = [...rig.venue.orders.values()].filter((o) => ambiguous().has(o.clientOrderId ?? ""));
       const pulled = stale.filter((o) => o.endedAt !== undefined).length;
       await rig.reconciles(2);

@@ -68,6 +68,34 @@ describe("engine: ambiguous answers count towards the error-rate halt", () => {
     expect(h.botOrders()).toEqual([]); // every stale quote pulled while still halted
   });
 
+  it("below the halt, a level whose cancel is in doubt is never quoted twice over, and is requoted once the cancel lands", async () => {
+    const h = new Harness({ risk: { errorRate: { ...risk.errorRate, maxErrors: 1_000 } } });
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    await h.engine.start();
+    await h.run();
+    let broken = true;
+    breakCancels(h, () => broken);
+    // The market moves three times (never through a stale quote) while no cancel can be confirmed.
+    // The first requote's replacements left with its cancels, before any doubt; after that each
+    // level waits. Before, every move added two more quotes.
+    for (const [bid, ask] of [
+      ["0.46", "0.50"],
+      ["0.47", "0.51"],
+      ["0.45", "0.49"],
+    ] as const) {
+      h.crowdQuote(a, bid, ask);
+      await h.run(2_000);
+    }
+    expect(halted(h)).toBe(false);
+    expect(h.botQuotes(a).sort()).toEqual(["buy 0.45 10", "buy 0.47 10", "sell 0.51 10", "sell 0.53 10"]);
+    // Cancels work again: the doubtful quotes come off, then (cancel-then-place) the level is
+    // quoted where the market is now, with nothing else moving.
+    broken = false;
+    await h.run(5_000);
+    expect(h.botQuotes(a).sort()).toEqual(["buy 0.44 10", "sell 0.5 10"]);
+  });
+
   it("one ambiguous cancel is one error: a single 500 trips nothing", async () => {
     const h = new Harness({ risk: { errorRate: { ...risk.errorRate, maxErrors: 1 } } });
     const [a] = h.tokens();

@@ -50,8 +50,11 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
   for (const l of sorted) {
     const open = l.orders.filter((o) => o.state === "open");
     const queued = l.orders.filter((o) => o.state === "placing" && o.queued === true);
-    const blocked = l.orders.some(
-      (o) => o.state === "unknown" || (o.state === "placing" && o.queued !== true),
+    const inDoubt = l.orders.some(
+      (o) =>
+        o.state === "unknown" ||
+        (o.state === "placing" && o.queued !== true) ||
+        (o.state === "cancelling" && (o.needsReconcile === true || o.cancelDoubted === true)),
     );
     const want = l.want;
     if (want === undefined) {
@@ -59,7 +62,9 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
       superseded.push(...queued);
       continue;
     }
-    const keep = open.find((o) => close(o, want)) ?? queued.find((o) => close(o, want));
+    const keepOpen = open.find((o) => close(o, want));
+    const blocked = inDoubt || (keepOpen === undefined && open.some((o) => o.cancelDoubted === true));
+    const keep = keepOpen ?? (blocked ? undefined : queued.find((o) => close(o, want)));
     for (const o of open) if (o !== keep) cancels.push(cancel(o, close(o, want) ? "duplicate" : "requote"));
     for (const o of queued) if (o !== keep) superseded.push(o);
     if (keep !== undefined || blocked) continue;
@@ -110,6 +115,8 @@ const live = fc.record({
   filled: fc.integer({ min: 0, max: 3 }),
   state,
   queued: fc.boolean(),
+  flagged: fc.boolean(),
+  doubted: fc.boolean(),
 });
 
 describe("diffQuotes against the plain rule it replaced", () => {
@@ -133,6 +140,8 @@ describe("diffQuotes against the plain rule it replaced", () => {
             state: o.state,
             updatedAtMs: 0,
             ...(o.state === "placing" ? { queued: o.queued } : {}),
+            ...(o.state === "cancelling" ? { needsReconcile: o.flagged } : {}),
+            ...(o.state === "open" || o.state === "cancelling" ? { cancelDoubted: o.doubted } : {}),
           }));
           const input = (): DiffInput => {
             let n = 0;

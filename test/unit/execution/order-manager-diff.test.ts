@@ -127,6 +127,43 @@ describe("diffQuotes", () => {
     expect(run([], [unknown]).cancels).toEqual([]);
   });
 
+  it("places nothing beside an order whose cancel failed or went unanswered until it is reconciled", () => {
+    // A 500 to the cancel: the old quote may still rest. A new one beside it would double the level
+    // for as long as the exchange cannot confirm cancels (the cancel storm).
+    const doubtful = tracked({
+      clientOrderId: "d",
+      orderId: "od",
+      state: "cancelling",
+      needsReconcile: true,
+    });
+    expect(run([bid(0, 480_000)], [doubtful])).toEqual({ cancels: [], places: [], superseded: [] });
+    // A cancel still in flight is an ordinary cancel-replace: the new quote goes out at once.
+    const inFlight = tracked({ clientOrderId: "c", orderId: "oc", state: "cancelling" });
+    expect(run([bid(0, 480_000)], [inFlight]).places.map((p) => p.quote.priceMicro)).toEqual([480_000]);
+    // Another level of the same side is not held up.
+    expect(run([bid(1, 470_000)], [doubtful]).places.map((p) => p.quote.level)).toEqual([1]);
+  });
+
+  it("replaces an order whose cancel once failed only after this cancel is confirmed", () => {
+    // The reconciler found it still open: it is cancelled again, and the exchange may fail that
+    // cancel too, so its replacement waits (cancel-then-place) rather than rest beside it.
+    const found = tracked({ clientOrderId: "f", orderId: "of", priceMicro: 470_000, cancelDoubted: true });
+    const r = run([bid(0, 480_000)], [found]);
+    expect(r.cancels.map((c) => [c.clientOrderId, c.reason])).toEqual([["f", "requote"]]);
+    expect(r.places).toEqual([]);
+    // Still wanted where it rests: kept, nothing to wait for.
+    expect(run([bid(0, 470_000)], [found])).toEqual({ cancels: [], places: [], superseded: [] });
+    // Being cancelled again: the level still waits for that answer.
+    const again = tracked({ clientOrderId: "g", orderId: "og", state: "cancelling", cancelDoubted: true });
+    expect(run([bid(0, 480_000)], [again]).places).toEqual([]);
+    // A placement queued before the doubt arose is retired, not sent beside it.
+    const queued = tracked({ clientOrderId: "q", state: "placing", queued: true, sentAtMs: undefined });
+    expect(run([bid(0, 480_000)], [found, queued]).superseded).toEqual([queued]);
+    // An order whose cancels never failed is an ordinary cancel-replace.
+    const fresh = tracked({ clientOrderId: "n", orderId: "on", priceMicro: 470_000 });
+    expect(run([bid(0, 480_000)], [fresh]).places.map((p) => p.quote.priceMicro)).toEqual([480_000]);
+  });
+
   it("supersedes a queued placement whose quote moved, keeps one that still fits", () => {
     const queued = tracked({
       clientOrderId: "q",

@@ -91,12 +91,16 @@ describe("OrderStore transitions", () => {
     }
     s.apply("x", { kind: "cancel_failed", code: "rate_limited", retryable: true }, 3);
     s.apply("y", { kind: "cancel_failed", code: "not_cancellable", retryable: false }, 3);
-    expect(s.get("x")).toMatchObject({ state: "open", needsReconcile: false });
+    expect(s.get("x")).toMatchObject({ state: "open", needsReconcile: false, cancelDoubted: false });
     expect(s.get("y")).toMatchObject({
       state: "cancelling",
       needsReconcile: true,
+      cancelDoubted: true,
       lastCode: "not_cancellable",
     });
+    // The reconciler finds it still open: settled, but its cancel stays doubted.
+    s.reconcile({ clientOrderId: "y", state: "open", reason: "still open" }, 4);
+    expect(s.get("y")).toMatchObject({ state: "open", needsReconcile: false, cancelDoubted: true });
   });
 
   it("a dropped queued placement is cancelled; if it was sent after all its answer still counts", () => {

@@ -36,6 +36,7 @@ export function tracked(p: Partial<TrackedOrder> & { clientOrderId: string }): T
     remoteFilledMicro: 0n,
     needsReconcile: false,
     lastCode: undefined,
+    cancelDoubted: false,
     ...p,
   };
 }
