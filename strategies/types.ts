@@ -26,7 +26,11 @@ export interface StrategyContext {
   readonly bookState: BookStatus;
   /** The engine's verdict that the book is safe to quote from (false when crossed or stale). */
   readonly quotable: boolean;
-  /** Signed position in this token, micro-units of shares (positive = long). */
+  /**
+   * Signed position in this token, micro-units of shares (positive = long), relative to the start
+   * baseline. Counts fills the exchange already reported on our orders (an order answered FILLED or
+   * PARTIAL) before their user_fills arrive, as the risk guard does.
+   */
   readonly inventory: bigint;
   /** Our live orders on this token. */
   readonly openQuotes: readonly OpenQuote[];

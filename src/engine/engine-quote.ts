@@ -168,7 +168,9 @@ function runStep(
   }
   const health: BookHealth = slot.bookState ?? NO_BOOK;
   const quoted =
-    net === undefined || !isQuotable(slot.bookState) ? undefined : strategyQuotes(core, slot, net, now);
+    net === undefined || !isQuotable(slot.bookState)
+      ? undefined
+      : strategyQuotes(core, slot, net, now, inventory.positionMicro);
   const desired = quoted?.quotes ?? [];
   // Whatever the strategy, none of its quotes goes through the touch of the book it was given (the
   // guard drops it): read only when there is a quote to judge, no allocation either way.
@@ -253,12 +255,18 @@ function isQuotable(state: BookState | undefined): boolean {
   return state?.quotable === true;
 }
 
-/** The strategy's quotes from `net` (the book without our orders), with what it read (the memo's dependencies). */
+/**
+ * The strategy's quotes from `net` (the book without our orders), with what it read (the memo's
+ * dependencies). `positionMicro` is the step's position, fills the exchange reported but inventory
+ * has not taken yet included: the one the risk guard judges, so a strategy's own inventory bound
+ * and skew never run one fill behind it.
+ */
 function strategyQuotes(
   core: EngineCore,
   slot: TokenSlot,
   net: BookView,
   now: number,
+  positionMicro: bigint,
 ): { quotes: DesiredQuote[]; reads: number; failed: boolean } {
   const { market, bookState, strategy } = slot;
   if (bookState === undefined || strategy === undefined) {
@@ -272,7 +280,7 @@ function strategyQuotes(
     book: watched,
     bookState: bookState.status,
     quotable: true,
-    inventory: core.positions.position(market.tokenId),
+    inventory: positionMicro,
     openQuotes: openQuotes(core.store, market.tokenId),
     get nowMs() {
       watched.noteTime();

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { glft } from "../../../strategies/glft.js";
 import { configureStrategy } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /**
- * Review 16 (strategies): the strategy's ctx.inventory is positions.position(), which leaves out the
+ * The strategy's ctx.inventory is positions.position(), which leaves out the
  * fills the exchange already reported on our orders (OrderStore.unapplied) — the very fills the
  * risk guard counts as position (withUnapplied, unapplied-exposure.ts). Between a placement
  * answered FILLED and its user_fill, GLFT prices and bounds on the pre-fill q: at q = Q it bids again.
