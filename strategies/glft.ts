@@ -72,7 +72,9 @@ export function glftCoefficients(
   const x = gamma * delta;
   return {
     c1: Math.log1p(x / k) / x,
-    c2: Math.sqrt((gamma / (2 * A * delta * k)) * (1 + x / k) ** (k / x + 1)),
+    // (1 + x/k)^(k/x + 1) through log1p: for a tiny x/k, 1 + x/k rounds to 1 in a double and the
+    // power to 1 instead of its limit e.
+    c2: Math.sqrt((gamma / (2 * A * delta * k)) * Math.exp((k / x + 1) * Math.log1p(x / k))),
   };
 }
 

@@ -84,7 +84,7 @@ export function gridBounds(touch: Touch, tickMicro: number): GridBounds {
 
 // Why a model price is clamped on one side and skipped on the other. A model (A–S, GLFT) quotes
 // a bid below its indifference price for one more lot by a positive margin (A–S: r − δ/2 is
-// (1/γ)·ln(1 + γ/k) below the reservation bid r − (1 + 2q)·γσ²(T − t)/2; GLFT: c1 > 0 below it),
+// (1/γ)·ln(1 + γ/k) below the reservation bid s − (1 + 2q)·γσ²(T − t)/2; GLFT: c1 > 0 below it),
 // so any LOWER bid still gains in the model's own terms, and any HIGHER one gives that margin away.
 // - Toward the touch (a bid at or above the best ask, an ask at or below the best bid): the model
 //   would take; resting one tick inside the opposite best is a better price than the model's, still

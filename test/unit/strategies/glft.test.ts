@@ -26,6 +26,13 @@ describe("glft: coefficients and depths", () => {
     expect(c2).toBeCloseTo(1.6569308, 6);
   });
 
+  it("c2 keeps its limit when γΔ/k is tiny: (1 + x)^(1/x + 1) → e, not 1", () => {
+    // (1 + 1e-17) is 1 in a double, so the power read 1 and c2 came out √e ≈ 1.65× too small.
+    const gamma = 1e-15;
+    const { c2 } = glftCoefficients(gamma, 100, 0.01, 1);
+    expect(c2 / Math.sqrt((gamma / (2 * 0.01 * 100)) * Math.E)).toBeCloseTo(1, 9);
+  });
+
   it("depths: half-spread ± skew·q", () => {
     // {c1 0.01, c2 2}, σ 0.001, Δ 1: half-spread = 0.01 + 0.5·0.001·2 = 0.011, skew = 0.002
     // q = 3: bid 0.011 + 0.006 = 0.017; ask 0.011 − 0.006 = 0.005
