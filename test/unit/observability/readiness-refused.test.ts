@@ -4,7 +4,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import type { EngineStatus } from "../../../src/engine/engine-api.js";
 import { readinessOf } from "../../../src/observability/readiness.js";
 
-// Review 16 (observability): /ready counts only the tracker's tracked tokens, and a token whose
+// Review 16 (observability) found /ready counting only the tracker's tracked tokens, and a token whose
 // token_book subscription the exchange refused for good is untracked (BookTracker.refuse drops it,
 // remembering it in refused()). So a run with a configured book refused at start — a typo'd token
 // id answered invalid_params — reports ready (200) while that token is never quoted, and a run
@@ -41,7 +41,7 @@ function tracker() {
   return t;
 }
 
-describe("review16 observability: /ready with a book refused for good", () => {
+describe("/ready with a book refused for good", () => {
   it("is not ready while a configured token's book subscription stands refused", () => {
     const t = tracker();
     t.refuse("tok-b"); // invalid_params at start: final, never retried, never quoted
@@ -58,5 +58,23 @@ describe("review16 observability: /ready with a book refused for good", () => {
     t.refuse("tok-b");
     const ready = readinessOf({ trackers: [t], engine: { status: () => status } });
     expect(ready().ready).toBe(false);
+  });
+
+  it("answers 200 once the refused token is subscribed again and synced, then stays latched on a later refusal", () => {
+    const t = tracker();
+    t.refuse("tok-b");
+    const ready = readinessOf({ trackers: [t], engine: { status: () => status } });
+    expect(ready().reason).toMatch(/^books refused: 1;/);
+    t.track("tok-b"); // subscribed again
+    t.onEvent({
+      type: "book_snapshot",
+      tokenId: "tok-b",
+      seq: 1,
+      bids: [{ price: "0.40", size: "10" }],
+      asks: [{ price: "0.42", size: "10" }],
+    });
+    expect(ready()).toEqual({ ready: true });
+    t.refuse("tok-a"); // refused on a later resubscribe: mm_book_refused / MmBookRefused show it
+    expect(ready()).toEqual({ ready: true });
   });
 });
