@@ -1,34 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { panelExpr, promtoolCase, promtoolInstalled } from "./observability-promql.js";
+import { panelExpr, promtoolCase, promtoolInstalled } from "../observability/promql.js";
 
 // Review 16 (observability): Overview panels that read wrong on a healthy bot. Each case feeds
 // promtool the series a healthy bot exports and evaluates the panel's own expression.
 
 describe.runIf(promtoolInstalled())("review16 observability: Overview panels", () => {
-  it("Exchange error ratio reads 0 when the only rejections are routine cancel rejections (as MmHighErrorRate)", () => {
-    // A busy healthy bot: 9 placements accepted and 1 cancel answered not_cancellable (the order
-    // filled first) per scrape. alerts.yml says such a cancel rejection "is routine ... so it is not
-    // counted" and MmHighErrorRate leaves it out; the Overview panel counts every `rejected`, so it
-    // shows a 10% "error ratio" the alert deliberately ignores.
-    const expr = panelExpr("mm-overview.json", "Exchange error ratio");
-    const r = promtoolCase({
-      series: [
-        {
-          series:
-            'mm_http_request_duration_seconds_count{endpoint="POST /api/orders/cancel",outcome="rejected"}',
-          values: "0+1x40",
-        },
-        {
-          series:
-            'mm_http_request_duration_seconds_count{endpoint="POST /api/orders/place",outcome="accepted"}',
-          values: "0+9x40",
-        },
-      ],
-      exprTests: [{ expr, evalTime: "5m", expSamples: [{ value: 0 }] }],
-    });
-    expect(r, r.out).toMatchObject({ status: 0 });
-  });
-
   it("Books synced is below 100% while a configured book is refused for good", () => {
     // Two tokens: YES synced, NO refused (untracked: 0 in every mm_book_state, 1 in mm_book_refused).
     // Half the configured books are synced; the stat divides by sum(mm_book_state), which the

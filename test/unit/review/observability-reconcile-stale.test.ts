@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/load.js";
-import { ALERTS_YML, promtoolCase, promtoolInstalled } from "./observability-promql.js";
+import { ALERTS_YML, promtoolCase, promtoolInstalled } from "../observability/promql.js";
 
 // Review 16 (observability): MmReconcileStale fires when the last successful reconcile is more than
 // 300 s old (for 2m), but reconcile.intervalMs is accepted up to 3 600 000 ms (1 h). With any valid

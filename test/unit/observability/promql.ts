@@ -32,7 +32,7 @@ export function promtoolCase(opts: {
   }[];
   ruleFiles?: readonly string[];
 }): { status: number | null; out: string } {
-  const dir = mkdtempSync(join(tmpdir(), "rv16-promql-"));
+  const dir = mkdtempSync(join(tmpdir(), "mm-promql-"));
   try {
     const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
     const lines = [

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { panelExpr, promtoolCase, promtoolInstalled } from "./promql.js";
+
+// Overview panels must read right on a healthy bot: each case feeds promtool the series such a bot
+// exports and evaluates the panel's own expression (review 16 found both reading wrong).
+
+describe.runIf(promtoolInstalled())("Overview dashboard panels", () => {
+  it("Exchange error ratio reads 0 when the only rejections are routine cancel rejections (as MmHighErrorRate)", () => {
+    // A busy healthy bot: 9 placements accepted and 1 cancel answered not_cancellable (the order
+    // filled first) per scrape. alerts.yml says such a cancel rejection "is routine ... so it is not
+    // counted" and MmHighErrorRate leaves it out; the Overview panel counts every `rejected`, so it
+    // shows a 10% "error ratio" the alert deliberately ignores.
+    const expr = panelExpr("mm-overview.json", "Exchange error ratio");
+    const r = promtoolCase({
+      series: [
+        {
+          series:
+            'mm_http_request_duration_seconds_count{endpoint="POST /api/orders/cancel",outcome="rejected"}',
+          values: "0+1x40",
+        },
+        {
+          series:
+            'mm_http_request_duration_seconds_count{endpoint="POST /api/orders/place",outcome="accepted"}',
+          values: "0+9x40",
+        },
+      ],
+      exprTests: [{ expr, evalTime: "5m", expSamples: [{ value: 0 }] }],
+    });
+    expect(r, r.out).toMatchObject({ status: 0 });
+  });
+
+  it("Exchange error ratio still counts a rejected placement and a failed cancel", () => {
+    const expr = panelExpr("mm-overview.json", "Exchange error ratio");
+    const c = (endpoint: string, outcome: string, values: string) => ({
+      series: `mm_http_request_duration_seconds_count{endpoint="${endpoint}",outcome="${outcome}"}`,
+      values,
+    });
+    const r = promtoolCase({
+      series: [
+        c("POST /api/orders/place", "accepted", "0+7x40"),
+        c("POST /api/orders/place", "rejected", "0+1x40"),
+        c("POST /api/orders/cancel", "ambiguous", "0+1x40"),
+        c("POST /api/orders/cancel", "rejected", "0+1x40"),
+      ],
+      exprTests: [{ expr, evalTime: "5m", expSamples: [{ value: 0.2 }] }],
+    });
+    expect(r, r.out).toMatchObject({ status: 0 });
+  });
+});
