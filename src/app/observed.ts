@@ -11,8 +11,8 @@ import type { Daemon } from "./daemon.js";
 /**
  * Runs a daemon with its operator endpoints: Prometheus metrics on an injected registry, and the
  * /metrics, /health and /ready server on metrics.host:metrics.port (loopback by default). /ready
- * answers 503 with the reason until the engine has reconciled the account and every book is
- * synced. The server closes when the daemon is done.
+ * answers 503 with the reason until the engine has reconciled the account, every book is synced
+ * and none is refused for good (readinessOf). The server closes when the daemon is done.
  *
  * A busy port is a configuration error (exit 2) for `mm run`, where a scraper expects the
  * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it. An
@@ -27,7 +27,11 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   start: (metrics: Metrics) => Promise<D>,
 ): Promise<D & { readonly observability: { readonly url: string; readonly metrics: Metrics } }> {
   const registry = new Registry();
-  const metrics = createMetrics({ registry, maxMarketLabels: config.metrics.maxMarketLabels });
+  const metrics = createMetrics({
+    registry,
+    maxMarketLabels: config.metrics.maxMarketLabels,
+    reconcileIntervalMs: config.reconcile.intervalMs,
+  });
   let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
   const server = await listen(config, registry, () => readiness(), freePortWhenBusy);
   logger.info(

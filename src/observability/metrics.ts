@@ -66,6 +66,11 @@ export interface MetricsOptions {
   readonly clock?: Clock;
   /** Markout horizons, ms. Default 1 s, 10 s, 60 s. */
   readonly markoutHorizonsMs?: readonly number[];
+  /**
+   * The periodic reconcile's period (reconcile.intervalMs), exported as mm_reconcile_interval_seconds
+   * so MmReconcileStale can scale with it; unset (a backtest, a test) exports 0.
+   */
+  readonly reconcileIntervalMs?: number;
   /** Register the process_* and nodejs_* defaults (collectDefaultMetrics). Default true. */
   readonly defaultMetrics?: boolean;
 }
@@ -123,6 +128,8 @@ export class Metrics implements EngineEventSink {
     wsFamilies(reg, this.ctx);
     this.#fees = new BookedFees((fill, role, pico) => recordFee(this.ctx, this.families, fill, role, pico));
     if (opts.defaultMetrics !== false) registerProcessMetrics(reg);
+    if (opts.reconcileIntervalMs !== undefined)
+      this.families.trading.reconcileInterval.set(opts.reconcileIntervalMs / 1_000);
     this.#markouts = new MarkoutTracker({
       clock,
       mid: (tokenId) => midMicroOf(this.ctx.sources, tokenId),

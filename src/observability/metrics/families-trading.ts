@@ -239,6 +239,11 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       help: "Unix time of the last successful reconcile.",
       registers,
     }),
+    reconcileInterval: new Gauge({
+      name: "mm_reconcile_interval_seconds",
+      help: "The configured period of the periodic reconcile (reconcile.intervalMs), 0 when not known: MmReconcileStale's threshold follows it.",
+      registers,
+    }),
   };
 }
 

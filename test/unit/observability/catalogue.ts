@@ -81,4 +81,5 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_reconcile_position_drift_seconds: ["gauge", ["market", "outcome"]],
   mm_reconcile_drift_corrected_total: ["counter", []],
   mm_reconcile_last_success_timestamp_seconds: ["gauge", []],
+  mm_reconcile_interval_seconds: ["gauge", []],
 };
