@@ -79,7 +79,7 @@ export function marketLimitIssues(raw: RawConfig): ConfigIssue[] {
     const p = marketParams(raw.markets, slug);
     return { slug, min: toWei(p.minOrderSize, "minOrderSize"), tick: toWei(p.tickSize, "tickSize") };
   });
-  const issues: ConfigIssue[] = [];
+  const issues: ConfigIssue[] = dustIssues(raw, params);
   for (const rule of RULES) {
     const value = rule.value(risk);
     const short: Need[] = params
@@ -96,4 +96,35 @@ export function marketLimitIssues(raw: RawConfig): ConfigIssue[] {
     });
   }
   return issues;
+}
+
+/**
+ * Minimum order sizes so small that a minimum-size SELL at one tick is worth under 1 micro-USDC: its
+ * signed proceeds round down to 0, an order for nothing the signer refuses (`invalid_amounts`) and
+ * the error-rate halt counts. At or above ceil(1 / tick) micro-shares every order the risk guard lets
+ * through is worth 1 micro-USDC at least. One issue per setting (the default or the per-market map),
+ * naming the strictest market and every market it concerns.
+ */
+function dustIssues(
+  raw: RawConfig,
+  params: readonly { slug: string; min: bigint; tick: bigint }[],
+): ConfigIssue[] {
+  const byField = new Map<string, { need: bigint; tick: bigint; got: bigint; slugs: string[] }>();
+  for (const p of params) {
+    const need = (1_000_000n + p.tick - 1n) / p.tick;
+    if (p.min >= need) continue;
+    const field = Object.hasOwn(raw.markets.minOrderSizes, p.slug)
+      ? "markets.minOrderSizes"
+      : "markets.minOrderSize";
+    const at = byField.get(field);
+    if (at === undefined) byField.set(field, { need, tick: p.tick, got: p.min, slugs: [p.slug] });
+    else {
+      at.slugs.push(p.slug);
+      if (need > at.need) Object.assign(at, { need, tick: p.tick, got: p.min });
+    }
+  }
+  return [...byField].map(([field, d]) => ({
+    field,
+    message: `must be ≥ ${weiToString(d.need)} at tick ${weiToString(d.tick)}, got ${weiToString(d.got)}: a minimum-size SELL at one tick would be worth under 1 micro-USDC, signed proceeds 0, refused as invalid_amounts, on ${d.slugs.join(", ")}`,
+  }));
 }

@@ -55,7 +55,7 @@ const TOKEN_ID = /^\d{1,78}$/;
  * Validates an order and lays out its EIP-712 struct. Pure: the same input gives the same struct,
  * which is how an exchange (or the mock) rebuilds the struct from a placement body.
  * Refusals are ValidationErrors: `invalid_side`, `invalid_decimal`, `invalid_amounts` (price or
- * quantity not above 0), `off_tick`, `price_out_of_band`, `precision_exceeded` (quantity finer than
+ * quantity not above 0, or a SELL whose proceeds round down to 0 micro-USDC), `off_tick`, `price_out_of_band`, `precision_exceeded` (quantity finer than
  * 1e-6), `invalid_tick`, `invalid_token_id`, `invalid_expiry`, `invalid_fee_bps`, `fee_too_high`,
  * `invalid_signature_type`, `invalid_salt`, `invalid_address`.
  * @example buildOrderStruct({ market, side: "buy", price: "0.53", quantity: "10", expiry: 0, salt: 1n,
@@ -71,6 +71,7 @@ export function buildOrderStruct(input: OrderStructInput): OrderStructResult {
   const { priceWei, qtyWei } = plainAmounts(input) ?? coreAmounts(input);
   const feeRateBps = assertFeeBps(market.feeTakerBps ?? input.defaultFeeRateBps);
   const { makerAmount, takerAmount } = orderAmounts(side, priceWei, qtyWei);
+  if (makerAmount === 0n || takerAmount === 0n) throw zeroAmount(side, priceWei, qtyWei);
   const struct: OrderStruct = {
     salt: checkSalt(input.salt),
     maker: normalizeAddress(input.maker, "maker"),
@@ -124,6 +125,21 @@ function positive(value: Decimal | string, field: "price" | "quantity"): Decimal
     });
   }
   return d;
+}
+
+/**
+ * A struct amount of 0: only a SELL's proceeds can be (p·q under 1 micro-USDC, floored). Signed, it
+ * would authorise giving the shares for nothing whatever the body's price says; an exchange checking
+ * the struct refuses it, one that does not settles it at 0.
+ */
+function zeroAmount(side: Side, priceWei: bigint, qtyWei: bigint): ValidationError {
+  const price = formatWei(priceWei);
+  const quantity = formatWei(qtyWei);
+  return new ValidationError(
+    "invalid_amounts",
+    `${side} of ${quantity} at ${price}: the amount price × quantity rounds to 0 micro-USDC, an order for nothing`,
+    { side, price, quantity },
+  );
 }
 
 function parseTokenId(tokenId: string): bigint {

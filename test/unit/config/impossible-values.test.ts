@@ -116,6 +116,27 @@ describe("risk limits below what one quote needs on a market listed in engine.ma
   });
 });
 
+describe("minimum order sizes whose smallest SELL is worth under 1 micro-USDC", () => {
+  it("refuses them per setting, naming the strictest market; at ceil(1 / tick) micro-shares they load", () => {
+    const env = {
+      MM_ENGINE_MARKETS: "a-b,c-d,e-f",
+      MM_MARKETS_MIN_ORDER_SIZE: "0.00005",
+      MM_MARKETS_MIN_ORDER_SIZES: JSON.stringify({ "e-f": "0.5" }),
+      MM_MARKETS_TICK_SIZES: JSON.stringify({ "c-d": "0.001", "e-f": "0.000001" }),
+    };
+    expect(linesOf(env)).toEqual([
+      "markets.minOrderSize: must be ≥ 0.001 at tick 0.001, got 0.00005: a minimum-size SELL at one tick would be worth under 1 micro-USDC, signed proceeds 0, refused as invalid_amounts, on a-b, c-d",
+      "markets.minOrderSizes: must be ≥ 1 at tick 0.000001, got 0.5: a minimum-size SELL at one tick would be worth under 1 micro-USDC, signed proceeds 0, refused as invalid_amounts, on e-f",
+    ]);
+    const atNeed = {
+      ...env,
+      MM_MARKETS_MIN_ORDER_SIZE: "0.001",
+      MM_MARKETS_MIN_ORDER_SIZES: JSON.stringify({ "e-f": "1" }),
+    };
+    expect(() => loadConfig({ env: atNeed })).not.toThrow();
+  });
+});
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
 describe("mm config", () => {

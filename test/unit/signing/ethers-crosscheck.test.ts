@@ -28,7 +28,12 @@ const orderArb = fc
     // Index of the price on the tick grid, in [1, last on-grid step below 1 − tick].
     const steps = (1_000_000n - o.tickWei) / o.tickWei;
     const m = 1n + BigInt(Math.floor(o.mFraction * Number(steps - 1n)));
-    return { ...o, priceWei: m * o.tickWei };
+    const priceWei = m * o.tickWei;
+    // A SELL whose proceeds floor to 0 is refused before signing (dust-proceeds.test.ts): the
+    // smallest quantity with proceeds of 1 micro-USDC at least.
+    const least = (1_000_000n + priceWei - 1n) / priceWei;
+    const qtyWei = o.side === "sell" && o.qtyWei < least ? least : o.qtyWei;
+    return { ...o, priceWei, qtyWei };
   });
 
 describe("order signing agrees with ethers v6 (independent EIP-712 + secp256k1)", () => {

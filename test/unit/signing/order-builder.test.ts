@@ -94,8 +94,8 @@ describe("OrderBuilder", () => {
 
   it("accepts Dec price and quantity", async () => {
     const { b } = builder();
-    const o = await b.build({ ...REQ, side: "sell", price: new Dec("0.07"), quantity: new Dec("0.000001") });
-    expect([o.struct.makerAmount, o.struct.takerAmount, o.struct.side]).toEqual([1n, 0n, 1]);
+    const o = await b.build({ ...REQ, side: "sell", price: new Dec("0.07"), quantity: new Dec("0.000015") });
+    expect([o.struct.makerAmount, o.struct.takerAmount, o.struct.side]).toEqual([15n, 1n, 1]);
   });
 
   it("refuses feeTakerBps above 1000 locally, before signing", async () => {

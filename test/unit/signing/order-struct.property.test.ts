@@ -43,7 +43,7 @@ function parse(s: string): { num: bigint; scale: number } {
 }
 
 /** Independent statement of what the builder must accept, as the refusal code (undefined = accept). */
-function expectedCode(price: string, quantity: string, tickWei: bigint): string | undefined {
+function expectedCode(side: Side, price: string, quantity: string, tickWei: bigint): string | undefined {
   const p = parse(price);
   const q = parse(quantity);
   if (p.num <= 0n || q.num <= 0n) return "invalid_amounts";
@@ -52,6 +52,8 @@ function expectedCode(price: string, quantity: string, tickWei: bigint): string 
   if (priceWei % tickWei !== 0n) return "off_tick";
   if (priceWei < tickWei || priceWei > ONE - tickWei) return "price_out_of_band";
   if (q.scale > 6) return "precision_exceeded";
+  // A SELL's proceeds are floored: under 1 micro-USDC they would be 0, shares for nothing.
+  if (side === "sell" && priceWei * q.num * 10n ** BigInt(6 - q.scale) < ONE) return "invalid_amounts";
   return undefined;
 }
 
@@ -109,7 +111,10 @@ describe("buildOrderStruct properties", () => {
           const steps = (ONE - tickWei) / tickWei;
           const priceWei = tickWei * (1n + BigInt(Math.floor(f * Number(steps - 1n))));
           const price = padded ? new Dec(weiString(priceWei)).toFixed(6) : weiString(priceWei);
-          checkAmounts(side, price, weiString(qtyWei), tickWei);
+          if (side === "sell" && priceWei * qtyWei < ONE) {
+            const dust = input(side, price, weiString(qtyWei), weiString(tickWei));
+            expect(codeOf(() => buildOrderStruct(dust))).toBe("invalid_amounts");
+          } else checkAmounts(side, price, weiString(qtyWei), tickWei);
         },
       ),
       { numRuns: 3000 },
@@ -119,7 +124,7 @@ describe("buildOrderStruct properties", () => {
   it("accepts exactly what the rules allow, refusing the rest with the right code", () => {
     fc.assert(
       fc.property(priceStringArb, qtyStringArb, tickArb, sideArb, (price, quantity, tickWei, side) => {
-        const want = expectedCode(price, quantity, tickWei);
+        const want = expectedCode(side, price, quantity, tickWei);
         const strings = input(side, price, quantity, weiString(tickWei));
         // Strings take the bigint shortcut where they can; Dec inputs always take core's decimal.js path.
         const decs = { ...strings, price: new Dec(price), quantity: new Dec(quantity) };
@@ -154,11 +159,12 @@ describe("buildOrderStruct properties", () => {
   });
 
   it("a BUY with a remainder rounds up, the matching SELL rounds down", () => {
-    // 0.07 × 0.000001 = 0.00000007 USDC: 0.07 wei of notional.
+    // 0.07 × 0.000001 = 0.00000007 USDC: 0.07 wei of notional, up to 1 for the BUY; the SELL's 0 is
+    // refused (dust-proceeds.test.ts). 0.07 × 0.000015 = 1.05 wei: the SELL gets 1.
     const buy = buildOrderStruct(input("buy", "0.07", "0.000001", "0.01")).struct;
-    const sell = buildOrderStruct(input("sell", "0.07", "0.000001", "0.01")).struct;
+    const sell = buildOrderStruct(input("sell", "0.07", "0.000015", "0.01")).struct;
     expect([buy.makerAmount, buy.takerAmount]).toEqual([1n, 1n]);
-    expect([sell.makerAmount, sell.takerAmount]).toEqual([1n, 0n]);
+    expect([sell.makerAmount, sell.takerAmount]).toEqual([15n, 1n]);
     const b2 = buildOrderStruct(input("buy", "0.33", "1.5", "0.01")).struct;
     expect([b2.makerAmount, b2.takerAmount]).toEqual([495_000n, 1_500_000n]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hasCode } from "../../../src/core/errors.js";
 import { buildOrderStruct, type OrderStructInput } from "../../../src/signing/order-struct.js";
-import { MARKET, TEST_WALLET } from "../signing/fixtures.js";
+import { MARKET, TEST_WALLET } from "./fixtures.js";
 
 // Review 16 (signing): a SELL whose proceeds floor to 0 wei is signed as-is. The struct then
 // authorises giving shares away for nothing (on-chain price takerAmount / makerAmount = 0) while
