@@ -62,6 +62,11 @@ export interface EngineCore {
    */
   marketRefused(marketId: string): void;
   /**
+   * The exchange rejected a placement on the market with `bad_signature`: its feeTakerBps is read
+   * again (fee-recheck.ts).
+   */
+  signatureRefused(marketId: string): void;
+  /**
    * A market's record, read after a sign that it may have resolved silently (a refusal, a position
    * drift), says it is settled: taken as the push that never came (market-record-read.ts).
    */

@@ -158,8 +158,12 @@ export interface EngineDeps {
   readonly clock: Clock;
   /** Orders and reads: HttpExchange (live, paper) or a venue adapter (backtest). */
   readonly exchange: ExchangePort & ReconcileSource;
-  /** Builds and signs the request of a placement (see intent-signer.ts); called just before sending. */
-  readonly sign: (intent: PlaceIntent) => Promise<PlaceOrderRequest>;
+  /**
+   * Builds and signs the request of a placement (see intent-signer.ts); called just before sending,
+   * with the token's market as the engine holds it then (its feeTakerBps re-read after a
+   * `bad_signature`: fee-recheck.ts).
+   */
+  readonly sign: (intent: PlaceIntent, market?: TokenMarket) => Promise<PlaceOrderRequest>;
   /** Every token the engine may quote or hold (both outcomes of each market). */
   readonly markets: readonly TokenMarket[];
   /** The token's configured strategy; undefined = tracked (fills, risk) but never quoted. */

@@ -9,6 +9,7 @@ import {
 import { SIGN_FAILED } from "../execution/order-queue-send.js";
 import type { QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
+import { BAD_SIGNATURE } from "./fee-recheck.js";
 import { MARKET_NOT_OPEN } from "./market-refusals.js";
 import type { SignFailures } from "./sign-failures.js";
 
@@ -192,6 +193,9 @@ function onPlace(
     // may never come): it gates that market for a while instead of counting towards the wallet halt.
     if (outcome.code === MARKET_NOT_OPEN) core.marketRefused(intent.marketId);
     else core.orderError(outcome.code);
+    // Usually a fee changed since start (the spec's word on bad_signature): the next placement must
+    // be signed with the market's fee now. It still counts: a wrong key must halt quoting.
+    if (outcome.code === BAD_SIGNATURE) core.signatureRefused(intent.marketId);
   } else if (outcome.kind === "ambiguous") {
     core.log.warn(
       { tokenId: intent.tokenId, clientOrderId: intent.clientOrderId, code },

@@ -138,6 +138,21 @@ export class TokenTable {
   }
 
   /**
+   * Records a market's feeTakerBps for every token of the market (the fee its orders are signed
+   * with: engine-wiring.ts passes each placement its token's market). True when it changed.
+   */
+  setMarketFee(marketId: string, feeTakerBps: number | null): boolean {
+    let changed = false;
+    for (const t of this.tokensOf(marketId)) {
+      const s = this.#slots.get(t);
+      if (s === undefined || s.market.feeTakerBps === feeTakerBps) continue;
+      s.market = { ...s.market, feeTakerBps };
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
    * Keeps a token's new book and folds the mid of `market` (the book without our orders: see
    * marketBook) into its σ estimator; returns that mid in micro-units (may be fractional).
    */

@@ -21,6 +21,7 @@ import type { EngineEvent } from "./engine-events.js";
 import { PositionBook } from "./engine-positions.js";
 import { settleListed } from "./engine-settlement.js";
 import { TokenTable } from "./engine-tokens.js";
+import { FeeRecheck } from "./fee-recheck.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 import type { MarketRecordStatus } from "./ports.js";
 import { ResyncGroup } from "./resync-group.js";
@@ -124,7 +125,8 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       cancel: (orderId) => exchange.cancel(orderId),
       cancelAll: (marketId) => exchange.cancelAll(marketId),
     },
-    sign: deps.sign,
+    // The market as held now: a fee re-read after a bad_signature (fee-recheck.ts) signs the next one.
+    sign: (i) => deps.sign(i, tokens.get(i.tokenId)?.market),
     budget,
     onReport: (r) => hooks.onReport(r),
     restingOrders: (marketId) => restingIn(store, tokens, marketId),
@@ -165,6 +167,14 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       "inventory restored from an earlier run",
     );
   }
+  const fees = new FeeRecheck({
+    clock,
+    exchange,
+    log,
+    tokens,
+    quotingEnabled: () => hooks.quotingEnabled(),
+    requote: (t) => hooks.requote(t),
+  });
   return {
     clock,
     exchange,
@@ -202,6 +212,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),
     marketRefused: (marketId) => hooks.marketRefused(marketId),
+    signatureRefused: (marketId) => fees.refused(marketId),
     recordSettled: (marketId, record, after) => hooks.recordSettled(marketId, record, after),
     orderError: (code) => hooks.orderError(code),
   };

@@ -95,7 +95,10 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
     return typeof s.frozen === "boolean" ? s.frozen : undefined;
   }
 
-  /** GET /api/markets/{slug}: the market's status and, once resolved, its payout numerators. */
+  /**
+   * GET /api/markets/{slug}: the market's status, its feeTakerBps and, once resolved, its payout
+   * numerators.
+   */
   async marketRecord(market: {
     readonly marketId: string;
     readonly slug: string | undefined;
@@ -104,7 +107,8 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
       throw new Error(`market ${market.marketId}: no slug to read its record by`);
     const m = await this.#client.markets.get(market.slug);
     const payouts = recordPayouts(m);
-    return payouts === undefined ? { status: m.status } : { status: m.status, payouts };
+    const record = { status: m.status, feeTakerBps: m.feeTakerBps };
+    return payouts === undefined ? record : { ...record, payouts };
   }
 
   /** GET /api/me/positions with its X-Server-Time (the start-up baseline's instant). */

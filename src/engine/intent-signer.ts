@@ -19,7 +19,9 @@ export interface IntentSignerOptions {
 /**
  * The engine's `sign` dependency over an OrderBuilder: each placement intent becomes a GTC limit order
  * of its token at the intent's price and size, signed with the clientOrderId the order manager minted.
- * Market parameters (outcome label, fee, neg-risk, tick) come from the engine's TokenMarkets.
+ * Market parameters (outcome label, fee, neg-risk, tick) come from the engine's TokenMarkets; the
+ * fee from the `market` the engine passes with the intent when it does (the engine re-reads a
+ * market's feeTakerBps after a `bad_signature`: fee-recheck.ts), else from `markets`.
  * Throws MmError `unknown_token` for a token not in `markets` (the queue reports it as a definite
  * reject `sign_failed`, nothing is sent).
  * @example
@@ -30,7 +32,7 @@ export function intentSigner(
   builder: Pick<OrderBuilder, "build">,
   markets: readonly TokenMarket[],
   opts: IntentSignerOptions = {},
-): (intent: PlaceIntent) => Promise<PlaceOrderRequest> {
+): (intent: PlaceIntent, current?: Pick<TokenMarket, "feeTakerBps">) => Promise<PlaceOrderRequest> {
   const byToken = new Map<string, OrderMarket>();
   for (const m of markets) {
     byToken.set(m.tokenId, {
@@ -44,11 +46,15 @@ export function intentSigner(
   }
   const given = opts.expiry ?? 0;
   const expiryOf = typeof given === "function" ? given : () => given;
-  return async (intent) => {
-    const market = byToken.get(intent.tokenId);
-    if (market === undefined) {
+  return async (intent, current) => {
+    const listed = byToken.get(intent.tokenId);
+    if (listed === undefined) {
       throw new MmError("unknown_token", "no market parameters for this token", { tokenId: intent.tokenId });
     }
+    const market =
+      current === undefined || current.feeTakerBps === listed.feeTakerBps
+        ? listed
+        : { ...listed, feeTakerBps: current.feeTakerBps };
     const built = await builder.build({
       market,
       side: intent.quote.side,

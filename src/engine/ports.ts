@@ -57,6 +57,11 @@ export interface MarketRecordStatus {
   readonly status: string;
   /** payoutNumerators (outcome index → numerator, decimal strings), once resolved. */
   readonly payouts?: Readonly<Record<string, string>>;
+  /**
+   * The market's feeTakerBps now (null: the platform default); absent when the port does not say.
+   * Read again after a placement refused `bad_signature` (fee-recheck.ts).
+   */
+  readonly feeTakerBps?: number | null;
 }
 
 /** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */

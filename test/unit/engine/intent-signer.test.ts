@@ -77,6 +77,15 @@ describe("intentSigner: the engine's sign dependency over the real OrderBuilder"
     expect((await rolling(intent())).expiry).toBe(2_060);
   });
 
+  it("signs the fee of the market the engine passes (re-read after a bad_signature), else the listed one", async () => {
+    await sign(intent(), { feeTakerBps: 350 });
+    expect(built.at(-1)?.struct.feeRateBps).toBe(350n);
+    await sign(intent(), { feeTakerBps: null });
+    expect(built.at(-1)?.struct.feeRateBps).toBe(0n);
+    await sign(intent());
+    expect(built.at(-1)?.struct.feeRateBps).toBe(200n);
+  });
+
   it("refuses a token it has no market parameters for, before anything is signed", async () => {
     const n = built.length;
     await expect(sign(intent({ tokenId: "999" }))).rejects.toSatisfy((e) => hasCode(e, "unknown_token"));

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import type { PlaceOrderRequest } from "../../../src/core/types.js";
+import { FEE_RECHECK_EVERY_MS } from "../../../src/engine/fee-recheck.js";
+import type { MarketRecordStatus } from "../../../src/engine/ports.js";
+import { ExchangeError } from "../../../src/exchange/exchange-error.js";
+import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
+import { CROWD, Harness } from "./support/harness.js";
+import { testSign } from "./support/sign.js";
+
+/**
+ * The spec on `bad_signature`: "the usual cause is feeRateBps not equal to the market's
+ * feeTakerBps". mm reads feeTakerBps with the market list at start; an operator changing a market's
+ * fee then had every order there refused until a restart, the error-rate halt tripping again after
+ * each cool-down. A `bad_signature` now re-reads the market's record (fee-recheck.ts), and the next
+ * placement is signed with the fee it says.
+ */
+
+/** An exchange that refuses, `bad_signature`, a placement not signed with the market's fee now. */
+function feeCheckingExchange(initialFee: number) {
+  const state = { fee: initialFee, reads: 0, signed: new Map<string, number | null>() };
+  const h = new Harness({
+    sign: (markets) => async (i, market) => {
+      // What the fee of the signed struct would be: the market the engine passes, if any.
+      state.signed.set(i.clientOrderId, market === undefined ? null : market.feeTakerBps);
+      return testSign(i, markets);
+    },
+  });
+  const place = h.exchange.place.bind(h.exchange);
+  h.exchange.place = async (req: PlaceOrderRequest): Promise<PlaceOrderOutcome> => {
+    if (state.signed.get(req.clientOrderId ?? "") === state.fee) return place(req);
+    const error = new ExchangeError({
+      code: "bad_signature",
+      message: "EIP-712 recovery failed",
+      outcome: "rejected",
+      endpoint: "POST /api/orders/place",
+      httpStatus: 400,
+    });
+    return { kind: "rejected", code: "bad_signature", retryable: false, error };
+  };
+  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
+    state.reads++;
+    return { status: "OPEN", feeTakerBps: state.fee };
+  };
+  return { h, state };
+}
+
+/** The crowd pulls its best bid on the token: its book moves, the engine requotes. */
+function pullBestBid(h: Harness, tokenId: string): void {
+  const best = h.venue
+    .openOrders(CROWD)
+    .filter((o) => o.tokenId === tokenId && o.side === "buy")
+    .sort((x, y) => Number(y.price - x.price))[0];
+  if (best !== undefined) h.venue.cancel(CROWD, best.id);
+}
+
+async function quotingWithDepth(h: Harness, tokenId: string): Promise<void> {
+  h.crowdQuote(tokenId, "0.48", "0.52");
+  for (const p of ["0.47", "0.46", "0.45", "0.44", "0.43", "0.42", "0.41"]) h.crowdOrder(tokenId, "buy", p);
+  await h.engine.start();
+  await h.run();
+  expect(h.botQuotes(tokenId)).toHaveLength(2);
+}
+
+const badSignatures = (h: Harness) =>
+  h.eventsOf("place_outcome").filter((e) => e.code === "bad_signature").length;
+
+describe("engine: a placement refused bad_signature re-reads the market's fee", () => {
+  it("signs the next placement with the fee the record says, and the quotes rest again", async () => {
+    const { h, state } = feeCheckingExchange(0);
+    const [a] = h.tokens();
+    await quotingWithDepth(h, a);
+    expect(state.reads).toBe(0);
+
+    // The operator raises the fee; the crowd moves, the engine requotes with the fee it knew.
+    state.fee = 30;
+    pullBestBid(h, a);
+    await h.run(1_000);
+    expect(badSignatures(h)).toBeGreaterThan(0);
+    expect(state.reads).toBe(1);
+    // The record's fee is taken, and the market requoted with it: accepted, resting.
+    await h.run(1_000);
+    expect(h.botQuotes(a)).toHaveLength(2);
+    expect([...state.signed.values()].at(-1)).toBe(30);
+    expect(h.logs.records().some((r) => String(r.msg).startsWith("market's feeTakerBps changed"))).toBe(true);
+    expect(h.logs.records().some((r) => r.msg === "risk: error_rate_halt")).toBe(false);
+  });
+
+  it("reads at most once per FEE_RECHECK_EVERY_MS, however many placements it refused", async () => {
+    const { h, state } = feeCheckingExchange(0);
+    const [a] = h.tokens();
+    await quotingWithDepth(h, a);
+    // A refusal for another reason (the record's fee is the one signed): the read changes nothing.
+    h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
+      state.reads++;
+      return { status: "OPEN", feeTakerBps: 0 };
+    };
+    state.fee = 30;
+    for (let i = 0; i < 4; i++) {
+      pullBestBid(h, a);
+      await h.run(1_000);
+    }
+    expect(badSignatures(h)).toBeGreaterThan(2);
+    expect(state.reads).toBe(1);
+    await h.run(FEE_RECHECK_EVERY_MS);
+    pullBestBid(h, a);
+    await h.run(1_000);
+    expect(state.reads).toBe(2);
+    expect(h.botQuotes(a)).toEqual([]);
+  });
+});
