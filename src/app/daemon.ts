@@ -14,7 +14,6 @@ import type { Logger } from "../observability/logger.js";
 import type { Metrics } from "../observability/metrics.js";
 import { parseRiskConfig } from "../risk/config.js";
 import { RiskGuard } from "../risk/guard.js";
-import type { OrderBuilder } from "../signing/order-builder.js";
 import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
 import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
@@ -22,6 +21,7 @@ import { Feeds, type FeedTuning } from "./feeds.js";
 import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
+import { withExpiry } from "./order-expiry.js";
 import type { DaemonOutcome } from "./outcome.js";
 import { randomSessionTag } from "./session.js";
 import { engineStartError } from "./start-errors.js";
@@ -135,7 +135,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     const engine = createEngine({
       clock,
       exchange,
-      sign: intentSigner(withExpiry(builder, config, clock), markets.tokens),
+      // Expiries on the exchange's clock, which judges them (order-expiry.ts).
+      sign: intentSigner(
+        withExpiry(builder, config.signing.orderExpirySeconds, () => client.serverClock.serverNow()),
+        markets.tokens,
+      ),
       markets: markets.tokens,
       strategyFor: (m) => markets.strategyFor(m),
       risk: new RiskGuard(parseRiskConfig(config.risk)),
@@ -263,16 +267,6 @@ function watch(
   metrics.watchRateLimits(parts.client.rateLimits);
   metrics.watchRateBudget(parts.engine.rateBudget);
   metrics.watchEngine(parts.engine);
-}
-
-/**
- * The builder with each order's on-chain expiry set when it is signed: none, or
- * signing.orderExpirySeconds from that moment (unix seconds).
- */
-function withExpiry(builder: OrderBuilder, config: MmConfig, clock: Clock): Pick<OrderBuilder, "build"> {
-  const s = config.signing.orderExpirySeconds;
-  if (s === 0) return builder;
-  return { build: (req) => builder.build({ ...req, expiry: Math.floor(clock.now() / 1000) + s }) };
 }
 
 // Starts the engine, unless a stop was requested already: then the run stops at once, the engine

@@ -226,7 +226,7 @@ export const schema = {
       max: 1000,
     }),
     orderExpirySeconds: setting({
-      doc: "On-chain expiration of signed orders, in seconds from signing; 0 = no expiration (orders rest until cancelled); otherwise at least exchange.requestTimeoutMs in whole seconds + 1, or a placement in flight can arrive expired.",
+      doc: "On-chain expiration of signed orders, in seconds from signing on the exchange's clock (our clock plus the offset its answers' X-Server-Time show, as the exchange judges expiry by its own); 0 = no expiration (orders rest until cancelled); otherwise at least exchange.requestTimeoutMs in whole seconds + 1, or a placement in flight can arrive expired.",
       format: "mm-int",
       default: 0,
       env: "MM_SIGNING_ORDER_EXPIRY_SECONDS",
