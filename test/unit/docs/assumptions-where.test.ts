@@ -49,6 +49,9 @@ const ROWS: readonly [topic: string, token: string][] = [
   ["journal account", "exchange.baseUrl"],
   ["one bot per wallet", "orphans.push"],
   ["key refused in a placement's answer", "KEY_REFUSED_CODES"],
+  ["SELL proceeds", "mulWeiFloor"],
+  ["place body `outcome`", "outcomeLabels"],
+  ["fee changed while running", "BAD_SIGNATURE"],
   // controls
   ["heartbeat", "pingIntervalMs"],
   ["market list", "LIST_LIMIT = 500"],
