@@ -31,12 +31,14 @@ describe("HttpExchange.marketRecord", () => {
     await mock.close();
   });
 
-  it("reads the status, and once resolved the payout numerators", async () => {
+  it("reads the status and the fee, and once resolved the payout numerators", async () => {
     const target = { marketId: ARG.id, slug: ARG.slug };
-    expect(await exchange.marketRecord(target)).toEqual({ status: "OPEN" });
+    // feeTakerBps: read again after a bad_signature (fee-recheck.ts).
+    expect(await exchange.marketRecord(target)).toEqual({ status: "OPEN", feeTakerBps: ARG.feeTakerBps });
     await adminCall(mock, "resolve-market", { marketId: ARG.id, winningOutcome: "NO" });
     expect(await exchange.marketRecord(target)).toEqual({
       status: "RESOLVED",
+      feeTakerBps: ARG.feeTakerBps,
       payouts: { "0": "0", "1": "1" },
     });
   });
