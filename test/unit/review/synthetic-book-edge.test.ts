@@ -18,7 +18,10 @@ describe("synthetic book at the edge of the price band (tick 0.000001)", () => {
         process: { s0: "0.000002", sigma: 0.000001, dtMs: 1_000, horizonMs: 2_000_000, bounded: true },
         fills: { A: 1, k: 100 },
         market: { tick: "0.000001", minSize: "0.000001" },
-        strategy: { name: "avellaneda-stoikov", params: { gamma: 5, k: 100, orderSize: "1", sigma: 0.000001 } },
+        strategy: {
+          name: "avellaneda-stoikov",
+          params: { gamma: 5, k: 100, orderSize: "1", sigma: 0.000001 },
+        },
       },
     ]);
     const mid = new MidProcess(sc.process, seededUniform(1, 0, "mid"));
