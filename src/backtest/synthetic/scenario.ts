@@ -1,4 +1,5 @@
 import type { AvellanedaStoikovParams } from "../../../strategies/avellaneda-stoikov.js";
+import { toWei } from "../../core/wei.js";
 import { ConfigReader, layerConfigs } from "../config-reader.js";
 import { Issues } from "../errors.js";
 import { tick } from "../replay/replay-config.js";
@@ -8,6 +9,31 @@ import type { MidProcessSettings } from "./mid-process.js";
 
 /** The most Monte-Carlo paths one synthetic run takes (the scenario's `paths`, or `--paths`). */
 export const MAX_PATHS = 1_000_000;
+
+/**
+ * What a scenario's left-out keys take, in the scenario file's own spelling (prices and sizes
+ * decimal strings). config/backtest/README.md's scenario table lists these (pinned by
+ * test/unit/docs/scenario-defaults.test.ts): the tick is the replay's 0.01, not 1 micro, so a
+ * scenario that quotes finer than a cent must say `market.tick`.
+ */
+export const SCENARIO_DEFAULTS = {
+  seed: 1,
+  paths: 100,
+  startMs: 1_700_000_000_000,
+  process: {
+    s0: "0.5",
+    sigma: 0,
+    dtMs: 1_000,
+    horizonMs: 3_600_000,
+    increments: "normal",
+    bounded: true,
+  },
+  fills: { A: 1, k: 100, probability: "linear", size: "1" },
+  market: { tick: "0.01", minSize: "0.000001", feeTakerBps: 0, closesAtHorizon: true },
+  book: { size: "1000" },
+} as const;
+
+const D = SCENARIO_DEFAULTS;
 
 /** A validated synthetic scenario (`mm backtest --scenario FILE`). */
 export interface Scenario extends SimSettings {
@@ -59,11 +85,11 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
   const b = r.section(root.book, "book", ["size"]);
   if (root.process === undefined) issues.add("process", "is required");
   if (root.fills === undefined) issues.add("fills", "is required");
-  const tickMicro = tick(r, m, "market", 10_000);
-  const s0Micro = r.micro(p, "process", "s0", "0.5", { positive: true });
+  const tickMicro = tick(r, m, "market", Number(toWei(D.market.tick)));
+  const s0Micro = r.micro(p, "process", "s0", D.process.s0, { positive: true });
   if (s0Micro >= 1_000_000n) issues.add("process.s0", "must lie in (0, 1)");
-  const dtMs = r.num(p, "process", "dtMs", 1_000, { gt: 0, max: 86_400_000, int: true });
-  const horizonMs = r.num(p, "process", "horizonMs", 3_600_000, {
+  const dtMs = r.num(p, "process", "dtMs", D.process.dtMs, { gt: 0, max: 86_400_000, int: true });
+  const horizonMs = r.num(p, "process", "horizonMs", D.process.horizonMs, {
     gt: 0,
     max: 10 * 365 * 86_400_000,
     int: true,
@@ -71,37 +97,43 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
   if (horizonMs < dtMs) issues.add("process.horizonMs", `must be at least one dtMs step (${dtMs} ms)`);
   else if (horizonMs % dtMs !== 0)
     issues.add("process.horizonMs", `must be a whole number of dtMs steps (${dtMs} ms)`);
-  const bounded = r.bool(p, "process", "bounded", true);
+  const bounded = r.bool(p, "process", "bounded", D.process.bounded);
   const t = tickMicro / 1e6;
   const description = typeof root.description === "string" ? root.description : undefined;
   const scenario: Scenario = {
     ...sim,
     description,
     strategyRaw: root.strategy,
-    seed: r.num(root, "", "seed", 1, { min: 0, max: 2 ** 32, int: true }),
-    paths: r.num(root, "", "paths", 100, { min: 1, max: MAX_PATHS, int: true }),
-    startMs: r.num(root, "", "startMs", 1_700_000_000_000, { min: 0, int: true }),
+    seed: r.num(root, "", "seed", D.seed, { min: 0, max: 2 ** 32, int: true }),
+    paths: r.num(root, "", "paths", D.paths, { min: 1, max: MAX_PATHS, int: true }),
+    startMs: r.num(root, "", "startMs", D.startMs, { min: 0, int: true }),
     horizonMs,
     process: {
       s0: Number(s0Micro) / 1e6,
-      sigma: r.num(p, "process", "sigma", 0, { min: 0 }),
+      sigma: r.num(p, "process", "sigma", D.process.sigma, { min: 0 }),
       dtMs,
-      increments: r.oneOf(p, "process", "increments", ["normal", "binomial"] as const, "normal"),
+      increments: r.oneOf(p, "process", "increments", ["normal", "binomial"] as const, D.process.increments),
       bounds: bounded ? { lo: t, hi: 1 - t } : undefined,
     },
     fills: {
-      A: r.num(f, "fills", "A", 1, { min: 0 }),
-      k: r.num(f, "fills", "k", 100, { min: 0 }),
-      probability: r.oneOf(f, "fills", "probability", ["linear", "exponential"] as const, "linear"),
-      sizeMicro: r.micro(f, "fills", "size", "1", { positive: true }),
+      A: r.num(f, "fills", "A", D.fills.A, { min: 0 }),
+      k: r.num(f, "fills", "k", D.fills.k, { min: 0 }),
+      probability: r.oneOf(
+        f,
+        "fills",
+        "probability",
+        ["linear", "exponential"] as const,
+        D.fills.probability,
+      ),
+      sizeMicro: r.micro(f, "fills", "size", D.fills.size, { positive: true }),
     },
     market: {
       tickMicro,
-      minSizeMicro: r.micro(m, "market", "minSize", "0.000001", { positive: true }),
-      feeTakerBps: r.num(m, "market", "feeTakerBps", 0, { min: 0, max: 1000, int: true }),
-      closesAtHorizon: r.bool(m, "market", "closesAtHorizon", true),
+      minSizeMicro: r.micro(m, "market", "minSize", D.market.minSize, { positive: true }),
+      feeTakerBps: r.num(m, "market", "feeTakerBps", D.market.feeTakerBps, { min: 0, max: 1000, int: true }),
+      closesAtHorizon: r.bool(m, "market", "closesAtHorizon", D.market.closesAtHorizon),
     },
-    bookSizeMicro: r.micro(b, "book", "size", "1000", { positive: true }),
+    bookSizeMicro: r.micro(b, "book", "size", D.book.size, { positive: true }),
   };
   // A–S reads T − t from a fixed horizonSeconds or the market's close; a market that never closes
   // and no horizonSeconds would run every path without a single quote.
