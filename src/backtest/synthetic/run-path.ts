@@ -10,7 +10,7 @@ import { SimSession } from "../sim/session.js";
 import { IntensityFlow } from "./intensity-flow.js";
 import { MidProcess } from "./mid-process.js";
 import { seededUniform } from "./rng.js";
-import type { Scenario } from "./scenario.js";
+import { EDGE_MICRO, type Scenario } from "./scenario.js";
 
 /** The synthetic token and its condition. */
 export const SYNTHETIC_TOKEN = "1";
@@ -93,7 +93,11 @@ export async function runPath(
   };
 }
 
-/** A token_book frame of the synthetic book around `mid` (price units). */
+/**
+ * A token_book frame of the synthetic book around `mid` (price units): one level a side, symmetric
+ * and as wide as the (0, 1) band allows. A mid nearer an edge than EDGE_MICRO (only an unbounded
+ * process gets there) is shown at EDGE_MICRO from it, so the book stays two-sided.
+ */
 export function bookFrame(
   type: "book_snapshot" | "book_update",
   seq: number,
@@ -101,7 +105,7 @@ export function bookFrame(
   size: bigint,
   tsMs: number,
 ) {
-  const m = Math.min(999_999, Math.max(1, Math.round(mid * 1_000_000)));
+  const m = Math.min(1_000_000 - EDGE_MICRO, Math.max(EDGE_MICRO, Math.round(mid * 1_000_000)));
   const w = Math.max(0, Math.min(m, 1_000_000 - m) - 1);
   const sz = microToString(size);
   const data: Record<string, unknown> = {

@@ -35,6 +35,13 @@ export const SCENARIO_DEFAULTS = {
 
 const D = SCENARIO_DEFAULTS;
 
+/**
+ * The nearest the synthetic book's mid comes to 0 or 1, micro-units: its one level a side sits at
+ * least a micro-unit from the mid and no price is below 0.000001 or above 0.999999, so a mid of
+ * 0.000001 would give the locked book bid = ask = 0.000001, which the engine does not quote on.
+ */
+export const EDGE_MICRO = 2;
+
 /** A validated synthetic scenario (`mm backtest --scenario FILE`). */
 export interface Scenario extends SimSettings {
   readonly description: string | undefined;
@@ -98,7 +105,8 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
   else if (horizonMs % dtMs !== 0)
     issues.add("process.horizonMs", `must be a whole number of dtMs steps (${dtMs} ms)`);
   const bounded = r.bool(p, "process", "bounded", D.process.bounded);
-  const t = tickMicro / 1e6;
+  // Reflected inside [tick, 1 − tick], and never nearer an edge than the book allows (a 1-micro tick).
+  const lo = Math.max(tickMicro, EDGE_MICRO) / 1e6;
   const description = typeof root.description === "string" ? root.description : undefined;
   const scenario: Scenario = {
     ...sim,
@@ -113,7 +121,7 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
       sigma: r.num(p, "process", "sigma", D.process.sigma, { min: 0 }),
       dtMs,
       increments: r.oneOf(p, "process", "increments", ["normal", "binomial"] as const, D.process.increments),
-      bounds: bounded ? { lo: t, hi: 1 - t } : undefined,
+      bounds: bounded ? { lo, hi: 1 - lo } : undefined,
     },
     fills: {
       A: r.num(f, "fills", "A", D.fills.A, { min: 0 }),

@@ -6,11 +6,11 @@ import { parseScenario } from "../../../src/backtest/synthetic/scenario.js";
 
 // The synthetic book is "symmetric around the mid and as wide as the price band allows"
 // (config/backtest/README.md). bookFrame takes m = round(mid·1e6) and w = min(m, 1e6 − m) − 1,
-// so at m = 1 (or 999,999) w = 0 and the book is bid = ask = 0.000001: locked. The bounded process
-// reflects inside [tick, 1 − tick] = [0.000001, 0.999999] at the 0.000001 tick the issue asks for,
-// so every mid in [0.000001, 0.0000015) yields that locked book. The tracker flags it, the engine
-// finds it unquotable and the bot pulls its quotes for the step (s0 = "0.000001", which the
-// validator accepts, never quotes at all: 0 orders placed, uptime 0; s0 = "0.000002" quotes).
+// so at m = 1 (or 999,999) w = 0 and the book was bid = ask = 0.000001: locked. The bounded process
+// reflected inside [tick, 1 − tick] = [0.000001, 0.999999] at the 0.000001 tick the issue asks for,
+// so every mid in [0.000001, 0.0000015) yielded that locked book: the engine found it unquotable
+// and pulled its quotes for the step (review 16). The mid is now reflected inside
+// [max(tick, 2 micro), 1 − that], and bookFrame never shows a mid closer than 2 micro to an edge.
 describe("synthetic book at the edge of the price band (tick 0.000001)", () => {
   it("every book frame a bounded scenario feeds the engine is two-sided with bid < ask", () => {
     const sc = parseScenario([
@@ -36,5 +36,34 @@ describe("synthetic book at the edge of the price band (tick 0.000001)", () => {
     check(1, mid.value);
     for (let n = 2; n <= sc.horizonMs / sc.process.dtMs; n++) check(n, mid.step());
     expect(locked.slice(0, 3), `${locked.length} locked frames`).toEqual([]);
+  });
+
+  it("bounds the mid at 2 micro from the edges at a 1-micro tick, at the tick beyond that", () => {
+    const bounds = (tick: string) =>
+      parseScenario([
+        {
+          process: { s0: "0.5", sigma: 0.001 },
+          fills: {},
+          market: { tick },
+          strategy: {
+            name: "avellaneda-stoikov",
+            params: { gamma: 5, k: 100, orderSize: "1", sigma: 0.001 },
+          },
+        },
+      ]).process.bounds;
+    expect(bounds("0.000001")).toEqual({ lo: 0.000002, hi: 1 - 0.000002 });
+    expect(bounds("0.01")).toEqual({ lo: 0.01, hi: 1 - 0.01 });
+  });
+
+  it("bookFrame is two-sided whatever mid it is handed (an unbounded process past the band)", () => {
+    for (const mid of [-0.3, 0, 0.000001, 0.0000014, 0.999999, 1, 1.7]) {
+      const d = bookFrame("book_update", 2, mid, 1_000_000n, 0).data as {
+        bids: { price: string }[];
+        asks: { price: string }[];
+      };
+      const bid = Number(d.bids[0]?.price);
+      const ask = Number(d.asks[0]?.price);
+      expect(bid > 0 && bid < ask && ask < 1, `mid ${mid}: ${bid} / ${ask}`).toBe(true);
+    }
   });
 });
