@@ -1,4 +1,5 @@
 import type { AvellanedaStoikovParams } from "../../../strategies/avellaneda-stoikov.js";
+import { microToString } from "../../book/micro.js";
 import { toWei } from "../../core/wei.js";
 import { ConfigReader, layerConfigs } from "../config-reader.js";
 import { Issues } from "../errors.js";
@@ -106,7 +107,16 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
     issues.add("process.horizonMs", `must be a whole number of dtMs steps (${dtMs} ms)`);
   const bounded = r.bool(p, "process", "bounded", D.process.bounded);
   // Reflected inside [tick, 1 − tick], and never nearer an edge than the book allows (a 1-micro tick).
-  const lo = Math.max(tickMicro, EDGE_MICRO) / 1e6;
+  const loMicro = Math.max(tickMicro, EDGE_MICRO);
+  const lo = loMicro / 1e6;
+  // A bounded path starting outside its range would show a first mid the process never returns to
+  // (or a locked first book) and jump in by reflection on its first step.
+  const inBand = s0Micro > 0n && s0Micro < 1_000_000n;
+  if (bounded && inBand && (s0Micro < BigInt(loMicro) || s0Micro > BigInt(1_000_000 - loMicro)))
+    issues.add(
+      "process.s0",
+      `must lie in [${microToString(loMicro)}, ${microToString(1_000_000 - loMicro)}], the range a bounded mid is kept in at tick ${microToString(tickMicro)} (or set process.bounded to false)`,
+    );
   const description = typeof root.description === "string" ? root.description : undefined;
   const scenario: Scenario = {
     ...sim,
