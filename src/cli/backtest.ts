@@ -6,7 +6,7 @@ import { parseReplayConfig } from "../backtest/replay/replay-config.js";
 import { runBacktest } from "../backtest/replay/run-backtest.js";
 import { replayReportHtml, syntheticReportHtml } from "../backtest/report/html/report.js";
 import { summaryJson } from "../backtest/report/summary.js";
-import { runSynthetic } from "../backtest/synthetic/run-synthetic.js";
+import { clampWarning, runSynthetic } from "../backtest/synthetic/run-synthetic.js";
 import { MAX_PATHS, parseScenario } from "../backtest/synthetic/scenario.js";
 import { MmError } from "../core/errors.js";
 import { RecordedFormatError } from "../recorded/errors.js";
@@ -111,6 +111,8 @@ export const backtestCommand: Command = {
           ...(paths === undefined ? {} : { paths }),
           ...(seed === undefined ? {} : { seed }),
         });
+        const clamped = clampWarning(r.summary);
+        if (clamped !== undefined) io.stderr(clamped);
         text = summaryJson(r.summary);
         if (values.html !== undefined) html = await syntheticReportHtml(scenario, r);
         work = `${r.summary.paths} paths`;

@@ -22,6 +22,11 @@ export interface PathResult {
   readonly summary: RunSummary;
   /** Orders still open after the engine stopped (0 = clean). */
   readonly openAtEnd: number;
+  /**
+   * Book frames whose mid lay nearer 0 or 1 than EDGE_MICRO, so the book showed it at that distance
+   * instead (only an unbounded process gets there; always 0 for a bounded one).
+   */
+  readonly clampedSteps: number;
   /** The HTML report's series, when `timeline` was asked for. */
   readonly timeline?: TimelineData;
 }
@@ -72,13 +77,18 @@ export async function runPath(
 
   await session.start();
   await session.pump.advanceTo(start);
-  session.marketFrame(bookFrame("book_snapshot", 1, mid.value, sc.bookSizeMicro, start));
+  let clampedSteps = 0;
+  const frame = (type: "book_snapshot" | "book_update", seq: number, m: number, t: number) => {
+    if (bookMicro(m) !== Math.round(m * 1_000_000)) clampedSteps++;
+    session.marketFrame(bookFrame(type, seq, m, sc.bookSizeMicro, t));
+  };
+  frame("book_snapshot", 1, mid.value, start);
   for (let n = 1; n <= steps; n++) {
     const t = start + n * dt;
     await session.pump.advanceTo(t);
     const mid2 = recorder.mid2(SYNTHETIC_TOKEN) ?? 0n;
     flow.step(dt / 1000, mid2);
-    session.marketFrame(bookFrame("book_update", n + 1, mid.step(), sc.bookSizeMicro, t));
+    frame("book_update", n + 1, mid.step(), t);
   }
   const end = start + steps * dt;
   await session.pump.advanceTo(end);
@@ -89,6 +99,7 @@ export async function runPath(
     path,
     summary: buildRunSummary(figures, markets.tokens, session.exchange.counts),
     openAtEnd: stopped.openOrders,
+    clampedSteps,
     ...(timeline === undefined ? {} : { timeline: timeline.data() }),
   };
 }
@@ -105,7 +116,7 @@ export function bookFrame(
   size: bigint,
   tsMs: number,
 ) {
-  const m = Math.min(1_000_000 - EDGE_MICRO, Math.max(EDGE_MICRO, Math.round(mid * 1_000_000)));
+  const m = bookMicro(mid);
   const w = Math.max(0, Math.min(m, 1_000_000 - m) - 1);
   const sz = microToString(size);
   const data: Record<string, unknown> = {
@@ -119,4 +130,9 @@ export function bookFrame(
     tsMs,
   };
   return { type, sid: 1, channel: "token_book", id: SYNTHETIC_TOKEN, data };
+}
+
+/** The mid the synthetic book shows for `mid` (price units), micro-units: kept EDGE_MICRO from 0 and 1. */
+function bookMicro(mid: number): number {
+  return Math.min(1_000_000 - EDGE_MICRO, Math.max(EDGE_MICRO, Math.round(mid * 1_000_000)));
 }

@@ -1,8 +1,9 @@
+import { microToString } from "../../book/micro.js";
 import type { Logger } from "../../observability/logger.js";
 import { units } from "../report/decimal.js";
 import { acrossPaths } from "./across-paths.js";
 import { type PathResult, runPath } from "./run-path.js";
-import type { Scenario } from "./scenario.js";
+import { EDGE_MICRO, type Scenario } from "./scenario.js";
 import { meanStd, meanStdJson } from "./stats.js";
 
 /** What runSynthetic needs besides the scenario. */
@@ -66,6 +67,15 @@ export function syntheticSummary(sc: Scenario, results: readonly PathResult[]) {
       horizonMs: sc.horizonMs,
       increments: sc.process.increments,
       bounded: sc.process.bounds !== undefined,
+      // Only an unbounded mid can leave what the book shows; a bounded run's summary stays as it was.
+      ...(sc.process.bounds !== undefined
+        ? {}
+        : {
+            clamped: {
+              paths: results.filter((r) => r.clampedSteps > 0).length,
+              steps: results.reduce((a, r) => a + r.clampedSteps, 0),
+            },
+          }),
     },
     fillModel: {
       A: sc.fills.A,
@@ -87,4 +97,17 @@ export function syntheticSummary(sc: Scenario, results: readonly PathResult[]) {
       quoteUptime: r.summary.quoteUptime,
     })),
   };
+}
+
+/**
+ * The stderr warning of an unbounded run whose mid left what the book can show (the steps the
+ * summary counts in `process.clamped`), or undefined when it never did.
+ * @example clampWarning(summary) // "mm backtest: warning: the unbounded mid lay outside …\n"
+ */
+export function clampWarning(summary: SyntheticSummary): string | undefined {
+  const c = summary.process.clamped;
+  if (c === undefined || c.steps === 0) return undefined;
+  const edge = microToString(EDGE_MICRO);
+  const far = microToString(1_000_000 - EDGE_MICRO);
+  return `mm backtest: warning: the unbounded mid lay outside [${edge}, ${far}] on ${c.steps} steps of ${c.paths} of ${summary.paths} paths; the book showed it at the edge (summary process.clamped)\n`;
 }
