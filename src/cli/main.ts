@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { keepRunningWithoutOutput } from "../app/lost-output.js";
 import { ConfigError } from "../config/errors.js";
 import { packageRoot } from "../config/paths.js";
+import { secretShape } from "../config/secret-shapes.js";
 import { ScenarioError } from "../mock/scenario/load.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
@@ -35,11 +36,12 @@ function version(): string {
 
 /**
  * Runs `mm` with the given arguments (without node and script) and resolves to the exit code.
- * Everything it writes to stderr is scrubbed of the secrets found in the environment.
+ * Everything it writes to stderr is scrubbed of the secrets found in the environment, including a
+ * key pasted into MM_API_KEY_FILE / MM_PRIVATE_KEY_FILE.
  * @example process.exitCode = await main(["config", "--config", "live.json"], processIo());
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const secrets = expandSecrets([io.env.MM_API_KEY ?? "", io.env.MM_PRIVATE_KEY ?? ""]);
+  const secrets = expandSecrets(envSecrets(io.env));
   const safe: CliIo = { ...io, stderr: (text) => io.stderr(scrub(text, secrets)) };
   const [first, ...rest] = argv;
   if (first === undefined) {
@@ -66,6 +68,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (err) {
     return report(err, command, safe);
   }
+}
+
+/**
+ * The secret values of the environment: the two keys, and a key-file variable's value when it is
+ * shaped like a key (a key pasted where its path belongs). A plain path stays readable in messages.
+ */
+function envSecrets(env: NodeJS.ProcessEnv): string[] {
+  const files = [env.MM_API_KEY_FILE ?? "", env.MM_PRIVATE_KEY_FILE ?? ""];
+  return [env.MM_API_KEY ?? "", env.MM_PRIVATE_KEY ?? "", ...files.filter((v) => secretShape(v) !== null)];
 }
 
 function find(name: string): Command | undefined {

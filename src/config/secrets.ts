@@ -5,6 +5,7 @@ import type { Address, Hex } from "../core/types.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { Secret } from "./secret.js";
 import { readSecretFile } from "./secret-file.js";
+import { secretShape } from "./secret-shapes.js";
 
 /** The exchange API key, parsed. `keyId`, `svc` and `env` are public; `value` and `secret` are not. */
 export interface ApiKey {
@@ -71,6 +72,12 @@ export function resolveSecrets(
       return { text: envValue.trim(), source: `env ${envName}` };
     }
     if (filePath === "") return undefined;
+    if (secretShape(filePath) !== null) {
+      // A key pasted into the *_FILE variable: validateSettings names the setting. Read as a path,
+      // its "cannot read <path>" line would print the key whole; it is scrubbed from every issue.
+      seen.push(filePath);
+      return undefined;
+    }
     const file = readSecretFile(resolve(cwd, filePath), fileField, issues, { platform });
     if (file !== undefined) seen.push(file);
     return file === undefined ? undefined : { text: file, source: `file ${resolve(cwd, filePath)}` };
