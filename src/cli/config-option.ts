@@ -14,11 +14,30 @@ export const CONFIG_OPTION_HELP =
 /**
  * Loads the configuration from the files given with --config and the process environment.
  * Throws ConfigError (exit code 2 in the CLI) when anything is wrong; warns first about MM_*
- * variables that name no setting (warnUnknownEnv).
+ * variables that name no setting (warnUnknownEnv). `secrets: false`: no secret is read or checked.
  */
-export function loadConfigFromFlags(files: readonly string[] | undefined, io: CliIo): MmConfig {
+export function loadConfigFromFlags(
+  files: readonly string[] | undefined,
+  io: CliIo,
+  options: { readonly secrets?: boolean } = {},
+): MmConfig {
   warnUnknownEnv(io);
-  return loadConfig({ files: files ?? [], env: io.env, cwd: io.cwd });
+  const env = options.secrets === false ? withoutSecrets(io.env) : io.env;
+  return loadConfig({ files: files ?? [], env, cwd: io.cwd });
+}
+
+/**
+ * The environment with every secret setting unset, for a command that needs no secret (`mm report`,
+ * `mm paper` whose credentials come from the scenario): it then neither reads nor holds them.
+ * "" rather than a deletion: the env wins over files, so key files a --config file names are
+ * neither read nor checked.
+ * @example loadConfig({ files, env: withoutSecrets(process.env) }).secrets.privateKey // undefined
+ */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of ["MM_API_KEY", "MM_PRIVATE_KEY", "MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"])
+    out[name] = "";
+  return out;
 }
 
 /**

@@ -12,7 +12,7 @@ import { loggerOptions } from "../config/logger-options.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
-import { CONFIG_OPTION, CONFIG_OPTION_HELP, warnUnknownEnv } from "./config-option.js";
+import { CONFIG_OPTION, CONFIG_OPTION_HELP, warnUnknownEnv, withoutSecrets } from "./config-option.js";
 import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
 
 const OPTIONS = {
@@ -116,18 +116,6 @@ function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { desti
   if (deps.logDestination !== undefined) return { destination: deps.logDestination };
   const human = mode === "auto" ? process.stdout.isTTY === true : mode;
   return { destination: stdoutLogDestination(human) };
-}
-
-/**
- * The environment with every secret setting unset (the paper credentials come from the scenario).
- * "" rather than a deletion: the env wins over files, so key files a --config file names are
- * neither read nor checked.
- */
-function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out = { ...env };
-  for (const name of ["MM_API_KEY", "MM_PRIVATE_KEY", "MM_API_KEY_FILE", "MM_PRIVATE_KEY_FILE"])
-    out[name] = "";
-  return out;
 }
 
 /** `mm paper`, stopped by SIGINT/SIGTERM/SIGHUP. */

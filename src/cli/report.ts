@@ -22,7 +22,7 @@ const HELP = [
   "and market, each market over the period and the total; then the open positions (each token's last",
   "journaled account) with their unrealised PnL at the last journaled mark; then the total PnL: net PnL",
   "+ that unrealised PnL. Every amount is exact (no rounding). It can read the journal while a daemon",
-  "writes it.",
+  "writes it. It needs no secret: key files and keys the configuration names are neither read nor checked.",
   "",
   "Options:",
   "  -s, --since DATE    Only fills and PnL from DATE on: YYYY-MM-DD (midnight UTC) or an ISO-8601 time",
@@ -72,7 +72,9 @@ export const reportCommand: Command = {
 };
 
 function configuredJournal(files: readonly string[] | undefined, io: CliIo): string {
-  const settings = runJournalSettings(loadConfigFromFlags(files, io), io);
+  // A report reads the journal only: the daemon's key files (0600, maybe another user's, maybe on
+  // another machine) are neither read nor checked, and the report never holds the wallet key.
+  const settings = runJournalSettings(loadConfigFromFlags(files, io, { secrets: false }), io);
   if (settings === undefined) {
     throw new UsageError("journal.enabled is false in this configuration: name the file with --journal PATH");
   }
