@@ -3,6 +3,7 @@ import convict from "convict";
 import { getAddress } from "viem";
 import type { Address } from "../core/types.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
+import { withRiskDefaults } from "../risk/config.js";
 import { crossCheck } from "./cross-checks.js";
 import { MAX_CONFIG_DEPTH, textDepth } from "./depth.js";
 import { unknownEnvVars } from "./env-names.js";
@@ -149,7 +150,9 @@ function typed(raw: RawConfig, files: readonly string[], secrets: MmConfig["secr
       strategyByMarket: { ...raw.engine.strategyByMarket },
       session: raw.engine.session === "" ? null : raw.engine.session,
     },
-    risk: raw.risk,
+    // MM_RISK replaces the whole tree and parseRiskConfig fills what it omits: hold those limits
+    // too, so `mm config` shows every limit in force (the daemon parses the same values).
+    risk: withRiskDefaults(raw.risk),
     queue: { ...raw.queue },
     reconcile: { ...raw.reconcile },
     shutdown: { ...raw.shutdown },

@@ -65,7 +65,10 @@ export interface MmConfig {
     /** Session tag of clientOrderIds; null = pick a random one per process start. */
     readonly session: string | null;
   };
-  /** Raw risk settings (JSON), valid for parseRiskConfig; kept as JSON so `mm config` can print them. */
+  /**
+   * Risk settings (JSON), valid for parseRiskConfig, every omitted limit filled with its default
+   * (withRiskDefaults); kept as JSON so `mm config` can print the limits in force.
+   */
   readonly risk: Readonly<Record<string, unknown>>;
   readonly queue: {
     readonly rateLimitPerMin: number;

@@ -67,6 +67,27 @@ export const DEFAULT_RISK_SETTINGS = {
   },
 } as const;
 
+/**
+ * A risk tree with every limit it omits set to its default: the limits parseRiskConfig applies, in
+ * the shape a config file writes and with the given values as written. For display (`mm config`
+ * shows what is in force when MM_RISK, which replaces the whole tree, leaves limits out). Objects
+ * merge key by key; an array or scalar replaces the default's. Expects a tree parseRiskConfig accepts.
+ * @example withRiskDefaults({ order: { maxSize: "5" } }).killSwitch // { maxDrawdown: "500" }
+ */
+export function withRiskDefaults(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return fillDefaults(structuredClone(DEFAULT_RISK_SETTINGS), raw) as Record<string, unknown>;
+}
+
+function fillDefaults(base: unknown, over: unknown): unknown {
+  const isTree = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  if (over === undefined) return base;
+  if (!isTree(base) || !isTree(over)) return structuredClone(over);
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = fillDefaults(out[k], v);
+  return out;
+}
+
 const DAY_MS = 86_400_000;
 
 /**

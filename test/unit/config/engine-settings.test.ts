@@ -122,7 +122,8 @@ describe("trading settings: layering", () => {
       env: { MM_ENGINE_STRATEGY: JSON.stringify(GLFT), MM_RISK: "{}" },
     });
     expect(env.engine.strategy).toEqual(GLFT);
-    expect(env.risk).toEqual({});
+    // MM_RISK replaces the files' whole tree: what it omits takes the defaults, not the files' values.
+    expect(env.risk).toEqual(DEFAULT_RISK_SETTINGS);
   });
 
   it("reads engine.markets from the env as a comma-separated list or a JSON array", () => {
