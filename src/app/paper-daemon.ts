@@ -22,7 +22,8 @@ export type PaperDaemonOptions = PaperExchangeOptions & Omit<DaemonOptions, "log
  * Paper trading: the mock exchange in this process (startPaperExchange) and the daemon against it
  * over real HTTP and WebSocket on 127.0.0.1. Stopping cancels every quote, reports how many orders
  * of the paper wallet the mock still holds (its own count, not the bot's belief), then closes the
- * mock. The journal is `o.journal`, else paperJournalSettings (journal.path, or a fresh temp file);
+ * mock. The journal is `o.journal`, else paperJournalSettings (MM_JOURNAL_PATH, or a fresh temp file;
+ * never a --config file's journal.path, the live journal's);
  * a kept one's settled markets are settled on the fresh mock before the daemon starts
  * (settleFromJournal).
  * @example const paper = await startPaperDaemon({ env: process.env, cwd: process.cwd(), logger });
@@ -37,7 +38,16 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
   );
   let daemon: Daemon;
   try {
-    const journal = o.journal ?? paperJournalSettings(config, o.cwd);
+    const journal = o.journal ?? paperJournalSettings(config, { env: o.env, cwd: o.cwd });
+    const fromFile = config.journal.path !== "" && (o.env.MM_JOURNAL_PATH ?? "") === "";
+    if (o.journal === undefined && journal !== undefined && fromFile) {
+      // An operator layering live.json may expect its journal.path to be used: say why it is not.
+      logger.info(
+        { configured: config.journal.path, journal: journal.path },
+        "paper: journal.path of the configuration is not used (it is the live journal's): " +
+          "set MM_JOURNAL_PATH to keep paper history in a file",
+      );
+    }
     // A kept journal: the markets earlier runs on it saw settle are settled on this fresh mock too.
     if (journal !== undefined) {
       settleFromJournal(mock, journal.path, journalAccount(config.exchange.baseUrl, wallet), logger);

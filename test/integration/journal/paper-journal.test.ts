@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,25 @@ describe("paper mode's journal", () => {
       ).toBe(true);
     } finally {
       rmSync(dirname(path), { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it("mm paper --config live.json: not live.json's journal.path, so no paper fill lands in the live journal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mm-paper-live-"));
+    const live = join(dir, "live.sqlite");
+    const file = join(dir, "live.json");
+    writeFileSync(file, JSON.stringify({ journal: { path: live } }));
+    const { logger, sink } = memoryLogger();
+    const paper = await startPaperDaemon({ files: [file], env: {}, cwd: dir, port: 0, flow: false, logger });
+    const path = paper.journal?.path ?? "";
+    try {
+      expect((await paper.stop("test over")).exitCode).toBe(0);
+      expect(path.startsWith(join(tmpdir(), "mm-paper-"))).toBe(true);
+      expect(existsSync(live)).toBe(false);
+      expect(sink.records().some((r) => String(r.msg).includes("MM_JOURNAL_PATH"))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      if (path !== "") rmSync(dirname(path), { recursive: true, force: true });
     }
   }, 20_000);
 });

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,19 +41,38 @@ describe("where the journal lives", () => {
     ).toBeUndefined();
   });
 
-  it("mm paper: a fresh private temp file per run unless journal.path is set", () => {
-    const a = paperJournalSettings(config(), "/srv");
-    const b = paperJournalSettings(config(), "/srv");
+  it("mm paper: a fresh private temp file per run unless MM_JOURNAL_PATH is set", () => {
+    const a = paperJournalSettings(config(), { env: {}, cwd: "/srv" });
+    const b = paperJournalSettings(config(), { env: {}, cwd: "/srv" });
     try {
       expect(a?.path).toMatch(new RegExp(`^${join(tmpdir(), "mm-paper-")}[^/]+/journal\\.sqlite$`));
       expect(a?.path).not.toBe(b?.path);
     } finally {
       for (const s of [a, b]) if (s !== undefined) rmSync(dirname(s.path), { recursive: true, force: true });
     }
-    expect(paperJournalSettings(config({ MM_JOURNAL_PATH: "/x/j.sqlite" }), "/srv")?.path).toBe(
-      "/x/j.sqlite",
-    );
-    expect(paperJournalSettings(config({ MM_JOURNAL_ENABLED: "false" }), "/srv")).toBeUndefined();
+    const env = { MM_JOURNAL_PATH: "x/j.sqlite" };
+    expect(paperJournalSettings(config(env), { env, cwd: "/srv" })?.path).toBe("/srv/x/j.sqlite");
+    expect(
+      paperJournalSettings(config({ MM_JOURNAL_ENABLED: "false" }), { env: {}, cwd: "/srv" }),
+    ).toBeUndefined();
+  });
+
+  it("mm paper: journal.path of a --config file (the live journal's) is not used: paper fills never land in it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mm-settings-test-"));
+    try {
+      const file = join(dir, "live.json");
+      writeFileSync(file, JSON.stringify({ journal: { path: "/var/lib/mm/live.sqlite" } }));
+      const live = loadConfig({ files: [file], env: {} });
+      const paper = paperJournalSettings(live, { env: {}, cwd: "/srv" });
+      if (paper !== undefined) rmSync(dirname(paper.path), { recursive: true, force: true });
+      expect(paper?.path).toMatch(new RegExp(`^${join(tmpdir(), "mm-paper-")}[^/]+/journal\\.sqlite$`));
+      // Named for this run, it is used: an explicit choice, not a layered live file's.
+      const env = { MM_JOURNAL_PATH: "/tmp/paper-kept.sqlite" };
+      const kept = paperJournalSettings(loadConfig({ files: [file], env }), { env, cwd: "/srv" });
+      expect(kept?.path).toBe("/tmp/paper-kept.sqlite");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a bad journal setting at load, naming it", () => {
