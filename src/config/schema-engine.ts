@@ -237,7 +237,7 @@ export const engineSchema = {
       env: "MM_JOURNAL_SYNCHRONOUS",
     }),
     retentionDays: setting({
-      doc: "Days of order detail the journal keeps: order intents, send outcomes, counts of intents dropped unsent, and PnL and inventory snapshots older than this are deleted (hourly, in small steps; the freed space is reused, so the file stops growing). Never deleted: fills, fees, the account rows they moved (mm report), each token's last account, and orders a run that did not stop cleanly may have left resting (restore). 0 = keep everything.",
+      doc: "Days of order detail the journal keeps: order intents, send outcomes, counts of intents dropped unsent, and PnL and inventory snapshots older than this are deleted (hourly, in small steps; the freed space is reused, so the file stops growing). Never deleted: fills, fees, the account rows they moved (mm report), each token's last account, each account's newest PnL snapshot with the kill switch's drawdown, and orders a run that did not stop cleanly may have left resting (restore). 0 = keep everything.",
       format: "mm-int",
       default: 7,
       env: "MM_JOURNAL_RETENTION_DAYS",

@@ -42,7 +42,15 @@ const SELECT: Record<PrunedTable, string> = {
                OR a.realised_pico <> coalesce((SELECT p.realised_pico FROM accounts p WHERE p.run_id = a.run_id
                     AND p.token_id = a.token_id AND p.id < a.id ORDER BY p.id DESC LIMIT 1), '0')) END AS keep
              FROM accounts a WHERE a.reason = 'snapshot' AND a.id > @after ORDER BY a.id LIMIT @limit`,
-  pnl: "SELECT id, at_ms AS t, reason <> 'snapshot' AS keep FROM pnl WHERE id > @after ORDER BY id LIMIT @limit",
+  // The account's newest snapshot carrying the kill switch's drawdown stays: the next run starts with
+  // that drawdown used (readCarriedDrawdown), and with journal.snapshotIntervalMs 0 a flat drawdown
+  // sits in one row for days. A later such row of the account is most often the next one, so the
+  // NOT EXISTS stops early; only the newest rows scan to the end.
+  pnl: `SELECT p.id, p.at_ms AS t, CASE WHEN p.at_ms < @cutoff THEN (p.reason <> 'snapshot' OR (
+          p.drawdown_micro IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM pnl q JOIN runs qr ON qr.run_id = q.run_id
+            WHERE q.id > p.id AND q.drawdown_micro IS NOT NULL AND qr.account = r.account))) END AS keep
+        FROM pnl p JOIN runs r ON r.run_id = p.run_id WHERE p.id > @after ORDER BY p.id LIMIT @limit`,
 };
 
 interface Candidate {
@@ -55,7 +63,8 @@ interface Candidate {
  * Deletes the journal's audit rows older than a cutoff, a bounded chunk at a time, never what a
  * restart restores or what `mm report` adds up: intents and outcomes (except placements that may still
  * rest, MAY_REST, and their intents), counts of unsent intents, account snapshots that realised
- * nothing and are not their run's last row of the token, and PnL snapshots. Fills, fees, the other
+ * nothing and are not their run's last row of the token, and PnL snapshots (but each account's newest
+ * one carrying the kill switch's drawdown, which a restart carries). Fills, fees, the other
  * account rows, runs and tokens stay. Each pass walks each table from its first row, so a row kept
  * once (an order that rested) is looked at again, and goes once it no longer needs to stay; the walk
  * stops at the first row newer than the cutoff (ids grow with time).

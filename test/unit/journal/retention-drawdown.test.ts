@@ -4,7 +4,7 @@ import { JournalPruner } from "../../../src/journal/prune.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { DAY_MS } from "../../../src/journal/retention.js";
 import { JournalWriter, type PnlRecord } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 /*
  * Review 16 (journal). An armed kill switch's drawdown carries over to the account's next run from
