@@ -1,3 +1,4 @@
+import BetterSqlite3 from "better-sqlite3";
 import { ConfigError } from "../config/errors.js";
 import type { Clock } from "../core/clock.js";
 import { weiToString } from "../core/wei.js";
@@ -62,7 +63,8 @@ export interface DaemonJournal {
  * may trade, reads what earlier runs of the same account left (each token's account, the orders they
  * may have left resting, a kill-switch trip nobody re-armed: said at warn, the engine starts tripped), writes the restored accounts as this run's first rows, and builds the
  * recorder that journals the engine's events. A journal that cannot be opened (unwritable folder,
- * schema newer than this mm) is a ConfigError on journal.path (exit code 2): nothing was sent yet.
+ * schema newer than this mm), or whose start-up writes fail (locked past the wait, full disk), is a
+ * ConfigError on journal.path (exit code 2): nothing was sent yet.
  * @example const j = openDaemonJournal(settings, { account, session, tokens, clock, logger });
  * createEngine({ …, options: { …, restore: j.restore }, listener: (e) => j.recorder.onEvent(e) });
  */
@@ -167,6 +169,14 @@ export function openDaemonJournal(
     };
   } catch (err) {
     db.close();
+    // The start-up writes (run row, restore rows) fail like the open when the file cannot take them:
+    // a lock held past the start's wait (an operator's sqlite3 shell, a VACUUM), a full disk. Nothing
+    // was sent yet, and it is the operator's file to fix: the same error as an open that failed.
+    if (err instanceof BetterSqlite3.SqliteError) {
+      throw new ConfigError([
+        { field: "journal.path", message: `cannot write the journal at ${settings.path}: ${err.message}` },
+      ]);
+    }
     throw err;
   }
 }

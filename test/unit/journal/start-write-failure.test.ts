@@ -7,7 +7,7 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { journalPath } from "../journal/support.js";
+import { journalPath } from "./support.js";
 
 /*
  * Review 16 (journal). openDaemonJournal turns a file that cannot be opened into a ConfigError on
