@@ -116,6 +116,7 @@ export function openDaemonJournal(
       restored: accounts,
       restoredMarks: marks,
       restoredOrders: restore.orders,
+      unanswered: restore.unanswered,
       foreignAccounts: new Map([...found.accounts].filter(([t]) => !traded.has(t))),
       // The start-up above may wait the open's 5 s for a lock (nothing is in flight yet); the
       // recorder's writes run between the engine's sends and wait DAEMON_BUSY_TIMEOUT_MS at most.
@@ -246,6 +247,7 @@ function logRestore(logger: Logger, path: string, run: number, r: JournalRestore
       earlierRuns: r.runs,
       restoredTokens: r.accounts.size,
       restoredOrders: r.orders.size,
+      unansweredPlacements: r.unanswered.size,
       feesPending: r.feePending.length,
       realisedPico: realised.toString(),
       feesPico: fees.toString(),

@@ -72,6 +72,14 @@ export interface EngineRestore {
    */
   readonly orderTokens?: ReadonlyMap<string, string>;
   /**
+   * clientOrderId → placements earlier runs sent without a definite answer (killed with the request
+   * on the wire, or answered ambiguously): the start-up reconcile looks them up by clientOrderId
+   * (the order history); one found joins `orders` (its token and placement time with it), so its
+   * fills made while mm was down are applied, and each answer is reported (`placement_resolved`) for
+   * the journal. Default none.
+   */
+  readonly unanswered?: ReadonlyMap<string, { readonly tokenId: string; readonly atMs: number }>;
+  /**
    * The drawdown kill switch's trip when the last run of the account ended with it tripped and not
    * re-armed: the engine starts tripped (quoting nothing) until `rearmKillSwitch`. Default none.
    */

@@ -188,6 +188,19 @@ export type EngineEvent =
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }
+  /**
+   * The start-up reconcile looked up, by clientOrderId, a placement an earlier run sent without a
+   * definite answer (EngineRestore.unanswered): found (`orderId`, the exchange's `status` and market),
+   * or not found once the unknown-order grace is over (`orderId` undefined: never placed).
+   */
+  | {
+      readonly type: "placement_resolved";
+      readonly atMs: number;
+      readonly clientOrderId: string;
+      readonly orderId: string | undefined;
+      readonly marketId: string | undefined;
+      readonly status: string | undefined;
+    }
   | {
       readonly type: "reconcile_failed";
       readonly atMs: number;

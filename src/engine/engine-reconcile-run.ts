@@ -10,6 +10,7 @@ import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.
 import { readPositionsAt } from "./engine-positions.js";
 import type { DriftRecordGate } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
+import { resolveUnanswered } from "./resolve-unanswered.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
@@ -33,6 +34,8 @@ export interface ReconcileMemory {
    * clock that steps or drifts while the daemon runs (NTP, a VM paused) is followed.
    */
   clockOffsetMs?: number;
+  /** Set once the earlier runs' unanswered placements were looked up (resolveUnanswered). */
+  unansweredDone?: boolean;
 }
 
 /**
@@ -79,6 +82,11 @@ export async function reconcileOnce(
   const priorOffsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
   const last = memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
+  // Placements of earlier runs with no definite answer: found by clientOrderId, they join the restored
+  // orders before the search below (their fills made while mm was down).
+  if (reason === "startup" && memory.unansweredDone !== true) {
+    memory.unansweredDone = await resolveUnanswered(core, core.exchange, priorOffsetMs);
+  }
   // Fees still to come for fills of an earlier run: page back to the oldest, keep only those trades.
   const restored = core.restored;
   const oldest = restored.oldestAwaitedMs();
@@ -91,7 +99,7 @@ export async function reconcileOnce(
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
   const source =
     reason === "startup"
-      ? withOrderFills(recognising(core.exchange, options.restore.orders), core.exchange)
+      ? withOrderFills(recognising(core.exchange, restored.orders()), core.exchange)
       : core.exchange;
   const report = await runReconcile(
     sessionTrades(source, tradesSince, {
@@ -139,7 +147,7 @@ export async function reconcileOnce(
     );
   }
   if (report.orphans.length > 0) {
-    const recognised = recognisedCount(report.orphans, options.restore.orders);
+    const recognised = recognisedCount(report.orphans, restored.orders());
     core.log.warn({ orphans: report.orphans.map((o) => o.id), recognised }, "orphan orders: cancelling");
     core.send(orphanCancels(report.orphans, (o) => tokens.tokenOf(o)));
   }

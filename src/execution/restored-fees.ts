@@ -114,8 +114,10 @@ export class RestoredFees {
   readonly #sharesOut = new Map<string, bigint>();
   readonly #journaled = new Map<string, number>();
   readonly #orders: ReadonlyMap<string, string>;
-  readonly #ordersSinceMs: number | undefined;
+  #ordersSinceMs: number | undefined;
   readonly #tokens: ReadonlyMap<string, string>;
+  /** Orders (orderId → clientOrderId, tokenId) added at start by addOrders. */
+  readonly #added = new Map<string, { readonly clientOrderId: string; readonly tokenId: string }>();
   readonly #traded: (tokenId: string) => boolean;
   #searching: boolean;
 
@@ -143,6 +145,36 @@ export class RestoredFees {
   }
 
   /**
+   * Adds orders an earlier run left whose ids the restore did not have (placements without a
+   * definite answer, found by clientOrderId at start): their fills made while mm was down are looked
+   * for as the other restored orders'. Only before endSearch.
+   */
+  addOrders(
+    orders: readonly {
+      readonly orderId: string;
+      readonly clientOrderId: string;
+      readonly tokenId: string;
+      readonly placedAtMs: number;
+    }[],
+  ): void {
+    for (const o of orders) {
+      const first = this.#orders.size + this.#added.size === 0;
+      this.#added.set(o.orderId, { clientOrderId: o.clientOrderId, tokenId: o.tokenId });
+      // Undefined with orders restored means "page back to all": kept so.
+      if (first || (this.#ordersSinceMs !== undefined && o.placedAtMs < this.#ordersSinceMs)) {
+        this.#ordersSinceMs = o.placedAtMs;
+      }
+    }
+    if (orders.length > 0) this.#searching = true;
+  }
+
+  /** exchange orderId → clientOrderId of the restored orders (the restore's and those added). */
+  orders(): ReadonlyMap<string, string> {
+    if (this.#added.size === 0) return this.#orders;
+    return new Map([...this.#orders, ...[...this.#added].map(([id, a]) => [id, a.clientOrderId] as const)]);
+  }
+
+  /**
    * While fills made while mm was down are looked for: how far back their trades may go (the oldest
    * restored order's placement, less MISSED_SEARCH_SLACK_MS; -Infinity when unknown). Undefined
    * once the search is over or when there is nothing to look for.
@@ -155,7 +187,7 @@ export class RestoredFees {
 
   /** True while the search is on and `orderId` is an order an earlier run left: its older trades are wanted. */
   searches(orderId: string): boolean {
-    return this.#searching && this.#orders.has(orderId);
+    return this.#searching && this.#cidOf(orderId) !== undefined;
   }
 
   /**
@@ -168,7 +200,7 @@ export class RestoredFees {
 
   /** How many restored orders the search for fills made while mm was down covers (0 once over). */
   get searching(): number {
-    return this.#searching ? this.#orders.size : 0;
+    return this.#searching ? this.#orders.size + this.#added.size : 0;
   }
 
   /** Fills whose fee is still awaited. */
@@ -211,7 +243,9 @@ export class RestoredFees {
   }
 
   #tokenOf(orderId: string): { tokenId: string; traded: boolean } | undefined {
-    const tokenId = this.searches(orderId) ? this.#tokens.get(orderId) : undefined;
+    const tokenId = this.searches(orderId)
+      ? (this.#tokens.get(orderId) ?? this.#added.get(orderId)?.tokenId)
+      : undefined;
     return tokenId === undefined ? undefined : { tokenId, traded: this.#traded(tokenId) };
   }
 
@@ -227,7 +261,7 @@ export class RestoredFees {
     const key = keyOf(fill.tradeId, fill.orderId);
     if (this.#awaited.has(key) || this.#attached.has(key) || this.#journaled.has(key)) return undefined;
     this.#journaled.set(key, fill.tsMs);
-    return { ...fill, clientOrderId: fill.clientOrderId ?? this.#orders.get(fill.orderId) };
+    return { ...fill, clientOrderId: fill.clientOrderId ?? this.#cidOf(fill.orderId) };
   }
 
   /**
@@ -241,13 +275,17 @@ export class RestoredFees {
     if (!this.searches(fill.orderId) || !(fill.tsMs < sessionStartMs)) return undefined;
     const key = keyOf(fill.tradeId, fill.orderId);
     if (this.#awaited.has(key) || this.#attached.has(key) || this.#journaled.has(key)) return undefined;
-    const f: Fill = { ...fill, clientOrderId: fill.clientOrderId ?? this.#orders.get(fill.orderId) };
+    const f: Fill = { ...fill, clientOrderId: fill.clientOrderId ?? this.#cidOf(fill.orderId) };
     this.#inventory.amendBase(f.tokenId, (base) => applyTrade(base, f.side, f.priceMicro, f.sizeMicro));
     const moved = f.side === "buy" ? -f.sizeMicro : f.sizeMicro;
     this.#sharesOut.set(f.tokenId, this.sharesOut(f.tokenId) + moved);
     this.#awaited.set(key, f);
     if (fee !== undefined) this.setFee(f.tradeId, f.orderId, fee);
     return f;
+  }
+
+  #cidOf(orderId: string): string | undefined {
+    return this.#orders.get(orderId) ?? this.#added.get(orderId)?.clientOrderId;
   }
 
   /** Attaches the fee of a restored fill (or corrects it); true when it changed anything. */

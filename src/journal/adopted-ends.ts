@@ -3,7 +3,7 @@ import type { JournalWriter } from "./writer.js";
 
 /** What AdoptedEnds reads from the engine: the orders it holds live (TradingEngine.liveOrders). */
 export interface LiveOrders {
-  liveOrders?(): readonly { readonly orderId: string | undefined }[];
+  liveOrders?(): readonly { readonly orderId: string | undefined; readonly clientOrderId?: string }[];
 }
 
 /**
@@ -24,12 +24,17 @@ export interface LiveOrders {
  * @example const ends = new AdoptedEnds(restore.orders); ends.watch(engine); ends.closeEnded(engine, writer, run, now);
  */
 export class AdoptedEnds {
-  readonly #restored: ReadonlyMap<string, string>;
+  readonly #restored: Map<string, string>;
   readonly #watched = new Map<string, string>();
 
   /** @param restored orders earlier runs may have left resting: exchange orderId → clientOrderId. */
   constructor(restored: ReadonlyMap<string, string>) {
-    this.#restored = restored;
+    this.#restored = new Map(restored);
+  }
+
+  /** One more order an earlier run left (an unanswered placement found at start), before `watch`. */
+  add(orderId: string, clientOrderId: string): void {
+    this.#restored.set(orderId, clientOrderId);
   }
 
   /** Orders followed (adopted, not seen ended yet). */

@@ -46,3 +46,24 @@ export const MAY_REST = `(
 
 /** SQL condition: the run `r` did not stop cleanly (killed, still running, or left orders open). */
 export const UNCLEAN_RUN = "(r.stopped_at_ms IS NULL OR r.open_at_stop <> 0)";
+
+/**
+ * SQL condition: the `intents` row `i` is a placement sent without a definite answer journaled — none
+ * (the run was killed with it on the wire) or only `ambiguous` (a timeout, a 5xx) — that no cancel
+ * row ends. It may have reached the book, rested and filled, and the journal does not know its
+ * orderId: restore offers it by clientOrderId (JournalRestore.unanswered) for the start-up reconcile
+ * to look up, which then journals the answer (an `accepted` row with the orderId, or `rejected`
+ * `never_placed`). Retention does not keep these intents past journal.retentionDays (pruned by
+ * their own run while it ran, or by another daemon on the file): a start answers them long before.
+ * @example db.prepare(`SELECT i.client_order_id FROM intents i JOIN runs r ON r.run_id = i.run_id WHERE ${UNANSWERED}`)
+ */
+export const UNANSWERED = `(
+  i.sent = 1
+  AND NOT EXISTS (SELECT 1 FROM outcomes p WHERE p.client_order_id = i.client_order_id
+                  AND p.op = 'place' AND p.outcome IN ('accepted', 'rejected'))
+  AND NOT EXISTS (SELECT 1 FROM outcomes c WHERE c.client_order_id = i.client_order_id
+                  AND c.op = 'cancel' AND c.outcome IN ${ENDING_CANCELS})
+)`;
+
+/** The `code` of the `rejected` place row journaled for an unanswered placement the exchange never had. */
+export const NEVER_PLACED = "never_placed";

@@ -16,7 +16,7 @@ export interface JournalSource {
    * adopted order of an earlier run end (TradingEngine has it). Without it such orders are left for
    * the next start's check of gone orders.
    */
-  liveOrders?(): readonly { readonly orderId: string | undefined }[];
+  liveOrders?(): readonly { readonly orderId: string | undefined; readonly clientOrderId?: string }[];
 }
 
 export interface JournalRecorderOptions {
@@ -43,6 +43,11 @@ export interface JournalRecorderOptions {
    * clientOrderId). Those this run adopted are journaled closed when they end (AdoptedEnds).
    */
   readonly restoredOrders?: ReadonlyMap<string, string>;
+  /**
+   * Placements earlier runs sent without a definite answer (JournalRestore.unanswered): the answer
+   * the start-up reconcile finds for one (`placement_resolved`) is journaled in the run that sent it.
+   */
+  readonly unanswered?: ReadonlyMap<string, { readonly run: number; readonly marketId: string }>;
   /**
    * The journaled accounts of tokens this run does not trade (restore): the starting point of the
    * `restored_fill`s booked under such a token (ForeignFills).

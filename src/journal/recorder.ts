@@ -5,6 +5,7 @@ import { AdoptedEnds } from "./adopted-ends.js";
 import { sameAccount } from "./codec.js";
 import { ForeignFills } from "./foreign-fills.js";
 import { DAEMON_BUSY_TIMEOUT_MS, LockWait } from "./lock-wait.js";
+import { PlacementAnswers } from "./placement-answers.js";
 import type { JournalRecorderOptions, JournalSource } from "./recorder-options.js";
 import { UnsentCounts } from "./unsent.js";
 import type { AccountReason } from "./writer.js";
@@ -23,7 +24,9 @@ export const UNSENT_FLUSH_MS = 5_000;
  * Writes the engine's events into the journal, synchronously, each as it happens, so that what the
  * engine did before a crash is on disk when the process dies:
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
- *   place / cancel / cancel-all outcomes of requests made;
+ *   place / cancel / cancel-all outcomes of requests made; the answer found after the fact of a
+ *   placement answered ambiguously (at a reconcile) or of an earlier run's placement sent without a
+ *   definite answer (`placement_resolved`, at start): PlacementAnswers;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
  *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
@@ -60,11 +63,13 @@ export class JournalRecorder {
   readonly #lock: LockWait;
   readonly #adopted: AdoptedEnds;
   readonly #foreign: ForeignFills;
+  readonly #answers: PlacementAnswers;
 
   constructor(o: JournalRecorderOptions) {
     this.#o = o;
     this.#adopted = new AdoptedEnds(o.restoredOrders ?? new Map());
     this.#foreign = new ForeignFills(o.foreignAccounts ?? new Map());
+    this.#answers = new PlacementAnswers(o.unanswered);
     this.#lock = new LockWait({
       target: o.writer,
       waitMs: o.busyTimeoutMs ?? DAEMON_BUSY_TIMEOUT_MS,
@@ -185,6 +190,11 @@ export class JournalRecorder {
           latencyMs: e.latencyMs,
           atMs: e.atMs,
         });
+        if (e.outcome === "ambiguous") this.#answers.ambiguous(e.intent.clientOrderId, e.intent.marketId);
+        return true;
+      case "placement_resolved":
+        this.#answers.resolved(w, run, e);
+        if (e.orderId !== undefined) this.#adopted.add(e.orderId, e.clientOrderId);
         return true;
       case "place_dropped":
         this.#countUnsent("place", e.intent.marketId, e.reason, e.atMs);
@@ -271,6 +281,7 @@ export class JournalRecorder {
               false,
             );
           this.#adopted.closeEnded(source, w, run, e.atMs);
+          this.#answers.bindLive(source, w, run, e.atMs);
         });
         // Often nothing changed: an empty transaction proves nothing about the lock.
         return false;

@@ -10,8 +10,10 @@ import {
   readCarriedDrawdown,
   readTrip,
 } from "./restore-kill-switch.js";
+import { readUnanswered, type UnansweredPlacement } from "./unanswered.js";
 
 export type { CarriedDrawdown, RestoredTrip } from "./restore-kill-switch.js";
+export type { UnansweredPlacement } from "./unanswered.js";
 
 /** What the journal carries over to a new run of the same account. */
 export interface JournalRestore {
@@ -46,6 +48,14 @@ export interface JournalRestore {
    * An order whose intent is missing has none.
    */
   readonly orderTokens: ReadonlyMap<string, string>;
+  /**
+   * Placements of earlier runs that did not stop cleanly sent without a definite answer (none: killed
+   * with the request on the wire; or `ambiguous`), by clientOrderId (UNANSWERED). Their orderId is not
+   * journaled, yet they may have rested and filled: the start-up reconcile looks them up by
+   * clientOrderId and, found, treats them as `orders` (their fills made while mm was down applied).
+   * `orderFills` holds the fills already journaled under their clientOrderIds.
+   */
+  readonly unanswered: ReadonlyMap<string, UnansweredPlacement>;
   /**
    * Each token's last journaled mark (micro-USDC: the mid, or a settled market's payout, of the
    * newest account row of the account's runs that has one; a run's rows before its first mark
@@ -101,7 +111,7 @@ interface PendingRow {
 /**
  * Reads what a new run of `account` (exchange base URL + wallet) restores: the latest account row
  * of every token any earlier run of that account traded, the orders those runs may have left
- * behind, their recent fills that have no fee row yet, a kill-switch trip not re-armed since, or else
+ * behind (and the placements they sent without a definite answer), their recent fills that have no fee row yet, a kill-switch trip not re-armed since, or else
  * the drawdown the armed switch had reached. A fill and its account row commit
  * together, and so do a fee and the account after it, so a fill without a fee row is in the
  * restored account without its fee. Runs of other accounts in the same file are ignored, so one journal can serve several
@@ -177,9 +187,13 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
       .all({ account, beforeRun }) as { market_id: string; at_ms: bigint }[];
     const trip = readTrip(db, account, beforeRun);
     const carried = trip === undefined ? readCarriedDrawdown(db, account, beforeRun) : undefined;
-    return { runs: Number(runs.n), rows, marks, orders, pending, journaled, payoutReads, trip, carried };
+    const unanswered = readUnanswered(db, account, beforeRun);
+    return {
+      runs: Number(runs.n),
+      ...{ rows, marks, orders, pending, journaled, payoutReads, trip, carried, unanswered },
+    };
   });
-  const { runs, rows, marks, orders, pending, journaled, payoutReads, trip, carried } = read();
+  const { runs, rows, marks, orders, pending, journaled, payoutReads, trip, carried, unanswered } = read();
   let ordersSinceMs: number | undefined;
   for (const o of orders) {
     const at = Number(o.at_ms);
@@ -190,9 +204,13 @@ export function readRestore(db: Database, account: string, beforeRun: number): J
     marks: new Map(marks.map((r) => [r.token_id, Number(r.mark_micro)])),
     orders: new Map(orders.map((o) => [o.order_id, o.client_order_id])),
     feePending: pending.map(fillOfRow),
-    orderFills: journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),
+    orderFills: [
+      ...journaled.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) })),
+      ...unanswered.fills,
+    ],
     ordersSinceMs,
     orderTokens: new Map(orders.flatMap((o) => (o.token_id === null ? [] : [[o.order_id, o.token_id]]))),
+    unanswered: unanswered.placements,
     payoutReadsSince: new Map(payoutReads.map((p) => [p.market_id, Number(p.at_ms)])),
     runs,
     ...(trip === undefined ? {} : { killSwitch: trip }),

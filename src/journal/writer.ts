@@ -48,7 +48,8 @@ export interface OutcomeRecord {
   readonly orderId: string | undefined;
   /**
    * The exchange's code of a reject or failure (before schema 3: also why a placement was dropped);
-   * for `closed`, the order's final status on the exchange.
+   * for `closed`, the order's final status on the exchange; for an `accepted` placement journaled
+   * after the fact, `resolved`, and `never_placed` for one found never placed (placement-answers.ts).
    */
   readonly code: string | undefined;
   readonly latencyMs: number | undefined;

@@ -88,6 +88,7 @@ describe("readRestore", () => {
       ordersSinceMs: undefined,
       orderTokens: new Map(),
       payoutReadsSince: new Map(),
+      unanswered: new Map(),
       runs: 0,
     });
     db.close();

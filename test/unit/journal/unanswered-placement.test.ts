@@ -5,7 +5,7 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 /*
  * Review 16 (journal). The journal writes a placement's intent before the request leaves, and its

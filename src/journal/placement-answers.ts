@@ -1,0 +1,99 @@
+import { localStateOfRemote } from "../execution/order-state.js";
+import type { LiveOrders } from "./adopted-ends.js";
+import { NEVER_PLACED } from "./may-rest.js";
+import type { JournalWriter } from "./writer.js";
+
+/** The `code` of an `accepted` place row journaled after the fact (the answer itself was ambiguous or lost). */
+export const RESOLVED_CODE = "resolved";
+
+/** A `placement_resolved` engine event, as journaled. */
+export interface ResolvedPlacement {
+  readonly atMs: number;
+  readonly clientOrderId: string;
+  readonly orderId: string | undefined;
+  readonly marketId: string | undefined;
+  readonly status: string | undefined;
+}
+
+/**
+ * Journals the answers placements got after the fact, so that the journal knows the orderId of every
+ * order that may rest (MAY_REST) and a later restart finds its fills made while mm was down:
+ * - an earlier run's placement sent without a definite answer, looked up at start
+ *   (`placement_resolved`): an `accepted` row with its orderId in the run that sent it (beside its
+ *   intent, where MAY_REST reads its size and token), and a closed row when the exchange says it has
+ *   ended; not found, a `rejected` row NEVER_PLACED. Either way restore stops offering it as unanswered;
+ * - a placement of this run answered `ambiguous`: once the engine holds it live with an orderId (its
+ *   reconciler found it), an `accepted` row with that id. One the engine no longer holds live is
+ *   forgotten (it ended; if killed before, the next start looks it up by clientOrderId).
+ * @example const a = new PlacementAnswers(restore.unanswered); a.ambiguous(cid); a.bindLive(engine, writer, run, now);
+ */
+export class PlacementAnswers {
+  readonly #unanswered: ReadonlyMap<string, { readonly run: number; readonly marketId: string }>;
+  readonly #ambiguous = new Map<string, string | undefined>();
+
+  constructor(
+    unanswered: ReadonlyMap<string, { readonly run: number; readonly marketId: string }> = new Map(),
+  ) {
+    this.#unanswered = unanswered;
+  }
+
+  /** A placement of this run (clientOrderId, market) was answered ambiguously. */
+  ambiguous(clientOrderId: string, marketId: string | undefined): void {
+    this.#ambiguous.set(clientOrderId, marketId);
+  }
+
+  /** Journals an earlier run's placement's answer found at start (`run`: this run, for a closed row). */
+  resolved(writer: JournalWriter, run: number, e: ResolvedPlacement): void {
+    const sent = this.#unanswered.get(e.clientOrderId);
+    const marketId = e.marketId ?? sent?.marketId;
+    const orderId = e.orderId;
+    writer.batch(() => {
+      writer.outcome(sent?.run ?? run, {
+        op: "place",
+        clientOrderId: e.clientOrderId,
+        marketId,
+        outcome: orderId === undefined ? "rejected" : "accepted",
+        orderId,
+        code: orderId === undefined ? NEVER_PLACED : RESOLVED_CODE,
+        latencyMs: undefined,
+        atMs: e.atMs,
+      });
+      if (orderId !== undefined && e.status !== undefined && localStateOfRemote(e.status) !== "open") {
+        writer.closed(run, {
+          clientOrderId: e.clientOrderId,
+          orderId,
+          marketId,
+          code: e.status,
+          atMs: e.atMs,
+        });
+      }
+    });
+  }
+
+  /** Journals (in `run`) the orderId of each ambiguous placement `source` now holds live with one. */
+  bindLive(source: LiveOrders | undefined, writer: JournalWriter, run: number, atMs: number): void {
+    if (this.#ambiguous.size === 0 || source?.liveOrders === undefined) return;
+    const live = new Map<string, string | undefined>();
+    for (const o of source.liveOrders())
+      if (o.clientOrderId !== undefined) live.set(o.clientOrderId, o.orderId);
+    for (const [clientOrderId, marketId] of this.#ambiguous) {
+      if (!live.has(clientOrderId)) {
+        this.#ambiguous.delete(clientOrderId);
+        continue;
+      }
+      const orderId = live.get(clientOrderId);
+      if (orderId === undefined) continue;
+      this.#ambiguous.delete(clientOrderId);
+      writer.outcome(run, {
+        op: "place",
+        clientOrderId,
+        marketId,
+        outcome: "accepted",
+        orderId,
+        code: RESOLVED_CODE,
+        latencyMs: undefined,
+        atMs,
+      });
+    }
+  }
+}
