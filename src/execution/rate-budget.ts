@@ -222,19 +222,12 @@ export class RateBudget {
 
   /**
    * Applies an answer's X-RateLimit-* headers. They describe the tightest applicable bucket without
-   * naming it, so they go to the bucket of `op` whose limit is nearest (by ratio) to X-RateLimit-Limit.
+   * naming it, so they go to the bucket of `op` the header most plausibly describes (see
+   * {@link headerSlot}): one whose window the reset fits in, nearest by limit.
    * @returns tokens charged as foreign use
    */
   observe(op: BudgetOp, view: ServerRateView, sentAt: number, now: number): number {
-    let best: Slot | undefined;
-    let bestDist = Number.POSITIVE_INFINITY;
-    for (const s of this.#of(op)) {
-      const dist = Math.abs(Math.log(Math.max(1, view.limit) / s.tb.limit));
-      if (dist < bestDist) {
-        best = s;
-        bestDist = dist;
-      }
-    }
+    const best = headerSlot(this.#of(op), view);
     return best === undefined ? 0 : best.tb.observe(view, sentAt, now);
   }
 
@@ -267,6 +260,39 @@ export class RateBudget {
     if (slots === undefined) throw new RangeError(`unknown budget op ${op}`);
     return slots;
   }
+}
+
+/** X-RateLimit-Reset is whole delta seconds: a reset up to this long fits a one-second window. */
+const ONE_SECOND_RESET_MS = 1_000;
+
+/**
+ * The bucket an answer's X-RateLimit-* headers describe. By the limit alone (nearest by ratio) a
+ * lifted rateLimitPerMin misleads: at 12000 or 30000 the wallet's place bucket is 1000 or 2500 per
+ * second, as near to or farther from the wallet's baseline header (limit 50) than the IP's 1000 per
+ * 60 s, and the header lowered the IP bucket to 50 per 60 s until restart. So the reset decides first:
+ * - a reset longer than a bucket's window rules that bucket out (its window refills sooner);
+ * - a reset of at most one second is taken for a one-second window when the op has one: such a
+ *   window always shows it, a 60 s window only in its last second. Wrong then (a 60 s header in its
+ *   last second), the header can lower the 1 s bucket only to a limit that the 60 s bucket spends in a
+ *   minute: still sixty times its own rate, so it never binds; its foreign charge ends by the reset.
+ * Among what is left, nearest limit by ratio, ties to the shorter window. Should the reset rule every
+ * bucket out (a server outside the spec), the limit alone decides.
+ */
+function headerSlot(slots: readonly Slot[], view: ServerRateView): Slot | undefined {
+  const resetMs = Math.max(0, view.resetAt - view.observedAt);
+  let fits = slots.filter((s) => resetMs <= s.tb.windowMs);
+  if (resetMs <= ONE_SECOND_RESET_MS && fits.some((s) => s.tb.windowMs <= ONE_SECOND_RESET_MS))
+    fits = fits.filter((s) => s.tb.windowMs <= ONE_SECOND_RESET_MS);
+  let best: Slot | undefined;
+  let bestDist = Number.POSITIVE_INFINITY;
+  for (const s of fits.length > 0 ? fits : slots) {
+    const dist = Math.abs(Math.log(Math.max(1, view.limit) / s.tb.limit));
+    if (dist < bestDist || (dist === bestDist && best !== undefined && s.tb.windowMs < best.tb.windowMs)) {
+      best = s;
+      bestDist = dist;
+    }
+  }
+  return best;
 }
 
 /** One-second windows may burst their whole limit; longer ones are paced with ten seconds' worth. */

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
 
 /**
- * Review 16 (queue): RateBudget.observe sends X-RateLimit-* to the bucket of the op whose limit is
- * nearest by ratio to X-RateLimit-Limit, and a lower limit lowers that bucket's capacity for good.
+ * Review 16 (queue): RateBudget.observe sent X-RateLimit-* to the bucket of the op whose limit is
+ * nearest by ratio to X-RateLimit-Limit, and a lower limit lowered that bucket's capacity for good.
  * With a market-maker lift configured through queue.rateLimitPerMin (spec: 10 to 50 times on place),
  * the wallet's place bucket (50 × k per 1 s) is as near to, or farther from, a header of 50 than the
  * IP's (1000 per 60 s): the wallet's own header (a lift not, or no longer, granted: the very case the
@@ -29,4 +29,39 @@ describe("queue: a wallet rate-limit header under a lifted rateLimitPerMin", () 
       expect(byWindow.get(1_000)).toBe(50);
     });
   }
+
+  it("a reset longer than the 1 s window rules the wallet bucket out, whatever the limit's ratio says", () => {
+    // Wallet place 2500/s; a 2000 is nearer 2500 than 1000 by ratio, but a 40 s reset is no 1 s window.
+    const budget = new RateBudget({ rateLimitPerMin: 30_000 });
+    const now = 10_000;
+    budget.observe(
+      "place",
+      { limit: 2_000, remaining: 1_990, resetAt: now + 40_000, observedAt: now },
+      now - 5,
+      now,
+    );
+    const byWindow = new Map(budget.buckets("place").map((b) => [b.windowMs, b.capacity]));
+    expect(byWindow.get(1_000)).toBe(2_500);
+    expect(byWindow.get(60_000)).toBe(1_000);
+  });
+
+  it("at the baseline the IP's header (long reset) still goes to the IP bucket, the wallet's to the wallet's", () => {
+    const budget = new RateBudget({ rateLimitPerMin: 600 });
+    const now = 10_000;
+    budget.observe(
+      "place",
+      { limit: 900, remaining: 899, resetAt: now + 30_000, observedAt: now },
+      now - 5,
+      now,
+    );
+    budget.observe(
+      "place",
+      { limit: 40, remaining: 39, resetAt: now + 1_000, observedAt: now },
+      now - 5,
+      now,
+    );
+    const byWindow = new Map(budget.buckets("place").map((b) => [b.windowMs, b.capacity]));
+    expect(byWindow.get(60_000)).toBe(900);
+    expect(byWindow.get(1_000)).toBe(40);
+  });
 });
