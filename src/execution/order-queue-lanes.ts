@@ -12,6 +12,7 @@ export interface PlaceAnswer {
 export interface QueuedPlace {
   readonly intent: PlaceIntent;
   readonly key: string;
+  /** Place in line; a placement superseding a queued one of the same key keeps that one's (and its enqueuedAt). */
   readonly seq: number;
   readonly enqueuedAt: number;
   /** Sends so far (a retryable reject may re-queue it once). */
@@ -55,7 +56,7 @@ export function quoteKey(i: PlaceIntent): string {
   return `${i.tokenId}|${i.quote.side}|${i.quote.level}`;
 }
 
-/** Most urgent first; among equals, oldest first. */
+/** Most urgent first; among equals, oldest first (by the quote's place in line: see QueuedPlace.seq). */
 function before(a: QueuedPlace, b: QueuedPlace): boolean {
   const ua = a.intent.urgencyTicks;
   const ub = b.intent.urgencyTicks;

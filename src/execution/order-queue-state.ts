@@ -101,12 +101,17 @@ export class QueueState implements SettleTarget {
       this.dropPlace({ intent, lastAnswer: undefined }, "closed");
       return;
     }
-    const now = this.#o.clock.now();
+    const key = quoteKey(intent);
+    // A placement that supersedes a queued one for the same quote keeps its place in line (seq, and
+    // the wait is counted from it): with a fresh seq the quote moved to the back at every requote, so
+    // under a saturated place budget the token re-quoted most often (its price moving most) was never
+    // the oldest and got no placement out at all, while the others did.
+    const queued = this.places.byKey(key);
     const item: QueuedPlace = {
       intent,
-      key: quoteKey(intent),
-      seq: this.nextSeq(),
-      enqueuedAt: now,
+      key,
+      seq: queued?.seq ?? this.nextSeq(),
+      enqueuedAt: queued?.enqueuedAt ?? this.#o.clock.now(),
       attempts: 0,
       lastAnswer: undefined,
     };

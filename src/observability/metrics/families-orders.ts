@@ -120,7 +120,7 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     queueWait: new Histogram({
       name: "mm_queue_wait_seconds",
-      help: "Time an intent waited in the order queue before it was sent, by op.",
+      help: "Time an intent waited in the order queue before it was sent, by op (a placement: since the first queued one of its quote it superseded).",
       labelNames: ["op"] as const,
       buckets: WAIT_BUCKETS,
       registers,

@@ -61,7 +61,8 @@ describe("OrderQueue supersede and local cancels", () => {
     r.queue.enqueue(place("other-side", { token: "b", side: "sell", price: 520_000 }));
     r.queue.enqueue(place("new", { token: "b", price: 490_000 }));
     await runUntil(r.clock, 1_000);
-    expect(r.port.of("place").map((c) => c.clientOrderId)).toEqual(["first", "other-side", "new"]);
+    // "new" takes "old"'s place in line, ahead of "other-side" (queued after "old").
+    expect(r.port.of("place").map((c) => c.clientOrderId)).toEqual(["first", "new", "other-side"]);
     expect(r.of("place_dropped").map((d) => [d.intent.clientOrderId, d.reason])).toEqual([
       ["old", "superseded"],
     ]);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { place, rig, runUntil } from "../execution/order-queue.helpers.js";
+import { place, rig, runUntil } from "./order-queue.helpers.js";
 
 /**
- * Review 16 (queue): placements of equal urgency go oldest first, and "oldest" is the seq of the
- * newest intent for the quote key: a superseding placement starts at the back. Under a saturated
+ * Review 16 (queue): placements of equal urgency go oldest first, and "oldest" was the seq of the
+ * newest intent for the quote key: a superseding placement started at the back. Under a saturated
  * place budget (here 100 tokens requoting once a second against the wallet's 50/s) the token whose
  * price moves most often — re-quoted every 20 ms, always the youngest item in the lane — is never
  * the oldest, so it never gets a quote out while the others keep coming, however long the wait.
