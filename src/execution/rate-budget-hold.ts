@@ -11,6 +11,16 @@ import type { BudgetOp } from "./rate-budget.js";
  */
 export const GATE_MAX_BLOCK_MS = 60_000;
 
+/**
+ * The shortest one hold lasts, ms. The spec allows `Retry-After: 0` (delta seconds), and a server
+ * that rounds down sends it with up to 999 ms of its window left: held for 0, a cancel answered so
+ * was sent again in the same millisecond, three times, then reported failed. A tenth of a second is
+ * twice the cancel bucket's refill interval (20/s) and more than the IP place bucket's (60 ms); it
+ * spreads the retries but does not wait out a whole rounded-down second (the retries after it may
+ * still draw 429s).
+ */
+export const MIN_BLOCK_MS = 100;
+
 /** Where an over-long Retry-After is reported (a pino Logger fits). */
 export interface RetryAfterLog {
   warn(obj: Record<string, unknown>, msg: string): void;

@@ -1,6 +1,6 @@
 import type { RateLimitScope } from "../exchange/rate-limits.js";
 import { rateLimitsFor } from "../exchange/rate-limits.js";
-import { OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
+import { MIN_BLOCK_MS, OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
 import { type ServerRateView, TokenBucket } from "./token-bucket.js";
 
 /**
@@ -197,9 +197,11 @@ export class RateBudget {
 
   /**
    * A 429's Retry-After (or a back-off): `op`'s buckets send nothing for `forMs` from `now` (the 429
-   * names no scope, so all of them), at most maxBlockMs whoever asks: a longer one is not the rate
-   * limit the spec describes (see GATE_MAX_BLOCK_MS), and is reported at warn once per op and episode
-   * (until {@link answered}), so a 5-minute ban answered every minute makes one line, not five.
+   * names no scope, so all of them), at least MIN_BLOCK_MS (a `Retry-After: 0` resent at once, three
+   * times in a millisecond, used up a cancel's attempts) and at most maxBlockMs whoever asks: a longer
+   * one is not the rate limit the spec describes (see GATE_MAX_BLOCK_MS), and is reported at warn once
+   * per op and episode (until {@link answered}), so a 5-minute ban answered every minute makes one
+   * line, not five.
    * @returns the hold applied, ms
    * @example budget.block("cancel", now, 300_000) // 60_000, warned
    */
@@ -210,7 +212,7 @@ export class RateBudget {
       hold = new OverLongRetryAfter(op, this.#maxBlockMs, this.#log);
       this.#holds.set(op, hold);
     }
-    const heldMs = hold.heldMs(Math.max(0, forMs)) ?? 0;
+    const heldMs = Math.max(MIN_BLOCK_MS, hold.heldMs(Math.max(0, forMs)) ?? 0);
     for (const s of slots) s.tb.block(now + heldMs, now);
     return heldMs;
   }

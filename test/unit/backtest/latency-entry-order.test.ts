@@ -55,14 +55,14 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
     const clock = new SimClock(0);
     const pump = new Pump(clock);
     const reached: string[] = [];
-    // Draws: 10 ms for the read, 0 ms for the cancel.
-    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 10] }, uniformSeq(0.9, 0));
+    // Draws: 100 ms for the read, 0 ms for the cancel.
+    const entry = new LatencyLane({ type: "empirical", samplesMs: [0, 100] }, uniformSeq(0.9, 0));
     const ex = new VenueExchange(fakeVenue(reached), "0xbot" as Address, clock, {
       entry,
       response: latencyLane(0, 1, "response"),
     });
     const budget = new RateBudget({ rateLimitPerMin: 600 });
-    budget.block("cancel", 0, 10); // e.g. a 429's Retry-After: cancels wait until 10 ms
+    budget.block("cancel", 0, 100); // e.g. a 429's Retry-After (at least MIN_BLOCK_MS): cancels wait until 100 ms
     const queue = new OrderQueue({
       clock,
       port: ex,
@@ -80,10 +80,10 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
       orderId: "cancelled-order",
       reason: "test",
     });
-    expect(clock.nextDeadline()).toBe(10); // the queue's wake timer, armed first
-    void ex.openOrders(); // the reconciler's read, sent at 0 ms, reaches the venue at 10 ms
-    await pump.advanceTo(50);
-    // The cancel left at 10 ms, after the read was sent: it must not reach the venue first.
+    expect(clock.nextDeadline()).toBe(100); // the queue's wake timer, armed first
+    void ex.openOrders(); // the reconciler's read, sent at 0 ms, reaches the venue at 100 ms
+    await pump.advanceTo(200);
+    // The cancel left at 100 ms, after the read was sent: it must not reach the venue first.
     expect(reached).toEqual(["openOrders", "cancelled-order"]);
   });
 });
