@@ -245,7 +245,7 @@ export class Metrics implements EngineEventSink {
   }
 
   /** A risk decision: counted by reason; wallet/market cancels are halts. */
-  onRiskDecision(d: Pick<RiskDecision, "reason" | "action" | "scope">): void {
+  onRiskDecision(d: Pick<RiskDecision, "reason" | "action" | "scope" | "detail">): void {
     recordDecision(this.families, d);
   }
 

@@ -143,8 +143,8 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     halts: new Counter({
       name: "mm_risk_halts_total",
-      help: "Wallet- or market-wide halts (every quote cancelled), by reason and scope.",
-      labelNames: ["reason", "scope"] as const,
+      help: "Wallet- or market-wide halts (every quote cancelled), by reason and scope; a market halt's status is the market status that gated it (CLOSED past its closesAt, NOT_OPEN for a refused placement).",
+      labelNames: ["reason", "scope", "status"] as const,
       registers,
     }),
     killSwitch: new Gauge({

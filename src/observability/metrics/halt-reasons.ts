@@ -1,4 +1,6 @@
-import type { GateReason } from "../../risk/decision.js";
+import { MARKET_STATUSES } from "../../core/types.js";
+import { REFUSED_STATUS } from "../../engine/market-refusals.js";
+import type { GateReason, RiskDecision } from "../../risk/decision.js";
 
 /**
  * The halts the risk guard can take, by scope: wallet-wide (every quote cancelled, then a cancel-all
@@ -9,3 +11,30 @@ export const GATE_REASONS_BY_SCOPE: Readonly<Record<"wallet" | "market", readonl
   wallet: ["kill_switch", "platform_frozen", "error_rate_halt"],
   market: ["market_not_open"],
 };
+
+/** A market status the exchange sent that is none of the spec's (the label stays bounded). */
+export const OTHER_STATUS = "other";
+
+/**
+ * Every `status` label a market halt can carry: the spec's statuses but OPEN (which halts nothing),
+ * NOT_OPEN (a placement refused `market_not_open` with no word on the status: market-refusals.ts)
+ * and `other`.
+ */
+export const HALT_STATUSES: readonly string[] = [
+  ...MARKET_STATUSES.filter((s) => s !== "OPEN"),
+  REFUSED_STATUS,
+  OTHER_STATUS,
+];
+const KNOWN = new Set(HALT_STATUSES);
+
+/**
+ * The `status` label of a halt: for a market halt, the status that gated the market (its closesAt
+ * passing counts as CLOSED), so that alerts can tell a market's ordinary lifecycle (closed,
+ * resolved) from a pause or an unexplained refusal; undefined for a wallet halt.
+ * @example haltStatus(marketDecision("market_not_open", "m1", { status: "RESOLVED" })) // "RESOLVED"
+ */
+export function haltStatus(d: Pick<RiskDecision, "scope" | "detail">): string | undefined {
+  if (d.scope !== "market") return undefined;
+  const status = d.detail.status;
+  return typeof status === "string" && KNOWN.has(status) ? status : OTHER_STATUS;
+}

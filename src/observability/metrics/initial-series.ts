@@ -1,4 +1,4 @@
-import { GATE_REASONS_BY_SCOPE } from "./halt-reasons.js";
+import { GATE_REASONS_BY_SCOPE, HALT_STATUSES } from "./halt-reasons.js";
 import type { MarketLabels } from "./market-labels.js";
 import { horizonLabel } from "./markout.js";
 import type { Families } from "./recorders.js";
@@ -41,8 +41,9 @@ export function initialSeries(f: Families, horizonsMs: readonly number[], nowMs:
   for (const scope of ["market", "wallet"] as const) {
     for (const result of CANCEL_ALL_RESULTS) o.cancelAlls.inc({ scope, result }, 0);
   }
-  for (const [scope, reasons] of Object.entries(GATE_REASONS_BY_SCOPE)) {
-    for (const reason of reasons) t.halts.inc({ reason, scope }, 0);
+  for (const reason of GATE_REASONS_BY_SCOPE.wallet) t.halts.inc({ reason, scope: "wallet" }, 0);
+  for (const reason of GATE_REASONS_BY_SCOPE.market) {
+    for (const status of HALT_STATUSES) t.halts.inc({ reason, scope: "market", status }, 0);
   }
   for (const reason of RECONCILE_REASONS) {
     t.reconcileRuns.inc({ reason, result: "ok" }, 0);

@@ -6,6 +6,7 @@ import type { BookFamilies } from "./families-book.js";
 import type { OrderFamilies } from "./families-orders.js";
 import type { TradingFamilies } from "./families-trading.js";
 import type { FillRole } from "./fill-roles.js";
+import { haltStatus } from "./halt-reasons.js";
 import { horizonLabel, type MarkoutTracker } from "./markout.js";
 import { fromMicro, type MetricsContext } from "./sources.js";
 
@@ -81,11 +82,18 @@ export function recordFee(ctx: MetricsContext, f: Families, fill: Fill, role: Fi
   f.trading.fees.inc({ market: ctx.labels.ofToken(fill.tokenId).market, role }, Number(pico) / 1e12);
 }
 
-/** Counts a risk decision; a wallet- or market-wide cancel is also a halt. */
-export function recordDecision(f: Families, d: Pick<RiskDecision, "reason" | "action" | "scope">): void {
+/**
+ * Counts a risk decision; a wallet- or market-wide cancel is also a halt, a market's labelled with
+ * the status that gated it (haltStatus).
+ */
+export function recordDecision(
+  f: Families,
+  d: Pick<RiskDecision, "reason" | "action" | "scope" | "detail">,
+): void {
   f.trading.decisions.inc({ reason: d.reason, action: d.action, scope: d.scope });
   if (d.action === "cancel" && (d.scope === "wallet" || d.scope === "market")) {
-    f.trading.halts.inc({ reason: d.reason, scope: d.scope });
+    const status = haltStatus(d);
+    f.trading.halts.inc({ reason: d.reason, scope: d.scope, ...(status === undefined ? {} : { status }) });
   }
 }
 

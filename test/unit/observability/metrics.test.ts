@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createMetrics } from "../../../src/observability/metrics.js";
+import { marketDecision, walletDecision } from "../../../src/risk/decision.js";
 import { CATALOGUE } from "./catalogue.js";
 import { labelNamesOf, parseExposition, sumOf } from "./exposition.js";
 import { drivenMetrics, T0, TOKENS } from "./fixture.js";
@@ -232,6 +233,39 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_reconcile_position_drift_seconds", { market: "bra-win", outcome: "YES" })).toBe(0);
     expect(sumOf(f, "mm_reconcile_duration_seconds_sum")).toBeCloseTo(0.04, 9);
     metrics.close();
+  });
+
+  it("labels a market halt with the status that gated it, so an alert can leave out a market's lifecycle", async () => {
+    const registry = new Registry();
+    const m = createMetrics({ registry, defaultMetrics: false });
+    let f = (await scrape(registry)).families;
+    // At zero from the start, so increase() sees the first halt of each status.
+    expect(sumOf(f, "mm_risk_halts_total", { scope: "market", status: "PAUSED" })).toBe(0);
+    expect(f.get("mm_risk_halts_total")?.samples.some((s) => s.labels.status === "PAUSED")).toBe(true);
+    m.onRiskDecision(
+      marketDecision("market_not_open", "m1", { status: "CLOSED", closesAt: "2025-01-01T00:00:00.000Z" }),
+    );
+    m.onRiskDecision(marketDecision("market_not_open", "m2", { status: "RESOLVED" }));
+    m.onRiskDecision(marketDecision("market_not_open", "m3", { status: "PAUSED" }));
+    m.onRiskDecision(marketDecision("market_not_open", "m4", { status: "NOT_OPEN" }));
+    m.onRiskDecision(marketDecision("market_not_open", "m5", { status: "HALTED_BY_ADMIN" }));
+    m.onRiskDecision(walletDecision("kill_switch"));
+    f = (await scrape(registry)).families;
+    for (const status of ["CLOSED", "RESOLVED", "PAUSED", "NOT_OPEN", "other"]) {
+      expect(
+        sumOf(f, "mm_risk_halts_total", { reason: "market_not_open", scope: "market", status }),
+        status,
+      ).toBe(1);
+    }
+    // A status outside the spec's folds into `other`: the label stays bounded.
+    expect(f.get("mm_risk_halts_total")?.samples.some((s) => s.labels.status === "HALTED_BY_ADMIN")).toBe(
+      false,
+    );
+    // A wallet halt has no status.
+    const wallet = f.get("mm_risk_halts_total")?.samples.filter((s) => s.labels.scope === "wallet") ?? [];
+    expect(wallet.every((s) => s.labels.status === undefined)).toBe(true);
+    expect(sumOf(f, "mm_risk_halts_total", { reason: "kill_switch", scope: "wallet" })).toBe(1);
+    m.close();
   });
 });
 
