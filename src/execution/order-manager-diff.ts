@@ -61,7 +61,7 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  *   open orders, retire the queued placements, and place the desired quote
  * - unless the level has a placement in flight (sent, unanswered), an `unknown` order or a cancel that
  *   failed or went unanswered (`cancelling`, flagged for the reconciler): then nothing new is placed
- *   there until the reconciler settles it, so an ambiguous send or cancel can never double the level;
+ *   there until the reconciler settles it, so an ambiguous send or cancel never adds to the level;
  *   its queued placements are retired, not sent;
  * - and an order a cancel of which once failed (`cancelDoubted`) is cancel-then-place: its
  *   replacement waits until its cancel is confirmed, as the exchange may fail that one too.

@@ -219,6 +219,9 @@ export class OrderStore {
       o.remoteFilledMicro = u.remoteFilledMicro;
     }
     if (!isTerminal(o.state) && o.state !== u.state) {
+      // A cancel found still resting (failed, or unanswered past the reconciler's grace): whatever
+      // its late answer says, it is in doubt, so the order's replacement waits for its next cancel.
+      if (o.state === "cancelling" && u.state === "open") o.cancelDoubted = true;
       o.state = u.state;
       o.queued = false;
       o.updatedAtMs = now;

@@ -275,7 +275,7 @@ export const cancelStorm: FaultScenario = {
       const first = cancels.filter((r) => r.startedAt >= halt.at && r.startedAt < halt.until);
       expect(first.some((r) => r.path === "/api/orders/cancel-all")).toBe(true);
       expect(first.some((r) => r.path === "/api/orders/cancel")).toBe(true);
-      // No level quoted twice: while a quote whose cancel was ambiguous still rested, nothing new
+      // No level gains a quote while one there is in doubt: while a quote whose cancel was ambiguous still rested, nothing new
       // was sent on its token, side and level.
       expect(doubledLevels(rig, t0)).toEqual([]);
       const stale = [...rig.venue.orders.values()].filter((o) => ambiguous().has(o.clientOrderId ?? ""));

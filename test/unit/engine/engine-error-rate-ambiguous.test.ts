@@ -68,7 +68,7 @@ describe("engine: ambiguous answers count towards the error-rate halt", () => {
     expect(h.botOrders()).toEqual([]); // every stale quote pulled while still halted
   });
 
-  it("below the halt, a level whose cancel is in doubt is never quoted twice over, and is requoted once the cancel lands", async () => {
+  it("below the halt, a level whose cancel is in doubt gains no quote per requote, and is requoted once the cancel lands", async () => {
     const h = new Harness({ risk: { errorRate: { ...risk.errorRate, maxErrors: 1_000 } } });
     const [a] = h.tokens();
     h.crowdQuote(a, "0.48", "0.52");

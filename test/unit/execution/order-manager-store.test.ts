@@ -103,6 +103,22 @@ describe("OrderStore transitions", () => {
     expect(s.get("y")).toMatchObject({ state: "open", needsReconcile: false, cancelDoubted: true });
   });
 
+  it("a cancel still unanswered that a reconcile finds resting makes the order doubted", () => {
+    // Past the reconciler's grace (5 s, below the 10 s request timeout) it reverts the order to
+    // open before the cancel's late answer: that answer then finds it open and marks nothing.
+    const s = new OrderStore();
+    s.track(order("z"), 0);
+    s.apply("z", accepted("o-z"), 1);
+    s.apply("z", { kind: "cancel_requested" }, 2);
+    s.reconcile({ clientOrderId: "z", state: "open", reason: "still open" }, 6_000);
+    expect(s.get("z")).toMatchObject({ state: "open", cancelDoubted: true });
+    // A plain open order the reconciler confirms is not.
+    s.track(order("w"), 0);
+    s.apply("w", accepted("o-w"), 1);
+    s.reconcile({ clientOrderId: "w", state: "open", reason: "still open" }, 6_000);
+    expect(s.get("w")).toMatchObject({ cancelDoubted: false });
+  });
+
   it("a dropped queued placement is cancelled; if it was sent after all its answer still counts", () => {
     const s = new OrderStore();
     s.track(order("d"), 0);
