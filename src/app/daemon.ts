@@ -18,7 +18,7 @@ import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
 import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
-import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
+import { type DaemonJournal, journalAccount, lockDaemonJournal, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
 import { withExpiry } from "./order-expiry.js";
@@ -88,7 +88,8 @@ export interface Daemon {
  * the engine (start-up reconcile: cancel or adopt the wallet's open orders). A gateway closing for
  * good (4401 revoked/expired/suspended, 1008) stops the daemon: it cancels what it still can and
  * `done` resolves with exit code 3 naming the reason.
- * Throws ConfigError (missing secrets, no or unknown markets), StartReadError when the markets or
+ * Throws ConfigError (missing secrets, no or unknown markets, another daemon of the account live on
+ * the journal: refused before any request, see lockDaemonJournal), StartReadError when the markets or
  * a later start-up read (positions, open orders, the start-up reconcile's) cannot be read (it names
  * exchange.baseUrl and the URL read), StartStoppedError when a stop was requested before or during
  * the market reads (nothing opened), the exchange's error when a start-up call is refused with 401
@@ -108,6 +109,16 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   const apiKey = requireApiKey(config);
   const builder = orderBuilder(config);
   const session = config.engine.session ?? randomSessionTag();
+  // Before any request: a second daemon on this account and journal is refused untouched (exit 2).
+  const lock =
+    opts.journal === undefined
+      ? undefined
+      : lockDaemonJournal(opts.journal, {
+          baseUrl: config.exchange.baseUrl,
+          maker: builder.maker,
+          session,
+          clock,
+        });
   const client = exchangeClient(config, clock, logger);
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
@@ -126,6 +137,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
             tokens: markets.tokens.map((t) => ({ ...t, slug: markets.slugOf(t.marketId) })),
             clock,
             logger: logger.child({ component: "journal" }),
+            ...(lock === undefined ? {} : { lock }),
           });
     const recorder = journal?.recorder;
     const exchange =
@@ -238,6 +250,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // Nothing stopped this run, so no `stopped` event ends its row: without its end it would read as
     // a killed run. The start quoted nothing, but it may hold orders it adopted: counted as open.
     journal?.end(startFailedReason(failure), built?.status().openOrders ?? 0);
+    // The journal's close released it; a start that failed before the journal opened releases it here.
+    lock?.release();
     client.close();
     throw failure;
   }

@@ -1,7 +1,9 @@
 import BetterSqlite3 from "better-sqlite3";
 import { ConfigError } from "../config/errors.js";
 import type { Clock } from "../core/clock.js";
+import { publicUrl } from "../core/public-url.js";
 import { weiToString } from "../core/wei.js";
+import { type AccountLock, lockJournalAccount } from "../journal/account-lock.js";
 import { JournalError } from "../journal/errors.js";
 import {
   findGoneOrders,
@@ -29,6 +31,35 @@ import type { JournalSettings } from "./journal-settings.js";
  */
 export function journalAccount(baseUrl: string, maker: string): string {
   return `${baseUrl}|${maker.toLowerCase()}`;
+}
+
+/**
+ * Takes the run lock of the daemon's account on its journal (lockJournalAccount), before anything is
+ * sent or read: a second daemon on the same account and file would restore the live one's state as a
+ * killed run's, and its start-up reconcile would cancel the live one's orders. Held until the journal
+ * closes (openDaemonJournal's `lock`), or until the process dies. Another mm holding it, or a lock
+ * that cannot be taken, is a ConfigError on journal.path (exit code 2) naming the account and, from
+ * the holder's note, its pid, host, run, session and start.
+ * @example const lock = lockDaemonJournal(settings, { baseUrl, maker, session, clock });
+ */
+export function lockDaemonJournal(
+  settings: JournalSettings,
+  ctx: { readonly baseUrl: string; readonly maker: string; readonly session: string; readonly clock: Clock },
+): AccountLock {
+  try {
+    return lockJournalAccount(settings.path, journalAccount(ctx.baseUrl, ctx.maker), {
+      session: ctx.session,
+      atMs: ctx.clock.now(),
+      label: journalAccount(publicUrl(ctx.baseUrl), ctx.maker),
+    });
+  } catch (err) {
+    if (!(err instanceof JournalError)) throw err;
+    const stop =
+      err.code === "journal_account_in_use"
+        ? "; stop that run first: a second daemon on the account would take the live one's orders for a killed run's and cancel them"
+        : "";
+    throw new ConfigError([{ field: "journal.path", message: `${err.message}${stop}` }]);
+  }
 }
 
 /** A daemon's open journal: what it restored, the engine listener, and the file to close at the end. */
@@ -77,12 +108,18 @@ export function openDaemonJournal(
     readonly tokens: readonly JournalToken[];
     readonly clock: Clock;
     readonly logger: Logger;
+    /**
+     * The account's run lock (lockDaemonJournal), now the journal's: told the run id, released at
+     * close, after the file (and when this open fails).
+     */
+    readonly lock?: AccountLock;
   },
 ): DaemonJournal {
   let db: ReturnType<typeof openJournalDb>;
   try {
     db = openJournalDb(settings.path, { sync: settings.sync });
   } catch (err) {
+    ctx.lock?.release();
     if (!(err instanceof JournalError)) throw err;
     throw new ConfigError([{ field: "journal.path", message: err.message }]);
   }
@@ -95,6 +132,7 @@ export function openDaemonJournal(
       atMs: now,
       tokens: ctx.tokens,
     });
+    ctx.lock?.setRun(run);
     const found = readRestore(db, ctx.account, run);
     const traded = new Set(ctx.tokens.map((t) => t.tokenId));
     const accounts = new Map([...found.accounts].filter(([t]) => traded.has(t)));
@@ -148,6 +186,7 @@ export function openDaemonJournal(
       retention?.close();
       recorder.close();
       db.close();
+      ctx.lock?.release();
     };
     return {
       path: settings.path,
@@ -170,6 +209,7 @@ export function openDaemonJournal(
     };
   } catch (err) {
     db.close();
+    ctx.lock?.release();
     // The start-up writes (run row, restore rows) fail like the open when the file cannot take them:
     // a lock held past the start's wait (an operator's sqlite3 shell, a VACUUM), a full disk. Nothing
     // was sent yet, and it is the operator's file to fix: the same error as an open that failed.

@@ -6,6 +6,9 @@ import { MmError } from "../core/errors.js";
  * - `journal_migration_failed`: a migration failed and was rolled back (details: version, name);
  * - `journal_not_found`: a reader (`mm report`) was pointed at a file that does not exist;
  * - `journal_open_failed`: SQLite could not open or create the file (details: path);
- * - `journal_migrations_invalid`: the migration list is not numbered 1, 2, 3… (a build error).
+ * - `journal_migrations_invalid`: the migration list is not numbered 1, 2, 3… (a build error);
+ * - `journal_account_in_use`: another process runs the account on this journal (details: account,
+ *   journal, holder when its note is readable);
+ * - `journal_lock_failed`: the account's run lock file cannot be opened or locked (details: path, account).
  */
 export class JournalError extends MmError {}
