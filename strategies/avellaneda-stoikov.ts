@@ -110,4 +110,5 @@ export const avellanedaStoikov: Strategy<AvellanedaStoikovParams> = {
   name: "avellaneda-stoikov",
   parseParams: parseAvellanedaStoikovParams,
   quote: avellanedaStoikovQuotes,
+  quoteSizes: (p) => [{ field: "orderSize", sizeMicro: p.orderSizeMicro }],
 };

@@ -131,4 +131,5 @@ export const bands: Strategy<BandsParams> = {
   name: "bands",
   parseParams: parseBandsParams,
   quote: bandsQuotes,
+  quoteSizes: (p) => p.bands.map((b, i) => ({ field: `bands[${i}].size`, sizeMicro: b.sizeMicro })),
 };

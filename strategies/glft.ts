@@ -131,4 +131,5 @@ export const glft: Strategy<GlftParams> = {
   name: "glft",
   parseParams: parseGlftParams,
   quote: glftQuotes,
+  quoteSizes: (p) => [{ field: "orderSize", sizeMicro: p.orderSizeMicro }],
 };

@@ -57,4 +57,17 @@ export interface Strategy<P> {
   parseParams(raw: unknown): P;
   /** Desired quotes: integer micro prices on the tick grid within [tick, 1 − tick], bids then asks by level. */
   quote(ctx: StrategyContext, params: P): DesiredQuote[];
+  /**
+   * Every size the strategy quotes, each with the parameter that sets it: what the config loader
+   * checks against the minimum order size of each market quoted (a quote under it is skipped, so a
+   * strategy whose sizes all fall short there would never quote). Absent: not checked.
+   */
+  quoteSizes?(params: P): readonly QuoteSize[];
+}
+
+/** A size a strategy quotes and the parameter that sets it ("orderSize", "bands[0].size"). */
+export interface QuoteSize {
+  readonly field: string;
+  /** Micro-units of shares. */
+  readonly sizeMicro: bigint;
 }

@@ -107,6 +107,8 @@ function paperEnv(mock: MockExchange, s: Scenario, credentials: PaperCredentials
     MM_SIGNING_EXCHANGE_CONTRACT: s.eip712.exchangeContract.toLowerCase(),
     MM_SIGNING_NEG_RISK_EXCHANGE_CONTRACT: s.eip712.negRiskExchangeContract.toLowerCase(),
     MM_SIGNING_MAKER: "wallet",
+    // A live config's vault is not the paper wallet's, and a vault with maker wallet is refused.
+    MM_SIGNING_VAULT_ADDRESS: "",
     // A live config's default is the live platform's: the mock checks signatures against its own.
     MM_SIGNING_DEFAULT_FEE_RATE_BPS: String(mockDefaultFeeBps(mock, s)),
     MM_API_KEY: credentials.apiKey,

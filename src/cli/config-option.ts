@@ -1,6 +1,7 @@
 import { unknownEnvVars } from "../config/env-names.js";
 import { loadConfig } from "../config/load.js";
 import type { MmConfig } from "../config/types.js";
+import { configWarnings } from "../config/warnings.js";
 import type { CliIo } from "./command.js";
 
 /** The `--config FILE` option (repeatable, later files win) shared by every command that loads config. */
@@ -14,7 +15,8 @@ export const CONFIG_OPTION_HELP =
 /**
  * Loads the configuration from the files given with --config and the process environment.
  * Throws ConfigError (exit code 2 in the CLI) when anything is wrong; warns first about MM_*
- * variables that name no setting (warnUnknownEnv). `secrets: false`: no secret is read or checked.
+ * variables that name no setting (warnUnknownEnv), then about settings partly without effect
+ * (warnSettings). `secrets: false`: no secret is read or checked.
  */
 export function loadConfigFromFlags(
   files: readonly string[] | undefined,
@@ -23,7 +25,17 @@ export function loadConfigFromFlags(
 ): MmConfig {
   warnUnknownEnv(io);
   const env = options.secrets === false ? withoutSecrets(io.env) : io.env;
-  return loadConfig({ files: files ?? [], env, cwd: io.cwd });
+  const config = loadConfig({ files: files ?? [], env, cwd: io.cwd });
+  warnSettings(config, io);
+  return config;
+}
+
+/**
+ * One stderr line per setting that is valid but partly without effect (config/warnings.ts).
+ * @example warnSettings(config, io); // "config warning: risk.inventory.perMarket.hard: 2000 is above …"
+ */
+export function warnSettings(config: MmConfig, io: CliIo): void {
+  for (const w of configWarnings(config)) io.stderr(`config warning: ${w.field}: ${w.message}\n`);
 }
 
 /**

@@ -12,7 +12,13 @@ import { loggerOptions } from "../config/logger-options.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
-import { CONFIG_OPTION, CONFIG_OPTION_HELP, warnUnknownEnv, withoutSecrets } from "./config-option.js";
+import {
+  CONFIG_OPTION,
+  CONFIG_OPTION_HELP,
+  warnSettings,
+  warnUnknownEnv,
+  withoutSecrets,
+} from "./config-option.js";
 import { DAEMON_EXIT_HELP, type DaemonCommandDeps } from "./run.js";
 
 const OPTIONS = {
@@ -73,6 +79,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         env: { ...withoutSecrets(io.env), ...paperTicksEnv(scenario) },
         cwd: io.cwd,
       });
+      warnSettings(early, io);
       // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
       const secrets = [
         ...scenario.apiKeys.map((k) => k.key),

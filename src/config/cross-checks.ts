@@ -3,6 +3,7 @@ import { errorRateReachIssues } from "./error-rate-reach.js";
 import type { ConfigIssue } from "./errors.js";
 import { marketLimitIssues } from "./market-limits.js";
 import type { RawConfig } from "./schema.js";
+import { strategySizeFindings } from "./strategy-sizes.js";
 
 /**
  * Rules that span several settings. Each runs only when the settings it reads passed their own
@@ -30,12 +31,29 @@ export function crossCheck(
       });
     }
   }
+  // Set for the other mode, each is ignored: the operator believes the bot acts for (or makes
+  // orders from) an address it never uses.
   if (
-    ok("signing.maker", "signing.vaultAddress") &&
-    signing.maker === "vault" &&
-    signing.vaultAddress === ""
+    ok("exchange.partnerKind", "exchange.userWallet") &&
+    exchange.partnerKind === "single_wallet" &&
+    exchange.userWallet !== ""
   ) {
-    issues.push({ field: "signing.vaultAddress", message: "required when signing.maker is vault" });
+    issues.push({
+      field: "exchange.userWallet",
+      message:
+        "must be empty when exchange.partnerKind is single_wallet: it is sent (as X-User-Wallet) only for multi_wallet, and a single_wallet key acts for the partner's associated wallet whatever this says",
+    });
+  }
+  if (ok("signing.maker", "signing.vaultAddress")) {
+    if (signing.maker === "vault" && signing.vaultAddress === "") {
+      issues.push({ field: "signing.vaultAddress", message: "required when signing.maker is vault" });
+    } else if (signing.maker === "wallet" && signing.vaultAddress !== "") {
+      issues.push({
+        field: "signing.vaultAddress",
+        message:
+          "must be empty when signing.maker is wallet: the vault is the maker only when signing.maker is vault, so orders would be made by the wallet and not by this vault",
+      });
+    }
   }
   if (
     ok("signing.exchangeContract", "signing.negRiskExchangeContract") &&
@@ -68,6 +86,17 @@ export function crossCheck(
     )
   ) {
     issues.push(...marketLimitIssues(raw));
+  }
+  if (
+    ok(
+      "engine.markets",
+      "engine.strategy",
+      "engine.strategyByMarket",
+      "markets.minOrderSize",
+      "markets.minOrderSizes",
+    )
+  ) {
+    issues.push(...strategySizeFindings(raw).issues);
   }
   if (ok("risk", "queue.rateLimitPerMin", "queue.ipLimitFactor", "queue.concurrency")) {
     issues.push(...errorRateReachIssues(raw));

@@ -105,6 +105,9 @@ function checkAddress(value: unknown): void {
   // Mixed case means an EIP-55 checksum: a wrong one is a typo we can catch here.
   if (!isAddress(value as string, { strict: true }))
     fail(`has an invalid EIP-55 checksum: ${value as string}`);
+  // Well-formed, but an EIP-712 domain or a maker there verifies against nothing: every order refused.
+  if (/^0x0{40}$/.test(value as string))
+    fail(`must not be the zero address (${value as string}): no contract or wallet lives there`);
 }
 
 function checkTick(value: unknown): void {

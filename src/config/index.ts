@@ -10,3 +10,4 @@ export type { OnStartPolicy, StrategySetting } from "./schema-engine.js";
 export * from "./secret.js";
 export * from "./secrets.js";
 export * from "./types.js";
+export * from "./warnings.js";

@@ -77,7 +77,7 @@ export const engineSchema = {
     }),
     strategy: setting<StrategySetting>({
       // The names come from the registry, so a strategy added there is documented here too.
-      doc: `Strategy of every market without an entry in engine.strategyByMarket: {"name": ${STRATEGY_NAMES.map((n) => JSON.stringify(n)).join(" | ")}, "params": {...}} (parameters in strategies/README.md). A later file or the env var (JSON) replaces it whole.`,
+      doc: `Strategy of every market without an entry in engine.strategyByMarket: {"name": ${STRATEGY_NAMES.map((n) => JSON.stringify(n)).join(" | ")}, "params": {...}} (parameters in strategies/README.md). On every market engine.markets names, at least one of its sizes must reach the market's minimum order size (else nothing is ever quoted there); a size below it while others fit is a config warning. A later file or the env var (JSON) replaces it whole.`,
       format: "mm-strategy",
       default: DEFAULT_STRATEGY,
       env: "MM_ENGINE_STRATEGY",

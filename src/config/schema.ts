@@ -91,7 +91,7 @@ export const schema = {
       env: "MM_EXCHANGE_PARTNER_KIND",
     }),
     userWallet: setting({
-      doc: "Acting wallet sent as X-User-Wallet (0x + 40 hex). Required when partnerKind is multi_wallet; must be the address of the private key. Empty for single_wallet.",
+      doc: "Acting wallet sent as X-User-Wallet (0x + 40 hex). Required when partnerKind is multi_wallet; must be the address of the private key. Must be empty for single_wallet (never sent there).",
       format: "mm-optional-address",
       default: "",
       env: "MM_EXCHANGE_USER_WALLET",
@@ -204,7 +204,7 @@ export const schema = {
       env: "MM_SIGNING_MAKER",
     }),
     vaultAddress: setting({
-      doc: "The wallet's vault (custody contract) address; required when signing.maker is vault.",
+      doc: "The wallet's vault (custody contract) address; required when signing.maker is vault, must be empty when it is wallet.",
       format: "mm-optional-address",
       default: "",
       env: "MM_SIGNING_VAULT_ADDRESS",
