@@ -21,12 +21,13 @@ export const SWEEP_OPTIONS = {
   "rank-by": { type: "string" },
   workers: { type: "string", short: "w" },
   progress: { type: "string" },
+  "point-timeout": { type: "string" },
 } as const;
 
 /** Help lines for the sweep flags. */
 export const SWEEP_HELP = {
   usage:
-    "       mm backtest (--config FILE... --data PATH | --scenario FILE...) --sweep FILE [--rank-by METRIC] [--workers N] [--out FILE]",
+    "       mm backtest (--config FILE... --data PATH | --scenario FILE...) --sweep FILE [--rank-by METRIC] [--workers N] [--point-timeout S] [--out FILE]",
   options: [
     "      --sweep FILE     Run every point of a strategy parameter grid (JSON) in parallel and",
     "                       print them ranked; --out then writes the full results (JSON).",
@@ -35,6 +36,8 @@ export const SWEEP_HELP = {
     "                       overrides the order.",
     "  -w, --workers N      Worker threads for a sweep (default: the available cores).",
     "      --progress MODE  auto (a bar on a terminal, lines otherwise), bar, lines or none.",
+    "      --point-timeout S  Fail a point still running after S seconds (point_timeout): its",
+    "                       worker is terminated and replaced. Default: no limit.",
   ],
 } as const;
 
@@ -44,6 +47,7 @@ export interface SweepFlags {
   readonly "rank-by"?: string | undefined;
   readonly workers?: string | undefined;
   readonly progress?: string | undefined;
+  readonly "point-timeout"?: string | undefined;
 }
 
 /** What a sweep run needs from the rest of the command line. */
@@ -106,7 +110,7 @@ function ids(v: unknown): string[] {
 /** Refuses sweep-only flags without --sweep (they would be silently ignored). */
 export function checkSweepFlags(f: SweepFlags): void {
   if (f.sweep !== undefined) return;
-  for (const flag of ["rank-by", "workers", "progress"] as const) {
+  for (const flag of ["rank-by", "workers", "progress", "point-timeout"] as const) {
     if (f[flag] !== undefined) throw new UsageError(`--${flag} applies to --sweep only`);
   }
 }
@@ -115,7 +119,8 @@ export function checkSweepFlags(f: SweepFlags): void {
  * `mm backtest … --sweep FILE`: validates the config (or scenario), the grid and the metric before
  * any work starts (exit 2 on a problem), runs the points on worker threads with progress on
  * stderr (and a warning per data file cut short, once for the whole sweep), prints the ranked
- * table on stdout and writes the full results to `--out`. Exit 1 when
+ * table on stdout and writes the full results to `--out`. `--point-timeout S` fails a point still
+ * running after S seconds (`point_timeout`) and replaces its worker. Exit 1 when
  * any point failed (the others are still ranked). `opts.script` replaces the worker module (tests).
  */
 export async function runSweepCommand(
@@ -126,6 +131,8 @@ export async function runSweepCommand(
 ): Promise<number> {
   const workers = f.workers === undefined ? availableParallelism() : positive(f.workers, "--workers");
   const mode = progressMode(f.progress);
+  const limit = f["point-timeout"];
+  const pointTimeoutMs = limit === undefined ? undefined : seconds(limit, "--point-timeout") * 1000;
   const sweepPath = resolve(io.cwd, f.sweep as string);
   const sweepText = await readFile(sweepPath, "utf8");
   const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");
@@ -161,7 +168,7 @@ export async function runSweepCommand(
   const started = performance.now();
   try {
     const result = await runSweep(
-      { points, tasks, metric, workers, eventsPerPoint, ...opts },
+      { points, tasks, metric, workers, eventsPerPoint, pointTimeoutMs, ...opts },
       {
         onProgress: (s) => reporter.update(s),
         onPoint: (s) => reporter.pointDone(s),
@@ -214,6 +221,13 @@ function progressMode(text: string | undefined): ProgressMode {
 
 function positive(text: string, flag: string): number {
   if (!/^\d{1,4}$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be an integer >= 1`);
+  return Number(text);
+}
+
+// Whole seconds up to a week: setTimeout holds at most ~24.8 days, and a point limit is minutes.
+function seconds(text: string, flag: string): number {
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1 || Number(text) > 604_800)
+    throw new UsageError(`${flag} must be an integer number of seconds >= 1 (at most 604800, a week)`);
   return Number(text);
 }
 

@@ -20,6 +20,12 @@ export interface PoolOptions<T, R> {
   readonly onSettled?: (index: number, outcome: TaskOutcome<R>) => void;
   /** Stops the pool: workers are terminated, unfinished tasks stay undefined. */
   readonly signal?: AbortSignal;
+  /**
+   * Longest a task may run, ms (undefined: no limit). A task still running then settles as
+   * `point_timeout` and its worker is terminated and replaced, as for a crash: a task that never
+   * finishes (a loop, a promise never settled) would otherwise hold the pool open forever.
+   */
+  readonly taskTimeoutMs?: number;
 }
 
 // Workers do not inherit the parent's module hooks, so a TypeScript worker module registers tsx's
@@ -37,7 +43,8 @@ const { workerData } = require("node:worker_threads");
  * Runs `tasks` on a pool of worker threads, each worker taking the next task when it finishes
  * one. A task that throws settles as failed; a worker that crashes (uncaught error, exit, out of
  * memory) fails the task it held and is replaced while tasks remain, so one bad task never stops
- * the others. Resolves with the outcomes in task order once every task settled and every worker
+ * the others. A task running longer than `taskTimeoutMs` fails the same way (`point_timeout`).
+ * Resolves with the outcomes in task order once every task settled and every worker
  * ended (or, after `signal` aborts, with the ones settled so far).
  * @example const outcomes = await runPool({ script: new URL("./point-worker.ts", import.meta.url), workers: 4, tasks });
  */
@@ -64,7 +71,28 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
       live++;
       let current: number | undefined;
       let retiring = false;
+      let timer: NodeJS.Timeout | undefined;
+      const disarm = () => {
+        clearTimeout(timer);
+        timer = undefined;
+      };
+      // Only termination stops a task: a worker runs it on its own thread, out of reach otherwise.
+      const arm = (id: number, ms: number) => {
+        timer = setTimeout(() => {
+          if (current !== id) return;
+          settle(id, {
+            ok: false,
+            error: {
+              code: "point_timeout",
+              message: `no result within ${ms / 1000} s: its worker was terminated`,
+            },
+          });
+          current = undefined;
+          void w.terminate();
+        }, ms);
+      };
       const assign = () => {
+        disarm();
         if (next >= opts.tasks.length || opts.signal?.aborted === true) {
           current = undefined;
           retiring = true;
@@ -73,8 +101,10 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
         }
         current = next++;
         w.postMessage({ type: "task", id: current, task: opts.tasks[current] as T } satisfies TaskMessage<T>);
+        if (opts.taskTimeoutMs !== undefined) arm(current, opts.taskTimeoutMs);
       };
       const crash = (message: string) => {
+        disarm();
         if (current !== undefined && opts.signal?.aborted !== true)
           settle(current, { ok: false, error: { code: "worker_crashed", message } });
         current = undefined;

@@ -16,6 +16,8 @@ export interface SweepPlan {
   readonly workers: number;
   /** Events one point processes, when known before running (synthetic scenarios). */
   readonly eventsPerPoint: number | undefined;
+  /** Longest one point may run, ms; a point still running then fails as `point_timeout`. Default: none. */
+  readonly pointTimeoutMs?: number | undefined;
   /** The worker module; default point-worker (tests substitute their own). */
   readonly script?: URL;
 }
@@ -76,6 +78,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
     workers: plan.workers,
     tasks: plan.tasks,
     signal: abort.signal,
+    ...(plan.pointTimeoutMs === undefined ? {} : { taskTimeoutMs: plan.pointTimeoutMs }),
     onProgress: (i, n) => {
       events[i] = n;
       hooks.onProgress?.(state());

@@ -201,6 +201,51 @@ describe("mm backtest --sweep (synthetic)", () => {
   }, 60_000);
 });
 
+describe("mm backtest --sweep --point-timeout", () => {
+  it("fails a point that never finishes (point_timeout), runs the rest on a fresh worker, exits 1", async () => {
+    const x = captureIo();
+    const code = await runSweepCommand(
+      { sweep, workers: "1", progress: "none", "point-timeout": "2" },
+      {
+        configs: [],
+        scenarios: [scenario],
+        data: undefined,
+        seed: undefined,
+        paths: undefined,
+        out: undefined,
+      },
+      x,
+      { script: new URL("./support/sweep-hanging-worker.ts", import.meta.url) },
+    );
+    const stdout = x.out.join("");
+    expect(code, x.err.join("")).toBe(1);
+    expect(stdout).toMatch(/: 4 points, 1 failed\n/);
+    expect(stdout).toContain(
+      "failed:\n  point 4 gamma=5 k=100: point_timeout: no result within 2 s: its worker was terminated\n",
+    );
+    expect(
+      rows(stdout)
+        .map((r) => r[1])
+        .sort(),
+    ).toEqual(["1", "2", "3"]);
+  }, 60_000);
+
+  it("refuses a limit that is not a whole positive number of seconds, and the flag without --sweep (usage, exit 2)", async () => {
+    for (const bad of ["0", "1.5", "abc", "604801"]) {
+      await expect(
+        run("--scenario", scenario, "--sweep", sweep, "--point-timeout", bad),
+      ).rejects.toMatchObject({
+        code: "usage_error",
+        message: "--point-timeout must be an integer number of seconds >= 1 (at most 604800, a week)",
+      });
+    }
+    await expect(run("--scenario", scenario, "--point-timeout", "5")).rejects.toMatchObject({
+      code: "usage_error",
+      message: "--point-timeout applies to --sweep only",
+    });
+  });
+});
+
 describe("mm backtest --sweep (replay)", () => {
   it("sweeps a bands config over a recording; the points equal their single runs", async () => {
     const data = join(dir, "rec.jsonl.gz");

@@ -80,6 +80,25 @@ describe("runPool", () => {
     expect(out.filter((o) => o !== undefined)).toHaveLength(1);
   }, 30_000);
 
+  it("fails a task that outlives taskTimeoutMs (point_timeout), replaces its worker and runs the rest", async () => {
+    const tasks: FixtureTask[] = [{ n: 1 }, { n: 2, action: "hang" }, { n: 3 }, { n: 4 }];
+    // One worker: the tasks after the hung one can only run on its replacement.
+    const out = await runPool<FixtureTask, Result>({
+      script: SCRIPT,
+      workers: 1,
+      tasks,
+      taskTimeoutMs: 1_500,
+    });
+    expect(out.map((o) => (o?.ok === true ? o.result.square : o?.error))).toEqual([
+      1,
+      { code: "point_timeout", message: "no result within 1.5 s: its worker was terminated" },
+      9,
+      16,
+    ]);
+    const threads = out.map((o) => (o?.ok === true ? o.result.thread : undefined));
+    expect(threads[2]).not.toBe(threads[0]);
+  }, 30_000);
+
   it("resolves at once with no tasks", async () => {
     expect(await runPool({ script: SCRIPT, workers: 4, tasks: [] })).toEqual([]);
   });
