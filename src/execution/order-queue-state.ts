@@ -48,6 +48,11 @@ export class QueueState implements SettleTarget {
   };
   readonly #o: OrderQueueOptions;
   #seq = 0;
+  /**
+   * During intakeAll: the place in line (seq, enqueuedAt) of placements dropped `cancelled_unsent`
+   * in this batch, by quote key, for the next placement of that key in it (see intakeAll).
+   */
+  #carried: Map<string, LineSpot> | undefined;
   /** Until when no cancel-all is substituted, by market ("*" = every market): see pauseSubstitution. */
   readonly #substitutionPausedUntil = new Map<string, number>();
 
@@ -65,8 +70,24 @@ export class QueueState implements SettleTarget {
     return this.#seq++;
   }
 
+  /**
+   * Applies one batch (one diff) to the lanes. A placement dropped unsent by a cancel of the batch
+   * hands its place in line to the next placement of its quote key in the same batch: the order
+   * manager supersedes a queued placement as [drop cancel, place], so without this the replacement
+   * would start at the back every time and the key supersede in #intakePlace would never apply (the
+   * token re-quoted most often starved under a saturated place budget, as review 16 found).
+   */
+  intakeAll(intents: Iterable<Intent>): void {
+    this.#carried = new Map();
+    try {
+      for (const intent of intents) this.#intake(intent);
+    } finally {
+      this.#carried = undefined;
+    }
+  }
+
   /** Applies one intent to the lanes. */
-  intake(intent: Intent): void {
+  #intake(intent: Intent): void {
     if (intent.kind === "place") this.#intakePlace(intent);
     else if (intent.kind === "cancel") this.intakeCancel(intent, undefined);
     else this.#intakeCancelAll(intent);
@@ -106,12 +127,15 @@ export class QueueState implements SettleTarget {
     // the wait is counted from it): with a fresh seq the quote moved to the back at every requote, so
     // under a saturated place budget the token re-quoted most often (its price moving most) was never
     // the oldest and got no placement out at all, while the others did.
-    const queued = this.places.byKey(key);
+    // The same goes for one dropped unsent earlier in this batch (intakeAll); the older spot wins.
+    const carried = this.#carried?.get(key);
+    this.#carried?.delete(key);
+    const spot = older(this.places.byKey(key), carried);
     const item: QueuedPlace = {
       intent,
       key,
-      seq: queued?.seq ?? this.nextSeq(),
-      enqueuedAt: queued?.enqueuedAt ?? this.#o.clock.now(),
+      seq: spot?.seq ?? this.nextSeq(),
+      enqueuedAt: spot?.enqueuedAt ?? this.#o.clock.now(),
       attempts: 0,
       lastAnswer: undefined,
     };
@@ -125,6 +149,10 @@ export class QueueState implements SettleTarget {
     const queued = this.places.byClientOrderId(coid);
     if (queued !== undefined) {
       this.places.remove(queued);
+      if (this.#carried !== undefined) {
+        const spot = older(this.#carried.get(queued.key), queued);
+        if (spot !== undefined) this.#carried.set(queued.key, { seq: spot.seq, enqueuedAt: spot.enqueuedAt });
+      }
       this.dropPlace(queued, "cancelled_unsent");
       this.report({ kind: "cancel", intent, outcome: { kind: "not_sent", reason: notSentReason(queued) } });
       return;
@@ -273,6 +301,16 @@ export class QueueState implements SettleTarget {
  * a second; the cancels go singly meanwhile.
  */
 export const SUBSTITUTION_PAUSE_MS = 60_000;
+
+/** A placement's place in line. */
+type LineSpot = Pick<QueuedPlace, "seq" | "enqueuedAt">;
+
+/** The one of two places in line that came first (undefined when neither is given). */
+function older(a: LineSpot | undefined, b: LineSpot | undefined): LineSpot | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a.seq <= b.seq ? a : b;
+}
 
 /** What dropPlace needs of a placement (an intent refused at intake has no queue item yet). */
 export type DroppedPlace = Pick<QueuedPlace, "intent" | "lastAnswer">;

@@ -87,7 +87,7 @@ export class OrderQueue {
 
   /** Queues a batch (one diff) before sending anything, so priorities apply across the batch. */
   enqueueAll(intents: Iterable<Intent>): void {
-    for (const intent of intents) this.#s.intake(intent);
+    this.#s.intakeAll(intents);
     this.#pump();
   }
 

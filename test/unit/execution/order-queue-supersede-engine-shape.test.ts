@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CancelIntent, Intent } from "../../../src/execution/intents.js";
 import { OrderManager } from "../../../src/execution/order-manager.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
-import { place, rig, runUntil } from "../execution/order-queue.helpers.js";
+import { place, rig, runUntil } from "./order-queue.helpers.js";
 
 /**
  * Review 16 (execution): 288d9b4 keeps a superseded placement's place in line (seq) when a new
@@ -12,8 +12,10 @@ import { place, rig, runUntil } from "../execution/order-queue.helpers.js";
  * without orderId, and only then places (cancels before placements in one batch). intakeCancel takes
  * the queued placement out (cancelled_unsent), so by the time the new placement is taken in there is
  * nothing queued for its key, and it gets a fresh seq: the back of the line, as before the fix.
+ * Fix: a placement dropped unsent by a cancel hands its place in line to the next placement of its
+ * key in the same batch (QueueState.intakeAll).
  */
-describe("review16 execution: a superseding placement keeps its place in line on the engine's path", () => {
+describe("queue: a superseding placement keeps its place in line on the engine's path", () => {
   it("OrderManager.diff supersedes a queued placement as [drop cancel, place]", () => {
     const store = new OrderStore();
     const om = new OrderManager({ session: "s1", store });
@@ -45,6 +47,28 @@ describe("review16 execution: a superseding placement keeps its place in line on
     await runUntil(r.clock, 1_000);
     // As the unit test of 288d9b4 pins for a supersede by key: "new" goes where "old" stood.
     expect(r.port.of("place").map((c) => c.clientOrderId)).toEqual(["first", "new", "other"]);
+  });
+
+  it("hands the place in line on within one batch only: a level emptied and quoted again later starts afresh", async () => {
+    const r = rig({ queue: { concurrency: 1 }, port: { latency: () => ({ inMs: 1, outMs: 9 }) } });
+    const drop: CancelIntent = {
+      kind: "cancel",
+      tokenId: "b",
+      marketId: "m1",
+      clientOrderId: "old",
+      orderId: undefined,
+      reason: "stale_book",
+    };
+    r.queue.enqueue(place("first", { token: "a" }));
+    r.queue.enqueue(place("old", { token: "b", price: 480_000 }));
+    r.queue.enqueue(place("other", { token: "c", price: 520_000 }));
+    r.queue.enqueue(drop);
+    r.queue.enqueue(place("new", { token: "b", price: 490_000 }));
+    await runUntil(r.clock, 1_000);
+    expect(r.port.of("place").map((c) => c.clientOrderId)).toEqual(["first", "other", "new"]);
+    expect(r.of("place_dropped").map((d) => [d.intent.clientOrderId, d.reason])).toEqual([
+      ["old", "cancelled_unsent"],
+    ]);
   });
 
   it("a token re-quoted more often than the others still gets placements out (engine-shaped batches)", async () => {
