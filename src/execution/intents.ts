@@ -14,8 +14,9 @@ export interface PlaceIntent {
   readonly clientOrderId: string;
   readonly quote: DesiredQuote;
   /**
-   * How far the live quote is from the desired one, in ticks (a missing live quote counts as
-   * the largest distance): the queue sends the most urgent requotes first and sheds the calm ones.
+   * How far the live quote (an open order) is from the desired one, in ticks (a missing live quote,
+   * a queued unsent placement included, counts as the largest distance): the queue sends the most
+   * urgent requotes first and sheds the calm ones.
    */
   readonly urgencyTicks: number;
 }

@@ -17,7 +17,7 @@ export interface QuoteTolerance {
 
 export const DEFAULT_TOLERANCE: QuoteTolerance = { priceTicks: 1, sizeFraction: 0.1 };
 
-/** urgencyTicks of a placement with no live quote to replace: more urgent than any requote. */
+/** urgencyTicks of a placement with no live quote (no open order) to replace: more urgent than any requote. */
 export const MISSING_LIVE_URGENCY = 1_000_000;
 
 /**
@@ -214,12 +214,15 @@ export function withinTolerance(
   return ds === 0n || ds * 1_000_000n < ppm * want.sizeMicro;
 }
 
-// How urgent the placement replacing the level's open orders and queued placements is: the fewest
-// ticks any of them is off the desired price; none at all is the most urgent.
+// How urgent the placement replacing the level's open orders is: the fewest ticks any of them is off
+// the desired price; none at all is the most urgent. Queued placements do not count: nothing of ours
+// rests on the book for them, and measured from one the replacement of a never-sent quote was "calm"
+// (often 1 tick), so under a tight budget the level's only quote was shed or sorted behind real
+// requotes while the level stood empty.
 function urgencyOf(orders: readonly LiveOrder[], want: DesiredQuote, tickMicro: number): number {
   let best = MISSING_LIVE_URGENCY;
   for (const o of orders) {
-    if (o.state !== "open" && !isQueued(o)) continue;
+    if (o.state !== "open") continue;
     best = Math.min(best, Math.floor(Math.abs(o.priceMicro - want.priceMicro) / tickMicro));
   }
   return best;

@@ -68,7 +68,8 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
     for (const o of open) if (o !== keep) cancels.push(cancel(o, close(o, want) ? "duplicate" : "requote"));
     for (const o of queued) if (o !== keep) superseded.push(o);
     if (keep !== undefined || blocked) continue;
-    const replaced = [...open, ...queued];
+    // Urgency is measured from what rests on the book: open orders, not queued (unsent) placements.
+    const replaced = open;
     places.push({
       kind: "place",
       tokenId: input.tokenId,

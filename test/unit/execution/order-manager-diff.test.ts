@@ -174,7 +174,14 @@ describe("diffQuotes", () => {
     });
     const moved = run([bid(0, 480_000)], [queued]);
     expect(moved.superseded).toEqual([queued]);
-    expect(moved.places.map((p) => p.urgencyTicks)).toEqual([1]);
+    // Nothing of ours rests on the level (the queued placement was never sent): the replacement is
+    // as urgent as any missing quote. It was 1 (ticks from the queued price), so with the default
+    // calmUrgencyTicks of 2 the level's only quote was "calm": shed, or sorted behind real requotes,
+    // under a tight budget while the level stood empty on the book (review 16).
+    expect(moved.places.map((p) => p.urgencyTicks)).toEqual([MISSING_LIVE_URGENCY]);
+    // An open order on the level is what rests there: the ticks it is off still set the urgency.
+    const open = tracked({ clientOrderId: "o", orderId: "oo", priceMicro: 460_000 });
+    expect(run([bid(0, 480_000)], [open, queued]).places.map((p) => p.urgencyTicks)).toEqual([2]);
     expect(run([bid(0, 470_000)], [queued])).toEqual({ cancels: [], places: [], superseded: [] });
     expect(run([], [queued]).superseded).toEqual([queued]);
   });

@@ -5,6 +5,7 @@ import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
 import type { PlaceIntent } from "../../../src/execution/intents.js";
 import { OrderManager } from "../../../src/execution/order-manager.js";
+import { MISSING_LIVE_URGENCY } from "../../../src/execution/order-manager-diff.js";
 import {
   applyCancelAllOutcome,
   applyCancelOutcome,
@@ -70,7 +71,8 @@ describe("OrderManager", () => {
     const [p] = om.diff(token, [bid], 0) as PlaceIntent[];
     const intents = om.diff(token, [{ ...bid, priceMicro: 470_000 }], 1);
     expect(intents[0]).toMatchObject({ kind: "cancel", clientOrderId: p?.clientOrderId, orderId: undefined });
-    expect(intents[1]).toMatchObject({ kind: "place", urgencyTicks: 1 });
+    // Nothing of ours rests on the level (the placement it replaces was never sent): a missing quote.
+    expect(intents[1]).toMatchObject({ kind: "place", urgencyTicks: MISSING_LIVE_URGENCY });
     expect(store.get(p?.clientOrderId ?? "")?.state).toBe("cancelled");
     expect(markPlacementDropped(store, p?.clientOrderId ?? "", 2)).toBe(true);
     expect(store.illegalTransitions).toBe(0);
