@@ -53,7 +53,8 @@ export interface JournalRestore {
    * with the request on the wire; or `ambiguous`), by clientOrderId (UNANSWERED). Their orderId is not
    * journaled, yet they may have rested and filled: the start-up reconcile looks them up by
    * clientOrderId and, found, treats them as `orders` (their fills made while mm was down applied).
-   * `orderFills` holds the fills already journaled under their clientOrderIds.
+   * `orderFills` holds every fill journaled since the oldest was sent, whatever its clientOrderId
+   * (a user_fill may omit it): the search recognises one of theirs by (tradeId, orderId).
    */
   readonly unanswered: ReadonlyMap<string, UnansweredPlacement>;
   /**

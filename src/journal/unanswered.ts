@@ -11,7 +11,7 @@ export interface UnansweredPlacement {
   readonly atMs: number;
 }
 
-/** The journaled fills of those placements (by clientOrderId), like JournalRestore.orderFills. */
+/** A journaled fill (JournalRestore.orderFills' key and stamp). */
 interface FillIds {
   readonly trade_id: string;
   readonly order_id: string;
@@ -26,9 +26,13 @@ const FILL_SLACK_MS = 60_000n;
 
 /**
  * The placements the runs of `account` before `beforeRun` that did not stop cleanly sent without a
- * definite answer (clientOrderId → placement), and the fills journaled under their clientOrderIds
- * (an ambiguous placement the run's reconcile resolved may have filled while it ran). Call inside
- * readRestore's read transaction.
+ * definite answer (clientOrderId → placement), and every fill of the account those runs and later
+ * ones journaled since the oldest of them was sent (less FILL_SLACK_MS): an ambiguous placement the
+ * run's reconcile resolved may have filled while it ran. Whatever their clientOrderId: a user_fill
+ * carries it only "when the matcher supplies it" (spec) and the journal keeps the frame's, so a fill
+ * of one of them may be journaled without it; which orderId each placement got is known only once
+ * it is found at start, and the search keys on (tradeId, orderId), so the other rows are inert.
+ * Call inside readRestore's read transaction.
  * @example const { placements, fills } = readUnanswered(db, account, run);
  */
 export function readUnanswered(
@@ -55,6 +59,7 @@ export function readUnanswered(
   }[];
   const placements = new Map<string, UnansweredPlacement>();
   let since: bigint | undefined;
+  let fromRun: bigint | undefined;
   for (const r of rows) {
     if (placements.has(r.client_order_id)) continue;
     placements.set(r.client_order_id, {
@@ -64,17 +69,17 @@ export function readUnanswered(
       atMs: Number(r.at_ms),
     });
     if (since === undefined || r.at_ms < since) since = r.at_ms;
+    if (fromRun === undefined || r.run_id < fromRun) fromRun = r.run_id;
   }
-  if (since === undefined) return { placements, fills: [] };
-  // Through fills_ts: no fill of these orders is older than their placement.
+  if (since === undefined || fromRun === undefined) return { placements, fills: [] };
+  // Through fills_ts: no fill of these orders is older than their placement, nor journaled by a run
+  // before the one that sent it.
   const found = db
     .prepare(
-      `SELECT f.trade_id, f.order_id, f.ts_ms, f.client_order_id FROM fills f JOIN runs r ON r.run_id = f.run_id
-       WHERE f.ts_ms >= @since AND r.account = @account AND r.run_id < @beforeRun AND f.client_order_id IS NOT NULL`,
+      `SELECT f.trade_id, f.order_id, f.ts_ms FROM fills f JOIN runs r ON r.run_id = f.run_id
+       WHERE f.ts_ms >= @since AND r.account = @account AND r.run_id >= @fromRun AND r.run_id < @beforeRun`,
     )
-    .all({ since: since - FILL_SLACK_MS, account, beforeRun }) as (FillIds & { client_order_id: string })[];
-  const fills = found
-    .filter((f) => placements.has(f.client_order_id))
-    .map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) }));
+    .all({ since: since - FILL_SLACK_MS, account, fromRun, beforeRun }) as FillIds[];
+  const fills = found.map((f) => ({ tradeId: f.trade_id, orderId: f.order_id, tsMs: Number(f.ts_ms) }));
   return { placements, fills };
 }

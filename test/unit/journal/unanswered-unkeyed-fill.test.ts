@@ -6,10 +6,11 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 /*
- * Review 16 (restart). 39a26d9 restores a placement the killed run sent without a definite answer
+ * Review 16 (restart), fixed: restore now offers every fill journaled since the oldest unanswered
+ * send, whatever its clientOrderId (readUnanswered). The defect: 39a26d9 restores a placement the killed run sent without a definite answer
  * (here: answered ambiguously) by clientOrderId, looks it up at start and searches the found order's
  * trades for fills made while mm was down. Fills the killed run already journaled are kept out of that
  * search only when their row carries the placement's clientOrderId (readUnanswered:
@@ -104,7 +105,7 @@ function restoreAfterKill(fillCid: string | undefined) {
   return restore;
 }
 
-describe("restart review: a journaled fill of an unanswered placement is not applied again", () => {
+describe("restart: a journaled fill of an unanswered placement is not applied again", () => {
   it.each([
     ["control: journaled with its clientOrderId", CID],
     ["journaled without clientOrderId (user_fill omitted it)", undefined],
