@@ -4,12 +4,19 @@ import type { RequestGate } from "../exchange/caller.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
-import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
+import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
 import { recordPayouts } from "./markets.js";
 import type { ExchangePort, MarketRecordStatus, PositionsAt } from "./ports.js";
 
-/** How far back the history is searched for the clientOrderIds of unresolved orders. */
+/** How far back the history is searched for clientOrderIds without a window (newest first, assumed). */
 const HISTORY_PAGES = 5;
+
+/**
+ * How many pages of 200 a search within a window reads at most: the window is paged to its end (the
+ * search is then complete whatever the page order), up to this bound, which keeps one search from
+ * reading a busy wallet's history without end; reaching it is reported (ClientIdSearch.complete).
+ */
+export const WINDOW_PAGES = 25;
 
 /**
  * The ExchangePort (and the reconciler's ReconcileSource) over the HTTP client: what the live
@@ -44,15 +51,17 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
 
   /**
    * Orders carrying these clientOrderIds, from GET /api/orders/history (the spec has no lookup by
-   * clientOrderId), at most HISTORY_PAGES pages of 200. With a `window` only the orders created in it
-   * are listed (`from`, `to`), so the search does not depend on the order the pages come in, which
-   * the spec does not show; without one, the first pages (newest first, assumed). It stops once every
-   * wanted id was seen (counted by id: a duplicate record must not end it early).
+   * clientOrderId). With a `window` only the orders created in it are listed (`from`, `to`), paged
+   * to its end (at most WINDOW_PAGES pages of 200), so the search does not depend on the order the
+   * pages come in, which the spec does not show; without one, the first HISTORY_PAGES pages (newest
+   * first, assumed). It stops once every wanted id was seen (counted by id: a duplicate record must
+   * not end it early); `complete` is false when the page bound stopped it first.
    */
-  async ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
+  async ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
     const wanted = new Set(clientOrderIds);
     const seen = new Set<string>();
     const found: Order[] = [];
+    const maxPages = window === undefined ? HISTORY_PAGES : WINDOW_PAGES;
     let pages = 0;
     const query =
       window === undefined
@@ -68,9 +77,11 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
         found.push(o);
         seen.add(o.clientOrderId);
       }
-      if (seen.size === wanted.size || ++pages >= HISTORY_PAGES) break;
+      if (seen.size === wanted.size) break;
+      // The bound reached with a page still to come: what is unseen may be on it.
+      if (++pages >= maxPages) return { orders: found, complete: page.nextCursor === null };
     }
-    return found;
+    return { orders: found, complete: true };
   }
 
   async trades(opts: {

@@ -9,9 +9,11 @@ import type { EngineCore } from "./engine-core.js";
  * ambiguous answer the run's reconciler resolved without the journal learning the orderId) may have
  * rested and filled while mm was down; found, it joins the restored orders (RestoredFees.addOrders),
  * so that fill is applied like any restored order's, and is recognised as ours if still open.
- * Each answer is reported (`placement_resolved`) for the journal: found, or not found once
- * `unknownGraceMs` has passed since it was sent (it never reached the book). One not found sooner
- * may still surface in the history: left for the next start. A failed read is logged and changes
+ * The history is searched around each cluster of send times (sendClusters), each window paged to
+ * its end. Each answer is reported (`placement_resolved`) for the journal: found, or not found once
+ * `unknownGraceMs` has passed since it was sent (it never reached the book) by a search that read
+ * its whole window. One not found sooner, or by a search its page bound cut short, may still be in
+ * the history: left for the next start. A failed read is logged and changes
  * nothing (the next start tries again); returns false then, true once looked up (or nothing to do).
  * @example if (await resolveUnanswered(core, source, offsetMs)) memory.unansweredDone = true;
  */
@@ -22,19 +24,21 @@ export async function resolveUnanswered(
 ): Promise<boolean> {
   const unanswered = core.options.restore.unanswered;
   if (unanswered === undefined || unanswered.size === 0) return true;
-  let from = Number.POSITIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  for (const u of unanswered.values()) {
-    from = Math.min(from, u.atMs);
-    to = Math.max(to, u.atMs);
-  }
-  let found: Order[];
+  const byCid = new Map<string, Order>();
+  // Placements a search cut short (ClientIdSearch.complete false) did not find: they may be there.
+  const unsure = new Set<string>();
   try {
-    // Moved onto the exchange's clock and widened, as the reconcile's own history search (sentWindow).
-    found = await source.ordersByClientId([...unanswered.keys()], {
-      fromMs: from + offsetMs - HISTORY_SLACK_MS,
-      toMs: to + offsetMs + HISTORY_SLACK_MS,
-    });
+    for (const c of sendClusters(unanswered)) {
+      // Moved onto the exchange's clock and widened, as the reconcile's own history search (sentWindow).
+      const res = await source.ordersByClientId(c.ids, {
+        fromMs: c.fromMs + offsetMs - HISTORY_SLACK_MS,
+        toMs: c.toMs + offsetMs + HISTORY_SLACK_MS,
+      });
+      for (const o of res.orders) {
+        if (o.clientOrderId !== undefined && unanswered.has(o.clientOrderId)) byCid.set(o.clientOrderId, o);
+      }
+      if (!res.complete) for (const id of c.ids) unsure.add(id);
+    }
   } catch (err) {
     core.log.warn(
       { err, placements: unanswered.size },
@@ -42,18 +46,17 @@ export async function resolveUnanswered(
     );
     return false;
   }
-  const byCid = new Map<string, Order>();
-  for (const o of found) {
-    if (o.clientOrderId !== undefined && unanswered.has(o.clientOrderId)) byCid.set(o.clientOrderId, o);
-  }
   const now = core.clock.now();
   const added: { orderId: string; clientOrderId: string; tokenId: string; placedAtMs: number }[] = [];
   let neverPlaced = 0;
+  let left = 0;
   for (const [clientOrderId, u] of unanswered) {
     const o = byCid.get(clientOrderId);
     if (o !== undefined) {
       added.push({ orderId: o.id, clientOrderId, tokenId: u.tokenId, placedAtMs: u.atMs });
-    } else if (now - u.atMs < core.options.unknownGraceMs) {
+    } else if (unsure.has(clientOrderId) || now - u.atMs < core.options.unknownGraceMs) {
+      // Not found proves nothing yet (history unread, or sent too recently): the next start looks again.
+      if (unsure.has(clientOrderId)) left++;
       continue;
     } else {
       neverPlaced++;
@@ -72,5 +75,40 @@ export async function resolveUnanswered(
     { placements: unanswered.size, found: added.length, neverPlaced },
     `earlier runs' unanswered placements: ${added.length} found on the exchange, ${neverPlaced} never placed`,
   );
+  if (left > 0) {
+    core.log.warn(
+      { placements: left },
+      "earlier runs' unanswered placements: the order history around their send times was longer than the search reads; those not found are left for the next start",
+    );
+  }
   return true;
+}
+
+/**
+ * Placements sent within this of each other share one history search: their windows (±
+ * HISTORY_SLACK_MS) overlap, so one search reads those records once.
+ */
+const CLUSTER_GAP_MS = 2 * HISTORY_SLACK_MS;
+
+/**
+ * The placements grouped by send time (the sending runs' clocks), one group per run of sends no
+ * more than CLUSTER_GAP_MS apart, with its first and last send. Why: one window from the oldest send
+ * to the newest spans hours of a busy wallet's history, far more than a search reads (HttpExchange's WINDOW_PAGES),
+ * while the minutes around each send hold few records.
+ */
+function sendClusters(
+  unanswered: ReadonlyMap<string, { readonly atMs: number }>,
+): { ids: string[]; fromMs: number; toMs: number }[] {
+  const sends = [...unanswered].sort((a, b) => a[1].atMs - b[1].atMs);
+  const out: { ids: string[]; fromMs: number; toMs: number }[] = [];
+  for (const [id, u] of sends) {
+    const last = out.at(-1);
+    if (last !== undefined && u.atMs - last.toMs <= CLUSTER_GAP_MS) {
+      last.ids.push(id);
+      last.toMs = u.atMs;
+    } else {
+      out.push({ ids: [id], fromMs: u.atMs, toMs: u.atMs });
+    }
+  }
+  return out;
 }

@@ -19,7 +19,7 @@ export interface ReconcileSource {
    * The wallet's orders (any status) carrying these clientOrderIds, from GET /api/orders/history;
    * `window` (epoch ms) bounds the search to the orders created in it, when given.
    */
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]>;
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch>;
   /** GET /api/me/trades, newest first. */
   trades(opts: {
     limit?: number;
@@ -130,7 +130,7 @@ export async function runReconcile(
       diff.unresolved.map((o) => o.clientOrderId),
       sentWindow(diff.unresolved, opts.clockOffsetMs),
     );
-    const byCid = new Map(found.map((o) => [o.clientOrderId, o]));
+    const byCid = new Map(found.orders.map((o) => [o.clientOrderId, o]));
     for (const o of diff.unresolved) {
       const u = resolveGhost(o, byCid.get(o.clientOrderId) ?? NOT_FOUND, now, ghostOpts);
       if (u !== undefined && store.reconcile(u, now)) updates.push(u);
@@ -206,6 +206,17 @@ async function collectTrades(
 }
 
 /** A span of exchange time, epoch ms: `fromMs` inclusive, `toMs` exclusive. */
+/** What an order-history search by clientOrderId found (ReconcileSource.ordersByClientId). */
+export interface ClientIdSearch {
+  /** The orders carrying the wanted clientOrderIds. */
+  readonly orders: readonly Order[];
+  /**
+   * False when a page bound ended the search with some wanted id unseen and history (of the window,
+   * when given) still unread: such an id may be there, so not finding it proves nothing.
+   */
+  readonly complete: boolean;
+}
+
 export interface TimeWindow {
   readonly fromMs: number;
   readonly toMs: number;

@@ -7,7 +7,7 @@ import type { RequestGate } from "../exchange/caller.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
-import type { ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
+import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
 
 /** What the decorator reports to (the Metrics object). */
 export interface ExchangeObserver {
@@ -91,7 +91,7 @@ export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
       timed(e.cancelAll, () => port.cancelAll(marketId), ok),
     openOrders: (): Promise<Order[]> => timed(e.openOrders, () => port.openOrders(), ok),
     order: (orderId: string): Promise<Order> => timed(e.order, () => port.order(orderId), ok),
-    ordersByClientId: (ids: readonly string[], window?: TimeWindow): Promise<Order[]> =>
+    ordersByClientId: (ids: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> =>
       timed(e.ordersByClientId, () => port.ordersByClientId(ids, window), ok),
     trades: (opts: { limit?: number; cursor?: string }) =>
       timed<{ trades: TradeRecord[]; nextCursor: string | null }>(e.trades, () => port.trades(opts), ok),

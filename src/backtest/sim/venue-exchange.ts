@@ -7,7 +7,7 @@ import type { CancelResult, OrderFill } from "../../exchange/assumptions.js";
 import { ExchangeError } from "../../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../exchange/types.js";
-import type { ReconcileSource, TimeWindow } from "../../execution/reconcile-run.js";
+import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../../execution/reconcile-run.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { Keyset } from "../../venue/types.js";
 import { weiToString, wireOrder, wireTradeRow } from "../../venue/wire.js";
@@ -146,15 +146,18 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return toOrder(o);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
     const wanted = new Set(clientOrderIds);
     const span = window === undefined ? {} : { from: window.fromMs, to: window.toMs };
-    return this.#read(() =>
-      this.#venue
-        .orderHistory(this.#wallet, { limit: 1000, ...span })
-        .items.filter((o) => o.clientOrderId !== undefined && wanted.has(o.clientOrderId))
-        .map(toOrder),
-    );
+    return this.#read(() => {
+      const page = this.#venue.orderHistory(this.#wallet, { limit: 1000, ...span });
+      const orders = page.items
+        .filter((o) => o.clientOrderId !== undefined && wanted.has(o.clientOrderId))
+        .map(toOrder);
+      // One page: complete when it was the last, or every id is on it.
+      const seen = new Set(orders.map((o) => o.clientOrderId));
+      return { orders, complete: page.next === undefined || seen.size === wanted.size };
+    });
   }
 
   trades(opts: {

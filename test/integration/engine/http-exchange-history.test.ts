@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpExchange } from "../../../src/engine/http-exchange.js";
+import { HttpExchange, WINDOW_PAGES } from "../../../src/engine/http-exchange.js";
 import { sentWindow, type TimeWindow } from "../../../src/execution/reconcile-run.js";
 import { sampleOrder, TEST_WALLET } from "../../support/exchange-fixtures.js";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
@@ -45,13 +45,28 @@ describe("HttpExchange.ordersByClientId", () => {
     const { exchange, server: srv } = await oldestFirst(3_000);
     const recent = ["c2990", "c2995"];
     // Without a window: five pages of the oldest 1,000 orders, and not a trace of them.
-    expect(await exchange.ordersByClientId(recent)).toEqual([]);
+    // It says so: not finding them there proves nothing.
+    expect(await exchange.ordersByClientId(recent)).toEqual({ orders: [], complete: false });
     const window: TimeWindow = { fromMs: T0 + 2_900_000, toMs: T0 + 3_000_000 };
     const found = await exchange.ordersByClientId(recent, window);
-    expect(found.map((o) => o.id)).toEqual(["o2990", "o2995"]);
+    expect(found.orders.map((o) => o.id)).toEqual(["o2990", "o2995"]);
+    expect(found.complete).toBe(true);
     const last = srv.requests.at(-1);
     expect(last?.query.get("from")).toBe(new Date(window.fromMs).toISOString());
     expect(last?.query.get("to")).toBe(new Date(window.toMs).toISOString());
+  });
+
+  it("pages a window to its end, and says when its page bound cut the search short", async () => {
+    const n = (WINDOW_PAGES + 1) * 200;
+    const { exchange } = await oldestFirst(n);
+    const window: TimeWindow = { fromMs: T0, toMs: T0 + n * 1_000 };
+    // A window of 20 pages, read to its end: what is in it found, and absence proven.
+    const mid = await exchange.ordersByClientId(["c3000", "missing"], { fromMs: T0, toMs: T0 + 4_000_000 });
+    expect(mid.orders.map((o) => o.id)).toEqual(["o3000"]);
+    expect(mid.complete).toBe(true);
+    // On the page after the bound: not found, and not finding it proves nothing.
+    const past = await exchange.ordersByClientId([`c${n - 1}`], window);
+    expect(past).toEqual({ orders: [], complete: false });
   });
 
   it("a record listed twice does not end the search before every id was seen", async () => {
@@ -65,7 +80,7 @@ describe("HttpExchange.ordersByClientId", () => {
     });
     server = srv;
     const found = await new HttpExchange(clientFor(srv)).ordersByClientId(["c1", "c2"]);
-    expect(found.map((o) => o.id)).toEqual(["a", "a2", "b"]);
+    expect(found.orders.map((o) => o.id)).toEqual(["a", "a2", "b"]);
   });
 });
 

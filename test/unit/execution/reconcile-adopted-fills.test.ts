@@ -126,7 +126,7 @@ describe("seedAdoptedFills", () => {
       order: async () => {
         throw notFound();
       },
-      ordersByClientId: async () => [],
+      ordersByClientId: async () => ({ orders: [], complete: true }),
       trades: async (): Promise<{ trades: TradeRecord[]; nextCursor: string | null }> => ({
         trades: [],
         nextCursor: null,

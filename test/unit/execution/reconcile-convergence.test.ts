@@ -99,7 +99,8 @@ function sourceOf(h: History): ReconcileSource & { calls: Record<string, number>
     },
     ordersByClientId: async (cids) => {
       calls.history = (calls.history ?? 0) + 1;
-      return all.filter((o) => o.clientOrderId !== undefined && cids.includes(o.clientOrderId));
+      const orders = all.filter((o) => o.clientOrderId !== undefined && cids.includes(o.clientOrderId));
+      return { orders, complete: true };
     },
     trades: async ({ cursor }) => {
       calls.trades = (calls.trades ?? 0) + 1;

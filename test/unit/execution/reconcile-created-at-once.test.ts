@@ -38,7 +38,7 @@ function source(trades: TradeRecord[]): ReconcileSource {
       if (id === "o9") return stranger;
       throw new Error(`no order ${id}`);
     },
-    ordersByClientId: async () => [],
+    ordersByClientId: async () => ({ orders: [], complete: true }),
     trades: async () => ({ trades, nextCursor: null }),
   };
 }

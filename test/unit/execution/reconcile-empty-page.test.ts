@@ -28,7 +28,7 @@ describe("runReconcile: paging through a page the source filtered empty", () => 
         if (id === "o9") return stranger;
         throw new Error(`no order ${id}`);
       },
-      ordersByClientId: async () => [],
+      ordersByClientId: async () => ({ orders: [], complete: true }),
       trades: async (opts) => pages[opts.cursor ?? "first"] ?? { trades: [], nextCursor: null },
     };
     const state: ReconcileState = { orders: new OrderStore(), inventory: new Inventory() };

@@ -57,7 +57,7 @@ function source(): ReconcileSource {
         details: { id },
       });
     },
-    ordersByClientId: async () => [],
+    ordersByClientId: async () => ({ orders: [], complete: true }),
     trades: async () => ({ trades: TRADES, nextCursor: null }),
   };
 }

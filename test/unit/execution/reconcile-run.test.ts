@@ -4,7 +4,12 @@ import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { Inventory } from "../../../src/execution/inventory.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
 import type { ReconcileState } from "../../../src/execution/reconcile-fills.js";
-import { type ReconcileSource, runReconcile, type TimeWindow } from "../../../src/execution/reconcile-run.js";
+import {
+  type ClientIdSearch,
+  type ReconcileSource,
+  runReconcile,
+  type TimeWindow,
+} from "../../../src/execution/reconcile-run.js";
 import { MARKET, order, remote, TOKEN, trade } from "./reconcile-support.js";
 
 /** A hand-written exchange: fixed records, counted calls. */
@@ -34,10 +39,11 @@ class FakeSource implements ReconcileSource {
       });
     return o;
   }
-  async ordersByClientId(cids: readonly string[], window?: TimeWindow): Promise<Order[]> {
+  async ordersByClientId(cids: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
     this.calls.push(`history:${cids.join(",")}`);
     this.windows.push(window);
-    return this.known.filter((o) => o.clientOrderId !== undefined && cids.includes(o.clientOrderId));
+    const orders = this.known.filter((o) => o.clientOrderId !== undefined && cids.includes(o.clientOrderId));
+    return { orders, complete: true };
   }
   async trades({
     cursor,

@@ -16,7 +16,7 @@ const lagging: ReconcileSource = {
   order: async (): Promise<Order> => {
     throw new Error("no order is looked up by id here");
   },
-  ordersByClientId: async (): Promise<Order[]> => [],
+  ordersByClientId: async () => ({ orders: [], complete: true }),
   trades: async (): Promise<{ trades: TradeRecord[]; nextCursor: string | null }> => ({
     trades: [],
     nextCursor: null,

@@ -84,7 +84,7 @@ describe("recognising / recognisedCount", () => {
   const source = (open: Order[]): ReconcileSource => ({
     openOrders: async () => open,
     order: async (id) => order(id),
-    ordersByClientId: async () => [],
+    ordersByClientId: async () => ({ orders: [], complete: true }),
     trades: async () => ({ trades: [], nextCursor: null }),
   });
   const known = new Map([["o1", "mm-old-x-b0-1"]]);

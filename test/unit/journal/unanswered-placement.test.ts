@@ -103,7 +103,7 @@ async function restartWith(restore: ReturnType<typeof restoreAfterKill>): Promis
   h.exchange.order = async (id) => (id === ORDER_ID ? exchangeOrder : order(id));
   const byCid = h.exchange.ordersByClientId.bind(h.exchange);
   h.exchange.ordersByClientId = async (ids, window) =>
-    ids.includes(CID) ? [exchangeOrder] : byCid(ids, window);
+    ids.includes(CID) ? { orders: [exchangeOrder], complete: true } : byCid(ids, window);
   await h.engine.start();
   await h.run(1_000);
   return h;

@@ -119,7 +119,7 @@ describe("restart: a journaled fill of an unanswered placement is not applied ag
     h.exchange.order = async (id) => (id === ORDER_ID ? exchangeOrder : order(id));
     const byCid = h.exchange.ordersByClientId.bind(h.exchange);
     h.exchange.ordersByClientId = async (ids, window) =>
-      ids.includes(CID) ? [exchangeOrder] : byCid(ids, window);
+      ids.includes(CID) ? { orders: [exchangeOrder], complete: true } : byCid(ids, window);
     await h.engine.start();
     await h.run(1_000);
     // The order was found (the lookup ran) …

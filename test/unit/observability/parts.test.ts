@@ -20,7 +20,7 @@ function idlePort(): ExchangePort & ReconcileSource {
     cancelAll: async () => ({ cancelled: 0 }) as never,
     openOrders: async () => [],
     order: async () => ({}) as never,
-    ordersByClientId: async () => [],
+    ordersByClientId: async () => ({ orders: [], complete: true }),
     trades: async () => ({ trades: [], nextCursor: null }),
     positions: async () => [],
   };
@@ -124,7 +124,7 @@ describe("instrumentExchange", () => {
       order: async () => {
         throw new Error("bug");
       },
-      ordersByClientId: async () => [],
+      ordersByClientId: async () => ({ orders: [], complete: true }),
       trades: async () => ({ trades: [], nextCursor: null }),
       positions: async () => [],
     };

@@ -8,7 +8,7 @@ import type { CancelResult, OrderFill } from "../../../../src/exchange/assumptio
 import { ExchangeError } from "../../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../../src/exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../../../src/exchange/types.js";
-import type { ReconcileSource, TimeWindow } from "../../../../src/execution/reconcile-run.js";
+import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../../../../src/execution/reconcile-run.js";
 import type { SimVenue } from "../../../../src/venue/sim-venue.js";
 
 /** One request as the exchange saw it (the determinism test compares these sequences). */
@@ -118,9 +118,11 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return this.#inner.order(orderId);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<Order[]> {
+  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
     this.#record("orders_by_client_id", clientOrderIds.join(","));
-    return this.#inner.ordersByClientId(clientOrderIds, window).then((os) => this.#listed(os));
+    return this.#inner
+      .ordersByClientId(clientOrderIds, window)
+      .then((r) => ({ orders: this.#listed([...r.orders]), complete: r.complete }));
   }
 
   trades(opts: {
