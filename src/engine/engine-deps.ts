@@ -75,7 +75,7 @@ export interface EngineRestore {
    * clientOrderId → placements earlier runs sent without a definite answer (killed with the request
    * on the wire, or answered ambiguously): the start-up reconcile looks them up by clientOrderId
    * (the order history); one found joins `orders` (its token and placement time with it), so its
-   * fills made while mm was down are applied, and each answer is reported (`placement_resolved`) for
+   * fills made while mm was down are applied, and each answer is reported (`placements_resolved`) for
    * the journal. Default none.
    */
   readonly unanswered?: ReadonlyMap<string, { readonly tokenId: string; readonly atMs: number }>;

@@ -189,17 +189,21 @@ export type EngineEvent =
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }
   /**
-   * The start-up reconcile looked up, by clientOrderId, a placement an earlier run sent without a
-   * definite answer (EngineRestore.unanswered): found (`orderId`, the exchange's `status` and market),
-   * or not found once the unknown-order grace is over (`orderId` undefined: never placed).
+   * The start-up reconcile looked up, by clientOrderId, the placements earlier runs sent without a
+   * definite answer (EngineRestore.unanswered), and these got one: found (`orderId`, the exchange's
+   * `status` and market), or not found once the unknown-order grace is over by a search that read its
+   * whole window (`orderId` undefined: never placed). All in one event, so the journal writes them in
+   * one transaction: a run may leave thousands, all answered before quoting starts.
    */
   | {
-      readonly type: "placement_resolved";
+      readonly type: "placements_resolved";
       readonly atMs: number;
-      readonly clientOrderId: string;
-      readonly orderId: string | undefined;
-      readonly marketId: string | undefined;
-      readonly status: string | undefined;
+      readonly placements: readonly {
+        readonly clientOrderId: string;
+        readonly orderId: string | undefined;
+        readonly marketId: string | undefined;
+        readonly status: string | undefined;
+      }[];
     }
   | {
       readonly type: "reconcile_failed";

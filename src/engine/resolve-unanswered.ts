@@ -1,6 +1,7 @@
 import type { Order } from "../exchange/types.js";
 import { HISTORY_SLACK_MS, type ReconcileSource } from "../execution/reconcile-run.js";
 import type { EngineCore } from "./engine-core.js";
+import type { EngineEvent } from "./engine-events.js";
 
 /**
  * Looks up, by clientOrderId in the order history (any status), the placements earlier runs sent
@@ -10,7 +11,7 @@ import type { EngineCore } from "./engine-core.js";
  * rested and filled while mm was down; found, it joins the restored orders (RestoredFees.addOrders),
  * so that fill is applied like any restored order's, and is recognised as ours if still open.
  * The history is searched around each cluster of send times (sendClusters), each window paged to
- * its end. Each answer is reported (`placement_resolved`) for the journal: found, or not found once
+ * its end. The answers are reported together (`placements_resolved`) for the journal: found, or not found once
  * `unknownGraceMs` has passed since it was sent (it never reached the book) by a search that read
  * its whole window. One not found sooner, or by a search its page bound cut short, may still be in
  * the history: left for the next start. A failed read is logged and changes
@@ -48,6 +49,7 @@ export async function resolveUnanswered(
   }
   const now = core.clock.now();
   const added: { orderId: string; clientOrderId: string; tokenId: string; placedAtMs: number }[] = [];
+  const answers: Extract<EngineEvent, { type: "placements_resolved" }>["placements"][number][] = [];
   let neverPlaced = 0;
   let left = 0;
   for (const [clientOrderId, u] of unanswered) {
@@ -61,15 +63,9 @@ export async function resolveUnanswered(
     } else {
       neverPlaced++;
     }
-    core.emit({
-      type: "placement_resolved",
-      atMs: now,
-      clientOrderId,
-      orderId: o?.id,
-      marketId: o?.marketId,
-      status: o?.status,
-    });
+    answers.push({ clientOrderId, orderId: o?.id, marketId: o?.marketId, status: o?.status });
   }
+  if (answers.length > 0) core.emit({ type: "placements_resolved", atMs: now, placements: answers });
   core.restored.addOrders(added);
   core.log.info(
     { placements: unanswered.size, found: added.length, neverPlaced },

@@ -6,9 +6,8 @@ import type { JournalWriter } from "./writer.js";
 /** The `code` of an `accepted` place row journaled after the fact (the answer itself was ambiguous or lost). */
 export const RESOLVED_CODE = "resolved";
 
-/** A `placement_resolved` engine event, as journaled. */
+/** One answer of a `placements_resolved` engine event, as journaled. */
 export interface ResolvedPlacement {
-  readonly atMs: number;
   readonly clientOrderId: string;
   readonly orderId: string | undefined;
   readonly marketId: string | undefined;
@@ -19,7 +18,7 @@ export interface ResolvedPlacement {
  * Journals the answers placements got after the fact, so that the journal knows the orderId of every
  * order that may rest (MAY_REST) and a later restart finds its fills made while mm was down:
  * - an earlier run's placement sent without a definite answer, looked up at start
- *   (`placement_resolved`): an `accepted` row with its orderId in the run that sent it (beside its
+ *   (`placements_resolved`): an `accepted` row with its orderId in the run that sent it (beside its
  *   intent, where MAY_REST reads its size and token), and a closed row when the exchange says it has
  *   ended; not found, a `rejected` row NEVER_PLACED. Either way restore stops offering it as unanswered;
  * - a placement of this run answered `ambiguous`: once the engine holds it live with an orderId (its
@@ -42,32 +41,40 @@ export class PlacementAnswers {
     this.#ambiguous.set(clientOrderId, marketId);
   }
 
-  /** Journals an earlier run's placement's answer found at start (`run`: this run, for a closed row). */
-  resolved(writer: JournalWriter, run: number, e: ResolvedPlacement): void {
+  /**
+   * Journals the answers found at start for earlier runs' placements (`run`: this run, for a closed
+   * row), in one transaction: one commit (an fsync) per answer made a start with thousands of them
+   * wait that many before quoting.
+   */
+  resolved(writer: JournalWriter, run: number, atMs: number, answers: readonly ResolvedPlacement[]): void {
+    writer.batch(() => {
+      for (const e of answers) this.#resolvedOne(writer, run, atMs, e);
+    });
+  }
+
+  #resolvedOne(writer: JournalWriter, run: number, atMs: number, e: ResolvedPlacement): void {
     const sent = this.#unanswered.get(e.clientOrderId);
     const marketId = e.marketId ?? sent?.marketId;
     const orderId = e.orderId;
-    writer.batch(() => {
-      writer.outcome(sent?.run ?? run, {
-        op: "place",
-        clientOrderId: e.clientOrderId,
-        marketId,
-        outcome: orderId === undefined ? "rejected" : "accepted",
-        orderId,
-        code: orderId === undefined ? NEVER_PLACED : RESOLVED_CODE,
-        latencyMs: undefined,
-        atMs: e.atMs,
-      });
-      if (orderId !== undefined && e.status !== undefined && localStateOfRemote(e.status) !== "open") {
-        writer.closed(run, {
-          clientOrderId: e.clientOrderId,
-          orderId,
-          marketId,
-          code: e.status,
-          atMs: e.atMs,
-        });
-      }
+    writer.outcome(sent?.run ?? run, {
+      op: "place",
+      clientOrderId: e.clientOrderId,
+      marketId,
+      outcome: orderId === undefined ? "rejected" : "accepted",
+      orderId,
+      code: orderId === undefined ? NEVER_PLACED : RESOLVED_CODE,
+      latencyMs: undefined,
+      atMs,
     });
+    if (orderId !== undefined && e.status !== undefined && localStateOfRemote(e.status) !== "open") {
+      writer.closed(run, {
+        clientOrderId: e.clientOrderId,
+        orderId,
+        marketId,
+        code: e.status,
+        atMs,
+      });
+    }
   }
 
   /** Journals (in `run`) the orderId of each ambiguous placement `source` now holds live with one. */

@@ -45,7 +45,7 @@ export interface JournalRecorderOptions {
   readonly restoredOrders?: ReadonlyMap<string, string>;
   /**
    * Placements earlier runs sent without a definite answer (JournalRestore.unanswered): the answer
-   * the start-up reconcile finds for one (`placement_resolved`) is journaled in the run that sent it.
+   * the start-up reconcile finds for one (`placements_resolved`) is journaled in the run that sent it.
    */
   readonly unanswered?: ReadonlyMap<string, { readonly run: number; readonly marketId: string }>;
   /**

@@ -26,7 +26,7 @@ export const UNSENT_FLUSH_MS = 5_000;
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
  *   place / cancel / cancel-all outcomes of requests made; the answer found after the fact of a
  *   placement answered ambiguously (at a reconcile) or of an earlier run's placement sent without a
- *   definite answer (`placement_resolved`, at start): PlacementAnswers;
+ *   definite answer (`placements_resolved`, at start): PlacementAnswers;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
  *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
  * - fill → the fill (once per tradeId + orderId, whichever of WebSocket and backfill comes first) and
@@ -192,9 +192,10 @@ export class JournalRecorder {
         });
         if (e.outcome === "ambiguous") this.#answers.ambiguous(e.intent.clientOrderId, e.intent.marketId);
         return true;
-      case "placement_resolved":
-        this.#answers.resolved(w, run, e);
-        if (e.orderId !== undefined) this.#adopted.add(e.orderId, e.clientOrderId);
+      case "placements_resolved":
+        this.#answers.resolved(w, run, e.atMs, e.placements);
+        for (const p of e.placements)
+          if (p.orderId !== undefined) this.#adopted.add(p.orderId, p.clientOrderId);
         return true;
       case "place_dropped":
         this.#countUnsent("place", e.intent.marketId, e.reason, e.atMs);

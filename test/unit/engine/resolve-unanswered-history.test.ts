@@ -131,7 +131,12 @@ async function restart(client: ExchangeHttpClient): Promise<Harness> {
 }
 
 function resolved(h: Harness): Map<string, string | undefined> {
-  return new Map(h.eventsOf("placement_resolved").map((e) => [e.clientOrderId, e.orderId]));
+  return new Map(
+    h
+      .eventsOf("placements_resolved")
+      .flatMap((e) => e.placements)
+      .map((p) => [p.clientOrderId, p.orderId]),
+  );
 }
 
 describe("restart: unanswered placements looked up in the order history", () => {

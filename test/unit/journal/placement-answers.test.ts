@@ -66,12 +66,9 @@ describe("journal: answers of placements found after the fact", () => {
     expect(first.orders.size).toBe(0);
 
     recorder(writer, r2, first.unanswered).onEvent({
-      type: "placement_resolved",
+      type: "placements_resolved",
       atMs: T0 + 1_000,
-      clientOrderId: CID,
-      orderId: "o1",
-      marketId: "m1",
-      status: "OPEN",
+      placements: [{ clientOrderId: CID, orderId: "o1", marketId: "m1", status: "OPEN" }],
     });
     // r2 killed too: the next start knows the order by its id, and no longer as unanswered.
     const r3 = writer.beginRun({ account: ACCOUNT, session: "s3", atMs: T0 + 60_000, tokens: [] });
@@ -88,25 +85,54 @@ describe("journal: answers of placements found after the fact", () => {
     const r2 = writer.beginRun({ account: ACCOUNT, session: "s2", atMs: T0, tokens: [] });
     const rec = recorder(writer, r2, readRestore(db, ACCOUNT, r2).unanswered);
     rec.onEvent({
-      type: "placement_resolved",
+      type: "placements_resolved",
       atMs: T0,
-      clientOrderId: CID,
-      orderId: "o1",
-      marketId: "m1",
-      status: "FILLED",
-    });
-    rec.onEvent({
-      type: "placement_resolved",
-      atMs: T0,
-      clientOrderId: `${CID}0`,
-      orderId: undefined,
-      marketId: undefined,
-      status: undefined,
+      placements: [
+        { clientOrderId: CID, orderId: "o1", marketId: "m1", status: "FILLED" },
+        { clientOrderId: `${CID}0`, orderId: undefined, marketId: undefined, status: undefined },
+      ],
     });
     const r3 = writer.beginRun({ account: ACCOUNT, session: "s3", atMs: T0 + 60_000, tokens: [] });
     const next = readRestore(db, ACCOUNT, r3);
     expect(next.orders.size).toBe(0);
     expect(next.unanswered.size).toBe(0);
+    db.close();
+  });
+
+  it("the answers found at start are journaled in one transaction, however many", () => {
+    const { db } = killedRunWithIntent();
+    // Each write notes whether a transaction was open around it, and each top-level batch is counted.
+    const inTransaction: boolean[] = [];
+    let batches = 0;
+    class Watching extends JournalWriter {
+      override outcome(...a: Parameters<JournalWriter["outcome"]>): void {
+        inTransaction.push(db.inTransaction);
+        super.outcome(...a);
+      }
+      override batch<T>(fn: () => T): T {
+        if (!db.inTransaction) batches++;
+        return super.batch(fn);
+      }
+    }
+    const writer = new Watching(db);
+    const cids = Array.from({ length: 50 }, (_, i) => `${CID}${i}`);
+    for (const cid of cids)
+      writer.intent(1, { clientOrderId: cid, tokenId: "t1", ...order, sent: true, atMs: T0 - 4_000 });
+    const r2 = writer.beginRun({ account: ACCOUNT, session: "s2", atMs: T0, tokens: [] });
+    const rec = recorder(writer, r2, readRestore(db, ACCOUNT, r2).unanswered);
+    batches = 0;
+    rec.onEvent({
+      type: "placements_resolved",
+      atMs: T0,
+      placements: cids.map((cid) => ({
+        clientOrderId: cid,
+        orderId: undefined,
+        marketId: undefined,
+        status: undefined,
+      })),
+    });
+    expect(inTransaction).toEqual(cids.map(() => true));
+    expect(batches).toBe(1);
     db.close();
   });
 

@@ -123,7 +123,12 @@ describe("restart: a journaled fill of an unanswered placement is not applied ag
     await h.engine.start();
     await h.run(1_000);
     // The order was found (the lookup ran) …
-    expect(h.eventsOf("placement_resolved").map((e) => e.orderId)).toEqual([ORDER_ID]);
+    expect(
+      h
+        .eventsOf("placements_resolved")
+        .flatMap((e) => e.placements)
+        .map((p) => p.orderId),
+    ).toEqual([ORDER_ID]);
     // … and its one trade stays counted once.
     expect(h.eventsOf("fill").map((e) => e.fill.tradeId)).toEqual([]);
     expect(h.engine.account(YES).sizeMicro).toBe(3_000_000n);
