@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { MISSED_SEARCH_MAX_PAGES } from "../../../src/execution/restored-fees.js";
 import { Harness, T0 } from "./support/harness.js";
+import { harnessBid, harnessBidFill } from "./support/harness-records.js";
 
 /*
  * Fills made while mm was down (a killed run's resting order filled before the restart) are found
@@ -20,38 +20,15 @@ const CID = "mm-old-0000000000-b0-1";
 const PLACED_AT = T0 - 3_600_000; // an hour before the restart
 
 /** The exchange's record of the restored bid (GET /api/orders/{id}): filled while mm was down. */
-const restoredOrder = {
+const restoredOrder = harnessBid({
   id: RESTORED,
-  userWallet: "0xb0",
-  vault: "0xb0",
-  marketId: "m1",
-  side: "buy",
-  outcome: "YES",
-  price: "0.4",
-  quantity: "3",
-  filledQty: "3",
-  remainingQty: "0",
-  expiry: 0,
-  type: "limit",
-  timeInForce: "gtc",
-  status: "FILLED",
   clientOrderId: CID,
-  createdAt: new Date(PLACED_AT).toISOString(),
-  updatedAt: new Date(T0 - 1_800_000).toISOString(),
-} as unknown as Order;
+  status: "FILLED",
+  createdAtMs: PLACED_AT,
+  updatedAtMs: T0 - 1_800_000,
+});
 
-const trade = (id: string, orderId: string, atMs: number): TradeRecord =>
-  ({
-    id,
-    orderId,
-    marketId: "m1",
-    vaultAddress: "0xb0",
-    fee: null,
-    side: "buy",
-    price: "0.4",
-    quantity: "3",
-    createdAt: new Date(atMs).toISOString(),
-  }) as TradeRecord;
+const trade = (id: string, orderId: string, atMs: number) => harnessBidFill(id, orderId, atMs);
 
 /**
  * A busy wallet's history, newest first, one trade a page: `pages` trades of other orders (all after

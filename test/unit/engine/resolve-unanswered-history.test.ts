@@ -9,6 +9,7 @@ import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { ACCOUNT, journalPath } from "../journal/support.js";
 import { Harness, T0 } from "./support/harness.js";
+import { harnessBid } from "./support/harness-records.js";
 
 /*
  * Review 16 (restart), fixed. resolveUnanswered looked the killed run's unanswered placements up
@@ -33,25 +34,7 @@ const LOST = "mm-old-0000000000-b0-10000";
 const LOST_AT = T0 - 110_000;
 
 function order(id: string, cid: string, atMs: number, status: string): Order {
-  return {
-    id,
-    userWallet: "0xb0",
-    vault: "0xb0",
-    marketId: "m1",
-    side: "buy",
-    outcome: "YES",
-    price: "0.4",
-    quantity: "3",
-    filledQty: status === "FILLED" ? "3" : "0",
-    remainingQty: status === "FILLED" ? "0" : "3",
-    expiry: 0,
-    type: "limit",
-    timeInForce: "gtc",
-    status,
-    clientOrderId: cid,
-    createdAt: new Date(atMs).toISOString(),
-    updatedAt: new Date(atMs).toISOString(),
-  } as unknown as Order;
+  return harnessBid({ id, clientOrderId: cid, status, createdAtMs: atMs });
 }
 
 function restoreAfterKill() {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
+import { harnessBid, harnessBidFill } from "../engine/support/harness-records.js";
 import { ACCOUNT, journalPath } from "./support.js";
 
 /*
@@ -27,37 +27,15 @@ const CID = "mm-old-0000000000-b0-1";
 const PLACED_AT = T0 - 3_600_000;
 const FILLED_AT = T0 - 1_800_000;
 
-const exchangeOrder = {
+const exchangeOrder = harnessBid({
   id: ORDER_ID,
-  userWallet: "0xb0",
-  vault: "0xb0",
-  marketId: "m1",
-  side: "buy",
-  outcome: "YES",
-  price: "0.4",
-  quantity: "3",
-  filledQty: "3",
-  remainingQty: "0",
-  expiry: 0,
-  type: "limit",
-  timeInForce: "gtc",
-  status: "FILLED",
   clientOrderId: CID,
-  createdAt: new Date(PLACED_AT).toISOString(),
-  updatedAt: new Date(FILLED_AT).toISOString(),
-} as unknown as Order;
+  status: "FILLED",
+  createdAtMs: PLACED_AT,
+  updatedAtMs: FILLED_AT,
+});
 
-const downTimeTrade = {
-  id: "t-down",
-  orderId: ORDER_ID,
-  marketId: "m1",
-  vaultAddress: "0xb0",
-  fee: null,
-  side: "buy",
-  price: "0.4",
-  quantity: "3",
-  createdAt: new Date(FILLED_AT).toISOString(),
-} as unknown as TradeRecord;
+const downTimeTrade = harnessBidFill("t-down", ORDER_ID, FILLED_AT);
 
 /** A journal whose killed run sent one bid of 3 on YES; `answer` is what it journaled of the reply. */
 function restoreAfterKill(answer: "none" | "ambiguous" | "accepted") {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { Fill } from "../../../src/core/trading.js";
-import type { Order, TradeRecord } from "../../../src/exchange/types.js";
 import { applyTrade, EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
+import { harnessBid, harnessBidFill } from "../engine/support/harness-records.js";
 import { ACCOUNT, journalPath } from "./support.js";
 
 /*
  * Review 16 (restart), fixed: restore now offers every fill journaled since the oldest unanswered
- * send, whatever its clientOrderId (readUnanswered). The defect: 39a26d9 restores a placement the killed run sent without a definite answer
- * (here: answered ambiguously) by clientOrderId, looks it up at start and searches the found order's
+ * send, whatever its clientOrderId (readUnanswered). The defect: 39a26d9 restores a placement the
+ * killed run sent without a definite answer (here: answered ambiguously) by clientOrderId, looks it up at start and searches the found order's
  * trades for fills made while mm was down. Fills the killed run already journaled are kept out of that
  * search only when their row carries the placement's clientOrderId (readUnanswered:
  * `f.client_order_id IS NOT NULL` and in the unanswered set). A user_fill carries clientOrderId only
@@ -27,37 +27,15 @@ const CID = "mm-old-0000000000-b0-1";
 const PLACED_AT = T0 - 3_600_000;
 const FILLED_AT = PLACED_AT + 2_000;
 
-const exchangeOrder = {
+const exchangeOrder = harnessBid({
   id: ORDER_ID,
-  userWallet: "0xb0",
-  vault: "0xb0",
-  marketId: "m1",
-  side: "buy",
-  outcome: "YES",
-  price: "0.4",
-  quantity: "3",
-  filledQty: "3",
-  remainingQty: "0",
-  expiry: 0,
-  type: "limit",
-  timeInForce: "gtc",
-  status: "FILLED",
   clientOrderId: CID,
-  createdAt: new Date(PLACED_AT).toISOString(),
-  updatedAt: new Date(FILLED_AT).toISOString(),
-} as unknown as Order;
+  status: "FILLED",
+  createdAtMs: PLACED_AT,
+  updatedAtMs: FILLED_AT,
+});
 
-const trade = {
-  id: "t-1",
-  orderId: ORDER_ID,
-  marketId: "m1",
-  vaultAddress: "0xb0",
-  fee: "0",
-  side: "buy",
-  price: "0.4",
-  quantity: "3",
-  createdAt: new Date(FILLED_AT).toISOString(),
-} as unknown as TradeRecord;
+const trade = harnessBidFill("t-1", ORDER_ID, FILLED_AT, "0");
 
 function restoreAfterKill(fillCid: string | undefined) {
   const db = openJournalDb(journalPath());
