@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { Clock, TimerId } from "../../../src/core/clock.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { createMockExchange } from "../../../src/mock/mock-exchange.js";
+import { OffsetClock } from "./offset-clock.js";
 import {
   daemonConfig,
   daemonSlots,
@@ -22,28 +22,6 @@ const BANDS = JSON.stringify({
 /** The bot's clock is this far behind the exchange's: more than the orders' lifetime. */
 const BEHIND_MS = 120_000;
 const EXPIRY_S = 60;
-
-/** The wall clock moved by a fixed offset: a host whose clock disagrees with the exchange's. */
-class OffsetClock implements Clock {
-  readonly #inner = new LiveClock();
-  readonly #offsetMs: number;
-
-  constructor(offsetMs: number) {
-    this.#offsetMs = offsetMs;
-  }
-
-  now(): number {
-    return this.#inner.now() + this.#offsetMs;
-  }
-
-  setTimer(delayMs: number, fn: () => void): TimerId {
-    return this.#inner.setTimer(delayMs, fn);
-  }
-
-  cancelTimer(id: TimerId): void {
-    this.#inner.cancelTimer(id);
-  }
-}
 
 const slots = daemonSlots();
 

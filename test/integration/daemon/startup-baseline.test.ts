@@ -1,13 +1,14 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import type { Clock, TimerId } from "../../../src/core/clock.js";
+import type { Clock } from "../../../src/core/clock.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import type { Address } from "../../../src/core/types.js";
 import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
 import { createMetrics } from "../../../src/observability/metrics.js";
+import { OffsetClock } from "./offset-clock.js";
 import {
   daemonConfig,
   daemonSlots,
@@ -30,28 +31,6 @@ const BANDS = JSON.stringify({
 });
 /** How far apart the bot's clock and the exchange's are in these tests. */
 const SKEW_MS = 20_000;
-
-/** The wall clock moved by a fixed offset: one side of a pair of machines whose clocks disagree. */
-class OffsetClock implements Clock {
-  readonly #inner = new LiveClock();
-  readonly #offsetMs: number;
-
-  constructor(offsetMs: number) {
-    this.#offsetMs = offsetMs;
-  }
-
-  now(): number {
-    return this.#inner.now() + this.#offsetMs;
-  }
-
-  setTimer(delayMs: number, fn: () => void): TimerId {
-    return this.#inner.setTimer(delayMs, fn);
-  }
-
-  cancelTimer(id: TimerId): void {
-    this.#inner.cancelTimer(id);
-  }
-}
 
 const slots = daemonSlots();
 
