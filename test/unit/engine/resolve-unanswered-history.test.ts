@@ -7,7 +7,7 @@ import type { TimeWindow } from "../../../src/execution/reconcile-run.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, ambiguousAnswer, journalPath, sentHarnessBid } from "../journal/support.js";
 import { Harness, T0 } from "./support/harness.js";
 import { harnessBid } from "./support/harness-records.js";
 
@@ -46,28 +46,9 @@ function restoreAfterKill() {
     [LATE, LATE_AT],
     [LOST, LOST_AT],
   ] as const) {
-    w.intent(killed, {
-      clientOrderId: cid,
-      tokenId: YES,
-      marketId: "m1",
-      side: "buy",
-      level: 0,
-      priceMicro: 400_000,
-      sizeMicro: 3_000_000n,
-      sent: true,
-      atMs: at,
-    });
+    sentHarnessBid(w, killed, cid, at);
   }
-  w.outcome(killed, {
-    op: "place",
-    clientOrderId: EARLY,
-    marketId: "m1",
-    outcome: "ambiguous",
-    orderId: undefined,
-    code: "server_error",
-    latencyMs: 100,
-    atMs: EARLY_AT + 100,
-  });
+  ambiguousAnswer(w, killed, EARLY, EARLY_AT, "server_error", 100);
   w.account(killed, EARLY_AT, "snapshot", YES, EMPTY_ACCOUNT, 500_000);
   const next = w.beginRun({ account: ACCOUNT, session: "new", atMs: T0, tokens: [] });
   const restore = readRestore(db, ACCOUNT, next);

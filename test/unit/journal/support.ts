@@ -118,3 +118,42 @@ export class FakeSource implements JournalSource {
     return { pnlMicro: this.pnlMicro, openOrders: this.openOrders };
   }
 }
+
+/**
+ * Journals under `run` the intent of a bid of 3 at 0.4 on the engine Harness's YES token ("11",
+ * market m1), sent at `atMs`: the restart tests' placement of a killed run.
+ */
+export function sentHarnessBid(w: JournalWriter, run: number, clientOrderId: string, atMs: number): void {
+  w.intent(run, {
+    clientOrderId,
+    tokenId: "11",
+    marketId: "m1",
+    side: "buy",
+    level: 0,
+    priceMicro: 400_000,
+    sizeMicro: 3_000_000n,
+    sent: true,
+    atMs,
+  });
+}
+
+/** Journals under `run` an ambiguous answer (`code`) to that placement, `latencyMs` after `sentAtMs`. */
+export function ambiguousAnswer(
+  w: JournalWriter,
+  run: number,
+  clientOrderId: string,
+  sentAtMs: number,
+  code: string,
+  latencyMs: number,
+): void {
+  w.outcome(run, {
+    op: "place",
+    clientOrderId,
+    marketId: "m1",
+    outcome: "ambiguous",
+    orderId: undefined,
+    code,
+    latencyMs,
+    atMs: sentAtMs + latencyMs,
+  });
+}

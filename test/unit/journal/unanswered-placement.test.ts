@@ -5,7 +5,7 @@ import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
 import { harnessBid, harnessBidFill } from "../engine/support/harness-records.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { ACCOUNT, journalPath, sentHarnessBid } from "./support.js";
 
 /*
  * Review 16 (journal). The journal writes a placement's intent before the request leaves, and its
@@ -42,17 +42,7 @@ function restoreAfterKill(answer: "none" | "ambiguous" | "accepted") {
   const db = openJournalDb(journalPath());
   const w = new JournalWriter(db);
   const killed = w.beginRun({ account: ACCOUNT, session: "old", atMs: PLACED_AT - 1_000, tokens: [] });
-  w.intent(killed, {
-    clientOrderId: CID,
-    tokenId: YES,
-    marketId: "m1",
-    side: "buy",
-    level: 0,
-    priceMicro: 400_000,
-    sizeMicro: 3_000_000n,
-    sent: true,
-    atMs: PLACED_AT,
-  });
+  sentHarnessBid(w, killed, CID, PLACED_AT);
   if (answer !== "none") {
     w.outcome(killed, {
       op: "place",

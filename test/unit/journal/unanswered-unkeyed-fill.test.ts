@@ -6,7 +6,7 @@ import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { Harness, T0 } from "../engine/support/harness.js";
 import { harnessBid, harnessBidFill } from "../engine/support/harness-records.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { ACCOUNT, ambiguousAnswer, journalPath, sentHarnessBid } from "./support.js";
 
 /*
  * Review 16 (restart), fixed: restore now offers every fill journaled since the oldest unanswered
@@ -41,27 +41,8 @@ function restoreAfterKill(fillCid: string | undefined) {
   const db = openJournalDb(journalPath());
   const w = new JournalWriter(db);
   const killed = w.beginRun({ account: ACCOUNT, session: "old", atMs: PLACED_AT - 1_000, tokens: [] });
-  w.intent(killed, {
-    clientOrderId: CID,
-    tokenId: YES,
-    marketId: "m1",
-    side: "buy",
-    level: 0,
-    priceMicro: 400_000,
-    sizeMicro: 3_000_000n,
-    sent: true,
-    atMs: PLACED_AT,
-  });
-  w.outcome(killed, {
-    op: "place",
-    clientOrderId: CID,
-    marketId: "m1",
-    outcome: "ambiguous",
-    orderId: undefined,
-    code: "timeout",
-    latencyMs: 5_000,
-    atMs: PLACED_AT + 5_000,
-  });
+  sentHarnessBid(w, killed, CID, PLACED_AT);
+  ambiguousAnswer(w, killed, CID, PLACED_AT, "timeout", 5_000);
   // The killed run got the user_fill (no clientOrderId in the frame) and journaled it, with its fee
   // and the account it made.
   const fill: Fill = {
