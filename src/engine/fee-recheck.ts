@@ -60,17 +60,12 @@ export class FeeRecheck {
     void exchange.marketRecord({ marketId, slug }).then(
       (record) => {
         this.#reads.set(marketId, clock.now());
-        const fee = record.feeTakerBps;
-        const before = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.feeTakerBps;
-        if (fee === undefined || !tokens.setMarketFee(marketId, fee)) {
-          log.debug({ marketId, slug, feeTakerBps: fee }, "market's fee unchanged after a bad_signature");
-          return;
+        if (!takeRecordFee(this.#deps, marketId, record.feeTakerBps, "a bad_signature")) {
+          log.debug(
+            { marketId, slug, feeTakerBps: record.feeTakerBps },
+            "market's fee unchanged after a bad_signature",
+          );
         }
-        log.warn(
-          { marketId, slug, feeTakerBps: fee, previous: before },
-          "market's feeTakerBps changed (its record, read after a bad_signature): orders are signed with the new one",
-        );
-        for (const t of tokens.tokensOf(marketId)) this.#deps.requote(t);
       },
       (err: unknown) => {
         this.#reads.set(marketId, clock.now());
@@ -78,4 +73,30 @@ export class FeeRecheck {
       },
     );
   }
+}
+
+/**
+ * Takes the feeTakerBps of a market record read for any reason (`after`: what prompted the read,
+ * for the log) onto the market's tokens: when it differs from theirs, the next placements are signed
+ * with it and the tokens are requoted (logged at warn). `undefined` (the port does not say) changes
+ * nothing. The open market's reads go through here (a bad_signature's recheck, and the reads for a
+ * market_not_open refusal or a position drift: readSettledRecord), so whichever comes first
+ * catches a fee change.
+ * @returns whether the fee changed.
+ */
+export function takeRecordFee(
+  deps: Pick<FeeRecheckDeps, "log" | "tokens" | "requote">,
+  marketId: string,
+  fee: number | null | undefined,
+  after: string,
+): boolean {
+  const { log, tokens } = deps;
+  const before = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.feeTakerBps;
+  if (fee === undefined || !tokens.setMarketFee(marketId, fee)) return false;
+  log.warn(
+    { marketId, slug: tokens.slugOf(marketId), feeTakerBps: fee, previous: before, after },
+    `market's feeTakerBps changed (its record, read after ${after}): orders are signed with the new one`,
+  );
+  for (const t of tokens.tokensOf(marketId)) deps.requote(t);
+  return true;
 }

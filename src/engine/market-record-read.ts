@@ -1,6 +1,7 @@
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { PositionDrift } from "../execution/reconcile-positions.js";
 import type { EngineCore } from "./engine-core.js";
+import { takeRecordFee } from "./fee-recheck.js";
 
 /** What a read of a market's record said: settled (acted on), not settled, or nothing (failed). */
 export type RecordVerdict = "settled" | "not_settled" | "failed";
@@ -26,6 +27,8 @@ export async function readSettledRecord(
   const slug = tokens.slugOf(marketId);
   try {
     const record = await exchange.marketRecord({ marketId, slug });
+    // The record also says the market's fee now: a changed one is taken whatever prompted the read.
+    takeRecordFee(core, marketId, record.feeTakerBps, after);
     if (!SETTLED_MARKET_STATUSES.has(record.status)) {
       log.debug({ marketId, slug, status: record.status, after }, "market's record: not settled");
       return "not_settled";

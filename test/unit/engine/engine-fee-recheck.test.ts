@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PlaceOrderRequest } from "../../../src/core/types.js";
 import { FEE_RECHECK_EVERY_MS } from "../../../src/engine/fee-recheck.js";
+import { MARKET_REFUSED_COOLDOWN_MS } from "../../../src/engine/market-refusals.js";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
@@ -83,6 +84,37 @@ describe("engine: a placement refused bad_signature re-reads the market's fee", 
     expect([...state.signed.values()].at(-1)).toBe(30);
     expect(h.logs.records().some((r) => String(r.msg).startsWith("market's feeTakerBps changed"))).toBe(true);
     expect(h.logs.records().some((r) => r.msg === "risk: error_rate_halt")).toBe(false);
+  });
+
+  it("takes a changed fee from the record read for another refusal (market_not_open) too", async () => {
+    const { h, state } = feeCheckingExchange(0);
+    const [a] = h.tokens();
+    await quotingWithDepth(h, a);
+    // The operator pauses the market and raises its fee; the first placement after is refused
+    // market_not_open, and the record read for that refusal says OPEN again, at the new fee.
+    state.fee = 30;
+    const checked = h.exchange.place.bind(h.exchange);
+    let paused = true;
+    h.exchange.place = async (req: PlaceOrderRequest): Promise<PlaceOrderOutcome> => {
+      if (!paused) return checked(req);
+      paused = false;
+      const error = new ExchangeError({
+        code: "market_not_open",
+        message: "market is not open",
+        outcome: "rejected",
+        endpoint: "POST /api/orders/place",
+        httpStatus: 409,
+      });
+      return { kind: "rejected", code: "market_not_open", retryable: false, error };
+    };
+    pullBestBid(h, a);
+    await h.run(1_000);
+    expect(state.reads).toBe(1);
+    // Quoting again after the refusal's cool-down: signed with the new fee at once, none refused.
+    await h.run(MARKET_REFUSED_COOLDOWN_MS + 1_000);
+    expect(badSignatures(h)).toBe(0);
+    expect([...state.signed.values()].at(-1)).toBe(30);
+    expect(h.botQuotes(a)).toHaveLength(2);
   });
 
   it("reads at most once per FEE_RECHECK_EVERY_MS, however many placements it refused", async () => {
