@@ -46,24 +46,24 @@ export function runJournalSettings(
 }
 
 /**
- * The journal of paper mode: MM_JOURNAL_PATH when set, else a fresh file in a new private temp folder
- * (`<tmp>/mm-paper-XXXXXX/journal.sqlite`). Each paper run starts a fresh mock exchange, so its history
- * belongs to that run only: it must not land in (or restore from) the live journal. journal.path from
- * a file is not used: `mm paper --config live.json` layers the live configuration, whose journal.path
- * is the live journal, and `mm report` would then add paper fills to live PnL. MM_JOURNAL_PATH names a
- * file for this one run (`where.env` is the environment the config was loaded from, so
- * config.journal.path is then that variable's value, validated). The file stays after the run for
+ * The journal of paper mode: `where.path` (`mm paper --journal FILE`) when given, else a fresh file in
+ * a new private temp folder (`<tmp>/mm-paper-XXXXXX/journal.sqlite`). Each paper run starts a fresh
+ * mock exchange, so its history belongs to that run only: it must not land in (or restore from) the
+ * live journal. So config.journal.path is never used, whichever layer set it: a --config file (`mm
+ * paper --config live.json` layers the live configuration) or MM_JOURNAL_PATH (an operator who sourced
+ * the live env file) names the live journal, and `mm report` would then add paper fills to live PnL.
+ * Only the paper-specific flag names a file. The file stays after the run for
  * `mm report --journal <path>`; the path is logged at start.
  */
 export function paperJournalSettings(
   config: MmConfig,
-  where: { env: NodeJS.ProcessEnv; cwd: string },
+  where: { cwd: string; path?: string },
 ): JournalSettings | undefined {
   if (!config.journal.enabled) return undefined;
-  const named = (where.env.MM_JOURNAL_PATH ?? "") !== "" && config.journal.path !== "";
-  const path = named
-    ? resolve(where.cwd, config.journal.path)
-    : join(mkdtempSync(join(tmpdir(), "mm-paper-")), "journal.sqlite");
+  const path =
+    where.path !== undefined && where.path !== ""
+      ? resolve(where.cwd, where.path)
+      : join(mkdtempSync(join(tmpdir(), "mm-paper-")), "journal.sqlite");
   return {
     path,
     snapshotIntervalMs: config.journal.snapshotIntervalMs,

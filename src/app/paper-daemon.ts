@@ -16,14 +16,18 @@ export interface PaperDaemon extends Daemon {
   readonly config: MmConfig;
 }
 
-export type PaperDaemonOptions = PaperExchangeOptions & Omit<DaemonOptions, "logger">;
+export type PaperDaemonOptions = PaperExchangeOptions &
+  Omit<DaemonOptions, "logger"> & {
+    /** `mm paper --journal FILE`: keep paper history in this file (resolved against cwd). */
+    readonly journalPath?: string;
+  };
 
 /**
  * Paper trading: the mock exchange in this process (startPaperExchange) and the daemon against it
  * over real HTTP and WebSocket on 127.0.0.1. Stopping cancels every quote, reports how many orders
  * of the paper wallet the mock still holds (its own count, not the bot's belief), then closes the
- * mock. The journal is `o.journal`, else paperJournalSettings (MM_JOURNAL_PATH, or a fresh temp file;
- * never a --config file's journal.path, the live journal's);
+ * mock. The journal is `o.journal`, else paperJournalSettings (`o.journalPath`, or a fresh temp file;
+ * never the configuration's journal.path, from a --config file or MM_JOURNAL_PATH: the live journal's);
  * a kept one's settled markets are settled on the fresh mock before the daemon starts
  * (settleFromJournal).
  * @example const paper = await startPaperDaemon({ env: process.env, cwd: process.cwd(), logger });
@@ -38,14 +42,15 @@ export async function startPaperDaemon(o: PaperDaemonOptions): Promise<PaperDaem
   );
   let daemon: Daemon;
   try {
-    const journal = o.journal ?? paperJournalSettings(config, { env: o.env, cwd: o.cwd });
-    const fromFile = config.journal.path !== "" && (o.env.MM_JOURNAL_PATH ?? "") === "";
-    if (o.journal === undefined && journal !== undefined && fromFile) {
-      // An operator layering live.json may expect its journal.path to be used: say why it is not.
+    const named = o.journalPath === undefined ? {} : { path: o.journalPath };
+    const journal = o.journal ?? paperJournalSettings(config, { cwd: o.cwd, ...named });
+    if (o.journal === undefined && journal !== undefined && config.journal.path !== "") {
+      // An operator layering live.json, or who sourced the live env file, may expect its journal
+      // to be used: say why it is not.
       logger.info(
         { configured: config.journal.path, journal: journal.path },
-        "paper: journal.path of the configuration is not used (it is the live journal's): " +
-          "set MM_JOURNAL_PATH to keep paper history in a file",
+        "paper: journal.path of the configuration (a --config file or MM_JOURNAL_PATH) is not used " +
+          "(it names the live journal): mm paper --journal FILE keeps paper history in a file",
       );
     }
     // A kept journal: the markets earlier runs on it saw settle are settled on this fresh mock too.

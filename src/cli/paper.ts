@@ -26,11 +26,12 @@ const OPTIONS = {
   port: { type: "string", short: "p" },
   scenario: { type: "string", short: "s" },
   "no-flow": { type: "boolean" },
+  journal: { type: "string", short: "j" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 const HELP = [
-  "Usage: mm paper [--config FILE ...] [--port N] [--scenario FILE] [--no-flow]",
+  "Usage: mm paper [--config FILE ...] [--port N] [--scenario FILE] [--no-flow] [--journal FILE]",
   "",
   "Paper trading: starts the mock exchange in this process on 127.0.0.1 (its default scenario, with",
   "simulated market activity and the /__admin fault-injection API) and runs the market maker against",
@@ -38,14 +39,15 @@ const HELP = [
   "scenario's paper wallet and API key (held in memory only). `npm start` runs this. Logs say where",
   "the mock listens, what is quoted and every fill. SIGINT/SIGTERM/SIGHUP (SIGHUP: the terminal closed)",
   "cancel every quote, check that the mock holds none of the wallet's orders, and exit. Its journal is a",
-  "fresh temp file per run (named in the last log line), or MM_JOURNAL_PATH: never a --config file's",
-  "journal.path, which names the live journal.",
+  "fresh temp file per run (named in the last log line), or --journal FILE: never journal.path, from a",
+  "--config file or MM_JOURNAL_PATH, which names the live journal.",
   "",
   "Options:",
   CONFIG_OPTION_HELP.replace("config/default.json", "config/default.json and config/paper.json"),
   `  -p, --port N        Port of the mock (default ${PAPER_PORT}, or a free one when it is busy; 0 = a free one).`,
   "  -s, --scenario FILE Scenario of the mock (default config/mock/default.json).",
   "      --no-flow       No simulated market activity (books stay empty: nothing gets quoted).",
+  "  -j, --journal FILE  Keep paper history in FILE (default: a fresh temp file per run).",
   "  -h, --help          Show this help.",
   "",
   DAEMON_EXIT_HELP,
@@ -74,6 +76,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       // refuse here what the daemon's own load accepts.
       const files = values.config ?? [];
       warnUnknownEnv(io);
+      warnLiveJournalEnv(io);
       const early = loadConfig({
         files: [paperConfigFile(), ...files],
         env: { ...withoutSecrets(io.env), ...paperTicksEnv(scenario) },
@@ -101,6 +104,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
               cwd: io.cwd,
               port,
               flow: values["no-flow"] !== true,
+              ...(values.journal === undefined ? {} : { journalPath: values.journal }),
               logger,
               onStopping,
               stopRequested,
@@ -114,6 +118,20 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       );
     },
   };
+}
+
+/**
+ * One stderr line when MM_JOURNAL_PATH is set: an operator who sourced the live env file before
+ * `mm paper` has it naming the live journal, which paper never writes (its fills would count in the
+ * live PnL of `mm report`). Said before anything starts, where a terminal shows it.
+ */
+function warnLiveJournalEnv(io: CliIo): void {
+  const named = io.env.MM_JOURNAL_PATH ?? "";
+  if (named === "") return;
+  io.stderr(
+    `config warning: MM_JOURNAL_PATH: ignored by mm paper (${named} may be the live journal); ` +
+      "paper journals to a fresh temp file, or to --journal FILE\n",
+  );
 }
 
 /**

@@ -214,7 +214,7 @@ export const engineSchema = {
       env: "MM_JOURNAL_ENABLED",
     }),
     path: setting({
-      doc: "Journal file. Empty: $XDG_DATA_HOME/mm/journal.sqlite, else ~/.local/share/mm/journal.sqlite for mm run and mm report; a new file in a private temp folder for each mm paper run (its mock starts fresh), which never takes this setting from a file (a layered live config names the live journal), only from MM_JOURNAL_PATH. Relative paths resolve against the working directory.",
+      doc: "Journal file. Empty: $XDG_DATA_HOME/mm/journal.sqlite, else ~/.local/share/mm/journal.sqlite for mm run and mm report; a new file in a private temp folder for each mm paper run (its mock starts fresh), which never takes this setting, from a file or MM_JOURNAL_PATH (a layered live config or a sourced live env file names the live journal): mm paper --journal FILE names a paper journal. Relative paths resolve against the working directory.",
       format: "mm-path",
       default: "",
       env: "MM_JOURNAL_PATH",

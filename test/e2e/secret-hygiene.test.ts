@@ -40,11 +40,10 @@ describe("secret hygiene: a full paper session at debug level", () => {
   it("never writes the API key's secret or the private key to logs, metrics or the journal", async () => {
     dir = mkdtempSync(join(tmpdir(), "mm-secrets-"));
     const journal = join(dir, "journal.sqlite");
-    mm = spawnMm(["paper", "--port", "0"], {
+    mm = spawnMm(["paper", "--port", "0", "--journal", journal], {
       MM_LOG_PRETTY: "false",
       MM_LOG_LEVEL: "debug",
       MM_METRICS_PORT: "0",
-      MM_JOURNAL_PATH: journal,
       MM_JOURNAL_SNAPSHOT_INTERVAL_MS: "1000",
     });
     const mock = await mm.waitFor(

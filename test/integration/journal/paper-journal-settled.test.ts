@@ -39,7 +39,7 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * `mm paper` with a kept journal (journal.path) restores the positions of the earlier paper run, but
+ * `mm paper` with a kept journal (--journal) restores the positions of the earlier paper run, but
  * each run starts a fresh mock from the scenario: a market the earlier run saw resolve was listed
  * OPEN again, so the restored position was marked at the mid (its payout lost from the PnL) and the
  * market was quoted again. The journal now keeps each settlement, and paper settles the fresh mock's
@@ -49,12 +49,10 @@ describe("mm paper on a kept journal after a resolution", () => {
   it("the next run's mock has the market resolved with the same payouts: the position keeps its payout", async () => {
     dir = mkdtempSync(join(tmpdir(), "mm-paper-settled-"));
     const port = await freePort();
-    const env = {
-      MM_JOURNAL_PATH: join(dir, "journal.sqlite"),
-      MM_ENGINE_MARKETS: JSON.stringify([ARG.slug]),
-    };
+    const env = { MM_ENGINE_MARKETS: JSON.stringify([ARG.slug]) };
+    const journalPath = join(dir, "journal.sqlite");
     const run = (logger = memoryLogger("warn").logger) =>
-      startPaperDaemon({ env, cwd: packageRoot(), port, flow: false, logger });
+      startPaperDaemon({ env, cwd: packageRoot(), port, flow: false, logger, journalPath });
 
     paper = await run();
     const first = paper;

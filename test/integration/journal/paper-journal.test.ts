@@ -42,7 +42,7 @@ describe("paper mode's journal", () => {
       expect((await paper.stop("test over")).exitCode).toBe(0);
       expect(path.startsWith(join(tmpdir(), "mm-paper-"))).toBe(true);
       expect(existsSync(live)).toBe(false);
-      expect(sink.records().some((r) => String(r.msg).includes("MM_JOURNAL_PATH"))).toBe(true);
+      expect(sink.records().some((r) => String(r.msg).includes("--journal FILE"))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       if (path !== "") rmSync(dirname(path), { recursive: true, force: true });

@@ -41,19 +41,18 @@ describe("where the journal lives", () => {
     ).toBeUndefined();
   });
 
-  it("mm paper: a fresh private temp file per run unless MM_JOURNAL_PATH is set", () => {
-    const a = paperJournalSettings(config(), { env: {}, cwd: "/srv" });
-    const b = paperJournalSettings(config(), { env: {}, cwd: "/srv" });
+  it("mm paper: a fresh private temp file per run unless --journal names one", () => {
+    const a = paperJournalSettings(config(), { cwd: "/srv" });
+    const b = paperJournalSettings(config(), { cwd: "/srv" });
     try {
       expect(a?.path).toMatch(new RegExp(`^${join(tmpdir(), "mm-paper-")}[^/]+/journal\\.sqlite$`));
       expect(a?.path).not.toBe(b?.path);
     } finally {
       for (const s of [a, b]) if (s !== undefined) rmSync(dirname(s.path), { recursive: true, force: true });
     }
-    const env = { MM_JOURNAL_PATH: "x/j.sqlite" };
-    expect(paperJournalSettings(config(env), { env, cwd: "/srv" })?.path).toBe("/srv/x/j.sqlite");
+    expect(paperJournalSettings(config(), { cwd: "/srv", path: "x/j.sqlite" })?.path).toBe("/srv/x/j.sqlite");
     expect(
-      paperJournalSettings(config({ MM_JOURNAL_ENABLED: "false" }), { env: {}, cwd: "/srv" }),
+      paperJournalSettings(config({ MM_JOURNAL_ENABLED: "false" }), { cwd: "/srv", path: "x/j.sqlite" }),
     ).toBeUndefined();
   });
 
@@ -63,16 +62,22 @@ describe("where the journal lives", () => {
       const file = join(dir, "live.json");
       writeFileSync(file, JSON.stringify({ journal: { path: "/var/lib/mm/live.sqlite" } }));
       const live = loadConfig({ files: [file], env: {} });
-      const paper = paperJournalSettings(live, { env: {}, cwd: "/srv" });
+      const paper = paperJournalSettings(live, { cwd: "/srv" });
       if (paper !== undefined) rmSync(dirname(paper.path), { recursive: true, force: true });
       expect(paper?.path).toMatch(new RegExp(`^${join(tmpdir(), "mm-paper-")}[^/]+/journal\\.sqlite$`));
-      // Named for this run, it is used: an explicit choice, not a layered live file's.
-      const env = { MM_JOURNAL_PATH: "/tmp/paper-kept.sqlite" };
-      const kept = paperJournalSettings(loadConfig({ files: [file], env }), { env, cwd: "/srv" });
+      // Named with the paper-specific flag, it is used: an explicit choice, not a layered live file's.
+      const kept = paperJournalSettings(live, { cwd: "/srv", path: "/tmp/paper-kept.sqlite" });
       expect(kept?.path).toBe("/tmp/paper-kept.sqlite");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("mm paper: MM_JOURNAL_PATH (a sourced live env file's) is not used either", () => {
+    const env = { MM_JOURNAL_PATH: "/var/lib/mm/live.sqlite" };
+    const paper = paperJournalSettings(config(env), { cwd: "/srv" });
+    if (paper !== undefined) rmSync(dirname(paper.path), { recursive: true, force: true });
+    expect(paper?.path).toMatch(new RegExp(`^${join(tmpdir(), "mm-paper-")}[^/]+/journal\\.sqlite$`));
   });
 
   it("refuses a bad journal setting at load, naming it", () => {
