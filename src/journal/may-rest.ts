@@ -53,8 +53,9 @@ export const UNCLEAN_RUN = "(r.stopped_at_ms IS NULL OR r.open_at_stop <> 0)";
  * row ends. It may have reached the book, rested and filled, and the journal does not know its
  * orderId: restore offers it by clientOrderId (JournalRestore.unanswered) for the start-up reconcile
  * to look up, which then journals the answer (an `accepted` row with the orderId, or `rejected`
- * `never_placed`). Retention does not keep these intents past journal.retentionDays (pruned by
- * their own run while it ran, or by another daemon on the file): a start answers them long before.
+ * `never_placed`). Retention keeps them, in a run that did not stop cleanly, until answered (prune.ts:
+ * an intent goes with the last row that answered it, so one left unanswered never had an answer):
+ * a start that could not search their whole window leaves them for the next, however much later.
  * @example db.prepare(`SELECT i.client_order_id FROM intents i JOIN runs r ON r.run_id = i.run_id WHERE ${UNANSWERED}`)
  */
 export const UNANSWERED = `(
