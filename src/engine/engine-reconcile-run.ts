@@ -1,5 +1,6 @@
 import { monotonicNow } from "../core/clock.js";
 import type { TradeRecord } from "../exchange/types.js";
+import { MAX_UNSURE_SEARCHES, UnsureSearches } from "../execution/history-search.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
 import { type ReconcileSource, runReconcile, type TradesCapped } from "../execution/reconcile-run.js";
@@ -22,6 +23,8 @@ export interface ReconcileMemory {
   priorDrifts: readonly PositionDrift[];
   /** Reads of drifted markets' records that the corrections there wait on (market-record-read.ts). */
   readonly driftReads: DriftRecordGate;
+  /** Cut-short history searches that missed each unknown placement (runReconcile's bound); made by the first run. */
+  unsure?: UnsureSearches;
   /**
    * Start of the last successful run, on the exchange's clock (see clockOffsetMs); trades older than
    * it minus the lookback are not paged again.
@@ -97,6 +100,7 @@ export async function reconcileOnce(
   const searchFrom = restored.searchFromMs();
   const pageBackTo = searchFrom === undefined ? feesBackTo : Math.min(feesBackTo, searchFrom);
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
+  memory.unsure ??= new UnsureSearches();
   const source =
     reason === "startup"
       ? withOrderFills(recognising(core.exchange, restored.orders()), core.exchange)
@@ -106,7 +110,12 @@ export async function reconcileOnce(
       pageBackToMs: pageBackTo,
       keep: (t) => restored.awaits(t.id, t.orderId) || restored.searches(t.orderId),
     }),
-    { orders: core.store, inventory: core.inventory, restored: restored.before(sessionStartMs) },
+    {
+      orders: core.store,
+      inventory: core.inventory,
+      restored: restored.before(sessionStartMs),
+      unsure: memory.unsure,
+    },
     started,
     {
       adopt,
@@ -119,6 +128,7 @@ export async function reconcileOnce(
     },
   );
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
+  warnUnsure(core, report.unsure, report.givenUp);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
   // reach it either).
@@ -296,6 +306,26 @@ function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: Tra
     },
     "trade history: paging stopped at its page bound before its cut-off; older fills (those made while mm was down among them) were not backfilled",
   );
+}
+
+/**
+ * Unknown placements past their grace that a history search cut short did not find: kept unknown
+ * (their level waits) and searched again at the next reconcile, or given up after MAX_UNSURE_SEARCHES
+ * such searches (not open on the exchange, so their level is freed; never journaled as never placed).
+ */
+function warnUnsure(core: EngineCore, unsure: readonly string[], givenUp: readonly string[]): void {
+  if (unsure.length > 0) {
+    core.log.warn(
+      { placements: unsure },
+      "unknown placements: the order history around their send times was longer than the search reads; not found is not proof they were never placed: searched again at the next reconcile",
+    );
+  }
+  if (givenUp.length > 0) {
+    core.log.warn(
+      { placements: givenUp, searches: MAX_UNSURE_SEARCHES },
+      "unknown placements: not found by cut-short history searches and not open on the exchange: given up (their level is quoted again)",
+    );
+  }
 }
 
 /** Older trades the backfill still needs (restored fills whose fee is awaited), and how far back. */

@@ -1,5 +1,6 @@
 import type { Order } from "../exchange/types.js";
-import { HISTORY_SLACK_MS, type ReconcileSource } from "../execution/reconcile-run.js";
+import { clusterWindow, sendClusters } from "../execution/history-search.js";
+import type { ReconcileSource } from "../execution/reconcile-run.js";
 import type { EngineCore } from "./engine-core.js";
 import type { EngineEvent } from "./engine-events.js";
 
@@ -29,12 +30,9 @@ export async function resolveUnanswered(
   // Placements a search cut short (ClientIdSearch.complete false) did not find: they may be there.
   const unsure = new Set<string>();
   try {
-    for (const c of sendClusters(unanswered)) {
-      // Moved onto the exchange's clock and widened, as the reconcile's own history search (sentWindow).
-      const res = await source.ordersByClientId(c.ids, {
-        fromMs: c.fromMs + offsetMs - HISTORY_SLACK_MS,
-        toMs: c.toMs + offsetMs + HISTORY_SLACK_MS,
-      });
+    for (const c of sendClusters([...unanswered].map(([id, u]) => [id, u.atMs] as const))) {
+      // Moved onto the exchange's clock and widened, as the reconcile's own history search (searchSent).
+      const res = await source.ordersByClientId(c.ids, clusterWindow(c, offsetMs));
       for (const o of res.orders) {
         if (o.clientOrderId !== undefined && unanswered.has(o.clientOrderId)) byCid.set(o.clientOrderId, o);
       }
@@ -78,33 +76,4 @@ export async function resolveUnanswered(
     );
   }
   return true;
-}
-
-/**
- * Placements sent within this of each other share one history search: their windows (±
- * HISTORY_SLACK_MS) overlap, so one search reads those records once.
- */
-const CLUSTER_GAP_MS = 2 * HISTORY_SLACK_MS;
-
-/**
- * The placements grouped by send time (the sending runs' clocks), one group per run of sends no
- * more than CLUSTER_GAP_MS apart, with its first and last send. Why: one window from the oldest send
- * to the newest spans hours of a busy wallet's history, far more than a search reads (HttpExchange's WINDOW_PAGES),
- * while the minutes around each send hold few records.
- */
-function sendClusters(
-  unanswered: ReadonlyMap<string, { readonly atMs: number }>,
-): { ids: string[]; fromMs: number; toMs: number }[] {
-  const sends = [...unanswered].sort((a, b) => a[1].atMs - b[1].atMs);
-  const out: { ids: string[]; fromMs: number; toMs: number }[] = [];
-  for (const [id, u] of sends) {
-    const last = out.at(-1);
-    if (last !== undefined && u.atMs - last.toMs <= CLUSTER_GAP_MS) {
-      last.ids.push(id);
-      last.toMs = u.atMs;
-    } else {
-      out.push({ ids: [id], fromMs: u.atMs, toMs: u.atMs });
-    }
-  }
-  return out;
 }

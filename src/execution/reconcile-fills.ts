@@ -1,6 +1,7 @@
 import type { Fill } from "../core/trading.js";
 import type { Side } from "../core/types.js";
 import { toWei } from "../core/wei.js";
+import type { UnsureSearches } from "./history-search.js";
 import type { Inventory } from "./inventory.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
@@ -15,6 +16,11 @@ export interface ReconcileState {
    * gives them their fee only (restored-fees.ts).
    */
   readonly restored?: RestoredFills;
+  /**
+   * Cut-short history searches that missed each unknown placement, across reconciles (the engine's):
+   * the bound after which one is given up. Without it, one is never given up.
+   */
+  readonly unsure?: UnsureSearches;
 }
 
 /** Result of one fill. */

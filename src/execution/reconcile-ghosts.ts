@@ -7,6 +7,9 @@ import { remoteFilled } from "./reconcile-open-orders.js";
 /** The exchange has no such order: GET /api/orders/{id} answered 404, or no history row has the clientOrderId. */
 export const NOT_FOUND = "not_found" as const;
 
+/** The `reason` of an unknown placement not found (by a complete search) once its grace has passed. */
+export const NEVER_PLACED = "never_placed";
+
 /**
  * GET /api/orders/{id} through `source`, with the exchange's 404 `order_not_found` as NOT_FOUND;
  * any other failure rejects.
@@ -74,7 +77,7 @@ export function resolveGhost(
     }
     const age = opts.sentAgeMs?.(local) ?? now - (local.sentAtMs ?? local.createdAtMs);
     if (age < (opts.graceMs ?? 30_000)) return undefined;
-    return { clientOrderId: local.clientOrderId, state: "rejected", reason: "never_placed" };
+    return { clientOrderId: local.clientOrderId, state: "rejected", reason: NEVER_PLACED };
   }
   if (local.orderId !== undefined && remote.id !== local.orderId) return undefined;
   if (local.orderId === undefined && remote.clientOrderId !== local.clientOrderId) return undefined;

@@ -1,10 +1,10 @@
 import type { OrderFill } from "../exchange/assumptions.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
-import type { TrackedOrder } from "./order-state.js";
+import { type ClientIdSearch, searchSent, type TimeWindow } from "./history-search.js";
 import type { OrderUpdate } from "./order-store.js";
 import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
-import { lookupOrder, NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
+import { lookupOrder, NEVER_PLACED, NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
 import { reconcileOpenOrders } from "./reconcile-open-orders.js";
 import { adoptOrphans, type TokenOfOrder } from "./reconcile-orphans.js";
 import { type BackfillReport, backfillTrades } from "./reconcile-trades.js";
@@ -70,6 +70,17 @@ export interface ReconcileReport {
   readonly adoptedFillsUnread: readonly string[];
   /** Unknown orders still unresolved (within their grace period). */
   readonly pending: number;
+  /**
+   * Unknown orders past their grace that a history search cut short by its page bound did not find:
+   * kept unknown (not proven never placed), searched again at the next reconcile (UnsureSearches).
+   */
+  readonly unsure: readonly string[];
+  /**
+   * Unknown orders given up after MAX_UNSURE_SEARCHES cut-short searches: not open on the exchange
+   * (its open list is complete), so taken as ended (`rejected`, reason UNSURE_GIVEN_UP) to free their
+   * level, though never proven unplaced.
+   */
+  readonly givenUp: readonly string[];
   readonly backfill: BackfillReport;
   /**
    * Set when the trade paging stopped at maxTradePages with more pages to read before reaching
@@ -92,7 +103,9 @@ export const DEFAULT_TRADE_PAGES = 50;
 /**
  * One full REST reconcile, in the order that lets each step use what the previous one learned:
  * 1. open orders → updates, orphans, ghosts, unresolved unknowns;
- * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history;
+ * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history, around
+ *    their send times (searchSent); one past its grace is `never_placed` only when that search read
+ *    its whole window, else kept unknown and searched again (`unsure`, bounded: `givenUp`);
  *    orphans adopted (`adopt`), the earlier fills of those already partly filled read (orderFills);
  * 3. trades backfill (orders resolved in 2 map their trades to tokens); trades of orders still unknown
  *    to the store are mapped by fetching their order (tokenOf).
@@ -125,18 +138,31 @@ export async function runReconcile(
     if (u !== undefined && store.reconcile(u, now)) updates.push(u);
   }
   let pending = 0;
+  const unsure: string[] = [];
+  const givenUp: string[] = [];
   if (diff.unresolved.length > 0) {
-    const found = await source.ordersByClientId(
-      diff.unresolved.map((o) => o.clientOrderId),
-      sentWindow(diff.unresolved, opts.clockOffsetMs),
-    );
-    const byCid = new Map(found.orders.map((o) => [o.clientOrderId, o]));
+    const found = await searchSent(source, diff.unresolved, opts.clockOffsetMs);
     for (const o of diff.unresolved) {
-      const u = resolveGhost(o, byCid.get(o.clientOrderId) ?? NOT_FOUND, now, ghostOpts);
+      const cid = o.clientOrderId;
+      const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
+      // Not found by a search cut short: that proves nothing, so not `never_placed` (as at start,
+      // resolveUnanswered). Searched again next time, up to the bound (counted only with the engine's
+      // UnsureSearches; without one, never given up).
+      if (u?.reason === NEVER_PLACED && found.unsure.has(cid)) {
+        if (state.unsure?.missed(cid) ?? true) {
+          unsure.push(cid);
+          continue;
+        }
+        const g: OrderUpdate = { clientOrderId: cid, state: "rejected", reason: UNSURE_GIVEN_UP };
+        if (store.reconcile(g, now)) updates.push(g);
+        givenUp.push(cid);
+        continue;
+      }
       if (u !== undefined && store.reconcile(u, now)) updates.push(u);
       else pending++;
     }
   }
+  state.unsure?.retain(new Set(unsure));
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];
@@ -164,7 +190,10 @@ export async function runReconcile(
     tokens.set(t.orderId, o === NOT_FOUND ? undefined : opts.tokenOf(o));
   }
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
-  return { updates, orphans, adopted, adoptedFillsUnread, pending, backfill, tradesCapped: capped };
+  return {
+    ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, backfill },
+    tradesCapped: capped,
+  };
 }
 
 /**
@@ -205,42 +234,8 @@ async function collectTrades(
   return { trades, createdAtMs, capped: { pages: maxPages, sinceMs: since } };
 }
 
-/** A span of exchange time, epoch ms: `fromMs` inclusive, `toMs` exclusive. */
-/** What an order-history search by clientOrderId found (ReconcileSource.ordersByClientId). */
-export interface ClientIdSearch {
-  /** The orders carrying the wanted clientOrderIds. */
-  readonly orders: readonly Order[];
-  /**
-   * False when a page bound ended the search with some wanted id unseen and history (of the window,
-   * when given) still unread: such an id may be there, so not finding it proves nothing.
-   */
-  readonly complete: boolean;
-}
+export type { ClientIdSearch, TimeWindow } from "./history-search.js";
+export { HISTORY_SLACK_MS } from "./history-search.js";
 
-export interface TimeWindow {
-  readonly fromMs: number;
-  readonly toMs: number;
-}
-
-/**
- * Slack around our send times when searching the exchange's order history: its createdAt is its own
- * clock's, which may differ from ours by the network delay and a clock offset.
- */
-export const HISTORY_SLACK_MS = 60_000;
-
-/**
- * Where the exchange created the orders we sent and never heard back about: our send times (their
- * creation when unsent), moved by `offsetMs` (exchange clock minus ours) and widened by
- * HISTORY_SLACK_MS. Searching only there does not depend on the order the history is paged in, which
- * the spec does not show (README "Assumptions").
- */
-export function sentWindow(orders: readonly TrackedOrder[], offsetMs = 0): TimeWindow {
-  let from = Number.POSITIVE_INFINITY;
-  let to = Number.NEGATIVE_INFINITY;
-  for (const o of orders) {
-    const t = o.sentAtMs ?? o.createdAtMs;
-    if (t < from) from = t;
-    if (t > to) to = t;
-  }
-  return { fromMs: from + offsetMs - HISTORY_SLACK_MS, toMs: to + offsetMs + HISTORY_SLACK_MS };
-}
+/** The `reason` of an unknown order given up after MAX_UNSURE_SEARCHES cut-short history searches. */
+export const UNSURE_GIVEN_UP = "history_search_capped";

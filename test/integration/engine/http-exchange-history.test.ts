@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpExchange, WINDOW_PAGES } from "../../../src/engine/http-exchange.js";
-import { sentWindow, type TimeWindow } from "../../../src/execution/reconcile-run.js";
+import { searchSent, type TimeWindow } from "../../../src/execution/history-search.js";
+import type { TrackedOrder } from "../../../src/execution/order-state.js";
 import { sampleOrder, TEST_WALLET } from "../../support/exchange-fixtures.js";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
 import { clientFor } from "../exchange/helpers.js";
@@ -84,13 +85,21 @@ describe("HttpExchange.ordersByClientId", () => {
   });
 });
 
-describe("sentWindow", () => {
-  it("spans the send times (creation when unsent) with a minute of slack each side", () => {
-    const o = (sentAtMs: number | undefined, createdAtMs: number) =>
-      ({ sentAtMs, createdAtMs }) as Parameters<typeof sentWindow>[0][number];
-    expect(sentWindow([o(5_000_000, 1), o(undefined, 4_000_000), o(6_000_000, 2)])).toEqual({
-      fromMs: 4_000_000 - 60_000,
-      toMs: 6_000_000 + 60_000,
-    });
+describe("searchSent", () => {
+  it("searches around the send times (creation when unsent), a minute of slack each side, one window per cluster", async () => {
+    const windows: TimeWindow[] = [];
+    const source = {
+      ordersByClientId: async (_ids: readonly string[], w?: TimeWindow) => {
+        if (w !== undefined) windows.push(w);
+        return { orders: [], complete: true };
+      },
+    };
+    const o = (clientOrderId: string, sentAtMs: number | undefined, createdAtMs: number) =>
+      ({ clientOrderId, sentAtMs, createdAtMs }) as TrackedOrder;
+    await searchSent(source, [o("a", 5_000_000, 1), o("b", undefined, 4_950_000), o("c", 9_000_000, 2)]);
+    expect(windows).toEqual([
+      { fromMs: 4_950_000 - 60_000, toMs: 5_000_000 + 60_000 },
+      { fromMs: 9_000_000 - 60_000, toMs: 9_000_000 + 60_000 },
+    ]);
   });
 });
