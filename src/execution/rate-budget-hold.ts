@@ -17,7 +17,7 @@ export const GATE_MAX_BLOCK_MS = 60_000;
  * was sent again in the same millisecond, three times, then reported failed. A tenth of a second is
  * twice the cancel bucket's refill interval (20/s) and more than the IP place bucket's (60 ms); it
  * spreads the retries but does not wait out a whole rounded-down second (the retries after it may
- * still draw 429s).
+ * still draw 429s). A budget whose maxBlockMs is lower holds for that cap instead (RateBudget.block).
  */
 export const MIN_BLOCK_MS = 100;
 

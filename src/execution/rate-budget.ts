@@ -1,6 +1,11 @@
 import type { RateLimitScope } from "../exchange/rate-limits.js";
 import { rateLimitsFor } from "../exchange/rate-limits.js";
-import { MIN_BLOCK_MS, OverLongRetryAfter, type RetryAfterLog } from "./rate-budget-hold.js";
+import {
+  GATE_MAX_BLOCK_MS,
+  MIN_BLOCK_MS,
+  OverLongRetryAfter,
+  type RetryAfterLog,
+} from "./rate-budget-hold.js";
 import { type ServerRateView, TokenBucket } from "./token-bucket.js";
 
 /**
@@ -70,7 +75,10 @@ export interface RateBudgetOptions {
   ipLimitFactor?: number;
   /** IP buckets shared with other wallets' budgets in this process (one IP, several wallets). */
   shareIpWith?: RateBudget;
-  /** Longest one {@link RateBudget.block} holds an op, ms (default GATE_MAX_BLOCK_MS, 60 s). */
+  /**
+   * Longest one {@link RateBudget.block} holds an op, ms (default GATE_MAX_BLOCK_MS, 60 s). It wins
+   * over MIN_BLOCK_MS: a cap set below it is the longest any hold lasts (0: a 429 holds nothing).
+   */
   maxBlockMs?: number;
   /** Told, at warn and once per op and episode, of a hold asked beyond maxBlockMs (a pino Logger fits). */
   log?: RetryAfterLog | undefined;
@@ -113,6 +121,8 @@ export class RateBudget {
   readonly #log: RetryAfterLog | undefined;
 
   constructor(opts: RateBudgetOptions) {
+    if (opts.maxBlockMs !== undefined && !(Number.isFinite(opts.maxBlockMs) && opts.maxBlockMs >= 0))
+      throw new RangeError(`maxBlockMs must be a finite number ≥ 0, got ${opts.maxBlockMs}`);
     this.#maxBlockMs = opts.maxBlockMs;
     this.#log = opts.log;
     const margin = opts.marginMs ?? 50;
@@ -201,7 +211,9 @@ export class RateBudget {
    * times in a millisecond, used up a cancel's attempts) and at most maxBlockMs whoever asks: a longer
    * one is not the rate limit the spec describes (see GATE_MAX_BLOCK_MS), and is reported at warn once
    * per op and episode (until {@link answered}), so a 5-minute ban answered every minute makes one
-   * line, not five.
+   * line, not five. The cap wins over the floor: a maxBlockMs below MIN_BLOCK_MS is a deliberate
+   * choice of the caller (the floor is a guess at a server's rounding), and holding longer than it
+   * would break the one promise the cap makes.
    * @returns the hold applied, ms
    * @example budget.block("cancel", now, 300_000) // 60_000, warned
    */
@@ -212,8 +224,9 @@ export class RateBudget {
       hold = new OverLongRetryAfter(op, this.#maxBlockMs, this.#log);
       this.#holds.set(op, hold);
     }
-    const heldMs = Math.max(MIN_BLOCK_MS, hold.heldMs(Math.max(0, forMs)) ?? 0);
-    for (const s of slots) s.tb.block(now + heldMs, now);
+    const floor = Math.min(MIN_BLOCK_MS, this.#maxBlockMs ?? GATE_MAX_BLOCK_MS);
+    const heldMs = Math.max(floor, hold.heldMs(Math.max(0, forMs)) ?? 0);
+    if (heldMs > 0) for (const s of slots) s.tb.block(now + heldMs, now);
     return heldMs;
   }
 

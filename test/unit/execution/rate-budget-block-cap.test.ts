@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
-import { GATE_MAX_BLOCK_MS } from "../../../src/execution/rate-budget-hold.js";
+import { GATE_MAX_BLOCK_MS, MIN_BLOCK_MS } from "../../../src/execution/rate-budget-hold.js";
 
 /*
  * The 60 s cap on one Retry-After used to live in the two callers of RateBudget.block (the order
@@ -51,5 +51,28 @@ describe("RateBudget.block: the cap on one hold", () => {
     const b = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, maxBlockMs: 5_000 });
     expect(b.block("cancel_all", 0, 300_000)).toBe(5_000);
     expect(b.nextAvailableAt("cancel_all", 0)).toBe(5_000);
+  });
+
+  // Session 17: the 100 ms floor (MIN_BLOCK_MS) was applied after the cap, so a budget built with a
+  // maxBlockMs of 50 held every 429 for 100 ms: the floor, a guess at a server's rounding, overrode
+  // the caller's explicit promise that no hold lasts longer. The cap wins now.
+  it("an explicit cap below MIN_BLOCK_MS wins over the floor, without an over-long warning", () => {
+    const { lines, log } = warnings();
+    const b = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, maxBlockMs: 50, log });
+    expect(b.block("cancel", 0, 0)).toBe(50);
+    expect(b.nextAvailableAt("cancel", 0)).toBe(50);
+    expect(b.block("place", 0, 30)).toBe(50);
+    expect(lines).toEqual([]);
+    expect(new RateBudget({ rateLimitPerMin: 600, maxBlockMs: 0 }).block("cancel", 0, 0)).toBe(0);
+  });
+
+  it("keeps the floor under a cap above it", () => {
+    const b = new RateBudget({ rateLimitPerMin: 600, marginMs: 0, maxBlockMs: 5_000 });
+    expect(b.block("cancel", 0, 0)).toBe(MIN_BLOCK_MS);
+  });
+
+  it("refuses a cap that is negative or not finite", () => {
+    for (const maxBlockMs of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new RateBudget({ rateLimitPerMin: 600, maxBlockMs })).toThrow(/maxBlockMs/);
   });
 });
