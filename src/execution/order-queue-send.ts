@@ -86,7 +86,7 @@ export class QueueSender {
       // ExchangePort.place promises never to throw; if an adapter does, the request may have left.
       outcome = { kind: "ambiguous", error: asExchangeError(err, "place") };
     }
-    if (outcome.kind === "rejected") this.#blockIfLimited("place", outcome.error);
+    if (outcome.kind === "rejected") this.#blockIfLimited("place", outcome.error, sentAt);
     else budget.answered("place");
     this.#sync("place", sentAt);
     return { kind: "answered", outcome, sentAt, answeredAt: clock.now() };
@@ -111,7 +111,7 @@ export class QueueSender {
       return { ok: true, value };
     } catch (err) {
       const error = asExchangeError(err, op);
-      this.#blockIfLimited(op, error);
+      this.#blockIfLimited(op, error, sentAt);
       this.#sync(op, sentAt);
       return { ok: false, error };
     }
@@ -127,13 +127,14 @@ export class QueueSender {
 
   // A 429 holds its op for its Retry-After, at most the budget's cap (RateBudget.block): a longer
   // one (a proxy's, 300 s) held the kill switch's and the stop's cancels for minutes.
-  #blockIfLimited(op: QueueOp, error: ExchangeError): void {
+  // A retry answered 429 again holds longer each time (RateBudget.rateLimited).
+  #blockIfLimited(op: QueueOp, error: ExchangeError, sentAt: number): void {
     const { budget, clock } = this.#d;
     if (!isRateLimited(error)) {
       budget.answered(op); // an answer that is not a 429 ends an over-long Retry-After's episode
       return;
     }
-    budget.block(op, clock.now(), error.retryAfterMs ?? this.#d.defaultRetryAfterMs);
+    budget.rateLimited(op, sentAt, clock.now(), error.retryAfterMs ?? this.#d.defaultRetryAfterMs);
     this.#d.onRateLimited();
     this.#d.metrics?.rateLimited?.(op, error.retryAfterMs);
   }

@@ -2,7 +2,7 @@ import type { ExchangeError } from "../exchange/exchange-error.js";
 import type { CancelAllResult } from "../exchange/types.js";
 import type { CancelIntent } from "./intents.js";
 import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
-import type { PlaceSend, WriteSend } from "./order-queue-send.js";
+import { isRateLimited, type PlaceSend, type WriteSend } from "./order-queue-send.js";
 import { type DroppedPlace, notSentReason } from "./order-queue-state.js";
 import type {
   CancelAllOutcome,
@@ -67,12 +67,24 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
   }
 }
 
-/** A single cancel's answer; retryable failures go back to the front until maxCancelAttempts. */
+/**
+ * A single cancel's answer; retryable failures go back to the front until maxCancelAttempts. A 429
+ * spends no attempt: it proves the cancel was not done, and the budget holds the next send (longer
+ * for each retry answered 429 again, RateBudget.rateLimited). A cancel is the risk-reducing request:
+ * counted, three 429s ended it as a retryable failure, its quote left resting until the next
+ * requote, within ~300 ms of a server that rounds `Retry-After` down to 0 with most of a second
+ * left. It is retried until answered otherwise (the stop's deadline bounds a shutdown's wait).
+ */
 export function settleCancel(
   q: SettleTarget,
   item: QueuedCancel,
   res: WriteSend<{ orderId: string; status: string | undefined }>,
 ): void {
+  if (!res.ok && isRateLimited(res.error)) {
+    item.attempts--;
+    q.requeueCancel(item);
+    return;
+  }
   if (!res.ok && res.error.outcome === "retryable" && item.attempts < q.maxCancelAttempts) {
     q.requeueCancel(item);
     return;

@@ -35,7 +35,7 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  *   not take effect) is re-queued once if `stillDesired` says so and nothing superseded it; dropped
  *   before its second send, it is reported with that reject, never as `place_dropped` (it was sent).
  *   Cancels and cancel-alls are retried up to maxCancelAttempts on retryable answers (a repeated
- *   cancel is harmless).
+ *   cancel is harmless); a 429 spends no attempt of a single cancel (settleCancel).
  * - slots: placements use at most `concurrency`; `cancelSlots` more are for cancels and cancel-alls
  *   alone, so a kill switch never waits for a slow placement's answer; a placement still being
  *   signed when a cancel-all of its market arrives is withdrawn; a cancel answered 5xx (not 429) is

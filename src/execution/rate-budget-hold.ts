@@ -61,3 +61,40 @@ export class OverLongRetryAfter {
     return this.#maxBlockMs;
   }
 }
+
+/**
+ * The floor of one op's 429 hold: MIN_BLOCK_MS, doubled for each 429 in a row that answered a retry
+ * — a request sent once the previous 429's hold had ended, no other answer between — and at most
+ * `capMs`. A 429 to a request sent before that hold ended (one of the same burst, still in flight)
+ * is the same step. A server that rounds its delta seconds down answers `Retry-After: 0` with up
+ * to 999 ms of its window left; held for a flat 100 ms, a cancel's retries all fell inside that
+ * second. Doubling (100, 200, 400, 800 ms) outlasts it within four retries, and a server that keeps
+ * answering 0 costs a request per doubling, not ten a second. Any other answer ends the streak, and
+ * so does a quiet spell: a request sent over GATE_MAX_BLOCK_MS after the last hold ended was no retry.
+ * @example const s = new RateLimitStreak(); s.floorMs(0, 0, 60_000) // 100; s.floorMs(100, 101, 60_000) // 200
+ */
+export class RateLimitStreak {
+  #steps = 0;
+  #heldUntil = Number.NEGATIVE_INFINITY;
+
+  /** The floor for a 429 to a request sent at `sentAt`, answered at `now` (its hold ends at now + floor or later). */
+  floorMs(sentAt: number, now: number, capMs: number): number {
+    if (sentAt - this.#heldUntil > GATE_MAX_BLOCK_MS) this.reset();
+    if (sentAt >= this.#heldUntil) this.#steps++;
+    // 2^20 × 100 ms is far beyond any cap: the exponent stays bounded however long the streak.
+    const floor = Math.min(capMs, MIN_BLOCK_MS * 2 ** Math.min(20, Math.max(0, this.#steps - 1)));
+    this.#heldUntil = Math.max(this.#heldUntil, now + floor);
+    return floor;
+  }
+
+  /** The hold actually applied ended at `until` (a Retry-After longer than the floor). */
+  heldUntil(until: number): void {
+    this.#heldUntil = Math.max(this.#heldUntil, until);
+  }
+
+  /** An answer that was not a 429. */
+  reset(): void {
+    this.#steps = 0;
+    this.#heldUntil = Number.NEGATIVE_INFINITY;
+  }
+}

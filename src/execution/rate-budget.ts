@@ -4,6 +4,7 @@ import {
   GATE_MAX_BLOCK_MS,
   MIN_BLOCK_MS,
   OverLongRetryAfter,
+  RateLimitStreak,
   type RetryAfterLog,
 } from "./rate-budget-hold.js";
 import { type ServerRateView, TokenBucket } from "./token-bucket.js";
@@ -117,6 +118,7 @@ export class RateBudget {
   readonly #slots = new Map<BudgetOp, Slot[]>();
   readonly #ipBuckets: Map<string, TokenBucket>;
   readonly #holds = new Map<BudgetOp, OverLongRetryAfter>();
+  readonly #streaks = new Map<BudgetOp, RateLimitStreak>();
   readonly #maxBlockMs: number | undefined;
   readonly #log: RetryAfterLog | undefined;
 
@@ -230,9 +232,31 @@ export class RateBudget {
     return heldMs;
   }
 
-  /** An answer of `op` that was not a 429: it ends an over-long Retry-After's episode (see block). */
+  /**
+   * A 429 to a request of `op` sent at `sentAt`, answered at `now` with `retryAfterMs`: holds the op
+   * (block) for the Retry-After, but at least the op's streak floor — MIN_BLOCK_MS doubled for each
+   * retry answered 429 again (RateLimitStreak), within maxBlockMs — so a server answering
+   * `Retry-After: 0` (rounded down) is outlasted within a few retries instead of drawing one 429 per
+   * 100 ms. What block() alone does (a back-off) is no step of the streak.
+   * @returns the hold applied, ms
+   * @example budget.rateLimited("cancel", 0, 5, 0) // 100; then budget.rateLimited("cancel", 105, 110, 0) // 200
+   */
+  rateLimited(op: BudgetOp, sentAt: number, now: number, retryAfterMs: number): number {
+    let streak = this.#streaks.get(op);
+    if (streak === undefined) {
+      streak = new RateLimitStreak();
+      this.#streaks.set(op, streak);
+    }
+    const floor = streak.floorMs(sentAt, now, this.#maxBlockMs ?? GATE_MAX_BLOCK_MS);
+    const heldMs = this.block(op, now, Math.max(floor, retryAfterMs));
+    streak.heldUntil(now + heldMs);
+    return heldMs;
+  }
+
+  /** An answer of `op` that was not a 429: it ends an over-long Retry-After's episode (see block) and a 429 streak. */
   answered(op: BudgetOp): void {
     this.#holds.get(op)?.heldMs(undefined);
+    this.#streaks.get(op)?.reset();
   }
 
   /**
