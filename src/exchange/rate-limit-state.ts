@@ -28,16 +28,22 @@ export function readRateLimitHeaders(headers: IncomingHttpHeaders, now: number):
 
 /**
  * Retry-After in milliseconds. The spec sends delta seconds; an HTTP-date is also accepted (RFC 9110)
- * and measured against `now`. Undefined when absent or unreadable.
+ * and measured against `serverNow`, the time on the clock that wrote it: the exchange's, as the
+ * transport estimates it from X-Server-Time (ServerClock). Measured against the host's clock, a host
+ * an hour behind held the op for an hour and five seconds (the cap then cut it to 60 s); one ahead
+ * by more than the wait retried at once. Undefined when absent or unreadable.
  * @example readRetryAfterMs("2", 0) // 2000
  */
-export function readRetryAfterMs(value: string | string[] | undefined, now: number): number | undefined {
+export function readRetryAfterMs(
+  value: string | string[] | undefined,
+  serverNow: number,
+): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined || raw.trim() === "") return undefined;
   const seconds = numHeader(raw);
   if (seconds !== undefined) return Math.max(0, Math.round(seconds * 1000));
   const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - serverNow);
 }
 
 /**

@@ -58,7 +58,12 @@ export class ServerClock {
 
   /** Best estimate of the server's current time; the local clock when nothing was observed yet. */
   serverNow(): number {
-    return this.#clock.now() + Math.round(this.#offset ?? 0);
+    return this.serverTimeAt(this.#clock.now());
+  }
+
+  /** The server's time at local clock reading `localMs` (that reading itself until a sample came). */
+  serverTimeAt(localMs: number): number {
+    return localMs + Math.round(this.#offset ?? 0);
   }
 
   snapshot(): ServerClockSnapshot {

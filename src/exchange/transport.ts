@@ -274,7 +274,8 @@ export class HttpTransport {
       apiVersion,
       serverTimeMs,
       rateLimit,
-      retryAfterMs: readRetryAfterMs(h["retry-after"], receivedAt),
+      // An HTTP-date is the exchange's clock: read against its estimate (this answer's X-Server-Time included).
+      retryAfterMs: readRetryAfterMs(h["retry-after"], this.serverClock.serverTimeAt(receivedAt)),
       sentAt,
       receivedAt,
       durationMs: now - sentAt,
