@@ -3,6 +3,7 @@ import type { Logger } from "../observability/logger.js";
 import type { RiskDecision } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
 import { ALL_QUOTES, allIn, countUnjudged, decisionKey, describe, unjudged } from "./judged-quotes.js";
+import { OversizeNotice } from "./oversize-notice.js";
 import type { ResyncGroup } from "./resync-group.js";
 
 type Level = "info" | "debug";
@@ -70,6 +71,7 @@ export class DecisionLog {
   readonly #markets = new Map<string, MarketGate>();
   readonly #group: ResyncGroup | undefined;
   readonly #slugOf: (marketId: string) => string | undefined;
+  readonly #oversize: OversizeNotice;
 
   /**
    * @param everSynced whether a token's book has had its first snapshot: before it, the token's wait
@@ -91,6 +93,7 @@ export class DecisionLog {
     this.#everSynced = everSynced;
     this.#group = group;
     this.#slugOf = slugOf;
+    this.#oversize = new OversizeNotice(log, emit, slugOf);
   }
 
   /**
@@ -126,6 +129,8 @@ export class DecisionLog {
     judged: boolean | number = true,
   ): void {
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
+    // A size maxSize drops outright is never quoted: told once per token and size, at warn.
+    this.#oversize.see(decisions, now);
     const last = this.#last.get(tokenId);
     // After a group-told gate, its end gives back the limits it held (no allocation otherwise).
     const prev = last?.held === undefined ? last : this.#resume(tokenId, last, decisions);
@@ -248,6 +253,8 @@ export class DecisionLog {
       return;
     }
     for (const d of decisions) this.#emit({ type: "decision", atMs: now, decision: d });
+    // A size maxSize drops outright is never quoted: told once per token and size, at warn.
+    this.#oversize.see(decisions, now);
     const sig = signature(decisions);
     if (last.get(tokenId) === sig) return;
     last.set(tokenId, sig);

@@ -187,6 +187,15 @@ export type EngineEvent =
   | { readonly type: "payout_reads_started"; readonly atMs: number; readonly marketId: string }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
+  /** A size order.maxSize drops outright on a token, told once per token and size (OversizeNotice). */
+  | {
+      readonly type: "oversize_dropped";
+      readonly atMs: number;
+      readonly tokenId: string;
+      readonly marketId: string;
+      readonly size: string;
+      readonly maxSize: string;
+    }
   | { readonly type: "reconcile"; readonly atMs: number; readonly summary: ReconcileSummary }
   /**
    * The start-up reconcile looked up, by clientOrderId, the placements earlier runs sent without a

@@ -63,6 +63,9 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
     case "decision":
       sink.onRiskDecision(e.decision);
       return;
+    case "oversize_dropped":
+      sink.families.trading.oversizeSizes.inc({ market: labels.ofMarket(e.marketId) });
+      return;
     case "reconcile":
       sink.onReconcile(e.summary);
       return;

@@ -141,6 +141,12 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       labelNames: ["reason", "action", "scope"] as const,
       registers,
     }),
+    oversizeSizes: new Counter({
+      name: "mm_risk_oversize_sizes_total",
+      help: "Quote sizes order.maxSize (risk setting) drops outright (never quoted: oversize drop, or a maximum below the market minimum), each token and size counted once (at most 8 sizes per token).",
+      labelNames: ["market"] as const,
+      registers,
+    }),
     halts: new Counter({
       name: "mm_risk_halts_total",
       help: "Wallet- or market-wide halts (every quote cancelled), by reason and scope; a market halt's status is the market status that gated it (CLOSED past its closesAt, NOT_OPEN for a refused placement).",

@@ -221,6 +221,7 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   inventory.correct("2002", 5_000_000n, at); // the drift the reconcile below reports as corrected
   on({ type: "decision", atMs: at, decision: walletDecision("error_rate_halt") });
   on({ type: "decision", atMs: at, decision: tokenDecision("book_stale", "1001", "m1") });
+  on({ type: "oversize_dropped", atMs: at, tokenId: "1001", marketId: "m1", size: "300", maxSize: "250" });
   on({
     type: "reconcile",
     atMs: at,
