@@ -240,6 +240,10 @@ function replaySummary(
       rejected: sortedCounts(c.rejected),
       malformedAtExchange: session.books.malformed,
       snapshotsServed: c.snapshotsServed,
+      // Recorded snapshots that restart their token's seq (a later import of the token in the same
+      // directory): the bot resyncs to each as to a new subscription. Only when there are any, so
+      // that data of one sequence per token gives the summary it always gave.
+      ...(c.resubscribed === 0 ? {} : { resubscribed: c.resubscribed }),
       // Silences between consecutive frames of report.dataGapMs or more: a book left stale by one
       // stays in the exchange's book (and the mirror) until the data moves it.
       gaps: holes.gaps.summary(),

@@ -54,6 +54,11 @@ export interface FeedCounters {
   readonly rejected: Map<string, number>;
   /** Snapshots the simulated exchange served on the tracker's requests. */
   snapshotsServed: number;
+  /**
+   * Recorded snapshots that restart their token's sequence (see `restarts`): each reaches
+   * the tracker as the snapshot of a new subscription.
+   */
+  resubscribed: number;
 }
 
 /**
@@ -82,6 +87,7 @@ export class SimSession {
     other: 0,
     rejected: new Map(),
     snapshotsServed: 0,
+    resubscribed: 0,
   };
   /** Called with the clock time before a market event acts (markouts read the mid as it was). */
   readonly beforeMarket: ((now: number) => void)[] = [];
@@ -228,20 +234,26 @@ export class SimSession {
       // with the frame (BookTrackerOptions.parsed); a malformed frame is parsed, and refused, by
       // the tracker itself, as live.
       const buf = e.type === "book_snapshot_failed" ? undefined : (this.#bufs.pop() ?? new LevelBuffer());
+      const lastSeq = e.type === "book_snapshot" ? this.books.lastSeq(e.tokenId) : undefined;
+      let moved = false;
       const applied =
         buf !== undefined &&
         this.books.apply(
           e,
           (change) => {
+            moved = true;
             for (const fn of this.levelChanged) fn(change);
           },
           buf,
         );
+      const restart =
+        e.type === "book_snapshot" && lastSeq !== undefined && restarts(e.seq, lastSeq, applied && moved);
+      if (restart) c.resubscribed++;
       if (applied) for (const fn of this.bookApplied) fn(e.tokenId);
-      if (applied) this.#toEngine(() => this.#handOver(e, buf), false, this.#market);
+      if (applied) this.#toEngine(() => this.#handOver(e, buf, restart), false, this.#market);
       else {
         if (buf !== undefined) this.#bufs.push(buf);
-        this.#toEngine(() => this.tracker.onEvent(e), false, this.#market);
+        this.#toEngine(() => this.#resubscribe(e, restart), false, this.#market);
       }
     } else if (e.type === "trade_matched" || e.type === "trade_settled") {
       c.trades++;
@@ -285,18 +297,26 @@ export class SimSession {
 
   // A book frame reaches the tracker with the entries the exchange parsed from it; the buffer is
   // free again once the tracker is done with the frame.
-  #handOver(e: BookEvent, buf: LevelBuffer): void {
+  #handOver(e: BookEvent, buf: LevelBuffer, restart: boolean): void {
     const event = this.#handing;
     const entries = this.#handingBuf;
     this.#handing = e;
     this.#handingBuf = buf;
     try {
-      this.tracker.onEvent(e);
+      this.#resubscribe(e, restart);
     } finally {
       this.#handing = event;
       this.#handingBuf = entries;
       this.#bufs.push(buf);
     }
+  }
+
+  // A recorded snapshot that restarts its token's sequence is, to the bot, the snapshot that follows
+  // a new subscribe (as live after a reconnect: expectSnapshot, then the snapshot): its tracker
+  // resyncs to it rather than dropping it, and every frame after it, as older than what it has.
+  #resubscribe(e: BookEvent, restart: boolean): void {
+    if (restart) this.tracker.expectSnapshot(e.tokenId);
+    this.tracker.onEvent(e);
   }
 
   #deliverFill(frame: UserFillFrame): void {
@@ -335,6 +355,20 @@ export class SimSession {
     );
     return true;
   }
+}
+
+/**
+ * Whether a recorded book_snapshot at `seq` restarts its token's sequence, the token's last seq at
+ * the exchange being `lastSeq`: a lower seq (every `mm import` starts its tokens at seq 1, so the
+ * second of two consecutive captures in one directory; a recording across an exchange restart), or
+ * the same seq with a book that differs (`moved`). Live, such a snapshot only comes after a
+ * (re)subscribe, which the bot's tracker expects; in a recording the subscribe is not there, and
+ * the tracker would drop it as stale. A snapshot at the same seq and the same book (a recorder's
+ * stall probe answered "nothing happened") restarts nothing; a higher seq is newer anyway.
+ */
+export function restarts(seq: number | undefined, lastSeq: number, moved: boolean): boolean {
+  if (typeof seq !== "number") return false;
+  return seq < lastSeq || (seq === lastSeq && moved);
 }
 
 /**

@@ -11,10 +11,12 @@ import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
  * README ("Importing a Polymarket capture"): "Captures that follow each other in time may share a
  * directory", and a directory replays as one stream merged by receive time. Every import starts
  * its token with a synthetic empty book_snapshot at seq 1. Replayed after an earlier capture of the
- * same token (whose seqs went up to N), the simulated exchange applies the second capture, but the
- * bot's BookTracker drops its snapshot (seq 1 <= N: stale) and then every delta (seq <= N: stale):
- * the bot quotes the first capture's last book for the whole second capture, blind, and is picked
- * off by the book it cannot see. Nothing in the summary says so (data.rejected is empty).
+ * same token (whose seqs went up to N), the simulated exchange applies the second capture; the
+ * bot's BookTracker used to drop its snapshot (seq 1 <= N: stale) and then every delta (seq <= N:
+ * stale), so the bot quoted the first capture's last book for the whole second capture, blind, and
+ * was picked off by the book it could not see, with nothing in the summary to say so. The replay
+ * now hands such a snapshot to the tracker as a new subscription's (SimSession), and counts it in
+ * `data.resubscribed`.
  */
 
 const TOKEN = "4242424242";
@@ -71,6 +73,7 @@ describe("a directory of two imports of one token that follow each other in time
       onFill: (f) => fills.push(f),
     });
     expect(r.summary.data.frames).toBe(602); // both captures replayed: 2 snapshots + 600 deltas
+    expect(r.summary.data).toMatchObject({ resubscribed: 1, rejected: {} });
     // The quotes resting from the first capture may be taken when the second one opens at 0.70 /
     // 0.72 (a stale quote across a data gap). But from a second later on, a bot that sees the
     // second capture quotes ±0.01 around 0.71: no fill at the first capture's prices (0.40 / 0.42),
