@@ -44,6 +44,11 @@ export interface BacktestOptions {
    * summary's `data.truncatedFiles`. Also logged as a warning.
    */
   readonly onTruncated?: (file: string) => void;
+  /**
+   * Called with the simulation once it is built, before the engine starts (tests: the bot's
+   * tracked books against the exchange's at the end of the run; nothing is read on the way).
+   */
+  readonly onSession?: (session: SimSession) => void;
 }
 
 /** The outcome of a replay. */
@@ -141,6 +146,7 @@ async function replay(
   const { bot, mirror } = attachMirror(session, markets, config.queueModel);
   const recorder = new Recorder(session, bot, config.report, startMs);
   if (opts.onFill !== undefined) session.filled.push(opts.onFill);
+  opts.onSession?.(session);
   const timeline =
     opts.timeline === undefined ? undefined : new Timeline(session, bot, recorder, startMs, opts.timeline);
 

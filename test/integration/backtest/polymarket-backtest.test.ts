@@ -3,8 +3,9 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { type BacktestResult, runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
 import type { BacktestFill } from "../../../src/backtest/sim/bot-fills.js";
+import type { SimSession } from "../../../src/backtest/sim/session.js";
 import { importedCapture } from "./support/capture.js";
-import { expectOfferedPrices, expectReconciled } from "./support/invariants.js";
+import { expectBotBookAgrees, expectOfferedPrices, expectReconciled } from "./support/invariants.js";
 
 /*
  * The real Polymarket capture (shared/data), imported with the project's importer and backtested
@@ -27,20 +28,28 @@ const BANDS = {
   },
 };
 
-async function run(layers: unknown[], seed = 1): Promise<{ r: BacktestResult; fills: BacktestFill[] }> {
+async function run(
+  layers: unknown[],
+  seed = 1,
+): Promise<{ r: BacktestResult; fills: BacktestFill[]; session: SimSession }> {
   const fills: BacktestFill[] = [];
+  let session: SimSession | undefined;
   const r = await runBacktest({
     config: parseReplayConfig(layers),
     data: capture(),
     seed,
     onFill: (f) => fills.push(f),
+    onSession: (s) => {
+      session = s;
+    },
   });
-  return { r, fills };
+  if (session === undefined) throw new Error("runBacktest gave no session");
+  return { r, fills, session };
 }
 
 describe("backtest of the real Polymarket capture", () => {
   it("replays every frame with bands and reports consistent figures", async () => {
-    const { r, fills } = await run([BANDS]);
+    const { r, fills, session } = await run([BANDS]);
     const s = r.summary;
     expect(r.frames).toBe(3_830);
     expect(s.data).toMatchObject({ frames: 3_830, book: 3_830, rejected: {}, malformedAtExchange: 0 });
@@ -69,6 +78,7 @@ describe("backtest of the real Polymarket capture", () => {
     expect(s.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000]);
     expectReconciled(r, fills);
     expect(await expectOfferedPrices([capture()], fills)).toBe(fills.length);
+    expectBotBookAgrees(session); // no feed latency: nothing is still on its way to the bot
   }, 120_000);
 
   it("is deterministic: same data, config and seed give a byte-identical JSON summary", async () => {

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { BacktestResult } from "../../../../src/backtest/replay/run-backtest.js";
 import type { BacktestFill } from "../../../../src/backtest/sim/bot-fills.js";
+import type { SimSession } from "../../../../src/backtest/sim/session.js";
 import { Dec } from "../../../../src/core/decimal.js";
 import { type RecordedFrame, readRecorded } from "../../../../src/recorded/format.js";
 
@@ -137,4 +138,24 @@ function set(b: RefBook, side: string, price: string, size: string): void {
   const s = new Dec(size);
   if (s.isZero()) m.delete(key);
   else m.set(key, s);
+}
+
+/**
+ * The bot saw the market the exchange traded against: at the end of a run, each token's book in
+ * the bot's BookTracker is the exchange's book, at the same seq, and synced. Only once nothing is
+ * on its way to the bot: a run with no feed latency (otherwise the last frames may still be in
+ * flight when the run stops). A bot left quoting a book the data moved past (a recorded snapshot
+ * dropped as stale) fails here, though its fills pass expectOfferedPrices: they are at prices the
+ * exchange's book offered.
+ */
+export function expectBotBookAgrees(session: SimSession): void {
+  for (const { tokenId } of session.markets.tokens) {
+    const state = session.tracker.state(tokenId);
+    expect(state?.status, `the bot's book of ${tokenId}`).toBe("synced");
+    expect(state?.lastSeq, `the bot's seq of ${tokenId}`).toBe(session.books.lastSeq(tokenId));
+    expect(session.tracker.book(tokenId)?.toWire(), `the bot's book of ${tokenId}`).toEqual(
+      session.books.book(tokenId).toWire(),
+    );
+  }
+  expect(session.tracker.counters.droppedStale).toBe(0);
 }
