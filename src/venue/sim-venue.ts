@@ -115,6 +115,11 @@ export class SimVenue {
     };
   }
 
+  /** The venue's time (its clock's), ms: when what it is told now happens at the exchange. */
+  now(): number {
+    return this.#clock.now();
+  }
+
   /** Adds a listener for every venue event; returns its removal. */
   subscribe(listener: VenueListener): () => void {
     return this.#bus.subscribe(listener);

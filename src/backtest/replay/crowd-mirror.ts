@@ -94,7 +94,7 @@ export class CrowdMirror {
     queueModel?: QueueModelSpec,
     options: { readonly everyLevel?: boolean } = {},
   ) {
-    this.queue = new QueueModel(queueModel);
+    this.queue = new QueueModel(queueModel, venue); // at the venue's time: it pairs prints with changes
     this.#all = options.everyLevel === true;
     this.#venue = venue;
     this.#books = books;

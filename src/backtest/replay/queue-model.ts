@@ -17,7 +17,30 @@ interface Place {
   ahead: bigint;
   /** Recorded trades at its level since the level last changed (netted out of the next decrease). */
   traded: bigint;
+  /**
+   * The last cancel at its level that no print explained yet (see PRINT_PAIRING_MS): when it was
+   * (NaN: none), the place as it was just before it (`ahead`, `traded`) and the level's sizes.
+   */
+  pendAt: number;
+  pendAhead: bigint;
+  pendTraded: bigint;
+  pendBefore: bigint;
+  pendAfter: bigint;
 }
+
+/**
+ * How long after a decrease of a level (ms of the replay's clock) a print at that level may still be
+ * the trade that caused it. hftbacktest assumes a print arrives before the book change that carries
+ * it, and nets it out of that change; a recording may carry them the other way round (two messages
+ * of one instant, on two channels). Then the decrease, taken as a cancel, moved the queue and the
+ * print would move it again: the order filled ahead of its place. Instead the print is applied as
+ * if it had come first — the place as it was before the decrease, the print off its front (and
+ * through it), then the decrease again, netted — which is exactly what the other order gives. A
+ * print paired with a decrease it did not cause (a cancel, then another trade, within the window)
+ * only moves the place before that cancel rather than after it: its own change, when it comes, is
+ * a cancel, so the place ends about where it would; fills are judged against the larger queue.
+ */
+export const PRINT_PAIRING_MS = 5;
 
 /**
  * Queue position of the bot's resting orders in the recorded L2 book, in the style of
@@ -38,8 +61,10 @@ interface Place {
  *   f(ahead) / (f(ahead) + f(behind)) and the like, see cancelFrontShare), the rest leaving
  *   behind it; what the back cannot hold comes off the front. Recorded trades already applied
  *   are netted out of the next change of the level, so a print and the book change that carries
- *   it are not counted twice (hftbacktest's cum_trade_qty).
- * Pure: no venue, no clock, no randomness.
+ *   it are not counted twice (hftbacktest's cum_trade_qty). A print that comes instead just after
+ *   the change it explains (PRINT_PAIRING_MS) acts as if it had come first; in "auto", a token's
+ *   first print nets out the decrease just inferred as its trade.
+ * Pure: no venue, no randomness; time only as given (`at`, or the clock it is built with).
  */
 export class QueueModel {
   readonly spec: QueueModelSpec;
@@ -52,9 +77,18 @@ export class QueueModel {
   /** Per token, the prices at which orders rest on each side (for trades through better prices). */
   readonly #prices = new Map<string, { readonly buy: Set<bigint>; readonly sell: Set<bigint> }>();
   readonly #printed = new Set<string>();
+  /** "auto": per token not printed yet, its last decrease inferred as a trade (see #netInferred). */
+  readonly #inferredAt = new Map<string, { side: Side; price: bigint; qty: bigint; at: number }>();
 
-  constructor(spec: QueueModelSpec = DEFAULT_QUEUE_MODEL) {
+  readonly #clock: { now(): number } | undefined;
+
+  /**
+   * `clock`: the exchange's time, read when a decrease or print does not say when it was (`at`);
+   * without either, a print is never paired with the decrease before it.
+   */
+  constructor(spec: QueueModelSpec = DEFAULT_QUEUE_MODEL, clock?: { now(): number }) {
     this.spec = spec;
+    this.#clock = clock;
   }
 
   /** Whether recorded trade prints count at all (`trades` other than "inferred"). */
@@ -75,7 +109,18 @@ export class QueueModel {
     order: Resting = UNBOUNDED,
   ): void {
     const no = levelNo(side, price);
-    const place: Place = { orderId, price, order, ahead, traded: 0n };
+    const place: Place = {
+      orderId,
+      price,
+      order,
+      ahead,
+      traded: 0n,
+      pendAt: Number.NaN,
+      pendAhead: 0n,
+      pendTraded: 0n,
+      pendBefore: 0n,
+      pendAfter: 0n,
+    };
     this.#orders.set(orderId, { tokenId, no, side, place });
     let token = this.#levels.get(tokenId);
     if (token === undefined) {
@@ -114,10 +159,11 @@ export class QueueModel {
   }
 
   /**
-   * The recorded level went from `before` to `after` (< before). When the decrease is taken as a
-   * trade (at the touch, trades inferred for the token) it comes off the front, goes through the
-   * orders at better prices, and what it fills is returned (see the class); otherwise it is a
-   * cancel, attributed by the model, and 0 is returned.
+   * The recorded level went from `before` to `after` (< before) at `at` (ms; default the clock's,
+   * if any: without a time no print is paired with it). When the decrease is taken as a trade (at
+   * the touch, trades inferred for the token) it comes off the front, goes through the orders at
+   * better prices, and what it fills is returned (see the class); otherwise it is a cancel,
+   * attributed by the model, and 0 is returned.
    */
   decrease(
     tokenId: string,
@@ -126,12 +172,22 @@ export class QueueModel {
     before: bigint,
     after: bigint,
     atTouch: boolean,
+    at?: number,
   ): bigint {
     const delta = before - after;
-    if (atTouch && this.#infers(tokenId)) return this.#trade(tokenId, side, BigInt(price), delta, false);
+    // Times matter only with prints (pairing); the default, inferred trades, never reads the clock.
+    const t = this.usesPrints ? (at ?? this.#clock?.now()) : undefined;
+    if (atTouch && this.#infers(tokenId)) {
+      if (t !== undefined && this.spec.trades === "auto")
+        this.#noteInferred(tokenId, side, BigInt(price), delta, t);
+      return this.#trade(tokenId, side, BigInt(price), delta, false, undefined);
+    }
     const level = this.#level(tokenId, side, price);
     if (level === undefined) return 0n;
-    for (const place of level) this.#cancel(place, before, after, delta);
+    for (const place of level) {
+      if (t !== undefined) pend(place, before, after, t);
+      this.#cancel(place, before, after, delta);
+    }
     return 0n;
   }
 
@@ -143,15 +199,20 @@ export class QueueModel {
   }
 
   /**
-   * A recorded trade print of `qty` against resting `side` orders at `price` (ignored when trades
-   * are inferred). Orders at the price: the trade comes off the front. Orders at better prices
-   * were traded through (the aggressor went past them to reach `price`): nothing of the recorded
-   * size there was ahead. Returns what the print fills of the bot's orders (see the class).
+   * A recorded trade print of `qty` against resting `side` orders at `price` at `at` (ms; default
+   * the clock's, if any: without a time it is not paired with a decrease before it), ignored when
+   * trades are inferred. Orders at the price: the trade comes off the front. Orders at better prices were traded through (the aggressor went
+   * past them to reach `price`): nothing of the recorded size there was ahead. A print following
+   * the decrease it explains (PRINT_PAIRING_MS) acts as if it had come first. Returns what the
+   * print fills of the bot's orders (see the class).
    */
-  trade(tokenId: string, side: Side, price: bigint, qty: bigint): bigint {
+  trade(tokenId: string, side: Side, price: bigint, qty: bigint, at?: number): bigint {
     if (!this.usesPrints) return 0n;
     this.#printed.add(tokenId);
-    return this.#trade(tokenId, side, price, qty, true);
+    const t = at ?? this.#clock?.now();
+    const left = this.#inferredAt.size === 0 ? qty : this.#netInferred(tokenId, side, price, qty, t);
+    if (left === 0n) return 0n;
+    return this.#trade(tokenId, side, price, left, true, t);
   }
 
   /** Recorded size ahead of an order, if it rests. */
@@ -170,14 +231,23 @@ export class QueueModel {
 
   // A trade of `qty` at `price` against resting `side` orders: every order at the price or better
   // moves up (see trade), and the fill is walked in the venue's priority (see the class).
-  // `printed`: a recorded print, whose quantity is netted out of the level's next change.
-  #trade(tokenId: string, side: Side, price: bigint, qty: bigint, printed: boolean): bigint {
+  // `printed`: a recorded print, whose quantity is netted out of the level's next change, and which
+  // (at `at`) is paired with the change it follows (PRINT_PAIRING_MS).
+  #trade(
+    tokenId: string,
+    side: Side,
+    price: bigint,
+    qty: bigint,
+    printed: boolean,
+    at: number | undefined,
+  ): bigint {
     const prices = this.#prices.get(tokenId)?.[side];
     if (prices === undefined || prices.size === 0) return 0n;
     const reached: bigint[] = [];
     for (const p of prices) if (p === price || (side === "buy" ? p > price : p < price)) reached.push(p);
     if (reached.length > 1)
       reached.sort(side === "buy" ? (a, b) => (a > b ? -1 : 1) : (a, b) => (a < b ? -1 : 1));
+    const unwound = at === undefined ? undefined : this.#unwind(tokenId, side, price, at);
     let filled = 0n;
     let open = true;
     for (const p of reached) {
@@ -193,9 +263,69 @@ export class QueueModel {
         }
         if (printed) place.traded += atPrice ? qty : place.ahead;
         place.ahead = past >= 0n ? 0n : -past;
+        // Traded through, or an inferred trade after it: the cancel before is no print's to explain.
+        if (!atPrice || !printed) place.pendAt = Number.NaN;
       }
     }
+    if (unwound !== undefined) for (const place of unwound) this.#replay(place);
     return filled;
+  }
+
+  // The places at `price` whose last cancel a print at `at` explains, put back as they were before
+  // it (the print then comes off their front as if it had come first); undefined: none.
+  #unwind(tokenId: string, side: Side, price: bigint, at: number): Place[] | undefined {
+    let unwound: Place[] | undefined;
+    const level = this.#level(tokenId, side, price);
+    for (const place of level ?? []) {
+      if (Number.isNaN(place.pendAt)) continue;
+      if (!paired(place.pendAt, at)) {
+        place.pendAt = Number.NaN;
+        continue;
+      }
+      place.ahead = place.pendAhead;
+      place.traded = place.pendTraded;
+      if (unwound === undefined) unwound = [place];
+      else unwound.push(place);
+    }
+    return unwound;
+  }
+
+  // After the print: the unwound decrease again, netted by what was printed; kept pending while
+  // some of it is still unexplained (a later print in the window may explain more).
+  #replay(place: Place): void {
+    place.pendAhead = place.ahead;
+    place.pendTraded = place.traded;
+    const delta = place.pendBefore - place.pendAfter;
+    if (place.traded >= delta) place.pendAt = Number.NaN;
+    this.#cancel(place, place.pendBefore, place.pendAfter, delta);
+  }
+
+  // "auto", a token not printed yet: its last decrease inferred as a trade (one entry per token, reused).
+  #noteInferred(tokenId: string, side: Side, price: bigint, qty: bigint, at: number): void {
+    const e = this.#inferredAt.get(tokenId);
+    if (e === undefined) this.#inferredAt.set(tokenId, { side, price, qty, at });
+    else {
+      e.side = side;
+      e.price = price;
+      e.qty = qty;
+      e.at = at;
+    }
+  }
+
+  // "auto": a token's first prints may be the trade that a decrease at its touch was just inferred
+  // as (the token had not printed yet): that much of them moved the queue already. Returns the rest.
+  #netInferred(tokenId: string, side: Side, price: bigint, qty: bigint, at: number | undefined): bigint {
+    const inferred = this.#inferredAt.get(tokenId);
+    if (inferred === undefined) return qty;
+    if (at === undefined || !paired(inferred.at, at)) {
+      this.#inferredAt.delete(tokenId);
+      return qty;
+    }
+    if (inferred.side !== side || inferred.price !== price) return qty;
+    const netted = inferred.qty < qty ? inferred.qty : qty;
+    inferred.qty -= netted;
+    if (inferred.qty === 0n) this.#inferredAt.delete(tokenId);
+    return qty - netted;
   }
 
   #infers(tokenId: string): boolean {
@@ -213,6 +343,28 @@ export class QueueModel {
     const left = front >= ahead ? 0n : ahead - front;
     place.ahead = left < after ? left : after;
   }
+}
+
+// Whether a print at `at` may be the trade of a decrease at `decreasedAt` (NaN: none).
+function paired(decreasedAt: number, at: number): boolean {
+  return at >= decreasedAt && at - decreasedAt <= PRINT_PAIRING_MS;
+}
+
+// Notes a cancel of the place's level from `before` to `after` at `at`, before it is applied, for a
+// print that may follow (PRINT_PAIRING_MS). A change that recorded prints already explain whole
+// leaves nothing to pair; one right after a pending one (same window, no growth between) extends it.
+function pend(place: Place, before: bigint, after: bigint, at: number): void {
+  if (place.traded >= before - after) {
+    place.pendAt = Number.NaN;
+    return;
+  }
+  if (!(paired(place.pendAt, at) && place.pendAfter === before)) {
+    place.pendAhead = place.ahead;
+    place.pendTraded = place.traded;
+    place.pendBefore = before;
+  }
+  place.pendAfter = after;
+  place.pendAt = at;
 }
 
 // How much of a cancel of `cancelled` leaves ahead of the order (before the back-overflow rule).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PRINT_PAIRING_MS } from "../../../src/backtest/replay/queue-model.js";
 import type { QueueModelSpec } from "../../../src/backtest/replay/queue-model-spec.js";
 import { BOT } from "../../../src/backtest/sim/actors.js";
 import { fillsOf, T, u, world } from "./support/mirror-world.js";
@@ -81,5 +82,42 @@ describe("CrowdMirror: recorded trade prints", () => {
     expect(w.fills).toEqual([]);
     // ahead = min(8 − 16 × 64 / (64 + 144), 4) = min(3.076923, 4)
     expect(w.mirror.queue.ahead(openId(w))).toBe(3_076_923n);
+  });
+
+  it("moves the queue once when the book change comes before the print that caused it", () => {
+    // The same trade both ways round at one instant: the bot's 10 at 0.49 behind 100, a seller
+    // hits 60. Before the fix the decrease (a cancel here) and the print each moved the place by
+    // 60, and the bot filled 10 with 40 still ahead of it.
+    const placeAfter = (printFirst: boolean, spec: QueueModelSpec) => {
+      const w = world(0, spec);
+      w.snapshot([["0.49", "100"]], [["0.51", "100"]]);
+      w.bot("buy", "0.49", "10");
+      if (printFirst) w.print("sell", "0.49", "60");
+      w.delta(["buy", "0.49", "40"]);
+      if (!printFirst) w.print("sell", "0.49", "60");
+      return { fills: fillsOf(w), ahead: w.mirror.queue.ahead(openId(w)) };
+    };
+    for (const spec of [RECORDED, { type: "probabilistic", fn: "power", n: 2, trades: "auto" } as const]) {
+      expect(placeAfter(true, spec)).toEqual({ fills: [], ahead: u("40") });
+      expect(placeAfter(false, spec)).toEqual({ fills: [], ahead: u("40") });
+    }
+    // Later than PRINT_PAIRING_MS after the change, the print is another trade.
+    const w = world(0, RECORDED);
+    w.snapshot([["0.49", "100"]], [["0.51", "100"]]);
+    w.bot("buy", "0.49", "10");
+    w.delta(["buy", "0.49", "40"]);
+    w.clock.advanceBy(PRINT_PAIRING_MS + 1);
+    w.print("sell", "0.49", "60");
+    expect(fillsOf(w)).toEqual(["maker buy 490000 10000000"]);
+  });
+
+  it("auto: the token's first print does not move the queue again for the decrease inferred as it", () => {
+    const w = world(0, { type: "conservative", trades: "auto" });
+    w.snapshot([["0.49", "100"]], [["0.51", "100"]]);
+    w.bot("buy", "0.49", "10");
+    w.delta(["buy", "0.49", "40"]); // inferred: 60 traded, 40 ahead
+    w.print("sell", "0.49", "65"); // that trade's print (and 5 more, whose change is to come)
+    expect(w.fills).toEqual([]);
+    expect(w.mirror.queue.ahead(openId(w))).toBe(u("35"));
   });
 });

@@ -41,6 +41,7 @@ export function world(feeTakerBps = 0, queueModel?: QueueModelSpec, options: { e
   let seq = 0;
   const frame = (e: BookEvent) => books.apply(e, (c) => mirror.onLevel(c));
   return {
+    clock,
     venue,
     mirror,
     fills,
