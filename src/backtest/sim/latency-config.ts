@@ -16,8 +16,8 @@ const KEYS: Record<string, readonly string[]> = {
  * Reads one latency setting (`latency.feedMs`, `.entryMs`, `.responseMs`): a whole number of ms
  * (the original form, still the default 0), or a distribution object:
  * `{"type": "constant", "ms"}` (read as the number), `{"type": "uniform", "minMs", "maxMs"}`,
- * `{"type": "lognormal", "medianMs", "sigma", "maxMs"?}` (each draw capped at maxMs, default one
- * day), `{"type": "empirical", "samplesMs": […]}`.
+ * `{"type": "lognormal", "medianMs", "sigma", "maxMs"?}` (each draw capped at maxMs, default 100 ×
+ * medianMs: LOGNORMAL_CAP_MEDIANS), `{"type": "empirical", "samplesMs": […]}`.
  * Problems go to `r.issues` under `latency.<key>…`; the default stands in for a bad value.
  * @example readLatency(r, { entryMs: { type: "uniform", minMs: 5, maxMs: 9 } }, "latency", "entryMs")
  */

@@ -12,7 +12,8 @@ export type LatencyDistribution =
   | { readonly type: "uniform"; readonly minMs: number; readonly maxMs: number }
   /**
    * medianMs · e^(σ·Z), Z standard normal, rounded to the ms: mean medianMs · e^(σ²/2) (before the
-   * cap). Each draw is capped at `maxMs` (default LATENCY_MAX_MS).
+   * cap). Each draw is capped at `maxMs` (default LOGNORMAL_CAP_MEDIANS × medianMs, at most
+   * LATENCY_MAX_MS).
    */
   | {
       readonly type: "lognormal";
@@ -31,6 +32,16 @@ export type LatencyDistribution =
 export const LATENCY_MAX_MS = 86_400_000;
 
 /**
+ * A lognormal lane's default cap, in medians. A day (LATENCY_MAX_MS) bounds nothing that matters:
+ * with a 20 ms median and σ = 2, one draw in 30,000 held the lane over a minute, every later
+ * message (cancels included) queued behind it. 100 medians is e^4.6: at σ ≤ 1 a draw reaches it
+ * about twice in a million (the distribution unchanged in practice), at σ = 2 about one in a
+ * hundred, at σ = 5 about 18 % (a heavy tail clipped into a spike: a larger `maxMs` keeps it,
+ * knowing that each such draw stalls the lane).
+ */
+export const LOGNORMAL_CAP_MEDIANS = 100;
+
+/**
  * A sampler of one latency spec: whole milliseconds ≥ 0 (the SimClock keeps integer time, so
  * timestamps the engine and the venue derive from it stay whole ms). A constant never draws.
  * @example latencySampler({ type: "uniform", minMs: 2, maxMs: 4 }, seededUniform(1, 0, "x"))() // 2, 3 or 4
@@ -45,7 +56,7 @@ export function latencySampler(spec: LatencySpec, u: Uniform): () => number {
     }
     case "lognormal": {
       const { medianMs, sigma } = spec;
-      const maxMs = spec.maxMs ?? LATENCY_MAX_MS;
+      const maxMs = spec.maxMs ?? Math.min(LATENCY_MAX_MS, LOGNORMAL_CAP_MEDIANS * medianMs);
       return () => Math.min(maxMs, Math.round(medianMs * Math.exp(sigma * standardNormal(u))));
     }
     case "empirical": {

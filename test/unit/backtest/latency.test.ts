@@ -6,6 +6,7 @@ import {
   LATENCY_MAX_MS,
   LatencyLane,
   type LatencySpec,
+  LOGNORMAL_CAP_MEDIANS,
   latencyEcho,
   latencyLane,
   latencySampler,
@@ -40,11 +41,18 @@ describe("latency samplers (whole ms, values by hand)", () => {
     expect(draws({ type: "lognormal", medianMs: 20, sigma: 0.5 }, 2, 0.5, 0, 0.5, 0.25)).toEqual([36, 20]);
   });
 
-  it("lognormal: each draw capped at maxMs, by default one day (a lane keeps its order)", () => {
+  it("lognormal: each draw capped at maxMs, by default 100 medians (a lane keeps its order)", () => {
     // u → 1, 0: Z = √(−2 ln(1 − u)) ≈ 8.6 → 20·e^(5·8.6) ≈ 10^20 ms without the cap.
     const tiny = [1 - 2 ** -53, 0];
-    expect(draws({ type: "lognormal", medianMs: 20, sigma: 5 }, 1, ...tiny)).toEqual([LATENCY_MAX_MS]);
+    expect(LOGNORMAL_CAP_MEDIANS).toBe(100);
+    expect(draws({ type: "lognormal", medianMs: 20, sigma: 5 }, 1, ...tiny)).toEqual([2_000]);
     expect(draws({ type: "lognormal", medianMs: 20, sigma: 5, maxMs: 5_000 }, 1, ...tiny)).toEqual([5_000]);
+    // A day still bounds it: a median of 20 minutes gets no cap of 33 hours.
+    expect(draws({ type: "lognormal", medianMs: 1_200_000, sigma: 5 }, 1, ...tiny)).toEqual([LATENCY_MAX_MS]);
+    // An explicit cap up to a day keeps the tail (and its stalls).
+    expect(draws({ type: "lognormal", medianMs: 20, sigma: 5, maxMs: LATENCY_MAX_MS }, 1, ...tiny)).toEqual([
+      LATENCY_MAX_MS,
+    ]);
     expect(draws({ type: "lognormal", medianMs: 20, sigma: 0.5, maxMs: 30 }, 2, 0.5, 0, 0.5, 0.25)).toEqual([
       30, 20,
     ]);
