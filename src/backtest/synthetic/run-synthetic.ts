@@ -100,14 +100,26 @@ export function syntheticSummary(sc: Scenario, results: readonly PathResult[]) {
 }
 
 /**
- * The stderr warning of an unbounded run whose mid left what the book can show (the steps the
- * summary counts in `process.clamped`), or undefined when it never did.
- * @example clampWarning(summary) // "mm backtest: warning: the unbounded mid lay outside …\n"
+ * What an unbounded run whose mid left what the book can show must be told (the steps the summary
+ * counts in `process.clamped`), as one sentence; undefined when the mid never left. The stderr
+ * warning and the HTML report both say it, so a reader of either sees that those steps' book, fills
+ * and marks followed the edge price, not the process asked for.
+ * @example clampNote(summary) // "the unbounded mid lay outside [0.000002, 0.999998] on 7 steps …"
  */
-export function clampWarning(summary: SyntheticSummary): string | undefined {
+export function clampNote(summary: SyntheticSummary): string | undefined {
   const c = summary.process.clamped;
   if (c === undefined || c.steps === 0) return undefined;
   const edge = microToString(EDGE_MICRO);
   const far = microToString(1_000_000 - EDGE_MICRO);
-  return `mm backtest: warning: the unbounded mid lay outside [${edge}, ${far}] on ${c.steps} steps of ${c.paths} of ${summary.paths} paths; the book showed it at the edge (summary process.clamped)\n`;
+  return `the unbounded mid lay outside [${edge}, ${far}] on ${c.steps} steps of ${c.paths} of ${summary.paths} paths; the book showed it at the edge (summary process.clamped)`;
+}
+
+/**
+ * The stderr warning of an unbounded run whose mid left what the book can show (clampNote), or
+ * undefined when it never did.
+ * @example clampWarning(summary) // "mm backtest: warning: the unbounded mid lay outside …\n"
+ */
+export function clampWarning(summary: SyntheticSummary): string | undefined {
+  const note = clampNote(summary);
+  return note === undefined ? undefined : `mm backtest: warning: ${note}\n`;
 }

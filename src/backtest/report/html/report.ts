@@ -8,7 +8,14 @@ import type { SyntheticResult } from "../../synthetic/run-synthetic.js";
 import type { Scenario } from "../../synthetic/scenario.js";
 import { summaryJson } from "../summary.js";
 import { renderReportPage } from "./page.js";
-import { acrossPathsTable, type GapsJson, gapsTable, headlineTables, tokenTable } from "./tables.js";
+import {
+  acrossPathsTable,
+  clampedWarningHtml,
+  type GapsJson,
+  gapsTable,
+  headlineTables,
+  tokenTable,
+} from "./tables.js";
 import type { TimelineOptions } from "./timeline.js";
 
 /**
@@ -92,6 +99,7 @@ export async function syntheticReportHtml(
       `Charts and the figures below "Path ${chosen.path}": the path of median PnL (${chosen.summary.pnl.total} USDC).`,
     ],
     summaryHtml: [
+      clampedWarningHtml(s),
       `<h3>Across ${s.paths} path(s)</h3>`,
       acrossPathsTable(s),
       `<h3>Path ${chosen.path} (median PnL)</h3>`,

@@ -9,6 +9,7 @@ h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 32px 0 8px; padding-top: 8px; border-top: 1px solid var(--line); }
 h3 { font-size: 15px; margin: 20px 0 6px; }
 p.meta, p.note { color: var(--muted); margin: 4px 0; }
+p.warn { color: #7d4e00; background: #fff8c5; border: 1px solid #d4a72c; padding: 6px 10px; margin: 8px 0; }
 code, .num { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 nav ul { list-style: none; padding: 0; margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px 16px; }
 table { border-collapse: collapse; margin: 6px 0 12px; font-size: 13px; }

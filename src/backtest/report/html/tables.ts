@@ -1,5 +1,5 @@
 import type { AcrossJson } from "../../synthetic/across-paths.js";
-import type { SyntheticSummary } from "../../synthetic/run-synthetic.js";
+import { clampNote, type SyntheticSummary } from "../../synthetic/run-synthetic.js";
 import type { RunSummary } from "../summary.js";
 import { escapeHtml } from "./escape.js";
 
@@ -142,6 +142,17 @@ export function acrossPathsTable(s: SyntheticSummary): string {
     rows.push([`Markout ${m.horizonMs / 1000} s total (USDC)`, ...some(m.total)]);
   }
   return table(["Across paths", "Paths", "Mean", "Std. dev."], rows, "paths");
+}
+
+/**
+ * The warning of an unbounded run whose mid left what the book can show (`process.clamped`), as a
+ * paragraph for the summary section; "" when it never did (or the run was bounded). It sits above
+ * the figures because every figure below it was measured against the edge price on those steps.
+ */
+export function clampedWarningHtml(s: SyntheticSummary): string {
+  const note = clampNote(s);
+  if (note === undefined) return "";
+  return `<p class="warn" role="alert">Warning: ${escapeHtml(note)}.</p>`;
 }
 
 /** A replay summary's `data.gaps` (src/backtest/replay/data-gaps.ts). */
