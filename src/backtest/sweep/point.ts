@@ -35,7 +35,10 @@ export interface PointResult {
   readonly truncatedFiles: readonly string[];
 }
 
-/** Frames between progress reports of a replay. */
+/**
+ * Frames between progress reports of a point, replay or synthetic (a synthetic path's frames
+ * count as they are fed, so one long path reports as it goes, not only when it ends).
+ */
 const PROGRESS_FRAMES = 2_000;
 
 /**
@@ -67,6 +70,9 @@ export async function runSweepPoint(
   const r = await runSynthetic(scenario, {
     ...(task.paths === undefined ? {} : { paths: task.paths }),
     ...(task.seed === undefined ? {} : { seed: task.seed }),
+    onProgress: (frames) => progress(frames),
+    progressEvery: PROGRESS_FRAMES,
+    // Each path's end too, so the count is exact between paths whatever the frames per path.
     onPath: (done) => progress(done * perPath),
   });
   return { summary: r.summary, events: r.summary.paths * perPath, truncatedFiles: [] };

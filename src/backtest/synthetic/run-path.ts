@@ -42,7 +42,13 @@ export interface PathResult {
 export async function runPath(
   sc: Scenario,
   path: number,
-  opts: { logger?: Logger; onFill?: (f: BacktestFill) => void; timeline?: TimelineOptions } = {},
+  opts: {
+    logger?: Logger;
+    onFill?: (f: BacktestFill) => void;
+    timeline?: TimelineOptions;
+    /** Called after each book frame the engine took (progress within a long path). */
+    onFrame?: () => void;
+  } = {},
 ): Promise<PathResult> {
   const start = sc.startMs;
   const markets = buildMarkets([
@@ -81,6 +87,7 @@ export async function runPath(
   const frame = (type: "book_snapshot" | "book_update", seq: number, m: number, t: number) => {
     if (bookMicro(m) !== Math.round(m * 1_000_000)) clampedSteps++;
     session.marketFrame(bookFrame(type, seq, m, sc.bookSizeMicro, t));
+    opts.onFrame?.();
   };
   frame("book_snapshot", 1, mid.value, start);
   for (let n = 1; n <= steps; n++) {

@@ -15,6 +15,12 @@ export interface SyntheticOptions {
   readonly logger?: Logger;
   /** Called after each path (progress). */
   readonly onPath?: (done: number, total: number) => void;
+  /**
+   * Called every `progressEvery` book frames (default 10,000) with the frames done over the whole
+   * run, within a path too: a few long paths would otherwise show no progress until each ends.
+   */
+  readonly onProgress?: (frames: number) => void;
+  readonly progressEvery?: number;
 }
 
 /** The outcome of a synthetic run. */
@@ -40,8 +46,22 @@ export async function runSynthetic(
 ): Promise<SyntheticResult> {
   const sc: Scenario = { ...scenario, paths: opts.paths ?? scenario.paths, seed: opts.seed ?? scenario.seed };
   const results: PathResult[] = [];
+  const every = Math.max(1, opts.progressEvery ?? 10_000);
+  let frames = 0;
+  const onProgress = opts.onProgress;
+  // A counter per frame is all it costs; without a listener runPath gets no callback at all.
+  const onFrame =
+    onProgress === undefined
+      ? {}
+      : {
+          onFrame: () => {
+            if (++frames % every === 0) onProgress(frames);
+          },
+        };
   for (let i = 0; i < sc.paths; i++) {
-    results.push(await runPath(sc, i, opts.logger === undefined ? {} : { logger: opts.logger }));
+    results.push(
+      await runPath(sc, i, { ...(opts.logger === undefined ? {} : { logger: opts.logger }), ...onFrame }),
+    );
     opts.onPath?.(i + 1, sc.paths);
   }
   return { summary: syntheticSummary(sc, results), paths: results };
