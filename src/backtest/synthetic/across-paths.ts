@@ -1,5 +1,5 @@
-import type { PathResult } from "./run-path.js";
-import { meanStd, meanStdJson } from "./stats.js";
+import type { RunSummary } from "../report/summary.js";
+import { meanStdJson, RunningMeanStd } from "./stats.js";
 
 /**
  * Mean and sample standard deviation of a figure over the paths that have it; null when none has
@@ -34,6 +34,23 @@ export interface AcrossPaths {
   }[];
 }
 
+type Value = string | number | null | undefined;
+
+/** One figure's running statistics over the paths that have it. */
+class Figure {
+  readonly #stats = new RunningMeanStd();
+
+  /** Counts the value, or nothing when the path does not have the figure. */
+  add(v: Value): void {
+    if (v !== null && v !== undefined) this.#stats.add(v);
+  }
+
+  json(): AcrossJson {
+    const n = this.#stats.n;
+    return n === 0 ? { paths: 0, mean: null, std: null } : { paths: n, ...meanStdJson(this.#stats.result()) };
+  }
+}
+
 /**
  * Every figure a replay's summary reports (issue 6 item 4: PnL realised and unrealised, fees, maker
  * and taker volume, inventory statistics, max drawdown, Sharpe, quote uptime, markouts), as its
@@ -41,35 +58,67 @@ export interface AcrossPaths {
  * are the synthetic summary's own top-level figures). A figure a path does not have (no Sharpe on
  * a short path, no markout without a resolved fill) is left out of that figure's statistics, and
  * `paths` says over how many it is; none at all gives `{ paths: 0, mean: null, std: null }`.
- * @example acrossPaths(results).sharpe // { paths: 200, mean: "1.93…", std: "0.41…" }
+ * Streaming: each path's summary is added as it ends and dropped, so memory does not grow with the
+ * number of paths. Numbers (Sharpe, uptime: already rounded to 6 places in the path's summary) are
+ * taken at their shortest decimal spelling, so the statistics stay exact.
+ * @example const a = new AcrossPathsStats(); for (const r of results) a.add(r.summary); a.json().sharpe // { paths: 200, mean: "1.93…", std: "0.41…" }
  */
-export function acrossPaths(results: readonly PathResult[]): AcrossPaths {
-  const s = results.map((r) => r.summary);
-  const inv = s.map((x) => x.inventory[0]);
-  const horizons = s[0]?.markouts.map((m) => m.horizonMs) ?? [];
-  return {
-    realised: stat(s.map((x) => x.pnl.realised)),
-    unrealised: stat(s.map((x) => x.pnl.unrealised)),
-    fees: stat(s.map((x) => x.fees.value)),
-    makerVolume: stat(s.map((x) => x.fills.maker.volume)),
-    takerVolume: stat(s.map((x) => x.fills.taker.volume)),
-    inventory: { mean: stat(inv.map((i) => i?.mean)), maxAbs: stat(inv.map((i) => i?.maxAbs)) },
-    maxDrawdown: stat(s.map((x) => x.drawdown.max)),
-    sharpe: stat(s.map((x) => x.sharpe.annualised)),
-    quoteUptime: stat(s.map((x) => x.quoteUptime)),
-    markouts: horizons.map((horizonMs) => {
-      const at = s.map((x) => x.markouts.find((m) => m.horizonMs === horizonMs));
-      return { horizonMs, perShare: stat(at.map((m) => m?.perShare)), total: stat(at.map((m) => m?.total)) };
-    }),
-  };
-}
+export class AcrossPathsStats {
+  readonly #realised = new Figure();
+  readonly #unrealised = new Figure();
+  readonly #fees = new Figure();
+  readonly #makerVolume = new Figure();
+  readonly #takerVolume = new Figure();
+  readonly #inventoryMean = new Figure();
+  readonly #inventoryMaxAbs = new Figure();
+  readonly #maxDrawdown = new Figure();
+  readonly #sharpe = new Figure();
+  readonly #quoteUptime = new Figure();
+  // The horizons are the first path's (every path of a run has the same report settings).
+  #markouts: { readonly horizonMs: number; readonly perShare: Figure; readonly total: Figure }[] | undefined;
 
-/**
- * Mean and std of the values present. Numbers (Sharpe, uptime: already rounded to 6 places in the
- * path's summary) are taken at their shortest decimal spelling, so the statistics stay exact.
- */
-function stat(values: readonly (string | number | null | undefined)[]): AcrossJson {
-  const present = values.flatMap((v) => (v === null || v === undefined ? [] : [String(v)]));
-  if (present.length === 0) return { paths: 0, mean: null, std: null };
-  return { paths: present.length, ...meanStdJson(meanStd(present)) };
+  /** Adds one path's figures. */
+  add(s: RunSummary): void {
+    const inv = s.inventory[0];
+    this.#realised.add(s.pnl.realised);
+    this.#unrealised.add(s.pnl.unrealised);
+    this.#fees.add(s.fees.value);
+    this.#makerVolume.add(s.fills.maker.volume);
+    this.#takerVolume.add(s.fills.taker.volume);
+    this.#inventoryMean.add(inv?.mean);
+    this.#inventoryMaxAbs.add(inv?.maxAbs);
+    this.#maxDrawdown.add(s.drawdown.max);
+    this.#sharpe.add(s.sharpe.annualised);
+    this.#quoteUptime.add(s.quoteUptime);
+    this.#markouts ??= s.markouts.map((m) => ({
+      horizonMs: m.horizonMs,
+      perShare: new Figure(),
+      total: new Figure(),
+    }));
+    for (const m of this.#markouts) {
+      const at = s.markouts.find((x) => x.horizonMs === m.horizonMs);
+      m.perShare.add(at?.perShare);
+      m.total.add(at?.total);
+    }
+  }
+
+  /** The statistics of the paths added so far. */
+  json(): AcrossPaths {
+    return {
+      realised: this.#realised.json(),
+      unrealised: this.#unrealised.json(),
+      fees: this.#fees.json(),
+      makerVolume: this.#makerVolume.json(),
+      takerVolume: this.#takerVolume.json(),
+      inventory: { mean: this.#inventoryMean.json(), maxAbs: this.#inventoryMaxAbs.json() },
+      maxDrawdown: this.#maxDrawdown.json(),
+      sharpe: this.#sharpe.json(),
+      quoteUptime: this.#quoteUptime.json(),
+      markouts: (this.#markouts ?? []).map((m) => ({
+        horizonMs: m.horizonMs,
+        perShare: m.perShare.json(),
+        total: m.total.json(),
+      })),
+    };
+  }
 }

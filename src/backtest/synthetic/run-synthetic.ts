@@ -1,10 +1,8 @@
 import { microToString } from "../../book/micro.js";
 import type { Logger } from "../../observability/logger.js";
-import { units } from "../report/decimal.js";
-import { acrossPaths } from "./across-paths.js";
+import { SyntheticAggregate } from "./aggregate.js";
 import { type PathResult, runPath } from "./run-path.js";
 import { EDGE_MICRO, type Scenario } from "./scenario.js";
-import { meanStd, meanStdJson } from "./stats.js";
 
 /** What runSynthetic needs besides the scenario. */
 export interface SyntheticOptions {
@@ -21,23 +19,27 @@ export interface SyntheticOptions {
    */
   readonly onProgress?: (frames: number) => void;
   readonly progressEvery?: number;
+  /** Each path's whole result as it ends (the run itself keeps only its summary row). */
+  readonly onPathResult?: (r: PathResult) => void;
 }
 
 /** The outcome of a synthetic run. */
 export interface SyntheticResult {
   readonly summary: SyntheticSummary;
-  readonly paths: readonly PathResult[];
+  /** Each path's pathDigest, in path order (the HTML report checks its re-run of a path by it). */
+  readonly digests: readonly string[];
 }
 
 /** The synthetic run's JSON summary. */
-export type SyntheticSummary = ReturnType<typeof syntheticSummary>;
+export type SyntheticSummary = ReturnType<SyntheticAggregate["summary"]>;
 
 /**
  * Runs the scenario's N Monte-Carlo paths one after another (each a fresh venue, engine and clock;
  * path i draws its mid from stream (seed, i, "mid") and its fills from (seed, i, "fills"), so a
  * path replays exactly and two strategies face the same prices), then summarises: mean and sample
  * standard deviation across paths of total PnL and final inventory, of every other report figure
- * (acrossPaths), plus each path's main figures.
+ * (acrossPaths), plus each path's main figures. Each path's result is folded in as it ends and
+ * dropped (SyntheticAggregate): `onPathResult` sees it first, for a caller that wants it whole.
  * @example const { summary } = await runSynthetic(parseScenario([json]), { paths: 200 });
  */
 export async function runSynthetic(
@@ -45,7 +47,7 @@ export async function runSynthetic(
   opts: SyntheticOptions = {},
 ): Promise<SyntheticResult> {
   const sc: Scenario = { ...scenario, paths: opts.paths ?? scenario.paths, seed: opts.seed ?? scenario.seed };
-  const results: PathResult[] = [];
+  const agg = new SyntheticAggregate();
   const every = Math.max(1, opts.progressEvery ?? 10_000);
   let frames = 0;
   const onProgress = opts.onProgress;
@@ -59,64 +61,15 @@ export async function runSynthetic(
           },
         };
   for (let i = 0; i < sc.paths; i++) {
-    results.push(
-      await runPath(sc, i, { ...(opts.logger === undefined ? {} : { logger: opts.logger }), ...onFrame }),
-    );
+    const r = await runPath(sc, i, {
+      ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+      ...onFrame,
+    });
+    opts.onPathResult?.(r);
+    agg.add(r);
     opts.onPath?.(i + 1, sc.paths);
   }
-  return { summary: syntheticSummary(sc, results), paths: results };
-}
-
-/** Aggregates path results into the summary (exposed for tests of the aggregation). */
-export function syntheticSummary(sc: Scenario, results: readonly PathResult[]) {
-  const pnl = results.map((r) => r.summary.pnl.total);
-  const inv = results.map((r) => r.summary.tokens[0]?.position ?? "0");
-  const fills = results.map((r) => String(r.summary.fills.count));
-  return {
-    mm: "backtest-summary",
-    version: 1,
-    kind: "synthetic",
-    description: sc.description ?? null,
-    seed: sc.seed,
-    paths: results.length,
-    strategy: sc.strategyRaw,
-    process: {
-      s0: sc.process.s0,
-      sigma: sc.process.sigma,
-      dtMs: sc.process.dtMs,
-      horizonMs: sc.horizonMs,
-      increments: sc.process.increments,
-      bounded: sc.process.bounds !== undefined,
-      // Only an unbounded mid can leave what the book shows; a bounded run's summary stays as it was.
-      ...(sc.process.bounds !== undefined
-        ? {}
-        : {
-            clamped: {
-              paths: results.filter((r) => r.clampedSteps > 0).length,
-              steps: results.reduce((a, r) => a + r.clampedSteps, 0),
-            },
-          }),
-    },
-    fillModel: {
-      A: sc.fills.A,
-      k: sc.fills.k,
-      probability: sc.fills.probability,
-      size: units(sc.fills.sizeMicro, 6),
-    },
-    pnl: meanStdJson(meanStd(pnl)),
-    finalInventory: meanStdJson(meanStd(inv)),
-    fills: meanStdJson(meanStd(fills), 6),
-    openOrdersAtEnd: results.reduce((a, r) => a + r.openAtEnd, 0),
-    acrossPaths: acrossPaths(results),
-    perPath: results.map((r) => ({
-      path: r.path,
-      pnl: r.summary.pnl.total,
-      finalInventory: r.summary.tokens[0]?.position ?? "0",
-      fills: r.summary.fills.count,
-      maxDrawdown: r.summary.drawdown.max,
-      quoteUptime: r.summary.quoteUptime,
-    })),
-  };
+  return { summary: agg.summary(sc), digests: agg.digests };
 }
 
 /**

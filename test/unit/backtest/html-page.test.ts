@@ -6,7 +6,6 @@ import { escapeHtml, scriptJson } from "../../../src/backtest/report/html/escape
 import { renderReportPage } from "../../../src/backtest/report/html/page.js";
 import { duration, medianPath } from "../../../src/backtest/report/html/report.js";
 import type { TimelineData } from "../../../src/backtest/report/html/timeline.js";
-import type { PathResult } from "../../../src/backtest/synthetic/run-path.js";
 
 const HOSTILE = '</script><script>alert("x")</script><!-- & \u2028';
 
@@ -97,8 +96,7 @@ describe("scriptJson and escapeHtml", () => {
 });
 
 describe("medianPath", () => {
-  const path = (n: number, pnl: string) =>
-    ({ path: n, summary: { pnl: { total: pnl } } }) as unknown as PathResult;
+  const path = (n: number, pnl: string) => ({ path: n, pnl });
 
   it("takes the lower median by exact PnL, ties broken by path number", () => {
     expect(medianPath([path(0, "3"), path(1, "-1"), path(2, "2")]).path).toBe(2);

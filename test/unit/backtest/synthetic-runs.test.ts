@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BacktestError } from "../../../src/backtest/errors.js";
 import { summaryJson } from "../../../src/backtest/report/summary.js";
+import type { PathResult } from "../../../src/backtest/synthetic/run-path.js";
 import { runSynthetic } from "../../../src/backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../../../src/backtest/synthetic/scenario.js";
 import { meanStd, meanStdJson } from "../../../src/backtest/synthetic/stats.js";
@@ -33,7 +34,8 @@ describe("meanStd", () => {
 
 describe("runSynthetic", () => {
   it("summarises 3 tiny paths with the mean and standard deviation of their own figures", async () => {
-    const { summary, paths } = await runSynthetic(parseScenario([TINY]));
+    const paths: PathResult[] = [];
+    const { summary } = await runSynthetic(parseScenario([TINY]), { onPathResult: (p) => paths.push(p) });
     expect(paths).toHaveLength(3);
     expect(summary.perPath.map((p) => p.path)).toEqual([0, 1, 2]);
     const pnl = summary.perPath.map((p) => Number(p.pnl));

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { PathResult } from "../../../src/backtest/synthetic/run-path.js";
 import { runSynthetic } from "../../../src/backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../../../src/backtest/synthetic/scenario.js";
 import { meanStd, meanStdJson } from "../../../src/backtest/synthetic/stats.js";
@@ -54,7 +55,10 @@ describe("synthetic JSON summary vs README", () => {
   });
 
   it("gives each figure's exact mean and sample standard deviation over the paths that have it", async () => {
-    const { summary, paths } = await runSynthetic(parseScenario([{ ...TINY, paths: 4, seed: 9 }]));
+    const paths: PathResult[] = [];
+    const { summary } = await runSynthetic(parseScenario([{ ...TINY, paths: 4, seed: 9 }]), {
+      onPathResult: (p) => paths.push(p),
+    });
     const across = summary.acrossPaths;
     const want = (xs: string[]) => ({ paths: xs.length, ...meanStdJson(meanStd(xs)) });
     expect(across.realised).toEqual(want(paths.map((p) => p.summary.pnl.realised)));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { PathResult } from "../../../src/backtest/synthetic/run-path.js";
 import { clampWarning, runSynthetic } from "../../../src/backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../../../src/backtest/synthetic/scenario.js";
 
@@ -20,7 +21,10 @@ const NEAR_EDGE = {
 // summary counts the steps the book could not show (`process.clamped`) and mm backtest warns.
 describe("synthetic scenario with an unbounded mid", () => {
   it("counts the steps the book could not show the mid, per path and in total", async () => {
-    const { summary, paths } = await runSynthetic(parseScenario([NEAR_EDGE]));
+    const paths: PathResult[] = [];
+    const { summary } = await runSynthetic(parseScenario([NEAR_EDGE]), {
+      onPathResult: (p) => paths.push(p),
+    });
     const clamped = summary.process.clamped;
     expect(clamped).toBeDefined();
     expect(clamped?.steps).toBe(paths.reduce((a, p) => a + p.clampedSteps, 0));

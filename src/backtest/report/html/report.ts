@@ -2,7 +2,7 @@ import { Dec } from "../../../core/decimal.js";
 import type { Logger } from "../../../observability/logger.js";
 import { BacktestError } from "../../errors.js";
 import type { BacktestResult } from "../../replay/run-backtest.js";
-import type { PathResult } from "../../synthetic/run-path.js";
+import { pathDigest } from "../../synthetic/aggregate.js";
 import { runPath } from "../../synthetic/run-path.js";
 import type { SyntheticResult } from "../../synthetic/run-synthetic.js";
 import type { Scenario } from "../../synthetic/scenario.js";
@@ -75,13 +75,14 @@ export async function syntheticReportHtml(
   opts: { timeline?: TimelineOptions; logger?: Logger } = {},
 ): Promise<string> {
   const s = result.summary;
-  const chosen = medianPath(result.paths);
+  const chosen = medianPath(s.perPath);
   const sc: Scenario = { ...scenario, paths: s.paths, seed: s.seed };
   const rerun = await runPath(sc, chosen.path, {
     timeline: opts.timeline ?? {},
     ...(opts.logger === undefined ? {} : { logger: opts.logger }),
   });
-  if (summaryJson(rerun.summary) !== summaryJson(chosen.summary) || rerun.timeline === undefined) {
+  // The run kept the digest of each path's summary, not the summary: the re-run must match it.
+  if (pathDigest(rerun.summary) !== result.digests[chosen.path] || rerun.timeline === undefined) {
     throw new BacktestError(
       "backtest_nondeterministic",
       `path ${chosen.path} did not reproduce its summary when re-run for the report`,
@@ -96,16 +97,16 @@ export async function syntheticReportHtml(
       ...(s.description === null ? [] : [s.description]),
       `${s.paths} Monte-Carlo path(s), seed ${s.seed}; mid s0 ${p.s0}, sigma ${p.sigma}, dt ${p.dtMs} ms, horizon ${duration(p.horizonMs)}, ${p.increments} increments${p.bounded ? ", bounded in (0, 1)" : ""}; fills A ${f.A}, k ${f.k}, ${f.probability} probability, size ${f.size}.`,
       `Strategy: ${JSON.stringify(s.strategy)}`,
-      `Charts and the figures below "Path ${chosen.path}": the path of median PnL (${chosen.summary.pnl.total} USDC).`,
+      `Charts and the figures below "Path ${chosen.path}": the path of median PnL (${chosen.pnl} USDC).`,
     ],
     summaryHtml: [
       clampedWarningHtml(s),
       `<h3>Across ${s.paths} path(s)</h3>`,
       acrossPathsTable(s),
       `<h3>Path ${chosen.path} (median PnL)</h3>`,
-      headlineTables(chosen.summary),
+      headlineTables(rerun.summary),
       "<h3>Tokens</h3>",
-      tokenTable(chosen.summary),
+      tokenTable(rerun.summary),
     ].join("\n"),
     timeline: rerun.timeline,
     timeAxis: "elapsed",
@@ -114,16 +115,16 @@ export async function syntheticReportHtml(
 }
 
 /**
- * The path of median total PnL: sorted by PnL (exact decimals), then by path number, the element
- * at ⌊(n − 1) / 2⌋.
- * @example medianPath(paths).path
+ * The path of median total PnL: the summary's perPath rows sorted by PnL (exact decimals), then by
+ * path number, the element at ⌊(n − 1) / 2⌋.
+ * @example medianPath(summary.perPath).path
  */
-export function medianPath(paths: readonly PathResult[]): PathResult {
+export function medianPath<P extends { readonly path: number; readonly pnl: string }>(
+  paths: readonly P[],
+): P {
   if (paths.length === 0) throw new BacktestError("report_no_paths", "a synthetic run with no path", {});
-  const sorted = [...paths].sort(
-    (a, b) => new Dec(a.summary.pnl.total).comparedTo(b.summary.pnl.total) || a.path - b.path,
-  );
-  return sorted[Math.floor((sorted.length - 1) / 2)] as PathResult;
+  const sorted = [...paths].sort((a, b) => new Dec(a.pnl).comparedTo(b.pnl) || a.path - b.path);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as P;
 }
 
 /** A duration for people: "5d 4h 11m", "1h", "42 s", "350 ms". */
