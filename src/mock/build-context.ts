@@ -5,6 +5,7 @@ import { createLogger, type Logger } from "../observability/logger.js";
 import { SplitMix64, seededVenueIds } from "../venue/ids.js";
 import { USDC } from "../venue/ledger.js";
 import { SimVenue } from "../venue/sim-venue.js";
+import { BookSeqOffsets } from "./book-seq.js";
 import { type MockContext, marketCatalog } from "./context.js";
 import { Directory } from "./directory.js";
 import { noFaults } from "./faults/state.js";
@@ -77,6 +78,7 @@ export function buildMockContext(opts: MockContextOptions): MockContext {
     faults: noFaults(),
     markets: marketCatalog(scenario),
     resolutions: new MarketResolutions(),
+    bookSeq: new BookSeqOffsets(),
     log,
     random: () => Number(rng.next() >> 11n) / 2 ** 53,
     nextRequestId: () => `${prefix}-${(++requestSeq).toString(16).padStart(8, "0")}`,

@@ -1,6 +1,7 @@
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../observability/logger.js";
 import type { SimVenue } from "../venue/sim-venue.js";
+import type { BookSeqOffsets } from "./book-seq.js";
 import type { Directory } from "./directory.js";
 import type { FaultState } from "./faults/state.js";
 import type { MarketResolutions } from "./market-resolutions.js";
@@ -34,6 +35,8 @@ export interface MockContext {
   readonly markets: MarketCatalog;
   /** Payouts of the markets resolved through the admin API (the Market record's payoutNumerators). */
   readonly resolutions: MarketResolutions;
+  /** Per-token book seq offsets: the seq both the token_book feed and the REST orderbook report. */
+  readonly bookSeq: BookSeqOffsets;
   readonly log: Logger;
   /** Seeded random numbers in [0, 1) for the mock's own choices (never Math.random). */
   readonly random: () => number;

@@ -13,7 +13,8 @@ export const BOOK_DEPTH = 100;
  * The token_book channel. The feed's seq per token is the venue's book seq plus an offset that
  * grows by one for every periodic book_update (a full state takes a seq of its own) and for every
  * injected gap, so a snapshot taken at any moment carries the seq the next frame continues from
- * and a client that resyncs after a fault converges on the venue's book.
+ * and a client that resyncs after a fault converges on the venue's book. The offsets live in the
+ * context (ctx.bookSeq) because the REST orderbook reports the same seq.
  *
  * Faults (feed-faults.ts): skipSeq makes the next frame's prevSeq one past the last seq sent (a
  * lost frame); reorder holds the next frame back and sends it after the one that follows;
@@ -22,7 +23,6 @@ export const BOOK_DEPTH = 100;
 export class BookFeed {
   readonly #ctx: MockContext;
   readonly #hub: Hub;
-  readonly #offset = new Map<string, number>();
   readonly #held = new Map<string, { type: string; data: unknown }>();
   #timer: TimerId | undefined;
 
@@ -58,7 +58,7 @@ export class BookFeed {
       this.#hub.sendTo(sub, "book_snapshot_failed", data, tokenId);
       return;
     }
-    const data = { ...wireBookSnapshot(snap), seq: snap.seq + (this.#offset.get(tokenId) ?? 0) };
+    const data = { ...wireBookSnapshot(snap), seq: this.#ctx.bookSeq.seqOf(tokenId, snap.seq) };
     this.#hub.sendTo(sub, "book_snapshot", data, tokenId);
   }
 
@@ -101,10 +101,7 @@ export class BookFeed {
 
   // Moves the token's offset by `extra` (+1 more for a pending skipSeq fault) and returns it.
   #advance(tokenId: string, extra: number): number {
-    const before = this.#offset.get(tokenId) ?? 0;
-    const off = before + extra + (takeSkipSeq(this.#ctx.faults, tokenId) ? 1 : 0);
-    if (off !== before) this.#offset.set(tokenId, off);
-    return off;
+    return this.#ctx.bookSeq.advance(tokenId, extra + (takeSkipSeq(this.#ctx.faults, tokenId) ? 1 : 0));
   }
 
   #deliver(tokenId: string, type: string, data: unknown): void {

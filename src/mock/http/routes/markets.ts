@@ -92,7 +92,8 @@ export function marketRoutes(deps: RouteDeps): Route[] {
           outcomeIndex: index,
           bids: wireLevels(book.bids),
           asks: wireLevels(book.asks),
-          seq: book.seq,
+          // The seq the /ws/market token_book feed gives this book now (see BookSeqOffsets).
+          seq: ctx.bookSeq.seqOf(tokenId, book.seq),
           timestamp: iso(book.tsMs),
         });
       },

@@ -1,12 +1,12 @@
 import { afterEach, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { toWei } from "../../../src/core/wei.js";
-import { buildMockContext } from "../../../src/mock/build-context.js";
-import { listenHttp } from "../../../src/mock/http/listen.js";
-import { httpRoutes } from "../../../src/mock/http/routes/index.js";
-import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
-import { attachGateways } from "../../../src/mock/ws/index.js";
-import { connect, KEYS, MM_WALLET } from "../mock/ws/helpers.js";
+import { SimClock } from "../../../../src/core/sim-clock.js";
+import { toWei } from "../../../../src/core/wei.js";
+import { buildMockContext } from "../../../../src/mock/build-context.js";
+import { listenHttp } from "../../../../src/mock/http/listen.js";
+import { httpRoutes } from "../../../../src/mock/http/routes/index.js";
+import { defaultScenarioPath, loadScenario } from "../../../../src/mock/scenario/load.js";
+import { attachGateways } from "../../../../src/mock/ws/index.js";
+import { connect, KEYS, MM_WALLET } from "./helpers.js";
 
 /**
  * GET /api/markets/{symbol}/orderbook hands out a `seq` next to the levels, which invites a
@@ -24,7 +24,7 @@ afterEach(async () => {
   close = undefined;
 });
 
-it("the REST orderbook's seq is the /ws/market token_book seq of the same book at the same instant", async () => {
+it("the REST orderbook's seq is the /ws/market token_book seq of the same book at the same instant, so the next delta continues from it", async () => {
   const base = loadScenario(defaultScenarioPath());
   const scenario = { ...base, timing: { ...base.timing, bookUpdateIntervalMs: 1_000 } };
   const clock = new SimClock(Date.parse("2026-06-01T00:00:00.000Z"));
@@ -50,6 +50,7 @@ it("the REST orderbook's seq is the /ws/market token_book seq of the same book a
     price: toWei("0.41"),
     quantity: toWei("3"),
   });
+  await s.take((f) => f.type === "book_delta");
   clock.advanceBy(1_000); // one periodic book_update
   await s.take((f) => f.type === "book_update");
 
@@ -61,5 +62,33 @@ it("the REST orderbook's seq is the /ws/market token_book seq of the same book a
   const ws = await s.take((f) => f.type === "book_snapshot");
   expect(rest.bids).toEqual(ws.data.bids);
   expect(rest.seq).toBe(ws.data.seq);
+
+  // A client seeded from that REST answer applies the next delta: its prevSeq is the REST seq.
+  ctx.venue.place({
+    wallet: MM_WALLET,
+    marketId: m.id,
+    outcome: "YES",
+    side: "buy",
+    price: toWei("0.40"),
+    quantity: toWei("2"),
+  });
+  const delta = await s.take((f) => f.type === "book_delta");
+  expect(delta.data.prevSeq).toBe(rest.seq);
+  // After an injected gap (skip-seq) REST still reports the seq the feed last sent.
+  ctx.faults.feed.skipSeq.add(m.yesTokenId);
+  ctx.venue.place({
+    wallet: MM_WALLET,
+    marketId: m.id,
+    outcome: "YES",
+    side: "buy",
+    price: toWei("0.39"),
+    quantity: toWei("2"),
+  });
+  const gapped = await s.take((f) => f.type === "book_delta");
+  expect(gapped.data.prevSeq).toBe(delta.data.seq + 1);
+  const after = (await (await fetch(`${http.url}/api/markets/${m.symbol}/orderbook`)).json()) as {
+    seq: number;
+  };
+  expect(after.seq).toBe(gapped.data.seq);
   s.close();
 });
