@@ -9,6 +9,7 @@ import { BookSeqOffsets } from "./book-seq.js";
 import { type MockContext, marketCatalog } from "./context.js";
 import { Directory } from "./directory.js";
 import { noFaults } from "./faults/state.js";
+import { flowTakerAccount } from "./flow/accounts.js";
 import { MarketResolutions } from "./market-resolutions.js";
 import { FixedWindowLimiter } from "./rate-limiter.js";
 import type { Scenario } from "./scenario/types.js";
@@ -23,12 +24,29 @@ export interface MockContextOptions {
 }
 
 /**
- * How long the mock keeps closed orders and past trades for its history endpoints. A paper session
- * with the flow on closes thousands of orders a minute; keeping all of them grew the mock by about
- * 1 MB/s on 100 markets. An hour is far beyond what the bot reads back (its trade backfill looks
- * back minutes) and bounds a long `npm start` session.
+ * How long the mock keeps closed orders and past trades for its history endpoints: past what mm
+ * reads back. After a restart mm looks up the fees of fills up to a day old (FEE_PENDING_WINDOW_MS,
+ * GET /api/me/trades and /api/me/fees) and, with `adopt`, an adopted order's fills since it was
+ * placed (GET /api/orders/{id}/fills); an hour of slack covers the time the bot was down.
  */
-export const MOCK_HISTORY_MS = 3_600_000;
+export const MOCK_HISTORY_MS = 25 * 3_600_000;
+
+/**
+ * The count bound beside MOCK_HISTORY_MS (SimVenue's retainMaxPerWallet): closed orders and trade
+ * rows kept per wallet. The flow alone closes about 240,000 orders an hour on the default
+ * scenario's nine markets (about 180 MB an hour kept), so a day of everything does not fit; the bound drops each wallet's oldest first, so the flow's churn never pushes the
+ * bot's own history out, and a paper bot keeps its whole day unless it closes more than this.
+ * Measured on a SimClock: the flow levels off after about four simulated hours at 190–230 MB of
+ * heap, about what the earlier one-hour window held.
+ */
+export const MOCK_HISTORY_MAX_PER_WALLET = 100_000;
+
+/**
+ * Trades kept per token for the public trade reads (SimVenue's retainTradesPerToken): those look
+ * at the newest 1,000 of a token (TRADE_WINDOW in http/routes/market-activity.ts), so a day of the
+ * flow's prints need not be kept.
+ */
+export const MOCK_TAPE_PER_TOKEN = 2_000;
 
 /**
  * Builds the shared state of a mock exchange from a scenario: the venue with its markets and
@@ -44,7 +62,13 @@ export function buildMockContext(opts: MockContextOptions): MockContext {
     clock,
     ids: seededVenueIds(scenario.seed),
     vaultOf,
+    // The flow's taker account has no API key (flow/accounts.ts): nobody can read its history, so
+    // its closed orders and trade rows are not kept (its trades stay on the tape and in the other
+    // side's rows).
+    transientWallets: [flowTakerAccount(scenario.flow.wallet)],
     retainClosedMs: MOCK_HISTORY_MS,
+    retainMaxPerWallet: MOCK_HISTORY_MAX_PER_WALLET,
+    retainTradesPerToken: MOCK_TAPE_PER_TOKEN,
     onListenerError: (err, event) => log.error({ err, event: event.type }, "mock: venue listener failed"),
   });
   for (const m of scenario.markets) {

@@ -7,6 +7,16 @@ export function compareKeyset(a: Keyset, b: Keyset): number {
 }
 
 /**
+ * Whether a count-capped store holding `size` items must trim back to `cap`. Trims come in batches:
+ * a store grows to cap + ⌈cap/8⌉ before dropping back to cap, so the O(n) pass a trim costs is paid
+ * once per ⌈cap/8⌉ additions rather than on every one. Never true for an infinite cap.
+ * @example overCap(113, 100) // true
+ */
+export function overCap(size: number, cap: number): boolean {
+  return size > cap + Math.ceil(cap / 8);
+}
+
+/**
  * A list kept sorted ascending by (createdAt, id), read newest first in keyset pages. Inserts are
  * appends in the usual case (the clock moves forward); an out-of-order timestamp is placed by
  * binary search. Paging by key rather than offset is what keeps pages stable under inserts: a
@@ -54,6 +64,11 @@ export class KeysetList<T> {
   /** Every item, oldest first. */
   all(): readonly T[] {
     return this.#items;
+  }
+
+  /** Removes the `n` oldest items (lowest keys) and returns them, oldest first. */
+  dropOldest(n: number): T[] {
+    return this.#items.splice(0, Math.max(0, n));
   }
 
   /** Removes every item `pred` selects (one pass); returns how many went. */

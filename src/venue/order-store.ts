@@ -1,5 +1,5 @@
 import type { Address, OrderStatus } from "../core/types.js";
-import { KeysetList } from "./keyset.js";
+import { KeysetList, overCap } from "./keyset.js";
 import type { VenueOrder } from "./order.js";
 import type { Keyset, Page, PlacementResult } from "./types.js";
 
@@ -25,6 +25,9 @@ interface WalletOrders {
   readonly open: Map<string, VenueOrder>;
   /** clientOrderId → the result the first placement returned. */
   readonly byClientId: Map<string, PlacementResult>;
+  /** Closed orders in closing order from `closedHead` on (only with retention): dropped oldest first. */
+  closed: VenueOrder[];
+  closedHead: number;
 }
 
 /**
@@ -38,17 +41,19 @@ export class OrderStore {
   readonly #wallets = new Map<Address, WalletOrders>();
   readonly #transient: ReadonlySet<Address>;
   readonly #retain: boolean;
-  // Closed orders in closing order, for forgetClosedBefore (only with retention).
-  #closed: VenueOrder[] = [];
-  #closedHead = 0;
+  readonly #maxClosed: number;
 
   /**
    * `transient`: lowercase wallet keys whose closed orders are forgotten at once. `retain`: closed
    * orders of every wallet may be forgotten later by forgetClosedBefore (bounded memory).
+   * `maxClosedPerWallet` (with `retain`): a wallet keeps at most about this many closed orders, its
+   * oldest-closed dropped first (see overCap), so one wallet's churn costs bounded memory and
+   * never pushes another wallet's history out.
    */
-  constructor(transient: ReadonlySet<Address> = new Set(), retain = false) {
+  constructor(transient: ReadonlySet<Address> = new Set(), retain = false, maxClosedPerWallet = Infinity) {
     this.#transient = transient;
     this.#retain = retain;
+    this.#maxClosed = maxClosedPerWallet;
   }
 
   /** Any order by id (callers scope by wallet). */
@@ -70,8 +75,15 @@ export class OrderStore {
   /** Removes an order from its wallet's open set. */
   markClosed(order: VenueOrder): void {
     this.#wallets.get(order.wallet)?.open.delete(order.id);
-    if (this.#transient.has(order.wallet)) this.#byId.delete(order.id);
-    else if (this.#retain) this.#closed.push(order);
+    if (this.#transient.has(order.wallet)) {
+      this.#byId.delete(order.id);
+      return;
+    }
+    if (!this.#retain) return;
+    const w = this.#wallet(order.wallet);
+    w.closed.push(order);
+    const kept = w.closed.length - w.closedHead;
+    if (overCap(kept, this.#maxClosed)) this.#forget(w, kept - this.#maxClosed, () => true);
   }
 
   /**
@@ -79,23 +91,9 @@ export class OrderStore {
    * and their clientOrderId; returns how many. Only with retention (see the constructor).
    */
   forgetClosedBefore(cutoff: number): number {
-    const gone = new Set<string>();
-    const wallets = new Set<Address>();
-    while (this.#closedHead < this.#closed.length) {
-      const o = this.#closed[this.#closedHead] as VenueOrder;
-      if (o.updatedAt >= cutoff) break;
-      this.#closedHead++;
-      this.#byId.delete(o.id);
-      gone.add(o.id);
-      wallets.add(o.wallet);
-      if (o.clientOrderId !== undefined) this.#wallets.get(o.wallet)?.byClientId.delete(o.clientOrderId);
-    }
-    for (const w of wallets) this.#wallets.get(w)?.history.removeIf((o) => gone.has(o.id));
-    if (this.#closedHead > 1024 && this.#closedHead * 2 > this.#closed.length) {
-      this.#closed = this.#closed.slice(this.#closedHead);
-      this.#closedHead = 0;
-    }
-    return gone.size;
+    let n = 0;
+    for (const w of this.#wallets.values()) n += this.#forget(w, Infinity, (o) => o.updatedAt < cutoff);
+    return n;
   }
 
   /** Open orders of a wallet, oldest first, optionally of one market. */
@@ -131,6 +129,25 @@ export class OrderStore {
     return list.page(q.after, q.limit, filter);
   }
 
+  // Forgets up to `max` of the wallet's oldest-closed orders while `old` holds, in one history pass.
+  #forget(w: WalletOrders, max: number, old: (o: VenueOrder) => boolean): number {
+    const gone = new Set<string>();
+    while (w.closedHead < w.closed.length && gone.size < max) {
+      const o = w.closed[w.closedHead] as VenueOrder;
+      if (!old(o)) break;
+      w.closedHead++;
+      this.#byId.delete(o.id);
+      gone.add(o.id);
+      if (o.clientOrderId !== undefined) w.byClientId.delete(o.clientOrderId);
+    }
+    if (gone.size > 0) w.history.removeIf((o) => gone.has(o.id));
+    if (w.closedHead > 1024 && w.closedHead * 2 > w.closed.length) {
+      w.closed = w.closed.slice(w.closedHead);
+      w.closedHead = 0;
+    }
+    return gone.size;
+  }
+
   #wallet(wallet: Address): WalletOrders {
     let w = this.#wallets.get(wallet);
     if (w === undefined) {
@@ -138,6 +155,8 @@ export class OrderStore {
         history: new KeysetList((o) => ({ createdAt: o.createdAt, id: o.id })),
         open: new Map(),
         byClientId: new Map(),
+        closed: [],
+        closedHead: 0,
       };
       this.#wallets.set(wallet, w);
     }

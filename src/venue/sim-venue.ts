@@ -52,6 +52,15 @@ export interface SimVenueOptions {
    * (memory bounded over a long backtest; reads of older ones then find nothing). Default: keep all.
    */
   readonly retainClosedMs?: number;
+  /**
+   * With retainClosedMs, also a count bound: each wallet keeps at most about this many closed
+   * orders and this many trade rows, the oldest dropped first (see overCap), so memory stays
+   * bounded however fast a wallet trades and a busy wallet never pushes another wallet's history
+   * out. Default: no count bound.
+   */
+  readonly retainMaxPerWallet?: number;
+  /** With retainClosedMs: each token's trade tape (recentTrades) keeps at most about this many. Default: no bound. */
+  readonly retainTradesPerToken?: number;
   /** Receives errors thrown by listeners; default: rethrow the first after delivery completes. */
   readonly onListenerError?: (error: unknown, event: VenueEvent) => void;
   /**
@@ -99,12 +108,15 @@ export class SimVenue {
     this.#bookChanges = opts.bookChanges ?? true;
     this.#bus = new EventBus(opts.onListenerError);
     const transient = new Set((opts.transientWallets ?? []).map((w) => walletKey(w)));
+    const retain = opts.retainClosedMs !== undefined;
+    const retainMax = retain ? (opts.retainMaxPerWallet ?? Infinity) : Infinity;
+    const retainTape = retain ? (opts.retainTradesPerToken ?? Infinity) : Infinity;
     this.#s = {
       ids: opts.ids,
       markets: new MarketRegistry(opts.defaultFeeTakerBps ?? 0, opts.makerFeeBps ?? 0),
       ledger: new Ledger(),
-      orders: new OrderStore(transient, opts.retainClosedMs !== undefined),
-      trades: new TradeStore(transient),
+      orders: new OrderStore(transient, retain, retainMax),
+      trades: new TradeStore(transient, retainMax, retainTape),
       books: new Map(),
       resting: new Map(),
       expiries: new ExpirySchedule(opts.clock, () => this.#op(() => undefined)),

@@ -1,5 +1,5 @@
 import type { Address } from "../core/types.js";
-import { KeysetList } from "./keyset.js";
+import { KeysetList, overCap } from "./keyset.js";
 import type { VenueOrder } from "./order.js";
 import type { Keyset, Page, TradeRecord, WalletTradeRow } from "./types.js";
 
@@ -16,53 +16,52 @@ export interface TradeQuery {
 }
 
 /**
- * Trades, and per-wallet rows of them: one row per (tradeId, role), so a wallet on both sides of
- * a trade (a self-trade under the `allow` policy) has two rows, each with its own fee.
+ * Trades (each token's tape), and per-wallet rows of them: one row per (tradeId, role), so a
+ * wallet on both sides of a trade (a self-trade under the `allow` policy) has two rows, each with
+ * its own fee. A row copies what it shows, so the tape and the rows are forgotten independently.
  * A transient wallet (see OrderStore) gets no rows, and a trade between two transient wallets is
  * not kept at all.
  */
 export class TradeStore {
   readonly #byId = new Map<string, TradeRecord>();
+  // Each token's tape in the order the trades happened (createdAt never decreases).
   readonly #byToken = new Map<string, TradeRecord[]>();
   readonly #rows = new Map<Address, KeysetList<WalletTradeRow>>();
   readonly #rowsByOrder = new Map<string, WalletTradeRow[]>();
   readonly #transient: ReadonlySet<Address>;
-  // Trades in the order they happened, for forgetBefore.
-  #timeline: TradeRecord[] = [];
-  #head = 0;
+  readonly #maxRows: number;
+  readonly #maxTape: number;
 
-  /** `transient`: lowercase wallet keys whose trade rows are not kept. */
-  constructor(transient: ReadonlySet<Address> = new Set()) {
+  /**
+   * `transient`: lowercase wallet keys whose trade rows are not kept. `maxRowsPerWallet`: each
+   * wallet keeps at most about this many rows, oldest dropped first (see overCap), so memory stays
+   * bounded however fast wallets trade and one wallet's trading never pushes another wallet's
+   * rows out. `maxTradesPerToken`: the same bound on each token's tape. Defaults: no count limit.
+   */
+  constructor(
+    transient: ReadonlySet<Address> = new Set(),
+    maxRowsPerWallet = Infinity,
+    maxTradesPerToken = Infinity,
+  ) {
     this.#transient = transient;
+    this.#maxRows = maxRowsPerWallet;
+    this.#maxTape = maxTradesPerToken;
   }
 
-  /** Forgets trades (and their rows) that happened before `cutoff`; returns how many. */
+  /** Forgets trades (and their rows) that happened before `cutoff`; returns how many trades. */
   forgetBefore(cutoff: number): number {
-    const start = this.#head;
-    while (
-      this.#head < this.#timeline.length &&
-      (this.#timeline[this.#head] as TradeRecord).createdAt < cutoff
-    ) {
-      this.#byId.delete((this.#timeline[this.#head] as TradeRecord).id);
-      this.#head++;
-    }
-    const n = this.#head - start;
-    if (n === 0) return 0;
     const old = (x: { createdAt: number }) => x.createdAt < cutoff;
+    let n = 0;
     for (const list of this.#byToken.values()) {
       let i = 0;
       while (i < list.length && old(list[i] as TradeRecord)) i++;
-      list.splice(0, i);
+      n += this.#dropTape(list, i);
     }
     for (const rows of this.#rows.values()) rows.removeIf(old);
     for (const [orderId, rows] of this.#rowsByOrder) {
       const kept = rows.filter((r) => !old(r));
       if (kept.length === 0) this.#rowsByOrder.delete(orderId);
       else if (kept.length < rows.length) this.#rowsByOrder.set(orderId, kept);
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#timeline.length) {
-      this.#timeline = this.#timeline.slice(this.#head);
-      this.#head = 0;
     }
     return n;
   }
@@ -73,10 +72,13 @@ export class TradeStore {
     const keepTaker = !this.#transient.has(taker.wallet);
     if (!keepMaker && !keepTaker) return;
     this.#byId.set(trade.id, trade);
-    this.#timeline.push(trade);
-    const list = this.#byToken.get(trade.tokenId);
-    if (list === undefined) this.#byToken.set(trade.tokenId, [trade]);
-    else list.push(trade);
+    let list = this.#byToken.get(trade.tokenId);
+    if (list === undefined) {
+      list = [];
+      this.#byToken.set(trade.tokenId, list);
+    }
+    list.push(trade);
+    if (overCap(list.length, this.#maxTape)) this.#dropTape(list, list.length - this.#maxTape);
     if (keepMaker) this.#addRow(rowOf(trade, maker, "maker"));
     if (keepTaker) this.#addRow(rowOf(trade, taker, "taker"));
   }
@@ -122,6 +124,30 @@ export class TradeStore {
     const byOrder = this.#rowsByOrder.get(row.orderId);
     if (byOrder === undefined) this.#rowsByOrder.set(row.orderId, [row]);
     else byOrder.push(row);
+    if (overCap(list.size, this.#maxRows)) this.#dropRows(list.dropOldest(list.size - this.#maxRows));
+  }
+
+  // Drops the `n` oldest trades of a token's tape (and their ids); returns n.
+  #dropTape(list: TradeRecord[], n: number): number {
+    if (n <= 0) return 0;
+    for (let i = 0; i < n; i++) this.#byId.delete((list[i] as TradeRecord).id);
+    list.splice(0, n);
+    return n;
+  }
+
+  // Removes rows a wallet's cap dropped from their orders' fill lists.
+  #dropRows(dropped: readonly WalletTradeRow[]): void {
+    const byOrder = new Map<string, Set<string>>();
+    for (const r of dropped) {
+      const ids = byOrder.get(r.orderId);
+      if (ids === undefined) byOrder.set(r.orderId, new Set([r.rowId]));
+      else ids.add(r.rowId);
+    }
+    for (const [orderId, ids] of byOrder) {
+      const kept = (this.#rowsByOrder.get(orderId) ?? []).filter((r) => !ids.has(r.rowId));
+      if (kept.length === 0) this.#rowsByOrder.delete(orderId);
+      else this.#rowsByOrder.set(orderId, kept);
+    }
   }
 }
 
