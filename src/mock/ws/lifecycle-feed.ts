@@ -17,6 +17,9 @@ export const PLATFORM_STATUS = "platform_status";
  * when the market becomes PAUSED and `market_unpaused` when it goes from PAUSED back to OPEN.
  * `market_resolved` needs a resolution the venue does not know, so it comes only from
  * publishMarketLifecycle (as can any other lifecycle event an operator wants pushed).
+ * This is more than the exchange sends (the spec: most lifecycle events are not yet emitted, not
+ * saying which); faults.lifecycleSilenced gives the silent exchange. The README's mock section says
+ * why the default stays generous.
  *
  * platform_status data: `{frozen, reason?, since, tsMs}` — frozen from faults.platformFrozen,
  * reason only while frozen, since = ISO time the current state began. Sent to a new `system`
