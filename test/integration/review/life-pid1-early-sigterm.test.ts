@@ -18,7 +18,9 @@ const canUnshare = (() => {
 async function forkedChild(unsharePid: number): Promise<number> {
   for (let i = 0; i < 250; i++) {
     try {
-      const pid = Number(readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim().split(" ")[0]);
+      const pid = Number(
+        readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim().split(" ")[0],
+      );
       if (pid > 0) return pid;
     } catch {
       // not forked yet

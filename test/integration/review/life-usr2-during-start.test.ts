@@ -30,7 +30,11 @@ describe("mm run: SIGUSR2 while the daemon is still starting", () => {
         MM_SHUTDOWN_TIMEOUT_MS: "5000",
       }),
     );
-    await slots.mm.waitFor(msg("gateway: connection lost; reconnecting"), 15_000, "the start to be under way");
+    await slots.mm.waitFor(
+      msg("gateway: connection lost; reconnecting"),
+      15_000,
+      "the start to be under way",
+    );
     slots.mm.child.kill("SIGUSR2");
     await new Promise((r) => setTimeout(r, 500));
     // Was: the child had ended by signal SIGUSR2 (exited resolves "SIGUSR2").
