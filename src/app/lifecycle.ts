@@ -1,4 +1,5 @@
 import type { Daemon } from "./daemon.js";
+import { takeEarlySignals } from "./early-signals.js";
 import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
 import { StartStoppedError } from "./start-errors.js";
 
@@ -13,13 +14,19 @@ export type StopRequests = (onStop: (reason: string) => void) => () => void;
  */
 export const HANGUP = "SIGHUP";
 
-/** SIGINT, SIGTERM and SIGHUP of this process as stop requests (each delivery is one request). */
+/**
+ * SIGINT, SIGTERM and SIGHUP of this process as stop requests (each delivery is one request),
+ * including those held since the process began (holdEarlySignals): they are requested at once.
+ */
 export const processSignals: StopRequests = (onStop) => {
-  const handlers = (["SIGINT", "SIGTERM", HANGUP] as const).map((sig) => {
+  const signals = ["SIGINT", "SIGTERM", HANGUP] as const;
+  const handlers = signals.map((sig) => {
     const h = () => onStop(sig);
     process.on(sig, h);
     return [sig, h] as const;
   });
+  // Only now that these handlers exist: the process must never be without one (PID 1 drops signals).
+  for (const sig of takeEarlySignals(signals)) onStop(sig);
   return () => {
     for (const [sig, h] of handlers) process.off(sig, h);
   };

@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { holdEarlySignals } from "../app/early-signals.js";
 import { keepRunningWithoutOutput } from "../app/lost-output.js";
 import { ConfigError } from "../config/errors.js";
 import { packageRoot } from "../config/paths.js";
@@ -124,11 +125,14 @@ export function processIo(): CliIo {
 }
 
 /**
- * Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. A reader that goes
- * away (a closed terminal after SIGHUP, `mm report | head`) silences the output instead of
- * killing the process mid-command.
+ * Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. `mm run`/`mm paper`
+ * hold their stop and re-arm signals first thing (holdEarlySignals; bin/mm.js holds them earlier
+ * still, before loading the CLI), so a signal while the configuration is read is not lost. A
+ * reader that goes away (a closed terminal after SIGHUP, `mm report | head`) silences the output
+ * instead of killing the process mid-command.
  */
 export async function runCli(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  holdEarlySignals(argv);
   keepRunningWithoutOutput();
   process.exitCode = await main(argv, processIo());
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { holdEarlySignals, releaseEarlySignals } from "../../../src/app/early-signals.js";
 import { processSignals, runUntilStopped, type Stoppable } from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
 import { manualRequests } from "./support.js";
@@ -181,5 +182,33 @@ describe("processSignals", () => {
     expect((["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => process.listenerCount(sig))).toEqual(
       before,
     );
+  });
+});
+
+describe("processSignals after holdEarlySignals", () => {
+  it("requests the stops held since the process began, at once, and then the live ones", async () => {
+    const sigs = ["SIGINT", "SIGTERM", "SIGHUP", "SIGUSR2"] as const;
+    const before = sigs.map((sig) => process.listenerCount(sig));
+    const got: string[] = [];
+    let off = () => {};
+    try {
+      holdEarlySignals(["version"]); // not a daemon's command: nothing held
+      expect(sigs.map((sig) => process.listenerCount(sig))).toEqual(before);
+      holdEarlySignals(["run", "--config", "live.json"]);
+      // Real signals, while nothing but the holder listens: kept, not lost (nor fatal).
+      process.kill(process.pid, "SIGTERM");
+      process.kill(process.pid, "SIGUSR2");
+      await new Promise((r) => setTimeout(r, 100));
+      off = processSignals((reason) => got.push(reason));
+      expect(got).toEqual(["SIGTERM"]);
+      process.kill(process.pid, "SIGINT");
+      const until = Date.now() + 2_000;
+      while (got.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(got).toEqual(["SIGTERM", "SIGINT"]);
+    } finally {
+      off();
+      releaseEarlySignals();
+    }
+    expect(sigs.map((sig) => process.listenerCount(sig))).toEqual(before);
   });
 });

@@ -1,0 +1,64 @@
+// Kept free of imports: bin/mm.js loads this before the rest of mm, so it must load in moments.
+
+/** The commands whose signals are held from their first moment (the long-running daemons). */
+const HOLDING_COMMANDS = new Set(["run", "paper"]);
+
+/** The signals held: the stop requests and the kill switch's re-arm. */
+const HELD = ["SIGINT", "SIGTERM", "SIGHUP", "SIGUSR2"] as const;
+
+interface Holding {
+  /** The held signals received so far, in order of arrival. */
+  received: NodeJS.Signals[];
+  readonly handlers: Map<NodeJS.Signals, () => void>;
+}
+
+let holding: Holding | undefined;
+
+/**
+ * Holds SIGINT, SIGTERM, SIGHUP and SIGUSR2 for `mm run` / `mm paper` (`argv[0]`) from the first
+ * moment of the process until the daemon's own handlers take them (takeEarlySignals). Without a
+ * handler, a signal in that window (module loading, reading the configuration) has its default
+ * effect, and as PID 1 (the Docker image runs node as the container's init) the kernel drops it:
+ * a `docker stop` then goes unheard, mm starts and quotes, and is SIGKILLed with its quotes
+ * resting. Held, the stop request reaches the lifecycle, which abandons the start. Other commands
+ * keep Node's defaults. Installs once per process.
+ * @example holdEarlySignals(process.argv.slice(2)); // bin/mm.js, before importing the CLI
+ */
+export function holdEarlySignals(argv: readonly string[]): void {
+  if (holding !== undefined || !HOLDING_COMMANDS.has(argv[0] ?? "")) return;
+  const state: Holding = { received: [], handlers: new Map() };
+  for (const sig of HELD) {
+    const h = () => void state.received.push(sig);
+    process.on(sig, h);
+    state.handlers.set(sig, h);
+  }
+  holding = state;
+}
+
+/**
+ * Hands `signals` over to their new handlers: call it once those are installed (so the process
+ * always has a handler: as PID 1 a signal meanwhile would be dropped). Removes the holding
+ * handlers of `signals` and returns those of them received while held, in order of arrival (empty
+ * when nothing held them). A signal the kernel delivered during the same synchronous run reaches
+ * the new handlers directly.
+ * @example for (const sig of takeEarlySignals(["SIGTERM"])) onStop(sig);
+ */
+export function takeEarlySignals(signals: readonly NodeJS.Signals[]): NodeJS.Signals[] {
+  const state = holding;
+  if (state === undefined) return [];
+  for (const sig of signals) {
+    const h = state.handlers.get(sig);
+    if (h === undefined) continue;
+    process.off(sig, h);
+    state.handlers.delete(sig);
+  }
+  const taken = state.received.filter((sig) => signals.includes(sig));
+  state.received = state.received.filter((sig) => !signals.includes(sig));
+  return taken;
+}
+
+/** Removes every holding handler and forgets what was held (tests). */
+export function releaseEarlySignals(): void {
+  takeEarlySignals([...HELD]);
+  holding = undefined;
+}
