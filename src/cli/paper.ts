@@ -94,28 +94,34 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         base: { cmd: "paper" },
         ...destinationOf(deps, early.log.pretty),
       });
-      return superviseDaemon(
-        "paper",
-        (onStopping, stopRequested) =>
-          observed(early, logger, true, (metrics) =>
-            startPaperDaemon({
-              files,
-              env: io.env,
-              cwd: io.cwd,
-              port,
-              flow: values["no-flow"] !== true,
-              ...(values.journal === undefined ? {} : { journalPath: values.journal }),
-              logger,
-              onStopping,
-              stopRequested,
-              scenario,
-              metrics,
-            }),
-          ).then((d) => rearmOnSignal(d, logger)),
-        early.shutdown.timeoutMs,
-        scrubbingWriter(io.stderr, secrets),
-        deps,
-      );
+      // Before the start: mm advises `kill -USR2` during it (a kill switch tripped in an earlier run).
+      const rearm = rearmOnSignal(logger);
+      try {
+        return await superviseDaemon(
+          "paper",
+          (onStopping, stopRequested) =>
+            observed(early, logger, true, (metrics) =>
+              startPaperDaemon({
+                files,
+                env: io.env,
+                cwd: io.cwd,
+                port,
+                flow: values["no-flow"] !== true,
+                ...(values.journal === undefined ? {} : { journalPath: values.journal }),
+                logger,
+                onStopping,
+                stopRequested,
+                scenario,
+                metrics,
+              }),
+            ).then((d) => rearm.started(d)),
+          early.shutdown.timeoutMs,
+          scrubbingWriter(io.stderr, secrets),
+          deps,
+        );
+      } finally {
+        rearm.close();
+      }
     },
   };
 }

@@ -75,23 +75,29 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
           deps.logDestination ?? stdoutLogDestination(options.pretty ?? process.stdout.isTTY === true),
       });
       const journal = runJournalSettings(config, io);
-      return superviseDaemon(
-        "run",
-        (onStopping, stopRequested) =>
-          observed(config, logger, false, (metrics) =>
-            startDaemon(config, {
-              logger,
-              onStopping,
-              stopRequested,
-              metrics,
-              ...(journal === undefined ? {} : { journal }),
-            }),
-          ).then((d) => rearmOnSignal(d, logger)),
-        config.shutdown.timeoutMs,
-        // A start failure may quote an exchange answer, which may echo the key (read from a file).
-        scrubbingWriter(io.stderr, options.secrets),
-        deps,
-      );
+      // Before the start: mm advises `kill -USR2` during it (a kill switch tripped in an earlier run).
+      const rearm = rearmOnSignal(logger);
+      try {
+        return await superviseDaemon(
+          "run",
+          (onStopping, stopRequested) =>
+            observed(config, logger, false, (metrics) =>
+              startDaemon(config, {
+                logger,
+                onStopping,
+                stopRequested,
+                metrics,
+                ...(journal === undefined ? {} : { journal }),
+              }),
+            ).then((d) => rearm.started(d)),
+          config.shutdown.timeoutMs,
+          // A start failure may quote an exchange answer, which may echo the key (read from a file).
+          scrubbingWriter(io.stderr, options.secrets),
+          deps,
+        );
+      } finally {
+        rearm.close();
+      }
     },
   };
 }

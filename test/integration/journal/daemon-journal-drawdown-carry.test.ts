@@ -77,7 +77,7 @@ describe("an armed kill switch's drawdown survives a restart (journal)", () => {
     expect(d2.engine.status().drawdownMicro).toBe(carried); // same marks: the carried peak holds
 
     // The operator re-bases it: the journal's re-arm row ends the carry for run 3.
-    rearmOnSignal(d2, log2.logger);
+    rearmOnSignal(log2.logger).started(d2);
     process.emit("SIGUSR2", "SIGUSR2");
     expect(d2.engine.status().drawdownMicro).toBe(0n);
     expect(ev2.filter((e) => e.type === "kill_switch")).toMatchObject([

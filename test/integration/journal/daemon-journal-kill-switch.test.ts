@@ -87,7 +87,7 @@ describe("a tripped kill switch survives a restart (journal)", () => {
     expect(ours()).toEqual([]);
 
     // The operator re-arms it (kill -USR2 <pid>): quoting resumes, and the re-arm is journaled.
-    rearmOnSignal(d2, log2.logger);
+    rearmOnSignal(log2.logger).started(d2);
     process.emit("SIGUSR2", "SIGUSR2");
     expect(d2.engine.status().killSwitch).toBe(false);
     await waitFor(() => ours().length > 0, 5_000, "run 2 quoting after the re-arm");

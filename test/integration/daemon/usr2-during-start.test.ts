@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMockExchange } from "../../../src/mock/mock-exchange.js";
 import { childSlots, expectPromptStop, msg, spawnMm } from "../../e2e/support.js";
 import { closedPort } from "../../support/http-test-server.js";
-import { daemonEnv, market, SCENARIO, seedMarket } from "../daemon/support.js";
+import { daemonEnv, market, SCENARIO, seedMarket } from "./support.js";
 
 const slots = childSlots();
 
@@ -10,11 +10,12 @@ const slots = childSlots();
  * README ("Running"): a tripped kill switch is re-armed with `kill -USR2 <pid>`, and a restarted run
  * whose last trip was never re-armed says so at warn *during its start* ("kill switch tripped in an
  * earlier run …: still tripped; re-arm with kill -USR2 <pid>"). The SIGUSR2 handler
- * (rearmOnSignal) is only installed once startDaemon has resolved — after the gateways connected and
+ * (rearmOnSignal) was only installed once startDaemon has resolved — after the gateways connected and
  * the engine's start-up reconcile. Until then SIGUSR2 has Node's default action: the process is
  * terminated by the signal, with no stop, no cancel of adopted orders, no journaled end, no exit code.
  * An operator who follows the warn line while the start is slow (many markets, a slow exchange, the
- * WebSocket down) kills the daemon instead of re-arming it.
+ * WebSocket down) killed the daemon instead of re-arming it. The listener is now installed before
+ * the start, and a re-arm asked for during it is applied once the daemon has started.
  */
 describe("mm run: SIGUSR2 while the daemon is still starting", () => {
   it("does not kill the process; a later SIGTERM still stops it cleanly with exit 0", async () => {
@@ -36,6 +37,12 @@ describe("mm run: SIGUSR2 while the daemon is still starting", () => {
       "the start to be under way",
     );
     slots.mm.child.kill("SIGUSR2");
+    // Heard, and said so: the re-arm is applied once the daemon has started (not silently dropped).
+    await slots.mm.waitFor(
+      msg("SIGUSR2 during start-up: the kill switch is re-armed once the daemon has started"),
+      3_000,
+      "the early re-arm to be acknowledged",
+    );
     await new Promise((r) => setTimeout(r, 500));
     // Was: the child had ended by signal SIGUSR2 (exited resolves "SIGUSR2").
     expect(slots.mm.child.signalCode).toBeNull();
