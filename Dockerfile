@@ -21,8 +21,12 @@ COPY package.json ./
 COPY bin ./bin
 COPY config ./config
 # The journal defaults to ~/.local/share/mm/journal.sqlite: mount a volume at
-# /home/node/.local/share/mm to keep it across containers.
+# /home/node/.local/share/mm to keep it across containers. The folder exists in the image owned by
+# node: Docker gives a new named volume the ownership of the folder it is mounted on, and one it
+# has to create is root's, where node could write neither the journal nor the account lock.
+RUN mkdir -p /home/node/.local/share/mm && chown -R node:node /home/node/.local
 # Secrets come from the environment (MM_API_KEY, MM_PRIVATE_KEY) or mounted files, never the image.
+# Run it with an init (`docker run --init`, compose `init: true`): see README, Docker.
 USER node
 ENTRYPOINT ["node", "bin/mm.js"]
 CMD ["--help"]
