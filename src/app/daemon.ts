@@ -119,7 +119,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
           session,
           clock,
         });
-  const client = exchangeClient(config, clock, logger);
+  const client = releasingOnThrow(() => exchangeClient(config, clock, logger), lock);
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
   let daemonRun: DaemonRun | undefined;
@@ -254,6 +254,20 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     lock?.release();
     client.close();
     throw failure;
+  }
+}
+
+/**
+ * `build()`'s result; when it throws, `lock` is released first: taken before the start's try, it
+ * would otherwise stay held for the rest of the process (an embedding program, a test, starting
+ * again on the same journal would be refused as a second daemon on the account).
+ */
+function releasingOnThrow<T>(build: () => T, lock: { release(): void } | undefined): T {
+  try {
+    return build();
+  } catch (err) {
+    lock?.release();
+    throw err;
   }
 }
 
