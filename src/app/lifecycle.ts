@@ -3,8 +3,12 @@ import { takeEarlySignals } from "./early-signals.js";
 import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
 import { StartStoppedError } from "./start-errors.js";
 
-/** Where stop requests come from: a callback per request with its reason; returns the removal. */
-export type StopRequests = (onStop: (reason: string) => void) => () => void;
+/**
+ * Where stop requests come from: a callback per request with its reason, and with the error when
+ * the request is a failure (an uncaught error: the stop then ends with exit code 1); returns the
+ * removal.
+ */
+export type StopRequests = (onStop: (reason: string, failure?: unknown) => void) => () => void;
 
 /**
  * The reason a hangup request carries: SIGHUP, which a closed terminal or ssh session sends. It
@@ -29,6 +33,35 @@ export const processSignals: StopRequests = (onStop) => {
   for (const sig of takeEarlySignals(signals)) onStop(sig);
   return () => {
     for (const [sig, h] of handlers) process.off(sig, h);
+  };
+};
+
+/**
+ * An uncaught exception or unhandled rejection of this process as a failed stop request (reason
+ * `uncaughtException` / `unhandledRejection`, with the error). Heard, they no longer end the process
+ * at once, with Node's stack printout (which no secret scrubbing sees) and every quote left resting:
+ * the lifecycle runs the usual bounded stop (cancel every quote), then exits with code 1.
+ */
+export const processFailures: StopRequests = (onStop) => {
+  const onException = (err: unknown) => onStop("uncaughtException", err);
+  // `Promise.reject()` has no reason: still a failure, never a plain request (exit 0).
+  const onRejection = (err: unknown) =>
+    onStop("unhandledRejection", err ?? "a promise rejected without a reason");
+  process.on("uncaughtException", onException);
+  process.on("unhandledRejection", onRejection);
+  return () => {
+    process.off("uncaughtException", onException);
+    process.off("unhandledRejection", onRejection);
+  };
+};
+
+/** Both: the stop signals (processSignals) and the uncaught errors (processFailures). */
+export const processRequests: StopRequests = (onStop) => {
+  const offSignals = processSignals(onStop);
+  const offFailures = processFailures(onStop);
+  return () => {
+    offFailures();
+    offSignals();
   };
 };
 
@@ -61,8 +94,10 @@ export interface LifecycleOptions {
  * stopping is not a second request (see HANGUP): the stop goes on. A request that
  * arrives while the daemon is still starting aborts `stopRequested`, which `start` hands to the
  * daemon: it quotes nothing (an engine still starting stops there), and it is stopped as soon as
- * it is up. `start` also receives the hook the daemon calls when it begins stopping on its own (a
- * fatal auth close), so that stop is bounded too. A start that gives up on the request before it
+ * it is up. A failure (an uncaught error, see processFailures) is named with its stack and stops
+ * the daemon the same way, but ends with exit code 1; one while stopping only adds its line (a
+ * throw that recurs must not cut the cancels short). `start` also receives the hook the daemon
+ * calls when it begins stopping on its own (a fatal auth close), so that stop is bounded too. A start that gives up on the request before it
  * had opened anything (StartStoppedError) ends with the request's outcome, exit 0. Other errors
  * thrown by `start` propagate.
  * @example const outcome = await runUntilStopped((onStopping) => startDaemon(config, { logger, onStopping }), opts);
@@ -89,8 +124,20 @@ export async function runUntilStopped(
     }, o.shutdownTimeoutMs);
     timer.unref();
   };
-  const off = o.requests((reason) => {
-    if (requested !== undefined && reason === HANGUP) {
+  let failed = false;
+  // A failure's exit code is 1 even when the stop left nothing open.
+  const failing = (outcome: DaemonOutcome): DaemonOutcome =>
+    failed && outcome.exitCode === DAEMON_EXIT.ok ? { ...outcome, exitCode: DAEMON_EXIT.failed } : outcome;
+  const off = o.requests((reason, failure) => {
+    if (failure !== undefined) {
+      const stopping = requested !== undefined;
+      failed = true;
+      o.notify(`${reason}: ${describeFailure(failure)}`);
+      if (stopping) {
+        o.notify(`${reason} while stopping: the stop goes on, then exits with code 1`);
+        return;
+      }
+    } else if (requested !== undefined && reason === HANGUP) {
       o.notify(`${reason} while stopping: the stop goes on (a hangup never abandons the quotes)`);
       return;
     }
@@ -102,7 +149,8 @@ export async function runUntilStopped(
     }
     requested = reason;
     stopRequest.abort(reason);
-    o.notify(`${reason}: cancelling every quote, then exiting (at most ${o.shutdownTimeoutMs} ms)`);
+    const exiting = failed ? "exiting with code 1" : "exiting";
+    o.notify(`${reason}: cancelling every quote, then ${exiting} (at most ${o.shutdownTimeoutMs} ms)`);
     arm();
     if (daemon !== undefined) void daemon.stop(reason);
   });
@@ -110,7 +158,7 @@ export async function runUntilStopped(
     const starting = start(() => arm(), stopRequest.signal).catch((err: unknown) => {
       // Nothing was opened or placed: the stop asked for is complete.
       if (requested !== undefined && err instanceof StartStoppedError) {
-        return { exitCode: DAEMON_EXIT.ok, reason: requested } satisfies DaemonOutcome;
+        return failing({ exitCode: DAEMON_EXIT.ok, reason: requested });
       }
       throw err;
     });
@@ -118,9 +166,15 @@ export async function runUntilStopped(
     if (!("done" in started)) return started;
     daemon = started;
     if (requested !== undefined) void daemon.stop(requested);
-    return await Promise.race([daemon.done, deadline]);
+    return failing(await Promise.race([daemon.done, deadline]));
   } finally {
     off();
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/** A failure as stderr names it: its stack (the message first), else its text. */
+function describeFailure(failure: unknown): string {
+  if (failure instanceof Error) return failure.stack ?? `${failure.name}: ${failure.message}`;
+  return String(failure);
 }

@@ -60,7 +60,9 @@ type Sonic = ReturnType<typeof pino.destination>;
 /**
  * A log destination on a file descriptor that goes quiet, instead of killing the process, once
  * its reader is gone (pino's own guard covers EPIPE only, not a hung-up terminal's EIO). The lines
- * written after that are dropped: there is no one to read them.
+ * written after that are dropped: there is no one to read them. Any other write error goes quiet
+ * the same way, then destroys the stream with it (an 'error' event: uncaught in `mm run`, it stops
+ * the daemon with exit code 1), and never leaves a write to retry at exit.
  */
 export class SurvivingDestination extends Writable {
   readonly #inner: Sonic;
@@ -70,14 +72,14 @@ export class SurvivingDestination extends Writable {
     super({ decodeStrings: false });
     this.#inner = pino.destination({ dest: fd, sync });
     this.#inner.on("error", (err: unknown) => {
-      if (!isOutputGone(err)) {
-        this.destroy(err as Error);
-        return;
-      }
       this.#gone = true;
-      // What the failed write left buffered would be retried, and throw, at exit: drop it.
+      // What the failed write left buffered would be retried at exit (pino flushes it then), and
+      // sonic-boom's flushSync retries any error but EAGAIN for ever: process.exit would hang.
       const inner = this.#inner as unknown as Record<string, unknown>;
       for (const method of ["write", "flush", "flushSync", "end"]) inner[method] = () => true;
+      // Any other write error (ENOSPC, EFBIG: a log file that cannot grow) is not dropped: uncaught,
+      // it stops the daemon (processFailures: every quote cancelled, exit 1).
+      if (!isOutputGone(err)) this.destroy(err as Error);
     });
   }
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { DestinationStream } from "pino";
-import { processSignals } from "../app/lifecycle.js";
+import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { PAPER_PORT, paperConfigFile, paperTicksEnv } from "../app/paper.js";
@@ -151,8 +151,8 @@ function destinationOf(deps: DaemonCommandDeps, mode: boolean | "auto"): { desti
   return { destination: stdoutLogDestination(human) };
 }
 
-/** `mm paper`, stopped by SIGINT/SIGTERM/SIGHUP. */
+/** `mm paper`, stopped by SIGINT/SIGTERM/SIGHUP, or by an uncaught error (exit 1). */
 export const paperCommand: Command = createPaperCommand({
-  requests: processSignals,
+  requests: processRequests,
   forceExit: (code) => process.exit(code),
 });

@@ -1,7 +1,7 @@
 import type { DestinationStream } from "pino";
 import { startDaemon } from "../app/daemon.js";
 import { runJournalSettings } from "../app/journal-settings.js";
-import { processSignals } from "../app/lifecycle.js";
+import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
@@ -17,7 +17,8 @@ const OPTIONS = { ...CONFIG_OPTION, help: { type: "boolean", short: "h" } } as c
 export const DAEMON_EXIT_HELP = [
   "Exit codes:",
   "  0  stopped on SIGINT/SIGTERM/SIGHUP with every quote cancelled",
-  "  1  unexpected error, or the stop could not confirm every quote cancelled within shutdown.timeoutMs",
+  "  1  unexpected error (an uncaught one first cancels every quote, like a stop), or the stop could",
+  "     not confirm every quote cancelled within shutdown.timeoutMs",
   "  2  configuration or usage error (nothing was sent)",
   "  3  the exchange refused the API key for good (revoked, expired, suspended…): quotes cancelled",
   "     where possible; the reason is named on stderr",
@@ -102,8 +103,8 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
   };
 }
 
-/** `mm run`, stopped by SIGINT/SIGTERM/SIGHUP. */
+/** `mm run`, stopped by SIGINT/SIGTERM/SIGHUP, or by an uncaught error (exit 1). */
 export const runCommand: Command = createRunCommand({
-  requests: processSignals,
+  requests: processRequests,
   forceExit: (code) => process.exit(code),
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { holdEarlySignals, releaseEarlySignals } from "../../../src/app/early-signals.js";
-import { processSignals, runUntilStopped, type Stoppable } from "../../../src/app/lifecycle.js";
+import {
+  processFailures,
+  processSignals,
+  runUntilStopped,
+  type Stoppable,
+} from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
+import { StartStoppedError } from "../../../src/app/start-errors.js";
 import { manualRequests } from "./support.js";
 
 /** A daemon whose stop takes `stopMs` (Infinity: never ends), recording the stop reasons. */
@@ -210,5 +216,63 @@ describe("processSignals after holdEarlySignals", () => {
       releaseEarlySignals();
     }
     expect(sigs.map((sig) => process.listenerCount(sig))).toEqual(before);
+  });
+});
+
+describe("runUntilStopped: a failure (an uncaught error)", () => {
+  it("stops the daemon like a request, names the error, and ends with exit code 1", async () => {
+    const r = manualRequests();
+    const daemon = fakeDaemon(20);
+    const lines: string[] = [];
+    const run = runUntilStopped(async () => daemon, {
+      shutdownTimeoutMs: 1_000,
+      requests: r.requests,
+      notify: (l) => lines.push(l),
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    r.fire("uncaughtException", new Error("boom"));
+    // A throw that recurs while stopping neither counts as a second request nor cuts the stop.
+    r.fire("uncaughtException", new Error("boom again"));
+    expect(await run).toEqual({ exitCode: 1, reason: "uncaughtException" });
+    expect(daemon.reasons).toEqual(["uncaughtException"]);
+    expect(lines[0]).toMatch(/^uncaughtException: Error: boom\n {4}at /);
+    expect(lines).toContain(
+      "uncaughtException: cancelling every quote, then exiting with code 1 (at most 1000 ms)",
+    );
+    expect(lines).toContain("uncaughtException while stopping: the stop goes on, then exits with code 1");
+  });
+
+  it("during the start: the start is abandoned, exit 1", async () => {
+    const r = manualRequests();
+    const run = runUntilStopped(
+      (_onStopping, stopRequested) =>
+        new Promise<Stoppable>((_, reject) =>
+          stopRequested.addEventListener("abort", () =>
+            reject(new StartStoppedError(String(stopRequested.reason))),
+          ),
+        ),
+      { shutdownTimeoutMs: 1_000, requests: r.requests, notify: () => {} },
+    );
+    r.fire("unhandledRejection", "not an Error");
+    expect(await run).toEqual({ exitCode: 1, reason: "unhandledRejection" });
+  });
+});
+
+describe("processFailures", () => {
+  it("turns this process's unhandled rejections into failed requests, until removed", async () => {
+    const got: [string, unknown][] = [];
+    const before = process.listenerCount("unhandledRejection");
+    const off = processFailures((reason, failure) => got.push([reason, failure]));
+    try {
+      void Promise.reject(new Error("nobody waits"));
+      void Promise.reject();
+      await new Promise((res) => setTimeout(res, 20));
+    } finally {
+      off();
+    }
+    expect(got.map(([reason]) => reason)).toEqual(["unhandledRejection", "unhandledRejection"]);
+    expect(got[0]?.[1]).toMatchObject({ message: "nobody waits" });
+    expect(got[1]?.[1]).toBe("a promise rejected without a reason");
+    expect(process.listenerCount("unhandledRejection")).toBe(before);
   });
 });

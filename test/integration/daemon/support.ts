@@ -231,10 +231,11 @@ export async function settledQuotes(
  */
 export function manualRequests(): {
   requests: StopRequests;
-  fire: (reason: string) => void;
+  /** A request; with `failure`, a failed one (an uncaught error). */
+  fire: (reason: string, failure?: unknown) => void;
   listening: () => boolean;
 } {
-  let handler: ((reason: string) => void) | undefined;
+  let handler: ((reason: string, failure?: unknown) => void) | undefined;
   return {
     requests: (onStop) => {
       handler = onStop;
@@ -242,7 +243,7 @@ export function manualRequests(): {
         handler = undefined;
       };
     },
-    fire: (reason) => handler?.(reason),
+    fire: (reason, failure) => handler?.(reason, failure),
     listening: () => handler !== undefined,
   };
 }
