@@ -215,8 +215,13 @@ describe("bin/mm.js", () => {
       "dist/src/cli/main.js",
       "export async function runCli(argv) { process.stdout.write(JSON.stringify(argv)); process.exitCode = 2; }\n",
     );
+    // Signals are held before the CLI loads (a docker stop while mm loads is not lost as PID 1).
+    file(
+      "dist/src/app/early-signals.js",
+      'export function holdEarlySignals(argv) { process.stdout.write("held " + argv[0] + ";"); }\n',
+    );
     const r = await run([bin, "config", "--config", "x.json"], cleanEnv());
-    expect(r.stdout).toBe('["config","--config","x.json"]');
+    expect(r.stdout).toBe('held config;["config","--config","x.json"]');
     expect(r.code).toBe(2);
   });
 });
