@@ -235,19 +235,16 @@ export class SimSession {
       // the tracker itself, as live.
       const buf = e.type === "book_snapshot_failed" ? undefined : (this.#bufs.pop() ?? new LevelBuffer());
       const lastSeq = e.type === "book_snapshot" ? this.books.lastSeq(e.tokenId) : undefined;
-      let moved = false;
       const applied =
         buf !== undefined &&
         this.books.apply(
           e,
           (change) => {
-            moved = true;
             for (const fn of this.levelChanged) fn(change);
           },
           buf,
         );
-      const restart =
-        e.type === "book_snapshot" && lastSeq !== undefined && restarts(e.seq, lastSeq, applied && moved);
+      const restart = e.type === "book_snapshot" && lastSeq !== undefined && restarts(e.seq, lastSeq);
       if (restart) c.resubscribed++;
       if (applied) for (const fn of this.bookApplied) fn(e.tokenId);
       if (applied) this.#toEngine(() => this.#handOver(e, buf, restart), false, this.#market);
@@ -359,16 +356,16 @@ export class SimSession {
 
 /**
  * Whether a recorded book_snapshot at `seq` restarts its token's sequence, the token's last seq at
- * the exchange being `lastSeq`: a lower seq (every `mm import` starts its tokens at seq 1, so the
- * second of two consecutive captures in one directory; a recording across an exchange restart), or
- * the same seq with a book that differs (`moved`). Live, such a snapshot only comes after a
- * (re)subscribe, which the bot's tracker expects; in a recording the subscribe is not there, and
- * the tracker would drop it as stale. A snapshot at the same seq and the same book (a recorder's
- * stall probe answered "nothing happened") restarts nothing; a higher seq is newer anyway.
+ * the exchange being `lastSeq`: only a lower seq (every `mm import` starts its tokens at seq 1, so
+ * the second of two consecutive captures in one directory; a recording across an exchange restart).
+ * Live, such a snapshot only comes after a (re)subscribe, which the bot's tracker expects; in a
+ * recording the subscribe is not there, and the tracker would drop it as stale. A snapshot at the
+ * same seq is the recorder's own answer on the live sequence — a gap healed (its book differs from
+ * the replay's by the lost delta) or a rotation's depth-100 probe (it lacks the deeper levels) — and
+ * reaches the tracker as it did live, restarting nothing; a higher seq is newer anyway.
  */
-export function restarts(seq: number | undefined, lastSeq: number, moved: boolean): boolean {
-  if (typeof seq !== "number") return false;
-  return seq < lastSeq || (seq === lastSeq && moved);
+export function restarts(seq: number | undefined, lastSeq: number): boolean {
+  return typeof seq === "number" && seq < lastSeq;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { SimSession } from "../../../src/backtest/sim/session.js";
-import { oneTokenSession } from "../backtest/support/one-token-session.js";
+import { oneTokenSession } from "./support/one-token-session.js";
 
 /*
- * Review 17 (r2rest): 24e4304 treats a recorded book_snapshot at the token's last seq with another
- * book as a "restart" of the token's sequence (data.resubscribed, tracker.expectSnapshot). But that
- * is exactly what every gap heal in an `mm record` recording looks like: the recorder's tracker saw
+ * A recorded book_snapshot at the token's last seq with another book is not a "restart" of the
+ * token's sequence (data.resubscribed, tracker.expectSnapshot): that is exactly what every gap heal in an `mm record` recording looks like: the recorder's tracker saw
  * a gap (a lost delta), asked get_book_snapshot, and the answer carries the seq of the last delta
  * it received (FIFO on one socket), with the true book — which differs from the replay exchange's
  * book precisely because the lost delta never reached it. No sequence restarted: data.resubscribed
@@ -14,7 +13,11 @@ import { oneTokenSession } from "../backtest/support/one-token-session.js";
  */
 const TOKEN = "4242";
 const level = (price: string, size = "100") => ({ price, size });
-const snap = (seq: number, bids: { price: string; size: string }[], asks: { price: string; size: string }[]) => ({
+const snap = (
+  seq: number,
+  bids: { price: string; size: string }[],
+  asks: { price: string; size: string }[],
+) => ({
   type: "book_snapshot",
   sid: 1,
   channel: "token_book",
