@@ -23,7 +23,6 @@ export interface TradeQuery {
  * not kept at all.
  */
 export class TradeStore {
-  readonly #byId = new Map<string, TradeRecord>();
   // Each token's tape in the order the trades happened (createdAt never decreases).
   readonly #byToken = new Map<string, TradeRecord[]>();
   readonly #rows = new Map<Address, KeysetList<WalletTradeRow>>();
@@ -71,7 +70,6 @@ export class TradeStore {
     const keepMaker = !this.#transient.has(maker.wallet);
     const keepTaker = !this.#transient.has(taker.wallet);
     if (!keepMaker && !keepTaker) return;
-    this.#byId.set(trade.id, trade);
     let list = this.#byToken.get(trade.tokenId);
     if (list === undefined) {
       list = [];
@@ -81,11 +79,6 @@ export class TradeStore {
     if (overCap(list.length, this.#maxTape)) this.#dropTape(list, list.length - this.#maxTape);
     if (keepMaker) this.#addRow(rowOf(trade, maker, "maker"));
     if (keepTaker) this.#addRow(rowOf(trade, taker, "taker"));
-  }
-
-  /** A trade by id. */
-  get(tradeId: string): TradeRecord | undefined {
-    return this.#byId.get(tradeId);
   }
 
   /** Trades of one token, newest first, at most `limit`. */
@@ -127,10 +120,9 @@ export class TradeStore {
     if (overCap(list.size, this.#maxRows)) this.#dropRows(list.dropOldest(list.size - this.#maxRows));
   }
 
-  // Drops the `n` oldest trades of a token's tape (and their ids); returns n.
+  // Drops the `n` oldest trades of a token's tape; returns n.
   #dropTape(list: TradeRecord[], n: number): number {
     if (n <= 0) return 0;
-    for (let i = 0; i < n; i++) this.#byId.delete((list[i] as TradeRecord).id);
     list.splice(0, n);
     return n;
   }
