@@ -71,7 +71,9 @@ describe("README Assumptions: the 'where' cell names the file holding the rule (
         const name = sym.includes(".") ? (sym.split(".").pop() as string) : sym;
         const text = read(path);
         // `FieldReader.lenient` must be defined there, not only called (`r.lenient(`).
-        const ok = sym.includes(".") ? new RegExp(`^\\s*${name}\\s*[<(]`, "m").test(text) : text.includes(name);
+        const ok = sym.includes(".")
+          ? new RegExp(`^\\s*${name}\\s*[<(]`, "m").test(text)
+          : text.includes(name);
         if (!ok) wrong.push(`${cells[0]?.slice(2)}: ${path} (${sym})`);
       }
     }
