@@ -36,8 +36,8 @@ export const SWEEP_HELP = {
     "                       overrides the order.",
     "  -w, --workers N      Worker threads for a sweep (default: the available cores).",
     "      --progress MODE  auto (a bar on a terminal, lines otherwise), bar, lines or none.",
-    "      --point-timeout S  Fail a point still running after S seconds (point_timeout): its",
-    "                       worker is terminated and replaced. Default: no limit.",
+    "      --point-timeout S  Fail a point still running S seconds after a ready worker took it",
+    "                       (point_timeout): its worker is terminated and replaced. Default: no limit.",
   ],
 } as const;
 

@@ -23,10 +23,24 @@ export interface PoolOptions<T, R> {
   /**
    * Longest a task may run, ms (undefined: no limit). A task still running then settles as
    * `point_timeout` and its worker is terminated and replaced, as for a crash: a task that never
-   * finishes (a loop, a promise never settled) would otherwise hold the pool open forever.
+   * finishes (a loop, a promise never settled) would otherwise hold the pool open forever. It runs
+   * from the task reaching a ready worker: a thread's start-up (tsx, module loading: seconds on a
+   * busy machine) is not the task's time.
    */
   readonly taskTimeoutMs?: number;
+  /**
+   * With taskTimeoutMs, longest a worker may take to become ready, ms (default
+   * WORKER_START_LIMIT_MS): one stuck loading fails the task it was given as
+   * `worker_start_timeout` and is replaced, so the pool still cannot hang.
+   */
+  readonly startTimeoutMs?: number;
 }
+
+/**
+ * Default limit on a worker's start-up when tasks have a limit: far above any real load (about a
+ * second, several on a loaded machine), only there so a module stuck at load cannot hold the pool.
+ */
+export const WORKER_START_LIMIT_MS = 300_000;
 
 // Workers do not inherit the parent's module hooks, so a TypeScript worker module registers tsx's
 // loader itself before loading (the same under `tsx`, `node --import tsx` and vitest). A failure
@@ -71,25 +85,29 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
       live++;
       let current: number | undefined;
       let retiring = false;
+      let ready = false;
       let timer: NodeJS.Timeout | undefined;
       const disarm = () => {
         clearTimeout(timer);
         timer = undefined;
       };
       // Only termination stops a task: a worker runs it on its own thread, out of reach otherwise.
-      const arm = (id: number, ms: number) => {
+      const arm = (ms: number, error: PointError) => {
+        disarm();
         timer = setTimeout(() => {
-          if (current !== id) return;
-          settle(id, {
-            ok: false,
-            error: {
-              code: "point_timeout",
-              message: `no result within ${ms / 1000} s: its worker was terminated`,
-            },
-          });
+          if (current !== undefined) settle(current, { ok: false, error });
           current = undefined;
           void w.terminate();
         }, ms);
+      };
+      // The task's limit starts once the worker serves: its message waits in the port till then.
+      const armTask = () => {
+        if (opts.taskTimeoutMs === undefined || current === undefined) return;
+        const s = opts.taskTimeoutMs / 1000;
+        arm(opts.taskTimeoutMs, {
+          code: "point_timeout",
+          message: `no result within ${s} s: its worker was terminated`,
+        });
       };
       const assign = () => {
         disarm();
@@ -101,7 +119,7 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
         }
         current = next++;
         w.postMessage({ type: "task", id: current, task: opts.tasks[current] as T } satisfies TaskMessage<T>);
-        if (opts.taskTimeoutMs !== undefined) arm(current, opts.taskTimeoutMs);
+        if (ready) armTask();
       };
       const crash = (message: string) => {
         disarm();
@@ -110,6 +128,12 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
         current = undefined;
       };
       w.on("message", (m: WorkerMessage<R>) => {
+        if (m.type === "ready") {
+          ready = true;
+          disarm();
+          armTask();
+          return;
+        }
         if (m.id !== current) return;
         if (m.type === "progress") opts.onProgress?.(m.id, m.events);
         else {
@@ -130,6 +154,13 @@ export async function runPool<T, R>(opts: PoolOptions<T, R>): Promise<(TaskOutco
         finishIfDone();
       });
       assign();
+      if (opts.taskTimeoutMs !== undefined && current !== undefined) {
+        const ms = opts.startTimeoutMs ?? WORKER_START_LIMIT_MS;
+        arm(ms, {
+          code: "worker_start_timeout",
+          message: `worker not ready within ${ms / 1000} s: it was terminated`,
+        });
+      }
     };
     opts.signal?.addEventListener("abort", () => {
       for (const w of all) void w.terminate();

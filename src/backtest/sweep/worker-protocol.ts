@@ -9,8 +9,12 @@ export interface TaskMessage<T> {
   readonly task: T;
 }
 
-/** Worker → pool: progress of a task (cumulative events), its result, or its error. */
+/**
+ * Worker → pool: the worker is loaded and serving (once, first), or a task's progress (cumulative
+ * events), result or error.
+ */
 export type WorkerMessage<R> =
+  | { readonly type: "ready" }
   | { readonly type: "progress"; readonly id: number; readonly events: number }
   | { readonly type: "done"; readonly id: number; readonly result: R }
   | { readonly type: "failed"; readonly id: number; readonly error: PointError };
@@ -20,7 +24,8 @@ export type TaskHandler<T, R> = (task: T, progress: (events: number) => void) =>
 
 /**
  * Makes the current worker thread serve pool tasks one at a time with `handler`: the module the
- * pool starts calls this once at load. A task that throws is answered with its error (code and
+ * pool starts calls this once at load, and it tells the pool it is ready (the pool's task limit
+ * runs from then, not over the thread's start-up and module loading). A task that throws is answered with its error (code and
  * message; an MmError keeps its stable code) and the worker stays up for the next one.
  * @example serveTasks(async (task: SweepTask, progress) => runSweepPoint(task, progress));
  */
@@ -40,6 +45,7 @@ export function serveTasks<T, R>(handler: TaskHandler<T, R>): void {
       }
     });
   });
+  port.postMessage({ type: "ready" } satisfies WorkerMessage<R>);
 }
 
 /** An error as a grid point's failure: the MmError's code, else `point_failed`, and a message. */

@@ -230,6 +230,25 @@ describe("mm backtest --sweep --point-timeout", () => {
     ).toEqual(["1", "2", "3"]);
   }, 60_000);
 
+  it("counts a point's own time, not its worker's start-up: a 3 s start with a 2 s limit fails nothing", async () => {
+    const x = captureIo();
+    const code = await runSweepCommand(
+      { sweep, workers: "2", progress: "none", "point-timeout": "2" },
+      {
+        configs: [],
+        scenarios: [scenario],
+        data: undefined,
+        seed: undefined,
+        paths: undefined,
+        out: undefined,
+      },
+      x,
+      { script: new URL("./support/sweep-slow-start-worker.ts", import.meta.url) },
+    );
+    expect(code, x.out.join("") + x.err.join("")).toBe(0);
+    expect(x.out.join("")).toMatch(/: 4 points, 0 failed\n/);
+  }, 60_000);
+
   it("refuses a limit that is not a whole positive number of seconds, and the flag without --sweep (usage, exit 2)", async () => {
     for (const bad of ["0", "1.5", "abc", "604801"]) {
       await expect(

@@ -99,6 +99,36 @@ describe("runPool", () => {
     expect(threads[2]).not.toBe(threads[0]);
   }, 30_000);
 
+  it("runs taskTimeoutMs from the worker being ready, not from its start: a slow start-up times nothing out", async () => {
+    // The fixture takes 2.5 s to start (a cold load on a busy machine) and each task is instant:
+    // only the tasks' own time may count against the 1 s limit.
+    const out = await runPool<FixtureTask, Result>({
+      script: new URL("./fixtures/slow-start-worker.ts", import.meta.url),
+      workers: 2,
+      tasks: [{ n: 1 }, { n: 2 }, { n: 3 }],
+      taskTimeoutMs: 1_000,
+    });
+    expect(out.map((o) => (o?.ok === true ? o.result.square : o?.error))).toEqual([1, 4, 9]);
+  }, 30_000);
+
+  it("fails the task of a worker never ready within startTimeoutMs (worker_start_timeout), one task per worker", async () => {
+    const out = await runPool<FixtureTask, Result>({
+      script: new URL("./fixtures/never-ready-worker.ts", import.meta.url),
+      workers: 1,
+      tasks: [{ n: 1 }, { n: 2 }],
+      taskTimeoutMs: 500,
+      startTimeoutMs: 1_500,
+    });
+    const error = {
+      code: "worker_start_timeout",
+      message: "worker not ready within 1.5 s: it was terminated",
+    };
+    expect(out).toEqual([
+      { ok: false, error },
+      { ok: false, error },
+    ]);
+  }, 30_000);
+
   it("resolves at once with no tasks", async () => {
     expect(await runPool({ script: SCRIPT, workers: 4, tasks: [] })).toEqual([]);
   });
