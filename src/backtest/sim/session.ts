@@ -30,6 +30,13 @@ import { Pump } from "./pump.js";
 import { unsignedPlacement } from "./unsigned-sign.js";
 import { type BeforePlace, VenueExchange } from "./venue-exchange.js";
 
+// The engine's logger when the caller gives none: one for every session, writing nowhere. A
+// `pino()` per session opened a stdout stream each time and, on the main thread, registered it for
+// a flush at exit (a WeakRef and a FinalizationRegistry cell, ~190 B); a synthetic run never yields
+// to the event loop, so the registry could not clean them up and they piled up, one per path,
+// until the run ended (about 0.2 GB near the 1,000,000-path cap).
+const SILENT = pino({ level: "silent" }, { write: () => undefined });
+
 /** What a simulation is built from. */
 export interface SessionOptions {
   readonly settings: SimSettings;
@@ -171,7 +178,7 @@ export class SimSession {
       markets: o.markets.tokens,
       strategyFor: () => strategy,
       risk: new RiskGuard(s.risk),
-      logger: o.logger ?? pino({ level: "silent" }),
+      logger: o.logger ?? SILENT,
       // The recorded or synthetic frames show the market without the bot's orders.
       options: { ...s.engine, feedShowsOwnOrders: false },
       listener: (e) => {
