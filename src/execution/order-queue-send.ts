@@ -127,14 +127,15 @@ export class QueueSender {
 
   // A 429 holds its op for its Retry-After, at most the budget's cap (RateBudget.block): a longer
   // one (a proxy's, 300 s) held the kill switch's and the stop's cancels for minutes.
-  // A retry answered 429 again holds longer each time (RateBudget.rateLimited).
+  // A usable Retry-After is honoured as sent; a retry answered 429 with none (absent, 0) holds
+  // longer each time (RateBudget.rateLimited).
   #blockIfLimited(op: QueueOp, error: ExchangeError, sentAt: number): void {
     const { budget, clock } = this.#d;
     if (!isRateLimited(error)) {
       budget.answered(op); // an answer that is not a 429 ends an over-long Retry-After's episode
       return;
     }
-    budget.rateLimited(op, sentAt, clock.now(), error.retryAfterMs ?? this.#d.defaultRetryAfterMs);
+    budget.rateLimited(op, sentAt, clock.now(), error.retryAfterMs, this.#d.defaultRetryAfterMs);
     this.#d.onRateLimited();
     this.#d.metrics?.rateLimited?.(op, error.retryAfterMs);
   }

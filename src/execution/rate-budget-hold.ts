@@ -21,6 +21,9 @@ export const GATE_MAX_BLOCK_MS = 60_000;
  */
 export const MIN_BLOCK_MS = 100;
 
+/** The wait assumed for a 429 that carries no Retry-After (the order queue's and the read gate's default). */
+export const ABSENT_RETRY_AFTER_MS = 1_000;
+
 /** Where an over-long Retry-After is reported (a pino Logger fits). */
 export interface RetryAfterLog {
   warn(obj: Record<string, unknown>, msg: string): void;
@@ -63,9 +66,10 @@ export class OverLongRetryAfter {
 }
 
 /**
- * The floor of one op's 429 hold: MIN_BLOCK_MS, doubled for each 429 in a row that answered a retry
- * — a request sent once the previous 429's hold had ended, no other answer between — and at most
- * `capMs`. A 429 to a request sent before that hold ended (one of the same burst, still in flight)
+ * The floor of one op's 429 hold when the 429 gave no usable wait (no Retry-After, or one below
+ * MIN_BLOCK_MS; RateBudget.rateLimited honours a usable one as sent and resets this): MIN_BLOCK_MS,
+ * doubled for each such 429 in a row that answered a retry — a request sent once the previous 429's
+ * hold had ended, no other answer between — and at most `capMs`. A 429 to a request sent before that hold ended (one of the same burst, still in flight)
  * is the same step. A server that rounds its delta seconds down answers `Retry-After: 0` with up
  * to 999 ms of its window left; held for a flat 100 ms, a cancel's retries all fell inside that
  * second. Doubling (100, 200, 400, 800 ms) outlasts it within four retries, and a server that keeps

@@ -3,10 +3,12 @@ import { MmError } from "../core/errors.js";
 import type { GateAnswer, GateTicket, RequestGate } from "../exchange/caller.js";
 import { type BudgetOp, budgetOpOf, type RateBudget } from "./rate-budget.js";
 
+import { ABSENT_RETRY_AFTER_MS } from "./rate-budget-hold.js";
+
 export { GATE_MAX_BLOCK_MS, type RetryAfterLog } from "./rate-budget-hold.js";
 
 /** Retry-After assumed for a 429 that carries none (the order queue's default, order-queue.ts). */
-export const GATE_DEFAULT_RETRY_AFTER_MS = 1_000;
+export const GATE_DEFAULT_RETRY_AFTER_MS = ABSENT_RETRY_AFTER_MS;
 
 /** A gate's wait ended because its caller went away (its signal aborted): no token was spent. */
 export class GateAbandonedError extends MmError {
@@ -102,8 +104,8 @@ function pauseUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | unde
  * Applies one answer of a request of `op` sent at `sentAt` to the budget (budgetGate's tickets).
  * The headers are re-anchored at `now` on the budget's clock: the client may run on another clock
  * (tests), and the answer has just arrived, so its delta-seconds reset counts from now. A 429's
- * Retry-After holds `op` for at most the budget's cap, longer for a retry answered 429 again
- * (RateBudget.rateLimited); any other answer ends an
+ * Retry-After holds `op` as sent, at most the budget's cap; one with no usable wait (absent, 0)
+ * holds longer for each retry answered so again (RateBudget.rateLimited); any other answer ends an
  * over-long Retry-After's episode.
  * @returns tokens charged as foreign use
  * @example learnFromAnswer(budget, "order_reads", sentAt, clock.now(), { status: 429, code: "rate_limited", rateLimit: undefined, retryAfterMs: 2_000 })
@@ -116,7 +118,7 @@ export function learnFromAnswer(
   answer: GateAnswer,
 ): number {
   const limited = answer.status === 429 || answer.code === "rate_limited";
-  if (limited) budget.rateLimited(op, sentAt, now, answer.retryAfterMs ?? GATE_DEFAULT_RETRY_AFTER_MS);
+  if (limited) budget.rateLimited(op, sentAt, now, answer.retryAfterMs, GATE_DEFAULT_RETRY_AFTER_MS);
   else budget.answered(op);
   const rl = answer.rateLimit;
   if (rl === undefined) return 0;

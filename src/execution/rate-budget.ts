@@ -1,6 +1,7 @@
 import type { RateLimitScope } from "../exchange/rate-limits.js";
 import { rateLimitsFor } from "../exchange/rate-limits.js";
 import {
+  ABSENT_RETRY_AFTER_MS,
   GATE_MAX_BLOCK_MS,
   MIN_BLOCK_MS,
   OverLongRetryAfter,
@@ -233,22 +234,37 @@ export class RateBudget {
   }
 
   /**
-   * A 429 to a request of `op` sent at `sentAt`, answered at `now` with `retryAfterMs`: holds the op
-   * (block) for the Retry-After, but at least the op's streak floor — MIN_BLOCK_MS doubled for each
-   * retry answered 429 again (RateLimitStreak), within maxBlockMs — so a server answering
-   * `Retry-After: 0` (rounded down) is outlasted within a few retries instead of drawing one 429 per
-   * 100 ms. What block() alone does (a back-off) is no step of the streak.
+   * A 429 to a request of `op` sent at `sentAt`, answered at `now`: holds the op (block) for
+   * max(Retry-After, streak floor). A usable Retry-After (at least MIN_BLOCK_MS) is the server's own
+   * figure and is honoured as sent: it ends the streak, so an honest `Retry-After: 1` repeated by a
+   * 429 storm holds 1 s each time (doubled, the storm's twentieth 429 held ~50 s past what the
+   * server asked). Only a 429 with no usable wait — absent (`absentMs` is assumed), 0, or below
+   * MIN_BLOCK_MS — is a step of the op's streak (RateLimitStreak): MIN_BLOCK_MS doubled for each
+   * such retry answered 429 again, within maxBlockMs, so a server rounding its delta seconds down to
+   * 0 is outlasted within a few retries instead of drawing one 429 per 100 ms. What block() alone
+   * does (a back-off) is no step of the streak.
    * @returns the hold applied, ms
    * @example budget.rateLimited("cancel", 0, 5, 0) // 100; then budget.rateLimited("cancel", 105, 110, 0) // 200
+   * @example budget.rateLimited("cancel", 0, 5, 1_000) // 1_000, however many came before
    */
-  rateLimited(op: BudgetOp, sentAt: number, now: number, retryAfterMs: number): number {
+  rateLimited(
+    op: BudgetOp,
+    sentAt: number,
+    now: number,
+    retryAfterMs: number | undefined,
+    absentMs = ABSENT_RETRY_AFTER_MS,
+  ): number {
     let streak = this.#streaks.get(op);
     if (streak === undefined) {
       streak = new RateLimitStreak();
       this.#streaks.set(op, streak);
     }
+    if (retryAfterMs !== undefined && retryAfterMs >= MIN_BLOCK_MS) {
+      streak.reset();
+      return this.block(op, now, retryAfterMs);
+    }
     const floor = streak.floorMs(sentAt, now, this.#maxBlockMs ?? GATE_MAX_BLOCK_MS);
-    const heldMs = this.block(op, now, Math.max(floor, retryAfterMs));
+    const heldMs = this.block(op, now, Math.max(floor, retryAfterMs ?? absentMs));
     streak.heldUntil(now + heldMs);
     return heldMs;
   }

@@ -20,6 +20,17 @@ describe("a cancel answered 429 with Retry-After: 0 again and again", () => {
     expect(r.of("cancel").map((c) => c.outcome.kind)).toEqual(["done"]);
   });
 
+  it("honours an honest Retry-After as sent however often it comes: no doubling (the fault suite's 429 storm)", async () => {
+    const r = rig();
+    const oneSecond = { kind: "limited", retryAfterMs: 1_000 } as const;
+    r.port.script("cancel", ...Array.from({ length: 8 }, () => oneSecond));
+    r.queue.enqueue(cancel("c1", "o-1"));
+    await runUntil(r.clock, 30_000);
+    const sent = r.port.of("cancel").map((c) => c.sentAt);
+    expect(sent).toEqual([0, 1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000]);
+    expect(r.of("cancel").map((c) => c.outcome.kind)).toEqual(["done"]);
+  });
+
   it("still counts the attempts of other retryable answers (a 503)", async () => {
     const r = rig();
     r.port.script("cancel", { kind: "unavailable" }, { kind: "unavailable" }, { kind: "unavailable" });
@@ -54,6 +65,21 @@ describe("RateBudget.rateLimited: the streak of 429s", () => {
     expect(b.rateLimited("cancel", 3_000, 3_001, 0)).toBe(MIN_BLOCK_MS);
     // Another op has a streak of its own.
     expect(b.rateLimited("place", 3_000, 3_001, 0)).toBe(MIN_BLOCK_MS);
+  });
+
+  it("doubles only over 429s with no usable wait: a usable Retry-After is held as sent and ends the streak", () => {
+    const b = new RateBudget({ rateLimitPerMin: 600, marginMs: 0 });
+    // An honest Retry-After: 1, retried on time, ten times in a row (reads and writes alike).
+    for (let i = 0; i < 10; i++)
+      expect(b.rateLimited("order_reads", i * 1_000, i * 1_000, 1_000)).toBe(1_000);
+    // Below MIN_BLOCK_MS is no usable wait: a step of the streak.
+    expect(b.rateLimited("cancel", 0, 0, 50)).toBe(MIN_BLOCK_MS);
+    expect(b.rateLimited("cancel", 100, 100, 0)).toBe(2 * MIN_BLOCK_MS);
+    expect(b.rateLimited("cancel", 300, 300, 1_000)).toBe(1_000);
+    expect(b.rateLimited("cancel", 1_300, 1_300, 0)).toBe(MIN_BLOCK_MS);
+    // Absent: the assumed wait (1 s), until the doubled floor passes it.
+    const absent = [0, 1_000, 2_000, 3_000, 4_000].map((t) => b.rateLimited("place", t, t, undefined));
+    expect(absent).toEqual([1_000, 1_000, 1_000, 1_000, 1_600]);
   });
 
   it("starts anew after a quiet spell, and stays within maxBlockMs", () => {
