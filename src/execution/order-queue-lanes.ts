@@ -49,6 +49,8 @@ export interface QueuedCancelAll {
   readonly seq: number;
   readonly enqueuedAt: number;
   attempts: number;
+  /** When its latest send left (set as it is dispatched): what it clears is every order known by then. */
+  sentAt?: number;
 }
 
 /** (tokenId, side, level): a newer placement for the same key supersedes a queued one. */

@@ -17,6 +17,8 @@ export interface SettleTarget {
   readonly awaiting: Map<string, CancelIntent[]>;
   readonly inFlightPlaces: Map<string, QueuedPlace>;
   cancelAllAvailable: boolean;
+  /** The queue is closing (the stop): see settleCancel. */
+  readonly closed: boolean;
   readonly maxCancelAttempts: number;
   report(r: QueueReport): void;
   dropPlace(item: DroppedPlace, reason: PlaceDropReason): void;
@@ -24,6 +26,10 @@ export interface SettleTarget {
   requeuePlace(item: QueuedPlace, answer: PlaceAnswer): boolean;
   requeueCancel(item: QueuedCancel): void;
   requeueCancelAll(item: QueuedCancelAll): void;
+  /** A single cancel answered 429 that a cancel-all of its scope takes care of: folded or reported covered. */
+  coverRateLimited(item: QueuedCancel): boolean;
+  /** A cancel-all of `scope` (a market, "*") sent at `sentAt` succeeded. */
+  cleared(scope: string, sentAt: number, cancelled: number): void;
   /** No cancel-all is substituted in `scope` (a market, "*" = every market) for a while. */
   pauseSubstitution(scope: string): void;
 }
@@ -69,11 +75,16 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
 
 /**
  * A single cancel's answer; retryable failures go back to the front until maxCancelAttempts. A 429
- * spends no attempt: it proves the cancel was not done, and the budget holds the next send (longer
- * for each retry answered 429 again, RateBudget.rateLimited). A cancel is the risk-reducing request:
- * counted, three 429s ended it as a retryable failure, its quote left resting until the next
- * requote, within ~300 ms of a server that rounds `Retry-After` down to 0 with most of a second
- * left. It is retried until answered otherwise (the stop's deadline bounds a shutdown's wait).
+ * first looks for a cancel-all of its market or of every market that clears its order (queued, in
+ * flight, or done: QueueState.coverRateLimited); the cancel is then that cancel-all's. Otherwise,
+ * until the queue closes, a 429 spends no attempt: it proves the cancel was not done, and the budget
+ * holds the next send (RateBudget.rateLimited). A cancel is the risk-reducing request: counted, three
+ * 429s ended it as a retryable failure, its quote left resting until the next requote, within ~300 ms
+ * of a server that rounds `Retry-After` down to 0 with most of a second left. Once the queue is
+ * closing (the stop) a 429 counts again: close() waits for every cancel, and one on an endpoint
+ * that keeps answering 429 held it, and the stop with it, until the stop's deadline, skipping the
+ * open-orders sweep that follows — which tries a wallet cancel-all and single cancels again, in
+ * rounds, and reads what is left.
  */
 export function settleCancel(
   q: SettleTarget,
@@ -81,9 +92,12 @@ export function settleCancel(
   res: WriteSend<{ orderId: string; status: string | undefined }>,
 ): void {
   if (!res.ok && isRateLimited(res.error)) {
-    item.attempts--;
-    q.requeueCancel(item);
-    return;
+    if (q.coverRateLimited(item)) return;
+    if (!q.closed) {
+      item.attempts--;
+      q.requeueCancel(item);
+      return;
+    }
   }
   if (!res.ok && res.error.outcome === "retryable" && item.attempts < q.maxCancelAttempts) {
     q.requeueCancel(item);
@@ -126,6 +140,7 @@ export function settleCancelAll(
     return;
   }
   if (res.ok) {
+    if (item.sentAt !== undefined) q.cleared(item.marketId ?? "*", item.sentAt, res.value.cancelled);
     const done: CancelAllOutcome = { kind: "done", cancelled: res.value.cancelled, marketId: item.marketId };
     for (const intent of item.intents) q.report({ kind: "cancel_all", intent, outcome: done });
     const covered: CancelOutcome = {

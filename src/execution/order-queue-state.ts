@@ -55,6 +55,8 @@ export class QueueState implements SettleTarget {
   #carried: Map<string, LineSpot> | undefined;
   /** Until when no cancel-all is substituted, by market ("*" = every market): see pauseSubstitution. */
   readonly #substitutionPausedUntil = new Map<string, number>();
+  /** The latest cancel-all that succeeded, by market ("*" = every market): see coverRateLimited. */
+  readonly #cleared = new Map<string, { sentAt: number; cancelled: number }>();
 
   constructor(opts: OrderQueueOptions) {
     this.#o = opts;
@@ -230,6 +232,46 @@ export class QueueState implements SettleTarget {
   /** Puts a cancel back after a retryable answer (front of its lane). */
   requeueCancel(item: QueuedCancel): void {
     this.cancels.add(item, true);
+  }
+
+  /** A cancel-all of `scope` (a market, "*") sent at `sentAt` succeeded: see coverRateLimited. */
+  cleared(scope: string, sentAt: number, cancelled: number): void {
+    const last = this.#cleared.get(scope);
+    if (last === undefined || last.sentAt <= sentAt) this.#cleared.set(scope, { sentAt, cancelled });
+  }
+
+  /**
+   * A single cancel answered 429 is made unnecessary by a cancel-all of its market or of every market
+   * that clears its order: one still queued (sent later, it will), one in flight that left after the
+   * cancel was enqueued (its order, accepted by then, existed when the cancel-all was sent), or one
+   * that succeeded with such a send. The cancel is folded into the first two (`covered` once that
+   * succeeds, back to the lane if it fails) and reported `covered` for the third. Retried instead, a
+   * cancel on an endpoint that keeps answering 429 (a proxy's ban on /cancel; cancel-all has a bucket
+   * of its own) held queue.close(), and with it the stop, until the stop's deadline.
+   * @returns whether the cancel was taken care of (else the caller re-queues it)
+   */
+  coverRateLimited(item: QueuedCancel): boolean {
+    const fits = (a: QueuedCancelAll) => a.marketId === undefined || a.marketId === item.marketId;
+    const cover =
+      this.cancelAlls.find(fits) ??
+      [...this.inFlightCancelAlls].find((a) => fits(a) && (a.sentAt ?? -Infinity) >= item.enqueuedAt);
+    if (cover !== undefined) {
+      cover.covered.push(item);
+      return true;
+    }
+    for (const scope of [item.marketId, "*"]) {
+      const done = this.#cleared.get(scope);
+      if (done === undefined || done.sentAt < item.enqueuedAt) continue;
+      const marketId = scope === "*" ? undefined : scope;
+      for (const intent of item.intents)
+        this.report({
+          kind: "cancel",
+          intent,
+          outcome: { kind: "covered", marketId, cancelled: done.cancelled },
+        });
+      return true;
+    }
+    return false;
   }
 
   requeueCancelAll(item: QueuedCancelAll): void {

@@ -168,7 +168,7 @@ export interface OrderQueueOptions {
   shedHorizonMs?: number;
   /** Placements with urgencyTicks at or below this are calm: shed first under a tight budget. Default 2. */
   calmUrgencyTicks?: number;
-  /** Attempts per cancel / cancel-all when the answer is retryable (503; a 429 spends none of a single cancel's). Default 3. */
+  /** Attempts per cancel / cancel-all when the answer is retryable (503; a 429 spends none of a single cancel's until the queue closes). Default 3. */
   maxCancelAttempts?: number;
   /** Block used after a 429 without Retry-After. Default 1000 ms. */
   defaultRetryAfterMs?: number;

@@ -35,7 +35,8 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  *   not take effect) is re-queued once if `stillDesired` says so and nothing superseded it; dropped
  *   before its second send, it is reported with that reject, never as `place_dropped` (it was sent).
  *   Cancels and cancel-alls are retried up to maxCancelAttempts on retryable answers (a repeated
- *   cancel is harmless); a 429 spends no attempt of a single cancel (settleCancel).
+ *   cancel is harmless); a 429 spends no attempt of a single cancel until the queue closes, and a
+ *   cancel-all of its scope that clears its order takes a 429'd cancel over (settleCancel).
  * - slots: placements use at most `concurrency`; `cancelSlots` more are for cancels and cancel-alls
  *   alone, so a kill switch never waits for a slow placement's answer; a placement still being
  *   signed when a cancel-all of its market arrives is withdrawn; a cancel answered 5xx (not 429) is
@@ -179,6 +180,7 @@ export class OrderQueue {
     if (all !== undefined && budget.available("cancel_all", now) >= 1) {
       s.cancelAlls.shift();
       s.inFlightCancelAlls.add(all);
+      all.sentAt = now;
       this.#start("cancel_all", now, all, async () => {
         const res = await this.#sender.cancelAll(all);
         s.inFlightCancelAlls.delete(all);
