@@ -1,5 +1,6 @@
 import type { Daemon } from "./daemon.js";
 import { takeEarlySignals } from "./early-signals.js";
+import { FailureNotes } from "./failure-notes.js";
 import { DAEMON_EXIT, type DaemonOutcome } from "./outcome.js";
 import { StartStoppedError } from "./start-errors.js";
 
@@ -95,8 +96,9 @@ export interface LifecycleOptions {
  * arrives while the daemon is still starting aborts `stopRequested`, which `start` hands to the
  * daemon: it quotes nothing (an engine still starting stops there), and it is stopped as soon as
  * it is up. A failure (an uncaught error, see processFailures) is named with its stack and stops
- * the daemon the same way, but ends with exit code 1; one while stopping only adds its line (a
- * throw that recurs must not cut the cancels short). `start` also receives the hook the daemon
+ * the daemon the same way, but ends with exit code 1; one while stopping does not cut the cancels
+ * short, and is named briefly once per distinct message, its recurrences counted and the count
+ * written when the stop ends (FailureNotes: a per-frame throw recurs hundreds of times a second). `start` also receives the hook the daemon
  * calls when it begins stopping on its own (a fatal auth close), so that stop is bounded too. A start that gives up on the request before it
  * had opened anything (StartStoppedError) ends with the request's outcome, exit 0. Other errors
  * thrown by `start` propagate.
@@ -118,6 +120,7 @@ export async function runUntilStopped(
     if (timer !== undefined) return;
     timer = setTimeout(() => {
       const outcome = { exitCode: DAEMON_EXIT.failed, reason: `the stop overran ${o.shutdownTimeoutMs} ms` };
+      failures.flush();
       o.notify(`${outcome.reason}: exiting with code 1; some quotes may still be open`);
       overran(outcome);
       o.forceExit?.(outcome.exitCode);
@@ -125,6 +128,8 @@ export async function runUntilStopped(
     timer.unref();
   };
   let failed = false;
+  const failures = new FailureNotes(o.notify);
+  let toldGoesOn = false;
   // A failure's exit code is 1 even when the stop left nothing open.
   const failing = (outcome: DaemonOutcome): DaemonOutcome =>
     failed && outcome.exitCode === DAEMON_EXIT.ok ? { ...outcome, exitCode: DAEMON_EXIT.failed } : outcome;
@@ -132,9 +137,11 @@ export async function runUntilStopped(
     if (failure !== undefined) {
       const stopping = requested !== undefined;
       failed = true;
-      o.notify(`${reason}: ${describeFailure(failure)}`);
+      failures.failed(reason, failure);
       if (stopping) {
-        o.notify(`${reason} while stopping: the stop goes on, then exits with code 1`);
+        // Once: a recurring throw is counted (FailureNotes), and the count said when the stop ends.
+        if (!toldGoesOn) o.notify(`${reason} while stopping: the stop goes on, then exits with code 1`);
+        toldGoesOn = true;
         return;
       }
     } else if (requested !== undefined && reason === HANGUP) {
@@ -142,6 +149,7 @@ export async function runUntilStopped(
       return;
     }
     if (requested !== undefined) {
+      failures.flush();
       o.notify(`second ${reason} while stopping: exiting now with code 1; some quotes may still be open`);
       overran({ exitCode: DAEMON_EXIT.failed, reason: `second ${reason}` });
       o.forceExit?.(DAEMON_EXIT.failed);
@@ -170,11 +178,6 @@ export async function runUntilStopped(
   } finally {
     off();
     if (timer !== undefined) clearTimeout(timer);
+    failures.flush();
   }
-}
-
-/** A failure as stderr names it: its stack (the message first), else its text. */
-function describeFailure(failure: unknown): string {
-  if (failure instanceof Error) return failure.stack ?? `${failure.name}: ${failure.message}`;
-  return String(failure);
 }
