@@ -42,6 +42,8 @@ function quotingOrHeld(rig: Rig): boolean {
 export const rateLimitStorm: FaultScenario = {
   name: "429 storm",
   fault: "fail-next {count: 20, status: 429, Retry-After: 1}",
+  // Each honoured 1 s hold lets about two requests meet the storm, so its 20 answers take ~7-10 s.
+  timeoutMs: 40_000,
   async run(row) {
     const rig = await startRig();
     try {
@@ -51,7 +53,7 @@ export const rateLimitStorm: FaultScenario = {
       const limited = () => rig.tap.requests.filter((r) => r.status === 429);
       await waitFor(
         () => limited().length === 20 && rig.quoting(),
-        10_000,
+        25_000,
         "the storm served and every token quoted again",
       );
       row.recoveryMs = Date.now() - t0;
