@@ -1,4 +1,5 @@
 import type { Fill } from "../core/trading.js";
+import type { SearchAnswer } from "../execution/history-search.js";
 import type { PlaceIntent } from "../execution/intents.js";
 import type { FeeAmount } from "../execution/inventory-math.js";
 import type { CancelAllOutcome, CancelOutcome, PlaceDropReason } from "../execution/order-queue-types.js";
@@ -213,6 +214,18 @@ export type EngineEvent =
         readonly marketId: string | undefined;
         readonly status: string | undefined;
       }[];
+    }
+  /**
+   * A running reconcile's history search answered placements of this run that were answered
+   * ambiguously (ReconcileReport.answered): found (`orderId`, status, market), never placed (a
+   * complete search past the grace: `orderId` undefined), or given up (`givenUp`: not found by
+   * MAX_UNSURE_SEARCHES cut-short searches, never proven unplaced). For the journal, which otherwise
+   * kept them unanswered for the whole run and had the next start search them all.
+   */
+  | {
+      readonly type: "placements_answered";
+      readonly atMs: number;
+      readonly placements: readonly SearchAnswer[];
     }
   | {
       readonly type: "reconcile_failed";

@@ -127,6 +127,10 @@ export async function reconcileOnce(
       clockOffsetMs: priorOffsetMs,
     },
   );
+  // At once, before any later read can fail the run: the store already holds these answers.
+  if (report.answered.length > 0) {
+    core.emit({ type: "placements_answered", atMs: clock.now(), placements: report.answered });
+  }
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
   warnUnsure(core, report.unsure, report.givenUp);
   // Every trade of the restored orders back to their placement has been through the backfill (or

@@ -18,6 +18,20 @@ export interface ClientIdSearch {
   readonly complete: boolean;
 }
 
+/** What a history search made of an unknown placement (ReconcileReport.answered). */
+export interface SearchAnswer {
+  readonly clientOrderId: string;
+  /** Found: the exchange's order id, market and status; all undefined when not found. */
+  readonly orderId: string | undefined;
+  readonly marketId: string | undefined;
+  readonly status: string | undefined;
+  /**
+   * Not found, and NOT proven never placed: given up after MAX_UNSURE_SEARCHES cut-short searches.
+   * False and not found: never placed (a complete search, past the grace).
+   */
+  readonly givenUp: boolean;
+}
+
 /**
  * Slack around our send times when searching the exchange's order history: its createdAt is its own
  * clock's, which may differ from ours by the network delay and a clock offset.

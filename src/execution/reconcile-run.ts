@@ -1,6 +1,6 @@
 import type { OrderFill } from "../exchange/assumptions.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
-import { type ClientIdSearch, searchSent, type TimeWindow } from "./history-search.js";
+import { type ClientIdSearch, type SearchAnswer, searchSent, type TimeWindow } from "./history-search.js";
 import type { OrderUpdate } from "./order-store.js";
 import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
@@ -81,6 +81,12 @@ export interface ReconcileReport {
    * level, though never proven unplaced.
    */
   readonly givenUp: readonly string[];
+  /**
+   * The unknown placements the history search answered: found, proven never placed, or given up.
+   * The engine reports them (`placements_answered`) for the journal, which would otherwise keep them
+   * unanswered: kept by retention for the whole run, and searched again at the next start.
+   */
+  readonly answered: readonly SearchAnswer[];
   readonly backfill: BackfillReport;
   /**
    * Set when the trade paging stopped at maxTradePages with more pages to read before reaching
@@ -140,6 +146,7 @@ export async function runReconcile(
   let pending = 0;
   const unsure: string[] = [];
   const givenUp: string[] = [];
+  const answered: SearchAnswer[] = [];
   if (diff.unresolved.length > 0) {
     const found = await searchSent(source, diff.unresolved, opts.clockOffsetMs);
     for (const o of diff.unresolved) {
@@ -156,10 +163,13 @@ export async function runReconcile(
         const g: OrderUpdate = { clientOrderId: cid, state: "rejected", reason: UNSURE_GIVEN_UP };
         if (store.reconcile(g, now)) updates.push(g);
         givenUp.push(cid);
+        answered.push(searchAnswer(cid, undefined, true));
         continue;
       }
-      if (u !== undefined && store.reconcile(u, now)) updates.push(u);
-      else pending++;
+      if (u !== undefined && store.reconcile(u, now)) {
+        updates.push(u);
+        answered.push(searchAnswer(cid, found.byCid.get(cid), false));
+      } else pending++;
     }
   }
   state.unsure?.retain(new Set(unsure));
@@ -191,7 +201,7 @@ export async function runReconcile(
   }
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
   return {
-    ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, backfill },
+    ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, answered, backfill },
     tradesCapped: capped,
   };
 }
@@ -239,3 +249,7 @@ export { HISTORY_SLACK_MS } from "./history-search.js";
 
 /** The `reason` of an unknown order given up after MAX_UNSURE_SEARCHES cut-short history searches. */
 export const UNSURE_GIVEN_UP = "history_search_capped";
+
+function searchAnswer(clientOrderId: string, o: Order | undefined, givenUp: boolean): SearchAnswer {
+  return { clientOrderId, orderId: o?.id, marketId: o?.marketId, status: o?.status, givenUp };
+}

@@ -1,4 +1,6 @@
+import type { SearchAnswer } from "../execution/history-search.js";
 import { localStateOfRemote } from "../execution/order-state.js";
+import { UNSURE_GIVEN_UP } from "../execution/reconcile-run.js";
 import type { LiveOrders } from "./adopted-ends.js";
 import { NEVER_PLACED } from "./may-rest.js";
 import type { JournalWriter } from "./writer.js";
@@ -21,8 +23,9 @@ export interface ResolvedPlacement {
  *   (`placements_resolved`): an `accepted` row with its orderId in the run that sent it (beside its
  *   intent, where MAY_REST reads its size and token), and a closed row when the exchange says it has
  *   ended; not found, a `rejected` row NEVER_PLACED. Either way restore stops offering it as unanswered;
- * - a placement of this run answered `ambiguous`: once the engine holds it live with an orderId (its
- *   reconciler found it), an `accepted` row with that id. One the engine no longer holds live is
+ * - a placement of this run answered `ambiguous`: the answer its reconcile's history search found
+ *   (`placements_answered`: `answered`); or, once the engine holds it live with an orderId (found on
+ *   the open list), an `accepted` row with that id. One the engine no longer holds live otherwise is
  *   forgotten (it ended; if killed before, the next start looks it up by clientOrderId).
  * @example const a = new PlacementAnswers(restore.unanswered); a.ambiguous(cid); a.bindLive(engine, writer, run, now);
  */
@@ -49,6 +52,43 @@ export class PlacementAnswers {
   resolved(writer: JournalWriter, run: number, atMs: number, answers: readonly ResolvedPlacement[]): void {
     writer.batch(() => {
       for (const e of answers) this.#resolvedOne(writer, run, atMs, e);
+    });
+  }
+
+  /**
+   * Journals (in `run`, one transaction) the answers the running reconcile's history search found for
+   * this run's placements answered ambiguously (`placements_answered`), as `resolved` does for earlier
+   * runs' at start: found, an `accepted` row (and a closed one when ended); never placed, a
+   * `rejected` NEVER_PLACED row. Without them each stayed unanswered: retention keeps such an intent
+   * while its run may have left it resting (the running run counts), so a run of weeks kept them all,
+   * and a crash had the next start search every one before quoting.
+   *
+   * One given up (`givenUp`: cut-short searches only, never proven unplaced) gets an `ambiguous` row
+   * coded UNSURE_GIVEN_UP, which leaves it unanswered (UNANSWERED counts only accepted and
+   * rejected): if the run is killed, the next start still looks it up by clientOrderId, with a fresh
+   * search that may read its whole window, and finds a fill it made. A clean stop lets retention
+   * prune it (it was not open at the give-up, and the stop's sweep confirms nothing rests).
+   */
+  answered(writer: JournalWriter, run: number, atMs: number, answers: readonly SearchAnswer[]): void {
+    writer.batch(() => {
+      for (const e of answers) {
+        const marketId = e.marketId ?? this.#ambiguous.get(e.clientOrderId);
+        this.#ambiguous.delete(e.clientOrderId);
+        if (!e.givenUp) {
+          this.#resolvedOne(writer, run, atMs, { ...e, marketId });
+          continue;
+        }
+        writer.outcome(run, {
+          op: "place",
+          clientOrderId: e.clientOrderId,
+          marketId,
+          outcome: "ambiguous",
+          orderId: undefined,
+          code: UNSURE_GIVEN_UP,
+          latencyMs: undefined,
+          atMs,
+        });
+      }
     });
   }
 

@@ -25,7 +25,7 @@ export const UNSENT_FLUSH_MS = 5_000;
  * engine did before a crash is on disk when the process dies:
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
  *   place / cancel / cancel-all outcomes of requests made; the answer found after the fact of a
- *   placement answered ambiguously (at a reconcile) or of an earlier run's placement sent without a
+ *   placement answered ambiguously (at a reconcile: `placements_answered`, or found live) or of an earlier run's placement sent without a
  *   definite answer (`placements_resolved`, at start): PlacementAnswers;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
  *   reason (UnsentCounts), written every UNSENT_FLUSH_MS: nothing reached the exchange;
@@ -196,6 +196,9 @@ export class JournalRecorder {
         this.#answers.resolved(w, run, e.atMs, e.placements);
         for (const p of e.placements)
           if (p.orderId !== undefined) this.#adopted.add(p.orderId, p.clientOrderId);
+        return true;
+      case "placements_answered":
+        this.#answers.answered(w, run, e.atMs, e.placements);
         return true;
       case "place_dropped":
         this.#countUnsent("place", e.intent.marketId, e.reason, e.atMs);

@@ -56,6 +56,8 @@ export interface HarnessOptions {
   readonly engineClock?: (exchangeClock: SimClock) => Clock;
   /** Tokens whose snapshots never arrive (at construction or on request) while in Harness.withheld. */
   readonly withhold?: readonly string[];
+  /** Also called with each engine event, as it happens (a journal recorder). */
+  readonly onEvent?: (e: EngineEvent) => void;
 }
 
 /**
@@ -113,7 +115,10 @@ export class Harness {
       risk: new RiskGuard(parseRiskConfig(o.risk ?? {})),
       logger: pino({ level: "debug" }, this.logs),
       options: { session: "t1", reconcileIntervalMs: 30_000, ...o.options },
-      listener: (e) => this.events.push(e),
+      listener: (e) => {
+        this.events.push(e);
+        o.onEvent?.(e);
+      },
     });
     this.tracker.onState((s) => this.engine.onBookState(s));
     this.tracker.onBook((b) => this.engine.onBook(b.tokenId, b));
