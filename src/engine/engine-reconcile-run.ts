@@ -125,6 +125,10 @@ export async function reconcileOnce(
       ...(pageBackTo < tradesSince ? { maxTradePages: missedSearchPages(options.rateLimitPerMin) } : {}),
       unknownGraceMs: options.unknownGraceMs,
       clockOffsetMs: priorOffsetMs,
+      // A cut-short search is read on once per reconcile interval, however often other triggers (the
+      // 2 s follow-ups, ended orders) run a reconcile; on elapsed time, so a clock step does not
+      // hasten nor hold them. (The periodic run itself is no anchor: every run re-arms its timer.)
+      unsureRepeat: { everyMs: options.reconcileIntervalMs, atMs: monotonicNow(clock) },
     },
   );
   // At once, before any later read can fail the run: the store already holds these answers.
@@ -314,14 +318,14 @@ function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: Tra
 
 /**
  * Unknown placements past their grace that a history search cut short did not find: kept unknown
- * (their level waits) and searched again at the next reconcile, or given up after MAX_UNSURE_SEARCHES
+ * (their level waits) and their window searched on from where it stopped a reconcile interval later, or given up after MAX_UNSURE_SEARCHES
  * such searches (not open on the exchange, so their level is freed; never journaled as never placed).
  */
 function warnUnsure(core: EngineCore, unsure: readonly string[], givenUp: readonly string[]): void {
   if (unsure.length > 0) {
     core.log.warn(
       { placements: unsure },
-      "unknown placements: the order history around their send times was longer than the search reads; not found is not proof they were never placed: searched again at the next reconcile",
+      "unknown placements: the order history around their send times was longer than the search reads; not found is not proof they were never placed: searched on from where it stopped, after the reconcile interval",
     );
   }
   if (givenUp.length > 0) {
@@ -354,7 +358,7 @@ export function sessionTrades(
   return {
     openOrders: () => source.openOrders(),
     order: (id) => source.order(id),
-    ordersByClientId: (ids, window) => source.ordersByClientId(ids, window),
+    ordersByClientId: (ids, window, resume) => source.ordersByClientId(ids, window, resume),
     ...orderFillsOf(source),
     trades: async (opts) => {
       const page = await source.trades(opts);

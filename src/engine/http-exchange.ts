@@ -55,22 +55,27 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
    * to its end (at most WINDOW_PAGES pages of 200), so the search does not depend on the order the
    * pages come in, which the spec does not show; without one, the first HISTORY_PAGES pages (newest
    * first, assumed). It stops once every wanted id was seen (counted by id: a duplicate record must
-   * not end it early); `complete` is false when the page bound stopped it first.
+   * not end it early); `complete` is false when the page bound stopped it first, and `resume` is then
+   * the next page's cursor: passed back as `resume` (with the same window), the search reads on from
+   * there (the spec's cursor is a keyset over createdAt and id, so it stays valid over a past window).
    */
-  async ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
+  async ordersByClientId(
+    clientOrderIds: readonly string[],
+    window?: TimeWindow,
+    resume?: string,
+  ): Promise<ClientIdSearch> {
     const wanted = new Set(clientOrderIds);
     const seen = new Set<string>();
     const found: Order[] = [];
     const maxPages = window === undefined ? HISTORY_PAGES : WINDOW_PAGES;
     let pages = 0;
-    const query =
-      window === undefined
-        ? { limit: 200 }
-        : {
-            limit: 200,
-            from: new Date(window.fromMs).toISOString(),
-            to: new Date(window.toMs).toISOString(),
-          };
+    const query = {
+      limit: 200,
+      ...(window === undefined
+        ? {}
+        : { from: new Date(window.fromMs).toISOString(), to: new Date(window.toMs).toISOString() }),
+      ...(resume === undefined ? {} : { cursor: resume }),
+    };
     for await (const page of this.#client.orders.historyPages(query)) {
       for (const o of page.orders) {
         if (o.clientOrderId === undefined || !wanted.has(o.clientOrderId)) continue;
@@ -79,7 +84,9 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
       }
       if (seen.size === wanted.size) break;
       // The bound reached with a page still to come: what is unseen may be on it.
-      if (++pages >= maxPages) return { orders: found, complete: page.nextCursor === null };
+      if (++pages >= maxPages && page.nextCursor !== null) {
+        return { orders: found, complete: false, resume: page.nextCursor };
+      }
     }
     return { orders: found, complete: true };
   }

@@ -13,7 +13,7 @@ export function recognising(source: ReconcileSource, orders: ReadonlyMap<string,
   return {
     openOrders: async () => (await source.openOrders()).map((o) => withClientOrderId(o, orders)),
     order: async (id) => withClientOrderId(await source.order(id), orders),
-    ordersByClientId: (ids, window) => source.ordersByClientId(ids, window),
+    ordersByClientId: (ids, window, resume) => source.ordersByClientId(ids, window, resume),
     trades: (opts) => source.trades(opts),
   };
 }

@@ -16,6 +16,11 @@ export interface ClientIdSearch {
    * when given) still unread: such an id may be there, so not finding it proves nothing.
    */
   readonly complete: boolean;
+  /**
+   * When not complete: the cursor of the first page the search left unread. Passed back with the
+   * same window (ordersByClientId's `resume`), a search reads on from there.
+   */
+  readonly resume?: string | undefined;
 }
 
 /** What a history search made of an unknown placement (ReconcileReport.answered). */
@@ -79,56 +84,117 @@ export function clusterWindow(c: SendCluster, offsetMs = 0): TimeWindow {
   return { fromMs: c.fromMs + offsetMs - HISTORY_SLACK_MS, toMs: c.toMs + offsetMs + HISTORY_SLACK_MS };
 }
 
-/**
- * Searches the order history for unresolved placements of this run, one search per send cluster
- * (their send times, or creation when unsent, moved onto the exchange's clock): the orders found by
- * clientOrderId, and the ids a search cut short by its page bound did not find (`unsure`: they may
- * be there, so their absence proves nothing).
- */
-export async function searchSent(
-  source: { ordersByClientId(ids: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> },
-  orders: readonly TrackedOrder[],
-  offsetMs = 0,
-): Promise<{ byCid: Map<string, Order>; unsure: Set<string> }> {
-  const byCid = new Map<string, Order>();
-  const unsure = new Set<string>();
-  for (const c of sendClusters(orders.map((o) => [o.clientOrderId, o.sentAtMs ?? o.createdAtMs] as const))) {
-    const res = await source.ordersByClientId(c.ids, clusterWindow(c, offsetMs));
-    for (const o of res.orders) if (o.clientOrderId !== undefined) byCid.set(o.clientOrderId, o);
-    if (!res.complete) for (const id of c.ids) if (!byCid.has(id)) unsure.add(id);
-  }
-  return { byCid, unsure };
+/** The order-history search by clientOrderId a history search needs (ReconcileSource.ordersByClientId). */
+export interface ClientIdSource {
+  ordersByClientId(ids: readonly string[], window?: TimeWindow, resume?: string): Promise<ClientIdSearch>;
 }
 
 /**
- * Searches of one run's order history that ended at their page bound without finding a placement.
- * Only a complete search proves a placement was never placed; one not found by a cut-short search
- * stays unknown and is searched again at the next reconciles, up to MAX_UNSURE_SEARCHES such searches.
+ * A search of one send cluster's window that its page bound cut short: where to read on. Shared by
+ * the placements it missed, which are searched on together.
+ */
+export interface CutShortSearch {
+  readonly window: TimeWindow;
+  /** The cursor of its first unread page; undefined when the source gave none (read again from the start). */
+  readonly resume: string | undefined;
+  /** The searches of this window so far (the first and each read on). */
+  readonly searches: number;
+  /** When the last of them was made, on a clock that never steps (ReconcileRunOptions.unsureRepeat). */
+  readonly atMs: number;
+}
+
+/** What searchSent found. */
+export interface SentSearch {
+  /** The orders found, by clientOrderId. */
+  readonly byCid: Map<string, Order>;
+  /** Placements a cut-short search did not find (they may be there): the search to read on. */
+  readonly missed: Map<string, CutShortSearch>;
+  /** Placements waiting on a cut-short search not read on this time (too soon: `repeat`). */
+  readonly waiting: Set<string>;
+}
+
+/**
+ * Searches the order history for unresolved placements of this run, one search per send cluster
+ * (their send times, or creation when unsent, moved onto the exchange's clock): the orders found by
+ * clientOrderId, and the ids a search cut short by its page bound did not find (`missed`: they may
+ * be there, so their absence proves nothing). A placement `unsure` holds (an earlier search of its
+ * window was cut short) is searched on from where that search stopped, in the same window, so each
+ * repeat reads pages none read before and a later one can reach the window's end; only once
+ * `repeat.everyMs` has passed since that search (`repeat.atMs`: now on the same clock), else it waits.
+ */
+export async function searchSent(
+  source: ClientIdSource,
+  orders: readonly TrackedOrder[],
+  offsetMs = 0,
+  unsure?: UnsureSearches,
+  repeat?: { readonly everyMs: number; readonly atMs: number },
+): Promise<SentSearch> {
+  const out: SentSearch = { byCid: new Map(), missed: new Map(), waiting: new Set() };
+  const atMs = repeat?.atMs ?? 0;
+  const fresh: TrackedOrder[] = [];
+  const resumed = new Map<CutShortSearch, string[]>();
+  for (const o of orders) {
+    const held = unsure?.held(o.clientOrderId);
+    if (held === undefined) fresh.push(o);
+    else if (repeat !== undefined && atMs - held.atMs < repeat.everyMs) out.waiting.add(o.clientOrderId);
+    else resumed.set(held, [...(resumed.get(held) ?? []), o.clientOrderId]);
+  }
+  const search = async (ids: string[], window: TimeWindow, before: CutShortSearch | undefined) => {
+    const res = await source.ordersByClientId(ids, window, before?.resume);
+    for (const o of res.orders) if (o.clientOrderId !== undefined) out.byCid.set(o.clientOrderId, o);
+    if (res.complete) return;
+    const next = { window, resume: res.resume, searches: (before?.searches ?? 0) + 1, atMs };
+    for (const id of ids) if (!out.byCid.has(id)) out.missed.set(id, next);
+  };
+  for (const [held, ids] of resumed) await search(ids, held.window, held);
+  for (const c of sendClusters(fresh.map((o) => [o.clientOrderId, o.sentAtMs ?? o.createdAtMs] as const))) {
+    await search(c.ids, clusterWindow(c, offsetMs), undefined);
+  }
+  return out;
+}
+
+/**
+ * Searches of one window (a send cluster's) that a placement may be missed by, all cut short by their
+ * page bound, each read on from where the last stopped (at most WINDOW_PAGES new pages each, so at
+ * most 5 × 25 pages of 200 per window). Only a complete search proves a placement was never placed;
+ * one still not found after this many is given up.
  */
 export const MAX_UNSURE_SEARCHES = 5;
 
 /**
- * How many cut-short searches missed each unresolved placement (RunReconcile's bound), kept across
- * reconciles by the engine.
- * @example if (unsure.missed(cid)) keepPending(); else giveUp();
+ * The cut-short searches that missed each unresolved placement, kept across reconciles by the
+ * engine: the next search of such a placement reads on from where the last stopped
+ * (searchSent), up to MAX_UNSURE_SEARCHES searches.
+ * @example if (unsure.keep(cid, missed)) keepUnknown(); else giveUp();
  */
 export class UnsureSearches {
-  readonly #missed = new Map<string, number>();
+  readonly #held = new Map<string, CutShortSearch>();
 
-  /** Counts one more cut-short search that missed `clientOrderId`; true while another may be made. */
-  missed(clientOrderId: string): boolean {
-    const n = (this.#missed.get(clientOrderId) ?? 0) + 1;
-    this.#missed.set(clientOrderId, n);
-    return n < MAX_UNSURE_SEARCHES;
+  /** The cut-short search `clientOrderId` waits on, if any. */
+  held(clientOrderId: string): CutShortSearch | undefined {
+    return this.#held.get(clientOrderId);
+  }
+
+  /**
+   * Keeps `clientOrderId` waiting on `search` (which missed it), to be read on later; false, and
+   * forgotten, once MAX_UNSURE_SEARCHES searches have missed it: give it up.
+   */
+  keep(clientOrderId: string, search: CutShortSearch): boolean {
+    if (search.searches >= MAX_UNSURE_SEARCHES) {
+      this.#held.delete(clientOrderId);
+      return false;
+    }
+    this.#held.set(clientOrderId, search);
+    return true;
   }
 
   /** Forgets every placement but those in `still` (answered, given up, or pruned since). */
   retain(still: ReadonlySet<string>): void {
-    for (const id of this.#missed.keys()) if (!still.has(id)) this.#missed.delete(id);
+    for (const id of this.#held.keys()) if (!still.has(id)) this.#held.delete(id);
   }
 
-  /** Placements being counted. */
+  /** Placements held. */
   get size(): number {
-    return this.#missed.size;
+    return this.#held.size;
   }
 }

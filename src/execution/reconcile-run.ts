@@ -17,9 +17,14 @@ export interface ReconcileSource {
   order(orderId: string): Promise<Order>;
   /**
    * The wallet's orders (any status) carrying these clientOrderIds, from GET /api/orders/history;
-   * `window` (epoch ms) bounds the search to the orders created in it, when given.
+   * `window` (epoch ms) bounds the search to the orders created in it, when given; `resume` (a
+   * cut-short search's ClientIdSearch.resume, same window) reads on from where that search stopped.
    */
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch>;
+  ordersByClientId(
+    clientOrderIds: readonly string[],
+    window?: TimeWindow,
+    resume?: string,
+  ): Promise<ClientIdSearch>;
   /** GET /api/me/trades, newest first. */
   trades(opts: {
     limit?: number;
@@ -55,6 +60,12 @@ export interface ReconcileRunOptions {
    * slack does not search the wrong minutes.
    */
   readonly clockOffsetMs?: number;
+  /**
+   * Spacing of the repeated searches of an unknown placement a cut-short search missed (searchSent):
+   * one is read on only `everyMs` after the last (`atMs`: now, on a clock that never steps), whatever
+   * triggered this run. Default: at every run.
+   */
+  readonly unsureRepeat?: { readonly everyMs: number; readonly atMs: number };
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -72,7 +83,8 @@ export interface ReconcileReport {
   readonly pending: number;
   /**
    * Unknown orders past their grace that a history search cut short by its page bound did not find:
-   * kept unknown (not proven never placed), searched again at the next reconcile (UnsureSearches).
+   * kept unknown (not proven never placed), searched on from where it stopped at a later reconcile
+   * (UnsureSearches, `unsureRepeat`).
    */
   readonly unsure: readonly string[];
   /**
@@ -111,7 +123,8 @@ export const DEFAULT_TRADE_PAGES = 50;
  * 1. open orders → updates, orphans, ghosts, unresolved unknowns;
  * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history, around
  *    their send times (searchSent); one past its grace is `never_placed` only when that search read
- *    its whole window, else kept unknown and searched again (`unsure`, bounded: `givenUp`);
+ *    its whole window, else kept unknown and searched on later from where it stopped (`unsure`,
+ *    bounded: `givenUp`);
  *    orphans adopted (`adopt`), the earlier fills of those already partly filled read (orderFills);
  * 3. trades backfill (orders resolved in 2 map their trades to tokens); trades of orders still unknown
  *    to the store are mapped by fetching their order (tokenOf).
@@ -147,16 +160,27 @@ export async function runReconcile(
   const unsure: string[] = [];
   const givenUp: string[] = [];
   const answered: SearchAnswer[] = [];
+  let waiting: ReadonlySet<string> = new Set();
   if (diff.unresolved.length > 0) {
-    const found = await searchSent(source, diff.unresolved, opts.clockOffsetMs);
+    const found = await searchSent(
+      source,
+      diff.unresolved,
+      opts.clockOffsetMs,
+      state.unsure,
+      opts.unsureRepeat,
+    );
+    waiting = found.waiting;
     for (const o of diff.unresolved) {
       const cid = o.clientOrderId;
+      // Its cut-short search is read on later: nothing new about it now.
+      if (waiting.has(cid)) continue;
       const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
       // Not found by a search cut short: that proves nothing, so not `never_placed` (as at start,
-      // resolveUnanswered). Searched again next time, up to the bound (counted only with the engine's
-      // UnsureSearches; without one, never given up).
-      if (u?.reason === NEVER_PLACED && found.unsure.has(cid)) {
-        if (state.unsure?.missed(cid) ?? true) {
+      // resolveUnanswered). Searched on from where it stopped, up to the bound (counted only with the
+      // engine's UnsureSearches; without one, searched again from the start and never given up).
+      const missed = found.missed.get(cid);
+      if (u?.reason === NEVER_PLACED && missed !== undefined) {
+        if (state.unsure?.keep(cid, missed) ?? true) {
           unsure.push(cid);
           continue;
         }
@@ -172,7 +196,7 @@ export async function runReconcile(
       } else pending++;
     }
   }
-  state.unsure?.retain(new Set(unsure));
+  state.unsure?.retain(new Set([...unsure, ...waiting]));
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];

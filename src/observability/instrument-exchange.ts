@@ -91,8 +91,12 @@ export function instrumentExchange<P extends ExchangePort & ReconcileSource>(
       timed(e.cancelAll, () => port.cancelAll(marketId), ok),
     openOrders: (): Promise<Order[]> => timed(e.openOrders, () => port.openOrders(), ok),
     order: (orderId: string): Promise<Order> => timed(e.order, () => port.order(orderId), ok),
-    ordersByClientId: (ids: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> =>
-      timed(e.ordersByClientId, () => port.ordersByClientId(ids, window), ok),
+    ordersByClientId: (
+      ids: readonly string[],
+      window?: TimeWindow,
+      resume?: string,
+    ): Promise<ClientIdSearch> =>
+      timed(e.ordersByClientId, () => port.ordersByClientId(ids, window, resume), ok),
     trades: (opts: { limit?: number; cursor?: string }) =>
       timed<{ trades: TradeRecord[]; nextCursor: string | null }>(e.trades, () => port.trades(opts), ok),
     positions: () => timed(e.positions, () => port.positions(), ok),

@@ -146,17 +146,23 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return toOrder(o);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
+  ordersByClientId(
+    clientOrderIds: readonly string[],
+    window?: TimeWindow,
+    resume?: string,
+  ): Promise<ClientIdSearch> {
     const wanted = new Set(clientOrderIds);
     const span = window === undefined ? {} : { from: window.fromMs, to: window.toMs };
+    const after = resume === undefined ? {} : { after: JSON.parse(resume) as Keyset };
     return this.#read(() => {
-      const page = this.#venue.orderHistory(this.#wallet, { limit: 1000, ...span });
+      const page = this.#venue.orderHistory(this.#wallet, { limit: 1000, ...span, ...after });
       const orders = page.items
         .filter((o) => o.clientOrderId !== undefined && wanted.has(o.clientOrderId))
         .map(toOrder);
-      // One page: complete when it was the last, or every id is on it.
+      // One page: complete when it was the last, or every id is on it; else read on after it.
       const seen = new Set(orders.map((o) => o.clientOrderId));
-      return { orders, complete: page.next === undefined || seen.size === wanted.size };
+      if (page.next === undefined || seen.size === wanted.size) return { orders, complete: true };
+      return { orders, complete: false, resume: JSON.stringify(page.next) };
     });
   }
 

@@ -47,7 +47,7 @@ describe("HttpExchange.ordersByClientId", () => {
     const recent = ["c2990", "c2995"];
     // Without a window: five pages of the oldest 1,000 orders, and not a trace of them.
     // It says so: not finding them there proves nothing.
-    expect(await exchange.ordersByClientId(recent)).toEqual({ orders: [], complete: false });
+    expect(await exchange.ordersByClientId(recent)).toEqual({ orders: [], complete: false, resume: "1000" });
     const window: TimeWindow = { fromMs: T0 + 2_900_000, toMs: T0 + 3_000_000 };
     const found = await exchange.ordersByClientId(recent, window);
     expect(found.orders.map((o) => o.id)).toEqual(["o2990", "o2995"]);
@@ -67,7 +67,11 @@ describe("HttpExchange.ordersByClientId", () => {
     expect(mid.complete).toBe(true);
     // On the page after the bound: not found, and not finding it proves nothing.
     const past = await exchange.ordersByClientId([`c${n - 1}`], window);
-    expect(past).toEqual({ orders: [], complete: false });
+    expect(past).toEqual({ orders: [], complete: false, resume: String(WINDOW_PAGES * 200) });
+    // Read on from where it stopped (same window): the next pages, so the search reaches the end.
+    const on = await exchange.ordersByClientId([`c${n - 1}`, "missing"], window, past.resume);
+    expect(on.orders.map((o) => o.id)).toEqual([`o${n - 1}`]);
+    expect(on.complete).toBe(true);
   });
 
   it("a record listed twice does not end the search before every id was seen", async () => {

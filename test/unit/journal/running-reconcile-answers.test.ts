@@ -37,7 +37,7 @@ async function journaledRun(search?: (ids: readonly string[]) => ClientIdSearch 
   rec.attach(h.engine);
   if (search !== undefined) {
     const real = h.exchange.ordersByClientId.bind(h.exchange);
-    h.exchange.ordersByClientId = async (ids, window) => search(ids) ?? real(ids, window);
+    h.exchange.ordersByClientId = async (ids, window, resume) => search(ids) ?? real(ids, window, resume);
   }
   const [yes] = h.tokens();
   h.crowdQuote(yes, "0.48", "0.52");
@@ -100,7 +100,7 @@ describe("journal: the running reconcile's answers to ambiguous placements", () 
 
   it("given up after cut-short searches: journaled, but still offered to the next start as unanswered", async () => {
     const { h, db, cid, restoreNow } = await journaledRun((ids) =>
-      ids.length > 0 ? { orders: [], complete: false } : undefined,
+      ids.length > 0 ? { orders: [], complete: false, resume: "next-page" } : undefined,
     );
     await h.run(10 * 60_000);
     expect(h.eventsOf("placements_answered").flatMap((e) => e.placements)).toMatchObject([

@@ -118,11 +118,15 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     return this.#inner.order(orderId);
   }
 
-  ordersByClientId(clientOrderIds: readonly string[], window?: TimeWindow): Promise<ClientIdSearch> {
+  ordersByClientId(
+    clientOrderIds: readonly string[],
+    window?: TimeWindow,
+    resume?: string,
+  ): Promise<ClientIdSearch> {
     this.#record("orders_by_client_id", clientOrderIds.join(","));
     return this.#inner
-      .ordersByClientId(clientOrderIds, window)
-      .then((r) => ({ orders: this.#listed([...r.orders]), complete: r.complete }));
+      .ordersByClientId(clientOrderIds, window, resume)
+      .then((r) => ({ ...r, orders: this.#listed([...r.orders]) }));
   }
 
   trades(opts: {
