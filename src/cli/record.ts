@@ -9,6 +9,7 @@ import {
   type RecordableChannel,
   type RecordSummary,
   record,
+  TOKEN_CHANNELS,
 } from "../gateway/record/recorder.js";
 import { createLogger } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
@@ -56,8 +57,12 @@ const HELP = [
   CONFIG_OPTION_HELP,
   `      --rotate-mb N       New file once the current one holds N MB compressed (default ${DEFAULT_ROTATE_MB}).`,
   `      --rotate-minutes N  New file once the current one is N minutes old (default ${DEFAULT_ROTATE_MINUTES}).`,
-  `      --channels LIST     Token channels to record (default ${DEFAULT_RECORD_CHANNELS.join(",")};`,
-  `                          any of ${RECORDABLE_CHANNELS.join(", ")}).`,
+  `      --channels LIST     Channels to record (default ${DEFAULT_RECORD_CHANNELS.join(",")};`,
+  `                          any of ${RECORDABLE_CHANNELS.join(", ")}). A list replaces the default:`,
+  "                          name condition_lifecycle,system to keep the markets' pauses, statuses and",
+  "                          resolutions and the platform's freezes, which `mm backtest` acts on.",
+  "                          condition_lifecycle follows each token's market (its conditionId, from the",
+  "                          token's first frame) and needs a token channel; system is platform_status.",
   `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
   `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
   `      --drain-seconds N   On stopping, how long the disk may take nothing before mm record gives up`,
@@ -237,6 +242,13 @@ function parseChannels(text: string | undefined): RecordableChannel[] {
   const bad = list.find((c) => !(RECORDABLE_CHANNELS as readonly string[]).includes(c));
   if (bad !== undefined || list.length === 0) {
     throw new UsageError(`--channels: expected a list of ${RECORDABLE_CHANNELS.join(", ")}`);
+  }
+  if (
+    list.includes("condition_lifecycle") &&
+    !list.some((c) => (TOKEN_CHANNELS as readonly string[]).includes(c))
+  ) {
+    // The markets are learned from the tokens' frames: without a token channel none would arrive.
+    throw new UsageError(`--channels: condition_lifecycle needs one of ${TOKEN_CHANNELS.join(", ")}`);
   }
   return list as RecordableChannel[];
 }

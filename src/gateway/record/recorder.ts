@@ -8,25 +8,44 @@ import { total } from "../counters.js";
 import type { GatewayFatalError } from "../errors.js";
 import { MarketDataFeed } from "../market-data-feed.js";
 import type { GatewayClientOptions, Revealable } from "../options.js";
-import type { MarketChannel } from "../types.js";
+import { type MarketChannel, PLATFORM_STATUS_ID } from "../types.js";
 import type { RejectedIds } from "../waiters.js";
+import { ConditionFollower } from "./condition-follower.js";
 import type { RecordWriteError } from "./errors.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 
-/** The token channels a recording may hold. */
-export const RECORDABLE_CHANNELS = [
+/** The channels subscribed with the recorded token ids. */
+export const TOKEN_CHANNELS = [
   "token_book",
   "token_trade_matches",
   "token_trade_settlements",
   "token_ohlc",
 ] as const satisfies readonly MarketChannel[];
+
+/**
+ * The channels a recording may hold: the token channels, condition_lifecycle of the tokens'
+ * markets (their conditionIds learned from the tokens' own frames: ConditionFollower) and
+ * system/platform_status.
+ */
+export const RECORDABLE_CHANNELS = [
+  ...TOKEN_CHANNELS,
+  "condition_lifecycle",
+  "system",
+] as const satisfies readonly MarketChannel[];
 export type RecordableChannel = (typeof RECORDABLE_CHANNELS)[number];
 
 /**
- * Books and trade prints: what the backtest needs to rebuild books and to drive fill models
- * (a resting quote fills when trades print through it).
+ * Books and trade prints (what the backtest needs to rebuild books and to drive fill models: a
+ * resting quote fills when trades print through it), and the markets' lifecycle and the platform
+ * status, which the replay acts on (src/backtest/sim/lifecycle.ts: a pause or a status makes the
+ * venue refuse placements, a resolution's payouts mark the positions, a freeze stops the engine).
  */
-export const DEFAULT_RECORD_CHANNELS: readonly RecordableChannel[] = ["token_book", "token_trade_matches"];
+export const DEFAULT_RECORD_CHANNELS: readonly RecordableChannel[] = [
+  "token_book",
+  "token_trade_matches",
+  "condition_lifecycle",
+  "system",
+];
 
 export interface RecordOptions {
   /** Base URL of the gateways ({ws_url}). */
@@ -75,6 +94,8 @@ export interface RecordSummary {
   readonly reconnects: number;
   /** Frames that failed validation (recorded anyway: the file holds what arrived). */
   readonly malformed: number;
+  /** Markets (conditionIds) whose condition_lifecycle was subscribed; 0 when it was not recorded. */
+  readonly conditions: number;
   /** Ids the server refused: every final refusal, and the first of each run of retried ones. */
   readonly rejected: readonly RejectedIds[];
   /** Set when the gateway closed for good (revoked key, …): the recording stopped early. */
@@ -110,8 +131,9 @@ export interface RecordSummary {
 export const DEFAULT_DRAIN_IDLE_MS = 30_000;
 
 /**
- * Records /ws/market: subscribes `channels` for `tokens` and writes every event frame, as
- * received, with its local receive time, into rotating gzip JSON Lines files in `outDir`
+ * Records /ws/market: subscribes `channels` for `tokens` (condition_lifecycle for the tokens'
+ * markets, once a token's first frame names its conditionId; system for platform_status) and
+ * writes every event frame, as received, with its local receive time, into rotating gzip JSON Lines files in `outDir`
  * (RotatingWriter). A BookTracker runs alongside (MarketDataFeed), so a sequence gap, a crossed
  * book or a reconnect triggers get_book_snapshot and the fresh snapshot lands in the file: a
  * replay heals where the live feed healed. Resolves when `signal` aborts (after closing the
@@ -158,8 +180,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     // A new file begins mid-stream: a fresh snapshot of every book makes it replayable alone (a
     // replay quotes a token only from a whole book). A token not subscribed is not asked for.
     onRotated: () => {
-      if ((opts.channels ?? DEFAULT_RECORD_CHANNELS).includes("token_book"))
-        for (const t of opts.tokens) client.requestBookSnapshot(t);
+      if (channels.includes("token_book")) for (const t of opts.tokens) client.requestBookSnapshot(t);
     },
   });
   const client = new GatewayClient({
@@ -173,6 +194,9 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     ...(opts.timing === undefined ? {} : { timing: opts.timing }),
   });
   const feed = new MarketDataFeed({ client, clock });
+  const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
+  const conditions = new ConditionFollower(client, opts.tokens);
+  if (channels.includes("condition_lifecycle")) client.onEvent((e) => conditions.see(e));
   if (opts.signal.aborted) stop(undefined);
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));
@@ -203,13 +227,16 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
 
   const subscribing = (async () => {
     await client.start();
-    const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
     let accepted = 0;
     for (const channel of channels) {
+      // condition_lifecycle follows the tokens' first frames (ConditionFollower, above).
+      if (channel === "condition_lifecycle") continue;
       const out =
         channel === "token_book"
           ? await feed.subscribeBooks(opts.tokens)
-          : await client.subscribe(channel, opts.tokens);
+          : channel === "system"
+            ? await client.subscribe("system", [PLATFORM_STATUS_ID])
+            : await client.subscribe(channel, opts.tokens);
       accepted += out.accepted.length;
     }
     opts.onSubscribed?.(accepted, rejected);
@@ -232,6 +259,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     frames: writer.frames,
     reconnects: c.reconnects,
     malformed: total(c.malformed),
+    conditions: conditions.conditions.length,
     rejected,
     recvTsClamped: writer.clockStepBacks.frames,
     clockStepBackMs: writer.clockStepBacks.maxStepMs,
