@@ -92,8 +92,18 @@ export interface RecordSummary {
    */
   readonly frames: number;
   readonly reconnects: number;
-  /** Frames that failed validation (recorded anyway: the file holds what arrived). */
+  /**
+   * Frames counted malformed. Those that failed an event's validation (a missing or bad field, an
+   * unknown type) are recorded as they arrived, for the replay's parser to refuse again; those
+   * counted in `malformedUnrecorded` are not in the files.
+   */
   readonly malformed: number;
+  /**
+   * Of `malformed`, the frames that could not be recorded: not JSON, not a JSON object, or without
+   * a string `type` (a record's frame is an object with a type; the replay could do nothing with
+   * them). Counted, never written.
+   */
+  readonly malformedUnrecorded: number;
   /** Markets (conditionIds) whose condition_lifecycle was subscribed; 0 when it was not recorded. */
   readonly conditions: number;
   /** Ids the server refused: every final refusal, and the first of each run of retried ones. */
@@ -122,6 +132,9 @@ export interface RecordSummary {
    */
   readonly drainAbandoned?: RecordWriteError;
 }
+
+/** The malformed reasons (GatewayConnection) of frames dropped before they reach onFrame. */
+const UNRECORDABLE = ["not_json", "not_object", "missing_type"] as const;
 
 /**
  * 30 s: a disk that answers at all answers within that (a busy NFS server, a slow USB stick); one
@@ -259,6 +272,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     frames: writer.frames,
     reconnects: c.reconnects,
     malformed: total(c.malformed),
+    malformedUnrecorded: UNRECORDABLE.reduce((n, reason) => n + (c.malformed[reason] ?? 0), 0),
     conditions: conditions.conditions.length,
     rejected,
     recvTsClamped: writer.clockStepBacks.frames,
