@@ -7,8 +7,9 @@ if (!existsSync(main)) {
   process.stderr.write("mm: the compiled CLI (dist/) is missing; run `npm run build` first\n");
   process.exit(1);
 }
-// Before loading the rest of mm (which takes a while): `mm run`/`mm paper` hold SIGTERM and the other
-// stop signals from here on, so a `docker stop` while mm loads is not dropped (node is PID 1 there).
+// Before loading the rest of mm (which takes a while): `mm run`/`mm paper`/`mm record` hold SIGTERM and
+// the other stop signals from here on, so a `docker stop` while mm loads is not dropped (node is PID 1
+// there).
 const early = new URL("../dist/src/app/early-signals.js", import.meta.url);
 const { holdEarlySignals } = await import(early.href);
 holdEarlySignals(process.argv.slice(2));

@@ -1,10 +1,21 @@
 // Kept free of imports: bin/mm.js loads this before the rest of mm, so it must load in moments.
 
-/** The commands whose signals are held from their first moment (the long-running daemons). */
-const HOLDING_COMMANDS = new Set(["run", "paper"]);
-
-/** The signals held: the stop requests and the kill switch's re-arm. */
+/** Every signal held for some command: the stop requests and the kill switch's re-arm. */
 const HELD = ["SIGINT", "SIGTERM", "SIGHUP", "SIGUSR2"] as const;
+
+/**
+ * The long-running commands whose signals are held from their first moment, and which: the
+ * daemons take all four; `mm record` only its stop signals (it has no re-arm, and a held SIGUSR2
+ * nobody takes would be swallowed instead of having its default effect).
+ */
+const HOLDING_COMMANDS: ReadonlyMap<string, readonly NodeJS.Signals[]> = new Map<
+  string,
+  readonly NodeJS.Signals[]
+>([
+  ["run", HELD],
+  ["paper", HELD],
+  ["record", ["SIGINT", "SIGTERM", "SIGHUP"]],
+]);
 
 interface Holding {
   /** The held signals received so far, in order of arrival. */
@@ -15,19 +26,21 @@ interface Holding {
 let holding: Holding | undefined;
 
 /**
- * Holds SIGINT, SIGTERM, SIGHUP and SIGUSR2 for `mm run` / `mm paper` (`argv[0]`) from the first
- * moment of the process until the daemon's own handlers take them (takeEarlySignals). Without a
- * handler, a signal in that window (module loading, reading the configuration) has its default
- * effect, and as PID 1 (the Docker image runs node as the container's init) the kernel drops it:
- * a `docker stop` then goes unheard, mm starts and quotes, and is SIGKILLed with its quotes
- * resting. Held, the stop request reaches the lifecycle, which abandons the start. Other commands
- * keep Node's defaults. Installs once per process.
+ * Holds SIGINT, SIGTERM, SIGHUP and SIGUSR2 for `mm run` / `mm paper` (`argv[0]`), and SIGINT,
+ * SIGTERM and SIGHUP for `mm record`, from the first moment of the process until the command's
+ * own handlers take them (takeEarlySignals). Without a handler, a signal in that window (module
+ * loading, reading the configuration) has its default effect, and as PID 1 (the Docker image runs
+ * node as the container's init) the kernel drops it: a `docker stop` then goes unheard, mm starts
+ * (quotes, or records) and is SIGKILLed at the end of the grace period, its quotes resting or the
+ * recording's last second lost. Held, the stop request reaches the command, which stops at once.
+ * Other commands keep Node's defaults. Installs once per process.
  * @example holdEarlySignals(process.argv.slice(2)); // bin/mm.js, before importing the CLI
  */
 export function holdEarlySignals(argv: readonly string[]): void {
-  if (holding !== undefined || !HOLDING_COMMANDS.has(argv[0] ?? "")) return;
+  const held = HOLDING_COMMANDS.get(argv[0] ?? "");
+  if (holding !== undefined || held === undefined) return;
   const state: Holding = { received: [], handlers: new Map() };
-  for (const sig of HELD) {
+  for (const sig of held) {
     const h = () => void state.received.push(sig);
     process.on(sig, h);
     state.handlers.set(sig, h);

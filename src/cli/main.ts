@@ -126,8 +126,9 @@ export function processIo(): CliIo {
 
 /**
  * Entry used by bin/mm.js: runs `mm` on the process and sets its exit code. `mm run`/`mm paper`
- * hold their stop and re-arm signals first thing (holdEarlySignals; bin/mm.js holds them earlier
- * still, before loading the CLI), so a signal while the configuration is read is not lost. A
+ * hold their stop and re-arm signals first thing, `mm record` its stop signals (holdEarlySignals;
+ * bin/mm.js holds them earlier still, before loading the CLI), so a signal while the configuration
+ * is read is not lost. A
  * reader that goes away (a closed terminal after SIGHUP, `mm report | head`) silences the output
  * instead of killing the process mid-command.
  */

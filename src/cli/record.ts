@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
+import { takeEarlySignals } from "../app/early-signals.js";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
 import {
@@ -204,6 +205,9 @@ function stopSignal(given: AbortSignal | undefined): { signal: AbortSignal; rele
   // A closed terminal: flush and close like SIGTERM. `on`, not `once`: a hangup usually comes twice,
   // and the second must not kill the recorder while it flushes.
   process.on("SIGHUP", stop);
+  // Once ours are installed (so that a signal always has a handler: as PID 1 one meanwhile would be
+  // dropped): a stop held since the process began (bin/mm.js, runCli) stops the recording at once.
+  if (takeEarlySignals(["SIGINT", "SIGTERM", "SIGHUP"]).length > 0) stop();
   return {
     signal: ac.signal,
     release: () => {

@@ -1,10 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMockExchange } from "../../../src/mock/mock-exchange.js";
 import { childSlots, spawnMm } from "../../e2e/support.js";
+import { canUnshare, configPipe, forkedChild, whenReading } from "../../support/signal-window.js";
 import { daemonEnv, market, openOnMock, SCENARIO, seedMarket, waitFor } from "./support.js";
 
 const slots = childSlots();
@@ -12,54 +10,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** Whether this machine lets us run a process as PID 1 of a new PID namespace (as in a container). */
-const canUnshare = (() => {
-  const args = process.getuid?.() === 0 ? [] : ["--user", "--map-root-user"];
-  const r = spawnSync("unshare", [...args, "--pid", "--fork", "true"], { timeout: 5_000 });
-  return r.status === 0 ? args : undefined;
-})();
-
-/** A named pipe to pass as `--config`: mm's read of it waits until the test writes the file. */
-function configPipe(): string {
-  const dir = mkdtempSync(join(tmpdir(), "mm-early-signal-"));
-  dirs.push(dir);
-  const fifo = join(dir, "late.json");
-  execFileSync("mkfifo", ["-m", "600", fifo]);
-  return fifo;
-}
-
-/** Waits until mm reads `fifo` (a writer can open it without blocking), then gives it `text`. */
-async function whenReading(fifo: string, send: () => void, text: string): Promise<void> {
-  const fd = await waitFor(
-    () => {
-      try {
-        return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-      } catch {
-        return undefined; // ENXIO: nobody reads it yet
-      }
-    },
-    20_000,
-    "mm to read its --config file",
-  );
-  send();
-  // Let the signal land while mm is still blocked in its read of the configuration.
-  await new Promise((r) => setTimeout(r, 200));
-  writeSync(fd, text);
-  closeSync(fd);
-}
-
-/** The pid (in our namespace) of the process `unshare --fork` started: PID 1 inside its namespace. */
-function forkedChild(unsharePid: number): number | undefined {
-  try {
-    const pid = Number(
-      readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, "utf8").trim().split(" ")[0],
-    );
-    return pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A stop signal that arrives before `mm run` has started its lifecycle (while node loads mm, or while
@@ -79,7 +29,7 @@ describe("mm run: a stop signal before the lifecycle exists", () => {
     slots.mock = mock;
     const arg = market("arg-vs-fra-final-arg-win");
     seedMarket(mock, arg, "0.50", "0.60");
-    const fifo = configPipe();
+    const fifo = configPipe(dirs);
     const mm = spawnMm(
       ["run", "--config", fifo],
       daemonEnv(mock, [arg.slug], { MM_SHUTDOWN_TIMEOUT_MS: "3000" }),
