@@ -1,17 +1,20 @@
+import { settings } from "./schema.js";
 import { REDACTED } from "./secret.js";
 import type { MmConfig } from "./types.js";
 
 /**
  * The effective configuration as plain JSON for display (`mm config`): every setting, the files
  * layered, and for each secret whether it is present, where it came from and its public parts
- * (API key id, wallet address). Secret values appear only as "[REDACTED]".
+ * (API key id, wallet address). Secret values appear only as "[REDACTED]". An empty setting (the
+ * loaded config's null: no user wallet, no key file…) is shown as "", as a config file holds it, so
+ * that the output without `files`, `secrets.apiKey` and `secrets.privateKey` loads back as a file.
  */
 export function describeConfig(config: MmConfig): Record<string, unknown> {
-  const { files, secrets, ...settings } = config;
+  const { files, secrets, ...rest } = config;
   const { apiKey, privateKey } = secrets;
-  return {
+  const shown: Record<string, unknown> = structuredClone({
     files,
-    ...settings,
+    ...rest,
     secrets: {
       apiKeyFile: secrets.apiKeyFile,
       privateKeyFile: secrets.privateKeyFile,
@@ -31,5 +34,22 @@ export function describeConfig(config: MmConfig): Record<string, unknown> {
           ? { present: false, value: null }
           : { present: true, value: REDACTED, source: privateKey.source, address: privateKey.address },
     },
-  };
+  });
+  emptyAsString(shown);
+  return shown;
 }
+
+/** Replaces null by "" at every setting whose schema default is "" (its file form when empty). */
+function emptyAsString(shown: Record<string, unknown>): void {
+  for (const { path, spec } of settings()) {
+    if (spec.default !== "") continue;
+    const keys = path.split(".");
+    const last = keys.pop() as string;
+    let parent: unknown = shown;
+    for (const k of keys) parent = isObject(parent) ? parent[k] : undefined;
+    if (isObject(parent) && parent[last] === null) parent[last] = "";
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { exceedsDepth, MAX_CONFIG_DEPTH } from "./depth.js";
 import type { ConfigIssue } from "./errors.js";
 import { type JsonType, jsonTypeOf } from "./formats.js";
-import { isSetting, type SchemaNode, schema } from "./schema.js";
+import { isSetting, type SchemaNode, type SettingSpec, schema } from "./schema.js";
 import { isSecretKeyName, secretShape } from "./secret-shapes.js";
 
 /** A config file after the structural check: only known settings of the right JSON type remain. */
@@ -95,9 +95,10 @@ function checkGroup(
     } else if (child === undefined) {
       issues.push({ field: path, message: `unknown setting ${where}` });
     } else {
-      const problem = jsonProblem(value, jsonTypeOf(child.format));
+      const taken = booleanAsString(value, child.format);
+      const problem = jsonProblem(taken, jsonTypeOf(child.format));
       if (problem === null) {
-        out[key] = value;
+        out[key] = taken;
         paths.push(path);
       } else {
         issues.push({ field: path, message: `${problem} ${where}` });
@@ -144,6 +145,16 @@ function findSecrets(key: string, value: unknown, path: string, file: string, na
   }
   if (typeof value !== "object" || value === null) return [];
   return Object.entries(value).flatMap(([k, v]) => findSecrets(k, v, `${path}.${k}`, file, names));
+}
+
+/**
+ * A JSON boolean for a setting whose values are the strings "true" and "false" (journal.enabled,
+ * log.pretty) as that string: `mm config` prints those settings as booleans (the loaded config holds
+ * booleans), and its output must load back from a file. Any other value is returned unchanged.
+ */
+function booleanAsString(value: unknown, format: SettingSpec["format"]): unknown {
+  if (typeof value !== "boolean" || typeof format === "string") return value;
+  return format.includes("true") && format.includes("false") ? String(value) : value;
 }
 
 /** Why a file value has the wrong JSON type for its setting, or null. Maps must hold strings. */

@@ -134,7 +134,7 @@ describe("mm (child process)", () => {
     expect(out.exchange?.baseUrl).toBe("https://a.example.invalid");
     expect(out.log).toEqual({ level: "warn", pretty: false });
     expect(out.secrets).toEqual({
-      apiKeyFile: null,
+      apiKeyFile: "",
       privateKeyFile: pk,
       apiKey: { present: true, value: "[REDACTED]", source: "env MM_API_KEY", svc: "mm", env: "live", keyId },
       privateKey: { present: true, value: "[REDACTED]", source: `file ${pk}`, address: ADDRESS },

@@ -247,8 +247,8 @@ describe("no secret leaks", () => {
       expectNoSecret(text, key, secret, PRIVATE_KEY);
     }
     expect(shown.secrets).toEqual({
-      apiKeyFile: null,
-      privateKeyFile: null,
+      apiKeyFile: "",
+      privateKeyFile: "",
       apiKey: { present: true, value: "[REDACTED]", source: "env MM_API_KEY", svc: "mm", env: "live", keyId },
       privateKey: {
         present: true,
