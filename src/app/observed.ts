@@ -18,22 +18,40 @@ import type { Daemon } from "./daemon.js";
  * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it. An
  * address that cannot be bound (not this machine's, unresolvable, a privileged port) is a
  * configuration error naming metrics.host or metrics.port in both.
- * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }));
+ *
+ * `problems` are the configuration problems the caller found before (missing start settings, a
+ * scenario paper cannot trade with): they and a bind problem are thrown together in one
+ * ConfigError, before anything is logged, so the first line an operator sees of a run that cannot
+ * start is never "metrics at …", and one attempt names every problem.
+ * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }), startSettingsIssues(config));
  */
 export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop" | "done">>(
   config: MmConfig,
   logger: Logger,
   freePortWhenBusy: boolean,
   start: (metrics: Metrics) => Promise<D>,
+  problems: readonly ConfigIssue[] = [],
 ): Promise<D & { readonly observability: { readonly url: string; readonly metrics: Metrics } }> {
   const registry = new Registry();
+  let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
+  let server: ObservabilityServer;
+  try {
+    server = await listen(config, registry, () => readiness(), freePortWhenBusy);
+  } catch (err) {
+    if (err instanceof ConfigError && problems.length > 0)
+      throw new ConfigError([...problems, ...err.issues]);
+    throw err;
+  }
+  if (problems.length > 0) {
+    await server.close();
+    throw new ConfigError(problems);
+  }
+  // After the listen: its failure leaves no metrics timers to stop.
   const metrics = createMetrics({
     registry,
     maxMarketLabels: config.metrics.maxMarketLabels,
     reconcileIntervalMs: config.reconcile.intervalMs,
   });
-  let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
-  const server = await listen(config, registry, () => readiness(), freePortWhenBusy);
   logger.info(
     { metrics: `${server.url}/metrics` },
     `metrics at ${server.url}/metrics, liveness ${server.url}/health, readiness ${server.url}/ready`,

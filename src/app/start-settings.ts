@@ -9,12 +9,11 @@ export const NO_MARKETS_ISSUE: ConfigIssue = {
 };
 
 /**
- * Checks, before anything is opened, the settings the daemon needs beyond a valid configuration:
- * the API key, the wallet key and a non-empty `engine.markets`. Every missing one is named in one
- * ConfigError, so a first `mm run` lists all it lacks instead of one per attempt.
- * @example requireStartSettings(config); // throws ConfigError (exit 2) naming each missing setting
+ * The settings the daemon needs beyond a valid configuration that are missing: the API key, the
+ * wallet key and a non-empty `engine.markets`, one issue each (none when all are there).
+ * @example startSettingsIssues(config); // [] when mm run can start
  */
-export function requireStartSettings(config: MmConfig): void {
+export function startSettingsIssues(config: MmConfig): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const need of [requireApiKey, requirePrivateKey]) {
     try {
@@ -25,5 +24,16 @@ export function requireStartSettings(config: MmConfig): void {
     }
   }
   if (config.engine.markets.length === 0) issues.push(NO_MARKETS_ISSUE);
+  return issues;
+}
+
+/**
+ * Checks, before anything is opened, the settings the daemon needs beyond a valid configuration
+ * (startSettingsIssues). Every missing one is named in one ConfigError, so a first `mm run` lists
+ * all it lacks instead of one per attempt.
+ * @example requireStartSettings(config); // throws ConfigError (exit 2) naming each missing setting
+ */
+export function requireStartSettings(config: MmConfig): void {
+  const issues = startSettingsIssues(config);
   if (issues.length > 0) throw new ConfigError(issues);
 }

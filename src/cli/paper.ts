@@ -4,12 +4,17 @@ import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { PAPER_PORT, paperConfigFile, paperTicksEnv } from "../app/paper.js";
+import { paperCredentials } from "../app/paper-credentials.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
+import { NO_MARKETS_ISSUE } from "../app/start-settings.js";
 import { superviseDaemon } from "../app/supervise.js";
+import { ConfigError, type ConfigIssue } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
+import type { MmConfig } from "../config/types.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
+import type { Scenario } from "../mock/scenario/types.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
 import {
@@ -83,6 +88,8 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         cwd: io.cwd,
       });
       warnSettings(early, io);
+      // Checked with the metrics port before anything is logged or started: all problems at once.
+      const problems = paperProblems(early, scenario);
       // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
       const secrets = [
         ...scenario.apiKeys.map((k) => k.key),
@@ -100,20 +107,25 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
         return await superviseDaemon(
           "paper",
           (onStopping, stopRequested) =>
-            observed(early, logger, true, (metrics) =>
-              startPaperDaemon({
-                files,
-                env: io.env,
-                cwd: io.cwd,
-                port,
-                flow: values["no-flow"] !== true,
-                ...(values.journal === undefined ? {} : { journalPath: values.journal }),
-                logger,
-                onStopping,
-                stopRequested,
-                scenario,
-                metrics,
-              }),
+            observed(
+              early,
+              logger,
+              true,
+              (metrics) =>
+                startPaperDaemon({
+                  files,
+                  env: io.env,
+                  cwd: io.cwd,
+                  port,
+                  flow: values["no-flow"] !== true,
+                  ...(values.journal === undefined ? {} : { journalPath: values.journal }),
+                  logger,
+                  onStopping,
+                  stopRequested,
+                  scenario,
+                  metrics,
+                }),
+              problems,
             ).then((d) => rearm.started(d)),
           early.shutdown.timeoutMs,
           scrubbingWriter(io.stderr, secrets),
@@ -124,6 +136,23 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       }
     },
   };
+}
+
+/**
+ * What would stop the paper daemon's start as configuration (exit 2), found before the mock or the
+ * metrics server start: a scenario paper cannot trade with (paperCredentials, checked again at the
+ * start) and an empty engine.markets. The keys come from the scenario, so they are not missing.
+ */
+function paperProblems(config: MmConfig, scenario: Scenario): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  try {
+    paperCredentials(scenario, Date.now());
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    issues.push(...e.issues);
+  }
+  if (config.engine.markets.length === 0) issues.push(NO_MARKETS_ISSUE);
+  return issues;
 }
 
 /**

@@ -5,6 +5,7 @@ import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
+import { startSettingsIssues } from "../app/start-settings.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
@@ -76,20 +77,27 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
           deps.logDestination ?? stdoutLogDestination(options.pretty ?? process.stdout.isTTY === true),
       });
       const journal = runJournalSettings(config, io);
+      // Checked with the metrics port before anything is logged or opened: all problems at once.
+      const problems = startSettingsIssues(config);
       // Before the start: mm advises `kill -USR2` during it (a kill switch tripped in an earlier run).
       const rearm = rearmOnSignal(logger);
       try {
         return await superviseDaemon(
           "run",
           (onStopping, stopRequested) =>
-            observed(config, logger, false, (metrics) =>
-              startDaemon(config, {
-                logger,
-                onStopping,
-                stopRequested,
-                metrics,
-                ...(journal === undefined ? {} : { journal }),
-              }),
+            observed(
+              config,
+              logger,
+              false,
+              (metrics) =>
+                startDaemon(config, {
+                  logger,
+                  onStopping,
+                  stopRequested,
+                  metrics,
+                  ...(journal === undefined ? {} : { journal }),
+                }),
+              problems,
             ).then((d) => rearm.started(d)),
           config.shutdown.timeoutMs,
           // A start failure may quote an exchange answer, which may echo the key (read from a file).

@@ -78,8 +78,15 @@ describe("mm run / mm paper on the command line", () => {
       MM_EXCHANGE_BASE_URL: "http://127.0.0.1:9", // nothing listens: nothing may be sent
     });
     expect(await main(["run"], a)).toBe(2);
+    // Named with the missing start settings, in one attempt (review17 Q2).
     expect(a.err()).toBe(
-      "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0\n",
+      [
+        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
+        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
+        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
+        "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0",
+        "",
+      ].join("\n"),
     );
   });
 
