@@ -1,8 +1,11 @@
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { takeEarlySignals } from "../app/early-signals.js";
+import { exchangeClient } from "../app/exchange.js";
+import { restStatusSource } from "../app/record-status.js";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
+import { LiveClock } from "../core/live-clock.js";
 import {
   DEFAULT_DRAIN_IDLE_MS,
   DEFAULT_RECORD_CHANNELS,
@@ -64,13 +67,16 @@ const HELP = [
   "                          resolutions and the platform's freezes, which `mm backtest` acts on.",
   "                          condition_lifecycle follows each token's market (its conditionId, from the",
   "                          token's first frame) and needs a token channel; system is platform_status.",
+  "                          After each (re)subscribe of either, the current status is read over REST",
+  "                          (exchange.baseUrl: GET /api/markets/{slug}, GET /api/platform/status) and",
+  '                          recorded, marked "sid":"rest" (failures: the summary\'s statusReads.failed).',
   `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
   `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
   `      --drain-seconds N   On stopping, how long the disk may take nothing before mm record gives up`,
   `                          on the frames it has not written and exits 1 (default ${DEFAULT_DRAIN_SECONDS}).`,
   "  -h, --help              Show this help.",
   "",
-  "The gateway URL is exchange.wsUrl (MM_EXCHANGE_WS_URL); the API key comes from MM_API_KEY or",
+  "The gateway URL is exchange.wsUrl (MM_EXCHANGE_WS_URL), the HTTP API exchange.baseUrl; the API key comes from MM_API_KEY or",
   "secrets.apiKeyFile. Exit code 1 when the gateway closes for good (revoked, expired or suspended",
   "key: the files written so far are complete) or when writing fails (disk full, or a disk that",
   "fell --buffer-mb behind: the frames received before are written first, as long as the disk",
@@ -125,6 +131,10 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
         destination: { write: (line: string) => io.stderr(line) },
         base: { cmd: "record" },
       });
+      const clock = deps.clock ?? new LiveClock();
+      // The markets' and the platform's statuses are read over REST at each (re)subscribe: pushes
+      // carry only changes, and one made while the socket was down would be missing otherwise.
+      const http = exchangeClient(config, clock, logger);
       const { signal, release } = stopSignal(deps.signal);
       let summary: RecordSummary;
       try {
@@ -143,7 +153,8 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
           drainIdleMs,
           signal,
           logger,
-          ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+          clock,
+          statusSource: restStatusSource(http),
           ...(deps.openSink === undefined ? {} : { openSink: deps.openSink }),
           onSubscribed: (accepted, rejected) =>
             io.stderr(
@@ -152,6 +163,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
             ),
         });
       } finally {
+        http.close();
         release();
       }
       const { fatal, writeError, drainAbandoned, ...rest } = summary;

@@ -13,6 +13,7 @@ import type { RejectedIds } from "../waiters.js";
 import { ConditionFollower } from "./condition-follower.js";
 import type { RecordWriteError } from "./errors.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
+import { type StatusReadCounts, StatusReads, type StatusSource } from "./status-reads.js";
 
 /** The channels subscribed with the recorded token ids. */
 export const TOKEN_CHANNELS = [
@@ -79,6 +80,13 @@ export interface RecordOptions {
   readonly drainIdleMs?: number;
   /** Where a file's compressed bytes go; default the file itself (tests pass a disk that stalls). */
   readonly openSink?: (path: string) => Writable;
+  /**
+   * Where the markets' and the platform's current statuses are read (REST) each time their
+   * condition_lifecycle or system subscription is (re)accepted: written into the recording as
+   * `market_status` / `platform_status` frames with sid "rest" (StatusReads). Without it, a status
+   * that changed while the socket was down is missing from the recording.
+   */
+  readonly statusSource?: StatusSource;
   /** Called once the subscriptions are answered. */
   readonly onSubscribed?: (accepted: number, rejected: readonly RejectedIds[]) => void;
 }
@@ -106,6 +114,12 @@ export interface RecordSummary {
   readonly malformedUnrecorded: number;
   /** Markets (conditionIds) whose condition_lifecycle was subscribed; 0 when it was not recorded. */
   readonly conditions: number;
+  /**
+   * The statuses read over REST at each (re)subscribe of condition_lifecycle and system: how many
+   * were recorded, failed (nothing recorded for them) or were superseded by a push; all 0 without
+   * a statusSource.
+   */
+  readonly statusReads: StatusReadCounts;
   /** Ids the server refused: every final refusal, and the first of each run of retried ones. */
   readonly rejected: readonly RejectedIds[];
   /** Set when the gateway closed for good (revoked key, …): the recording stopped early. */
@@ -210,6 +224,20 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
   const conditions = new ConditionFollower(client, opts.tokens);
   if (channels.includes("condition_lifecycle")) client.onEvent((e) => conditions.see(e));
+  // After every (re)connect the pushes resume with changes only: what changed meanwhile is read.
+  const reads =
+    opts.statusSource === undefined
+      ? undefined
+      : new StatusReads({
+          source: opts.statusSource,
+          clock,
+          logger: opts.logger,
+          write: (frame) => void writer.write({ recvTs: clock.now(), frame }),
+        });
+  if (reads !== undefined) {
+    client.onAccepted((channel, ids) => reads.accepted(channel, ids));
+    client.onEvent((e) => reads.seen(e));
+  }
   if (opts.signal.aborted) stop(undefined);
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));
@@ -260,6 +288,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   // holding the event loop, and the process must not exit under a running recording.
   const hold = setInterval(() => undefined, 1 << 30);
   const fatal = await stopped;
+  reads?.stop();
   clock.cancelTimer(flushTimer);
   await feed.close();
   // Held while closing too: the drain's deadline is a LiveClock timer (unref'd), and a stream that
@@ -274,6 +303,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     malformed: total(c.malformed),
     malformedUnrecorded: UNRECORDABLE.reduce((n, reason) => n + (c.malformed[reason] ?? 0), 0),
     conditions: conditions.conditions.length,
+    statusReads: reads?.counts ?? { recorded: 0, failed: 0, superseded: 0 },
     rejected,
     recvTsClamped: writer.clockStepBacks.frames,
     clockStepBackMs: writer.clockStepBacks.maxStepMs,

@@ -7,6 +7,7 @@ import { buildMockContext } from "../../../src/mock/build-context.js";
 import type { MockContext } from "../../../src/mock/context.js";
 import { MockAdmin } from "../../../src/mock/faults/admin.js";
 import { listenHttp } from "../../../src/mock/http/listen.js";
+import { httpRoutes } from "../../../src/mock/http/routes/index.js";
 import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import type { MarketScenario, Scenario } from "../../../src/mock/scenario/types.js";
 import { attachGateways, type Gateways } from "../../../src/mock/ws/index.js";
@@ -46,17 +47,19 @@ export interface Mock {
   readonly gateways: Gateways;
   /** ws://127.0.0.1:<port> (the client appends /ws/market). */
   readonly wsUrl: string;
+  /** http://127.0.0.1:<port>: the spec's HTTP endpoints (mm record reads the markets' statuses there). */
+  readonly httpUrl: string;
   /** partner-mm's full-scope key. */
   readonly key: string;
   close(): Promise<void>;
 }
 
-/** The mock exchange on 127.0.0.1 (default scenario, SimClock at T0, no flow, no HTTP routes). */
+/** The mock exchange on 127.0.0.1 (default scenario, SimClock at T0, no flow; its HTTP endpoints, no admin routes). */
 export async function startMock(opts: { allowedOrigins?: string[] } = {}): Promise<Mock> {
   const scenario = loadScenario(defaultScenarioPath());
   const clock = new SimClock(T0);
   const ctx = buildMockContext({ scenario, clock });
-  const http = await listenHttp(ctx, []);
+  const http = await listenHttp(ctx, httpRoutes(ctx));
   const gateways = attachGateways(
     http.server,
     ctx,
@@ -74,6 +77,7 @@ export async function startMock(opts: { allowedOrigins?: string[] } = {}): Promi
     admin,
     gateways,
     wsUrl: http.url.replace(/^http/, "ws"),
+    httpUrl: http.url,
     key,
     close: async () => {
       await gateways.close();

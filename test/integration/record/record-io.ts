@@ -7,7 +7,12 @@ export function recordIo(mock: Mock, cwd: string) {
   const io = {
     stdout: (t: string) => void out.push(t),
     stderr: (t: string) => void err.push(t),
-    env: { MM_API_KEY: mock.key, MM_EXCHANGE_WS_URL: mock.wsUrl, MM_LOG_LEVEL: "warn" },
+    env: {
+      MM_API_KEY: mock.key,
+      MM_EXCHANGE_WS_URL: mock.wsUrl,
+      MM_EXCHANGE_BASE_URL: mock.httpUrl,
+      MM_LOG_LEVEL: "warn",
+    },
     cwd,
   };
   return { io, out, err };

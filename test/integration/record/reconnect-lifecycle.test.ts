@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -7,7 +9,7 @@ import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { recordIo } from "../record/record-io.js";
+import { recordIo } from "./record-io.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-rev-rec-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,7 +25,7 @@ async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
   return recs;
 }
 
-describe("review17 r3b: mm record's lifecycle across a reconnect", () => {
+describe("mm record: lifecycle across a reconnect (review17 r3b)", () => {
   it("a market that reopened while the recorder was reconnecting is open in the recording after it", async () => {
     mock = await startMock();
     const m = market(mock);
@@ -46,7 +48,12 @@ describe("review17 r3b: mm record's lifecycle across a reconnect", () => {
     await settle(300);
     ac.abort();
     expect(await running, err.join("")).toBe(0);
-    const summary = JSON.parse(out.join("")) as { outDir: string; files: string[]; reconnects: number };
+    const summary = JSON.parse(out.join("")) as {
+      outDir: string;
+      files: string[];
+      reconnects: number;
+      statusReads: { recorded: number; failed: number; superseded: number };
+    };
     expect(summary.reconnects).toBeGreaterThan(0);
     const recs = await readAll(summary.files);
     // The recording: paused, then the resubscribe's snapshots (the reconnect), and no word since.
@@ -54,6 +61,22 @@ describe("review17 r3b: mm record's lifecycle across a reconnect", () => {
     const back = recs.find((r) => r.frame.type === "book_snapshot" && r.recvTs > pausedAt)?.recvTs;
     expect(back, "the resubscribe's snapshots").toBeDefined();
     expect(mock.ctx.venue.market(m.id)?.status).toBe("OPEN"); // the exchange's market is open
+    // The fix: at each (re)subscribe the recorder reads the market's record (and the platform's
+    // status) over REST and records it, marked as a read (sid "rest", `via`).
+    const reads = recs.filter((r) => r.frame.sid === "rest");
+    const reopened = reads.find(
+      (r) => r.frame.type === "market_status" && r.recvTs >= pausedAt && r.frame.id === m.conditionId,
+    );
+    expect(reopened?.frame.data, "the market's status read after the reconnect").toMatchObject({
+      conditionId: m.conditionId,
+      status: "OPEN",
+    });
+    expect(reopened?.frame.via).toBe(`GET /api/markets/${m.slug}`);
+    expect(
+      reads.some((r) => r.frame.type === "platform_status" && r.frame.via === "GET /api/platform/status"),
+    ).toBe(true);
+    expect(summary.statusReads.failed).toBe(0);
+    expect(summary.statusReads.recorded).toBeGreaterThanOrEqual(4); // market and platform, before and after
 
     const config = parseReplayConfig([
       { strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } } },
@@ -75,5 +98,43 @@ describe("review17 r3b: mm record's lifecycle across a reconnect", () => {
       placedAt.filter((t) => t >= (back as number)).length,
       "quotes after the reconnect, the market being open",
     ).toBeGreaterThan(0);
+  }, 30_000);
+});
+
+describe("mm record: a status that cannot be read over REST", () => {
+  it("records nothing for it, counts it in the summary and keeps recording books", async () => {
+    mock = await startMock();
+    const m = market(mock);
+    churn(mock, m, 20, 3);
+    const { io, out, err } = recordIo(mock, root);
+    // An exchange whose HTTP API answers nothing: a port just closed.
+    const closed = createServer();
+    await new Promise<void>((ok) => closed.listen(0, "127.0.0.1", ok));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((ok) => closed.close(ok));
+    const env = { ...io.env, MM_EXCHANGE_BASE_URL: `http://127.0.0.1:${port}` };
+    const ac = new AbortController();
+    const running = createRecordCommand({ signal: ac.signal }).run(
+      ["--tokens", `${m.yesTokenId},${m.noTokenId}`, "--out", "unread"],
+      { ...io, env },
+    );
+    await until(
+      () => err.filter((l) => l.includes("status read over REST failed")).length >= 2,
+      "the market's and the platform's reads to fail",
+      { timeoutMs: 20_000 },
+    );
+    churn(mock, m, 10, 4);
+    await settle(300);
+    ac.abort();
+    expect(await running, err.join("")).toBe(0);
+    const summary = JSON.parse(out.join("")) as {
+      files: string[];
+      statusReads: { recorded: number; failed: number };
+    };
+    expect(summary.statusReads).toMatchObject({ recorded: 0, failed: 2 });
+    const recs = await readAll(summary.files);
+    expect(recs.some((r) => r.frame.sid === "rest")).toBe(false);
+    expect(recs.filter((r) => r.frame.type === "book_snapshot").length).toBeGreaterThan(0);
+    expect(recs.some((r) => r.frame.type === "book_delta" || r.frame.type === "book_update")).toBe(true);
   }, 30_000);
 });
