@@ -4,8 +4,8 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import { OrderQueue } from "../../../src/execution/order-queue.js";
 import type { QueueReport } from "../../../src/execution/order-queue-types.js";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
-import { cancel, cancelAll, runUntil, testSign } from "../execution/order-queue.helpers.js";
 import { FakeExchangePort } from "../execution/order-queue.fake-port.js";
+import { cancel, cancelAll, runUntil, testSign } from "../execution/order-queue.helpers.js";
 
 /*
  * Review 17 (r3a), 119284a. A single cancel answered 429 is reported `covered` when a cancel-all of
