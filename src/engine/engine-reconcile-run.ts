@@ -129,12 +129,10 @@ export async function reconcileOnce(
       // 2 s follow-ups, ended orders) run a reconcile; on elapsed time, so a clock step does not
       // hasten nor hold them. (The periodic run itself is no anchor: every run re-arms its timer.)
       unsureRepeat: { everyMs: options.reconcileIntervalMs, atMs: monotonicNow(clock) },
+      // Once the store holds them, before any later read (in the run or after it) can fail the run.
+      onAnswered: (placements) => core.emit({ type: "placements_answered", atMs: clock.now(), placements }),
     },
   );
-  // At once, before any later read can fail the run: the store already holds these answers.
-  if (report.answered.length > 0) {
-    core.emit({ type: "placements_answered", atMs: clock.now(), placements: report.answered });
-  }
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
   warnUnsure(core, report.unsure, report.givenUp);
   // Every trade of the restored orders back to their placement has been through the backfill (or

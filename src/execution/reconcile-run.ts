@@ -66,6 +66,13 @@ export interface ReconcileRunOptions {
    * triggered this run. Default: at every run.
    */
   readonly unsureRepeat?: { readonly everyMs: number; readonly atMs: number };
+  /**
+   * Called with the history search's answers (ReconcileReport.answered) as soon as the store holds
+   * them, before the later reads of this run (orphans' fills, trades): one of those failing rejects
+   * the run without a report, and the store no longer holds those placements unresolved, so no
+   * later run would answer them again.
+   */
+  readonly onAnswered?: (answers: readonly SearchAnswer[]) => void;
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -197,6 +204,7 @@ export async function runReconcile(
     }
   }
   state.unsure?.retain(new Set([...unsure, ...waiting]));
+  if (answered.length > 0) opts.onAnswered?.(answered);
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];

@@ -6,16 +6,14 @@ import { readRestore } from "../../../src/journal/restore.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
 import { memoryLogger } from "../../integration/daemon/support.js";
 import { Harness } from "../engine/support/harness.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 /*
- * Review 17 (r3a), 623653f. runReconcile writes the history search's answers into the order store
- * (never placed, found, given up) and only then reads the trades (collectTrades, lookupOrder). When
- * that later read fails, runReconcile rejects, reconcileOnce never emits `placements_answered`, and
- * the store no longer holds the placement as unresolved: no later reconcile answers it again. The
- * journal keeps it unanswered for the rest of the run — exactly what 623653f set out to stop (a run
- * of weeks keeping every one; a crash having the next start search them all). The comment "At once,
- * before any later read can fail the run" misses the reads inside runReconcile itself.
+ * runReconcile writes the history search's answers into the order store (never placed, found, given
+ * up) and only then reads the trades. When that later read fails the run rejects; the answers must
+ * already have reached the journal (`onAnswered` → `placements_answered`), since the store no longer
+ * holds the placement unresolved and no later reconcile answers it again: the journal would keep it
+ * unanswered for the rest of the run, and a crash would have the next start search it (review 17 r3a).
  */
 describe("journal: the running reconcile's answers survive a later read failing in the same run", () => {
   it("never placed (complete search past grace), trades read fails once: still journaled rejected never_placed", async () => {
