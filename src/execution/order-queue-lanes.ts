@@ -31,6 +31,7 @@ export interface QueuedCancel {
   readonly clientOrderId: string;
   readonly marketId: string;
   orderId: string;
+  /** Taken as it was enqueued (kept when re-queued): which cancel-alls were sent after it (coverRateLimited). */
   readonly seq: number;
   readonly enqueuedAt: number;
   attempts: number;
@@ -49,8 +50,12 @@ export interface QueuedCancelAll {
   readonly seq: number;
   readonly enqueuedAt: number;
   attempts: number;
-  /** When its latest send left (set as it is dispatched): what it clears is every order known by then. */
-  sentAt?: number;
+  /**
+   * The queue's sequence number (QueueState.nextSeq) taken as its latest send left: what it clears
+   * is every order known by then, so every cancel enqueued before (a lower `seq`). A sequence, not a
+   * clock reading: the wall clock can step back and make a cancel enqueued later look earlier.
+   */
+  sentSeq?: number;
 }
 
 /** (tokenId, side, level): a newer placement for the same key supersedes a queued one. */

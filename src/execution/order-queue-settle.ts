@@ -28,8 +28,8 @@ export interface SettleTarget {
   requeueCancelAll(item: QueuedCancelAll): void;
   /** A single cancel answered 429 that a cancel-all of its scope takes care of: folded or reported covered. */
   coverRateLimited(item: QueuedCancel): boolean;
-  /** A cancel-all of `scope` (a market, "*") sent at `sentAt` succeeded. */
-  cleared(scope: string, sentAt: number, cancelled: number): void;
+  /** A cancel-all of `scope` (a market, "*") sent at `sentSeq` (QueuedCancelAll.sentSeq) succeeded. */
+  cleared(scope: string, sentSeq: number, cancelled: number): void;
   /** No cancel-all is substituted in `scope` (a market, "*" = every market) for a while. */
   pauseSubstitution(scope: string): void;
 }
@@ -140,7 +140,7 @@ export function settleCancelAll(
     return;
   }
   if (res.ok) {
-    if (item.sentAt !== undefined) q.cleared(item.marketId ?? "*", item.sentAt, res.value.cancelled);
+    if (item.sentSeq !== undefined) q.cleared(item.marketId ?? "*", item.sentSeq, res.value.cancelled);
     const done: CancelAllOutcome = { kind: "done", cancelled: res.value.cancelled, marketId: item.marketId };
     for (const intent of item.intents) q.report({ kind: "cancel_all", intent, outcome: done });
     const covered: CancelOutcome = {

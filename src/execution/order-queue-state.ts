@@ -56,7 +56,7 @@ export class QueueState implements SettleTarget {
   /** Until when no cancel-all is substituted, by market ("*" = every market): see pauseSubstitution. */
   readonly #substitutionPausedUntil = new Map<string, number>();
   /** The latest cancel-all that succeeded, by market ("*" = every market): see coverRateLimited. */
-  readonly #cleared = new Map<string, { sentAt: number; cancelled: number }>();
+  readonly #cleared = new Map<string, { sentSeq: number; cancelled: number }>();
 
   constructor(opts: OrderQueueOptions) {
     this.#o = opts;
@@ -234,17 +234,19 @@ export class QueueState implements SettleTarget {
     this.cancels.add(item, true);
   }
 
-  /** A cancel-all of `scope` (a market, "*") sent at `sentAt` succeeded: see coverRateLimited. */
-  cleared(scope: string, sentAt: number, cancelled: number): void {
+  /** A cancel-all of `scope` (a market, "*") sent at `sentSeq` succeeded: see coverRateLimited. */
+  cleared(scope: string, sentSeq: number, cancelled: number): void {
     const last = this.#cleared.get(scope);
-    if (last === undefined || last.sentAt <= sentAt) this.#cleared.set(scope, { sentAt, cancelled });
+    if (last === undefined || last.sentSeq <= sentSeq) this.#cleared.set(scope, { sentSeq, cancelled });
   }
 
   /**
    * A single cancel answered 429 is made unnecessary by a cancel-all of its market or of every market
    * that clears its order: one still queued (sent later, it will), one in flight that left after the
    * cancel was enqueued (its order, accepted by then, existed when the cancel-all was sent), or one
-   * that succeeded with such a send. The cancel is folded into the first two (`covered` once that
+   * that succeeded with such a send. "After" by the queue's sequence numbers (the cancel's `seq`, the
+   * cancel-all's `sentSeq`), never by the clock: after a wall-clock step back a cancel-all that ran
+   * before the order existed read as sent after its cancel, which was then reported `covered`. The cancel is folded into the first two (`covered` once that
    * succeeds, back to the lane if it fails) and reported `covered` for the third. Retried instead, a
    * cancel on an endpoint that keeps answering 429 (a proxy's ban on /cancel; cancel-all has a bucket
    * of its own) held queue.close(), and with it the stop, until the stop's deadline.
@@ -254,14 +256,14 @@ export class QueueState implements SettleTarget {
     const fits = (a: QueuedCancelAll) => a.marketId === undefined || a.marketId === item.marketId;
     const cover =
       this.cancelAlls.find(fits) ??
-      [...this.inFlightCancelAlls].find((a) => fits(a) && (a.sentAt ?? -Infinity) >= item.enqueuedAt);
+      [...this.inFlightCancelAlls].find((a) => fits(a) && (a.sentSeq ?? -1) > item.seq);
     if (cover !== undefined) {
       cover.covered.push(item);
       return true;
     }
     for (const scope of [item.marketId, "*"]) {
       const done = this.#cleared.get(scope);
-      if (done === undefined || done.sentAt < item.enqueuedAt) continue;
+      if (done === undefined || done.sentSeq < item.seq) continue;
       const marketId = scope === "*" ? undefined : scope;
       for (const intent of item.intents)
         this.report({

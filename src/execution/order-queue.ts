@@ -180,7 +180,7 @@ export class OrderQueue {
     if (all !== undefined && budget.available("cancel_all", now) >= 1) {
       s.cancelAlls.shift();
       s.inFlightCancelAlls.add(all);
-      all.sentAt = now;
+      all.sentSeq = s.nextSeq();
       this.#start("cancel_all", now, all, async () => {
         const res = await this.#sender.cancelAll(all);
         s.inFlightCancelAlls.delete(all);
