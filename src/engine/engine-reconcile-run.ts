@@ -1,9 +1,9 @@
 import { monotonicNow } from "../core/clock.js";
 import type { TradeRecord } from "../exchange/types.js";
-import { MAX_UNSURE_SEARCHES, UnsureSearches } from "../execution/history-search.js";
+import { UnsureSearches } from "../execution/history-search.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
-import { type ReconcileSource, runReconcile, type TradesCapped } from "../execution/reconcile-run.js";
+import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
 import { missedSearchPages } from "../execution/restored-fees.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
@@ -11,6 +11,7 @@ import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.
 import { readPositionsAt } from "./engine-positions.js";
 import type { DriftRecordGate } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
+import { warnTradesCapped, warnUnsure } from "./reconcile-warnings.js";
 import { resolveUnanswered } from "./resolve-unanswered.js";
 
 /** What one reconcile carries over to the next. */
@@ -134,7 +135,7 @@ export async function reconcileOnce(
     },
   );
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
-  warnUnsure(core, report.unsure, report.givenUp);
+  warnUnsure(core, report);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
   // reach it either).
@@ -293,45 +294,6 @@ function expireRestoredFees(core: EngineCore, started: number): void {
     { fills: given.map((f) => ({ tradeId: f.tradeId, orderId: f.orderId, tokenId: f.tokenId })) },
     "no fee found for fills of an earlier run: their fee is not counted",
   );
-}
-
-/**
- * A reconcile's trade paging reached its page bound before its cut-off: fills stamped before the
- * last page read were not looked at. Positions stay right (the drift check follows the exchange's),
- * but such a fill is in neither PnL nor the journal; at start, a fill made while mm was down of the
- * restored orders stays in the baseline. Said at warn, with what was being searched.
- */
-function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: TradesCapped): void {
-  core.log.warn(
-    {
-      reason,
-      pages: capped.pages,
-      cutoff: capped.sinceMs === undefined ? undefined : new Date(capped.sinceMs).toISOString(),
-      restoredOrders: core.restored.searching,
-      feesAwaited: core.restored.awaiting,
-    },
-    "trade history: paging stopped at its page bound before its cut-off; older fills (those made while mm was down among them) were not backfilled",
-  );
-}
-
-/**
- * Unknown placements past their grace that a history search cut short did not find: kept unknown
- * (their level waits) and their window searched on from where it stopped a reconcile interval later, or given up after MAX_UNSURE_SEARCHES
- * such searches (not open on the exchange, so their level is freed; never journaled as never placed).
- */
-function warnUnsure(core: EngineCore, unsure: readonly string[], givenUp: readonly string[]): void {
-  if (unsure.length > 0) {
-    core.log.warn(
-      { placements: unsure },
-      "unknown placements: the order history around their send times was longer than the search reads; not found is not proof they were never placed: searched on from where it stopped, after the reconcile interval",
-    );
-  }
-  if (givenUp.length > 0) {
-    core.log.warn(
-      { placements: givenUp, searches: MAX_UNSURE_SEARCHES },
-      "unknown placements: not found by cut-short history searches and not open on the exchange: given up (their level is quoted again)",
-    );
-  }
 }
 
 /** Older trades the backfill still needs (restored fills whose fee is awaited), and how far back. */

@@ -1,3 +1,4 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import type { TrackedOrder } from "./order-state.js";
 
@@ -111,6 +112,35 @@ export interface SentSearch {
   readonly missed: Map<string, CutShortSearch>;
   /** Placements waiting on a cut-short search not read on this time (too soon: `repeat`). */
   readonly waiting: Set<string>;
+  /**
+   * Placements whose search failed (a read error other than a refused cursor): nothing learned, so
+   * left unknown for the next reconcile; a held one keeps its cursor and count.
+   */
+  readonly unread: Set<string>;
+  /** The searches that failed, one per send cluster (for the log). */
+  readonly failures: SearchFailure[];
+}
+
+/** A history search that failed: its placements, the error, and whether its stored cursor was dropped. */
+export interface SearchFailure {
+  readonly ids: readonly string[];
+  readonly error: unknown;
+  /**
+   * The exchange refused the stored cursor of a search read on (refusedCursor): it is dropped and
+   * the refusal counted as one cut-short search (the next reads the window from its start).
+   */
+  readonly cursorDropped: boolean;
+}
+
+/**
+ * Whether a read on from a stored cursor was refused for good: a 4xx other than 429 (rate limited)
+ * and 401/403 (the key, not the request). The spec calls the cursor opaque and says nothing of how
+ * long it stays valid (a deploy may change its encoding): sent again, it would be refused again.
+ */
+export function refusedCursor(e: unknown): boolean {
+  if (!(e instanceof ExchangeError) || e.httpStatus === undefined) return false;
+  const s = e.httpStatus;
+  return s >= 400 && s < 500 && s !== 429 && s !== 401 && s !== 403;
 }
 
 /**
@@ -121,6 +151,10 @@ export interface SentSearch {
  * window was cut short) is searched on from where that search stopped, in the same window, so each
  * repeat reads pages none read before and a later one can reach the window's end; only once
  * `repeat.everyMs` has passed since that search (`repeat.atMs`: now on the same clock), else it waits.
+ * A search that fails fails alone (`failures`), never the whole call: its placements stay unknown
+ * (`unread`), except that a stored cursor the exchange refuses (refusedCursor) is dropped and counted
+ * as one cut-short search (`missed`, read from the window's start next time), so a bad cursor costs a
+ * search, not every later reconcile of the run.
  */
 export async function searchSent(
   source: ClientIdSource,
@@ -129,7 +163,10 @@ export async function searchSent(
   unsure?: UnsureSearches,
   repeat?: { readonly everyMs: number; readonly atMs: number },
 ): Promise<SentSearch> {
-  const out: SentSearch = { byCid: new Map(), missed: new Map(), waiting: new Set() };
+  const out: SentSearch = {
+    ...{ byCid: new Map(), missed: new Map(), waiting: new Set() },
+    ...{ unread: new Set(), failures: [] },
+  };
   const atMs = repeat?.atMs ?? 0;
   const fresh: TrackedOrder[] = [];
   const resumed = new Map<CutShortSearch, string[]>();
@@ -140,7 +177,19 @@ export async function searchSent(
     else resumed.set(held, [...(resumed.get(held) ?? []), o.clientOrderId]);
   }
   const search = async (ids: string[], window: TimeWindow, before: CutShortSearch | undefined) => {
-    const res = await source.ordersByClientId(ids, window, before?.resume);
+    let res: ClientIdSearch;
+    try {
+      res = await source.ordersByClientId(ids, window, before?.resume);
+    } catch (error) {
+      const cursorDropped = before?.resume !== undefined && refusedCursor(error);
+      out.failures.push({ ids, error, cursorDropped });
+      if (!cursorDropped) for (const id of ids) out.unread.add(id);
+      else {
+        const next = { window, resume: undefined, searches: before.searches + 1, atMs };
+        for (const id of ids) out.missed.set(id, next);
+      }
+      return;
+    }
     for (const o of res.orders) if (o.clientOrderId !== undefined) out.byCid.set(o.clientOrderId, o);
     if (res.complete) return;
     const next = { window, resume: res.resume, searches: (before?.searches ?? 0) + 1, atMs };

@@ -1,6 +1,12 @@
 import type { OrderFill } from "../exchange/assumptions.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
-import { type ClientIdSearch, type SearchAnswer, searchSent, type TimeWindow } from "./history-search.js";
+import {
+  type ClientIdSearch,
+  type SearchAnswer,
+  type SearchFailure,
+  searchSent,
+  type TimeWindow,
+} from "./history-search.js";
 import type { OrderUpdate } from "./order-store.js";
 import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
@@ -86,8 +92,13 @@ export interface ReconcileReport {
    * (seedAdoptedFills): they reach `filled` from a later reconcile rather than from their fills.
    */
   readonly adoptedFillsUnread: readonly string[];
-  /** Unknown orders still unresolved (within their grace period). */
+  /** Unknown orders still unresolved (within their grace period, or their history search failed). */
   readonly pending: number;
+  /**
+   * History searches that failed: their placements stay unknown for the next reconcile (or, a stored
+   * cursor refused, count one cut-short search), and the rest of the run goes on.
+   */
+  readonly searchFailures: readonly SearchFailure[];
   /**
    * Unknown orders past their grace that a history search cut short by its page bound did not find:
    * kept unknown (not proven never placed), searched on from where it stopped at a later reconcile
@@ -168,6 +179,8 @@ export async function runReconcile(
   const givenUp: string[] = [];
   const answered: SearchAnswer[] = [];
   let waiting: ReadonlySet<string> = new Set();
+  let unread: ReadonlySet<string> = new Set();
+  let searchFailures: readonly SearchFailure[] = [];
   if (diff.unresolved.length > 0) {
     const found = await searchSent(
       source,
@@ -177,10 +190,17 @@ export async function runReconcile(
       opts.unsureRepeat,
     );
     waiting = found.waiting;
+    unread = found.unread;
+    searchFailures = found.failures;
     for (const o of diff.unresolved) {
       const cid = o.clientOrderId;
       // Its cut-short search is read on later: nothing new about it now.
       if (waiting.has(cid)) continue;
+      // Its search failed: nothing learned, so neither found nor never placed; the next run searches it.
+      if (unread.has(cid)) {
+        pending++;
+        continue;
+      }
       const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
       // Not found by a search cut short: that proves nothing, so not `never_placed` (as at start,
       // resolveUnanswered). Searched on from where it stopped, up to the bound (counted only with the
@@ -203,7 +223,7 @@ export async function runReconcile(
       } else pending++;
     }
   }
-  state.unsure?.retain(new Set([...unsure, ...waiting]));
+  state.unsure?.retain(new Set([...unsure, ...waiting, ...unread]));
   if (answered.length > 0) opts.onAnswered?.(answered);
   let orphans = diff.orphans;
   let adopted = 0;
@@ -234,6 +254,7 @@ export async function runReconcile(
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
   return {
     ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, answered, backfill },
+    searchFailures,
     tradesCapped: capped,
   };
 }

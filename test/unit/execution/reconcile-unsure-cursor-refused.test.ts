@@ -3,14 +3,14 @@ import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "../engine/support/harness.js";
 
 /*
- * Review 17 (r3a), 91731ba. A cut-short history search now keeps the exchange's page cursor across
- * reconciles (30 s and more apart) and resumes from it. The spec's cursor is opaque ("pass it back
- * unchanged") and says nothing of how long it stays valid. If the exchange refuses a stored cursor
- * (400 bad_request: a deploy changed its encoding, it expired), searchSent throws, runReconcile
- * throws, and — since the held search is kept unchanged (no attempt counted, never given up, the
- * same cursor) — EVERY later reconcile of the run fails at the same read: no open-orders diff
- * applied, no trade backfill, no position check, for the rest of the run. One bad stored cursor
- * should cost that search (start the window over, or count it), not the reconciler.
+ * A cut-short history search keeps the exchange's page cursor across reconciles (30 s and more
+ * apart) and reads on from it. The spec's cursor is opaque and says nothing of how long it stays
+ * valid. When the exchange refused a stored cursor (400: a deploy changed its encoding, it expired),
+ * searchSent threw, runReconcile threw, and, the held search kept unchanged, every later reconcile of
+ * the run failed at the same read (271 in 10 minutes, none succeeding again): no open-orders diff,
+ * no trade backfill, no position check. Now the refusal costs that search: the cursor is dropped and
+ * counted as one cut-short search, so the placement is given up after MAX_UNSURE_SEARCHES as usual
+ * (review 17 r3a).
  */
 describe("reconcile: a stored history cursor the exchange refuses", () => {
   it("does not fail every later reconcile of the run", async () => {
@@ -25,7 +25,9 @@ describe("reconcile: a stored history cursor the exchange refuses", () => {
     const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
     if (amb === undefined) throw new Error("no ambiguous placement");
     const cid = amb.intent.clientOrderId;
+    let reads = 0;
     h.exchange.ordersByClientId = async (ids, _window, resume) => {
+      if (ids.includes(cid)) reads++;
       if (resume !== undefined) {
         throw new ExchangeError({
           code: "bad_request",
@@ -45,5 +47,11 @@ describe("reconcile: a stored history cursor the exchange refuses", () => {
     // Before a fix: from the first resume on (~60 s) every reconcile fails — 271 in 10 minutes, one
     // every 2 s (the failure follow-up), each a history read — and none succeeds again.
     expect(okAt.some((t) => t > lastFailed)).toBe(true);
+    expect(failedAt).toEqual([]);
+    // Searched afresh within its grace, then 5 counted searches (fresh, refused, fresh, refused,
+    // fresh) 30 s apart, then given up: not a history read every 2 s for the rest of the run.
+    const answered = h.eventsOf("placements_answered").flatMap((e) => e.placements);
+    expect(answered).toMatchObject([{ clientOrderId: cid, givenUp: true }]);
+    expect(reads).toBeLessThan(40);
   });
 });

@@ -1,0 +1,54 @@
+import { MAX_UNSURE_SEARCHES } from "../execution/history-search.js";
+import type { ReconcileReport, TradesCapped } from "../execution/reconcile-run.js";
+import type { EngineCore } from "./engine-core.js";
+import type { ReconcileReason } from "./engine-events.js";
+
+// The warnings a reconcile's report calls for (reconcileOnce, engine-reconcile-run.ts).
+
+/**
+ * A reconcile's trade paging reached its page bound before its cut-off: fills stamped before the
+ * last page read were not looked at. Positions stay right (the drift check follows the exchange's),
+ * but such a fill is in neither PnL nor the journal; at start, a fill made while mm was down of the
+ * restored orders stays in the baseline. Said at warn, with what was being searched.
+ */
+export function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: TradesCapped): void {
+  core.log.warn(
+    {
+      reason,
+      pages: capped.pages,
+      cutoff: capped.sinceMs === undefined ? undefined : new Date(capped.sinceMs).toISOString(),
+      restoredOrders: core.restored.searching,
+      feesAwaited: core.restored.awaiting,
+    },
+    "trade history: paging stopped at its page bound before its cut-off; older fills (those made while mm was down among them) were not backfilled",
+  );
+}
+
+/**
+ * Unknown placements past their grace that a history search cut short did not find: kept unknown
+ * (their level waits) and their window searched on from where it stopped a reconcile interval later, or given up after MAX_UNSURE_SEARCHES
+ * such searches (not open on the exchange, so their level is freed; never journaled as never placed);
+ * and the history searches that failed (the rest of the run went on).
+ */
+export function warnUnsure(core: EngineCore, report: ReconcileReport): void {
+  const { unsure, givenUp } = report;
+  for (const f of report.searchFailures) {
+    const err = f.error instanceof Error ? f.error.message : String(f.error);
+    core.log.warn(
+      { placements: f.ids, err, cursorDropped: f.cursorDropped },
+      "unknown placements: their order-history search failed; left unknown for the next reconcile (a refused cursor: counted as one search, read from the window's start next time)",
+    );
+  }
+  if (unsure.length > 0) {
+    core.log.warn(
+      { placements: unsure },
+      "unknown placements: the order history around their send times was longer than the search reads; not found is not proof they were never placed: searched on from where it stopped, after the reconcile interval",
+    );
+  }
+  if (givenUp.length > 0) {
+    core.log.warn(
+      { placements: givenUp, searches: MAX_UNSURE_SEARCHES },
+      "unknown placements: not found by cut-short history searches and not open on the exchange: given up (their level is quoted again)",
+    );
+  }
+}
