@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "../engine/support/harness.js";
+import { ambiguousBid } from "../engine/support/harness-records.js";
 
 /*
  * A cut-short history search keeps the exchange's page cursor across reconciles (30 s and more
@@ -15,16 +16,7 @@ import { Harness } from "../engine/support/harness.js";
 describe("reconcile: a stored history cursor the exchange refuses", () => {
   it("does not fail every later reconcile of the run", async () => {
     const h = new Harness();
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.48", "0.52");
-    await h.engine.start();
-    await h.run();
-    h.exchange.scriptPlace({ kind: "ambiguous_before" });
-    h.crowdQuote(yes, "0.50", "0.54");
-    await h.run(1_000);
-    const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
-    if (amb === undefined) throw new Error("no ambiguous placement");
-    const cid = amb.intent.clientOrderId;
+    const cid = await ambiguousBid(h);
     let reads = 0;
     h.exchange.ordersByClientId = async (ids, _window, resume) => {
       if (ids.includes(cid)) reads++;

@@ -11,7 +11,7 @@ import { OrderStore } from "../../../src/execution/order-store.js";
 import type { ReconcileState } from "../../../src/execution/reconcile-fills.js";
 import { type ReconcileSource, runReconcile } from "../../../src/execution/reconcile-run.js";
 import { Harness } from "../engine/support/harness.js";
-import { harnessBid } from "../engine/support/harness-records.js";
+import { ambiguousBid, harnessBid } from "../engine/support/harness-records.js";
 import { order, remote, TOKEN } from "./reconcile-support.js";
 
 /*
@@ -124,16 +124,7 @@ describe("the engine reads a cut-short search on at its reconcile interval", () 
   it(`an ambiguous placement in a window of ${PAGES} pages is found, with reconciles every 2 s between`, async () => {
     const h = new Harness();
     const src = new PagedHistory();
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.48", "0.52");
-    await h.engine.start();
-    await h.run();
-    h.exchange.scriptPlace({ kind: "ambiguous_before" });
-    h.crowdQuote(yes, "0.50", "0.54");
-    await h.run(1_000);
-    const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
-    if (amb === undefined) throw new Error("no ambiguous placement");
-    const cid = amb.intent.clientOrderId;
+    const cid = await ambiguousBid(h);
     src.record = harnessBid({ id: "o-amb", clientOrderId: cid, status: "FILLED", createdAtMs: 0 });
     // Each search: the page it started on, and when. (Within the grace every follow-up searches
     // afresh: the window is still filling.)

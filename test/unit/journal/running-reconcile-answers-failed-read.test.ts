@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder } from "../../../src/journal/recorder.js";
-import { readRestore } from "../../../src/journal/restore.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
-import { memoryLogger } from "../../integration/daemon/support.js";
-import { Harness } from "../engine/support/harness.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { journaledRun } from "./support-running.js";
 
 /*
  * runReconcile writes the history search's answers into the order store (never placed, found, given
@@ -17,29 +11,7 @@ import { ACCOUNT, journalPath } from "./support.js";
  */
 describe("journal: the running reconcile's answers survive a later read failing in the same run", () => {
   it("never placed (complete search past grace), trades read fails once: still journaled rejected never_placed", async () => {
-    const db = openJournalDb(journalPath());
-    const writer = new JournalWriter(db);
-    let rec: JournalRecorder | undefined;
-    const h = new Harness({ onEvent: (e) => rec?.onEvent(e) });
-    const run = writer.beginRun({ account: ACCOUNT, session: "t1", atMs: h.clock.now(), tokens: [] });
-    rec = new JournalRecorder({
-      writer,
-      run,
-      clock: h.clock,
-      logger: memoryLogger("error").logger,
-      snapshotIntervalMs: 0,
-    });
-    rec.attach(h.engine);
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.48", "0.52");
-    await h.engine.start();
-    await h.run();
-    h.exchange.scriptPlace({ kind: "ambiguous_before" });
-    h.crowdQuote(yes, "0.50", "0.54");
-    await h.run(1_000);
-    const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
-    if (amb === undefined) throw new Error("no ambiguous placement");
-    const cid = amb.intent.clientOrderId;
+    const { h, db, cid, restoreNow } = await journaledRun();
     const sentAt = h.clock.now(); // ~1.25 s after the send: its grace (30 s) ends ~28.75 s on
 
     // The first reconcile whose history search runs past the grace: its trades read then fails (a 503).
@@ -71,8 +43,7 @@ describe("journal: the running reconcile's answers survive a later read failing 
     // Later reconciles succeed; the answer the failed one put into the store is never journaled.
     const answered = h.eventsOf("placements_answered").flatMap((e) => e.placements);
     expect(answered.map((a) => a.clientOrderId)).toContain(cid);
-    const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });
-    expect(readRestore(db, ACCOUNT, next).unanswered.has(cid)).toBe(false);
+    expect(restoreNow().unanswered.has(cid)).toBe(false);
     db.close();
   });
 });

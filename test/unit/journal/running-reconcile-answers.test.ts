@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ClientIdSearch } from "../../../src/execution/history-search.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder } from "../../../src/journal/recorder.js";
-import { readRestore } from "../../../src/journal/restore.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
-import { memoryLogger } from "../../integration/daemon/support.js";
-import { Harness } from "../engine/support/harness.js";
 import { harnessBid } from "../engine/support/harness-records.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { journaledRun } from "./support-running.js";
 
 /*
  * Review 17 (exec), retention × running reconcile. A placement answered ambiguously stays unanswered
@@ -19,44 +12,6 @@ import { ACCOUNT, journalPath } from "./support.js";
  * before quoting. The running reconcile's answers are now journaled like the start's; a given-up one
  * (never proven unplaced) is still offered to the next start.
  */
-
-/** A started Harness journaling into a real SQLite file, whose next placement is answered ambiguously. */
-async function journaledRun(search?: (ids: readonly string[]) => ClientIdSearch | undefined) {
-  const db = openJournalDb(journalPath());
-  const writer = new JournalWriter(db);
-  let rec: JournalRecorder | undefined;
-  const h = new Harness({ onEvent: (e) => rec?.onEvent(e) });
-  const run = writer.beginRun({ account: ACCOUNT, session: "t1", atMs: h.clock.now(), tokens: [] });
-  rec = new JournalRecorder({
-    writer,
-    run,
-    clock: h.clock,
-    logger: memoryLogger("error").logger,
-    snapshotIntervalMs: 0,
-  });
-  rec.attach(h.engine);
-  if (search !== undefined) {
-    const real = h.exchange.ordersByClientId.bind(h.exchange);
-    h.exchange.ordersByClientId = async (ids, window, resume) => search(ids) ?? real(ids, window, resume);
-  }
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.48", "0.52");
-  await h.engine.start();
-  await h.run();
-  // Nothing reaches the venue; the answer is lost (a timeout).
-  h.exchange.scriptPlace({ kind: "ambiguous_before" });
-  h.crowdQuote(yes, "0.50", "0.54");
-  await h.run(1_000);
-  const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
-  if (amb === undefined) throw new Error("no ambiguous placement");
-  const cid = amb.intent.clientOrderId;
-  /** What restore offers a run starting now (this one killed): the unanswered placements and resting orders. */
-  const restoreNow = () => {
-    const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });
-    return readRestore(db, ACCOUNT, next);
-  };
-  return { h, db, cid, restoreNow };
-}
 
 describe("journal: the running reconcile's answers to ambiguous placements", () => {
   it("found ended in the order history: journaled accepted and closed, no longer unanswered", async () => {

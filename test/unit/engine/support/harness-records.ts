@@ -1,4 +1,5 @@
 import type { Order, TradeRecord } from "../../../../src/exchange/types.js";
+import type { Harness } from "./harness.js";
 
 /**
  * The exchange's record of a 3-share bid at 0.4 of the Harness's wallet (0xb0) on its first token
@@ -52,4 +53,21 @@ export function harnessBidFill(
     quantity: "3",
     createdAt: new Date(atMs).toISOString(),
   } as unknown as TradeRecord;
+}
+
+/**
+ * Starts the Harness quoting its first token, then has its next placement answered ambiguously (a
+ * timeout with nothing reaching the venue) at a requote; returns that placement's clientOrderId.
+ */
+export async function ambiguousBid(h: Harness): Promise<string> {
+  const [yes] = h.tokens();
+  h.crowdQuote(yes, "0.48", "0.52");
+  await h.engine.start();
+  await h.run();
+  h.exchange.scriptPlace({ kind: "ambiguous_before" });
+  h.crowdQuote(yes, "0.50", "0.54");
+  await h.run(1_000);
+  const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
+  if (amb === undefined) throw new Error("no ambiguous placement");
+  return amb.intent.clientOrderId;
 }
