@@ -3,34 +3,38 @@ import { runUntilStopped, type Stoppable } from "../../../src/app/lifecycle.js";
 import type { DaemonOutcome } from "../../../src/app/outcome.js";
 import { manualRequests } from "./support.js";
 
-// Review 17 (r2exec), 91f671c: an uncaught error starts the bounded stop; one that recurs while
-// stopping "only adds its line" — in fact two stderr lines, the first with the whole stack, for every
-// recurrence. A throw in a per-frame handler (books keep arriving while the stop cancels) recurs
-// hundreds of times a second for up to shutdown.timeoutMs: thousands of stack traces on stderr
-// (scrubbed, written synchronously) in the window the stop needs. Now the first failure is named in
-// full, each new message briefly (up to NAMED_FAILURES), and the rest counted, the count written
-// when the stop ends.
+// An uncaught error starts the bounded stop. One that recurs while stopping (a throw in a per-frame
+// handler: books keep arriving while the stop cancels) can recur hundreds of times a second for up
+// to shutdown.timeoutMs; a stack trace per recurrence would flood stderr (scrubbed, written
+// synchronously) in the window the stop needs. The first failure is named in full, each new message
+// briefly (up to NAMED_FAILURES), and the rest counted, the count written when the stop ends.
+/** A daemon whose stop takes 50 ms, run until stopped 10 ms in: its request source and notes. */
+async function started() {
+  const r = manualRequests();
+  let resolveDone: (o: DaemonOutcome) => void = () => undefined;
+  const done = new Promise<DaemonOutcome>((res) => {
+    resolveDone = res;
+  });
+  const daemon: Stoppable = {
+    done,
+    stop(reason) {
+      setTimeout(() => resolveDone({ exitCode: 0, reason }), 50);
+      return done;
+    },
+  };
+  const lines: string[] = [];
+  const run = runUntilStopped(async () => daemon, {
+    shutdownTimeoutMs: 1_000,
+    requests: r.requests,
+    notify: (l) => lines.push(l),
+  });
+  await new Promise((res) => setTimeout(res, 10));
+  return { r, lines, run };
+}
+
 describe("runUntilStopped: a failure that recurs while stopping", () => {
   it("does not write a stack trace per recurrence", async () => {
-    const r = manualRequests();
-    let resolveDone: (o: DaemonOutcome) => void = () => undefined;
-    const done = new Promise<DaemonOutcome>((res) => {
-      resolveDone = res;
-    });
-    const daemon: Stoppable = {
-      done,
-      stop(reason) {
-        setTimeout(() => resolveDone({ exitCode: 0, reason }), 50);
-        return done;
-      },
-    };
-    const lines: string[] = [];
-    const run = runUntilStopped(async () => daemon, {
-      shutdownTimeoutMs: 1_000,
-      requests: r.requests,
-      notify: (l) => lines.push(l),
-    });
-    await new Promise((res) => setTimeout(res, 10));
+    const { r, lines, run } = await started();
     for (let i = 0; i < 1_000; i++) r.fire("uncaughtException", new Error("frame handler bug"));
     expect((await run).exitCode).toBe(1);
     const stacks = lines.filter((l) => l.includes("frame handler bug"));
@@ -43,25 +47,7 @@ describe("runUntilStopped: a failure that recurs while stopping", () => {
   });
 
   it("names each new message briefly, up to NAMED_FAILURES, and counts the rest", async () => {
-    const r = manualRequests();
-    let resolveDone: (o: DaemonOutcome) => void = () => undefined;
-    const done = new Promise<DaemonOutcome>((res) => {
-      resolveDone = res;
-    });
-    const daemon: Stoppable = {
-      done,
-      stop(reason) {
-        setTimeout(() => resolveDone({ exitCode: 0, reason }), 50);
-        return done;
-      },
-    };
-    const lines: string[] = [];
-    const run = runUntilStopped(async () => daemon, {
-      shutdownTimeoutMs: 1_000,
-      requests: r.requests,
-      notify: (l) => lines.push(l),
-    });
-    await new Promise((res) => setTimeout(res, 10));
+    const { r, lines, run } = await started();
     r.fire("SIGTERM");
     const errors = Array.from({ length: 20 }, (_, i) => new Error(`order ${i} gone`));
     for (let i = 0; i < 100; i++) r.fire("unhandledRejection", errors[i % 20]);
