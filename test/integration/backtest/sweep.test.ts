@@ -201,22 +201,28 @@ describe("mm backtest --sweep (synthetic)", () => {
   }, 60_000);
 });
 
+/** The synthetic sweep with a 2 s --point-timeout on `workers` workers running a support script. */
+async function timedSweep(workers: string, script: string) {
+  const x = captureIo();
+  const code = await runSweepCommand(
+    { sweep, workers, progress: "none", "point-timeout": "2" },
+    {
+      configs: [],
+      scenarios: [scenario],
+      data: undefined,
+      seed: undefined,
+      paths: undefined,
+      out: undefined,
+    },
+    x,
+    { script: new URL(`./support/${script}`, import.meta.url) },
+  );
+  return { x, code };
+}
+
 describe("mm backtest --sweep --point-timeout", () => {
   it("fails a point that never finishes (point_timeout), runs the rest on a fresh worker, exits 1", async () => {
-    const x = captureIo();
-    const code = await runSweepCommand(
-      { sweep, workers: "1", progress: "none", "point-timeout": "2" },
-      {
-        configs: [],
-        scenarios: [scenario],
-        data: undefined,
-        seed: undefined,
-        paths: undefined,
-        out: undefined,
-      },
-      x,
-      { script: new URL("./support/sweep-hanging-worker.ts", import.meta.url) },
-    );
+    const { x, code } = await timedSweep("1", "sweep-hanging-worker.ts");
     const stdout = x.out.join("");
     expect(code, x.err.join("")).toBe(1);
     expect(stdout).toMatch(/: 4 points, 1 failed\n/);
@@ -231,20 +237,7 @@ describe("mm backtest --sweep --point-timeout", () => {
   }, 60_000);
 
   it("counts a point's own time, not its worker's start-up: a 3 s start with a 2 s limit fails nothing", async () => {
-    const x = captureIo();
-    const code = await runSweepCommand(
-      { sweep, workers: "2", progress: "none", "point-timeout": "2" },
-      {
-        configs: [],
-        scenarios: [scenario],
-        data: undefined,
-        seed: undefined,
-        paths: undefined,
-        out: undefined,
-      },
-      x,
-      { script: new URL("./support/sweep-slow-start-worker.ts", import.meta.url) },
-    );
+    const { x, code } = await timedSweep("2", "sweep-slow-start-worker.ts");
     expect(code, x.out.join("") + x.err.join("")).toBe(0);
     expect(x.out.join("")).toMatch(/: 4 points, 0 failed\n/);
   }, 60_000);
