@@ -69,8 +69,8 @@ export class OverLongRetryAfter {
  * The floor of one op's 429 hold when the 429 gave no usable wait (no Retry-After, or one below
  * MIN_BLOCK_MS; RateBudget.rateLimited honours a usable one as sent and resets this): MIN_BLOCK_MS,
  * doubled for each such 429 in a row that answered a retry — a request sent once the previous 429's
- * hold had ended, no other answer between — and at most `capMs`. A 429 to a request sent before that hold ended (one of the same burst, still in flight)
- * is the same step. A server that rounds its delta seconds down answers `Retry-After: 0` with up
+ * hold had ended, no other answer between — and at most `capMs`. A 429 to a request sent before that
+ * hold ended (one of the same burst, still in flight) is the same step. A server that rounds its delta seconds down answers `Retry-After: 0` with up
  * to 999 ms of its window left; held for a flat 100 ms, a cancel's retries all fell inside that
  * second. Doubling (100, 200, 400, 800 ms) outlasts it within four retries, and a server that keeps
  * answering 0 costs a request per doubling, not ten a second. Any other answer ends the streak, and
