@@ -33,12 +33,15 @@ export interface InstrumentedStack {
  * loopback and free ports. Resolves once /ready says ready (engine reconciled, every book synced).
  * Timings are shortened through the same MM_* settings an operator would use, so a run of seconds
  * shows what a live one shows in minutes: reconcile every 2 s, a drift corrected once it has lasted
- * one such period (2 s, its settlement window), an error-rate halt that cools down in 3 s.
+ * two such periods (4 s, its settlement window: the run gauge is above 0 for at least one whole
+ * period before the correction, so a 1 s scrape always sees it — with one period, only from the
+ * correcting check to the next, which a triggered reconcile can make shorter than a scrape), an
+ * error-rate halt that cools down in 3 s.
  */
 export async function startInstrumentedStack(): Promise<InstrumentedStack> {
   const env = {
     MM_RECONCILE_INTERVAL_MS: "2000",
-    MM_RECONCILE_DRIFT_SETTLE_MS: "2000",
+    MM_RECONCILE_DRIFT_SETTLE_MS: "4000",
     MM_RISK: JSON.stringify({ errorRate: { maxErrors: 5, windowMs: 10_000, coolDownMs: 3_000 } }),
     MM_METRICS_PORT: "0",
     MM_METRICS_MAX_MARKET_LABELS: "20",
