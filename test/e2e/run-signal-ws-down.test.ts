@@ -1,8 +1,6 @@
 import { describe, it } from "vitest";
-import { createMockExchange } from "../../src/mock/mock-exchange.js";
-import { daemonEnv, market, SCENARIO, seedMarket } from "../integration/daemon/support.js";
-import { closedPort } from "../support/http-test-server.js";
-import { childSlots, expectPromptStop, msg, spawnMm } from "./support.js";
+import { childSlots, expectPromptStop } from "./support.js";
+import { runStuckInStart } from "./support-ws-down.js";
 
 const slots = childSlots();
 
@@ -17,24 +15,10 @@ const slots = childSlots();
  */
 describe("mm run: SIGTERM while the WebSocket gateways cannot connect at start", () => {
   it("stops promptly with exit 0 (nothing was placed), not after the whole shutdown budget with exit 1", async () => {
-    slots.mock = await createMockExchange({ scenario: SCENARIO, flow: false });
-    const arg = market("arg-vs-fra-final-arg-win");
-    seedMarket(slots.mock, arg, "0.50", "0.60");
-    const port = await closedPort();
-    slots.mm = spawnMm(
-      ["run"],
-      daemonEnv(slots.mock, [arg.slug], {
-        MM_EXCHANGE_WS_URL: `ws://127.0.0.1:${port}`,
-        MM_SHUTDOWN_TIMEOUT_MS: "6000",
-        MM_JOURNAL_ENABLED: "false",
-      }),
-    );
-    await slots.mm.waitFor(
-      msg("gateway: connection lost; reconnecting"),
-      15_000,
-      "the gateway's first retry",
-    );
+    await runStuckInStart(slots, { MM_SHUTDOWN_TIMEOUT_MS: "6000", MM_JOURNAL_ENABLED: "false" });
+    const mm = slots.mm;
+    if (mm === undefined) throw new Error("no child");
     // It was exit 1 after ~6,000 ms: "the stop overran 6000 ms: exiting with code 1; some quotes may still be open".
-    await expectPromptStop(slots.mm, 3_000);
+    await expectPromptStop(mm, 3_000);
   }, 40_000);
 });

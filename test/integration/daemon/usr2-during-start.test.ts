@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createMockExchange } from "../../../src/mock/mock-exchange.js";
-import { childSlots, expectPromptStop, msg, spawnMm } from "../../e2e/support.js";
-import { closedPort } from "../../support/http-test-server.js";
-import { daemonEnv, market, SCENARIO, seedMarket } from "./support.js";
+import { childSlots, expectPromptStop, msg } from "../../e2e/support.js";
+import { runStuckInStart } from "../../e2e/support-ws-down.js";
 
 const slots = childSlots();
 
@@ -19,34 +17,21 @@ const slots = childSlots();
  */
 describe("mm run: SIGUSR2 while the daemon is still starting", () => {
   it("does not kill the process; a later SIGTERM still stops it cleanly with exit 0", async () => {
-    slots.mock = await createMockExchange({ scenario: SCENARIO, flow: false });
-    const arg = market("arg-vs-fra-final-arg-win");
-    seedMarket(slots.mock, arg, "0.50", "0.60");
-    const port = await closedPort();
     // The WebSocket is unreachable: the start stays in the gateways' connect loop (a slow start).
-    slots.mm = spawnMm(
-      ["run"],
-      daemonEnv(slots.mock, [arg.slug], {
-        MM_EXCHANGE_WS_URL: `ws://127.0.0.1:${port}`,
-        MM_SHUTDOWN_TIMEOUT_MS: "5000",
-      }),
-    );
-    await slots.mm.waitFor(
-      msg("gateway: connection lost; reconnecting"),
-      15_000,
-      "the start to be under way",
-    );
-    slots.mm.child.kill("SIGUSR2");
+    await runStuckInStart(slots, { MM_SHUTDOWN_TIMEOUT_MS: "5000" });
+    const mm = slots.mm;
+    if (mm === undefined) throw new Error("no child");
+    mm.child.kill("SIGUSR2");
     // Heard, and said so: the re-arm is applied once the daemon has started (not silently dropped).
-    await slots.mm.waitFor(
+    await mm.waitFor(
       msg("SIGUSR2 during start-up: the kill switch is re-armed once the daemon has started"),
       3_000,
       "the early re-arm to be acknowledged",
     );
     await new Promise((r) => setTimeout(r, 500));
     // Was: the child had ended by signal SIGUSR2 (exited resolves "SIGUSR2").
-    expect(slots.mm.child.signalCode).toBeNull();
-    expect(slots.mm.child.exitCode).toBeNull();
-    await expectPromptStop(slots.mm, 3_000);
+    expect(mm.child.signalCode).toBeNull();
+    expect(mm.child.exitCode).toBeNull();
+    await expectPromptStop(mm, 3_000);
   }, 30_000);
 });
