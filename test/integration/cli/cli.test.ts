@@ -1,43 +1,14 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cleanEnv, ROOT, type Run, runNode } from "../../support/child-run.js";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const PRIVATE_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const ADDRESS = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The parent's environment without any MM_* variable, plus `extra`. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MM_")));
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-/** Runs a real child process and collects its output and exit code. */
-function run(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
+const run = runNode;
 
 /** `mm …` through tsx, as `npm run mm` does, with cwd = repo root. */
 const mm = (args: string[], env: Record<string, string> = {}): Promise<Run> =>

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cleanEnv, ROOT, type Run, runNode } from "../../support/child-run.js";
 
 /*
  * review17 Q2: `mm run` and `mm paper` stopping on a configuration or scenario problem (exit 2)
@@ -14,35 +13,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
  * next attempt. Now every problem is named at once, and nothing is logged before.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `mm …` in a child process (as `npm run mm`), the parent's MM_* variables removed. */
 function mm(args: string[], extra: Record<string, string>): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("MM_")));
-  const env = { ...base, NO_COLOR: "1", MM_LOG_PRETTY: "false", MM_LOG_LEVEL: "info", ...extra };
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
+  const env = cleanEnv({ MM_LOG_PRETTY: "false", MM_LOG_LEVEL: "info", ...extra });
+  return runNode(["--import", "tsx", "src/cli/main.ts", ...args], env);
 }
 
 /** A server holding a port of 127.0.0.1, as another program's metrics would. */
