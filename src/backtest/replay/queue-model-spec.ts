@@ -16,14 +16,24 @@ export type TradeSource = "inferred" | "recorded" | "auto";
  */
 export type ProbFn = "power" | "power2" | "power3" | "log" | "log2";
 
+/** What every queue model has: where trades come from, and how late a print may follow its decrease. */
+interface QueueModelBase {
+  readonly trades: TradeSource;
+  /**
+   * How long after a decrease of a level (ms of the replay's clock) a print at that level may still
+   * be the trade that caused it; absent: PRINT_PAIRING_MS (5). Read only when prints are used.
+   */
+  readonly printPairingMs?: number;
+}
+
 /** The queue model of a replay (config `queueModel`). */
 export type QueueModelSpec =
   /** Every cancel leaves ahead of the order (the original rule; the default). */
-  | { readonly type: "conservative"; readonly trades: TradeSource }
+  | (QueueModelBase & { readonly type: "conservative" })
   /** Every cancel leaves behind the order, as far as the level behind it holds (hftbacktest RiskAdverse). */
-  | { readonly type: "riskAverse"; readonly trades: TradeSource }
+  | (QueueModelBase & { readonly type: "riskAverse" })
   /** Cancels split ahead / behind by a probability function (hftbacktest ProbQueueModel). */
-  | { readonly type: "probabilistic"; readonly fn: ProbFn; readonly n: number; readonly trades: TradeSource };
+  | (QueueModelBase & { readonly type: "probabilistic"; readonly fn: ProbFn; readonly n: number });
 
 /** The default: today's rule, byte-identical replays. */
 export const DEFAULT_QUEUE_MODEL: QueueModelSpec = { type: "conservative", trades: "inferred" };

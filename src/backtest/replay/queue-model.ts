@@ -81,6 +81,8 @@ export class QueueModel {
   readonly #inferredAt = new Map<string, { side: Side; price: bigint; qty: bigint; at: number }>();
 
   readonly #clock: { now(): number } | undefined;
+  /** The print-pairing window (spec.printPairingMs, else PRINT_PAIRING_MS). */
+  readonly #pairingMs: number;
 
   /**
    * `clock`: the exchange's time, read when a decrease or print does not say when it was (`at`);
@@ -89,6 +91,7 @@ export class QueueModel {
   constructor(spec: QueueModelSpec = DEFAULT_QUEUE_MODEL, clock?: { now(): number }) {
     this.spec = spec;
     this.#clock = clock;
+    this.#pairingMs = spec.printPairingMs ?? PRINT_PAIRING_MS;
   }
 
   /** Whether recorded trade prints count at all (`trades` other than "inferred"). */
@@ -185,7 +188,7 @@ export class QueueModel {
     const level = this.#level(tokenId, side, price);
     if (level === undefined) return 0n;
     for (const place of level) {
-      if (t !== undefined) pend(place, before, after, t);
+      if (t !== undefined) pend(place, before, after, t, this.#pairingMs);
       this.#cancel(place, before, after, delta);
     }
     return 0n;
@@ -278,7 +281,7 @@ export class QueueModel {
     const level = this.#level(tokenId, side, price);
     for (const place of level ?? []) {
       if (Number.isNaN(place.pendAt)) continue;
-      if (!paired(place.pendAt, at)) {
+      if (!paired(place.pendAt, at, this.#pairingMs)) {
         place.pendAt = Number.NaN;
         continue;
       }
@@ -317,7 +320,7 @@ export class QueueModel {
   #netInferred(tokenId: string, side: Side, price: bigint, qty: bigint, at: number | undefined): bigint {
     const inferred = this.#inferredAt.get(tokenId);
     if (inferred === undefined) return qty;
-    if (at === undefined || !paired(inferred.at, at)) {
+    if (at === undefined || !paired(inferred.at, at, this.#pairingMs)) {
       this.#inferredAt.delete(tokenId);
       return qty;
     }
@@ -345,20 +348,20 @@ export class QueueModel {
   }
 }
 
-// Whether a print at `at` may be the trade of a decrease at `decreasedAt` (NaN: none).
-function paired(decreasedAt: number, at: number): boolean {
-  return at >= decreasedAt && at - decreasedAt <= PRINT_PAIRING_MS;
+// Whether a print at `at` may be the trade of a decrease at `decreasedAt` (NaN: none), `windowMs` apart at most.
+function paired(decreasedAt: number, at: number, windowMs: number): boolean {
+  return at >= decreasedAt && at - decreasedAt <= windowMs;
 }
 
 // Notes a cancel of the place's level from `before` to `after` at `at`, before it is applied, for a
 // print that may follow (PRINT_PAIRING_MS). A change that recorded prints already explain whole
 // leaves nothing to pair; one right after a pending one (same window, no growth between) extends it.
-function pend(place: Place, before: bigint, after: bigint, at: number): void {
+function pend(place: Place, before: bigint, after: bigint, at: number, windowMs: number): void {
   if (place.traded >= before - after) {
     place.pendAt = Number.NaN;
     return;
   }
-  if (!(paired(place.pendAt, at) && place.pendAfter === before)) {
+  if (!(paired(place.pendAt, at, windowMs) && place.pendAfter === before)) {
     place.pendAhead = place.ahead;
     place.pendTraded = place.traded;
     place.pendBefore = before;
