@@ -13,8 +13,8 @@ export interface RunFigures {
   readonly endMs: number;
   readonly accountant: Accountant;
   /**
-   * Per token: bid + ask of the last two-sided exchange book (micro), the mark; for a token whose
-   * book was never two-sided, twice its last fill's price.
+   * Per token: bid + ask of the last uncrossed two-sided exchange book (micro), the mark; for a
+   * token whose book was never so, twice its last fill's price.
    */
   readonly marks2: ReadonlyMap<string, bigint>;
   readonly equity2: bigint;
@@ -37,7 +37,7 @@ export class Recorder {
   readonly #uptime: QuoteUptime;
   readonly #markouts: Markouts;
   readonly #mid2 = new Map<string, bigint>();
-  /** Tokens whose exchange book has been two-sided: from then on only a mid marks them. */
+  /** Tokens whose exchange book has been two-sided and uncrossed: from then on only a mid marks them. */
   readonly #twoSided = new Set<string>();
   /** Tokens of a resolved market: marked at their payout for good. */
   readonly #paid = new Set<string>();
@@ -79,7 +79,9 @@ export class Recorder {
         const b = session.books.book(tokenId);
         const bid = b.bids.bestPrice();
         const ask = b.asks.bestPrice();
-        if (bid !== undefined && ask !== undefined) {
+        // A crossed or locked book (bid >= ask) is the data's error, not a price: like the live
+        // engine (EngineTokens.observeBook) the mark stays at the last uncrossed mid.
+        if (bid !== undefined && ask !== undefined && bid < ask) {
           this.#mid2.set(tokenId, BigInt(bid + ask));
           this.#twoSided.add(tokenId);
         }
@@ -91,7 +93,7 @@ export class Recorder {
       // Markouts due before this fill take the mark as it stands: the fill may move it (below).
       this.#markouts.resolve(f.tsMs, (t) => this.#mid2.get(t));
       this.accountant.apply(f);
-      // No two-sided book yet: the last trade is the best price there is (the first one would
+      // No uncrossed two-sided book yet: the last trade is the best price there is (the first one would
       // value the position, and mark out every later fill, at a price the market has left).
       if (!this.#twoSided.has(f.tokenId) && !this.#paid.has(f.tokenId))
         this.#mid2.set(f.tokenId, 2n * f.price);
@@ -109,9 +111,9 @@ export class Recorder {
   }
 
   /**
-   * Mark of a token: bid + ask of its last two-sided book, micro (twice the mid); until its book has
-   * been two-sided, twice the price of its last fill; once its market resolved with payouts, twice
-   * its payout.
+   * Mark of a token: bid + ask of its last two-sided book with bid < ask, micro (twice the mid);
+   * until its book has been so, twice the price of its last fill; once its market resolved with
+   * payouts, twice its payout.
    */
   mid2(tokenId: string): bigint | undefined {
     return this.#mid2.get(tokenId);

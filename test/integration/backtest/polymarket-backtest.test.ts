@@ -72,7 +72,11 @@ describe("backtest of the real Polymarket capture", () => {
     expect(s.mirror.rejected).toEqual({});
     // The capture ends crossed (best bid 0.19 over best ask 0.17): the engine cancels and stays out.
     expect(s.end.openOrders).toBe(0);
-    expect(s.tokens[0]?.mark).toBe("0.18");
+    // …and, as the live engine, the report marks at the last uncrossed mid (0.19 / 0.21), not the
+    // crossed book's "mid" 0.18: the one fill (10 bought @ 0.19) is +0.1, not −0.1.
+    expect(s.tokens[0]?.mark).toBe("0.2");
+    expect(s.pnl.total).toBe("0.1");
+    expect(s.drawdown.max).toBe("0.05");
     expect(s.quoteUptime).toBeGreaterThan(0);
     expect(s.quoteUptime).toBeLessThan(1);
     expect(s.markouts.map((m) => m.horizonMs)).toEqual([1_000, 10_000, 60_000]);

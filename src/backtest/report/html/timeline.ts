@@ -26,7 +26,7 @@ export interface TokenTimeline {
   readonly tokenId: string;
   readonly marketId: string;
   readonly outcome: string;
-  /** The exchange's mid (of its last two-sided book), price units. */
+  /** The exchange's mid (of its last uncrossed two-sided book), price units. */
   readonly mid: SeriesJson;
   /** Our best resting bid and ask at the venue, price units (null: no order on that side). */
   readonly bid: SeriesJson;
