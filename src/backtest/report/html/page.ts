@@ -68,7 +68,7 @@ ${page.summaryHtml}
 </section>
 <section id="equity">
 <h2>Equity</h2>
-${figure("equity", undefined, "Total PnL over time (USDC): cash + positions marked at the mid", [["equity", "total PnL"]])}
+${figure("equity", undefined, "Total PnL over time (USDC): cash + positions at the mark", [["equity", "total PnL"]])}
 </section>
 <section id="markets">
 <h2>Markets</h2>
@@ -103,9 +103,9 @@ function tokenSection(t: TokenTimeline, i: number): string {
 ${figure(
   "price",
   i,
-  "Our quotes against the mid, fills marked (▲ buy, ▼ sell; filled = maker, hollow = taker)",
+  "Our quotes against the mark (the exchange's last uncrossed mid; before there is one, the last fill's price; once resolved, the payout), fills marked (▲ buy, ▼ sell; filled = maker, hollow = taker)",
   [
-    ["mid", "mid (exchange)"],
+    ["mid", "mark (exchange mid)"],
     ["bid", "our best bid"],
     ["ask", "our best ask"],
   ],

@@ -42,9 +42,9 @@ export function headlineTables(s: RunSummary): string {
   const main = table(
     ["Figure", "Value", "Detail"],
     [
-      ["PnL total (USDC)", n(s.pnl.total), "cash + positions at the mid"],
+      ["PnL total (USDC)", n(s.pnl.total), "cash + positions at the mark"],
       ["PnL realised (USDC)", n(s.pnl.realised), "average cost, net of fees"],
-      ["PnL unrealised (USDC)", n(s.pnl.unrealised), "open positions at the last mid"],
+      ["PnL unrealised (USDC)", n(s.pnl.unrealised), "open positions at the mark"],
       ["Cash flow (USDC)", n(s.pnl.cash), ""],
       ["Fees (USDC value)", n(s.fees.value), `${s.fees.usdc} USDC + ${s.fees.shares} shares`],
       ["Fills", n(f.count), `maker ${f.maker.count}, taker ${f.taker.count}`],

@@ -26,7 +26,11 @@ export interface TokenTimeline {
   readonly tokenId: string;
   readonly marketId: string;
   readonly outcome: string;
-  /** The exchange's mid (of its last uncrossed two-sided book), price units. */
+  /**
+   * The mark the summary and the equity line value the position at, price units: the exchange's
+   * mid (of its last uncrossed two-sided book); before the book has one, the last fill's price;
+   * once the market resolved, the payout. Charted as "mark".
+   */
   readonly mid: SeriesJson;
   /** Our best resting bid and ask at the venue, price units (null: no order on that side). */
   readonly bid: SeriesJson;
@@ -41,7 +45,7 @@ export interface TokenTimeline {
 export interface TimelineData {
   readonly startMs: number;
   readonly endMs: number;
-  /** Total PnL (cash + positions at the mid), USDC. */
+  /** Total PnL (cash + positions at the mark), USDC. */
   readonly equity: SeriesJson;
   /** The charted tokens, most active first. */
   readonly tokens: TokenTimeline[];
@@ -67,8 +71,8 @@ interface TokenState {
 /**
  * Samples what the HTML report charts, from the same hooks as the Recorder and after it (so the
  * accountant and the marks it reads are current): the total PnL at every observation of the
- * Recorder's equity curve (after each market event, fill and resolution), per token the mid (the
- * payout once resolved), our best resting bid and ask (the bot's orders as the venue holds them),
+ * Recorder's equity curve (after each market event, fill and resolution), per token the mark (the
+ * mid; the last fill's price before the book has one; the payout once resolved), our best resting bid and ask (the bot's orders as the venue holds them),
  * the position and the fills. Optional: a run without an HTML report creates none, so the JSON summary
  * and the replay's speed do not depend on it. Memory: O(tokens × maxPoints + tokens × maxFills).
  */
@@ -194,6 +198,9 @@ export class Timeline {
     if (s === undefined) return;
     const q = this.#recorder.accountant.ledger(f.tokenId).q;
     s.inventory.add(f.tsMs, Number(q) / 1e6);
+    // A token without an uncrossed two-sided book is marked at its last fill (Recorder): the line
+    // steps there now, as the equity line does, not at the next book frame (or never, if none).
+    this.#mid(f.tokenId, f.tsMs);
     s.fills.add([
       Math.max(0, f.tsMs - this.#startMs),
       f.side === "buy" ? 1 : -1,
