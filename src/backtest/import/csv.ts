@@ -83,6 +83,11 @@ export class CsvParser {
     return this.#finish();
   }
 
+  /** True while a quoted field runs on past the last line fed (the next line continues it). */
+  get inQuotedField(): boolean {
+    return this.#inQuotes;
+  }
+
   /** Call at the end of input: throws if a quoted field was never closed. */
   end(): void {
     if (this.#inQuotes) {
@@ -103,15 +108,15 @@ export class CsvParser {
 }
 
 /**
- * Streams the records of a CSV given as lines (e.g. from node:readline); strips a leading BOM.
+ * Streams the records of a CSV given as lines (e.g. from node:readline); strips a UTF-8 BOM
+ * (U+FEFF) at the start of any record, not only the file's first: CSVs joined with `cat` carry
+ * one before each part's header. A BOM on a line continuing a quoted field is kept (it is data).
  * @example for await (const r of csvRecords(rl, "in.csv")) console.log(r.fields);
  */
 export async function* csvRecords(lines: AsyncIterable<string>, file: string): AsyncGenerator<CsvRecord> {
   const parser = new CsvParser(file);
-  let first = true;
   for await (const raw of lines) {
-    const line = first && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    first = false;
+    const line = !parser.inQuotedField && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
     const record = parser.feed(line);
     if (record !== undefined) yield record;
   }

@@ -28,6 +28,16 @@ describe("CSV parser (RFC 4180)", () => {
     ]);
   });
 
+  it("strips a BOM at the start of every record (CSVs joined with cat), not inside a quoted field", async () => {
+    expect(await parse('\uFEFFid,note\n1,a\n\uFEFFid,note\n\uFEFF"id",note\n2,"x\n\uFEFFy"\n')).toEqual([
+      ["id", "note"],
+      ["1", "a"],
+      ["id", "note"],
+      ["id", "note"],
+      ["2", "x\n\uFEFFy"],
+    ]);
+  });
+
   it("parses the capture's quoted JSON column", async () => {
     const row =
       '2814,"1913",2025-01-25 18:15:51.766 +0100,"14cf","[{""side"": ""SELL"", ""size"": ""5165"", ""price"": ""0.31""}]"';
