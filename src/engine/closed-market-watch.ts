@@ -29,9 +29,10 @@ const WHILE_UNPAID = "while its payouts were unknown";
 
 /**
  * Reads, once a minute, the record of every market the engine holds closed by its status (listed
- * not OPEN at start, or closed by a push), and reports a status that changed (`changed`). The spec
- * says most lifecycle events are not yet emitted, so a market listed PRE_MARKET, or paused by a push,
- * may open silently: without this it stayed dark for the whole run. Markets past their closesAt
+ * not OPEN at start, or closed by a push or by the record a refusal read), and reports a status that
+ * changed (`changed`). The spec says most lifecycle events are not yet emitted, so a market listed
+ * PRE_MARKET, or paused by a push or silently, may open silently: without this it stayed dark for the
+ * whole run (or, paused silently, was probed with refused placements a minute). Markets past their closesAt
  * (gated by the clock) and those gated by a refusal (its cool-down retries) are not read.
  *
  * A settled market (RESOLVED, VOIDED) is read only while its payouts are unknown (a push, or the

@@ -2,6 +2,7 @@ import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { PositionDrift } from "../execution/reconcile-positions.js";
 import type { EngineCore } from "./engine-core.js";
 import { takeRecordFee } from "./fee-recheck.js";
+import type { MarketRecordStatus } from "./ports.js";
 
 /** What a read of a market's record said: settled (acted on), not settled, or nothing (failed). */
 export type RecordVerdict = "settled" | "not_settled" | "failed";
@@ -13,14 +14,17 @@ export type RecordVerdict = "settled" | "not_settled" | "failed";
  * came (`core.recordSettled`): the market is gated for good and settled, its tokens marked at the
  * record's payouts, so a redemption moves the baseline instead of being corrected into inventory
  * (engine-settlement.ts). Any other status changes nothing (a refusal's cool-down stays in charge:
- * market-refusals.ts). A failed read is logged. Never rejects; a port without `marketRecord` (the
- * backtest's venue) answers "not_settled" at once.
+ * market-refusals.ts), but is handed to `notSettled` when given (a refusal takes a PAUSED record as
+ * the market's status: market-statuses.ts). A failed read is logged. Never rejects; a port without
+ * `marketRecord` (the backtest's venue) answers "not_settled" at once.
  * @param after what prompted the read, for the log line ("the refusal", "a position drift")
+ * @param notSettled called with a record that is not settled
  */
 export async function readSettledRecord(
   core: EngineCore,
   marketId: string,
   after: string,
+  notSettled?: (record: MarketRecordStatus) => void,
 ): Promise<RecordVerdict> {
   const { exchange, log, tokens } = core;
   if (exchange.marketRecord === undefined) return "not_settled";
@@ -31,6 +35,7 @@ export async function readSettledRecord(
     takeRecordFee(core, marketId, record.feeTakerBps, after);
     if (!SETTLED_MARKET_STATUSES.has(record.status)) {
       log.debug({ marketId, slug, status: record.status, after }, "market's record: not settled");
+      notSettled?.(record);
       return "not_settled";
     }
     core.recordSettled(marketId, record, after);

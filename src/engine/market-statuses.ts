@@ -3,7 +3,7 @@ import { ClosedMarketWatch } from "./closed-market-watch.js";
 import type { EngineCore } from "./engine-core.js";
 import { settleMarket } from "./engine-settlement.js";
 import { readSettledRecord } from "./market-record-read.js";
-import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals } from "./market-refusals.js";
+import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals, REFUSED_STATUS } from "./market-refusals.js";
 import type { MarketRecordStatus } from "./ports.js";
 
 /**
@@ -12,7 +12,7 @@ import type { MarketRecordStatus } from "./ports.js";
  * after a sign of a silent change (`recordRead`: a refusal, a drift to zero holdings, the
  * once-a-minute read of a market closed by its status, or of a settled market whose payouts are not
  * known yet: closed-market-watch.ts); and a placement refused `market_not_open` (`refused`: gated
- * for a cool-down, market-refusals.ts). Each new status is recorded on the tokens, judged by the
+ * for a cool-down, market-refusals.ts, unless the record it reads says why: #refusalRecord). Each new status is recorded on the tokens, judged by the
  * risk guard and applied to the position book (a resolved market is settled, and marked at its
  * payouts when they are known: engine-settlement.ts), which requotes what it moved.
  *
@@ -62,7 +62,24 @@ export class MarketStatuses {
       { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
       "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
     );
-    void readSettledRecord(this.#core, marketId, "the refusal");
+    void readSettledRecord(this.#core, marketId, "the refusal", (record) =>
+      this.#refusalRecord(marketId, record),
+    );
+  }
+
+  /**
+   * The refusal's read found the market not settled. A record saying why it refused (PAUSED,
+   * SUSPENDED…) is taken as the push that never came: the market is closed by that status, so no
+   * placement probes it at the cool-down's end (a burst of 409s a minute for as long as it stays
+   * paused) and the closed-market watch reads its record until it says OPEN, which reopens it. A
+   * record saying OPEN (reopened meanwhile, or lagging) leaves the cool-down in charge. The answer is
+   * dropped when the status moved while it was out (a push, the cool-down's end: newer words).
+   */
+  #refusalRecord(marketId: string, record: MarketRecordStatus): void {
+    if (this.#stopped || record.status === "OPEN") return;
+    const { tokens } = this.#core;
+    if (tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status !== REFUSED_STATUS) return;
+    this.#report(marketId, record.status, record.payouts, "after the refusal");
   }
 
   /** The market's record says `record.status` (`how` it was read, for the log lines): taken as a push. */

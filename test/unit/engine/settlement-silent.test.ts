@@ -67,8 +67,9 @@ describe("settlement: a market resolved without a push", () => {
     await expectOtherMarketQuoting(t);
   });
 
-  it("is left to the refusal's cool-down when its record is not settled, or cannot be read", async () => {
-    for (const record of ["PAUSED", "unreadable"] as const) {
+  it("is left to the refusal's cool-down when its record says OPEN, or cannot be read", async () => {
+    // A record saying PAUSED is taken as the status instead (market-paused-silently.test.ts).
+    for (const record of ["OPEN", "unreadable"] as const) {
       const h = new Harness({ latencyMs: 50 });
       const [yes, no] = h.tokens(1);
       for (const t of [yes, no]) h.crowdQuote(t, "0.48", "0.52");
