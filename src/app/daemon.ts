@@ -165,6 +165,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         startupPolicy: config.reconcile.onStart,
         reconcileIntervalMs: config.reconcile.intervalMs,
         reconcileDriftSettleMs: config.reconcile.driftSettleMs,
+        marketRecheckMs: config.engine.marketRecheckMs,
         rateLimitPerMin: config.queue.rateLimitPerMin,
         queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
         ...(journal === undefined ? {} : { restore: journal.restore }),

@@ -62,6 +62,7 @@ const ENGINE_KEYS = [
   "reconcileDebounceMs",
   "reconcileRetryMs",
   "reconcileDriftSettleMs",
+  "marketRecheckMs",
   "unknownGraceMs",
   "tradeLookbackMs",
   "pruneAfterMs",

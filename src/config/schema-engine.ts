@@ -20,6 +20,7 @@ export interface RawEngineConfig {
     priceToleranceTicks: number;
     sizeTolerance: number;
     session: string;
+    marketRecheckMs: number;
   };
   /** A JSON tree read by parseRiskConfig (src/risk/config.ts). */
   risk: Record<string, unknown>;
@@ -111,6 +112,14 @@ export const engineSchema = {
       format: "mm-session",
       default: "",
       env: "MM_ENGINE_SESSION",
+    }),
+    marketRecheckMs: setting({
+      doc: "How often a market held closed without a lifecycle push is looked at again, in ms (the spec: most lifecycle events are not yet emitted). The record (GET /api/markets/{slug}) of every market closed by its status — listed not OPEN at start (PRE_MARKET…), paused by a push, or paused silently (a placement refused 409 market_not_open whose record said PAUSED) — is read this often, and a change is taken as a push: a silent opening or resume is quoted within this long. A market refused market_not_open whose record does not say why (it says OPEN, or cannot be read) has its placements retried after this long. Lower: back sooner, for one GET per closed market per period (that endpoint allows 600 a minute per IP).",
+      format: "mm-int",
+      default: 60_000,
+      env: "MM_ENGINE_MARKET_RECHECK_MS",
+      min: 1_000,
+      max: 3_600_000,
     }),
   },
   risk: setting<Record<string, unknown>>({

@@ -64,6 +64,8 @@ export interface MmConfig {
     readonly sizeTolerance: number;
     /** Session tag of clientOrderIds; null = pick a random one per process start. */
     readonly session: string | null;
+    /** Period of the closed markets' record reads and of a refusal's cool-down, ms. */
+    readonly marketRecheckMs: number;
   };
   /**
    * Risk settings (JSON), valid for parseRiskConfig, every omitted limit filled with its default

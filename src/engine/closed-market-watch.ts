@@ -4,7 +4,7 @@ import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
 import type { MarketRecordStatus } from "./ports.js";
 
-/** How often the record of each market the engine holds closed is read. */
+/** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;
 
 /**
@@ -28,12 +28,13 @@ const WHILE_CLOSED = "while it was closed";
 const WHILE_UNPAID = "while its payouts were unknown";
 
 /**
- * Reads, once a minute, the record of every market the engine holds closed by its status (listed
- * not OPEN at start, or closed by a push or by the record a refusal read), and reports a status that
- * changed (`changed`). The spec says most lifecycle events are not yet emitted, so a market listed
- * PRE_MARKET, or paused by a push or silently, may open silently: without this it stayed dark for the
- * whole run (or, paused silently, was probed with refused placements a minute). Markets past their closesAt
- * (gated by the clock) and those gated by a refusal (its cool-down retries) are not read.
+ * Reads, once a minute (the engine's `marketRecheckMs`), the record of every market the engine holds
+ * closed by its status (listed not OPEN at start, or closed by a push or by the record a refusal
+ * read), and reports a status that changed (`changed`). The spec says most lifecycle events are not
+ * yet emitted, so a market listed PRE_MARKET, or paused by a push or silently, may open silently:
+ * without this it stayed dark for the whole run (or, paused silently, was probed with refused
+ * placements every minute). Markets past their closesAt (gated by the clock) and those gated by a
+ * refusal (its cool-down retries) are not read.
  *
  * A settled market (RESOLVED, VOIDED) is read only while its payouts are unknown (a push, or the
  * start-up record, without them: PositionBook.awaitingPayouts), past its closesAt too (markets
@@ -46,7 +47,7 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * resolved market): nothing is reported.
  *
  * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
- * minute after, tries again. An answer is dropped when the status moved while it was out, or the
+ * period after, tries again. An answer is dropped when the status moved while it was out, or the
  * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
  * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
  * there is).
@@ -72,14 +73,14 @@ export class ClosedMarketWatch {
   }
 
   /**
-   * Starts the next round a minute from now, when there is a market to read and none is scheduled
+   * Starts the next round a period (marketRecheckMs) from now, when there is a market to read and none is scheduled
    * (engine start, and each market status change): no timer runs while no market needs reading.
    * No-op after stop and on a port without marketRecord.
    */
   arm(): void {
     if (this.#stopped || this.#timer !== undefined || this.#running) return;
     if (this.#core.exchange.marketRecord === undefined || this.#due().length === 0) return;
-    this.#timer = this.#core.clock.setTimer(CLOSED_MARKET_READ_MS, () => this.#round());
+    this.#timer = this.#core.clock.setTimer(this.#core.options.marketRecheckMs, () => this.#round());
   }
 
   /** Stops the rounds (engine stop); answers still on their way are dropped. */

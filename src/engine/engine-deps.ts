@@ -129,6 +129,12 @@ export interface EngineOptions {
    * longer than a fill's settlement, which the positions read waits for. Default 30 000.
    */
   readonly reconcileDriftSettleMs?: number;
+  /**
+   * How often a market held closed without a push is looked at again, ms: the closed-market watch's
+   * record reads (closed-market-watch.ts) and a refusal's cool-down (market-refusals.ts).
+   * Default 60 000.
+   */
+  readonly marketRecheckMs?: number;
   /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
   readonly unknownGraceMs?: number;
   /** Trades older than (last reconcile − this) are not paged again, ms. Default 120 000. */
@@ -215,6 +221,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileDebounceMs: o.reconcileDebounceMs ?? 250,
     reconcileRetryMs: o.reconcileRetryMs ?? 2_000,
     reconcileDriftSettleMs: o.reconcileDriftSettleMs ?? 30_000,
+    marketRecheckMs: o.marketRecheckMs ?? 60_000,
     unknownGraceMs: o.unknownGraceMs ?? 30_000,
     tradeLookbackMs: o.tradeLookbackMs ?? 120_000,
     pruneAfterMs: o.pruneAfterMs ?? 600_000,
@@ -228,6 +235,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileIntervalMs: r.reconcileIntervalMs,
     reconcileRetryMs: r.reconcileRetryMs,
     rateLimitPerMin: r.rateLimitPerMin,
+    marketRecheckMs: r.marketRecheckMs,
   };
   for (const [field, v] of Object.entries(positive)) {
     if (!(v > 0) || !Number.isFinite(v)) {

@@ -4,9 +4,10 @@ import type { Clock, TimerId } from "../core/clock.js";
 export const MARKET_NOT_OPEN = "market_not_open";
 
 /**
- * How long a market stays gated after the exchange refused a placement there with `market_not_open`
- * and no lifecycle push said so; then quoting retries (a repeated reject gates it again). A minute,
- * as the error-rate halt's default cool-down: one probing placement per market per minute at most.
+ * How long a market stays gated, by default (the engine's `marketRecheckMs`), after the exchange
+ * refused a placement there with `market_not_open` and no lifecycle push, nor the market's record,
+ * said why; then quoting retries (a repeated reject gates it again). A minute, as the error-rate
+ * halt's default cool-down: one probing burst per market per minute at most.
  */
 export const MARKET_REFUSED_COOLDOWN_MS = 60_000;
 
@@ -19,7 +20,8 @@ export const REFUSED_STATUS = "NOT_OPEN";
  * market may pause or close silently, and the exchange's answer is then the only word on it. The
  * answer is taken as a market status report (`NOT_OPEN`, which gates the market and pulls its quotes
  * like a pause) with a way back, since nothing may ever report it OPEN again:
- * - after MARKET_REFUSED_COOLDOWN_MS the market is reported OPEN and quoting retries;
+ * - after the cool-down (`coolDownMs`, default MARKET_REFUSED_COOLDOWN_MS) the market is reported
+ *   OPEN and quoting retries;
  * - a lifecycle push (`pushed`) supersedes the refusal: OPEN lifts the gate at once, any other
  *   status keeps it until a push says OPEN.
  * Further rejects while a market is gated (placements in flight when it was) change nothing.
@@ -30,13 +32,19 @@ export const REFUSED_STATUS = "NOT_OPEN";
 export class MarketRefusals {
   readonly #clock: Clock;
   readonly #report: (marketId: string, status: string) => void;
+  readonly #coolDownMs: number;
   readonly #gated = new Map<string, TimerId>();
   /** Markets a push last reported not OPEN: gated by the push, which a refusal must not undo. */
   readonly #pushedClosed = new Set<string>();
 
-  constructor(clock: Clock, report: (marketId: string, status: string) => void) {
+  constructor(
+    clock: Clock,
+    report: (marketId: string, status: string) => void,
+    coolDownMs = MARKET_REFUSED_COOLDOWN_MS,
+  ) {
     this.#clock = clock;
     this.#report = report;
+    this.#coolDownMs = coolDownMs;
   }
 
   /** A placement on `marketId` was rejected `market_not_open`; returns whether this gated it. */
@@ -44,7 +52,7 @@ export class MarketRefusals {
     // A placement in flight when a push closed the market is refused too: the push's status stands
     // (a refusal reporting NOT_OPEN, then OPEN after the cool-down, would reopen a resolved market).
     if (this.#gated.has(marketId) || this.#pushedClosed.has(marketId)) return false;
-    const timer = this.#clock.setTimer(MARKET_REFUSED_COOLDOWN_MS, () => {
+    const timer = this.#clock.setTimer(this.#coolDownMs, () => {
       this.#gated.delete(marketId);
       this.#report(marketId, "OPEN");
     });

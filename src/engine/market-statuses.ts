@@ -3,7 +3,7 @@ import { ClosedMarketWatch } from "./closed-market-watch.js";
 import type { EngineCore } from "./engine-core.js";
 import { settleMarket } from "./engine-settlement.js";
 import { readSettledRecord } from "./market-record-read.js";
-import { MARKET_REFUSED_COOLDOWN_MS, MarketRefusals, REFUSED_STATUS } from "./market-refusals.js";
+import { MarketRefusals, REFUSED_STATUS } from "./market-refusals.js";
 import type { MarketRecordStatus } from "./ports.js";
 
 /**
@@ -33,9 +33,13 @@ export class MarketStatuses {
 
   constructor(core: EngineCore) {
     this.#core = core;
-    this.#refusals = new MarketRefusals(core.clock, (marketId, status) => {
-      if (!this.#unsettles(marketId, status)) this.#apply(marketId, status);
-    });
+    this.#refusals = new MarketRefusals(
+      core.clock,
+      (marketId, status) => {
+        if (!this.#unsettles(marketId, status)) this.#apply(marketId, status);
+      },
+      core.options.marketRecheckMs,
+    );
     this.#closed = new ClosedMarketWatch(core, (marketId, record, how) =>
       this.recordRead(marketId, record, how),
     );
@@ -59,7 +63,7 @@ export class MarketStatuses {
   refused(marketId: string): void {
     if (this.#stopped || !this.#refusals.refused(marketId)) return;
     this.#core.log.warn(
-      { marketId, coolDownMs: MARKET_REFUSED_COOLDOWN_MS },
+      { marketId, coolDownMs: this.#core.options.marketRecheckMs },
       "market refused a placement (not OPEN): gated, quoting retries after the cool-down",
     );
     void readSettledRecord(this.#core, marketId, "the refusal", (record) =>

@@ -22,6 +22,7 @@ describe("trading settings: defaults", () => {
       priceToleranceTicks: 1,
       sizeTolerance: 0.1,
       session: null,
+      marketRecheckMs: 60_000,
     });
     expect(c.risk).toEqual(JSON.parse(JSON.stringify(DEFAULT_RISK_SETTINGS)));
     expect(c.queue).toEqual({ rateLimitPerMin: 600, concurrency: 16, ipLimitFactor: 1 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CLOSED_MARKET_READ_MS } from "../../../src/engine/closed-market-watch.js";
 import { MARKET_REFUSED_COOLDOWN_MS } from "../../../src/engine/market-refusals.js";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { CROWD, Harness } from "./support/harness.js";
+import { CROWD, Harness, type HarnessOptions } from "./support/harness.js";
 import { heldRecord } from "./support/settlement.js";
 
 /**
@@ -16,8 +16,10 @@ import { heldRecord } from "./support/settlement.js";
  */
 
 /** Two markets quoted; market 1's bids have depth, so pulling its best bid moves its quotes. */
-async function twoQuoted(): Promise<{ h: Harness; a: string; b: string; reads: () => number }> {
-  const h = new Harness({ markets: 2, latencyMs: 50 });
+async function twoQuoted(
+  options: HarnessOptions["options"] = {},
+): Promise<{ h: Harness; a: string; b: string; reads: () => number }> {
+  const h = new Harness({ markets: 2, latencyMs: 50, options });
   const [a] = h.tokens(1);
   const [b] = h.tokens(2);
   let reads = 0;
@@ -101,5 +103,36 @@ describe("a market paused without a push, its record read after the refusal", ()
     await h.run(1_000);
     expect(h.logs.text()).not.toContain("market is now PAUSED");
     expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  it("is read every engine.marketRecheckMs: a silent resume is quoted within that period", async () => {
+    const { h, a, reads } = await twoQuoted({ marketRecheckMs: 5_000 });
+    h.silentStatus = true;
+    h.venue.setMarketStatus("m1", "PAUSED");
+    pullBestBid(h, a);
+    await h.run(1_000);
+    expect(h.logs.text()).toContain("market is now PAUSED (its record, read after the refusal)");
+    await h.run(20_000);
+    expect(reads()).toBeGreaterThanOrEqual(4); // the refusal's read, then one every 5 s
+    h.venue.setMarketStatus("m1", "OPEN");
+    await h.run(5_000);
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  it("a record that cannot be read leaves a cool-down of engine.marketRecheckMs", async () => {
+    const { h, a } = await twoQuoted({ marketRecheckMs: 5_000 });
+    h.exchange.marketRecord = async () => {
+      throw new Error("503 exchange_unavailable");
+    };
+    h.silentStatus = true;
+    h.venue.setMarketStatus("m1", "PAUSED");
+    pullBestBid(h, a);
+    await h.run(1_000);
+    const first = rejects(h);
+    expect(first).toBeGreaterThan(0);
+    h.venue.setMarketStatus("m1", "OPEN");
+    await h.run(5_000); // the cool-down ends: quoting retries, accepted
+    expect(h.botQuotes(a)).toHaveLength(2);
+    expect(rejects(h)).toBe(first);
   });
 });
