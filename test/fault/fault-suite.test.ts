@@ -21,6 +21,7 @@ import {
   platformFrozen,
 } from "./scenarios/market.js";
 import { sigkillRestart } from "./scenarios/process.js";
+import { marketPausedSilently } from "./scenarios/silent-pause.js";
 import { type ScenarioRow, ScenarioTable } from "./table.js";
 
 /** The table's order. */
@@ -37,6 +38,7 @@ const SCENARIOS: readonly FaultScenario[] = [
   keyRevoked,
   partnerSuspended,
   marketPaused,
+  marketPausedSilently,
   marketResolved,
   marketResolvedSilently,
   marketStatusChange,

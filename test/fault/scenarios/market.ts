@@ -8,7 +8,7 @@ import type { FaultScenario } from "../scenario.js";
 const HOLD_MS = 800;
 
 /** When the bot logged a line containing `text` (pino ISO time), waiting up to 4 s for it. */
-function learnt(rig: Rig, text: string): Promise<number> {
+export function learnt(rig: Rig, text: string): Promise<number> {
   return waitFor(
     () => {
       const r = rig.logs.records().find((x) => String(x.msg).includes(text));
@@ -19,7 +19,7 @@ function learnt(rig: Rig, text: string): Promise<number> {
   );
 }
 
-const ARG_TOKENS = [ARG.yesTokenId, ARG.noTokenId];
+export const ARG_TOKENS = [ARG.yesTokenId, ARG.noTokenId];
 
 /**
  * Inventory after ARG's resolution. ARG: the bot's holding is the exchange's (a settled market's
@@ -35,7 +35,8 @@ function inventory(rig: Rig): Verdict[] {
   ];
 }
 
-const quotesOn = (rig: Rig, marketId: string) =>
+/** Orders of ours resting on the market, on the exchange (the mock venue's own view). */
+export const quotesOn = (rig: Rig, marketId: string) =>
   rig.venue.open().filter((o) => o.marketId === marketId).length;
 
 /**
