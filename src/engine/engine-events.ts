@@ -217,7 +217,8 @@ export type EngineEvent =
     }
   /**
    * A running reconcile's history search answered placements of this run that were answered
-   * ambiguously (ReconcileReport.answered): found (`orderId`, status, market), never placed (a
+   * ambiguously (ReconcileReport.answered), or a user_fill naming one did (its orderId; status
+   * FILLED when it completed the order, else undefined): found (`orderId`, status, market), never placed (a
    * complete search past the grace: `orderId` undefined), or given up (`givenUp`: not found by
    * MAX_UNSURE_SEARCHES cut-short searches, never proven unplaced). For the journal, which otherwise
    * kept them unanswered for the whole run and had the next start search them all.

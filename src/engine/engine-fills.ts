@@ -1,4 +1,5 @@
 import type { Fill } from "../core/trading.js";
+import type { TrackedOrder } from "../execution/order-state.js";
 import { applyFill } from "../execution/reconcile-fills.js";
 import { oldestFirst } from "../execution/reconcile-trades.js";
 import type { EngineCore } from "./engine-core.js";
@@ -64,7 +65,9 @@ export class FillIntake {
       this.#core.log.debug({ tradeId: fill.tradeId, tsMs: fill.tsMs }, "fill before the baseline ignored");
       return;
     }
+    const unanswered = unansweredNamed(this.#core, fill);
     const eff = applyFill({ orders: this.#core.store, inventory: this.#core.inventory }, fill);
+    if (unanswered !== undefined) answeredByFill(this.#core, unanswered);
     if (eff.applied) afterFill(this.#core, fill, "stream");
   }
 
@@ -131,6 +134,32 @@ export class FillIntake {
       this.#core.log.debug({ tradeId: f.tradeId, tsMs: f.tsMs }, "fill of the baseline's millisecond: in it");
     }
   }
+}
+
+/** The ambiguous placement (unknown, no orderId yet) a fill names by clientOrderId, if any. */
+function unansweredNamed(core: EngineCore, fill: Fill): TrackedOrder | undefined {
+  const o = fill.clientOrderId === undefined ? undefined : core.store.get(fill.clientOrderId);
+  return o?.state === "unknown" && o.orderId === undefined ? o : undefined;
+}
+
+/**
+ * An ambiguous placement whose user_fill bound its orderId (OrderStore.recordFill) is answered: it
+ * reached the book. Reported as a reconcile's history search reports one it finds
+ * (`placements_answered`, FILLED when the fill completed it), so the journal writes the same answer.
+ * No search looks for it any more (it has an id), and once filled whole it is no longer live when a
+ * reconcile ends: without this it stayed unanswered in the journal, kept by retention for the whole
+ * run and searched for again by the next start after a crash.
+ */
+function answeredByFill(core: EngineCore, o: TrackedOrder): void {
+  if (o.orderId === undefined) return;
+  const status = o.state === "filled" ? "FILLED" : undefined;
+  const answer = { clientOrderId: o.clientOrderId, orderId: o.orderId, marketId: o.marketId, status };
+  core.emit({
+    type: "placements_answered",
+    atMs: core.clock.now(),
+    placements: [{ ...answer, givenUp: false }],
+  });
+  core.log.info(answer, "ambiguous placement answered by its fill: it reached the book");
 }
 
 /**

@@ -8,8 +8,14 @@ import { Harness } from "../engine/support/harness.js";
 import { ambiguousBid } from "../engine/support/harness-records.js";
 import { ACCOUNT, journalPath } from "./support.js";
 
-/** A started Harness journaling into a real SQLite file, whose next placement is answered ambiguously. */
-export async function journaledRun(search?: (ids: readonly string[]) => ClientIdSearch | undefined) {
+/**
+ * A started Harness journaling into a real SQLite file, whose next placement is answered ambiguously
+ * (`place.reaching`: it reached the venue, and no reconcile ran yet: ambiguousBid).
+ */
+export async function journaledRun(
+  search?: (ids: readonly string[]) => ClientIdSearch | undefined,
+  place: { reaching?: boolean } = {},
+) {
   const db = openJournalDb(journalPath());
   const writer = new JournalWriter(db);
   let rec: JournalRecorder | undefined;
@@ -27,7 +33,7 @@ export async function journaledRun(search?: (ids: readonly string[]) => ClientId
     const real = h.exchange.ordersByClientId.bind(h.exchange);
     h.exchange.ordersByClientId = async (ids, window, resume) => search(ids) ?? real(ids, window, resume);
   }
-  const cid = await ambiguousBid(h);
+  const cid = await ambiguousBid(h, place);
   /** What restore offers a run starting now (this one killed): the unanswered placements and resting orders. */
   const restoreNow = () => {
     const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });

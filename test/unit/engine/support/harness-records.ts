@@ -58,15 +58,17 @@ export function harnessBidFill(
 /**
  * Starts the Harness quoting its first token, then has its next placement answered ambiguously (a
  * timeout with nothing reaching the venue) at a requote; returns that placement's clientOrderId.
+ * `reaching`: the placement reaches the venue (its answer alone is lost), and only the promise
+ * chains run after it, so no reconcile (it waits out its debounce) has looked for it yet.
  */
-export async function ambiguousBid(h: Harness): Promise<string> {
+export async function ambiguousBid(h: Harness, opts: { reaching?: boolean } = {}): Promise<string> {
   const [yes] = h.tokens();
   h.crowdQuote(yes, "0.48", "0.52");
   await h.engine.start();
   await h.run();
-  h.exchange.scriptPlace({ kind: "ambiguous_before" });
+  h.exchange.scriptPlace({ kind: opts.reaching === true ? "ambiguous_after" : "ambiguous_before" });
   h.crowdQuote(yes, "0.50", "0.54");
-  await h.run(1_000);
+  await h.run(opts.reaching === true ? 0 : 1_000);
   const amb = h.eventsOf("place_outcome").find((e) => e.outcome === "ambiguous");
   if (amb === undefined) throw new Error("no ambiguous placement");
   return amb.intent.clientOrderId;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { Harness } from "../engine/support/harness.js";
+import { journaledRun } from "./support-running.js";
+
+/*
+ * Session 18 (rcfix). A placement answered ambiguously was journaled answered only by a reconcile:
+ * its history search (`placements_answered`) or, found on the open list, the `reconcile` event's
+ * look at the orders the engine holds live. One a user_fill settled first (the fill names its
+ * clientOrderId, so the store bound its orderId and, filled whole, ended it) was neither: no search
+ * looks for an order that already has an id, and by the next reconcile event it was no longer live.
+ * Its intent stayed unanswered, kept by retention for the whole run and searched for again by the
+ * next start after a crash. The fill that binds it now journals the same answer a search would.
+ */
+
+/** Has a taker fill `qty` shares of the ambiguous placement resting on the venue, its user_fill delivered. */
+async function fillBeforeReconcile(h: Harness, cid: string, qty: string): Promise<void> {
+  const amb = h.eventsOf("place_outcome").find((e) => e.intent.clientOrderId === cid);
+  if (amb === undefined) throw new Error("no ambiguous placement");
+  const { tokenId, quote } = amb.intent;
+  const price = (quote.priceMicro / 1e6).toFixed(2);
+  // The crowd's 100 shares quoted better than ours (ambiguousBid's 0.50 / 0.54) are taken first.
+  h.take(tokenId, quote.side === "buy" ? "sell" : "buy", price, String(100 + Number(qty)));
+  await h.run(); // the user_fill is delivered (a microtask), before the reconcile's debounce ends
+}
+
+describe("journal: an ambiguous placement settled by its WebSocket fill", () => {
+  it("filled whole before any reconcile answered it: journaled accepted and closed; a restart does not search for it", async () => {
+    const { h, db, cid, restoreNow } = await journaledRun(undefined, { reaching: true });
+    expect(restoreNow().unanswered.has(cid)).toBe(true);
+    await fillBeforeReconcile(h, cid, "10");
+    const fill = h.eventsOf("fill").find((e) => e.fill.clientOrderId === cid);
+    expect(fill?.source).toBe("stream");
+    expect(h.eventsOf("placements_answered").flatMap((e) => e.placements)).toMatchObject([
+      { clientOrderId: cid, orderId: fill?.fill.orderId, status: "FILLED", givenUp: false },
+    ]);
+    await h.run(5_000); // the reconciles that follow change nothing in the journal's answer
+    const next = restoreNow();
+    // Before the fix: still unanswered (the next start searched the order history for it).
+    expect(next.unanswered.has(cid)).toBe(false);
+    expect([...next.orders.values()]).not.toContain(cid); // closed (FILLED): it may not rest
+    const rows = db
+      .prepare(
+        "SELECT outcome, code, order_id AS orderId FROM outcomes WHERE client_order_id = ? AND op = 'place' ORDER BY id",
+      )
+      .all(cid);
+    expect(rows).toEqual([
+      { outcome: "ambiguous", code: "request_timeout", orderId: null },
+      { outcome: "accepted", code: "resolved", orderId: fill?.fill.orderId },
+    ]);
+    db.close();
+  });
+
+  it("partly filled: journaled accepted at once, so a restart looks it up as an order that may rest, not by its clientOrderId", async () => {
+    const { h, db, cid, restoreNow } = await journaledRun(undefined, { reaching: true });
+    await fillBeforeReconcile(h, cid, "4");
+    const fill = h.eventsOf("fill").find((e) => e.fill.clientOrderId === cid);
+    expect(h.eventsOf("placements_answered").flatMap((e) => e.placements)).toMatchObject([
+      { clientOrderId: cid, orderId: fill?.fill.orderId, status: undefined, givenUp: false },
+    ]);
+    const next = restoreNow();
+    expect(next.unanswered.has(cid)).toBe(false);
+    expect(next.orders.get(fill?.fill.orderId ?? "")).toBe(cid);
+    db.close();
+  });
+});
