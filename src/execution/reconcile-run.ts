@@ -196,6 +196,13 @@ export async function runReconcile(
       const cid = o.clientOrderId;
       // Its cut-short search is read on later: nothing new about it now.
       if (waiting.has(cid)) continue;
+      // Bound to an orderId while the search was on its way (a user_fill named it, and answered it:
+      // FillIntake): no longer the placement searched for. The search's "not found" would end it as
+      // a ghost while it rests, and its "found" answer it twice; the next run follows it by its id.
+      if (o.orderId !== undefined) {
+        pending++;
+        continue;
+      }
       // Its search failed: nothing learned, so neither found nor never placed; the next run searches it.
       if (unread.has(cid)) {
         pending++;

@@ -14,13 +14,18 @@ import { journaledRun } from "./support-running.js";
 
 /** Has a taker fill `qty` shares of the ambiguous placement resting on the venue, its user_fill delivered. */
 async function fillBeforeReconcile(h: Harness, cid: string, qty: string): Promise<void> {
+  takeAll(h, cid, qty);
+  await h.run(); // the user_fill is delivered (a microtask), before the reconcile's debounce ends
+}
+
+/** Has a taker fill `qty` shares of the ambiguous placement resting on the venue (its user_fill a microtask later). */
+function takeAll(h: Harness, cid: string, qty: string): void {
   const amb = h.eventsOf("place_outcome").find((e) => e.intent.clientOrderId === cid);
   if (amb === undefined) throw new Error("no ambiguous placement");
   const { tokenId, quote } = amb.intent;
   const price = (quote.priceMicro / 1e6).toFixed(2);
   // The crowd's 100 shares quoted better than ours (ambiguousBid's 0.50 / 0.54) are taken first.
   h.take(tokenId, quote.side === "buy" ? "sell" : "buy", price, String(100 + Number(qty)));
-  await h.run(); // the user_fill is delivered (a microtask), before the reconcile's debounce ends
 }
 
 describe("journal: an ambiguous placement settled by its WebSocket fill", () => {
@@ -60,6 +65,33 @@ describe("journal: an ambiguous placement settled by its WebSocket fill", () => 
     const next = restoreNow();
     expect(next.unanswered.has(cid)).toBe(false);
     expect(next.orders.get(fill?.fill.orderId ?? "")).toBe(cid);
+    db.close();
+  });
+  it("partly filled while a cut-short history search is on its way: answered once, by the fill, and still held live", async () => {
+    const { h, db, cid } = await journaledRun(undefined, { reaching: true });
+    // Not on the open list (a lagging read): the reconcile searches the history for it, the search
+    // is cut short by its page bound before reaching it, and the user_fill arrives meanwhile.
+    h.exchange.unlisted.add(cid);
+    h.exchange.ordersByClientId = async (ids) => {
+      if (ids.includes(cid) && h.exchange.unlisted.delete(cid)) takeAll(h, cid, "4");
+      return { orders: [], complete: false, resume: "page-26" };
+    };
+    await h.run(500); // the reconcile and its search
+    expect(h.exchange.unlisted.has(cid)).toBe(false); // the search ran
+    // Before the guard: the search's "not found" was applied to an order that now had an id, as to
+    // a ghost (cancelled, order_not_found), freeing its level while 6 shares rested, and answered it
+    // again, as never placed.
+    expect(h.engine.liveOrders().find((o) => o.clientOrderId === cid)).toMatchObject({ state: "unknown" });
+    await h.run(3_000); // the follow-up reconcile finds it open: the requote cancels what rests of it
+    expect(h.eventsOf("cancel_outcome").filter((e) => e.clientOrderId === cid)).toMatchObject([
+      { outcome: "done" },
+    ]);
+    const answers = h.eventsOf("placements_answered").flatMap((e) => e.placements);
+    expect(answers.filter((a) => a.clientOrderId === cid)).toMatchObject([{ orderId: expect.any(String) }]);
+    const rows = db
+      .prepare("SELECT outcome FROM outcomes WHERE client_order_id = ? AND op = 'place' ORDER BY id")
+      .all(cid);
+    expect(rows).toEqual([{ outcome: "ambiguous" }, { outcome: "accepted" }]);
     db.close();
   });
 });
