@@ -209,6 +209,12 @@ export async function runReconcile(
         continue;
       }
       const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
+      // Within its grace (u undefined: pending) a cut-short search is not kept to be read on: the
+      // next run searches the window afresh. The history's page order is not relied on, and newest
+      // first a cursor only goes back in time, past the front where a placement created late (after
+      // its answer timed out) appears; a chain of read-on searches begun in the grace could then read
+      // to the window's end without it and "prove" it never placed. The first search past the grace
+      // starts the chain, once every late creation is in the history.
       // Not found by a search cut short: that proves nothing, so not `never_placed` (as at start,
       // resolveUnanswered). Searched on from where it stopped, up to the bound (counted only with the
       // engine's UnsureSearches; without one, searched again from the start and never given up).
