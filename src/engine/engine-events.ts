@@ -35,6 +35,17 @@ export interface ReconcileSummary {
    * (mm_reconcile_trade_pages_capped_total). Absent in summaries made before it existed: false.
    */
   readonly tradePagesCapped?: boolean;
+  /**
+   * Order-history searches (one per send cluster) that failed in this run
+   * (mm_reconcile_history_search_failures_total). Absent in summaries made before it existed: 0.
+   */
+  readonly searchFailures?: number;
+  /**
+   * Unknown placements whose history search has failed STUCK_SEARCH_FAILURES times in a row or more:
+   * their levels wait, unquoted, until it answers (mm_reconcile_history_search_stuck_orders).
+   * Absent in summaries made before it existed: 0.
+   */
+  readonly searchStuck?: number;
   /** Tokens whose position disagrees with the exchange's (baseline included). */
   readonly drifts: readonly PositionDrift[];
   /**

@@ -5,6 +5,7 @@ import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
 import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
 import { missedSearchPages } from "../execution/restored-fees.js";
+import { SearchFailureStreaks } from "../execution/search-failures.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
@@ -38,6 +39,8 @@ export interface ReconcileMemory {
    * clock that steps or drifts while the daemon runs (NTP, a VM paused) is followed.
    */
   clockOffsetMs?: number;
+  /** Failures in a row of each unresolved placement's history search (warnUnsure); made by the first run. */
+  failing?: SearchFailureStreaks;
   /** Set once the earlier runs' unanswered placements were looked up (resolveUnanswered). */
   unansweredDone?: boolean;
 }
@@ -102,6 +105,7 @@ export async function reconcileOnce(
   const pageBackTo = searchFrom === undefined ? feesBackTo : Math.min(feesBackTo, searchFrom);
   // Only the start-up run meets orders an earlier run left; later orphans are no run's of ours.
   memory.unsure ??= new UnsureSearches();
+  memory.failing ??= new SearchFailureStreaks();
   const source =
     reason === "startup"
       ? withOrderFills(recognising(core.exchange, restored.orders()), core.exchange)
@@ -116,6 +120,7 @@ export async function reconcileOnce(
       inventory: core.inventory,
       restored: restored.before(sessionStartMs),
       unsure: memory.unsure,
+      failing: memory.failing,
     },
     started,
     {
@@ -135,7 +140,7 @@ export async function reconcileOnce(
     },
   );
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
-  warnUnsure(core, report);
+  warnUnsure(core, report, memory.failing);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
   // reach it either).
@@ -252,6 +257,8 @@ export async function reconcileOnce(
     pending: report.pending,
     backfilled: report.backfill.applied.length,
     tradePagesCapped: report.tradesCapped !== undefined,
+    searchFailures: report.searchFailures.length,
+    searchStuck: memory.failing.stuck,
     drifts: check.drifts,
     corrections: corrected,
   };

@@ -1,5 +1,6 @@
 import { MAX_UNSURE_SEARCHES } from "../execution/history-search.js";
 import type { ReconcileReport, TradesCapped } from "../execution/reconcile-run.js";
+import { type SearchFailureStreaks, STUCK_SEARCH_FAILURES } from "../execution/search-failures.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason } from "./engine-events.js";
 
@@ -29,14 +30,41 @@ export function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capp
  * (their level waits) and their window searched on from where it stopped a reconcile interval later, or given up after MAX_UNSURE_SEARCHES
  * such searches (not open on the exchange, so their level is freed; never journaled as never placed);
  * and the history searches that failed (the rest of the run went on).
+ *
+ * A failing search is said at warn when it starts failing (`failing`: the first failure of a
+ * placement's streak), then at debug: the run that left placements unresolved is followed by another
+ * every 2 s, and a warning at each buried the log. Once STUCK_SEARCH_FAILURES failures in a row
+ * leave a placement's level waiting, that is said once more at warn, since mm never gives such a
+ * placement up on its own (it may rest: a second quote there is double exposure), and when its
+ * search answers again, at info.
  */
-export function warnUnsure(core: EngineCore, report: ReconcileReport): void {
+export function warnUnsure(core: EngineCore, report: ReconcileReport, failing?: SearchFailureStreaks): void {
   const { unsure, givenUp } = report;
   for (const f of report.searchFailures) {
     const err = f.error instanceof Error ? f.error.message : String(f.error);
+    const first = failing === undefined || f.cursorDropped || f.ids.some((id) => failing.count(id) <= 1);
+    const fields = { placements: f.ids, err, cursorDropped: f.cursorDropped };
+    const msg =
+      "unknown placements: their order-history search failed; left unknown for the next reconcile (a refused cursor: counted as one search, read from the window's start next time)";
+    if (first) core.log.warn(fields, msg);
+    else core.log.debug({ ...fields, failures: Math.max(...f.ids.map((id) => failing.count(id))) }, msg);
+  }
+  const { reached, recovered } = report.searchStreaks;
+  if (reached.length > 0) {
+    const errs = report.searchFailures.filter((f) => f.ids.some((id) => reached.includes(id)));
     core.log.warn(
-      { placements: f.ids, err, cursorDropped: f.cursorDropped },
-      "unknown placements: their order-history search failed; left unknown for the next reconcile (a refused cursor: counted as one search, read from the window's start next time)",
+      {
+        placements: reached,
+        failures: STUCK_SEARCH_FAILURES,
+        err: errs.map((f) => (f.error instanceof Error ? f.error.message : String(f.error))),
+      },
+      "unknown placements: their order-history search keeps failing; their levels wait, unquoted, until it answers (mm does not give them up: they may rest). Check GET /api/orders/history; said once (mm_reconcile_history_search_stuck_orders)",
+    );
+  }
+  if (recovered.length > 0) {
+    core.log.info(
+      { placements: recovered },
+      "unknown placements: their order-history search answers again (or they were answered)",
     );
   }
   if (unsure.length > 0) {

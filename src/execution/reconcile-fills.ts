@@ -6,6 +6,7 @@ import type { Inventory } from "./inventory.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
 import type { RestoredFills } from "./restored-fees.js";
+import type { SearchFailureStreaks } from "./search-failures.js";
 
 /** What the reconciler keeps: the session's orders and its inventory. Mutated only by reconcile-*.ts. */
 export interface ReconcileState {
@@ -21,6 +22,8 @@ export interface ReconcileState {
    * the bound after which one is given up. Without it, one is never given up.
    */
   readonly unsure?: UnsureSearches;
+  /** How many times in a row each unresolved placement's history search has failed (the engine's). */
+  readonly failing?: SearchFailureStreaks;
 }
 
 /** Result of one fill. */

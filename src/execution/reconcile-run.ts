@@ -14,6 +14,7 @@ import { lookupOrder, NEVER_PLACED, NOT_FOUND, resolveGhost } from "./reconcile-
 import { reconcileOpenOrders } from "./reconcile-open-orders.js";
 import { adoptOrphans, type TokenOfOrder } from "./reconcile-orphans.js";
 import { type BackfillReport, backfillTrades } from "./reconcile-trades.js";
+import type { StreakChange } from "./search-failures.js";
 
 /** The reads a REST reconcile needs (ExchangePort plus an order-history search by clientOrderId). */
 export interface ReconcileSource {
@@ -99,6 +100,11 @@ export interface ReconcileReport {
    * cursor refused, count one cut-short search), and the rest of the run goes on.
    */
   readonly searchFailures: readonly SearchFailure[];
+  /**
+   * Placements whose history search has now failed STUCK_SEARCH_FAILURES times in a row, and those
+   * that were so and are no more (ReconcileState.failing; both empty without it).
+   */
+  readonly searchStreaks: StreakChange;
   /**
    * Unknown orders past their grace that a history search cut short by its page bound did not find:
    * kept unknown (not proven never placed), searched on from where it stopped at a later reconcile
@@ -237,6 +243,11 @@ export async function runReconcile(
     }
   }
   state.unsure?.retain(new Set([...unsure, ...waiting, ...unread]));
+  const searchStreaks = state.failing?.record(
+    diff.unresolved.map((o) => o.clientOrderId),
+    waiting,
+    unread,
+  ) ?? { reached: [], recovered: [] };
   if (answered.length > 0) opts.onAnswered?.(answered);
   let orphans = diff.orphans;
   let adopted = 0;
@@ -268,6 +279,7 @@ export async function runReconcile(
   return {
     ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, answered, backfill },
     searchFailures,
+    searchStreaks,
     tradesCapped: capped,
   };
 }

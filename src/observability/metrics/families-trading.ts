@@ -212,6 +212,16 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       help: "REST reconciles whose trade paging stopped at its page bound before its cut-off: older fills were not backfilled (a warning names what was searched).",
       registers,
     }),
+    searchFailures: new Counter({
+      name: "mm_reconcile_history_search_failures_total",
+      help: "Order-history searches for unknown placements (one per cluster of sends) that failed with an error other than a refused cursor: their placements stay unknown, their levels waiting.",
+      registers,
+    }),
+    searchStuck: new Gauge({
+      name: "mm_reconcile_history_search_stuck_orders",
+      help: "Unknown placements whose order-history search has failed 30 times in a row or more, as of the last reconcile: their levels wait, unquoted, until it answers (mm never gives them up on its own).",
+      registers,
+    }),
     unresolved: new Gauge({
       name: "mm_reconcile_unresolved_orders",
       help: "Unknown orders still unresolved after the last reconcile.",

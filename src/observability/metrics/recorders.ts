@@ -106,6 +106,8 @@ export function recordReconcile(f: Families, s: ReconcileSummary): void {
   t.ghosts.inc(s.updates);
   t.backfilled.inc(s.backfilled);
   if (s.tradePagesCapped === true) t.tradePagesCapped.inc();
+  t.searchFailures.inc(s.searchFailures ?? 0);
+  t.searchStuck.set(s.searchStuck ?? 0);
   t.unresolved.set(s.pending);
   t.drifts.set(s.drifts.length);
   // Per token, so that fills settling on different tokens at every check add up to no run.

@@ -39,6 +39,11 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
       "needs one token's drift uncorrected at every check for 15 minutes; the run's drift is corrected within seconds (MmReconcilerDrift). Its timing, and its silence on a busy book, are pinned by promtool test rules (ALERT_RULE_TESTS)",
     probe: "max by (market, outcome) (max_over_time(mm_reconcile_position_drift_seconds[10m])) > 0",
   },
+  MmHistorySearchStuck: {
+    reason:
+      "needs an order-history search failing for a placement 30 times in a row and 5 minutes more; the mock answers every search. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max(mm_reconcile_history_search_stuck_orders)",
+  },
   MmReconcileStale: {
     reason: "needs 5 minutes without a successful reconcile",
     probe: "time() - max(mm_reconcile_last_success_timestamp_seconds)",

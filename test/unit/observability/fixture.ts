@@ -235,6 +235,8 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
       pending: 1,
       backfilled: 1,
       tradePagesCapped: true,
+      searchFailures: 2,
+      searchStuck: 1,
       drifts: [
         {
           tokenId: "2002",
