@@ -227,8 +227,9 @@ export type EngineEvent =
       }[];
     }
   /**
-   * A running reconcile's history search answered placements of this run that were answered
-   * ambiguously (ReconcileReport.answered), or a user_fill naming one did (its orderId; status
+   * A running reconcile answered placements of this run that were answered ambiguously
+   * (ReconcileReport.answered: found on the open list, or by its history search), or a user_fill
+   * naming one did (its orderId; status
    * FILLED when it completed the order, else undefined): found (`orderId`, status, market), never placed (a
    * complete search past the grace: `orderId` undefined), or given up (`givenUp`: not found by
    * MAX_UNSURE_SEARCHES cut-short searches, never proven unplaced). For the journal, which otherwise

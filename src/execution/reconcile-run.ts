@@ -118,7 +118,8 @@ export interface ReconcileReport {
    */
   readonly givenUp: readonly string[];
   /**
-   * The unknown placements the history search answered: found, proven never placed, or given up.
+   * The unknown placements this run answered: found on the open list by clientOrderId, or by the
+   * history search: found, proven never placed, or given up.
    * The engine reports them (`placements_answered`) for the journal, which would otherwise keep them
    * unanswered: kept by retention for the whole run, and searched again at the next start.
    */
@@ -171,7 +172,21 @@ export async function runReconcile(
     ...(opts.cancellingGraceMs === undefined ? {} : { graceMs: opts.cancellingGraceMs }),
   });
   const updates: OrderUpdate[] = [...diff.updates];
-  for (const u of diff.updates) store.reconcile(u, now);
+  const answered: SearchAnswer[] = [];
+  for (const u of diff.updates) {
+    const before = store.get(u.clientOrderId);
+    // An ambiguous placement found resting by its clientOrderId is answered like one the search
+    // finds, at once: the journal otherwise learned its orderId only from the orders held live once
+    // the run succeeded, and not at all when a later read failed it, or its order ended first.
+    const found = before?.state === "unknown" && before.orderId === undefined && u.orderId !== undefined;
+    if (store.reconcile(u, now) && found) {
+      answered.push({
+        ...searchAnswer(u.clientOrderId, undefined, false),
+        orderId: u.orderId,
+        marketId: before.marketId,
+      });
+    }
+  }
   const ghostOpts = {
     sentAgeMs: ages.sentMs,
     ...(opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs }),
@@ -183,7 +198,6 @@ export async function runReconcile(
   let pending = 0;
   const unsure: string[] = [];
   const givenUp: string[] = [];
-  const answered: SearchAnswer[] = [];
   let waiting: ReadonlySet<string> = new Set();
   let unread: ReadonlySet<string> = new Set();
   let searchFailures: readonly SearchFailure[] = [];

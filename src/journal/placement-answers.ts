@@ -23,10 +23,12 @@ export interface ResolvedPlacement {
  *   (`placements_resolved`): an `accepted` row with its orderId in the run that sent it (beside its
  *   intent, where MAY_REST reads its size and token), and a closed row when the exchange says it has
  *   ended; not found, a `rejected` row NEVER_PLACED. Either way restore stops offering it as unanswered;
- * - a placement of this run answered `ambiguous`: the answer its reconcile's history search found, or
- *   the orderId a user_fill naming it gave it first (`placements_answered`: `answered`); or, once the engine holds it live with an orderId (found on
- *   the open list), an `accepted` row with that id. One the engine no longer holds live otherwise is
- *   forgotten (it ended; if killed before, the next start looks it up by clientOrderId).
+ * - a placement of this run answered `ambiguous`: the answer its reconcile found (on the open list by
+ *   clientOrderId, or by its history search), or the orderId a user_fill naming it gave it first
+ *   (`placements_answered`: `answered`); failing those, once the engine holds it live with an
+ *   orderId, an `accepted` row with that id (bindLive, at a reconcile's end). One the engine no
+ *   longer holds live otherwise is forgotten (it ended; if killed before, the next start looks it
+ *   up by clientOrderId).
  * @example const a = new PlacementAnswers(restore.unanswered); a.ambiguous(cid); a.bindLive(engine, writer, run, now);
  */
 export class PlacementAnswers {

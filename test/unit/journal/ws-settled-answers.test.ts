@@ -94,4 +94,23 @@ describe("journal: an ambiguous placement settled by its WebSocket fill", () => 
     expect(rows).toEqual([{ outcome: "ambiguous" }, { outcome: "accepted" }]);
     db.close();
   });
+  it("found on the open list by a reconcile that then fails: journaled accepted as soon as the list is read", async () => {
+    const { h, db, cid, restoreNow } = await journaledRun(undefined, { reaching: true });
+    // The reconcile reads the open list (it rests there), then its positions read fails: no
+    // `reconcile` event, where the orders held live used to be journaled (bindLive).
+    const down = async (): Promise<never> => {
+      throw new Error("positions down");
+    };
+    h.exchange.positionsAt = down;
+    h.exchange.positions = down;
+    await h.run(1_000);
+    expect(h.eventsOf("reconcile_failed").length).toBeGreaterThan(0);
+    const id = h.engine.liveOrders().find((o) => o.clientOrderId === cid)?.orderId;
+    expect(id).toBeDefined();
+    // Before: unanswered (bindLive waits for a reconcile that succeeds; filled meanwhile, never).
+    const next = restoreNow();
+    expect(next.unanswered.has(cid)).toBe(false);
+    expect(next.orders.get(id ?? "")).toBe(cid);
+    db.close();
+  });
 });
