@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { GatewayClient } from "../../../src/gateway/client.js";
+import { settle } from "../gateway/harness.js";
+import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
+
+/*
+ * The spec shows the payload of the `subscribe` reply only ("Payloads of the WebSocket commands
+ * other than subscribe: not shown"); events carry theirs under `data`. A server whose pong puts
+ * its fields under `data` ({id, type: "pong", data: {serverTs}}) answers every ping, with the
+ * ping's own correlation id. GatewayConnection only takes a frame as a reply when it has no
+ * `data`, so the pong goes to the event parser (unknown_type, counted malformed), the ping stays
+ * pending, times out after commandTimeoutMs and drops the connection: a healthy socket is torn
+ * down (and every book resynced) at every ping, for ever. The same holds for a reply whose `type`
+ * is not one of the names the client guesses (REPLY_TYPES): the spec names none but `subscribed`,
+ * so an update_subscription acknowledged as, say, `updated` times out and drops the connection.
+ * A frame echoing the correlation id of a pending command is that command's reply, whatever its
+ * type or shape (event envelopes carry token/condition/vault ids, never the client's `c<n>`).
+ */
+
+let server: RawServer | undefined;
+let client: GatewayClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function run(clock: SimClock, ms: number, step = 250): Promise<void> {
+  for (let t = 0; t < ms; t += step) {
+    clock.advanceBy(step);
+    await settle(3);
+  }
+}
+
+describe("review gateway: a command reply that carries `data`", () => {
+  it("a pong under `data`, echoing the ping's id, is the ping's answer: no timeout, no disconnect", async () => {
+    const polite = politeAnswer();
+    const answer: Answer = (c, conn) =>
+      c.cmd === "ping" ? { type: "pong", data: { serverTs: 1 } } : polite(c, conn);
+    server = await new RawServer(answer).listen();
+    const clock = new SimClock(0);
+    client = new GatewayClient({
+      url: server.url,
+      gateway: "market",
+      apiKey: "k",
+      clock,
+      random: () => 0.5,
+      timing: { pingIntervalMs: 1_000, silenceTimeoutMs: 30_000, commandTimeoutMs: 2_000 },
+    });
+    await client.start();
+    await client.subscribe("token_book", ["42"]);
+    await run(clock, 6_000);
+    expect(client.counters.commandTimeouts).toBe(0);
+    expect(client.counters.disconnects).toBe(0);
+    expect(server.commands("ping").length).toBeGreaterThanOrEqual(5);
+    expect(client.counters.pongs).toBeGreaterThanOrEqual(5);
+  });
+
+  it("an update_subscription acknowledged with a type the client does not list settles the command", async () => {
+    const polite = politeAnswer();
+    const answer: Answer = (c, conn) =>
+      c.cmd === "update_subscription" ? { type: "updated", sid: c.params?.sid } : polite(c, conn);
+    server = await new RawServer(answer).listen();
+    const clock = new SimClock(0);
+    client = new GatewayClient({
+      url: server.url,
+      gateway: "market",
+      apiKey: "k",
+      clock,
+      random: () => 0.5,
+      timing: { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, commandTimeoutMs: 2_000 },
+    });
+    await client.start();
+    await client.subscribe("token_book", ["42"]);
+    const second = client.subscribe("token_book", ["43"]); // same subscription: update_subscription add_ids
+    await run(clock, 3_000);
+    expect(server.commands("update_subscription")).toHaveLength(1);
+    expect(client.counters.commandTimeouts).toBe(0);
+    expect(client.counters.disconnects).toBe(0);
+    expect((await second).accepted).toEqual(["43"]);
+  });
+});
