@@ -8,6 +8,7 @@ import { fatalClose, fatalUpgrade, GatewayError, GatewayFatalError } from "./err
 import { Keepalive } from "./keepalive.js";
 import type { GatewayTiming } from "./options.js";
 import { PendingCommands } from "./pending.js";
+import { parsePong } from "./replies.js";
 import { isRecord } from "./schema/fields.js";
 import type { GatewayKind } from "./types.js";
 import { UnawaitedCommands } from "./unawaited.js";
@@ -187,8 +188,7 @@ export class GatewayConnection {
     const sent = this.#o.clock.now();
     this.#o.counters.pings++;
     try {
-      const pong = await this.send("ping");
-      const serverTs = typeof pong.serverTs === "number" ? pong.serverTs : undefined;
+      const { serverTs } = parsePong(await this.send("ping"));
       this.#o.hooks.onPong?.(this.#o.clock.now() - sent, serverTs);
     } catch {
       // A timeout already dropped the connection; a lost connection is reported by onClose.
@@ -210,23 +210,19 @@ export class GatewayConnection {
     const type = f.type;
     if (typeof type !== "string") return void bump(o.counters.malformed, "missing_type");
     if (type === "connected") return void this.#onConnected(f);
-    if (REPLY_TYPES.has(type) && f.data === undefined) {
-      bump(o.counters.framesByType, type);
-      if (type === "pong") o.counters.pongs++;
-      if (type === "error") o.counters.commandRejections++;
-      if (typeof f.id === "string" && this.#pending.settle(f.id, f)) return;
-      const cmd = typeof f.id === "string" ? this.#unawaited.take(f.id) : undefined;
-      if (cmd === undefined) return void bump(o.counters.dropped, "late_reply");
-      if (type === "error") {
-        o.logger?.debug({ gateway: o.gateway, cmd, code: f.code }, "gateway: command refused");
-      }
-      return;
+    // A reply is known by the correlation id it echoes, whatever its type or shape: the spec shows
+    // only the subscribe reply, so a pong may carry its fields under `data` and an update may be
+    // acknowledged by a type we never heard of. Event frames carry a channel, and their ids are
+    // tokens, conditions, vaults or "platform_status", never our `c<n>`.
+    const id = typeof f.id === "string" ? f.id : undefined;
+    const replyShaped = REPLY_TYPES.has(type) && f.data === undefined;
+    if (id !== undefined && (f.channel === undefined || replyShaped) && this.#isOurs(id)) {
+      return void this.#onReply(id, type, f);
     }
-    if (typeof f.id === "string" && f.channel === undefined && this.#unawaited.take(f.id) !== undefined) {
-      // A reply of a type not shown in the spec to a command nobody awaits (event frames carry a
-      // channel, and their ids are tokens, conditions…, never our `c<n>`): consumed, not malformed.
-      // Counted as `other` unless a known reply type: the server's string must not mint labels.
-      return void bump(o.counters.framesByType, REPLY_TYPES.has(type) ? type : "other");
+    if (replyShaped) {
+      // A reply to nothing we sent lately (its command timed out): counted, not malformed.
+      this.#countReply(type);
+      return void bump(o.counters.dropped, "late_reply");
     }
     try {
       o.hooks.onPush(f, recvTs);
@@ -235,6 +231,30 @@ export class GatewayConnection {
       bump(o.counters.dropped, "listener_error");
       o.logger?.error({ err, gateway: o.gateway }, "gateway: event listener threw");
     }
+  }
+
+  /** True when `id` is a command of ours still awaited, or posted lately. */
+  #isOurs(id: string): boolean {
+    return this.#pending.has(id) || this.#unawaited.has(id);
+  }
+
+  /** Settles (or quietly consumes) the command a reply echoing `id` answers. */
+  #onReply(id: string, type: string, f: Record<string, unknown>): void {
+    const o = this.#o;
+    this.#countReply(type);
+    if (this.#pending.settle(id, f)) return;
+    const cmd = this.#unawaited.take(id);
+    if (type === "error") {
+      o.logger?.debug({ gateway: o.gateway, cmd, code: f.code }, "gateway: command refused");
+    }
+  }
+
+  /** Counts a reply by type: an unknown type as `other` (the server's string must not mint labels). */
+  #countReply(type: string): void {
+    const o = this.#o;
+    bump(o.counters.framesByType, REPLY_TYPES.has(type) ? type : "other");
+    if (type === "pong") o.counters.pongs++;
+    if (type === "error") o.counters.commandRejections++;
   }
 
   #onConnected(f: Record<string, unknown>): void {

@@ -130,9 +130,14 @@ export function parseSubscriptionList(r: Record<string, unknown>): SubscriptionI
   return list as SubscriptionInfo[];
 }
 
-/** Parses a pong. */
+/**
+ * Parses a pong: `serverTs` at the top level, or under `data` (the spec shows no pong payload,
+ * and its events carry theirs under `data`).
+ * @example parsePong({ type: "pong", data: { serverTs: 5 } }) // { serverTs: 5 }
+ */
 export function parsePong(r: Record<string, unknown>): Pong {
-  return { serverTs: typeof r.serverTs === "number" && Number.isFinite(r.serverTs) ? r.serverTs : undefined };
+  const ts = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+  return { serverTs: ts(r.serverTs) ?? (isRecord(r.data) ? ts(r.data.serverTs) : undefined) };
 }
 
 /** Parses a get_book_snapshot acknowledgement. */

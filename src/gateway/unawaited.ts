@@ -41,6 +41,12 @@ export class UnawaitedCommands {
     this.#byId.set(id, { cmd, at: this.#clock.now() });
   }
 
+  /** True when a command with `id` was posted lately (its reply is still recognised). */
+  has(id: string): boolean {
+    this.#prune();
+    return this.#byId.has(id);
+  }
+
   /** The command a reply with `id` answers (forgetting it), or undefined when none was sent lately. */
   take(id: string): string | undefined {
     this.#prune();

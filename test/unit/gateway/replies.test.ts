@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusedGroups, type SubscribeRejection } from "../../../src/gateway/replies.js";
+import { parsePong, refusedGroups, type SubscribeRejection } from "../../../src/gateway/replies.js";
 
 const rej = (ids: string[], code: string, channel = "token_book"): SubscribeRejection => ({
   channel,
@@ -40,5 +40,14 @@ describe("refusedGroups: the verdict on ids a subscribe did not accept", () => {
 
   it("no ids, no groups", () => {
     expect(refusedGroups([], [rej(["1"], "forbidden")], "token_book", NOT, same)).toEqual([]);
+  });
+});
+
+describe("parsePong", () => {
+  it("reads serverTs at the top level or under data (the spec shows no pong payload)", () => {
+    expect(parsePong({ type: "pong", serverTs: 5 })).toEqual({ serverTs: 5 });
+    expect(parsePong({ type: "pong", data: { serverTs: 6 } })).toEqual({ serverTs: 6 });
+    expect(parsePong({ type: "pong", data: { serverTs: "6" } })).toEqual({ serverTs: undefined });
+    expect(parsePong({ type: "pong" })).toEqual({ serverTs: undefined });
   });
 });

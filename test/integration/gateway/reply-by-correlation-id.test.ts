@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
-import { settle } from "../gateway/harness.js";
-import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
+import { settle } from "./harness.js";
+import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
 
 /*
  * The spec shows the payload of the `subscribe` reply only ("Payloads of the WebSocket commands
@@ -34,7 +34,7 @@ async function run(clock: SimClock, ms: number, step = 250): Promise<void> {
   }
 }
 
-describe("review gateway: a command reply that carries `data`", () => {
+describe("a command reply is known by the correlation id it echoes", () => {
   it("a pong under `data`, echoing the ping's id, is the ping's answer: no timeout, no disconnect", async () => {
     const polite = politeAnswer();
     const answer: Answer = (c, conn) =>
@@ -49,9 +49,12 @@ describe("review gateway: a command reply that carries `data`", () => {
       random: () => 0.5,
       timing: { pingIntervalMs: 1_000, silenceTimeoutMs: 30_000, commandTimeoutMs: 2_000 },
     });
+    const serverTs: (number | undefined)[] = [];
+    client.onPong((_link, _rtt, ts) => serverTs.push(ts));
     await client.start();
     await client.subscribe("token_book", ["42"]);
     await run(clock, 6_000);
+    expect(serverTs[0]).toBe(1); // read from under `data`
     expect(client.counters.commandTimeouts).toBe(0);
     expect(client.counters.disconnects).toBe(0);
     expect(server.commands("ping").length).toBeGreaterThanOrEqual(5);
@@ -80,5 +83,34 @@ describe("review gateway: a command reply that carries `data`", () => {
     expect(client.counters.commandTimeouts).toBe(0);
     expect(client.counters.disconnects).toBe(0);
     expect((await second).accepted).toEqual(["43"]);
+    // Counted as a reply of an unknown type, not as a malformed event.
+    expect(client.counters.framesByType.other).toBe(1);
+    expect(client.counters.malformed).toEqual({});
+  });
+
+  it("a frame of an unknown type echoing no pending id is still an event: counted malformed", async () => {
+    const polite = politeAnswer();
+    const answer: Answer = (c, conn) => {
+      // A stray frame with an id the client never sent, then one with a pending id but a channel.
+      if (c.cmd === "ping") conn.send({ id: "c999", type: "mystery" });
+      if (c.cmd === "ping") conn.send({ id: c.id, type: "mystery", channel: "token_book", data: {} });
+      return polite(c, conn);
+    };
+    server = await new RawServer(answer).listen();
+    const clock = new SimClock(0);
+    client = new GatewayClient({
+      url: server.url,
+      gateway: "market",
+      apiKey: "k",
+      clock,
+      random: () => 0.5,
+      timing: { pingIntervalMs: 1_000, silenceTimeoutMs: 30_000, commandTimeoutMs: 2_000 },
+    });
+    await client.start();
+    await run(clock, 1_500);
+    expect(client.counters.pongs).toBe(1);
+    expect(client.counters.malformed.unknown_type).toBe(2);
+    expect(client.counters.framesByType.other).toBeUndefined();
+    expect(client.counters.disconnects).toBe(0);
   });
 });
