@@ -42,7 +42,7 @@ export interface SyncDeps {
  * `not_accepted`. A refusal with a final code
  * (refusal-policy.ts) un-wants the ids; any other is retried after back-off (sub-retry.ts), the ids
  * staying wanted meanwhile: every refusal is reported (onRejected), and a retried id accepted at
- * last too (onRestored).
+ * last too (onRestored). A refused update_subscription's removals stay confirmed and are sent again.
  */
 export class SubscriptionSync {
   readonly #d: SyncDeps;
@@ -120,9 +120,9 @@ export class SubscriptionSync {
       await this.#d.send(link, "update_subscription", params);
     } catch (err) {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
-      for (const id of remove) sub.confirmed.delete(id);
-      // A refused removal alone refuses no id we want (its stray frames are dropped as unsolicited).
+      // A refused removal refuses no id we want (its stray frames are dropped as unsolicited).
       if (add.length > 0) this.#refuse(sub, add, err.code, err.serverMessage);
+      if (remove.length > 0) this.#removalRefused(link, sub, remove, add.length > 0, err.code);
       return;
     }
     if (this.#stale(link, gen)) return;
@@ -186,6 +186,31 @@ export class SubscriptionSync {
     sub.sid = undefined;
     sub.confirmed = new Set();
     void this.request(link);
+  }
+
+  /**
+   * An update_subscription carrying `remove` was refused. The command is all or nothing, so the
+   * server still holds those ids: they stay confirmed (forgotten, the client would undercount the
+   * subscription, and a later add filling it to the cap would be refused subscription_too_many_ids,
+   * for good) and are sent again: at once when the command's adds were refused for good (un-wanted
+   * now, the removal goes alone), else after the back-off of the adds' retry or one of their own.
+   * A removal alone refused with a final code is forgotten: the server would answer it the same
+   * (an unknown sid, say: it holds nothing there).
+   */
+  #removalRefused(
+    link: number,
+    sub: PlannedSub,
+    remove: readonly string[],
+    withAdds: boolean,
+    code: string,
+  ): void {
+    if (!withAdds && isFinalRefusal(code)) {
+      for (const id of remove) sub.confirmed.delete(id);
+      return;
+    }
+    if (this.#retries.waiting(sub)) return; // the pass at the end of the back-off sends them
+    if (withAdds) void this.request(link);
+    else this.#retries.refused(sub, []);
   }
 
   /** The server holds `ids` of `sub`: waiters hear it, and so do listeners of retried ones. */

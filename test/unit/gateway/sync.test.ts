@@ -186,6 +186,30 @@ describe("SubscriptionSync", () => {
     expect(h.layout.idsOf("token_book")).toEqual(["1"]);
   });
 
+  it("an update_subscription whose adds are refused for good sends its removals again, alone, at once", async () => {
+    const h = harness();
+    h.layout.place("token_book", ["1", "2"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[0]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 1, channel: "token_book", ids: ["1", "2"] }],
+      rejected: [],
+    });
+    await h.flush();
+    h.layout.remove("token_book", ["2"]);
+    h.layout.place("token_book", ["3"]);
+    void h.sync.request(0);
+    await h.flush();
+    expect(h.sent[1]?.params).toEqual({ sid: 1, add_ids: ["3"], remove_ids: ["2"] });
+    h.sent[1]?.fail(new CommandRejectedError("update_subscription", "forbidden", "no"));
+    await h.flush();
+    await h.flush();
+    // All or nothing: the server still holds 2, so it is still removed; 3 is un-wanted for good.
+    expect(h.sent[2]?.params).toEqual({ sid: 1, remove_ids: ["2"] });
+    expect(h.rejected.map((r) => `${r.code}:${r.ids}`)).toEqual(["forbidden:3"]);
+  });
+
   it("ids the server leaves out of `accepted` are refused as not_accepted and re-added only after back-off", async () => {
     const h = harness();
     h.layout.place("token_book", ["1", "2"]);

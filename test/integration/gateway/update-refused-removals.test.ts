@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import { GatewayClient } from "../../../src/gateway/client.js";
+import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
+import { settle } from "./harness.js";
+import { type Answer, RawServer } from "./raw-server.js";
+
+/*
+ * update_subscription is all or nothing (the mock's, and the only safe reading of the spec, which
+ * shows no payload for it): refused, the server still holds the ids it was asked to remove. The
+ * client used to forget them from its own view at once, so it undercounted the subscription; an
+ * add filling it to the cap afterwards was refused subscription_too_many_ids, which is final: a
+ * healthy book refused for good. The removals now stay held in the client's view and are sent
+ * again. Found by the gateway review (question 1).
+ */
+
+const CAP = 4;
+
+/** A server holding each sid's ids, updating them all or nothing, at most CAP per subscription. */
+function capServer(refuse: (c: { add: string[]; remove: string[] }) => string | undefined): {
+  answer: Answer;
+  held: Map<number, Set<string>>;
+} {
+  const held = new Map<number, Set<string>>();
+  let next = 1;
+  const answer: Answer = (c) => {
+    const p = c.params ?? {};
+    switch (c.cmd) {
+      case "subscribe": {
+        const [s] = p.subscriptions as { channel: string; ids: string[] }[];
+        const sid = next++;
+        held.set(sid, new Set(s?.ids ?? []));
+        return { type: "subscribed", accepted: [{ sid, channel: s?.channel, ids: s?.ids }], rejected: [] };
+      }
+      case "update_subscription": {
+        const ids = held.get(p.sid as number) ?? new Set<string>();
+        const add = (p.add_ids ?? []) as string[];
+        const remove = (p.remove_ids ?? []) as string[];
+        const code = refuse({ add, remove });
+        if (code !== undefined) return { type: "error", code, message: "refused" };
+        const after = new Set([...ids].filter((id) => !remove.includes(id)));
+        for (const id of add) after.add(id);
+        if (after.size > CAP) return { type: "error", code: "subscription_too_many_ids", message: "cap" };
+        held.set(p.sid as number, after);
+        return { type: "subscription_updated", sid: p.sid };
+      }
+      case "ping":
+        return { type: "pong" };
+      default:
+        return { type: "error", code: "invalid_params", message: "unknown" };
+    }
+  };
+  return { answer, held };
+}
+
+let server: RawServer | undefined;
+let client: GatewayClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function run(clock: SimClock, ms: number, step = 100): Promise<void> {
+  for (let t = 0; t < ms; t += step) {
+    clock.advanceBy(step);
+    await settle(3);
+  }
+}
+
+async function started(answer: Answer) {
+  server = await new RawServer(answer).listen();
+  const clock = new SimClock(0);
+  const c = new GatewayClient({
+    url: server.url,
+    gateway: "market",
+    apiKey: "k",
+    clock,
+    random: () => 1,
+    timing: {
+      pingIntervalMs: 60_000,
+      silenceTimeoutMs: 120_000,
+      backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
+    },
+    limits: { maxIdsPerSubscription: CAP },
+  });
+  client = c;
+  const rejected: RejectedIds[] = [];
+  const restored: RestoredIds[] = [];
+  c.onRejected((r) => rejected.push(r));
+  c.onRestored((r) => restored.push(r));
+  await c.start();
+  expect((await c.subscribe("token_book", ["1", "2", "3", "4"])).accepted).toHaveLength(4);
+  return { c, clock, rejected, restored };
+}
+
+describe("an update_subscription refused: its removals are still held by the server", () => {
+  it("a retried add that fills the subscription to the cap goes with the removal again: accepted, not refused for good", async () => {
+    let refusals = 1;
+    const { answer, held } = capServer(({ add }) =>
+      add.includes("5") && refusals-- > 0 ? "internal_error" : undefined,
+    );
+    const { c, clock, rejected, restored } = await started(answer);
+    // One pass: 4 leaves and 5 takes its place in the same subscription; refused (retryable).
+    const gone = c.unsubscribe("token_book", ["4"]);
+    const outcome = c.subscribe("token_book", ["5"]);
+    await gone;
+    expect((await outcome).rejected[0]?.code).toBe("internal_error");
+    expect(server?.commands("update_subscription")[0]?.params).toEqual({
+      sid: 1,
+      add_ids: ["5"],
+      remove_ids: ["4"],
+    });
+    await run(clock, 1_000);
+    expect(server?.commands("update_subscription")[1]?.params).toEqual({
+      sid: 1,
+      add_ids: ["5"],
+      remove_ids: ["4"],
+    });
+    expect(rejected.map((r) => r.code)).toEqual(["internal_error"]);
+    expect(restored).toEqual([{ channel: "token_book", ids: ["5"] }]);
+    expect(c.idsOn(0, "token_book").sort()).toEqual(["1", "2", "3", "5"]);
+    expect([...(held.get(1) ?? [])].sort()).toEqual(["1", "2", "3", "5"]);
+  });
+
+  it("a removal refused alone is sent again after back-off", async () => {
+    let refusals = 1;
+    const { answer, held } = capServer(({ remove }) =>
+      remove.length > 0 && refusals-- > 0 ? "internal_error" : undefined,
+    );
+    const { c, clock, rejected } = await started(answer);
+    await c.unsubscribe("token_book", ["4"]);
+    expect([...(held.get(1) ?? [])]).toContain("4");
+    await run(clock, 1_000);
+    expect(server?.commands("update_subscription").map((u) => u.params?.remove_ids)).toEqual([["4"], ["4"]]);
+    expect([...(held.get(1) ?? [])].sort()).toEqual(["1", "2", "3"]);
+    expect(rejected).toEqual([]); // nothing wanted was refused
+    await run(clock, 5_000);
+    expect(server?.commands("update_subscription")).toHaveLength(2); // and nothing more is sent
+  });
+
+  it("a removal refused alone with a final code is not sent again (the server would say the same)", async () => {
+    const { answer } = capServer(({ remove }) => (remove.length > 0 ? "invalid_params" : undefined));
+    const { c, clock } = await started(answer);
+    await c.unsubscribe("token_book", ["4"]);
+    await run(clock, 5_000);
+    expect(server?.commands("update_subscription")).toHaveLength(1);
+  });
+});
