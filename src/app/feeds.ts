@@ -63,7 +63,9 @@ export interface FeedTuning {
  * - /ws/market: token_book of every quoted token into a BookTracker (books and their states go to
  *   the engine), condition_lifecycle of their conditions (market status), system platform_status;
  * - /ws/user: user_fills (each one applied to the engine at once) and user_orders (logged);
- * - a reconnect of either tells the engine to reconcile (fills may have been missed);
+ * - a reconnect of either tells the engine to reconcile (fills may have been missed); after a
+ *   /ws/user reconnect, once more when user_fills is accepted again (a fill matched between that
+ *   reconcile's REST read and the resubscribe is pushed by neither);
  * - a subscription refused after start (on the resubscribe after a reconnect, or a retry) is an
  *   error log naming gateway, channel, code and ids. The gateway retries it unless the code is
  *   final (src/gateway/refusal-policy.ts); a refused token_book is not quoted meanwhile
@@ -80,6 +82,8 @@ export class Feeds {
   readonly #off: (() => void)[] = [];
   #fatal = false;
   #started = false;
+  /** /ws/user reconnected and user_fills is not yet accepted again: reconcile when it is. */
+  #fillsCatchUp = false;
   #frozen: boolean | undefined;
   #closing: Promise<void> | undefined;
 
@@ -105,6 +109,14 @@ export class Feeds {
       tracker.onState((state) => engine.onBookState(state)),
       this.market.client.onEvent((e) => this.#onMarketEvent(e)),
       this.user.onEvent((e) => this.#onUserEvent(e)),
+      // The reconcile of a /ws/user reconnect may read REST before the server takes user_fills
+      // again: a fill matched in between is in neither. One more once the stream is back.
+      this.user.onAccepted((channel) => {
+        if (channel !== "user_fills" || !this.#fillsCatchUp) return;
+        this.#fillsCatchUp = false;
+        o.logger.info("/ws/user: user_fills subscribed again: reconciling the fills of the gap");
+        engine.onReconnect();
+      }),
       // A fill the gateway could not read is still a fill: the reconcile's REST backfill brings it
       // in now rather than at the next periodic reconcile.
       this.user.onRefused((r) => {
@@ -121,6 +133,7 @@ export class Feeds {
         client.onLinkUp((link, reconnect) => {
           if (!reconnect) return;
           o.logger.warn({ gateway: name, link }, `/ws/${name} reconnected: reconciling with the exchange`);
+          if (name === "user") this.#fillsCatchUp = true;
           engine.onReconnect();
         }),
         client.onLinkDown((link, info) =>
@@ -268,7 +281,9 @@ export class Feeds {
       ? {}
       : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length };
     logger.warn({ gateway, channel: r.channel, ...ids }, `${r.channel} subscription restored`);
-    if (r.channel === "user_fills") engine.onReconnect();
+    if (r.channel !== "user_fills") return;
+    this.#fillsCatchUp = false; // this reconcile is the catch-up of the reconnect too
+    engine.onReconnect();
   }
 
   #reportFatal(err: GatewayFatalError): void {
