@@ -54,7 +54,7 @@ export class ClientListeners {
     return this.frames.add(fn);
   }
 
-  /** The client stopped for good (4401 …, 1008): called once. */
+  /** The client stopped for good (4401 …, a handshake 1008): called once. */
   onFatal(fn: (err: GatewayFatalError) => void): () => void {
     return this.fatals.add(fn);
   }

@@ -23,7 +23,7 @@ import type { SubscribeOutcome } from "./waiters.js";
  * Client of one gateway (/ws/market or /ws/user): as many connections ("links") as the
  * subscription caps need (layout.ts), each reconnecting with back-off and resubscribing
  * everything it held (sync.ts); every push validated (schema/) into a typed event; fatal closes
- * (4401, 1008) stop everything and are reported once through onFatal. A push refused by
+ * (4401, a handshake 1008) stop everything and are reported once through onFatal. A push refused by
  * validation is counted and dropped; when it was an event of something subscribed, onRefused
  * says what was lost (so a book can resync rather than silently miss a frame). Listeners must
  * not throw (a throwing listener is logged and isolated).

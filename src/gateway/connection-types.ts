@@ -18,7 +18,7 @@ export interface ClosedInfo {
   readonly code: number;
   readonly reason: string;
   readonly cause: CloseCause;
-  /** Set when the close is fatal (4401, 1008, a refused upgrade): do not reconnect. */
+  /** Set when the close is fatal (4401, a handshake 1008, a refused upgrade): do not reconnect. */
   readonly fatal: GatewayFatalError | undefined;
   /** True when the `connected` frame had arrived. */
   readonly wasOpen: boolean;

@@ -294,8 +294,8 @@ export class GatewayConnection {
     this.#clearConnectTimer();
     this.#keepalive.stop();
     const o = this.#o;
-    const fatal = this.#fatal ?? fatalClose(o.gateway, code, reason);
     const wasOpen = this.#open;
+    const fatal = this.#fatal ?? fatalClose(o.gateway, code, reason, wasOpen);
     this.#open = false;
     const lost = new GatewayError("connection_lost", `/ws/${o.gateway} closed (${code} ${reason})`, {
       code,

@@ -85,18 +85,22 @@ export const CLOSE_POLICY = 1008;
  * The fatal error a close implies, or undefined when reconnecting may help (network drop 1006,
  * server restart 1001/1012, …). Every 4401 is fatal: the spec offers no other auth fallback, and
  * a reconnect with the same key gets the same answer (even the "server misconfiguration" reasons
- * need an operator). A 4401 without a reason is reported as `api_key_rejected`.
+ * need an operator). A 4401 without a reason is reported as `api_key_rejected`. A 1008 is fatal
+ * only at the handshake (`afterConnected` false), where the spec puts its one use, a forbidden
+ * Origin; after the `connected` frame it is RFC 6455's generic policy violation (a proxy's, say),
+ * which a reconnect may clear — and if the reconnect's handshake is refused 1008, that is fatal.
  */
 export function fatalClose(
   gateway: GatewayKind,
   code: number,
   reason: string,
+  afterConnected = false,
 ): GatewayFatalError | undefined {
   if (code === CLOSE_AUTH) {
     const r = /^[a-z0-9_]{1,64}$/.test(reason) ? reason : "api_key_rejected";
     return new GatewayFatalError(gateway, r, `/ws/${gateway} closed 4401 ${r}`, code, { reason });
   }
-  if (code === CLOSE_POLICY) {
+  if (code === CLOSE_POLICY && !afterConnected) {
     return new GatewayFatalError(gateway, "forbidden_origin", `/ws/${gateway} closed 1008 ${reason}`, code, {
       reason,
     });

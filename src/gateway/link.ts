@@ -19,7 +19,7 @@ export interface LinkHooks {
   onUp(link: ConnectionLink, info: ConnectedInfo, reconnect: boolean): void;
   /** An open connection dropped; a reconnect is scheduled. */
   onDown(link: ConnectionLink, info: ClosedInfo): void;
-  /** Closed for good (4401, 1008, …): no reconnect. */
+  /** Closed for good (4401, a handshake 1008, …): no reconnect. */
   onFatal(link: ConnectionLink, err: GatewayFatalError): void;
   onPush(link: ConnectionLink, frame: Record<string, unknown>, recvTs: number): void;
   onPong(link: ConnectionLink, rttMs: number, serverTs: number | undefined): void;

@@ -76,6 +76,12 @@ describe("close classification", () => {
     for (const code of [1000, 1001, 1006, 1011, 1012, 4000])
       expect(fatalClose("market", code, "")).toBeUndefined();
   });
+  it("a 1008 after the connected frame is a policy close a reconnect may clear; a 4401 stays fatal", () => {
+    expect(fatalClose("market", CLOSE_POLICY, "policy violation", true)).toBeUndefined();
+    expect(fatalClose("user", CLOSE_AUTH, "api_key_revoked", true)).toMatchObject({
+      code: "api_key_revoked",
+    });
+  });
   it("HTTP refusals: 4xx fatal except 408/429; 5xx retried", () => {
     expect(fatalUpgrade("market", 401)).toMatchObject({
       code: "upgrade_rejected",
