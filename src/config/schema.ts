@@ -113,7 +113,7 @@ export const schema = {
       60_000,
     ),
     maxDelayMs: ms(
-      "Cap on one back-off delay, in ms (a 429's Retry-After is honoured as sent).",
+      "Cap on one back-off delay, in ms, and on the wait after a 429 with no usable Retry-After (a 429's Retry-After of 100 ms or more is honoured as sent).",
       10_000,
       "MM_RETRY_MAX_DELAY_MS",
       1,

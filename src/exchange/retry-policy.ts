@@ -1,5 +1,6 @@
 import { type Clock, sleep } from "../core/clock.js";
 import { clientClosedError, ExchangeError } from "./exchange-error.js";
+import { RateLimitStreak } from "./rate-limit-streak.js";
 
 /**
  * The spec's retry guidance as settings. Defaults are the spec's numbers: back-off from 200 ms, capped
@@ -64,10 +65,23 @@ export type RetryDecision =
     };
 
 /**
+ * A call's run of 429s so far (RateLimitStreak, the rule the rate budget holds its ops by) and when the
+ * attempt that just failed was sent and answered.
+ */
+export interface RetryStreak {
+  streak: RateLimitStreak;
+  sentAt: number;
+  now: number;
+}
+
+/**
  * Whether to retry after `attempt` attempts failed with `err`, and how long to wait first.
- * - 429: wait Retry-After (back-off when the header is missing), then retry.
+ * - 429: a usable Retry-After (at least 100 ms) is waited as sent; one of 0 or under 100 ms, or none,
+ *   waits at least 100 ms doubled for each retry of the call answered so again (`streak`; RateLimitStreak,
+ *   shared with the rate budget), capped at `maxDelayMs`, and with no header at least the back-off.
+ *   Without `streak` the 429 is taken as the first of its run.
  * - Other retryable or ambiguous failures (5xx, transport): back-off; a Retry-After on them is honoured
- *   when longer.
+ *   when longer. They end the 429 streak.
  * - Never: non-idempotent methods, definite rejects, malformed bodies (they would not parse next time
  *   either), an open circuit (the breaker owns that wait), or once `maxAttempts` is reached.
  */
@@ -77,19 +91,28 @@ export function decideRetry(
   method: string,
   settings: RetrySettings,
   random: () => number,
+  streak?: RetryStreak,
 ): RetryDecision {
   if (!(err instanceof ExchangeError)) return { retry: false, reason: "not_exchange_error" };
+  if (err.httpStatus !== 429) streak?.streak.reset();
   if (!isIdempotent(method)) return { retry: false, reason: "not_idempotent" };
   if (err.outcome === "rejected" || err.code === "circuit_open" || err.code === "malformed_response") {
     return { retry: false, reason: "not_retryable" };
   }
   if (attempt >= settings.maxAttempts) return { retry: false, reason: "attempts_exhausted" };
   const backoff = backoffDelayMs(attempt, settings, random);
-  if (err.retryAfterMs !== undefined) {
-    if (err.retryAfterMs > settings.maxRetryAfterMs) return { retry: false, reason: "retry_after_too_long" };
-    if (err.httpStatus === 429 || err.retryAfterMs > backoff) {
-      return { retry: true, delayMs: err.retryAfterMs, reason: "retry_after" };
-    }
+  if (err.retryAfterMs !== undefined && err.retryAfterMs > settings.maxRetryAfterMs) {
+    return { retry: false, reason: "retry_after_too_long" };
+  }
+  if (err.httpStatus === 429) {
+    // `Retry-After: 0` answered at once drew the next 429 within the same millisecond: the same
+    // escalating floor as the rate budget's holds, so a server that keeps answering 0 is not hammered.
+    const s = streak ?? { streak: new RateLimitStreak(), sentAt: 0, now: 0 };
+    const delayMs = s.streak.waitMs(s.sentAt, s.now, err.retryAfterMs, backoff, settings.maxDelayMs);
+    return { retry: true, delayMs, reason: err.retryAfterMs === undefined ? "backoff" : "retry_after" };
+  }
+  if (err.retryAfterMs !== undefined && err.retryAfterMs > backoff) {
+    return { retry: true, delayMs: err.retryAfterMs, reason: "retry_after" };
   }
   return { retry: true, delayMs: backoff, reason: "backoff" };
 }
@@ -123,14 +146,17 @@ export interface RetryContext {
  */
 export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: RetryContext): Promise<T> {
   let previous: ExchangeError | undefined;
+  const streak = new RateLimitStreak();
   for (let n = 1; ; n++) {
+    const sentAt = ctx.clock.now();
     try {
       return await attempt(n);
     } catch (err) {
       // A retry refused by the close (waiting on the request gate, or at the transport) is reported
       // as the call it ends: an earlier attempt that may have taken effect keeps it ambiguous.
       if (previous !== undefined && isBareClientClosed(err)) throw clientClosedError(ctx.endpoint, previous);
-      const decision = decideRetry(err, n, ctx.method, ctx.settings, ctx.random);
+      const at = { streak, sentAt, now: ctx.clock.now() };
+      const decision = decideRetry(err, n, ctx.method, ctx.settings, ctx.random, at);
       if (!decision.retry) throw err;
       const last = err as ExchangeError;
       previous = last;

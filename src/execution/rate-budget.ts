@@ -259,14 +259,9 @@ export class RateBudget {
       streak = new RateLimitStreak();
       this.#streaks.set(op, streak);
     }
-    if (retryAfterMs !== undefined && retryAfterMs >= MIN_BLOCK_MS) {
-      streak.reset();
-      return this.block(op, now, retryAfterMs);
-    }
-    const floor = streak.floorMs(sentAt, now, this.#maxBlockMs ?? GATE_MAX_BLOCK_MS);
-    const heldMs = this.block(op, now, Math.max(floor, retryAfterMs ?? absentMs));
-    streak.heldUntil(now + heldMs);
-    return heldMs;
+    // The streak's cap is block()'s: an unusable 429's hold ends where the streak counts it ending.
+    const cap = this.#maxBlockMs ?? GATE_MAX_BLOCK_MS;
+    return this.block(op, now, streak.waitMs(sentAt, now, retryAfterMs, absentMs, cap));
   }
 
   /** An answer of `op` that was not a 429: it ends an over-long Retry-After's episode (see block) and a 429 streak. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
-import type { RetryEvent } from "../../../src/exchange/retry-policy.js";
+import type { RetryEvent, RetrySettings } from "../../../src/exchange/retry-policy.js";
 import { sampleOrder, sampleWithdrawal } from "../../support/exchange-fixtures.js";
 import { sendJson, startTestServer, type TestHandler } from "../../support/http-test-server.js";
 import { clientFor, exchangeError, placeRequest } from "./helpers.js";
@@ -16,7 +16,7 @@ afterEach(async () => {
  * exactly its length once the client has scheduled it, so request times on the server (stamped with the
  * same SimClock) show the back-off the policy chose.
  */
-async function setup(responses: TestHandler[], randoms: number[] = []) {
+async function setup(responses: TestHandler[], randoms: number[] = [], retry: Partial<RetrySettings> = {}) {
   const clock = new SimClock(0);
   let i = 0;
   const server = await startTestServer(
@@ -29,7 +29,7 @@ async function setup(responses: TestHandler[], randoms: number[] = []) {
   const retries: RetryEvent[] = [];
   const client: ExchangeHttpClient = clientFor(server, {
     clock,
-    retry: {},
+    retry,
     random: () => randoms.shift() ?? 0,
     breaker: { minRequests: 1_000 },
     onRetry: (e) => {
@@ -51,6 +51,16 @@ const s503: TestHandler = (_r, res) =>
   });
 const s500: TestHandler = (_r, res) => sendJson(res, 500, { code: "idempotency_race", message: "race" });
 const s502: TestHandler = (_r, res) => sendJson(res, 502, "<html>bad gateway</html>");
+/** A 429 in the nested envelope; `retryAfter` is the header as sent (undefined: none). */
+function s429(retryAfter?: string): TestHandler {
+  return (_r, res) =>
+    sendJson(
+      res,
+      429,
+      { status: 429, error: { code: "rate_limited", message: "x", trace_id: "t" } },
+      retryAfter === undefined ? {} : { "retry-after": retryAfter },
+    );
+}
 const okOpen: TestHandler = (_r, res) => sendJson(res, 200, [sampleOrder()]);
 const kill: TestHandler = (_r, res) => {
   res.socket?.destroy();
@@ -71,6 +81,52 @@ describe("retry policy against a real server, on SimClock", () => {
     expect(retries.map((r) => [r.attempt, r.delayMs, r.reason, r.error.code])).toEqual([
       [1, 2_000, "retry_after", "rate_limited"],
     ]);
+  });
+
+  it("waits longer each time a retry is answered 429 with Retry-After: 0 (100, 200, 400, 800 ms)", async () => {
+    const zero = s429("0");
+    const { client, retries, times } = await setup([zero, zero, zero, zero, okOpen], [], { maxAttempts: 5 });
+    expect(await client.orders.open()).toHaveLength(1);
+    // Sent at once each time, the four attempts went out within a millisecond of each other.
+    expect(times()).toEqual([0, 100, 300, 700, 1_500]);
+    expect(retries.map((r) => [r.delayMs, r.reason])).toEqual([
+      [100, "retry_after"],
+      [200, "retry_after"],
+      [400, "retry_after"],
+      [800, "retry_after"],
+    ]);
+  });
+
+  it("honours a usable Retry-After as sent however many 429s carry it, and it ends a run of 0s", async () => {
+    const one = s429("1");
+    const zero = s429("0");
+    const { client, times } = await setup([one, one, one, okOpen], [], { maxAttempts: 5 });
+    expect(await client.orders.open()).toHaveLength(1);
+    expect(times()).toEqual([0, 1_000, 2_000, 3_000]);
+
+    const mixed = await setup([zero, zero, one, zero, okOpen], [], { maxAttempts: 5 });
+    expect(await mixed.client.orders.open()).toHaveLength(1);
+    // 100, 200, then the server's 1 s, then a 0 starts over at 100.
+    expect(mixed.times()).toEqual([0, 100, 300, 1_300, 1_400]);
+  });
+
+  it("starts a run of 0s over after another failure, and an explicit maxDelayMs below 100 ms wins", async () => {
+    const zero = s429("0");
+    const { client, times } = await setup([zero, zero, s503, zero, okOpen], [], { maxAttempts: 5 });
+    expect(await client.orders.open()).toHaveLength(1);
+    // 100, 200, the 503's back-off (200 × 2^2 = 800), then 100 again.
+    expect(times()).toEqual([0, 100, 300, 1_100, 1_200]);
+
+    const capped = await setup([zero, zero, zero, okOpen], [], { maxAttempts: 4, maxDelayMs: 50 });
+    expect(await capped.client.orders.open()).toHaveLength(1);
+    expect(capped.times()).toEqual([0, 50, 100, 150]);
+  });
+
+  it("without Retry-After backs off, never below the run's floor", async () => {
+    const none = s429();
+    const { client, times } = await setup([none, none, okOpen], [], {});
+    expect(await client.orders.open()).toHaveLength(1);
+    expect(times()).toEqual([0, 200, 600]);
   });
 
   it("backs off exponentially with jitter on 5xx, 3 attempts at most, and surfaces the last error", async () => {

@@ -64,9 +64,14 @@ describe("decideRetry", () => {
       delayMs: 3000,
       reason: "retry_after",
     });
-    // Retry-After shorter than the back-off is still what a 429 asks for.
+    // A usable Retry-After shorter than the back-off is still what a 429 asks for.
+    expect(decideRetry(err("rate_limited", "retryable", 429, 150), 2, "GET", S, () => 0)).toMatchObject({
+      delayMs: 150,
+    });
+    // One of 0 (a server rounding down) is no usable wait: at least 100 ms, the first of its run.
     expect(decideRetry(err("rate_limited", "retryable", 429, 0), 2, "GET", S, () => 0)).toMatchObject({
-      delayMs: 0,
+      delayMs: 100,
+      reason: "retry_after",
     });
     expect(decideRetry(err("rate_limited", "retryable", 429, 61_000), 1, "GET", S, () => 0)).toEqual({
       retry: false,
