@@ -16,14 +16,14 @@ import { parseRiskConfig } from "../risk/config.js";
 import { RiskGuard } from "../risk/guard.js";
 import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
-import { exchangeClient, orderBuilder, userWalletOf } from "./exchange.js";
+import { exchangeClient, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
-import { type DaemonJournal, journalAccount, lockDaemonJournal, openDaemonJournal } from "./journal.js";
+import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
 import { withExpiry } from "./order-expiry.js";
 import type { DaemonOutcome } from "./outcome.js";
-import { randomSessionTag } from "./session.js";
+import { claimStart, type StartClaim } from "./start-claim.js";
 import { engineStartError } from "./start-errors.js";
 import { marketsAtStart } from "./start-markets.js";
 import { requireStartSettings } from "./start-settings.js";
@@ -55,6 +55,11 @@ export interface DaemonOptions {
    * when absent. The daemon opens it, and closes it once stopped.
    */
   readonly journal?: JournalSettings;
+  /**
+   * The start's claim (claimStart on `journal`), when the caller took it before: the daemon owns it
+   * from here, and releases its lock when the start fails. Default: taken here, before any request.
+   */
+  readonly claim?: StartClaim;
 }
 
 /** A running daemon. */
@@ -107,18 +112,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   const logger = opts.logger;
   requireStartSettings(config);
   const apiKey = requireApiKey(config);
-  const builder = orderBuilder(config);
-  const session = config.engine.session ?? randomSessionTag();
   // Before any request: a second daemon on this account and journal is refused untouched (exit 2).
-  const lock =
-    opts.journal === undefined
-      ? undefined
-      : lockDaemonJournal(opts.journal, {
-          baseUrl: config.exchange.baseUrl,
-          maker: builder.maker,
-          session,
-          clock,
-        });
+  // `mm run` takes the claim earlier, before its metrics server, and hands it over.
+  const { builder, session, lock } = opts.claim ?? claimStart(config, opts.journal, clock);
   const client = releasingOnThrow(() => exchangeClient(config, clock, logger), lock);
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;

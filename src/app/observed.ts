@@ -19,8 +19,8 @@ import type { Daemon } from "./daemon.js";
  * address that cannot be bound (not this machine's, unresolvable, a privileged port) is a
  * configuration error naming metrics.host or metrics.port in both.
  *
- * `problems` are the configuration problems the caller found before (missing start settings, a
- * scenario paper cannot trade with): they and a bind problem are thrown together in one
+ * `problems` are the configuration problems the caller found before (missing start settings, the
+ * journal's account run by another mm, a scenario paper cannot trade with): they and a bind problem are thrown together in one
  * ConfigError, before anything is logged, so the first line an operator sees of a run that cannot
  * start is never "metrics at …", and one attempt names every problem.
  * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }), startSettingsIssues(config));

@@ -5,9 +5,11 @@ import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
+import { claimBeforeStart } from "../app/start-claim.js";
 import { startSettingsIssues } from "../app/start-settings.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
+import { LiveClock } from "../core/live-clock.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
@@ -84,8 +86,11 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
       try {
         return await superviseDaemon(
           "run",
-          (onStopping, stopRequested) =>
-            observed(
+          (onStopping, stopRequested) => {
+            // The journal's account lock needs no request: taken before the metrics server, a
+            // second mm on the account is refused with the other problems, before "metrics at".
+            const { claim, issues } = claimBeforeStart(config, journal, new LiveClock(), problems);
+            return observed(
               config,
               logger,
               false,
@@ -96,9 +101,19 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
                   stopRequested,
                   metrics,
                   ...(journal === undefined ? {} : { journal }),
+                  ...(claim === undefined ? {} : { claim }),
                 }),
-              problems,
-            ).then((d) => rearm.started(d)),
+              issues,
+            ).then(
+              (d) => rearm.started(d),
+              (err: unknown) => {
+                // A metrics port that cannot be bound fails before the daemon owns the lock (its
+                // own failed starts release it too: release is idempotent).
+                claim?.lock?.release();
+                throw err;
+              },
+            );
+          },
           config.shutdown.timeoutMs,
           // A start failure may quote an exchange answer, which may echo the key (read from a file).
           scrubbingWriter(io.stderr, options.secrets),
