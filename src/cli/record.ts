@@ -70,6 +70,8 @@ const HELP = [
   "                          After each (re)subscribe of either, the current status is read over REST",
   "                          (exchange.baseUrl: GET /api/markets/{slug}, GET /api/platform/status) and",
   '                          recorded, marked "sid":"rest" (failures: the summary\'s statusReads.failed).',
+  "                          Each rotated file starts with the markets' and the platform's last recorded",
+  '                          lifecycle frames, marked "sid":"carry" (summary: carried), so it replays alone.',
   `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
   `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
   `      --drain-seconds N   On stopping, how long the disk may take nothing before mm record gives up`,

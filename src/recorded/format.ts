@@ -43,6 +43,18 @@ export interface MarketFrame {
   readonly [extra: string]: unknown;
 }
 
+/**
+ * The `sid` of a frame `mm record` carried into a rotated file (a push's sid is the server's
+ * subscription id, a number; a REST status read's is "rest"): a copy of the last lifecycle frame
+ * (condition_lifecycle, platform_status) recorded for a market or the platform in the earlier
+ * files, at the head of the new one, with `"via": CARRIED_VIA`, so that the file replayed alone
+ * knows the state a pause, a status or a resolution set before it. The replay acts on one only
+ * when it says something it does not know yet (replaying the whole directory, never).
+ */
+export const CARRIED_SID = "carry";
+/** The `via` of a carried frame: why it was carried. */
+export const CARRIED_VIA = "rotation";
+
 /** The conventional file suffix. */
 export const RECORDED_SUFFIX = ".jsonl.gz";
 

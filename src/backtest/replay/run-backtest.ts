@@ -250,6 +250,10 @@ function replaySummary(
       // directory): the bot resyncs to each as to a new subscription. Only when there are any, so
       // that data of one sequence per token gives the summary it always gave.
       ...(c.resubscribed === 0 ? {} : { resubscribed: c.resubscribed }),
+      // Carried lifecycle frames that told the replay a state it did not know (a rotated file of
+      // `mm record` replayed alone: a pause or a resolution of an earlier file). Only when there
+      // are any: replaying the whole directory, they repeat what it knows and act on nothing.
+      ...(c.carried === 0 ? {} : { carried: c.carried }),
       // Silences between consecutive frames of report.dataGapMs or more: a book left stale by one
       // stays in the exchange's book (and the mirror) until the data moves it.
       gaps: holes.gaps.summary(),

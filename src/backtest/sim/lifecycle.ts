@@ -44,3 +44,38 @@ export function applyLifecycle(
   toEngine((engine) => engine.onMarketStatus(spec.marketId, status.status, payouts));
   return true;
 }
+
+/**
+ * The lifecycle state the replay has acted on so far (each market's last status and whether its
+ * payouts were applied; the platform's last `frozen`), to tell whether a carried frame (CARRIED_SID:
+ * `mm record` repeats the state at the head of each rotated file) says anything new. Replaying the
+ * whole directory it never does (the frames it repeats were replayed from the earlier file), and
+ * acting on it again would count it twice and mark the payouts twice; replaying that file alone it
+ * is the only word the replay has of a pause, a status or a resolution before the file.
+ */
+export class LifecycleMemory {
+  readonly #markets = new Map<string, { status: string; paid: boolean }>();
+  #frozen: boolean | undefined;
+
+  /** Whether acting on `e` (a lifecycle or platform event) would change the state known. */
+  adds(e: ChannelEvent): boolean {
+    if (e.type === "platform_status") return e.frozen !== undefined && e.frozen !== this.#frozen;
+    const s = lifecycleStatus(e);
+    if (s === undefined) return true;
+    const known = this.#markets.get(s.conditionId.toLowerCase());
+    return known === undefined || known.status !== s.status || (s.payouts !== undefined && !known.paid);
+  }
+
+  /** `e` was acted on. */
+  note(e: ChannelEvent): void {
+    if (e.type === "platform_status") {
+      if (e.frozen !== undefined) this.#frozen = e.frozen;
+      return;
+    }
+    const s = lifecycleStatus(e);
+    if (s === undefined) return;
+    const key = s.conditionId.toLowerCase();
+    const paid = s.payouts !== undefined || this.#markets.get(key)?.paid === true;
+    this.#markets.set(key, { status: s.status, paid });
+  }
+}

@@ -13,6 +13,7 @@ import { refusedIds } from "../../gateway/refused.js";
 import { type ChannelEvent, parseEventFrame } from "../../gateway/schema/events.js";
 import type { TradeMatchedEvent } from "../../gateway/schema/market-events.js";
 import type { Logger } from "../../observability/logger.js";
+import { CARRIED_SID } from "../../recorded/format.js";
 import { RiskGuard } from "../../risk/guard.js";
 import type { VenueEvent } from "../../venue/events.js";
 import { seededVenueIds } from "../../venue/ids.js";
@@ -24,7 +25,7 @@ import { BOT, CROWD, FLOW, UNBOUNDED_MICRO } from "./actors.js";
 import { type BacktestFill, BotFills, type UserFillFrame } from "./bot-fills.js";
 import { ExchangeBooks, type LevelChange } from "./exchange-books.js";
 import { type Delay, latencyLane } from "./latency.js";
-import { applyLifecycle } from "./lifecycle.js";
+import { applyLifecycle, LifecycleMemory } from "./lifecycle.js";
 import type { MarketSetup } from "./markets.js";
 import { Pump } from "./pump.js";
 import { unsignedPlacement } from "./unsigned-sign.js";
@@ -66,6 +67,8 @@ export interface FeedCounters {
    * the tracker as the snapshot of a new subscription.
    */
   resubscribed: number;
+  /** Carried frames (CARRIED_SID) acted on: also in `frames`; the others are counted nowhere. */
+  carried: number;
 }
 
 /**
@@ -95,6 +98,7 @@ export class SimSession {
     rejected: new Map(),
     snapshotsServed: 0,
     resubscribed: 0,
+    carried: 0,
   };
   /** Called with the clock time before a market event acts (markouts read the mid as it was). */
   readonly beforeMarket: ((now: number) => void)[] = [];
@@ -121,6 +125,7 @@ export class SimSession {
   readonly #market: Delay;
   readonly #user: Delay;
   readonly #tokens: ReadonlySet<string>;
+  readonly #lifecycle = new LifecycleMemory();
   // Parsed entries of the frames on their way to the tracker (free ones), and of the one it is
   // being given (see #handOver).
   readonly #bufs: LevelBuffer[] = [];
@@ -211,8 +216,13 @@ export class SimSession {
   /** One /ws/market frame, acting at the exchange now and reaching the engine a feed latency later. */
   marketFrame(frame: Record<string, unknown>): void {
     const c = this.counters;
-    c.frames++;
     const parsed = parseEventFrame(frame, "market");
+    if (frame.sid === CARRIED_SID && !("rejected" in parsed)) {
+      // The state an earlier file left, repeated at a rotated file's head: acted on only when new.
+      if (!this.#lifecycle.adds(parsed.event)) return;
+      c.carried++;
+    }
+    c.frames++;
     if ("rejected" in parsed) {
       c.rejected.set(parsed.rejected, (c.rejected.get(parsed.rejected) ?? 0) + 1);
       // As live (MarketDataFeed): a book frame the parser refuses is one the bot's book missed.
@@ -274,6 +284,7 @@ export class SimSession {
       )
     ) {
       c.lifecycle++;
+      this.#lifecycle.note(e);
     } else {
       c.other++;
     }

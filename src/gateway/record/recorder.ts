@@ -12,6 +12,7 @@ import { type MarketChannel, PLATFORM_STATUS_ID } from "../types.js";
 import type { RejectedIds } from "../waiters.js";
 import { ConditionFollower } from "./condition-follower.js";
 import type { RecordWriteError } from "./errors.js";
+import { LifecycleCarry } from "./lifecycle-carry.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 import { type StatusReadCounts, StatusReads, type StatusSource } from "./status-reads.js";
 
@@ -99,6 +100,12 @@ export interface RecordSummary {
    * failed (see `writeError`) or closing gave up (`drainAbandoned` says how many may be missing).
    */
   readonly frames: number;
+  /**
+   * Frames written at the head of each rotated file (not in `frames`): the last lifecycle frame
+   * (and resolution) recorded for each market and the platform before it, marked `"sid": "carry"`,
+   * so that the file replays alone (LifecycleCarry).
+   */
+  readonly carried: number;
   readonly reconnects: number;
   /**
    * Frames counted malformed. Those that failed an event's validation (a missing or bad field, an
@@ -184,6 +191,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   const stopped = new Promise<GatewayFatalError | undefined>((resolve) => {
     stop = resolve;
   });
+  const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
   const writer = new RotatingWriter({
     dir: opts.outDir,
     clock,
@@ -209,6 +217,10 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     onRotated: () => {
       if (channels.includes("token_book")) for (const t of opts.tokens) client.requestBookSnapshot(t);
     },
+    // And the lifecycle recorded so far heads it: a pause or a resolution of an earlier file.
+    ...(channels.includes("condition_lifecycle") || channels.includes("system")
+      ? { carry: new LifecycleCarry() }
+      : {}),
   });
   const client = new GatewayClient({
     url: opts.url,
@@ -221,7 +233,6 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     ...(opts.timing === undefined ? {} : { timing: opts.timing }),
   });
   const feed = new MarketDataFeed({ client, clock });
-  const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
   const conditions = new ConditionFollower(client, opts.tokens);
   if (channels.includes("condition_lifecycle")) client.onEvent((e) => conditions.see(e));
   // After every (re)connect the pushes resume with changes only: what changed meanwhile is read.
@@ -299,6 +310,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   return {
     files: writer.files,
     frames: writer.frames,
+    carried: writer.carried,
     reconnects: c.reconnects,
     malformed: total(c.malformed),
     malformedUnrecorded: UNRECORDABLE.reduce((n, reason) => n + (c.malformed[reason] ?? 0), 0),

@@ -3,7 +3,13 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Clock } from "../../core/clock.js";
-import { RECORDED_SUFFIX, type RecordedFrame, RecordedWriter, recordLine } from "../../recorded/format.js";
+import {
+  type MarketFrame,
+  RECORDED_SUFFIX,
+  type RecordedFrame,
+  RecordedWriter,
+  recordLine,
+} from "../../recorded/format.js";
 import { drainAbandoned, type RecordWriteError, writeStalled } from "./errors.js";
 import { idleDeadline } from "./idle-deadline.js";
 import { LineQueue } from "./line-queue.js";
@@ -15,6 +21,15 @@ export interface RotationPolicy {
   readonly maxBytes?: number | undefined;
   /** Age of the file, ms (a file is rotated when the first frame after that age arrives). */
   readonly maxAgeMs?: number | undefined;
+}
+
+/**
+ * What a rotated file starts with (LifecycleCarry): sees every frame accepted, in order, and gives
+ * the frames to write at the head of a new file that follows the first `written` ones.
+ */
+export interface CarryState {
+  accepted(frame: MarketFrame): void;
+  heads(written: number): readonly MarketFrame[];
 }
 
 /** Options of RotatingWriter. */
@@ -44,6 +59,11 @@ export interface RotatingWriterOptions {
   readonly onClockStepBack?: (step: ClockStepBack) => void;
   /** Called when a file after the first is started (a rotation), with its path. */
   readonly onRotated?: (path: string) => void;
+  /**
+   * The state written at the head of each file after the first (before its first frame, at that
+   * frame's recvTs), so that a file replays alone; not counted in `frames` (see `carried`).
+   */
+  readonly carry?: CarryState;
   /**
    * The monotonic clock a large step back continues recvTs and file times on (RecvClamp); default
    * performance.now.
@@ -109,6 +129,7 @@ export class RotatingWriter {
   readonly #openSink: ((path: string) => Writable) | undefined;
   readonly #onFailure: ((err: unknown) => void) | undefined;
   readonly #onRotated: ((path: string) => void) | undefined;
+  readonly #carry: CarryState | undefined;
   readonly #drainIdleMs: number | undefined;
   readonly #recv: RecvClamp;
   readonly #files: string[] = [];
@@ -124,6 +145,8 @@ export class RotatingWriter {
   #seq = 0;
   #sinceCheck = 0;
   #frames = 0;
+  /** Frames written at the heads of rotated files (CarryState), in no other count. */
+  #carried = 0;
   /** Frames accepted by write(), and their characters. */
   #accepted = 0;
   #acceptedChars = 0;
@@ -151,6 +174,7 @@ export class RotatingWriter {
     this.#openSink = opts.openSink;
     this.#onFailure = opts.onFailure;
     this.#onRotated = opts.onRotated;
+    this.#carry = opts.carry;
     this.#drainIdleMs = opts.drainIdleMs;
     this.#recv = new RecvClamp({
       ...(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic }),
@@ -168,6 +192,11 @@ export class RotatingWriter {
   /** Frames written. */
   get frames(): number {
     return this.#frames;
+  }
+
+  /** Frames written at the heads of rotated files (the `carry` option), not in `frames`. */
+  get carried(): number {
+    return this.#carried;
   }
 
   /** Characters of JSON queued and not yet handed to the file's gzip stream. */
@@ -204,6 +233,7 @@ export class RotatingWriter {
     if (this.#queue.push(line)) {
       this.#accepted++;
       this.#acceptedChars += line.length;
+      this.#carry?.accepted(rec.frame);
       return true;
     }
     this.#fail(this.#stalled());
@@ -286,7 +316,7 @@ export class RotatingWriter {
     const now = this.#fileTime.next(this.#clock.now());
     const max = this.#policy.maxAgeMs;
     if (this.#writer !== undefined && max !== undefined && now - this.#startedAt >= max) await this.#rotate();
-    const w = this.#writer ?? this.#open(now);
+    const w = this.#writer ?? (await this.#open(now, line));
     await w.writeLine(line);
     this.#frames++;
     this.#chars += line.length;
@@ -306,7 +336,8 @@ export class RotatingWriter {
     this.#safe();
   }
 
-  #open(now: number): RecordedWriter {
+  /** Starts a file for `line` (the first it will hold); a rotated one begins with the carried state. */
+  async #open(now: number, line: string): Promise<RecordedWriter> {
     let path: string;
     do {
       this.#seq++;
@@ -319,9 +350,23 @@ export class RotatingWriter {
     this.#sink = sink;
     this.#writer = w;
     this.#files.push(path);
-    if (this.#files.length > 1) this.#onRotated?.(path);
+    if (this.#files.length > 1) {
+      this.#onRotated?.(path);
+      // At the first frame's recvTs: the file's recvTs never decrease, and its replay starts there.
+      const heads = this.#carry?.heads(this.#frames) ?? [];
+      if (heads.length > 0) {
+        const recvTs = recvTsOf(line);
+        for (const frame of heads) await w.writeLine(recordLine({ recvTs, frame }));
+        this.#carried += heads.length;
+      }
+    }
     return w;
   }
+}
+
+/** The recvTs of a line recordLine() wrote: `{"recvTs":N,…`. */
+function recvTsOf(line: string): number {
+  return Number(line.slice('{"recvTs":'.length, line.indexOf(",")));
 }
 
 /** What a file stream reports written so far (fs.WriteStream, net.Socket); 0 for other streams. */

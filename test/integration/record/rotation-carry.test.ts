@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
+import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
+import { createRecordCommand } from "../../../src/cli/record.js";
+import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordIo } from "./record-io.js";
+
+/*
+ * s18 recfix: a rotated file replayed alone did not know of a pause or a resolution recorded in an
+ * earlier file (README: "replay the directory"): it quoted a paused market and marked a resolved
+ * one at its last mid. `mm record` now writes the lifecycle state it has recorded at the head of
+ * each rotated file ("sid": "carry"); the replay acts on those frames only when they tell it
+ * something new, so the directory replays exactly as without them.
+ */
+
+const root = mkdtempSync(join(tmpdir(), "mm-rec-carry-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let mock: Mock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const BANDS = { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } };
+
+async function read(file: string): Promise<RecordedFrame[]> {
+  const recs: RecordedFrame[] = [];
+  for await (const r of readRecorded(file)) recs.push(r);
+  return recs;
+}
+
+/** Copies of `files` into `dir` (same names) without their carried frames: as recorded before. */
+async function withoutCarried(files: readonly string[], dir: string): Promise<string[]> {
+  mkdirSync(dir);
+  const out: string[] = [];
+  for (const f of files) {
+    const path = join(dir, basename(f));
+    const w = RecordedWriter.create(path);
+    for (const r of await read(f)) if (r.frame.sid !== "carry") await w.write(r);
+    await w.close();
+    out.push(path);
+  }
+  return out;
+}
+
+describe("mm record carries the lifecycle into rotated files", () => {
+  it("a rotated file replayed alone gates a market paused and marks one resolved in an earlier file; the directory replays as before", async () => {
+    mock = await startMock();
+    const [paused, resolved, busy] = [0, 1, 2].map((i) => market(mock as Mock, i));
+    if (paused === undefined || resolved === undefined || busy === undefined) throw new Error("markets");
+    for (const [i, m] of [paused, resolved, busy].entries()) churn(mock, m, 30, i + 1);
+    const tokens = [paused, resolved, busy].flatMap((m) => [m.yesTokenId, m.noTokenId]);
+    const { io, out, err } = recordIo(mock, root);
+    const ac = new AbortController();
+    const running = createRecordCommand({ signal: ac.signal }).run(
+      ["--tokens", tokens.join(","), "--out", "carry", "--rotate-minutes", "0.01"], // 600 ms files
+      io,
+    );
+    await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+    await settle(500); // the markets' condition_lifecycle follows their first frames
+    mock.admin.pauseMarket(paused.id);
+    mock.admin.resolveMarket(resolved.id, "YES");
+    // Book changes of the third market: frames that rotate the files past the pause and resolution.
+    for (let i = 0; i < 10; i++) {
+      await settle(200);
+      churn(mock, busy, 4, 10 + i);
+    }
+    await settle(300);
+    ac.abort();
+    expect(await running, err.join("")).toBe(0);
+    const summary = JSON.parse(out.join("")) as { outDir: string; files: string[]; carried: number };
+    expect(summary.files.length).toBeGreaterThanOrEqual(3);
+    // The file after the pause and the resolution with the most frames (the last may hold a few).
+    const files = await Promise.all(summary.files.map(read));
+    const pushed = (type: string) =>
+      files.findIndex((f) => f.some((r) => r.frame.type === type && r.frame.sid !== "carry"));
+    const after = Math.max(pushed("market_paused"), pushed("market_resolved")) + 1;
+    expect(after).toBeGreaterThan(0);
+    expect(files.length).toBeGreaterThan(after);
+    const k = files.reduce(
+      (best, f, i) => (i >= after && f.length > (files[best]?.length ?? 0) ? i : best),
+      after,
+    );
+    const file = summary.files[k] as string;
+    const recs = files[k] as RecordedFrame[];
+    const head = recs.filter((r) => r.frame.sid === "carry");
+    const said = (conditionId: string | undefined) =>
+      head.filter((r) => r.frame.id === conditionId?.toLowerCase()).map((r) => r.frame.data);
+    expect(said(paused.conditionId)).toEqual([expect.objectContaining({ status: "PAUSED" })]);
+    expect(said(resolved.conditionId)).toEqual([
+      expect.objectContaining({ payouts: { "0": "1", "1": "0" } }),
+    ]);
+    expect(head.every((r) => r.frame.via === "rotation" && r.recvTs === recs[0]?.recvTs)).toBe(true);
+    expect(recs.slice(0, head.length)).toEqual(head); // at the head of the file
+    expect(summary.carried).toBeGreaterThanOrEqual(head.length);
+
+    const config = parseReplayConfig([{ strategy: BANDS }]);
+    const byToken = (s: { tokens: { tokenId: string; mark: string | null; quoteUptime: number | null }[] }) =>
+      new Map(s.tokens.map((t) => [t.tokenId, t]));
+
+    // A file after them alone: the paused market is never quoted, the resolved one marked at its payouts.
+    const alone = (await runBacktest({ config, data: file })).summary;
+    const a = byToken(alone);
+    expect(alone.data.carried).toBeGreaterThanOrEqual(2);
+    expect([a.get(paused.yesTokenId)?.quoteUptime, a.get(paused.noTokenId)?.quoteUptime]).toEqual([0, 0]);
+    expect(a.get(busy.yesTokenId)?.quoteUptime).toBeGreaterThan(0);
+    expect([a.get(resolved.yesTokenId)?.mark, a.get(resolved.noTokenId)?.mark]).toEqual(["1", "0"]);
+
+    // The same file as recorded before: the pause and the resolution unknown.
+    const [bare] = await withoutCarried([file], join(root, "bare-last"));
+    const before = (await runBacktest({ config, data: bare as string })).summary;
+    const b = byToken(before);
+    expect(before.data.carried).toBeUndefined();
+    expect(b.get(paused.yesTokenId)?.quoteUptime).toBeGreaterThan(0);
+    expect([b.get(resolved.yesTokenId)?.mark, b.get(resolved.noTokenId)?.mark]).not.toEqual(["1", "0"]);
+
+    // The whole directory: the carried frames repeat what the replay knows; not one figure moves.
+    await withoutCarried(summary.files, join(root, "bare-dir"));
+    const dir = (await runBacktest({ config, data: summary.outDir })).summary;
+    const dirBefore = (await runBacktest({ config, data: join(root, "bare-dir") })).summary;
+    expect(dir).toEqual(dirBefore);
+    expect(dir.data.carried).toBeUndefined();
+  }, 60_000);
+});

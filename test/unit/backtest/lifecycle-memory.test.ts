@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { LifecycleMemory } from "../../../src/backtest/sim/lifecycle.js";
+import type { ChannelEvent } from "../../../src/gateway/schema/events.js";
+
+/*
+ * s18 recfix: the replay acts on a lifecycle frame carried into a rotated file (sid "carry") only
+ * when it says something the replay does not know: replaying the whole directory, a carried
+ * resolution acted on again would mark the payouts (and count the frame) twice.
+ */
+
+const C = `0x${"cd".repeat(32)}`;
+const ev = (e: Record<string, unknown>) => ({ conditionId: C, tsMs: 1, ...e }) as unknown as ChannelEvent;
+const platform = (frozen: boolean | undefined) =>
+  ({ type: "platform_status", frozen, data: {} }) as unknown as ChannelEvent;
+
+describe("LifecycleMemory", () => {
+  it("a market's status, and its payouts once applied, are known; an unknown market's are new", () => {
+    const m = new LifecycleMemory();
+    const paused = ev({ type: "market_paused" });
+    const resolved = ev({ type: "market_resolved", resolution: "YES", payouts: { "0": "1", "1": "0" } });
+    expect(m.adds(paused)).toBe(true);
+    m.note(paused);
+    expect(m.adds(paused)).toBe(false);
+    expect(
+      m.adds(
+        ev({ type: "market_status", status: "PAUSED", conditionId: C.toUpperCase().replace("0X", "0x") }),
+      ),
+    ).toBe(false);
+    expect(m.adds(ev({ type: "market_unpaused" }))).toBe(true);
+    expect(m.adds(resolved)).toBe(true);
+    m.note(ev({ type: "market_status", status: "RESOLVED" })); // a read: the status without the payouts
+    expect(m.adds(resolved)).toBe(true);
+    m.note(resolved);
+    expect(m.adds(resolved)).toBe(false);
+    m.note(ev({ type: "market_status", status: "RESOLVED" }));
+    expect(m.adds(resolved)).toBe(false); // the payouts stay applied
+  });
+
+  it("the platform's freeze is known once a frozen flag was acted on", () => {
+    const m = new LifecycleMemory();
+    expect(m.adds(platform(true))).toBe(true);
+    expect(m.adds(platform(undefined))).toBe(false); // nothing to act on
+    m.note(platform(true));
+    expect(m.adds(platform(true))).toBe(false);
+    expect(m.adds(platform(false))).toBe(true);
+  });
+});

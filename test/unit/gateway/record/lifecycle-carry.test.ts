@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { LifecycleCarry } from "../../../../src/gateway/record/lifecycle-carry.js";
+import { RotatingWriter } from "../../../../src/gateway/record/rotating-writer.js";
+import { type MarketFrame, type RecordedFrame, readRecorded } from "../../../../src/recorded/format.js";
+import { SetClock } from "../../../support/set-clock.js";
+
+/*
+ * s18 recfix: a rotated file replayed alone knew nothing of a pause, a status or a resolution
+ * recorded in an earlier file. The recorder now writes the lifecycle state it has recorded at the
+ * head of each rotated file, as frames marked "sid": "carry", "via": "rotation".
+ */
+
+const A = `0x${"aa".repeat(32)}`;
+const B = `0x${"bb".repeat(32)}`;
+const dir = mkdtempSync(join(tmpdir(), "mm-carry-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lifecycle = (type: string, conditionId: string, extra: Record<string, unknown> = {}): MarketFrame => ({
+  type,
+  sid: 3,
+  channel: "condition_lifecycle",
+  id: conditionId,
+  data: { conditionId, tsMs: 1, ...extra },
+});
+const paused = (c: string) => lifecycle("market_paused", c);
+const status = (c: string, s: string) => ({
+  ...lifecycle("market_status", c, { status: s }),
+  sid: "rest",
+  via: "GET",
+});
+const resolved = (c: string) =>
+  lifecycle("market_resolved", c, { resolution: "YES", payouts: { "0": "1", "1": "0" } });
+const platform = (frozen: boolean): MarketFrame => ({
+  type: "platform_status",
+  sid: 4,
+  channel: "system",
+  id: "platform_status",
+  data: { frozen },
+});
+const book: MarketFrame = { type: "book_delta", sid: 1, channel: "token_book", id: "7", data: {} };
+const carried = (f: MarketFrame) => ({ ...f, sid: "carry", via: "rotation" });
+
+describe("LifecycleCarry", () => {
+  it("carries each market's and the platform's last lifecycle frame, the resolution (payouts) before a later status", () => {
+    const c = new LifecycleCarry();
+    for (const f of [
+      paused(A),
+      book,
+      platform(true),
+      resolved(B),
+      status(B, "RESOLVED"),
+      book,
+      platform(false),
+    ])
+      c.accepted(f);
+    expect(c.heads(7)).toEqual([
+      carried(paused(A)),
+      carried(platform(false)),
+      carried(resolved(B)),
+      carried(status(B, "RESOLVED")),
+    ]);
+  });
+
+  it("carries the state as of the frames in the earlier files, not the ones still queued", () => {
+    const c = new LifecycleCarry();
+    for (const f of [paused(A), book, status(A, "OPEN"), resolved(A)]) c.accepted(f);
+    expect(c.heads(2)).toEqual([carried(paused(A))]); // the OPEN and the resolution go into the new file
+    expect(c.heads(3)).toEqual([carried(status(A, "OPEN"))]);
+    expect(c.heads(4)).toEqual([carried(resolved(A))]);
+  });
+
+  it("carries no frame the replay's parser would refuse, and never a carried one", () => {
+    const c = new LifecycleCarry();
+    c.accepted({ ...paused(A), data: { conditionId: "0x12" } }); // bad conditionId, no tsMs
+    c.accepted(carried(paused(B)));
+    c.accepted(book);
+    expect(c.heads(3)).toEqual([]);
+  });
+});
+
+describe("RotatingWriter with a carry", () => {
+  it("writes the carried frames at the head of each rotated file, at its first frame's recvTs, outside `frames`", async () => {
+    const T0 = Date.parse("2026-06-01T00:00:00.000Z");
+    const clock = new SetClock(T0);
+    const w = new RotatingWriter({ dir, clock, policy: { maxAgeMs: 1_000 }, carry: new LifecycleCarry() });
+    const frames: [number, MarketFrame][] = [
+      [0, book],
+      [100, paused(A)],
+      [200, platform(true)],
+      [1_500, book], // second file
+      [1_600, resolved(A)],
+      [3_000, book], // third file
+    ];
+    for (const [dt, frame] of frames) {
+      clock.t = T0 + dt;
+      w.write({ recvTs: clock.now(), frame });
+      await w.flush();
+    }
+    await w.close();
+    expect(w.failure).toBeUndefined();
+    const files: RecordedFrame[][] = [];
+    for (const f of w.files) {
+      const recs: RecordedFrame[] = [];
+      for await (const r of readRecorded(f)) recs.push(r);
+      files.push(recs);
+    }
+    expect(files.map((f) => f.map((r) => [r.recvTs - T0, r.frame.sid, r.frame.type]))).toEqual([
+      [
+        [0, 1, "book_delta"],
+        [100, 3, "market_paused"],
+        [200, 4, "platform_status"],
+      ],
+      [
+        [1_500, "carry", "market_paused"],
+        [1_500, "carry", "platform_status"],
+        [1_500, 1, "book_delta"],
+        [1_600, 3, "market_resolved"],
+      ],
+      [
+        [3_000, "carry", "market_resolved"],
+        [3_000, "carry", "platform_status"],
+        [3_000, 1, "book_delta"],
+      ],
+    ]);
+    expect(files[2]?.[0]?.frame).toEqual(carried(resolved(A)));
+    expect(w.frames).toBe(6);
+    expect(w.carried).toBe(4);
+  });
+});
