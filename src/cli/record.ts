@@ -46,7 +46,9 @@ const HELP = [
   '(market-<UTC start>-<seq>.jsonl.gz), one {"recvTs": ms, "frame": <frame as received>} per line:',
   "the input of `mm backtest`. Gaps, crossed books and reconnects trigger get_book_snapshot, so the",
   "files carry the snapshots a replay needs. Stops on SIGINT, SIGTERM or SIGHUP: the current file is flushed",
-  "and closed, a JSON summary is printed, exit code 0. Every second the frames so far are flushed",
+  "and closed, a JSON summary is printed, exit code 0. A second SIGINT or SIGTERM while closing only",
+  "warns what is still to be written (closing goes on, bounded by --drain-seconds); a third gives up",
+  "on it at once (exit 1, as --drain-seconds does). Every second the frames so far are flushed",
   "into the file: a recorder killed outright (SIGKILL, out of memory) loses about the last second,",
   "and `mm backtest` replays its last, unfinished file up to its last complete line.",
   "recvTs never goes back: if the wall clock steps back by up to 1 s, frames keep the last stamp",
@@ -89,8 +91,10 @@ const HELP = [
 
 /** What a test (or an embedding program) injects instead of process signals and the wall clock. */
 export interface RecordCommandDeps {
-  /** Stops the recording; default: the first SIGINT, SIGTERM or SIGHUP. */
+  /** Stops the recording; default: the first SIGINT, SIGTERM or SIGHUP of `signals`. */
   readonly signal?: AbortSignal;
+  /** Where SIGINT, SIGTERM and SIGHUP come from when `signal` is not given; default the process. */
+  readonly signals?: SignalSource;
   readonly clock?: Clock;
   /** Where a file's compressed bytes go; default the file (tests pass a disk that stalls). */
   readonly openSink?: (path: string) => Writable;
@@ -137,7 +141,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       // The markets' and the platform's statuses are read over REST at each (re)subscribe: pushes
       // carry only changes, and one made while the socket was down would be missing otherwise.
       const http = exchangeClient(config, clock, logger);
-      const { signal, release } = stopSignal(deps.signal);
+      const { signal, onStopAgain, release } = stopSignal(deps.signal, deps.signals ?? process);
       let summary: RecordSummary;
       try {
         summary = await record({
@@ -154,6 +158,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
           maxPendingBytes,
           drainIdleMs,
           signal,
+          onStopAgain,
           logger,
           clock,
           statusSource: restStatusSource(http),
@@ -192,6 +197,13 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
   };
 }
 
+/** The process's signals, as stopSignal listens to them (tests emit them on an EventEmitter). */
+export interface SignalSource {
+  on(name: StopSignalName, listener: () => void): unknown;
+  off(name: StopSignalName, listener: () => void): unknown;
+}
+type StopSignalName = "SIGINT" | "SIGTERM" | "SIGHUP";
+
 /** `mm record`, stopped by SIGINT, SIGTERM or SIGHUP. */
 export const recordCommand: Command = createRecordCommand();
 
@@ -210,24 +222,41 @@ function endProcess(code: number, io: CliIo): void {
   }, FORCE_EXIT_AFTER_MS).unref();
 }
 
-function stopSignal(given: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
-  if (given !== undefined) return { signal: given, release: () => undefined };
+/**
+ * The first SIGINT, SIGTERM or SIGHUP stops the recording (`signal` aborts). The handlers stay
+ * installed while it closes: a second SIGINT or SIGTERM (Ctrl-C again, a supervisor's repeat)
+ * would otherwise end the process by the default action, losing the frames still on their way to a
+ * slow disk. It goes to `onStopAgain`'s listener instead (the recorder warns, then gives up on the
+ * drain at the next). A repeated SIGHUP only stops: a closed terminal sends it more than once, and
+ * nobody asked for haste.
+ */
+function stopSignal(
+  given: AbortSignal | undefined,
+  source: SignalSource,
+): { signal: AbortSignal; onStopAgain: (listener: (signal: string) => void) => void; release: () => void } {
+  let again: (signal: string) => void = () => undefined;
+  const onStopAgain = (listener: (signal: string) => void) => {
+    again = listener;
+  };
+  if (given !== undefined) return { signal: given, onStopAgain, release: () => undefined };
   const ac = new AbortController();
-  const stop = () => ac.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  // A closed terminal: flush and close like SIGTERM. `on`, not `once`: a hangup usually comes twice,
-  // and the second must not kill the recorder while it flushes.
-  process.on("SIGHUP", stop);
+  const stop = (name: StopSignalName) => {
+    if (!ac.signal.aborted) ac.abort();
+    else if (name !== "SIGHUP") again(name);
+  };
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((name) => {
+    const handler = () => stop(name);
+    source.on(name, handler);
+    return { name, handler };
+  });
   // Once ours are installed (so that a signal always has a handler: as PID 1 one meanwhile would be
   // dropped): a stop held since the process began (bin/mm.js, runCli) stops the recording at once.
-  if (takeEarlySignals(["SIGINT", "SIGTERM", "SIGHUP"]).length > 0) stop();
+  if (takeEarlySignals(["SIGINT", "SIGTERM", "SIGHUP"]).length > 0) ac.abort();
   return {
     signal: ac.signal,
+    onStopAgain,
     release: () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      process.off("SIGHUP", stop);
+      for (const { name, handler } of handlers) source.off(name, handler);
     },
   };
 }

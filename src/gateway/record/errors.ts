@@ -5,8 +5,8 @@ import { MmError } from "../../core/errors.js";
  * the buffer limit behind (details `limitBytes`, `pendingBytes`, `file`); the recording stops, and
  * every frame accepted before is still written once the disk takes them. `drain_abandoned`: while
  * closing, the disk took nothing for `idleMs`; the frames not confirmed written (`framesAtRisk`,
- * `bytesAtRisk` of JSON) may be missing from `file`. Disk errors (ENOSPC, EACCES, …) are reported
- * as they are.
+ * `bytesAtRisk` of JSON) may be missing from `file`; when a signal asked for it, details `signal`
+ * in place of `idleMs`. Disk errors (ENOSPC, EACCES, …) are reported as they are.
  */
 export class RecordWriteError extends MmError {}
 
@@ -24,21 +24,33 @@ export function writeStalled(d: {
   );
 }
 
-/** RecordWriteError `drain_abandoned`. */
+/**
+ * RecordWriteError `drain_abandoned`: closing gave up on the frames not yet confirmed written,
+ * because the disk took nothing for `idleMs`, or because `signal` asked for it (a third SIGINT or
+ * SIGTERM while closing). Details: `file`, `framesAtRisk`, `bytesAtRisk` and `idleMs` or `signal`.
+ */
 export function drainAbandoned(d: {
   file: string;
-  idleMs: number;
   framesAtRisk: number;
   bytesAtRisk: number;
+  cause: DrainGiveUp;
 }): RecordWriteError {
+  const why =
+    "idleMs" in d.cause
+      ? `the disk took nothing for ${d.cause.idleMs / 1_000} s: gave up waiting for it`
+      : `${d.cause.signal} received again while closing: gave up waiting for the disk`;
+  const { cause, ...rest } = d;
   return new RecordWriteError(
     "drain_abandoned",
-    `the disk took nothing for ${d.idleMs / 1_000} s: gave up waiting for it; ${d.framesAtRisk} frame(s) ` +
+    `${why}; ${d.framesAtRisk} frame(s) ` +
       `(${sizeText(d.bytesAtRisk)} of JSON) not confirmed written may be missing from ${d.file}, which ends ` +
       "without its gzip end (mm backtest replays it up to its last complete line)",
-    d,
+    { ...rest, ...cause },
   );
 }
+
+/** Why closing gave up on the disk: it took nothing for `idleMs`, or a signal asked for it. */
+export type DrainGiveUp = { readonly idleMs: number } | { readonly signal: string };
 
 /** `n` characters (bytes, for ASCII JSON), for people. */
 function sizeText(n: number): string {

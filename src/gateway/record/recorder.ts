@@ -60,6 +60,13 @@ export interface RecordOptions {
   readonly rotate: RotationPolicy;
   /** Stops the recording (SIGINT/SIGTERM in `mm record`). */
   readonly signal: AbortSignal;
+  /**
+   * Registers the listener of a stop asked for again once `signal` has aborted (a second or third
+   * SIGINT or SIGTERM in `mm record`): the first repeat is logged at warn with what is still to be
+   * written (closing goes on, bounded by `drainIdleMs`); the next gives up on the drain at once,
+   * as `drainIdleMs` without progress does (`drainAbandoned`, its details naming the signal).
+   */
+  readonly onStopAgain?: (listener: (signal: string) => void) => void;
   /** Receive timestamps, rotation ages and the gateway's timers; default the wall clock. */
   readonly clock?: Clock;
   /** What recvTs continues on after a large step back of `clock` (RecvClamp); default performance.now. */
@@ -192,12 +199,13 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     stop = resolve;
   });
   const channels = opts.channels ?? DEFAULT_RECORD_CHANNELS;
+  const drainIdleMs = opts.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS;
   const writer = new RotatingWriter({
     dir: opts.outDir,
     clock,
     policy: opts.rotate,
     maxPendingBytes: opts.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES,
-    drainIdleMs: opts.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS,
+    drainIdleMs,
     ...(opts.openSink === undefined ? {} : { openSink: opts.openSink }),
     onFailure: (err) => {
       // Said now, not at exit: closing waits for a stalled disk to take the queued frames.
@@ -249,6 +257,17 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     client.onAccepted((channel, ids) => reads.accepted(channel, ids));
     client.onEvent((e) => reads.seen(e));
   }
+  let repeats = 0;
+  opts.onStopAgain?.((signal) => {
+    if (++repeats > 1) return writer.abandonDrain(signal);
+    const { file, frames, bytes } = writer.atRisk;
+    opts.logger?.warn(
+      { signal, file, framesPending: frames, bytesPending: bytes, drainIdleMs },
+      "stop asked again: still writing the frames received to disk (framesPending not confirmed written); " +
+        "closing gives up by itself once the disk takes nothing for drainIdleMs; one more signal gives up now, " +
+        "and those frames may be missing",
+    );
+  });
   if (opts.signal.aborted) stop(undefined);
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));

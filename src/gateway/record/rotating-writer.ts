@@ -1,19 +1,15 @@
 import { createWriteStream, existsSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import type { Clock } from "../../core/clock.js";
-import {
-  type MarketFrame,
-  RECORDED_SUFFIX,
-  type RecordedFrame,
-  RecordedWriter,
-  recordLine,
-} from "../../recorded/format.js";
-import { drainAbandoned, type RecordWriteError, writeStalled } from "./errors.js";
+import { type MarketFrame, type RecordedFrame, RecordedWriter, recordLine } from "../../recorded/format.js";
+import { type DrainGiveUp, drainAbandoned, type RecordWriteError, writeStalled } from "./errors.js";
 import { idleDeadline } from "./idle-deadline.js";
 import { LineQueue } from "./line-queue.js";
+import { bytesWritten, recordingFileName, recvTsOf, sizeOf } from "./record-files.js";
 import { type ClockStepBack, type ClockStepBacks, RecvClamp } from "./recv-clamp.js";
+
+export { recordingFileName } from "./record-files.js";
 
 /** When to start a new file; either limit (or both) may be set. */
 export interface RotationPolicy {
@@ -79,18 +75,6 @@ export const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 /** Every this many frames the file's size on disk is looked at (a stat, not a per-frame cost). */
 const SIZE_CHECK_FRAMES = 64;
-
-/**
- * `market-20261121T053300Z-0001.jsonl.gz`: the file's start time (UTC, second resolution) and a
- * per-run sequence number, so names sort in recording order.
- */
-export function recordingFileName(prefix: string, startMs: number, seq: number): string {
-  const stamp = new Date(startMs)
-    .toISOString()
-    .replace(/\.\d{3}Z$/, "Z")
-    .replace(/[-:]/g, "");
-  return `${prefix}-${stamp}-${String(seq).padStart(4, "0")}${RECORDED_SUFFIX}`;
-}
 
 /**
  * Writes recorded frames (src/recorded/format.ts) into a series of gzip JSONL files in one
@@ -159,6 +143,9 @@ export class RotatingWriter {
   #steps = 0;
   #failure: unknown;
   #abandoned: RecordWriteError | undefined;
+  /** Resolves close()'s wait with a give-up (abandonDrain), while it waits. */
+  #giveUp: ((cause: DrainGiveUp) => void) | undefined;
+  #giveUpAsked: DrainGiveUp | undefined;
   #closed = false;
 
   constructor(opts: RotatingWriterOptions) {
@@ -255,13 +242,40 @@ export class RotatingWriter {
   async close(): Promise<void> {
     if (this.#abandoned !== undefined) return; // its drain may never end
     this.#closed = true;
-    const drained = this.#drain();
+    const drained = this.#drain().then(() => undefined);
     const idleMs = this.#drainIdleMs;
-    if (idleMs === undefined) return drained;
-    const deadline = idleDeadline(this.#clock, idleMs, () => this.#steps + bytesWritten(this.#sink));
-    const gaveUp = await Promise.race([drained.then(() => false), deadline.expired.then(() => true)]);
-    deadline.cancel();
-    if (gaveUp) this.#abandon(idleMs);
+    const deadline =
+      idleMs === undefined
+        ? undefined
+        : idleDeadline(this.#clock, idleMs, () => this.#steps + bytesWritten(this.#sink));
+    const asked = new Promise<DrainGiveUp>((resolve) => {
+      this.#giveUp = resolve;
+    });
+    if (this.#giveUpAsked !== undefined) this.#giveUp?.(this.#giveUpAsked);
+    const gaveUp = await Promise.race([
+      drained,
+      asked,
+      ...(deadline === undefined || idleMs === undefined ? [] : [deadline.expired.then(() => ({ idleMs }))]),
+    ]);
+    deadline?.cancel();
+    this.#giveUp = undefined;
+    if (gaveUp !== undefined) this.#abandon(gaveUp);
+  }
+
+  /**
+   * Gives up on close()'s drain now (at once if it is under way, else as soon as close() begins),
+   * as a disk idle for `drainIdleMs` does: `abandoned` names the frames not confirmed written.
+   */
+  abandonDrain(signal: string): void {
+    this.#giveUpAsked ??= { signal };
+    this.#giveUp?.(this.#giveUpAsked);
+  }
+
+  /** What a give-up now would report missing: the file, the frames and characters not confirmed on disk. */
+  get atRisk(): { readonly file: string; readonly frames: number; readonly bytes: number } {
+    // The last file started is the one written or closed when the disk stopped answering.
+    const file = this.#files.at(-1) ?? this.#dir;
+    return { file, frames: this.#accepted - this.#safeFrames, bytes: this.#acceptedChars - this.#safeChars };
   }
 
   async #drain(): Promise<void> {
@@ -276,12 +290,9 @@ export class RotatingWriter {
   }
 
   /** Gives up on a disk that hangs: what it never confirmed is reported, its stream destroyed. */
-  #abandon(idleMs: number): void {
-    const frames = this.#accepted - this.#safeFrames;
-    const bytes = this.#acceptedChars - this.#safeChars;
-    // The last file started is the one written or closed when the disk stopped answering.
-    const file = this.#files.at(-1) ?? this.#dir;
-    this.#abandoned = drainAbandoned({ file, idleMs, framesAtRisk: frames, bytesAtRisk: bytes });
+  #abandon(cause: DrainGiveUp): void {
+    const { file, frames, bytes } = this.atRisk;
+    this.#abandoned = drainAbandoned({ file, framesAtRisk: frames, bytesAtRisk: bytes, cause });
     // Not through #fail/onFailure: the recording has already stopped; close()'s caller reads it.
     if (this.#failure === undefined) this.#failure = this.#abandoned;
     this.#queue.abandon();
@@ -361,26 +372,5 @@ export class RotatingWriter {
       }
     }
     return w;
-  }
-}
-
-/** The recvTs of a line recordLine() wrote: `{"recvTs":N,…`. */
-function recvTsOf(line: string): number {
-  return Number(line.slice('{"recvTs":'.length, line.indexOf(",")));
-}
-
-/** What a file stream reports written so far (fs.WriteStream, net.Socket); 0 for other streams. */
-function bytesWritten(sink: Writable | undefined): number {
-  const n = (sink as { bytesWritten?: unknown } | undefined)?.bytesWritten;
-  return typeof n === "number" ? n : 0;
-}
-
-/** Bytes on disk; 0 while the file is still being opened (the write stream opens asynchronously). */
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw err;
   }
 }
