@@ -74,6 +74,8 @@ const HELP = [
   '                          recorded, marked "sid":"rest" (failures: the summary\'s statusReads.failed).',
   "                          Each rotated file starts with the markets' and the platform's last recorded",
   '                          lifecycle frames, marked "sid":"carry" (summary: carried), so it replays alone.',
+  "                          Prints lost to a reconnect are marked per token (prints_missed, summary:",
+  "                          printsMissed); mm backtest lists them under data.printsMissed.",
   `      --buffer-mb N       Frames waiting for a slow disk, MiB of JSON, before the recording stops`,
   `                          with an error (default ${DEFAULT_BUFFER_MB}); nothing is dropped silently.`,
   `      --drain-seconds N   On stopping, how long the disk may take nothing before mm record gives up`,

@@ -22,7 +22,9 @@ export { parseRecordingSource, type RecordingSource, type SourceStream } from ".
  * gzip-compressed JSON Lines, one object per line, in receive order:
  *   {"recvTs": <ms since epoch, local receive time>, "frame": <the /ws/market frame as received>}
  * `frame` is the server push unchanged ({type, sid, channel, id, data}), so replaying a file feeds
- * the same parser the live gateway uses. Files may be concatenated gzip members. recvTs never
+ * the same parser the live gateway uses. `mm record` also writes frames of its own in that shape,
+ * told apart by a string `sid` and a `via`: "rest" (a status read over REST), CARRIED_SID and
+ * PRINTS_MISSED_SID. Files may be concatenated gzip members. recvTs never
  * decreases within a file, nor across the rotated files of one `mm record` run. The first
  * record of an imported file also carries `source` (src/recorded/source.ts).
  */
@@ -54,6 +56,14 @@ export interface MarketFrame {
 export const CARRIED_SID = "carry";
 /** The `via` of a carried frame: why it was carried. */
 export const CARRIED_VIA = "rotation";
+
+/**
+ * The `sid` of a `prints_missed` frame of `mm record` (`"via": "reconnect"`, data `{tokenId,
+ * fromMs, toMs}`): the token's trade prints (token_trade_matches) could not be recorded from fromMs
+ * to toMs, its connection being down; the exchange does not replay them. Not a push: the replay
+ * lists these stretches (summary `data.printsMissed`) and acts on nothing.
+ */
+export const PRINTS_MISSED_SID = "gap";
 
 /** The conventional file suffix. */
 export const RECORDED_SUFFIX = ".jsonl.gz";

@@ -17,6 +17,7 @@ import type { CrowdMirror } from "./crowd-mirror.js";
 import { dataFiles } from "./data-files.js";
 import { DataGaps } from "./data-gaps.js";
 import { type LazyBatchStream, mergeLazyBatchesByRecvTs } from "./merge.js";
+import { PrintsMissed } from "./prints-missed.js";
 import { queueModelSummary } from "./queue-model-config.js";
 import type { ReplayConfig } from "./replay-config.js";
 import { scanTokens } from "./scan-tokens.js";
@@ -159,8 +160,10 @@ async function replay(
   const gapMs = gaps.thresholdMs;
   const every = Math.max(1, opts.progressEvery ?? 10_000);
   let frames = 0;
+  const missed = new PrintsMissed();
   while (next.done !== true) {
     for (const rec of next.value) {
+      if (missed.take(rec.frame)) continue; // the recorder's mark, not a frame of the market
       const t = Math.max(rec.recvTs, session.clock.now());
       await session.pump.advanceTo(t);
       session.marketFrame(rec.frame);
@@ -189,7 +192,7 @@ async function replay(
     opts,
     seed,
     files,
-    { cut, unbooked: unbookedIds, unsynced, gaps },
+    { cut, unbooked: unbookedIds, unsynced, gaps, missed },
     session,
     mirror,
     run,
@@ -216,6 +219,7 @@ function replaySummary(
     readonly unbooked: readonly string[];
     readonly unsynced: readonly string[];
     readonly gaps: DataGaps;
+    readonly missed: PrintsMissed;
   },
   session: SimSession,
   mirror: CrowdMirror,
@@ -224,6 +228,7 @@ function replaySummary(
 ) {
   const c = session.counters;
   const m = mirror.counters;
+  const printsMissed = holes.missed.summary();
   const { latency } = opts.config;
   return {
     mm: "backtest-summary",
@@ -257,6 +262,8 @@ function replaySummary(
       // Silences between consecutive frames of report.dataGapMs or more: a book left stale by one
       // stays in the exchange's book (and the mirror) until the data moves it.
       gaps: holes.gaps.summary(),
+      // Stretches in which a token's prints were lost to a reconnect of the recorder (absent when none).
+      ...(printsMissed === undefined ? {} : { printsMissed }),
       // Only when there are any, so that complete data gives the summary it always gave.
       ...(holes.cut.length === 0 ? {} : { truncatedFiles: holes.cut.map((f) => basename(f)) }),
       // Configured tokens the data never booked (a typo in an id): their figures are all zero.

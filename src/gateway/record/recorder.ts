@@ -13,6 +13,7 @@ import type { RejectedIds } from "../waiters.js";
 import { ConditionFollower } from "./condition-follower.js";
 import type { RecordWriteError } from "./errors.js";
 import { LifecycleCarry } from "./lifecycle-carry.js";
+import { MissedPrints } from "./missed-prints.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 import { type StatusReadCounts, StatusReads, type StatusSource } from "./status-reads.js";
 
@@ -114,6 +115,11 @@ export interface RecordSummary {
    */
   readonly carried: number;
   readonly reconnects: number;
+  /**
+   * Stretches of a token's trade prints lost to a reconnect, written as `prints_missed` frames
+   * (MissedPrints); 0 when token_trade_matches is not recorded.
+   */
+  readonly printsMissed: number;
   /**
    * Frames counted malformed. Those that failed an event's validation (a missing or bad field, an
    * unknown type) are recorded as they arrived, for the replay's parser to refuse again; those
@@ -253,6 +259,14 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
           logger: opts.logger,
           write: (frame) => void writer.write({ recvTs: clock.now(), frame }),
         });
+  const missed = channels.includes("token_trade_matches")
+    ? new MissedPrints({ client, clock, write: (frame) => void writer.write({ recvTs: clock.now(), frame }) })
+    : undefined;
+  if (missed !== undefined) {
+    client.onFrame((_frame, recvTs, link) => missed.frame(link, recvTs));
+    client.onLinkDown((link) => missed.down(link));
+    client.onAccepted((channel, ids) => missed.accepted(channel, ids));
+  }
   if (reads !== undefined) {
     client.onAccepted((channel, ids) => reads.accepted(channel, ids));
     client.onEvent((e) => reads.seen(e));
@@ -331,6 +345,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     frames: writer.frames,
     carried: writer.carried,
     reconnects: c.reconnects,
+    printsMissed: missed?.written ?? 0,
     malformed: total(c.malformed),
     malformedUnrecorded: UNRECORDABLE.reduce((n, reason) => n + (c.malformed[reason] ?? 0), 0),
     conditions: conditions.conditions.length,

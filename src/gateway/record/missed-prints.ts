@@ -1,0 +1,77 @@
+import type { Clock } from "../../core/clock.js";
+import { type MarketFrame, PRINTS_MISSED_SID } from "../../recorded/format.js";
+import type { Channel } from "../types.js";
+
+/** What MissedPrints reads of the gateway client: the ids a link held. */
+export interface LinkIds {
+  idsOn(link: number, channel: Channel): readonly string[];
+}
+
+/**
+ * Marks in the recording the stretches in which a token's trade prints cannot have been recorded:
+ * the exchange does not replay token_trade_matches after a reconnect, so the prints made while a
+ * connection was down (or already dead, before its silence was noticed) are lost, and a replay's
+ * fill model would take that stretch for a market without trades. When a link goes down, each
+ * token of its token_trade_matches subscription is open from the last frame received on that link
+ * (the socket was alive then); once its subscription is accepted again, one frame
+ * `{"type": "prints_missed", "sid": PRINTS_MISSED_SID, "channel": "token_trade_matches", "id":
+ * tokenId, "via": "reconnect", "data": {tokenId, fromMs, toMs}}` is written. A stretch still open
+ * when the recording stops is not written: the recording ends there anyway.
+ * @example
+ * const missed = new MissedPrints({ client, clock, write });
+ * client.onFrame((_f, recvTs, link) => missed.frame(link, recvTs));
+ * client.onLinkDown((link) => missed.down(link));
+ * client.onAccepted((channel, ids) => missed.accepted(channel, ids));
+ */
+export class MissedPrints {
+  readonly #client: LinkIds;
+  readonly #clock: Clock;
+  readonly #write: (frame: MarketFrame) => void;
+  /** The receive time of the last frame of each link. */
+  readonly #last = new Map<number, number>();
+  /** Tokens whose prints are not being received, since when. */
+  readonly #open = new Map<string, number>();
+  #written = 0;
+
+  constructor(deps: { client: LinkIds; clock: Clock; write: (frame: MarketFrame) => void }) {
+    this.#client = deps.client;
+    this.#clock = deps.clock;
+    this.#write = deps.write;
+  }
+
+  /** Stretches written. */
+  get written(): number {
+    return this.#written;
+  }
+
+  /** A frame arrived on `link`. */
+  frame(link: number, recvTs: number): void {
+    this.#last.set(link, recvTs);
+  }
+
+  /** `link` went down: its tokens' prints are missed from its last frame on. */
+  down(link: number): void {
+    const from = this.#last.get(link) ?? this.#clock.now();
+    for (const id of this.#client.idsOn(link, "token_trade_matches"))
+      if (!this.#open.has(id)) this.#open.set(id, from);
+  }
+
+  /** Ids of a channel were (re)accepted: the prints of those tokens flow again. */
+  accepted(channel: Channel, ids: readonly string[]): void {
+    if (channel !== "token_trade_matches") return;
+    for (const tokenId of ids) {
+      const fromMs = this.#open.get(tokenId);
+      if (fromMs === undefined) continue;
+      this.#open.delete(tokenId);
+      this.#written++;
+      this.#write({
+        type: "prints_missed",
+        sid: PRINTS_MISSED_SID,
+        channel: "token_trade_matches",
+        id: tokenId,
+        via: "reconnect",
+        data: { tokenId, fromMs, toMs: this.#clock.now() },
+      });
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
+import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
+import { createRecordCommand } from "../../../src/cli/record.js";
+import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordIo } from "./record-io.js";
+
+/*
+ * s18 recfix: the trade prints (token_trade_matches) made while the recorder's connection was
+ * down are lost (the exchange does not replay them), and nothing said so: a replay's fill model
+ * took the stretch for a market without trades. The recorder now writes a `prints_missed` frame
+ * per token once its prints flow again (sid "gap", data {tokenId, fromMs, toMs}); the replay lists
+ * those stretches in `data.printsMissed` and simulates nothing from them.
+ */
+
+const root = mkdtempSync(join(tmpdir(), "mm-rec-missed-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let mock: Mock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
+  const recs: RecordedFrame[] = [];
+  for (const f of files) for await (const r of readRecorded(f)) recs.push(r);
+  return recs;
+}
+
+describe("mm record: prints lost to a reconnect", () => {
+  it("are marked per token (from the link's last frame to the resubscribe) and listed by the replay", async () => {
+    mock = await startMock();
+    const m = market(mock);
+    churn(mock, m, 40, 1);
+    const { io, out, err } = recordIo(mock, root);
+    const ac = new AbortController();
+    const running = createRecordCommand({ signal: ac.signal }).run(
+      ["--tokens", `${m.yesTokenId},${m.noTokenId}`, "--out", "missed"],
+      io,
+    );
+    await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+    churn(mock, m, 40, 2);
+    await settle(300);
+    const dropAt = Date.now();
+    mock.admin.dropAllSockets("market");
+    churn(mock, m, 40, 3); // trades the recorder cannot see
+    await settle(1_500);
+    churn(mock, m, 20, 4);
+    await settle(300);
+    ac.abort();
+    expect(await running, err.join("")).toBe(0);
+    const summary = JSON.parse(out.join("")) as {
+      outDir: string;
+      files: string[];
+      reconnects: number;
+      printsMissed: number;
+    };
+    expect(summary.reconnects).toBeGreaterThan(0);
+    const recs = await readAll(summary.files);
+    const marks = recs.filter((r) => r.frame.type === "prints_missed");
+    expect(marks.map((r) => r.frame.id).sort()).toEqual([m.yesTokenId, m.noTokenId].sort());
+    expect(summary.printsMissed).toBe(2);
+    for (const r of marks) {
+      expect(r.frame).toMatchObject({ sid: "gap", channel: "token_trade_matches", via: "reconnect" });
+      const d = r.frame.data as { tokenId: string; fromMs: number; toMs: number };
+      expect(d.tokenId).toBe(r.frame.id);
+      expect(d.fromMs).toBeLessThanOrEqual(dropAt);
+      expect(d.toMs).toBeGreaterThan(dropAt);
+      expect(d.toMs).toBeLessThanOrEqual(r.recvTs);
+    }
+
+    const config = parseReplayConfig([
+      { strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } } },
+    ]);
+    const replayed = (await runBacktest({ config, data: summary.outDir })).summary;
+    expect(replayed.data.printsMissed).toMatchObject({
+      count: 2,
+      tokens: [m.yesTokenId, m.noTokenId].sort(),
+    });
+    expect(replayed.data.printsMissed?.totalMs).toBeGreaterThan(0);
+    expect(replayed.data.rejected).toEqual({}); // the marks never reach the frame parser
+    // Without the marks (as recorded before), every other figure is the same.
+    const bare = join(root, "bare.jsonl.gz");
+    const w = RecordedWriter.create(bare);
+    for (const r of recs) if (r.frame.type !== "prints_missed") await w.write(r);
+    await w.close();
+    const before = (await runBacktest({ config, data: bare })).summary;
+    expect(before.data.printsMissed).toBeUndefined();
+    const { printsMissed: _m, files: _f1, ...data } = replayed.data;
+    const { files: _f2, ...beforeData } = before.data;
+    expect(data).toEqual(beforeData);
+    expect({ ...replayed, data: undefined }).toEqual({ ...before, data: undefined });
+  }, 30_000);
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { MissedPrints } from "../../../../src/gateway/record/missed-prints.js";
+import type { MarketFrame } from "../../../../src/recorded/format.js";
+import { SetClock } from "../../../support/set-clock.js";
+
+/*
+ * s18 recfix: a token's trade prints lost while its connection was down are marked in the
+ * recording, from the link's last frame (the socket was alive then) to its resubscribe.
+ */
+
+describe("MissedPrints", () => {
+  it("opens a stretch per token of the link that went down, closes it at the token's re-accept", () => {
+    const clock = new SetClock(1_000);
+    const written: MarketFrame[] = [];
+    const links: Record<number, string[]> = { 0: ["1", "2"], 1: ["3"] };
+    const missed = new MissedPrints({
+      client: { idsOn: (link, channel) => (channel === "token_trade_matches" ? (links[link] ?? []) : []) },
+      clock,
+      write: (f) => written.push(f),
+    });
+    missed.frame(0, 900);
+    missed.frame(1, 950);
+    clock.t = 1_200;
+    missed.down(0);
+    missed.down(0); // a second close of the same link moves nothing
+    clock.t = 1_500;
+    missed.accepted("token_book", ["1", "2"]); // books back first: the prints are not yet
+    missed.accepted("token_trade_matches", ["1", "3"]); // "3" never went down
+    clock.t = 1_700;
+    missed.accepted("token_trade_matches", ["2"]);
+    missed.accepted("token_trade_matches", ["2"]); // accepted again: nothing open
+    expect(written.map((f) => [f.id, f.data])).toEqual([
+      ["1", { tokenId: "1", fromMs: 900, toMs: 1_500 }],
+      ["2", { tokenId: "2", fromMs: 900, toMs: 1_700 }],
+    ]);
+    expect(written[0]).toMatchObject({
+      type: "prints_missed",
+      sid: "gap",
+      channel: "token_trade_matches",
+      via: "reconnect",
+    });
+    expect(missed.written).toBe(2);
+  });
+
+  it("a link that never delivered a frame is missed from the moment it went down", () => {
+    const clock = new SetClock(5_000);
+    const written: MarketFrame[] = [];
+    const missed = new MissedPrints({ client: { idsOn: () => ["9"] }, clock, write: (f) => written.push(f) });
+    missed.down(0);
+    clock.t = 6_000;
+    missed.accepted("token_trade_matches", ["9"]);
+    expect(written.map((f) => f.data)).toEqual([{ tokenId: "9", fromMs: 5_000, toMs: 6_000 }]);
+  });
+});
