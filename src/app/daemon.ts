@@ -162,6 +162,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         reconcileIntervalMs: config.reconcile.intervalMs,
         reconcileDriftSettleMs: config.reconcile.driftSettleMs,
         marketRecheckMs: config.engine.marketRecheckMs,
+        requoteIntervalMs: config.engine.requoteIntervalMs,
         rateLimitPerMin: config.queue.rateLimitPerMin,
         queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
         ...(journal === undefined ? {} : { restore: journal.restore }),

@@ -63,6 +63,7 @@ const ENGINE_KEYS = [
   "reconcileRetryMs",
   "reconcileDriftSettleMs",
   "marketRecheckMs",
+  "requoteIntervalMs",
   "unknownGraceMs",
   "tradeLookbackMs",
   "pruneAfterMs",

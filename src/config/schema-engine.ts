@@ -21,6 +21,7 @@ export interface RawEngineConfig {
     sizeTolerance: number;
     session: string;
     marketRecheckMs: number;
+    requoteIntervalMs: number;
   };
   /** A JSON tree read by parseRiskConfig (src/risk/config.ts). */
   risk: Record<string, unknown>;
@@ -120,6 +121,17 @@ export const engineSchema = {
       env: "MM_ENGINE_MARKET_RECHECK_MS",
       min: 1_000,
       max: 3_600_000,
+    }),
+    requoteIntervalMs: setting({
+      doc: "Period of the time-driven requote, in ms: 0 (quote on events alone) or at least 100. Quoting steps run on events (book changes, fills, order answers); a token whose last step read the clock or σ (avellaneda-stoikov without horizonSeconds: the time left to the market's close) is also stepped again this often, when that input has moved, so its quotes follow the clock on a quiet book instead of waiting for the next event. Tokens whose strategy reads neither (bands; A–S with horizonSeconds and a fixed sigma) are never stepped by it. A step sends only quotes that moved beyond engine.priceToleranceTicks / engine.sizeTolerance, so a shorter period costs strategy runs, not orders. A replay takes it as live (engine.requoteIntervalMs in its config); a synthetic scenario defaults to 0 (config/backtest/README.md).",
+      format: "mm-int",
+      default: 1_000,
+      env: "MM_ENGINE_REQUOTE_INTERVAL_MS",
+      min: 100,
+      max: 3_600_000,
+      zeroIsOff: true,
+      rangeNote:
+        "0 turns it off; a shorter period runs the time-bound strategies more often than any quote can usefully move",
     }),
   },
   risk: setting<Record<string, unknown>>({

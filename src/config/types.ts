@@ -66,6 +66,8 @@ export interface MmConfig {
     readonly session: string | null;
     /** Period of the closed markets' record reads and of a refusal's cool-down, ms. */
     readonly marketRecheckMs: number;
+    /** Period of the time-driven requote of tokens whose quotes depend on time, ms; 0 = off. */
+    readonly requoteIntervalMs: number;
   };
   /**
    * Risk settings (JSON), valid for parseRiskConfig, every omitted limit filled with its default

@@ -16,6 +16,7 @@ import type { EngineEvent } from "./engine-events.js";
 import type { PositionBook } from "./engine-positions.js";
 import type { TokenTable } from "./engine-tokens.js";
 import type { ExchangePort, MarketRecordStatus } from "./ports.js";
+import type { RequoteTimer } from "./requote-timer.js";
 
 /**
  * The engine's shared state, handed to the step functions that live in their own files (quoting,
@@ -52,6 +53,8 @@ export interface EngineCore {
   requote(tokenId: string): void;
   /** Schedules a quoting step for every token. */
   requoteAll(): void;
+  /** Steps again, every engine.requoteIntervalMs, the tokens whose quotes depend on time. */
+  readonly requoteTimer: RequoteTimer;
   /** Asks for a REST reconcile soon (debounced). */
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   /** Enqueues intents on the order queue. */

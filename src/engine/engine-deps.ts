@@ -135,6 +135,11 @@ export interface EngineOptions {
    * Default 60 000.
    */
   readonly marketRecheckMs?: number;
+  /**
+   * Period of the time-driven requote, ms: tokens whose last quoting step read the clock or σ are
+   * stepped again this often without an event (requote-timer.ts); 0 = on events alone. Default 1 000.
+   */
+  readonly requoteIntervalMs?: number;
   /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
   readonly unknownGraceMs?: number;
   /** Trades older than (last reconcile − this) are not paged again, ms. Default 120 000. */
@@ -222,6 +227,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileRetryMs: o.reconcileRetryMs ?? 2_000,
     reconcileDriftSettleMs: o.reconcileDriftSettleMs ?? 30_000,
     marketRecheckMs: o.marketRecheckMs ?? 60_000,
+    requoteIntervalMs: o.requoteIntervalMs ?? 1_000,
     unknownGraceMs: o.unknownGraceMs ?? 30_000,
     tradeLookbackMs: o.tradeLookbackMs ?? 120_000,
     pruneAfterMs: o.pruneAfterMs ?? 600_000,
@@ -243,6 +249,12 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
         [field]: v,
       });
     }
+  }
+  const every = r.requoteIntervalMs;
+  if (!(every === 0 || every >= 1) || !Number.isFinite(every)) {
+    throw new ValidationError("engine_options_invalid", "requoteIntervalMs: must be 0 (off) or ≥ 1", {
+      requoteIntervalMs: every,
+    });
   }
   const settle = r.reconcileDriftSettleMs;
   if (!(settle >= 0) || !Number.isFinite(settle)) {

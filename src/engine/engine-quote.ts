@@ -85,6 +85,8 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
   const step = runStep(core, slot, gate, now, inputs.net, inventory);
   if (step.intents.length === 0 && !step.failed && !step.fitted) {
     slot.memo.remember(inputs, step.reads, step.decisions, step.judged, step.demand);
+    // Its quotes may change with time alone: stepped again on the requote timer.
+    if (slot.memo.timeBound) core.requoteTimer.want();
   } else slot.memo.forget();
   return step.intents;
 }

@@ -24,6 +24,7 @@ import { TokenTable } from "./engine-tokens.js";
 import { FeeRecheck } from "./fee-recheck.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 import type { MarketRecordStatus } from "./ports.js";
+import { RequoteTimer } from "./requote-timer.js";
 import { ResyncGroup } from "./resync-group.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
@@ -208,6 +209,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     requoteAll: () => {
       for (const t of tokens.ids()) hooks.requote(t);
     },
+    requoteTimer: new RequoteTimer(clock, options.requoteIntervalMs, tokens, (t) => hooks.requote(t)),
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),

@@ -286,6 +286,7 @@ export class TradingEngine implements Engine {
       // A reconcile still running reads no market record for its drifts: the answer would be dropped.
       this.#memory.driftReads.stop();
       this.#closes.clear();
+      this.#core.requoteTimer.stop();
       this.#haltEnd.stop();
       this.#firstBooks.stop();
       this.#core.decisions.stop();

@@ -308,6 +308,26 @@ export class QuoteMemo {
           };
   }
 
+  /**
+   * Whether the remembered step read the clock or σ: time alone may change what it would quote,
+   * with no event to say so (requote-timer.ts).
+   */
+  get timeBound(): boolean {
+    return this.#in !== undefined && (this.#reads & (TIME | VOL)) !== 0;
+  }
+
+  /**
+   * Whether time alone moved what the remembered step read — the clock time, when it read it, or σ
+   * (`volatility`, asked only then): a step now would run rather than be skipped. False when
+   * nothing is remembered.
+   */
+  movedBy(nowMs: number, volatility: () => number | undefined): boolean {
+    const m = this.#in;
+    if (m === undefined) return false;
+    if ((this.#reads & TIME) !== 0 && nowMs !== m.nowMs) return true;
+    return (this.#reads & VOL) !== 0 && volatility() !== m.volatility;
+  }
+
   /** Forgets the step (it sent intents, or its strategy failed). */
   forget(): void {
     this.#in = undefined;

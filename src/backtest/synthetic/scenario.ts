@@ -120,6 +120,12 @@ export function parseScenario(layers: readonly unknown[]): Scenario {
   const description = typeof root.description === "string" ? root.description : undefined;
   const scenario: Scenario = {
     ...sim,
+    // No time-driven requote unless asked for: the synthetic world moves only at its dt steps (the
+    // mid, whose frame requotes every token at that step's time, and the fills drawn there against
+    // the quotes resting), as in the A–S paper's simulation, which quotes once per step. A requote
+    // between steps would rest quotes of a later τ at the next draw: another scheme, at one extra
+    // step per token per interval (engine.requoteIntervalMs).
+    engine: { requoteIntervalMs: 0, ...sim.engine },
     description,
     strategyRaw: root.strategy,
     seed: r.num(root, "", "seed", D.seed, { min: 0, max: 2 ** 32, int: true }),

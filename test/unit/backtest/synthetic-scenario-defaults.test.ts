@@ -58,4 +58,11 @@ describe("synthetic scenario defaults", () => {
     });
     expect(sc.bookSizeMicro).toBe(micro(D.book.size));
   });
+
+  it("runs no time-driven requote unless the scenario sets engine.requoteIntervalMs (the paper quotes once per dt)", () => {
+    const base = { process: {}, fills: {}, strategy: STRATEGY };
+    expect(parseScenario([base]).engine.requoteIntervalMs).toBe(0);
+    const on = parseScenario([base, { engine: { requoteIntervalMs: 1_000 } }]);
+    expect(on.engine).toMatchObject({ session: "bt", requoteIntervalMs: 1_000 });
+  });
 });

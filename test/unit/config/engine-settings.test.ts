@@ -23,6 +23,7 @@ describe("trading settings: defaults", () => {
       sizeTolerance: 0.1,
       session: null,
       marketRecheckMs: 60_000,
+      requoteIntervalMs: 1_000,
     });
     expect(c.risk).toEqual(JSON.parse(JSON.stringify(DEFAULT_RISK_SETTINGS)));
     expect(c.queue).toEqual({ rateLimitPerMin: 600, concurrency: 16, ipLimitFactor: 1 });
@@ -96,6 +97,15 @@ describe("trading settings: validation, one line per bad field", () => {
       }),
     );
     expect(fields(e)).toEqual(["engine.session", "queue.rateLimitPerMin", "reconcile.onStart"]);
+  });
+
+  it("takes engine.requoteIntervalMs as 0 (off) or 100 ms to an hour, and names it otherwise", () => {
+    expect(loadConfig({ env: { MM_ENGINE_REQUOTE_INTERVAL_MS: "0" } }).engine.requoteIntervalMs).toBe(0);
+    expect(loadConfig({ env: { MM_ENGINE_REQUOTE_INTERVAL_MS: "250" } }).engine.requoteIntervalMs).toBe(250);
+    for (const bad of ["50", "-1", "1.5", "soon", "3600001"]) {
+      const e = configError(() => loadConfig({ env: { MM_ENGINE_REQUOTE_INTERVAL_MS: bad } }));
+      expect(fields(e)).toEqual(["engine.requoteIntervalMs"]);
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
-import { BANDS, Harness } from "./support/harness.js";
+import { BANDS, Harness, type HarnessOptions } from "./support/harness.js";
 
 /*
  * A quoting step whose inputs did not change since the token's last step, when that step sent
@@ -28,8 +28,16 @@ function counting(read?: (ctx: StrategyContext) => void): Counting {
   return s;
 }
 
-async function started(strategy: Counting, risk?: unknown): Promise<{ h: Harness; yes: string }> {
-  const h = new Harness({ configured: strategy, ...(risk === undefined ? {} : { risk }) });
+async function started(
+  strategy: Counting,
+  risk?: unknown,
+  options?: HarnessOptions["options"],
+): Promise<{ h: Harness; yes: string }> {
+  const h = new Harness({
+    configured: strategy,
+    ...(risk === undefined ? {} : { risk }),
+    ...(options === undefined ? {} : { options }),
+  });
   const [yes] = h.tokens();
   h.crowdQuote(yes, "0.48", "0.52");
   await h.engine.start();
@@ -81,7 +89,8 @@ describe("engine: quoting steps whose inputs did not change are skipped", () => 
 
   it("calls a strategy that reads the clock again once time has passed", async () => {
     const s = counting((ctx) => ctx.nowMs);
-    const { h, yes } = await started(s);
+    // Events alone: the time-driven requote (requote-timer.test.ts) would step it at the second too.
+    const { h, yes } = await started(s, undefined, { requoteIntervalMs: 0 });
     const before = s.calls;
     h.crowdOrder(yes, "buy", "0.40");
     await h.run(); // same clock time as the last step: skipped

@@ -1,0 +1,68 @@
+import { sigma } from "../../strategies/volatility.js";
+import type { Clock, TimerId } from "../core/clock.js";
+import type { TokenTable } from "./engine-tokens.js";
+
+/**
+ * Time-driven requotes (`engine.requoteIntervalMs`). Quoting steps run on events — book changes,
+ * fills, order answers, state changes — but a strategy that reads the clock (avellaneda-stoikov's
+ * T − t to a market's close) quotes something else as time passes on a quiet book, with no event to
+ * say so: its quotes would go stale in time until the next one. Every `intervalMs`, each token
+ * whose last step read the clock or σ (its QuoteMemo says so) and for which that input has moved
+ * since is stepped again; the step runs the strategy at the current time, and the order manager's
+ * tolerance decides whether its quotes moved enough to be sent (most such steps send nothing).
+ *
+ * Only tokens whose memo would not hold are stepped: a memo hit reports the remembered step's risk
+ * decisions to the listener again, so stepping a token that read neither (bands) would count its
+ * decisions anew for nothing. No such token ever arms the timer either: it is set only when a step
+ * that read the clock or σ is remembered (`want`), and lapses once no token's remembered step did,
+ * so a bands-only engine has no timer at all (backtests of it fire exactly the timers they did).
+ * A token whose last step sent intents, or whose strategy threw, has no remembered step and is not
+ * stepped here: the answers to what it sent step it (and the step after them is remembered), while
+ * a placement refused outright waits for the next event, as it always did — re-sending it every
+ * period would feed the error-rate halt, and a throwing strategy would log an error every period.
+ * One timer for the whole engine, on the injected Clock: deterministic on a SimClock.
+ */
+export class RequoteTimer {
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  readonly #tokens: TokenTable;
+  readonly #requote: (tokenId: string) => void;
+  #timer: TimerId | undefined;
+  #stopped = false;
+
+  /** `intervalMs` 0: off (quoting on events alone). */
+  constructor(clock: Clock, intervalMs: number, tokens: TokenTable, requote: (tokenId: string) => void) {
+    this.#clock = clock;
+    this.#intervalMs = intervalMs;
+    this.#tokens = tokens;
+    this.#requote = requote;
+  }
+
+  /** A step that read the clock or σ was remembered: the timer runs (if not already set). */
+  want(): void {
+    if (this.#timer !== undefined || this.#stopped || this.#intervalMs <= 0) return;
+    this.#timer = this.#clock.setTimer(this.#intervalMs, () => this.#fire());
+  }
+
+  /** Clears the timer for good (the engine stops). */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    const now = this.#clock.now();
+    let bound = false;
+    for (const slot of this.#tokens.slots()) {
+      const memo = slot.memo;
+      if (!memo.timeBound) continue;
+      bound = true;
+      if (memo.movedBy(now, () => sigma(slot.vol))) this.#requote(slot.market.tokenId);
+    }
+    // Steps that send quotes forget their memo until the answers' steps remember one again (which
+    // calls want): tokens still bound keep the period meanwhile.
+    if (bound) this.want();
+  }
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
+import type { StrategyContext } from "../../../strategies/types.js";
+import { BANDS, Harness, T0 } from "./support/harness.js";
+
+/*
+ * engine.requoteIntervalMs: quoting steps run on events, but a strategy that reads the clock quotes
+ * something else as time passes on a quiet book. Every interval, the tokens whose last step read the
+ * clock (or σ) are stepped again; the others are not touched (requote-timer.ts).
+ */
+
+interface Watched extends ConfiguredStrategy {
+  /** The clock time of each call (read from the harness's clock: ctx.nowMs would be a read of its own). */
+  readonly at: number[];
+  now: () => number;
+}
+
+function watched(config: unknown, read?: (ctx: StrategyContext) => void): Watched {
+  const inner = parseStrategyConfig(config);
+  const s: Watched = {
+    name: inner.name,
+    params: inner.params,
+    at: [],
+    now: () => Number.NaN,
+    quote(ctx) {
+      s.at.push(s.now());
+      read?.(ctx);
+      return inner.quote(ctx);
+    },
+  };
+  return s;
+}
+
+/*
+ * A–S on the market's close 60 s after T0, σ fixed, no inventory: δ = γσ²τ + (2/γ)ln(1 + γ/k)
+ * = 0.001·τ + 0.002, around the crowd's mid 0.50, δ/2 = 0.0005·τ + 0.001. At τ = 60 s the quotes are
+ * 0.46 / 0.54 (0.031 from the mid, tick 0.01); from τ = 38 s (0.02 from it) on, 0.48 / 0.52. The
+ * crowd's touch, 0.40 / 0.60, never moves.
+ */
+const AS = {
+  name: "avellaneda-stoikov",
+  params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0005) },
+};
+
+async function started(strategy: Watched, requoteIntervalMs: number, risk?: unknown) {
+  const h = new Harness({
+    configured: strategy,
+    closesAt: () => T0 + 60_000,
+    options: { requoteIntervalMs },
+    ...(risk === undefined ? {} : { risk }),
+  });
+  strategy.now = () => h.clock.now();
+  const [yes] = h.tokens();
+  h.crowdQuote(yes, "0.40", "0.60");
+  await h.engine.start();
+  await h.run();
+  return { h, yes };
+}
+
+describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
+  it("steps A–S on an unchanging book every interval: its spread shrinks with T − t", async () => {
+    const s = watched(AS);
+    const { h, yes } = await started(s, 1_000);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.46 10", "sell 0.54 10"]);
+    const start = h.clock.now();
+    s.at.length = 0;
+    await h.run(40_000); // τ: 60 s → 20 s, the book never changes
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.52 10"]);
+    // One step per interval on the timer (and those of the requotes' answers, at the same instants).
+    const times = [...new Set(s.at)];
+    expect(times).toEqual(Array.from({ length: 40 }, (_, i) => start + (i + 1) * 1_000));
+    // Each requote went out at a timer instant.
+    const requotes = h.eventsOf("quote").filter((e) => e.atMs > start);
+    expect(requotes.length).toBeGreaterThan(0);
+    for (const e of requotes) expect((e.atMs - start) % 1_000).toBe(0);
+  });
+
+  it("quotes A–S at the τ of the last timer step: stale by less than one period", async () => {
+    const s = watched(AS);
+    const { h, yes } = await started(s, 5_000);
+    // The quotes would be 0.48 / 0.52 from τ = 38 s (T0 + 22 s); the last step, at T0 + 20 s (τ = 40 s,
+    // 0.021 from the mid), quoted 0.47 / 0.53, and they stay until the next one, at T0 + 25 s.
+    await h.run(24_999);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    await h.run(1);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.52 10"]);
+  });
+
+  it("0 turns it off: A–S keeps the quotes of its last event on a quiet book", async () => {
+    const s = watched(AS);
+    const { h, yes } = await started(s, 0);
+    const calls = s.at.length;
+    await h.run(40_000);
+    expect(s.at.length).toBe(calls);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.46 10", "sell 0.54 10"]);
+  });
+
+  it("never steps bands on an unchanging book: no call, no request, no decision counted again", async () => {
+    // Orders clipped to 5 shares: a step the memo skipped would still report its two clip decisions.
+    const s = watched(BANDS);
+    const { h, yes } = await started(s, 1_000, { order: { maxSize: "5" } });
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 5", "sell 0.53 5"]);
+    const calls = s.at.length;
+    const writes = () =>
+      h.exchange.calls.filter((c) => ["place", "cancel", "cancel_all"].includes(c.op)).length;
+    const sent = writes();
+    // The reconciler's periodic run (30 s here) stays out of the window.
+    const events = h.events.length;
+    await h.run(20_000);
+    expect(s.at.length).toBe(calls);
+    expect(writes()).toBe(sent);
+    expect(h.events.length).toBe(events);
+  });
+
+  it("does not step a strategy that read σ alone while σ has not moved (a quiet book)", async () => {
+    const s = watched(BANDS, (ctx) => ctx.volatility);
+    const { h } = await started(s, 1_000, { order: { maxSize: "5" } });
+    const calls = s.at.length;
+    const events = h.events.length;
+    await h.run(20_000);
+    expect(s.at.length).toBe(calls);
+    // Not even stepped into the memo, which would report the step's clip decisions again.
+    expect(h.events.length).toBe(events);
+  });
+
+  it("stops with the engine", async () => {
+    const s = watched(AS);
+    const { h } = await started(s, 1_000);
+    await h.engine.stop("test", 5_000);
+    await h.run();
+    const calls = s.at.length;
+    // Nothing left on the clock: a stopped engine keeps no timer of its own running.
+    expect(h.clock.nextDeadline()).toBeUndefined();
+    await h.run(10_000);
+    expect(s.at.length).toBe(calls);
+  });
+});
