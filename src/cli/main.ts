@@ -6,6 +6,7 @@ import { keepRunningWithoutOutput } from "../app/lost-output.js";
 import { ConfigError } from "../config/errors.js";
 import { packageRoot } from "../config/paths.js";
 import { secretShape } from "../config/secret-shapes.js";
+import { parseApiKey } from "../core/api-key.js";
 import { ScenarioError } from "../mock/scenario/load.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
@@ -74,10 +75,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 /**
  * The secret values of the environment: the two keys, and a key-file variable's value when it is
  * shaped like a key (a key pasted where its path belongs). A plain path stays readable in messages.
+ * An API key's secret part is registered on its own too, as the logger does: it can reach stderr
+ * without the rest of the key (typed into another setting, or quoted by a message).
  */
 function envSecrets(env: NodeJS.ProcessEnv): string[] {
-  const files = [env.MM_API_KEY_FILE ?? "", env.MM_PRIVATE_KEY_FILE ?? ""];
-  return [env.MM_API_KEY ?? "", env.MM_PRIVATE_KEY ?? "", ...files.filter((v) => secretShape(v) !== null)];
+  const files = [env.MM_API_KEY_FILE ?? "", env.MM_PRIVATE_KEY_FILE ?? ""].filter(
+    (v) => secretShape(v) !== null,
+  );
+  const keys = [env.MM_API_KEY ?? "", env.MM_PRIVATE_KEY ?? "", ...files];
+  const parts = keys.flatMap((k) => {
+    const parsed = parseApiKey(k.trim());
+    return parsed.ok ? [parsed.parts.secret] : [];
+  });
+  return [...keys, ...parts];
 }
 
 function find(name: string): Command | undefined {

@@ -6,6 +6,7 @@ import { expandSecrets, scrub } from "../observability/logger.js";
 import { withRiskDefaults } from "../risk/config.js";
 import { crossCheck } from "./cross-checks.js";
 import { MAX_CONFIG_DEPTH, textDepth } from "./depth.js";
+import { unparsableJsonEnv } from "./env-json.js";
 import { unknownEnvVars } from "./env-names.js";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { readConfigFile } from "./files.js";
@@ -44,6 +45,8 @@ export function loadConfig(options: LoadOptions): MmConfig {
   const issues: ConfigIssue[] = [];
   const source = new Map<string, string>();
   issues.push(...dropDeepEnv(env), ...nearMissEnv(env));
+  const unparsable = unparsableJsonEnv(env);
+  issues.push(...unparsable.issues);
 
   const conf = convict<RawConfig>(schema, { env, args: [] });
   const json = new JsonLayers();
@@ -62,6 +65,7 @@ export function loadConfig(options: LoadOptions): MmConfig {
   const raw = conf.getProperties();
   const { issues: settingIssues, bad } = validateSettings(raw, source);
   issues.push(...settingIssues);
+  for (const path of unparsable.paths) bad.add(path);
 
   const resolved = resolveSecrets(raw.secrets, cwd);
   issues.push(...resolved.issues);

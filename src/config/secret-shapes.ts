@@ -18,6 +18,17 @@ const BARE_KEY_SECRET = /^[A-Za-z0-9_-]{43}$/;
  * secret. 32 random bytes fit this shape with probability about (37/64)^43 ≈ 6e-11.
  */
 const SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A run of 43 or more base64url characters anywhere: where a bare key secret would sit in longer text. */
+const KEY_SECRET_RUN = /[A-Za-z0-9_-]{43,}/g;
+
+/**
+ * True when text holds a run that could be a bare API key secret (43+ base64url characters, not
+ * slug-shaped), e.g. next to a stray quote or bracket, where the anchored shape misses it. Only for
+ * deciding what to echo: refusing such values outright would refuse long slugs and paths.
+ */
+function holdsSecretRun(value: string): boolean {
+  return (value.match(KEY_SECRET_RUN) ?? []).some((run) => !SLUG_SHAPE.test(run));
+}
 
 /** Which secret a string looks like it contains (with its article, for messages), or null. */
 export function secretShape(value: string): "an API key" | "a private key" | null {
@@ -38,13 +49,14 @@ export function isSecretKeyName(key: string): boolean {
 
 /**
  * Renders a setting's value for an error message: short values verbatim (JSON-quoted), long ones
- * truncated, and anything shaped like a secret replaced, so a key pasted into the wrong setting
- * never reaches a terminal or a log.
+ * truncated, and anything shaped like a secret, or holding a run that could be a key's secret part,
+ * replaced, so a key pasted into the wrong setting never reaches a terminal or a log.
  */
 export function showValue(value: unknown): string {
   if (typeof value === "string") {
     const shape = secretShape(value);
     if (shape !== null) return `a value that looks like ${shape} (not shown)`;
+    if (holdsSecretRun(value)) return "a value that may hold an API key secret (not shown)";
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   }
   if (typeof value === "number" || typeof value === "boolean") return String(value);

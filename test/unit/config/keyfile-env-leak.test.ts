@@ -72,4 +72,21 @@ describe("main's stderr guard", () => {
     expect(err).toContain("unknown command");
     expect(err.toLowerCase()).not.toContain(PRIVATE_KEY.slice(2).toLowerCase());
   });
+
+  it("scrubs the API key's secret part on its own, not only the whole MM_API_KEY", async () => {
+    // The part alone reaches stderr when typed into another place (here the command name).
+    const { key, secret } = makeApiKey();
+    let err = "";
+    const code = await main([secret], {
+      stdout: () => undefined,
+      stderr: (t) => {
+        err += t;
+      },
+      env: { MM_API_KEY: key },
+      cwd: "/tmp",
+    });
+    expect(code).toBe(2);
+    expect(err).toContain("unknown command");
+    expect(err).not.toContain(secret);
+  });
 });

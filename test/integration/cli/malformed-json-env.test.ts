@@ -3,14 +3,12 @@ import { describe, expect, it } from "vitest";
 import { cleanEnv, runNode } from "../../support/child-run.js";
 
 /*
- * review18 (rv-paper): README, Configuration: an MM_* variable holding JSON with a secret "at any
- * depth, in a value or a map key" is refused, and "the error names the setting and never prints the
- * value". When the JSON is malformed (a missing bracket, easy to do by hand in a shell), the error
- * echoes the raw text (showValue: up to 60 characters), and a bare API key secret (the 43
- * base64url characters after the keyId) inside it is printed whole: secretShape matches a bare secret
- * only as the whole string (BARE_KEY_SECRET is anchored). The CLI's stderr scrub does not save it
- * either, even with that very key in MM_API_KEY: main()'s envSecrets registers the whole key, not its
- * secret part (the logger does register the part).
+ * README, Configuration: an MM_* variable holding JSON with a secret is refused, and "the error names
+ * the setting and never prints the value". Malformed JSON (a missing bracket, easy to do by hand in a
+ * shell) was echoed by the setting's "got …" (up to 60 characters), and a bare API key secret inside
+ * it was printed whole: the shape check matches a bare secret only as the whole string, and main()'s
+ * stderr scrub registered MM_API_KEY whole but not its secret part (review 18). Now such a variable is
+ * "not valid JSON at character N", never quoted, and the secret part is scrubbed too.
  */
 
 const secret = randomBytes(32).toString("base64url");
@@ -20,7 +18,7 @@ function mmConfig(extra: Record<string, string>) {
   return runNode(["--import", "tsx", "src/cli/main.ts", "config"], cleanEnv(extra));
 }
 
-describe("mm config: a key secret inside malformed JSON of an MM_* variable is never printed", () => {
+describe("mm config: malformed JSON in an MM_* variable is not valid JSON, never quoted", () => {
   it.each([
     ["MM_ENGINE_MARKETS", `["some-market", "${secret}"`],
     ["MM_MARKETS_TICK_SIZES", `["${secret}"`],
