@@ -3,6 +3,7 @@ import type { Clock } from "../core/clock.js";
 import type { TradingEngine } from "../engine/engine.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { ExchangeError } from "../exchange/exchange-error.js";
+import { missingScope, scopeMissing, scopeRefusalText } from "../exchange/scope-refusal.js";
 import type { GatewayFatalError } from "../gateway/errors.js";
 import type { Logger } from "../observability/logger.js";
 import type { DaemonReporter } from "./daemon-log.js";
@@ -59,12 +60,24 @@ export class DaemonRun {
   }
 
   /**
-   * The REST API answered 401 (the key refused, as at start-up): stop as for a fatal close, exit 3.
-   * Ignored once a stop has begun: every request still in flight is answered 401 alike.
+   * The REST API answered 401 (the key refused, as at start-up), or 403 `api_key_scope_missing`
+   * (the key lacks a scope the request needs: a placement without orders:write): stop as for a
+   * fatal close, exit 3, the stop's reason naming the scope and the request. Ignored once a stop has
+   * begun: every request still in flight is answered alike.
    */
   unauthorized(err: ExchangeError): void {
     if (this.#stopping !== undefined || (this.#abandoned && this.#refusal !== undefined)) return;
     const { code, endpoint, httpStatus: status } = err;
+    if (scopeMissing(err)) {
+      const requiredScope = missingScope(err);
+      this.#refused(
+        err,
+        scopeRefusalText(err),
+        { code, endpoint, status, requiredScope },
+        `the API key lacks ${requiredScope ?? "a scope"}, which ${endpoint} needs (${code})`,
+      );
+      return;
+    }
     this.#refused(
       err,
       code,
@@ -99,7 +112,10 @@ export class DaemonRun {
     this.#abandoned = true;
   }
 
-  /** The key refused for good (`err`, `code`): logged with `fields`, then the stop with exit code 3. */
+  /**
+   * The key refused for good (`err`; `code`: the stop's reason): logged with `fields`, then the stop
+   * with exit code 3.
+   */
   #refused(
     err: GatewayFatalError | ExchangeError,
     code: string,

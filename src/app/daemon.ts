@@ -204,7 +204,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       ...(opts.feedTuning === undefined ? {} : { tuning: opts.feedTuning }),
     });
     run.feeds = feeds;
-    // A key refused over REST while running (revoked, expired, suspended) is as final as at start.
+    // A key refused over REST while running (revoked, expired, suspended, or lacking a scope such as
+    // orders:write) is as final as at start.
     client.onUnauthorized((err) => run.unauthorized(err));
     if (opts.metrics !== undefined) watch(opts.metrics, { markets, feeds, client, engine });
     reporter.announce(config, session, builder.maker);

@@ -1,6 +1,7 @@
 import { MmError } from "../core/errors.js";
 import { publicUrl } from "../core/public-url.js";
 import { ExchangeError, keyRefused } from "../exchange/exchange-error.js";
+import { scopeMissing } from "../exchange/scope-refusal.js";
 
 /**
  * The daemon's start was abandoned because a stop was requested before there was anything to stop
@@ -68,13 +69,13 @@ export function readUrlOf(baseUrl: string, path: string): string {
 /**
  * What a failed start-up read of the markets throws: a StartReadError naming exchange.baseUrl for
  * an exchange failure, except a refused key (HTTP 401 with the exchange's error code: exit 3,
- * keyRefused) and anything that is not an exchange failure (a ConfigError stays exit 2), returned
+ * keyRefused; or 403 `api_key_scope_missing`, a scope the key lacks: exit 3, scopeMissing) and anything that is not an exchange failure (a ConfigError stays exit 2), returned
  * as they are. A 401 without the exchange's error body (another service at the URL, a proxy's
  * page) is a StartReadError too: the key is not to blame.
  * @example throw startReadError(err, config.exchange.baseUrl)
  */
 export function startReadError(err: unknown, baseUrl: string): unknown {
-  if (!(err instanceof ExchangeError) || keyRefused(err)) return err;
+  if (!(err instanceof ExchangeError) || keyRefused(err) || scopeMissing(err)) return err;
   return new StartReadError(err, baseUrl);
 }
 
@@ -117,7 +118,7 @@ function describe(err: ExchangeError, errno: string | undefined): string {
 /**
  * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage, and
  * so does a 401 or 403 without the exchange's error body (a refused key's 401 never gets here); a
- * 403 with its code (a key without the scope the read needs, a refused wallet) at the key, whose URL
+ * 403 with its code (a refused wallet; a missing scope is final and never gets here) at the key, whose URL
  * and exchange are evidently right; a 429 left after the retries at the request rate.
  */
 function hint(err: ExchangeError): string {

@@ -2,7 +2,7 @@ import { ConfigError } from "../config/errors.js";
 import { MmError } from "../core/errors.js";
 import { GatewayFatalError, upgradeAnswer, wrongGatewayUrl } from "../gateway/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
-import { DAEMON_EXIT, fatalAuthCode } from "./outcome.js";
+import { DAEMON_EXIT, fatalAuthCode, fatalAuthReason } from "./outcome.js";
 import { StartReadError } from "./start-errors.js";
 
 /** What a long-running command injects (tests replace the process signals and process.exit). */
@@ -66,7 +66,9 @@ export async function superviseDaemon(
       return finish(DAEMON_EXIT.failed, deps);
     }
     if (err instanceof ConfigError || auth === undefined) throw err;
-    notify(`the exchange refused the API key (${auth}) at start-up; nothing was quoted; exit 3`);
+    notify(
+      `the exchange refused the API key (${fatalAuthReason(err) ?? auth}) at start-up; nothing was quoted; exit 3`,
+    );
     code = DAEMON_EXIT.fatal;
   }
   return finish(code, deps);

@@ -23,7 +23,8 @@ export const DAEMON_EXIT_HELP = [
   "  1  unexpected error (an uncaught one first cancels every quote, like a stop), or the stop could",
   "     not confirm every quote cancelled within shutdown.timeoutMs",
   "  2  configuration or usage error (nothing was sent)",
-  "  3  the exchange refused the API key for good (revoked, expired, suspended…): quotes cancelled",
+  "  3  the exchange refused the API key for good (revoked, expired, suspended, or lacking a scope",
+  "     mm needs such as orders:write…): quotes cancelled",
   "     where possible; the reason is named on stderr",
 ].join("\n");
 

@@ -21,9 +21,11 @@ import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull 
  * the placement result shape (HTTP 201)": it does not say whether such a refusal of a placement
  * comes as the 401 or inside that 201 body. A placement (or any 2xx body) rejected with one of these
  * is taken as the 401 would be, the key refused for good (keyRefused: exit 3), not as one order's
- * business reject. `api_key_scope_missing` (403: the key works, a scope is missing) and
- * `wallet_mismatch` (401, but the legacy alias of maker_mismatch: the order's signer) are not among
- * them, nor is a code the spec does not list (a 2xx says nothing of the key by its status).
+ * business reject. `api_key_scope_missing` (403: the key works, a scope is missing) is not among
+ * them: it is final too, but for the scope named (scopeMissing, scope-refusal.ts), so a read refused
+ * for orders:read says nothing of the cancels. Nor are `wallet_mismatch` (401, but the legacy alias
+ * of maker_mismatch: the order's signer) and codes the spec does not list (a 2xx says nothing of the
+ * key by its status).
  */
 export const KEY_REFUSED_CODES: ReadonlySet<string> = new Set<ExchangeCode>([
   "auth_required",

@@ -7,6 +7,7 @@ import { clientClosedError, type ExchangeError, keyRefused } from "./exchange-er
 import { buildPath, type QueryParams } from "./paths.js";
 import type { RateLimitState } from "./rate-limit-state.js";
 import { type RetryEvent, type RetrySettings, withRetry } from "./retry-policy.js";
+import { scopeMissing } from "./scope-refusal.js";
 import type { HttpMethod, HttpTransport, TransportResponse } from "./transport.js";
 
 /** One endpoint call as an endpoint group describes it. */
@@ -70,8 +71,9 @@ export interface CallerOptions {
   onRetry?: ((event: RetryEvent) => void) | undefined;
   breakerVerdict?: ((err: unknown) => BreakerVerdict) | undefined;
   /**
-   * Told of every answer 401 that refuses the key (keyRefused: the exchange's error code in its
-   * body), whatever the call does with the error.
+   * Told of every answer that refuses the key for good, whatever the call does with the error: a 401
+   * (keyRefused: the exchange's error code in its body) or a 403 `api_key_scope_missing` (scopeMissing:
+   * the key lacks a scope the request needs, which no retry with it gains).
    */
   onUnauthorized?: ((err: ExchangeError) => void) | undefined;
 }
@@ -148,7 +150,7 @@ export class ExchangeCaller {
     try {
       return await this.#answer(spec, endpoint, path, ticket);
     } catch (err) {
-      if (keyRefused(err)) this.#o.onUnauthorized?.(err);
+      if (keyRefused(err) || scopeMissing(err)) this.#o.onUnauthorized?.(err);
       throw err;
     }
   }

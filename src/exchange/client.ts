@@ -125,10 +125,12 @@ export class ExchangeHttpClient {
 
   /**
    * Calls `listener` with every answer 401 that refuses the key (a revoked, expired or suspended
-   * key…: the exchange's error code in the body, keyRefused), whichever call got it and however that
-   * call reports it (a placement's reject, a read's error): a long-running caller can stop on it,
-   * since no retry with the same key heals it. A 401 without the exchange's error body (a proxy's
-   * page) is not passed on: it stays the call's failure. Returns the unsubscribe.
+   * key…: the exchange's error code in the body, keyRefused), and every 403 `api_key_scope_missing`
+   * (the key lacks the request's scope, e.g. orders:write on a placement: scopeMissing), whichever
+   * call got it and however that call reports it (a placement's reject, a read's error): a
+   * long-running caller can stop on it, since no retry with the same key heals it. A 401 without the
+   * exchange's error body (a proxy's page) is not passed on: it stays the call's failure. Returns
+   * the unsubscribe.
    */
   onUnauthorized(listener: UnauthorizedListener): () => void {
     this.#unauthorized.add(listener);

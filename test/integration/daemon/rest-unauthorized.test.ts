@@ -9,6 +9,7 @@ import {
   market,
   memoryLogger,
   openOnMock,
+  SCENARIO,
   seedMarket,
   startMock,
   waitFor,
@@ -43,5 +44,29 @@ describe("daemon: the API key refused over REST while running", () => {
     const outcome = await d.done;
     expect(outcome).toEqual({ exitCode: DAEMON_EXIT.fatal, reason: "api_key_revoked" });
     expect(sink.text()).toContain("refused the API key (api_key_revoked");
+  });
+});
+
+/*
+ * A key without orders:write (mm mock's read-only key): every placement is answered 403
+ * api_key_scope_missing. A scope is the key's (spec, Authentication step 5), so the first refusal
+ * stops the run as a revoked key does, instead of the error-rate halt tripping for ever.
+ */
+describe("daemon: a placement refused for a scope the key lacks", () => {
+  it("stops with exit code 3, the reason naming the scope and the request", async () => {
+    slots.mock = await startMock();
+    seedMarket(slots.mock, ARG, "0.50", "0.60");
+    const { logger, sink } = memoryLogger();
+    const readOnly = SCENARIO.apiKeys[1]?.key ?? "";
+    const config = daemonConfig(slots.mock, [ARG.slug], { MM_API_KEY: readOnly });
+    const d = await startDaemon(config, { logger });
+    slots.daemon = d;
+    const outcome = await d.done;
+    expect(outcome).toEqual({
+      exitCode: DAEMON_EXIT.fatal,
+      reason: "api_key_scope_missing: the API key lacks orders:write, which POST /api/orders/place needs",
+    });
+    expect(sink.text()).toContain("the API key lacks orders:write, which POST /api/orders/place needs");
+    expect(sink.text()).not.toContain("error rate");
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DAEMON_EXIT, exitCodeOf, fatalAuthCode } from "../../../src/app/outcome.js";
 import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { type ExchangeError, keyRefused } from "../../../src/exchange/exchange-error.js";
+import { missingScope, scopeMissing } from "../../../src/exchange/scope-refusal.js";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
 import { clientFor, placeRequest } from "./helpers.js";
 
@@ -53,7 +54,6 @@ describe("a placement answered 201 REJECTED with the spec's key-refusal code", (
 
   it.each([
     "insufficient_funds", // a business reject of this order
-    "api_key_scope_missing", // a 403 in the spec: the key works, it lacks a scope
     "wallet_mismatch", // a 401 in the spec, but the legacy alias of maker_mismatch: this order's signer
     "api_key_something_new", // not a code the spec lists: nothing says it refuses the key
   ])("%s is an ordinary reject of that placement", async (code) => {
@@ -65,4 +65,50 @@ describe("a placement answered 201 REJECTED with the spec's key-refusal code", (
     expect(refused).toEqual([]);
     expect(exitCodeOf(out.error)).toBe(DAEMON_EXIT.failed);
   });
+});
+
+/*
+ * A key without orders:write (mm mock's read-only key, an easy pick) had every placement refused
+ * api_key_scope_missing as one order's reject: the error-rate halt tripped, cooled down and tripped
+ * again for ever, nothing quoted and nothing stopped. The spec (Authentication, step 5) makes a
+ * missing scope a property of the key, as final as a revoked one.
+ */
+describe("a placement refused api_key_scope_missing (the key lacks orders:write)", () => {
+  it.each([403, 201])(
+    "answered %i: final like a refused key, naming the scope: onUnauthorized, exit 3",
+    async (status) => {
+      const server = await startTestServer((_r, res) =>
+        status === 201
+          ? sendJson(res, 201, {
+              orderId: "",
+              status: "REJECTED",
+              code: "api_key_scope_missing",
+              message: "x",
+            })
+          : sendJson(res, 403, {
+              error: { code: "api_key_scope_missing", message: "scope orders:write required" },
+              requiredScope: "orders:write",
+              have: ["orders:read", "portfolio:read"],
+            }),
+      );
+      const client = clientFor(server);
+      const refused: ExchangeError[] = [];
+      client.onUnauthorized((err) => refused.push(err));
+      cleanups.push(async () => {
+        client.close();
+        await server.close();
+      });
+      const out = await client.orders.place(placeRequest());
+      expect(out).toMatchObject({ kind: "rejected", code: "api_key_scope_missing" });
+      if (out.kind !== "rejected") return;
+      // Not keyRefused: a read refused for orders:read says nothing of the cancels (shutdown sweep).
+      expect(keyRefused(out.error)).toBe(false);
+      expect(scopeMissing(out.error)).toBe(true);
+      // Named by the body, else by the spec's scope of the endpoint.
+      expect(missingScope(out.error)).toBe("orders:write");
+      expect(refused.map((e) => e.code)).toEqual(["api_key_scope_missing"]);
+      expect(fatalAuthCode(out.error)).toBe("api_key_scope_missing");
+      expect(exitCodeOf(out.error)).toBe(DAEMON_EXIT.fatal);
+    },
+  );
 });

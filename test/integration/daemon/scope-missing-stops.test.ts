@@ -3,21 +3,18 @@ import { childSlots, spawnMm } from "../../e2e/support.js";
 import { daemonEnv, market, SCENARIO, seedMarket, startMock } from "../daemon/support.js";
 
 /*
- * review18 (rv-paper): `mm run` with an API key that lacks orders:write (the default scenario's
- * apiKeys[1], the read-only key `mm mock` prints second, next to the trading one) never quotes and
- * never stops. Every placement is answered 403 api_key_scope_missing; the error-rate halt trips
- * (10 errors), cools down 60 s, lets the next round of placements be refused, and so on for ever,
- * while the start line said "16 token(s) quoted". The spec (Authentication, step 5) makes a missing
- * scope a property of the key: no retry with the same key can succeed, exactly as for a revoked
- * key, which exits 3 ("the exchange refused the API key for good ... a restart will not help").
- * KEY_REFUSED_CODES leaves api_key_scope_missing out on purpose ("the key works, a scope is
- * missing"), but nothing else handles it. Expected: a placement (or cancel) refused with
- * api_key_scope_missing for orders:write ends the run with exit 3 naming the missing scope.
+ * `mm run` with an API key that lacks orders:write (the default scenario's apiKeys[1], the read-only
+ * key `mm mock` prints second, next to the trading one). Every placement is answered 403
+ * api_key_scope_missing; taken as one order's reject, the error-rate halt tripped (10 errors), cooled
+ * down 60 s, let the next round be refused, and so on for ever, while the start line said "16
+ * token(s) quoted" (review 18). The spec (Authentication, step 5) makes a missing scope a property of
+ * the key: no retry with it can succeed, exactly as for a revoked key, which exits 3. So the first
+ * such refusal stops the run through the same path: exit 3, the scope and the request named.
  */
 
 const slots = childSlots();
 
-describe("mm run with a key without orders:write", () => {
+describe("mm run with a key without orders:write (api_key_scope_missing)", () => {
   it("stops with exit 3 naming the missing scope instead of halting and retrying for ever", async () => {
     const readOnly = SCENARIO.apiKeys[1];
     expect(readOnly?.scopes).not.toContain("orders:write");
@@ -40,6 +37,9 @@ describe("mm run with a key without orders:write", () => {
     ]);
     // Was: "still running" (error-rate halt, cool-down, refused again, ...), exit never.
     expect(ended).toBe(3);
-    expect(mm.stderr()).toMatch(/api_key_scope_missing|orders:write/);
+    expect(mm.stderr()).toContain(
+      "api_key_scope_missing: the API key lacks orders:write, which POST /api/orders/place needs",
+    );
+    expect(mm.stderr()).toContain("exit 3");
   }, 40_000);
 });
