@@ -15,7 +15,8 @@ import type { Daemon } from "./daemon.js";
  * and none is refused for good (readinessOf). The server closes when the daemon is done.
  *
  * A busy port is a configuration error (exit 2) for `mm run`, where a scraper expects the
- * configured port; paper mode (`freePortWhenBusy`) takes a free port instead and logs it. An
+ * configured port, and for `mm paper` when the operator set metrics.port; otherwise paper mode
+ * (`freePortWhenBusy`: the default port, nobody asked for it) takes a free port instead and says so. An
  * address that cannot be bound (not this machine's, unresolvable, a privileged port) is a
  * configuration error naming metrics.host or metrics.port in both.
  *
@@ -36,7 +37,7 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
   let server: ObservabilityServer;
   try {
-    server = await listen(config, registry, () => readiness(), freePortWhenBusy);
+    server = await listen(config, registry, () => readiness(), freePortWhenBusy, logger);
   } catch (err) {
     if (err instanceof ConfigError && problems.length > 0)
       throw new ConfigError([...problems, ...err.issues]);
@@ -77,13 +78,19 @@ async function listen(
   registry: Registry,
   readiness: () => Readiness,
   freePortWhenBusy: boolean,
+  logger: Logger,
 ): Promise<ObservabilityServer> {
   const opts = { host: config.metrics.host, port: config.metrics.port, registry, readiness };
   try {
     return await startObservabilityServer(opts);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" && freePortWhenBusy) return startObservabilityServer({ ...opts, port: 0 });
+    if (code === "EADDRINUSE" && freePortWhenBusy) {
+      // Said, so a scraper left pointed at the default port is not a mystery (the URL follows).
+      const { host, port } = config.metrics;
+      logger.info({ busy: port }, `metrics: port ${port} on ${host} is busy: a free port is taken`);
+      return startObservabilityServer({ ...opts, port: 0 });
+    }
     const issue = bindIssue(code, config.metrics.host, config.metrics.port);
     if (issue === undefined) throw err;
     throw new ConfigError([issue]);

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { ConfigError, type ConfigIssue } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import { packageRoot } from "../config/paths.js";
 import type { MmConfig } from "../config/types.js";
@@ -27,6 +28,12 @@ export interface PaperExchangeOptions {
   readonly cwd: string;
   /** Port to try first; default 8080 with a fallback to a free port; 0 = a free port. */
   readonly port?: number;
+  /**
+   * The operator asked for `port` (`mm paper --port N`): busy, it is a ConfigError on `--port`
+   * (exit 2) instead of a free port, as a busy metrics.port is: whatever was pointed at it (a
+   * browser, a second bot, `mm run` against this mock) would otherwise miss it without a word.
+   */
+  readonly portAsked?: boolean;
   /** A scenario or its file; default config/mock/default.json. */
   readonly scenario?: Scenario | string;
   /** Simulated market activity; default on. */
@@ -56,7 +63,11 @@ export async function startPaperExchange(o: PaperExchangeOptions): Promise<Paper
     typeof o.scenario === "object" ? o.scenario : loadScenario(o.scenario ?? defaultScenarioPath());
   // Before the mock starts: a scenario paper cannot trade with fails as configuration (exit 2).
   const credentials = paperCredentials(scenario, Date.now());
-  const port = await paperPort(o.port ?? PAPER_PORT);
+  const wanted = o.port ?? PAPER_PORT;
+  const port = o.portAsked === true ? wanted : await paperPort(wanted);
+  if (port !== wanted) {
+    o.logger.info({ busy: wanted }, `paper: port ${wanted} on 127.0.0.1 is busy: the mock takes a free port`);
+  }
   const mock = await createMockExchange({
     scenario,
     port,
@@ -64,6 +75,10 @@ export async function startPaperExchange(o: PaperExchangeOptions): Promise<Paper
     admin: true,
     flow: o.flow ?? true,
     logger: o.logger.child({ component: "mock" }, { level: "warn" }),
+  }).catch((err: unknown) => {
+    // Taken between the CLI's check and this listen: the same exit 2 as the check's.
+    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") throw new ConfigError([busyPortIssue(port)]);
+    throw err;
   });
   try {
     const env: NodeJS.ProcessEnv = { ...o.env, ...paperEnv(mock, scenario, credentials) };
@@ -128,11 +143,32 @@ function mockDefaultFeeBps(mock: MockExchange, s: Scenario): number {
 
 /** `wanted` when it is free on 127.0.0.1 (or 0), else 0 (a free port picked at listen). */
 async function paperPort(wanted: number): Promise<number> {
-  if (wanted === 0) return 0;
-  const free = await new Promise<boolean>((resolve) => {
+  return wanted === 0 || (await portFree(wanted)) ? wanted : 0;
+}
+
+/** Whether `port` can be listened on at 127.0.0.1 now (0 always can). */
+function portFree(port: number): Promise<boolean> {
+  if (port === 0) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
     const probe = createServer();
     probe.once("error", () => resolve(false));
-    probe.listen(wanted, "127.0.0.1", () => probe.close(() => resolve(true)));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
-  return free ? wanted : 0;
+}
+
+/** The problem of a busy `mm paper --port N`, naming the option and the ways out. */
+function busyPortIssue(port: number): ConfigIssue {
+  return {
+    field: "--port",
+    message: `port ${port} on 127.0.0.1 is in use: leave --port out (${PAPER_PORT}, or a free port when it is busy) or use --port 0 for a free one`,
+  };
+}
+
+/**
+ * The problem with an explicit `mm paper --port N`, found before anything starts (so it is named
+ * with every other one, exit 2): none for 0 or a free port.
+ * @example issues.push(...(await askedPortIssues(8080)));
+ */
+export async function askedPortIssues(port: number): Promise<ConfigIssue[]> {
+  return (await portFree(port)) ? [] : [busyPortIssue(port)];
 }

@@ -3,13 +3,14 @@ import type { DestinationStream } from "pino";
 import { processRequests } from "../app/lifecycle.js";
 import { stdoutLogDestination } from "../app/lost-output.js";
 import { observed } from "../app/observed.js";
-import { PAPER_PORT, paperConfigFile, paperTicksEnv } from "../app/paper.js";
+import { askedPortIssues, PAPER_PORT, paperConfigFile, paperTicksEnv } from "../app/paper.js";
 import { paperCredentials } from "../app/paper-credentials.js";
 import { startPaperDaemon } from "../app/paper-daemon.js";
 import { rearmOnSignal } from "../app/rearm-signal.js";
 import { NO_MARKETS_ISSUE } from "../app/start-settings.js";
 import { superviseDaemon } from "../app/supervise.js";
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
+import { readConfigFile } from "../config/files.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
 import type { MmConfig } from "../config/types.js";
@@ -49,7 +50,9 @@ const HELP = [
   "",
   "Options:",
   CONFIG_OPTION_HELP.replace("config/default.json", "config/default.json and config/paper.json"),
-  `  -p, --port N        Port of the mock (default ${PAPER_PORT}, or a free one when it is busy; 0 = a free one).`,
+  `  -p, --port N        Port of the mock (default ${PAPER_PORT}, or a free one when it is busy; 0 = a free`,
+  "                      one). A busy --port N is an error (exit 2), as a busy metrics.port set by a",
+  "                      --config file or MM_METRICS_PORT is; the default 9464 falls back to a free one.",
   "  -s, --scenario FILE Scenario of the mock (default config/mock/default.json).",
   "      --no-flow       No simulated market activity (books stay empty: nothing gets quoted).",
   "  -j, --journal FILE  Keep paper history in FILE (default: a fresh temp file per run).",
@@ -89,7 +92,10 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       });
       warnSettings(early, io);
       // Checked with the metrics port before anything is logged or started: all problems at once.
-      const problems = paperProblems(early, scenario);
+      const portAsked = values.port !== undefined;
+      const problems = [...paperProblems(early, scenario), ...(portAsked ? await askedPortIssues(port) : [])];
+      // A busy metrics.port the operator set is an error, as for mm run; the default, a free port.
+      const metricsPortFree = !metricsPortAsked(files, io);
       // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
       const secrets = [
         ...scenario.apiKeys.map((k) => k.key),
@@ -110,13 +116,14 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
             observed(
               early,
               logger,
-              true,
+              metricsPortFree,
               (metrics) =>
                 startPaperDaemon({
                   files,
                   env: io.env,
                   cwd: io.cwd,
                   port,
+                  portAsked,
                   flow: values["no-flow"] !== true,
                   ...(values.journal === undefined ? {} : { journalPath: values.journal }),
                   logger,
@@ -153,6 +160,16 @@ function paperProblems(config: MmConfig, scenario: Scenario): ConfigIssue[] {
   }
   if (config.engine.markets.length === 0) issues.push(NO_MARKETS_ISSUE);
   return issues;
+}
+
+/**
+ * Whether the operator set metrics.port: MM_METRICS_PORT, or a --config file (config/default.json's
+ * 9464 is the default, not a request). Only then is a busy port an error rather than a free one.
+ */
+function metricsPortAsked(files: readonly string[], io: CliIo): boolean {
+  if (io.env.MM_METRICS_PORT !== undefined) return true;
+  // The files were read and checked by the load already; here only which settings each one sets.
+  return files.some((f) => readConfigFile(resolve(io.cwd, f)).paths.includes("metrics.port"));
 }
 
 /**
