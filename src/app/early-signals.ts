@@ -26,6 +26,25 @@ interface Holding {
 let holding: Holding | undefined;
 
 /**
+ * Where bin/hold-signals.mjs (preloaded by `npm start` / `npm run mm`, before tsx) leaves its
+ * handlers and the signals they held.
+ */
+const PRELOADED = Symbol.for("mm.preloadedSignals");
+
+/**
+ * Takes over what bin/hold-signals.mjs held: removes its handlers (ours are installed, so the
+ * process is never without one) and returns the signals they received, first come.
+ */
+function adoptPreloaded(): NodeJS.Signals[] {
+  const store = globalThis as unknown as Record<symbol, Holding | undefined>;
+  const pre = store[PRELOADED];
+  if (pre === undefined) return [];
+  for (const [sig, h] of pre.handlers) process.off(sig, h);
+  delete store[PRELOADED];
+  return [...pre.received];
+}
+
+/**
  * Holds SIGINT, SIGTERM, SIGHUP and SIGUSR2 for `mm run` / `mm paper` (`argv[0]`), and SIGINT,
  * SIGTERM and SIGHUP for `mm record`, from the first moment of the process until the command's
  * own handlers take them (takeEarlySignals). Without a handler, a signal in that window (module
@@ -33,7 +52,9 @@ let holding: Holding | undefined;
  * node as the container's init) the kernel drops it: a `docker stop` then goes unheard, mm starts
  * (quotes, or records) and is SIGKILLed at the end of the grace period, its quotes resting or the
  * recording's last second lost. Held, the stop request reaches the command, which stops at once.
- * Other commands keep Node's defaults. Installs once per process.
+ * Other commands keep Node's defaults. Installs once per process. Under `npm start` / `npm run mm`
+ * bin/hold-signals.mjs held the same signals before tsx loaded: its handlers are replaced and what
+ * they received comes first.
  * @example holdEarlySignals(process.argv.slice(2)); // bin/mm.js, before importing the CLI
  */
 export function holdEarlySignals(argv: readonly string[]): void {
@@ -45,6 +66,8 @@ export function holdEarlySignals(argv: readonly string[]): void {
     process.on(sig, h);
     state.handlers.set(sig, h);
   }
+  // Held earlier still by the npm scripts' preload: those arrived first.
+  state.received.unshift(...adoptPreloaded());
   holding = state;
 }
 

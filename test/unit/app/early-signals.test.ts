@@ -27,4 +27,28 @@ describe("holdEarlySignals", () => {
     holdEarlySignals(["backtest"]);
     expect(counts()).toEqual(before);
   });
+
+  it("adopts what bin/hold-signals.mjs held before tsx loaded (npm start): its handlers out, its signals first", () => {
+    const before = counts();
+    const key = Symbol.for("mm.preloadedSignals");
+    const store = globalThis as unknown as Record<symbol, unknown>;
+    const handlers = new Map<NodeJS.Signals, () => void>();
+    for (const sig of ["SIGINT", "SIGTERM", "SIGHUP", "SIGUSR2"] as const) {
+      const h = () => undefined;
+      process.on(sig, h);
+      handlers.set(sig, h);
+    }
+    store[key] = { received: ["SIGINT"], handlers };
+    holdEarlySignals(["paper"]);
+    expect(store[key]).toBeUndefined();
+    // Ours replaced the preload's: one handler each, as before the preload.
+    expect(counts()).toEqual({
+      SIGINT: (before.SIGINT ?? 0) + 1,
+      SIGTERM: (before.SIGTERM ?? 0) + 1,
+      SIGHUP: (before.SIGHUP ?? 0) + 1,
+      SIGUSR2: (before.SIGUSR2 ?? 0) + 1,
+    });
+    process.emit("SIGTERM");
+    expect(takeEarlySignals(["SIGINT", "SIGTERM"])).toEqual(["SIGINT", "SIGTERM"]);
+  });
 });
