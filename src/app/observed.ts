@@ -36,8 +36,9 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   const registry = new Registry();
   let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
   let server: ObservabilityServer;
+  let fellBack: boolean;
   try {
-    server = await listen(config, registry, () => readiness(), freePortWhenBusy, logger);
+    ({ server, fellBack } = await listen(config, registry, () => readiness(), freePortWhenBusy));
   } catch (err) {
     if (err instanceof ConfigError && problems.length > 0)
       throw new ConfigError([...problems, ...err.issues]);
@@ -46,6 +47,11 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   if (problems.length > 0) {
     await server.close();
     throw new ConfigError(problems);
+  }
+  if (fellBack) {
+    // Said only for a run that starts, so a scraper left pointed at the default port is not a mystery.
+    const { host, port } = config.metrics;
+    logger.info({ busy: port }, `metrics: port ${port} on ${host} is busy: a free port is taken`);
   }
   // After the listen: its failure leaves no metrics timers to stop.
   const metrics = createMetrics({
@@ -78,19 +84,14 @@ async function listen(
   registry: Registry,
   readiness: () => Readiness,
   freePortWhenBusy: boolean,
-  logger: Logger,
-): Promise<ObservabilityServer> {
+): Promise<{ readonly server: ObservabilityServer; readonly fellBack: boolean }> {
   const opts = { host: config.metrics.host, port: config.metrics.port, registry, readiness };
   try {
-    return await startObservabilityServer(opts);
+    return { server: await startObservabilityServer(opts), fellBack: false };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE" && freePortWhenBusy) {
-      // Said, so a scraper left pointed at the default port is not a mystery (the URL follows).
-      const { host, port } = config.metrics;
-      logger.info({ busy: port }, `metrics: port ${port} on ${host} is busy: a free port is taken`);
-      return startObservabilityServer({ ...opts, port: 0 });
-    }
+    if (code === "EADDRINUSE" && freePortWhenBusy)
+      return { server: await startObservabilityServer({ ...opts, port: 0 }), fellBack: true };
     const issue = bindIssue(code, config.metrics.host, config.metrics.port);
     if (issue === undefined) throw err;
     throw new ConfigError([issue]);

@@ -3,15 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { observed } from "../../../src/app/observed.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { loadConfig } from "../../../src/config/load.js";
-import { memoryLogger } from "../daemon/support.js";
+import { memoryLogger } from "./support.js";
 
 /*
- * review18 r2-cli. `mm paper --port N` with N busy while the default metrics port 9464 is busy too
- * (a second `npm start`, another mm on the box): exit 2 for --port, but stdout first carries
- *   {"msg":"metrics: port 9464 on 127.0.0.1 is busy: a free port is taken"}
- * (reproduced with the real command). README (Running) and b798888 promise the start problems are
- * named "all in one exit 2 and before any log line". observed() falls back (and logs) in listen()
- * before it looks at `problems`.
+ * `mm paper --port N` with N busy while the default metrics port is busy too (a second `npm start`):
+ * the start is refused (exit 2 naming --port), and nothing may be logged before it — README
+ * (Running): start problems are named "all in one exit 2 and before any log line". The default
+ * port's free-port fallback is said only for a run that starts. (Found by review18 r2-cli.)
  */
 
 const servers: Server[] = [];
