@@ -39,6 +39,9 @@ function quotingOrHeld(rig: Rig): boolean {
   );
 }
 
+/** How long after the tap passed an answer back the bot may still be sending what it wrote before reading it. */
+const LOOP_SLACK_MS = 100;
+
 export const rateLimitStorm: FaultScenario = {
   name: "429 storm",
   fault: "fail-next {count: 20, status: 429, Retry-After: 1}",
@@ -57,11 +60,14 @@ export const rateLimitStorm: FaultScenario = {
         "the storm served and every token quoted again",
       );
       row.recoveryMs = Date.now() - t0;
-      // Retry-After is honoured: no placement leaves within the second after one was refused.
+      // Retry-After is honoured: no placement leaves within the second after one was refused. The
+      // tap shares the bot's event loop, so a placement the bot wrote before the 429 reached it can
+      // be stamped after the tap passed the 429 back (ready I/O runs in no set order: CI saw a requote
+      // pair stamped so under load); what the bot sent once it knew shows after LOOP_SLACK_MS.
       const places = rig.tap.requests.filter((r) => r.clientOrderId !== undefined);
       for (const r of places.filter((p) => p.status === 429)) {
         const at = r.answeredAt ?? 0;
-        const soon = places.filter((p) => p.startedAt > at && p.startedAt < at + 900);
+        const soon = places.filter((p) => p.startedAt > at + LOOP_SLACK_MS && p.startedAt < at + 900);
         expect(soon.map((p) => p.clientOrderId)).toEqual([]);
       }
       await waitFor(() => rig.daemon.engine.positionOf(ARG.yesTokenId) > 0n, 3_000, "the fill in inventory");
@@ -70,7 +76,7 @@ export const rateLimitStorm: FaultScenario = {
       expectInvariants(
         row,
         rig.verdicts(),
-        `${retried} placements 429'd, none within 0.9 s after; ${haltNote(rig)}`,
+        `${retried} placements 429'd, none 0.1–0.9 s after; ${haltNote(rig)}`,
       );
     } finally {
       await rig.close();
