@@ -37,7 +37,13 @@ describe("journal: a placement filled over the WebSocket before its answer timed
     let rec: JournalRecorder | undefined;
     const h = new Harness({ onEvent: (e) => rec?.onEvent(e) });
     const run = writer.beginRun({ account: ACCOUNT, session: "t1", atMs: h.clock.now(), tokens: [] });
-    rec = new JournalRecorder({ writer, run, clock: h.clock, logger: memoryLogger("error").logger, snapshotIntervalMs: 0 });
+    rec = new JournalRecorder({
+      writer,
+      run,
+      clock: h.clock,
+      logger: memoryLogger("error").logger,
+      snapshotIntervalMs: 0,
+    });
     rec.attach(h.engine);
     const [yes] = h.tokens();
     h.crowdQuote(yes, "0.48", "0.52");
@@ -63,7 +69,9 @@ describe("journal: a placement filled over the WebSocket before its answer timed
     expect(cid).toBeDefined();
     const fill = h.eventsOf("fill").find((e) => e.fill.clientOrderId === cid);
     expect(fill?.source).toBe("stream");
-    expect(h.eventsOf("place_outcome").find((e) => e.intent.clientOrderId === cid)?.outcome).toBe("ambiguous");
+    expect(h.eventsOf("place_outcome").find((e) => e.intent.clientOrderId === cid)?.outcome).toBe(
+      "ambiguous",
+    );
 
     await h.run(5_000); // reconciles come and go
     const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });

@@ -35,7 +35,12 @@ describe("journal: an ambiguous placement found on the open list by a reconcile 
     const id = h.engine.liveOrders().find((o) => o.clientOrderId === cid)?.orderId;
     expect(id).toBeDefined(); // the open list bound it
     // Fails: nothing answered it (placements_answered comes after the ghost lookup).
-    expect(h.eventsOf("placements_answered").flatMap((e) => e.placements).map((p) => p.clientOrderId)).toContain(cid);
+    expect(
+      h
+        .eventsOf("placements_answered")
+        .flatMap((e) => e.placements)
+        .map((p) => p.clientOrderId),
+    ).toContain(cid);
     const next = restoreNow();
     expect(next.unanswered.has(cid)).toBe(false);
     db.close();
