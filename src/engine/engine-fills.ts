@@ -148,9 +148,11 @@ function unansweredNamed(core: EngineCore, fill: Fill): TrackedOrder | undefined
  * (`placements_answered`, FILLED when the fill completed it), so the journal writes the same answer.
  * No search looks for it any more (it has an id), and once filled whole it is no longer live when a
  * reconcile ends: without this it stayed unanswered in the journal, kept by retention for the whole
- * run and searched for again by the next start after a crash.
+ * run and searched for again by the next start after a crash. Called when the fill binds a placement
+ * already answered ambiguously, and (engine-reports.ts) when the ambiguous answer comes to one a fill
+ * bound while it was still in flight.
  */
-function answeredByFill(core: EngineCore, o: TrackedOrder): void {
+export function answeredByFill(core: EngineCore, o: TrackedOrder): void {
   if (o.orderId === undefined) return;
   const status = o.state === "filled" ? "FILLED" : undefined;
   const answer = { clientOrderId: o.clientOrderId, orderId: o.orderId, marketId: o.marketId, status };

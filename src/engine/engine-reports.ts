@@ -9,6 +9,7 @@ import {
 import { SIGN_FAILED } from "../execution/order-queue-send.js";
 import type { QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
+import { answeredByFill } from "./engine-fills.js";
 import { BAD_SIGNATURE } from "./fee-recheck.js";
 import { MARKET_NOT_OPEN } from "./market-refusals.js";
 import type { SignFailures } from "./sign-failures.js";
@@ -205,6 +206,12 @@ function onPlace(
     // is never resent after it), so an exchange answering 500 or timing out on every order halts
     // quoting instead of leaving one unknown order per level after another.
     core.orderError(outcome.error.code);
+    // A user_fill can bind the order while its answer is still on its way (it crossed at once, then
+    // the answer timed out): the ambiguous answer then changes nothing in the store and no search
+    // looks for an order with an id, so it is answered here, after its `place_outcome`, or the
+    // journal kept it unanswered for the whole run.
+    const bound = core.store.get(intent.clientOrderId);
+    if (bound?.orderId !== undefined) answeredByFill(core, bound);
   }
   // Signed at its send: one signed before a signing-failure episode began proves nothing of the signer.
   if (outcome.kind !== "rejected" || outcome.code !== SIGN_FAILED) signFailures.signed(r.sentAt, now);
