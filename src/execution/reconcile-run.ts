@@ -74,10 +74,11 @@ export interface ReconcileRunOptions {
    */
   readonly unsureRepeat?: { readonly everyMs: number; readonly atMs: number };
   /**
-   * Called with the history search's answers (ReconcileReport.answered) as soon as the store holds
-   * them, before the later reads of this run (orphans' fills, trades): one of those failing rejects
-   * the run without a report, and the store no longer holds those placements unresolved, so no
-   * later run would answer them again.
+   * Called with the run's answers (ReconcileReport.answered) as soon as the store holds them, before
+   * any later read of this run: those found on the open list right after it is read (before the ghost
+   * lookups and the history search), then the history search's once it is over (before the orphans'
+   * fills and the trades). A later read failing rejects the run without a report, and the store no
+   * longer holds those placements unresolved, so no later run would answer them again.
    */
   readonly onAnswered?: (answers: readonly SearchAnswer[]) => void;
 }
@@ -187,6 +188,10 @@ export async function runReconcile(
       });
     }
   }
+  // Reported before any other read: a ghost lookup or a history search failing would reject the run
+  // with these bound in the store, and no later run sees them as found again.
+  if (answered.length > 0) opts.onAnswered?.([...answered]);
+  const listed = answered.length;
   const ghostOpts = {
     sentAgeMs: ages.sentMs,
     ...(opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs }),
@@ -262,7 +267,7 @@ export async function runReconcile(
     waiting,
     unread,
   ) ?? { reached: [], recovered: [] };
-  if (answered.length > 0) opts.onAnswered?.(answered);
+  if (answered.length > listed) opts.onAnswered?.(answered.slice(listed));
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];

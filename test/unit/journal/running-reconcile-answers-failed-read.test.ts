@@ -8,6 +8,8 @@ import { journaledRun } from "./support-running.js";
  * already have reached the journal (`onAnswered` → `placements_answered`), since the store no longer
  * holds the placement unresolved and no later reconcile answers it again: the journal would keep it
  * unanswered for the rest of the run, and a crash would have the next start search it (review 17 r3a).
+ * Likewise one found on the open list: it is bound right after that read, so it is reported before
+ * the ghost lookups and the search (review 18 r2-exec: it was reported only after them).
  */
 describe("journal: the running reconcile's answers survive a later read failing in the same run", () => {
   it("never placed (complete search past grace), trades read fails once: still journaled rejected never_placed", async () => {
@@ -44,6 +46,37 @@ describe("journal: the running reconcile's answers survive a later read failing 
     const answered = h.eventsOf("placements_answered").flatMap((e) => e.placements);
     expect(answered.map((a) => a.clientOrderId)).toContain(cid);
     expect(restoreNow().unanswered.has(cid)).toBe(false);
+    db.close();
+  });
+
+  it("found on the open list, a ghost lookup (GET /api/orders/{id}) of the same run failing: still journaled accepted", async () => {
+    const { h, db, cid, restoreNow } = await journaledRun(undefined, { reaching: true });
+    // Another of the bot's resting orders is missing from the open list (a ghost): the run looks it
+    // up by id, and that read fails every time.
+    const other = h.engine
+      .liveOrders()
+      .find((o) => o.clientOrderId !== cid && o.orderId !== undefined && o.state === "open");
+    expect(other).toBeDefined();
+    h.exchange.unlisted.add(other?.clientOrderId ?? "");
+    h.exchange.order = async () => {
+      throw new ExchangeError({
+        code: "internal_error",
+        message: "upstream 502",
+        outcome: "retryable",
+        endpoint: "GET /api/orders/{id}",
+        httpStatus: 502,
+      });
+    };
+    await h.run(1_000);
+    expect(h.eventsOf("reconcile_failed").length).toBeGreaterThan(0);
+    const id = h.engine.liveOrders().find((o) => o.clientOrderId === cid)?.orderId;
+    expect(id).toBeDefined(); // the open list bound it
+    // Before: never reported (placements_answered came after the ghost lookup, which failed the run).
+    const answered = h.eventsOf("placements_answered").flatMap((e) => e.placements);
+    expect(answered.filter((a) => a.clientOrderId === cid)).toMatchObject([{ orderId: id, givenUp: false }]);
+    const next = restoreNow();
+    expect(next.unanswered.has(cid)).toBe(false);
+    expect(next.orders.get(id ?? "")).toBe(cid);
     db.close();
   });
 });
