@@ -47,7 +47,10 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * resolved market): nothing is reported.
  *
  * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
- * period after, tries again. An answer is dropped when the status moved while it was out, or the
+ * period after, tries again, but reads that market after the others (those whose reads failed go
+ * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
+ * yet public) does not keep every market after it unread for the whole run, a market paused
+ * silently among them, which only this watch reopens. An answer is dropped when the status moved while it was out, or the
  * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
  * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
  * there is).
@@ -59,6 +62,12 @@ export class ClosedMarketWatch {
   readonly #unpaidSince: Map<string, number>;
   /** Settled markets no longer read for their payouts (PAYOUT_READS_GIVE_UP_MS). */
   readonly #givenUp = new Set<string>();
+  /**
+   * Markets whose last read failed, with the count of failures (this watch's) at that failure:
+   * read after the others, the longest-failed first. Dropped at a read that answers.
+   */
+  readonly #failed = new Map<string, number>();
+  #failures = 0;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -93,7 +102,8 @@ export class ClosedMarketWatch {
   /**
    * Markets closed by their status (not past their close, not in a refusal's cool-down), then
    * settled ones whose payouts are unknown (not given up on): a payout read that keeps failing ends
-   * each round, and must not keep a closed market from being seen to open.
+   * each round, and must not keep a closed market from being seen to open. Those whose last read
+   * failed go last, the longest-failed first (#failed): a round ends at its first failure.
    */
   #due(): Due[] {
     const { clock, positions, tokens } = this.#core;
@@ -115,7 +125,12 @@ export class ClosedMarketWatch {
       const pastClose = m.closesAtMs !== undefined && m.closesAtMs <= now;
       if (closedByStatus && !pastClose) due.push({ marketId: m.marketId, known: m.status, payouts: false });
     }
-    return [...due, ...unpaid];
+    const all = [...due, ...unpaid];
+    for (const id of this.#failed.keys()) {
+      if (!all.some((d) => d.marketId === id)) this.#failed.delete(id);
+    }
+    // Stable: the markets that have not failed keep their order (closed ones before unpaid ones).
+    return all.sort((a, b) => (this.#failed.get(a.marketId) ?? 0) - (this.#failed.get(b.marketId) ?? 0));
   }
 
   #round(): void {
@@ -123,7 +138,8 @@ export class ClosedMarketWatch {
     if (this.#stopped) return;
     // One read at a time, the round ending at the first failure: these best-effort reads share the
     // client's circuit breaker with the orders, and a burst of failures could open it for every
-    // request, cancels included. The next round starts a minute after this one ends.
+    // request, cancels included. The next round starts a minute after this one ends, the market that
+    // failed moved behind the others (#due), so at most one failure a round still reaches the rest.
     this.#running = true;
     void this.#readAll(this.#due()).finally(() => {
       this.#running = false;
@@ -151,8 +167,10 @@ export class ClosedMarketWatch {
       record = await exchange.marketRecord({ marketId, slug });
     } catch (err) {
       log.debug({ err, marketId, slug }, "closed market's record unreadable: read again next round");
+      this.#failed.set(marketId, ++this.#failures);
       return false;
     }
+    this.#failed.delete(marketId);
     if (this.#stopped) return true;
     // A push (or a refusal) that moved the status while the read was out is newer than the answer,
     // which the exchange may have served before it: the answer is dropped, the next round reads again.

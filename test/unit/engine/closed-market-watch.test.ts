@@ -66,7 +66,7 @@ describe("a market closed by its status, opening without a push", () => {
     expect(h.botQuotes()).toEqual([]);
   });
 
-  it("reads one market at a time, and a failure ends the round (the reads share the circuit breaker)", async () => {
+  it("reads one market at a time, and a failure ends the round (the reads share the circuit breaker), the failed market read last next time", async () => {
     const h = new Harness({ latencyMs: 50, markets: 3, status: () => "PRE_MARKET" });
     h.silentStatus = true;
     const reads: string[] = [];
@@ -80,7 +80,9 @@ describe("a market closed by its status, opening without a push", () => {
     await h.run(60_000);
     expect(reads).toEqual(["m1"]);
     await h.run(60_000);
-    expect(reads).toEqual(["m1", "m1"]);
+    expect(reads).toEqual(["m1", "m2"]);
+    await h.run(2 * 60_000);
+    expect(reads).toEqual(["m1", "m2", "m3", "m1"]); // the longest-failed first
   });
 
   it("reads nothing while every market is open; a push that closes one arms the next round", async () => {
