@@ -3,7 +3,12 @@ import type { Clock } from "../core/clock.js";
 import type { TradingEngine } from "../engine/engine.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { ExchangeError } from "../exchange/exchange-error.js";
-import { missingScope, scopeMissing, scopeRefusalText } from "../exchange/scope-refusal.js";
+import {
+  missingScope,
+  publicReadScopeRefused,
+  scopeMissing,
+  scopeRefusalText,
+} from "../exchange/scope-refusal.js";
 import type { GatewayFatalError } from "../gateway/errors.js";
 import type { Logger } from "../observability/logger.js";
 import type { DaemonReporter } from "./daemon-log.js";
@@ -37,6 +42,8 @@ export class DaemonRun {
   #stopping: Promise<DaemonOutcome> | undefined;
   #refusal: GatewayFatalError | ExchangeError | undefined;
   #abandoned = false;
+  /** Public reads refused for a scope, warned of (publicReadScopeRefused). */
+  readonly #publicRefusals = new Set<string>();
 
   constructor(parts: RunParts) {
     this.#p = parts;
@@ -63,11 +70,18 @@ export class DaemonRun {
    * The REST API answered 401 (the key refused, as at start-up), or 403 `api_key_scope_missing`
    * (the key lacks a scope the request needs: a placement without orders:write): stop as for a
    * fatal close, exit 3, the stop's reason naming the scope and the request. Ignored once a stop has
-   * begun: every request still in flight is answered alike.
+   * begun: every request still in flight is answered alike. A scope refusal of one of the spec's
+   * public reads (a market's record, the platform status) stops nothing: the spec needs no scope
+   * there, and the run does without that read (publicReadScopeRefused); it is warned of once per
+   * endpoint. (At start, GET /api/markets refused so fails the start itself: exit 3, outcome.ts.)
    */
   unauthorized(err: ExchangeError): void {
     if (this.#stopping !== undefined || (this.#abandoned && this.#refusal !== undefined)) return;
     const { code, endpoint, httpStatus: status } = err;
+    if (publicReadScopeRefused(err)) {
+      this.#publicReadRefused(err);
+      return;
+    }
     if (scopeMissing(err)) {
       const requiredScope = missingScope(err);
       this.#refused(
@@ -83,6 +97,18 @@ export class DaemonRun {
       code,
       { code, endpoint, status },
       `the exchange refused the API key (${code} on ${endpoint})`,
+    );
+  }
+
+  /** A public read refused for a scope: warned of once per endpoint, nothing stopped. */
+  #publicReadRefused(err: ExchangeError): void {
+    const { code, endpoint, httpStatus: status } = err;
+    if (this.#publicRefusals.has(endpoint)) return;
+    this.#publicRefusals.add(endpoint);
+    const requiredScope = missingScope(err);
+    this.#p.logger.warn(
+      { code, endpoint, status, requiredScope },
+      `the exchange refused ${endpoint} for a scope the API key lacks (${code}${requiredScope === undefined ? "" : `: ${requiredScope}`}), though the spec makes it a public read: not stopping; that read fails until the key has the scope`,
     );
   }
 

@@ -22,6 +22,13 @@ const ENDPOINT_SCOPES: ReadonlyMap<string, string> = new Map([
   ["GET /api/me/portfolio", "portfolio:read"],
 ]);
 
+/**
+ * The spec's public reads (Endpoints: "Public HTTP endpoints (no key needed; a key is accepted and
+ * raises the rate ceiling)"), as the `METHOD /route` an ExchangeError names.
+ */
+const PUBLIC_READ =
+  /^GET \/(api\/(markets|events|matches|tags|platform|compliance|search|leaderboard)(\/.*)?|health|ready)$/;
+
 /** A scope name as the spec writes them (`orders:write`): anything else from a body is not echoed. */
 const SCOPE_NAME = /^[a-z]{1,32}:[a-z]{1,32}$/;
 
@@ -60,4 +67,17 @@ export function scopeRefusalText(err: ExchangeError): string {
   const scope = missingScope(err);
   const lacks = scope === undefined ? "a scope" : scope;
   return `api_key_scope_missing: the API key lacks ${lacks}, which ${err.endpoint} needs`;
+}
+
+/**
+ * Whether `err` is a scope refusal of one of the spec's public reads (GET /api/markets, a market's
+ * record, /api/platform/status…). The spec gives them no scope and needs no key for them; only
+ * markets:read "raises the rate ceiling". An exchange that still checks a scope on such a read sent
+ * with a key refuses nothing mm's orders, order reads or portfolio reads need: a running mm can do
+ * without the reads it makes there (record reads, platform status), so this is not the key refused
+ * for good.
+ * @example publicReadScopeRefused(recordReadRefused) // true: GET /api/markets/{slug}
+ */
+export function publicReadScopeRefused(err: unknown): boolean {
+  return scopeMissing(err) && PUBLIC_READ.test(err.endpoint);
 }

@@ -15,7 +15,12 @@ import { collectingStream } from "../../support/collecting-stream.js";
  * path: logged as an error naming the cause, then the stop with exit code 3.
  */
 
-function run(): { run: DaemonRun; stops: string[]; errors: () => Record<string, unknown>[] } {
+function run(): {
+  run: DaemonRun;
+  stops: string[];
+  errors: () => Record<string, unknown>[];
+  warns: () => Record<string, unknown>[];
+} {
   const sink = collectingStream();
   const stops: string[] = [];
   // The stop path reads only these of its parts.
@@ -36,7 +41,8 @@ function run(): { run: DaemonRun; stops: string[]; errors: () => Record<string, 
     onStopping: undefined,
   };
   const errors = () => sink.records().filter((r) => r.level === 50);
-  return { run: new DaemonRun(parts), stops, errors };
+  const warns = () => sink.records().filter((r) => r.level === 40);
+  return { run: new DaemonRun(parts), stops, errors, warns };
 }
 
 const revoked = (gateway: "market" | "user") =>
@@ -101,6 +107,43 @@ describe("DaemonRun: the key refused for good", () => {
     expect(await r.done).toEqual({ exitCode: DAEMON_EXIT.ok, reason: "SIGTERM" });
     expect(stops).toEqual(["SIGTERM"]);
     expect(errors().map((e) => e.gateway)).toEqual(["user"]);
+  });
+});
+
+const scopeRefused = (endpoint: string, requiredScope: string) =>
+  new ExchangeError({
+    code: "api_key_scope_missing",
+    message: `scope ${requiredScope} required`,
+    outcome: "rejected",
+    endpoint,
+    httpStatus: 403,
+    details: { requiredScope, have: ["portfolio:read"] },
+  });
+
+describe("DaemonRun: a scope refusal", () => {
+  it("of a request whose scope the spec names (GET /api/orders/open: orders:read) stops with exit 3, naming it", async () => {
+    const { run: r, stops } = run();
+    r.unauthorized(scopeRefused("GET /api/orders/open", "orders:read"));
+    const reason = "api_key_scope_missing: the API key lacks orders:read, which GET /api/orders/open needs";
+    expect(await r.done).toEqual({ exitCode: DAEMON_EXIT.fatal, reason });
+    expect(stops).toEqual([reason]);
+  });
+
+  it("of a public read (a market's record, the platform status: no scope in the spec) stops nothing and is warned of once per endpoint", async () => {
+    const { run: r, stops, errors, warns } = run();
+    r.unauthorized(scopeRefused("GET /api/markets/{slug}", "markets:read"));
+    r.unauthorized(scopeRefused("GET /api/markets/{slug}", "markets:read"));
+    r.unauthorized(scopeRefused("GET /api/platform/status", "markets:read"));
+    await Promise.resolve();
+    // Was: exit 3 at the first, every market's quotes cancelled, for a read the run can do without.
+    expect(r.stopping).toBe(false);
+    expect(stops).toEqual([]);
+    expect(errors()).toEqual([]);
+    expect(warns()).toMatchObject([
+      { endpoint: "GET /api/markets/{slug}", requiredScope: "markets:read", status: 403 },
+      { endpoint: "GET /api/platform/status", requiredScope: "markets:read", status: 403 },
+    ]);
+    expect(await r.stop("SIGTERM")).toEqual({ exitCode: DAEMON_EXIT.ok, reason: "SIGTERM" });
   });
 });
 
