@@ -6,8 +6,8 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Engine } from "../../../src/engine/engine-api.js";
 import type { ReconcileReason } from "../../../src/engine/engine-events.js";
 import { ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
-import { settle, until } from "../gateway/harness.js";
-import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
+import { until } from "../gateway/harness.js";
+import { type Answer, politeAnswer, RawServer, runClock } from "../gateway/raw-server.js";
 
 /*
  * After a /ws/user reconnect the engine reconciles (REST backfill) as the link comes up, while the
@@ -71,12 +71,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(clock: SimClock, ms: number, step = 50): Promise<void> {
-  for (let t = 0; t < ms; t += step) {
-    clock.advanceBy(step);
-    await settle(2);
-  }
-}
+const run = (clock: SimClock, ms: number): Promise<void> => runClock(clock, ms, 50, 2);
 
 describe("Feeds: a /ws/user reconnect", () => {
   it("reconciles again once user_fills is accepted: a fill matched before the resubscribe is taken is applied before the next periodic reconcile", async () => {

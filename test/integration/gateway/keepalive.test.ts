@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
 import type { GatewayClientOptions } from "../../../src/gateway/options.js";
 import { settle, until } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { type Answer, politeAnswer, RawServer, rawClient, runClock } from "./raw-server.js";
 
 let server: RawServer | undefined;
 let client: GatewayClient | undefined;
@@ -21,25 +21,10 @@ const TIMING = {
   connectTimeoutMs: 2_000,
 };
 
-function clientOf(url: string, clock: SimClock, over: Partial<GatewayClientOptions> = {}): GatewayClient {
-  return new GatewayClient({
-    url,
-    gateway: "market",
-    apiKey: "k",
-    clock,
-    random: () => 0.5,
-    timing: TIMING,
-    ...over,
-  });
-}
+const clientOf = (url: string, clock: SimClock, over: Partial<GatewayClientOptions> = {}): GatewayClient =>
+  rawClient(url, clock, TIMING, over);
 
-/** Advances the SimClock in steps, letting the sockets run between steps. */
-async function run(clock: SimClock, ms: number, step = 250): Promise<void> {
-  for (let t = 0; t < ms; t += step) {
-    clock.advanceBy(step);
-    await settle(3);
-  }
-}
+const run = runClock;
 
 describe("keepalive, watchdog and timeouts (SimClock, raw servers)", () => {
   it("pings on schedule and hears the pongs", async () => {

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
 import type { GatewayFatalError } from "../../../src/gateway/errors.js";
-import { settle } from "./harness.js";
-import { politeAnswer, RawServer } from "./raw-server.js";
+import { politeAnswer, RawServer, rawClient, runClock } from "./raw-server.js";
 
 /*
  * The spec's one 1008 is "forbidden origin", a handshake failure. A 1008 after the `connected`
@@ -22,23 +21,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function marketClient(url: string, clock: SimClock): GatewayClient {
-  return new GatewayClient({
-    url,
-    gateway: "market",
-    apiKey: "k",
-    clock,
-    random: () => 0.5,
-    timing: { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, commandTimeoutMs: 2_000 },
-  });
-}
-
-async function run(clock: SimClock, ms: number, step = 250): Promise<void> {
-  for (let t = 0; t < ms; t += step) {
-    clock.advanceBy(step);
-    await settle(3);
-  }
-}
+const marketClient = (url: string, clock: SimClock): GatewayClient =>
+  rawClient(url, clock, { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, commandTimeoutMs: 2_000 });
 
 describe("a 1008 close", () => {
   it("after the connected frame: reconnects and resubscribes, nothing fatal", async () => {
@@ -50,7 +34,7 @@ describe("a 1008 close", () => {
     await client.start();
     await client.subscribe("token_book", ["42"]);
     server.conns[0]?.ws.close(1008, "policy violation");
-    await run(clock, 5_000);
+    await runClock(clock, 5_000);
     expect(fatal).toEqual([]);
     expect(client.counters.connectAttempts).toBe(2);
     expect(server.conns).toHaveLength(2);
@@ -76,7 +60,7 @@ describe("a 1008 close", () => {
     client.onFatal((e) => fatal.push(e));
     await client.start();
     server.conns[0]?.ws.close(1008, "policy violation");
-    await run(clock, 60_000, 1_000);
+    await runClock(clock, 60_000, 1_000);
     expect(fatal.map((e) => [e.code, e.closeCode])).toEqual([["forbidden_origin", 1008]]);
     expect(client.counters.connectAttempts).toBe(2);
   });

@@ -1,5 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { SimClock } from "../../../src/core/sim-clock.js";
+import { GatewayClient } from "../../../src/gateway/client.js";
+import type { GatewayClientOptions } from "../../../src/gateway/options.js";
 
 /** A command a scripted server received. */
 export interface Received {
@@ -138,4 +141,36 @@ export class RawServer {
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
     await new Promise<void>((resolve) => this.#http.close(() => resolve()));
   }
+}
+
+/**
+ * Advances a SimClock by `ms` in `step` ms steps, letting the sockets run (`settleMs` of real time)
+ * between steps: the raw-server tests' way of passing simulated time over real WebSockets.
+ */
+export async function runClock(clock: SimClock, ms: number, step = 250, settleMs = 3): Promise<void> {
+  for (let t = 0; t < ms; t += step) {
+    clock.advanceBy(step);
+    await new Promise((r) => setTimeout(r, settleMs));
+  }
+}
+
+/**
+ * A /ws/market GatewayClient of a RawServer on `clock`, with key "k" and a fixed back-off jitter
+ * (random 0.5); `over` replaces any option (timing, limits, …).
+ */
+export function rawClient(
+  url: string,
+  clock: SimClock,
+  timing: NonNullable<GatewayClientOptions["timing"]>,
+  over: Partial<GatewayClientOptions> = {},
+): GatewayClient {
+  return new GatewayClient({
+    url,
+    gateway: "market",
+    apiKey: "k",
+    clock,
+    random: () => 0.5,
+    timing,
+    ...over,
+  });
 }

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
-import { settle } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
+import { type Answer, politeAnswer, RawServer, rawClient, runClock } from "./raw-server.js";
 
 /*
  * The spec shows the payload of the `subscribe` reply only ("Payloads of the WebSocket commands
@@ -27,13 +26,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(clock: SimClock, ms: number, step = 250): Promise<void> {
-  for (let t = 0; t < ms; t += step) {
-    clock.advanceBy(step);
-    await settle(3);
-  }
-}
-
 describe("a command reply is known by the correlation id it echoes", () => {
   it("a pong under `data`, echoing the ping's id, is the ping's answer: no timeout, no disconnect", async () => {
     const polite = politeAnswer();
@@ -41,19 +33,16 @@ describe("a command reply is known by the correlation id it echoes", () => {
       c.cmd === "ping" ? { type: "pong", data: { serverTs: 1 } } : polite(c, conn);
     server = await new RawServer(answer).listen();
     const clock = new SimClock(0);
-    client = new GatewayClient({
-      url: server.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-      timing: { pingIntervalMs: 1_000, silenceTimeoutMs: 30_000, commandTimeoutMs: 2_000 },
+    client = rawClient(server.url, clock, {
+      pingIntervalMs: 1_000,
+      silenceTimeoutMs: 30_000,
+      commandTimeoutMs: 2_000,
     });
     const serverTs: (number | undefined)[] = [];
     client.onPong((_link, _rtt, ts) => serverTs.push(ts));
     await client.start();
     await client.subscribe("token_book", ["42"]);
-    await run(clock, 6_000);
+    await runClock(clock, 6_000);
     expect(serverTs[0]).toBe(1); // read from under `data`
     expect(client.counters.commandTimeouts).toBe(0);
     expect(client.counters.disconnects).toBe(0);
@@ -67,18 +56,15 @@ describe("a command reply is known by the correlation id it echoes", () => {
       c.cmd === "update_subscription" ? { type: "updated", sid: c.params?.sid } : polite(c, conn);
     server = await new RawServer(answer).listen();
     const clock = new SimClock(0);
-    client = new GatewayClient({
-      url: server.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-      timing: { pingIntervalMs: 60_000, silenceTimeoutMs: 120_000, commandTimeoutMs: 2_000 },
+    client = rawClient(server.url, clock, {
+      pingIntervalMs: 60_000,
+      silenceTimeoutMs: 120_000,
+      commandTimeoutMs: 2_000,
     });
     await client.start();
     await client.subscribe("token_book", ["42"]);
     const second = client.subscribe("token_book", ["43"]); // same subscription: update_subscription add_ids
-    await run(clock, 3_000);
+    await runClock(clock, 3_000);
     expect(server.commands("update_subscription")).toHaveLength(1);
     expect(client.counters.commandTimeouts).toBe(0);
     expect(client.counters.disconnects).toBe(0);
@@ -98,16 +84,13 @@ describe("a command reply is known by the correlation id it echoes", () => {
     };
     server = await new RawServer(answer).listen();
     const clock = new SimClock(0);
-    client = new GatewayClient({
-      url: server.url,
-      gateway: "market",
-      apiKey: "k",
-      clock,
-      random: () => 0.5,
-      timing: { pingIntervalMs: 1_000, silenceTimeoutMs: 30_000, commandTimeoutMs: 2_000 },
+    client = rawClient(server.url, clock, {
+      pingIntervalMs: 1_000,
+      silenceTimeoutMs: 30_000,
+      commandTimeoutMs: 2_000,
     });
     await client.start();
-    await run(clock, 1_500);
+    await runClock(clock, 1_500);
     expect(client.counters.pongs).toBe(1);
     expect(client.counters.malformed.unknown_type).toBe(2);
     expect(client.counters.framesByType.other).toBeUndefined();

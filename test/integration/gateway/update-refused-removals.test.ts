@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import { GatewayClient } from "../../../src/gateway/client.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
 import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
-import { settle } from "./harness.js";
-import { type Answer, RawServer } from "./raw-server.js";
+import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
 
 /*
  * update_subscription is all or nothing (the mock's, and the only safe reading of the spec, which
@@ -62,29 +61,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(clock: SimClock, ms: number, step = 100): Promise<void> {
-  for (let t = 0; t < ms; t += step) {
-    clock.advanceBy(step);
-    await settle(3);
-  }
-}
+const run = (clock: SimClock, ms: number): Promise<void> => runClock(clock, ms, 100);
 
 async function started(answer: Answer) {
   server = await new RawServer(answer).listen();
   const clock = new SimClock(0);
-  const c = new GatewayClient({
-    url: server.url,
-    gateway: "market",
-    apiKey: "k",
-    clock,
-    random: () => 1,
-    timing: {
-      pingIntervalMs: 60_000,
-      silenceTimeoutMs: 120_000,
-      backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
-    },
-    limits: { maxIdsPerSubscription: CAP },
-  });
+  const timing = {
+    pingIntervalMs: 60_000,
+    silenceTimeoutMs: 120_000,
+    backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
+  };
+  const c = rawClient(server.url, clock, timing, { random: () => 1, limits: { maxIdsPerSubscription: CAP } });
   client = c;
   const rejected: RejectedIds[] = [];
   const restored: RestoredIds[] = [];
