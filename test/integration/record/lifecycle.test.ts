@@ -5,9 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import { type RecordedFrame, RecordedWriter } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { recordIo } from "./record-io.js";
+import { readAll, recordIo } from "./record-io.js";
 
 /*
  * review17-rec: `mm backtest --data` acts on recorded condition_lifecycle frames (market_paused,
@@ -28,12 +28,6 @@ afterEach(async () => {
 });
 
 const BANDS = { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } };
-
-async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
-  const recs: RecordedFrame[] = [];
-  for (const f of files) for await (const r of readRecorded(f)) recs.push(r);
-  return recs;
-}
 
 /** Records the first open market while `act` runs; returns the summary and the frames. */
 async function recordWhile(args: string[], act: (m: ReturnType<typeof market>) => Promise<void>) {

@@ -5,9 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import { RecordedWriter } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { recordIo } from "./record-io.js";
+import { readAll, recordIo } from "./record-io.js";
 
 /*
  * s18 recfix: the trade prints (token_trade_matches) made while the recorder's connection was
@@ -24,12 +24,6 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
-  const recs: RecordedFrame[] = [];
-  for (const f of files) for await (const r of readRecorded(f)) recs.push(r);
-  return recs;
-}
 
 describe("mm record: prints lost to a reconnect", () => {
   it("are marked per token (from the link's last frame to the resubscribe) and listed by the replay", async () => {

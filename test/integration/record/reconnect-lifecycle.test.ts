@@ -7,9 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { recordIo } from "./record-io.js";
+import { readAll, recordIo } from "./record-io.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-rev-rec-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,12 +17,6 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
-  const recs: RecordedFrame[] = [];
-  for (const f of files) for await (const r of readRecorded(f)) recs.push(r);
-  return recs;
-}
 
 describe("mm record: lifecycle across a reconnect (review17 r3b)", () => {
   it("a market that reopened while the recorder was reconnecting is open in the recording after it", async () => {

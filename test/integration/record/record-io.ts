@@ -1,3 +1,4 @@
+import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import type { Mock } from "../gateway/harness.js";
 
 /** The CliIo of an in-process `mm record` against `mock`, run in `cwd`: what it prints is kept. */
@@ -16,4 +17,11 @@ export function recordIo(mock: Mock, cwd: string) {
     cwd,
   };
   return { io, out, err };
+}
+
+/** Every frame of the recorded `files`, in file order. */
+export async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
+  const all: RecordedFrame[] = [];
+  for (const f of files) for await (const rec of readRecorded(f)) all.push(rec);
+  return all;
 }

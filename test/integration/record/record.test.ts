@@ -8,7 +8,7 @@ import { ConfigError } from "../../../src/config/errors.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { isBookEvent } from "../../../src/gateway/market-data-feed.js";
 import { parseEventFrame } from "../../../src/gateway/schema/events.js";
-import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
+import type { RecordedFrame } from "../../../src/recorded/format.js";
 import {
   churn,
   keyIdOf,
@@ -20,6 +20,7 @@ import {
   until,
   venueWire,
 } from "../gateway/harness.js";
+import { readAll } from "./record-io.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-record-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -51,12 +52,6 @@ const envFor = (m: Mock): NodeJS.ProcessEnv => ({
   MM_EXCHANGE_WS_URL: m.wsUrl,
   MM_LOG_LEVEL: "warn",
 });
-
-async function readAll(files: readonly string[]): Promise<RecordedFrame[]> {
-  const all: RecordedFrame[] = [];
-  for (const f of files) for await (const rec of readRecorded(f)) all.push(rec);
-  return all;
-}
 
 /** Runs `mm record` in process until `act` is done, then aborts it; returns exit code, summary, output. */
 async function recordWhile(
