@@ -3,12 +3,12 @@ import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { packageRoot } from "../../../src/config/paths.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { GatedDisk } from "./gated-disk.js";
 import { recordIo } from "./record-io.js";
 
 /*
@@ -27,22 +27,6 @@ afterEach(async () => {
   await mock?.close();
   mock = undefined;
 });
-
-/** A disk that takes nothing until released, then everything (a slow disk catching up). */
-class GatedDisk extends Writable {
-  readonly chunks: Buffer[] = [];
-  #held: (() => void)[] = [];
-  #open = false;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.chunks.push(chunk);
-    if (this.#open) done();
-    else this.#held.push(done);
-  }
-  release(): void {
-    this.#open = true;
-    for (const done of this.#held.splice(0)) done();
-  }
-}
 
 /** An in-process `mm record` on `disk`, its signals emitted on the returned emitter. */
 async function recording(disk: GatedDisk, out: string) {

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { GatedDisk } from "./gated-disk.js";
 import { recordIo } from "./record-io.js";
 
 /*
@@ -25,27 +25,11 @@ afterEach(async () => {
   mock = undefined;
 });
 
-/** A disk that takes nothing until released. */
-class StalledDisk extends Writable {
-  readonly chunks: Buffer[] = [];
-  #held: (() => void)[] = [];
-  #open = false;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.chunks.push(chunk);
-    if (this.#open) done();
-    else this.#held.push(done);
-  }
-  release(): void {
-    this.#open = true;
-    for (const done of this.#held.splice(0)) done();
-  }
-}
-
 describe("mm record on a stalled disk", () => {
   it("stops at the buffer limit with an error, then writes everything it accepted; exit 1", async () => {
     mock = await startMock();
     const m = market(mock);
-    const disk = new StalledDisk();
+    const disk = new GatedDisk();
     const { io, out, err } = recordIo(mock, root);
     const ac = new AbortController();
     const cmd = createRecordCommand({ signal: ac.signal, openSink: () => disk });
