@@ -42,7 +42,14 @@ const delta = (seq: number, size: string, tsMs: number) => ({
   data: { ...common, seq, prevSeq: seq - 1, changes: [{ side: "buy", price: "0.49", size }], tsMs },
 });
 const status = { conditionId: GEN_CONDITION, status: "OPEN", tsMs: T0 };
-const rest = { type: "market_status", sid: "rest", via: "GET", channel: "condition_lifecycle", id: GEN_CONDITION, data: status };
+const rest = {
+  type: "market_status",
+  sid: "rest",
+  via: "GET",
+  channel: "condition_lifecycle",
+  id: GEN_CONDITION,
+  data: status,
+};
 const carried = { ...rest, sid: "carry", via: "rotation" };
 
 async function write(path: string, recs: [number, Record<string, unknown>][]): Promise<void> {
