@@ -22,18 +22,25 @@ interface Seen {
 interface Followed {
   /** The latest frame, and the ones still queued after it. */
   frames: Seen[];
-  /** The latest market_resolved (only it carries the payouts), and queued ones after it. */
-  resolved: Seen[];
+  /**
+   * The latest frame the state hangs on, and queued ones after it: a market's latest
+   * market_resolved (only it carries the payouts), the platform's latest platform_status with a
+   * boolean `frozen` (the spec's platform_status is a passthrough whose `frozen` is optional, and a
+   * frame without it, an eta or reason update, says nothing of the freeze).
+   */
+  anchor: Seen[];
 }
 
 /**
  * The lifecycle state a recording has written so far, to carry into each rotated file: without it
  * a file replayed alone would quote a market paused, resolved or frozen in an earlier file. Sees
  * every frame the writer accepts, in order (`accepted`); keeps, per market and for the platform,
- * the last valid lifecycle frame and the last `market_resolved` (a later status read must not lose
- * the payouts). `heads(written)` gives, at a rotation, the state as of the first `written` frames
- * (those in the earlier files: frames still queued land in the new file after its head), as copies
- * marked `"sid": CARRIED_SID, "via": CARRIED_VIA`: the resolution first, then the last frame.
+ * the last valid lifecycle frame and the last one the state hangs on: a market's `market_resolved`
+ * (a later status read must not lose the payouts), the platform's `platform_status` with a boolean
+ * `frozen` (a later update without it must not lose the freeze). `heads(written)` gives, at a
+ * rotation, the state as of the first `written` frames (those in the earlier files: frames still
+ * queued land in the new file after its head), as copies marked `"sid": CARRIED_SID, "via":
+ * CARRIED_VIA`: that frame first, then the last frame when it is another.
  * Frames of other types cost a set lookup; lifecycle ones, rare, are parsed (a frame the replay's
  * parser would refuse is not carried).
  * @example
@@ -56,27 +63,28 @@ export class LifecycleCarry {
     if (key === undefined) return;
     let f = this.#followed.get(key.toLowerCase());
     if (f === undefined) {
-      f = { frames: [], resolved: [] };
+      f = { frames: [], anchor: [] };
       this.#followed.set(key.toLowerCase(), f);
     }
     const seen = { index, frame };
     f.frames.push(seen);
-    if (e.type === "market_resolved") f.resolved.push(seen);
+    if (e.type === "market_resolved" || (e.type === "platform_status" && e.frozen !== undefined))
+      f.anchor.push(seen);
   }
 
   /**
    * The frames to write at the head of a new file that follows the first `written` frames accepted:
-   * per market and the platform, its last resolution and its last lifecycle frame among them.
+   * per market and the platform, its last resolution (the platform: its last frame saying
+   * `frozen`) and its last lifecycle frame among them.
    */
   heads(written: number): MarketFrame[] {
     const out: MarketFrame[] = [];
     for (const f of this.#followed.values()) {
       f.frames = settled(f.frames, written);
-      f.resolved = settled(f.resolved, written);
+      f.anchor = settled(f.anchor, written);
       const last = f.frames[0];
-      const resolved = f.resolved[0];
-      if (resolved !== undefined && resolved.index < written && resolved !== last)
-        out.push(carried(resolved.frame));
+      const anchor = f.anchor[0];
+      if (anchor !== undefined && anchor.index < written && anchor !== last) out.push(carried(anchor.frame));
       if (last !== undefined && last.index < written) out.push(carried(last.frame));
     }
     return out;

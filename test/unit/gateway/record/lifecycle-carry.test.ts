@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { LifecycleMemory } from "../../../../src/backtest/sim/lifecycle.js";
 import { LifecycleCarry } from "../../../../src/gateway/record/lifecycle-carry.js";
 import { RotatingWriter } from "../../../../src/gateway/record/rotating-writer.js";
+import { parseEventFrame } from "../../../../src/gateway/schema/events.js";
 import { type MarketFrame, type RecordedFrame, readRecorded } from "../../../../src/recorded/format.js";
 import { SetClock } from "../../../support/set-clock.js";
 
@@ -33,13 +35,14 @@ const status = (c: string, s: string) => ({
 });
 const resolved = (c: string) =>
   lifecycle("market_resolved", c, { resolution: "YES", payouts: { "0": "1", "1": "0" } });
-const platform = (frozen: boolean): MarketFrame => ({
+const platformData = (data: Record<string, unknown>): MarketFrame => ({
   type: "platform_status",
   sid: 4,
   channel: "system",
   id: "platform_status",
-  data: { frozen },
+  data,
 });
+const platform = (frozen: boolean): MarketFrame => platformData({ frozen });
 const book: MarketFrame = { type: "book_delta", sid: 1, channel: "token_book", id: "7", data: {} };
 const carried = (f: MarketFrame) => ({ ...f, sid: "carry", via: "rotation" });
 
@@ -70,6 +73,37 @@ describe("LifecycleCarry", () => {
     expect(c.heads(2)).toEqual([carried(paused(A))]); // the OPEN and the resolution go into the new file
     expect(c.heads(3)).toEqual([carried(status(A, "OPEN"))]);
     expect(c.heads(4)).toEqual([carried(resolved(A))]);
+  });
+
+  /*
+   * review18 r2-replay: the spec's platform_status is a passthrough whose `frozen` is optional (the
+   * parser and the replay take a frame without it as saying nothing of the freeze). The carry kept
+   * the platform's LAST frame whatever it held: a freeze followed by an eta update was carried as
+   * the update alone, and a rotated file replayed alone quoted through the freeze.
+   */
+  it("carries the platform's last frame saying `frozen` before a later update without it", () => {
+    const c = new LifecycleCarry();
+    const freeze = platformData({ frozen: true, reason: "maintenance" });
+    const eta = platformData({ reason: "maintenance", etaUnfreeze: "2026-06-01T01:00:00Z" });
+    for (const f of [freeze, book, eta]) c.accepted(f);
+    const heads = c.heads(3);
+    expect(heads).toEqual([carried(freeze), carried(eta)]);
+    // What a rotated file replayed alone acts on: a carried frame the replay's memory calls new.
+    const memory = new LifecycleMemory();
+    const frozen: boolean[] = [];
+    for (const f of heads) {
+      const parsed = parseEventFrame(f as unknown as Record<string, unknown>, "market");
+      if ("rejected" in parsed) continue;
+      const e = parsed.event;
+      if (!memory.adds(e)) continue;
+      memory.note(e);
+      if (e.type === "platform_status" && e.frozen !== undefined) frozen.push(e.frozen);
+    }
+    expect(frozen).toEqual([true]);
+    // A later frame saying `frozen` replaces both.
+    const thaw = platformData({ frozen: false });
+    c.accepted(thaw);
+    expect(c.heads(4)).toEqual([carried(thaw)]);
   });
 
   it("carries no frame the replay's parser would refuse, and never a carried one", () => {
