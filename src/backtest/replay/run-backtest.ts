@@ -164,6 +164,9 @@ async function replay(
   while (next.done !== true) {
     for (const rec of next.value) {
       if (missed.take(rec.frame)) continue; // the recorder's mark, not a frame of the market
+      // A carried frame repeating what the replay acted on moves neither the clock nor the gaps:
+      // it has the recvTs of its file's first frame, which may be a skipped mark after a silence.
+      if (session.skipsCarried(rec.frame)) continue;
       const t = Math.max(rec.recvTs, session.clock.now());
       await session.pump.advanceTo(t);
       session.marketFrame(rec.frame);

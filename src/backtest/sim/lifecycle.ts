@@ -2,7 +2,8 @@ import { payoutMicro } from "../../core/payout.js";
 import { MARKET_STATUSES, type MarketStatus, SETTLED_MARKET_STATUSES } from "../../core/types.js";
 import type { Engine } from "../../engine/engine-api.js";
 import { lifecycleStatus } from "../../gateway/lifecycle-status.js";
-import type { ChannelEvent } from "../../gateway/schema/events.js";
+import { type ChannelEvent, parseEventFrame } from "../../gateway/schema/events.js";
+import { CARRIED_SID } from "../../recorded/format.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { MarketSetup } from "./markets.js";
 
@@ -64,6 +65,16 @@ export class LifecycleMemory {
     if (s === undefined) return true;
     const known = this.#markets.get(s.conditionId.toLowerCase());
     return known === undefined || known.status !== s.status || (s.payouts !== undefined && !known.paid);
+  }
+
+  /**
+   * Whether `frame` is a carried frame (CARRIED_SID) that adds nothing to the state known: the
+   * replay skips it, counted nowhere. One the parser refuses is not (counted as refused).
+   */
+  repeats(frame: Record<string, unknown>): boolean {
+    if (frame.sid !== CARRIED_SID) return false;
+    const parsed = parseEventFrame(frame, "market");
+    return !("rejected" in parsed) && !this.adds(parsed.event);
   }
 
   /** `e` was acted on. */

@@ -62,10 +62,7 @@ export interface FeedCounters {
   readonly rejected: Map<string, number>;
   /** Snapshots the simulated exchange served on the tracker's requests. */
   snapshotsServed: number;
-  /**
-   * Recorded snapshots that restart their token's sequence (see `restarts`): each reaches
-   * the tracker as the snapshot of a new subscription.
-   */
+  /** Recorded snapshots restarting their token's sequence (`restarts`): each a new subscription's. */
   resubscribed: number;
   /** Carried frames (CARRIED_SID) acted on: also in `frames`; the others are counted nowhere. */
   carried: number;
@@ -213,15 +210,17 @@ export class SimSession {
     await this.pump.until(this.engine.start(), 600_000);
   }
 
+  /** Whether `marketFrame` skips `frame`: a carried frame repeating what the replay acted on. */
+  skipsCarried(frame: Record<string, unknown>): boolean {
+    return this.#lifecycle.repeats(frame);
+  }
+
   /** One /ws/market frame, acting at the exchange now and reaching the engine a feed latency later. */
   marketFrame(frame: Record<string, unknown>): void {
     const c = this.counters;
+    if (this.#lifecycle.repeats(frame)) return; // a carried state the replay knows: counted nowhere
     const parsed = parseEventFrame(frame, "market");
-    if (frame.sid === CARRIED_SID && !("rejected" in parsed)) {
-      // The state an earlier file left, repeated at a rotated file's head: acted on only when new.
-      if (!this.#lifecycle.adds(parsed.event)) return;
-      c.carried++;
-    }
+    if (frame.sid === CARRIED_SID && !("rejected" in parsed)) c.carried++;
     c.frames++;
     if ("rejected" in parsed) {
       c.rejected.set(parsed.rejected, (c.rejected.get(parsed.rejected) ?? 0) + 1);

@@ -44,4 +44,20 @@ describe("LifecycleMemory", () => {
     expect(m.adds(platform(true))).toBe(false);
     expect(m.adds(platform(false))).toBe(true);
   });
+
+  it("repeats: a carried frame the replay knows (skipped before any accounting); never a recorded one", () => {
+    const m = new LifecycleMemory();
+    const frame = (sid: unknown, frozen: unknown) => ({
+      type: "platform_status",
+      sid,
+      channel: "system",
+      id: "platform_status",
+      data: { frozen },
+    });
+    expect(m.repeats(frame("carry", true))).toBe(false); // new: acted on
+    m.note(platform(true));
+    expect(m.repeats(frame("carry", true))).toBe(true);
+    expect(m.repeats(frame(4, true))).toBe(false); // a recorded frame is never skipped as carried
+    expect(m.repeats(frame("carry", "yes"))).toBe(false); // refused by the parser: counted as refused
+  });
 });

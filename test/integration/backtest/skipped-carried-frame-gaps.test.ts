@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { RecordedWriter } from "../../../src/recorded/format.js";
-import { GEN_CONDITION, GEN_TOKEN } from "../backtest/support/recording.js";
+import { GEN_CONDITION, GEN_TOKEN } from "./support/recording.js";
 
 /*
  * review18 r2-replay: README — replaying the whole directory, the carried frames "are skipped,
@@ -17,7 +17,8 @@ import { GEN_CONDITION, GEN_TOKEN } from "../backtest/support/recording.js";
  * the mark before its clock and gap accounting, but a skipped carried frame still moves both
  * (run-backtest.ts: advanceTo, gaps.add, endMs): the silence is cut at the carried frames' time,
  * so data.gaps ends at the mark, not at the next frame of the market, and differs from the
- * directory replayed without the carried frames.
+ * directory replayed without the carried frames. Fixed: a carried frame the session skips
+ * (SimSession.skipsCarried) is skipped before that accounting, as the mark is.
  */
 
 const root = mkdtempSync(join(tmpdir(), "mm-review-carry-gap-"));
@@ -88,7 +89,7 @@ async function dir(name: string, withCarry: boolean): Promise<string> {
 }
 
 describe("a carried frame skipped in a directory replay", () => {
-  it("moves no figure when the rotated file starts with a prints_missed mark", async () => {
+  it("moves neither the clock nor data.gaps when the rotated file starts with a prints_missed mark", async () => {
     const config = parseReplayConfig([
       { strategy: { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } } },
     ]);
