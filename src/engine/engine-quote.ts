@@ -87,7 +87,7 @@ export function quoteToken(core: EngineCore, tokenId: string): readonly Intent[]
     slot.memo.remember(inputs, step.reads, step.decisions, step.judged, step.demand);
     // Its quotes may change with time alone: stepped again on the requote timer.
     if (slot.memo.timeBound) core.requoteTimer.want();
-  } else slot.memo.forget();
+  } else slot.memo.forget(step.failed ? 0 : step.reads);
   return step.intents;
 }
 

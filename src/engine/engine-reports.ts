@@ -38,7 +38,8 @@ import type { SignFailures } from "./sign-failures.js";
  * resting at a stale price while the bot quotes anew beside it: the halt stops the placements, and
  * the cancels and reconciles that resolve the ambiguity go on (README "Risk limits").
  * A token whose last step held a placement back until its live orders are answered
- * (engine-in-flight.ts) is requoted on any answer about its orders.
+ * (engine-in-flight.ts) is requoted on any answer about its orders; one whose last step read the
+ * clock and sent intents, on a cancel's answer too (it is on no requote timer meanwhile).
  * Orphan cancels (orders the store does not track) feed the log and the listener, and a failed or
  * ambiguous one counts towards the error rate as any cancel does.
  * `waiters` resolves callers waiting for a cancel-all (start-up and shutdown).
@@ -82,8 +83,11 @@ export function handleQueueReport(
         const doubted = core.store.get(intent.clientOrderId)?.cancelDoubted === true;
         applyCancelOutcome(core.store, intent.clientOrderId, { ok: true }, now);
         // The replacement a cancel-replace held back (engine-in-flight.ts), or that waited for the
-        // cancel of an order whose cancel once failed (order-manager-diff.ts), can go now.
-        if (doubted) core.requote(intent.tokenId);
+        // cancel of an order whose cancel once failed (order-manager-diff.ts), can go now. A token
+        // whose last step read the clock and sent intents is on no requote timer until a step is
+        // remembered: its cancel's answer steps it (QuoteMemo.clockedUnremembered).
+        if (doubted || core.tokens.get(intent.tokenId)?.memo.clockedUnremembered === true)
+          core.requote(intent.tokenId);
         else requoteIfAwaiting(core, intent.tokenId, core.store.get(intent.clientOrderId)?.side);
       } else if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
         const eff = applyCancelOutcome(

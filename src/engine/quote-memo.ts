@@ -328,10 +328,24 @@ export class QuoteMemo {
     return (this.#reads & VOL) !== 0 && volatility() !== m.volatility;
   }
 
-  /** Forgets the step (it sent intents, or its strategy failed). */
-  forget(): void {
+  /**
+   * Forgets the step (it sent intents, or its strategy failed); `reads`: what the strategy of a step
+   * that sent intents read (0 for a failed one: nothing steps a throwing strategy again on its own).
+   */
+  forget(reads = 0): void {
     this.#in = undefined;
+    this.#reads = reads;
     this.decisions = undefined;
+  }
+
+  /**
+   * Whether the last step read the clock and sent intents (nothing remembered): the timer steps no
+   * such token, so the answer that ends one of its orders does (engine-reports.ts). A step that only
+   * cancelled has no other answer to be stepped by in a replay, where our own cancel never comes back
+   * as a book delta: its other side would stay at that step's time until the next market frame.
+   */
+  get clockedUnremembered(): boolean {
+    return this.#in === undefined && (this.#reads & TIME) !== 0;
   }
 }
 

@@ -17,9 +17,12 @@ import type { TokenTable } from "./engine-tokens.js";
  * that read the clock or σ is remembered (`want`), and lapses once no token's remembered step did,
  * so a bands-only engine has no timer at all (backtests of it fire exactly the timers they did).
  * A token whose last step sent intents, or whose strategy threw, has no remembered step and is not
- * stepped here: the answers to what it sent step it (and the step after them is remembered), while
- * a placement refused outright waits for the next event, as it always did — re-sending it every
- * period would feed the error-rate halt, and a throwing strategy would log an error every period.
+ * stepped here: the answers to what it sent step it (and the step after them is remembered) — an
+ * accepted placement always, a cancel's answer when that step read the clock (in a replay our own
+ * cancel never comes back as a book delta, so a step that only cancelled would otherwise leave the
+ * token off the timer: QuoteMemo.clockedUnremembered) — while a placement refused outright waits for
+ * the next event, as it always did — re-sending it every period would feed the error-rate halt, and
+ * a throwing strategy would log an error every period.
  * One timer for the whole engine, on the injected Clock: deterministic on a SimClock.
  */
 export class RequoteTimer {

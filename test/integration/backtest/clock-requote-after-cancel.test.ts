@@ -8,7 +8,7 @@ import type { DesiredQuote } from "../../../src/core/trading.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { configureStrategy } from "../../../strategies/registry.js";
 import type { Strategy } from "../../../strategies/types.js";
-import { T0, writeSteps } from "../backtest/support/crafted.js";
+import { T0, writeSteps } from "./support/crafted.js";
 
 /*
  * review18 r2-replay: the time-driven requote steps only tokens whose last step was remembered
@@ -24,9 +24,12 @@ import { T0, writeSteps } from "../backtest/support/crafted.js";
  * The strategy here reads the clock: bid 0.41 + 0.01 per 10 s elapsed, ask 0.59 only before 15 s.
  * The book never moves from 0 to 60 s. At 15 s the step cancels the ask alone (the bid is 0.42
  * before and after); at 20 s and 30 s the bid should move to 0.43 and 0.44.
+ * Fixed: the answer ending an order of a token whose last step read the clock and sent intents
+ * steps it (QuoteMemo.clockedUnremembered, engine-reports.ts), and the step it remembers re-arms
+ * the timer.
  */
 
-const dir = mkdtempSync(join(tmpdir(), "mm-review-requote-cancel-"));
+const dir = mkdtempSync(join(tmpdir(), "mm-clock-requote-cancel-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const clocked: Strategy<null> = {
