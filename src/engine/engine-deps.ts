@@ -136,7 +136,7 @@ export interface EngineOptions {
    */
   readonly marketRecheckMs?: number;
   /**
-   * Period of the time-driven requote, ms: tokens whose last quoting step read the clock or σ are
+   * Period of the time-driven requote, ms: tokens whose last quoting step read the clock are
    * stepped again this often without an event (requote-timer.ts); 0 = on events alone. Default 1 000.
    */
   readonly requoteIntervalMs?: number;

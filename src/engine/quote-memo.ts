@@ -309,23 +309,21 @@ export class QuoteMemo {
   }
 
   /**
-   * Whether the remembered step read the clock or σ: time alone may change what it would quote,
-   * with no event to say so (requote-timer.ts).
+   * Whether the remembered step read the clock: time alone may change what it would quote, with no
+   * event to say so (requote-timer.ts). Not σ: the estimator has no decay in time and moves only
+   * with a book frame (strategies/volatility.ts), which steps the token anyway.
    */
   get timeBound(): boolean {
-    return this.#in !== undefined && (this.#reads & (TIME | VOL)) !== 0;
+    return this.#in !== undefined && (this.#reads & TIME) !== 0;
   }
 
   /**
-   * Whether time alone moved what the remembered step read — the clock time, when it read it, or σ
-   * (`volatility`, asked only then): a step now would run rather than be skipped. False when
-   * nothing is remembered.
+   * Whether time alone moved what the remembered step read (the clock time, when it read it): a
+   * step now would run rather than be skipped. False when nothing is remembered.
    */
-  movedBy(nowMs: number, volatility: () => number | undefined): boolean {
+  movedBy(nowMs: number): boolean {
     const m = this.#in;
-    if (m === undefined) return false;
-    if ((this.#reads & TIME) !== 0 && nowMs !== m.nowMs) return true;
-    return (this.#reads & VOL) !== 0 && volatility() !== m.volatility;
+    return m !== undefined && (this.#reads & TIME) !== 0 && nowMs !== m.nowMs;
   }
 
   /**

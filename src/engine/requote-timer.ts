@@ -1,4 +1,3 @@
-import { sigma } from "../../strategies/volatility.js";
 import type { Clock, TimerId } from "../core/clock.js";
 import type { TokenTable } from "./engine-tokens.js";
 
@@ -7,14 +6,17 @@ import type { TokenTable } from "./engine-tokens.js";
  * fills, order answers, state changes — but a strategy that reads the clock (avellaneda-stoikov's
  * T − t to a market's close) quotes something else as time passes on a quiet book, with no event to
  * say so: its quotes would go stale in time until the next one. Every `intervalMs`, each token
- * whose last step read the clock or σ (its QuoteMemo says so) and for which that input has moved
- * since is stepped again; the step runs the strategy at the current time, and the order manager's
+ * whose last step read the clock (its QuoteMemo says so) is stepped again at the new time; the step runs the strategy at the current time, and the order manager's
  * tolerance decides whether its quotes moved enough to be sent (most such steps send nothing).
+ * σ alone does not bind a token to the timer: the estimator has no decay in time and moves only on
+ * a book frame (strategies/volatility.ts), and every book frame steps its token, so a step that read
+ * σ but not the clock (A–S with horizonSeconds and an estimated σ) would fire the timer every
+ * period without ever stepping the token.
  *
  * Only tokens whose memo would not hold are stepped: a memo hit reports the remembered step's risk
  * decisions to the listener again, so stepping a token that read neither (bands) would count its
  * decisions anew for nothing. No such token ever arms the timer either: it is set only when a step
- * that read the clock or σ is remembered (`want`), and lapses once no token's remembered step did,
+ * that read the clock is remembered (`want`), and lapses once no token's remembered step did,
  * so a bands-only engine has no timer at all (backtests of it fire exactly the timers they did).
  * A token whose last step sent intents, or whose strategy threw, has no remembered step and is not
  * stepped here: the answers to what it sent step it (and the step after them is remembered) — an
@@ -41,7 +43,7 @@ export class RequoteTimer {
     this.#requote = requote;
   }
 
-  /** A step that read the clock or σ was remembered: the timer runs (if not already set). */
+  /** A step that read the clock was remembered: the timer runs (if not already set). */
   want(): void {
     if (this.#timer !== undefined || this.#stopped || this.#intervalMs <= 0) return;
     this.#timer = this.#clock.setTimer(this.#intervalMs, () => this.#fire());
@@ -62,7 +64,7 @@ export class RequoteTimer {
       const memo = slot.memo;
       if (!memo.timeBound) continue;
       bound = true;
-      if (memo.movedBy(now, () => sigma(slot.vol))) this.#requote(slot.market.tokenId);
+      if (memo.movedBy(now)) this.#requote(slot.market.tokenId);
     }
     // Steps that send quotes forget their memo until the answers' steps remember one again (which
     // calls want): tokens still bound keep the period meanwhile.

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Clock } from "../../../src/core/clock.js";
+import type { SimClock } from "../../../src/core/sim-clock.js";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
 import { BANDS, Harness, T0 } from "./support/harness.js";
@@ -6,7 +8,7 @@ import { BANDS, Harness, T0 } from "./support/harness.js";
 /*
  * engine.requoteIntervalMs: quoting steps run on events, but a strategy that reads the clock quotes
  * something else as time passes on a quiet book. Every interval, the tokens whose last step read the
- * clock (or σ) are stepped again; the others are not touched (requote-timer.ts).
+ * clock are stepped again; the others are not touched (requote-timer.ts).
  */
 
 interface Watched extends ConfiguredStrategy {
@@ -42,12 +44,34 @@ const AS = {
   params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0005) },
 };
 
-async function started(strategy: Watched, requoteIntervalMs: number, risk?: unknown) {
+/** The engine's timers set with a delay of `ms` (the requote timer's period), over the harness's clock. */
+function timersOf(ms: number): { clock: (c: SimClock) => Clock; set: () => number } {
+  let set = 0;
+  return {
+    clock: (c) => ({
+      now: () => c.now(),
+      setTimer: (delayMs, fn) => {
+        if (delayMs === ms) set++;
+        return c.setTimer(delayMs, fn);
+      },
+      cancelTimer: (id) => c.cancelTimer(id),
+    }),
+    set: () => set,
+  };
+}
+
+async function started(
+  strategy: Watched,
+  requoteIntervalMs: number,
+  risk?: unknown,
+  engineClock?: (c: SimClock) => Clock,
+) {
   const h = new Harness({
     configured: strategy,
     closesAt: () => T0 + 60_000,
     options: { requoteIntervalMs },
     ...(risk === undefined ? {} : { risk }),
+    ...(engineClock === undefined ? {} : { engineClock }),
   });
   strategy.now = () => h.clock.now();
   const [yes] = h.tokens();
@@ -121,6 +145,28 @@ describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
     expect(s.at.length).toBe(calls);
     // Not even stepped into the memo, which would report the step's clip decisions again.
     expect(h.events.length).toBe(events);
+  });
+
+  /*
+   * review18 r2-replay: σ has no decay in time and moves only on a book frame, which steps its token
+   * anyway; a step that read σ but not the clock (A–S with horizonSeconds and an estimated σ) armed
+   * the timer, which then fired every period for the whole run without ever stepping the token.
+   */
+  it("is never armed by a strategy that read σ but not the clock", async () => {
+    const s = watched(BANDS, (ctx) => ctx.volatility);
+    const timers = timersOf(777);
+    const { h, yes } = await started(s, 777, undefined, timers.clock);
+    await h.run(20_000);
+    // A book change (σ's only mover) steps the token by itself, and still arms nothing.
+    const calls = s.at.length;
+    h.crowdQuote(yes, "0.41", "0.60");
+    await h.run(20_000);
+    expect(s.at.length).toBeGreaterThan(calls);
+    expect(timers.set()).toBe(0);
+    // Control: A–S without horizonSeconds reads the clock and arms it.
+    const as = timersOf(777);
+    await started(watched(AS), 777, undefined, as.clock);
+    expect(as.set()).toBeGreaterThan(0);
   });
 
   it("stops with the engine", async () => {
