@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalRecorder } from "../../../src/journal/recorder.js";
-import { readRestore } from "../../../src/journal/restore.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
-import { memoryLogger } from "../../integration/daemon/support.js";
-import { Harness, settle } from "../engine/support/harness.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { settle } from "../engine/support/harness.js";
+import { journaledHarness } from "./support-running.js";
 
 /*
  * review18 r2-exec. The usual ambiguous placement that reached the book is a timeout: the order
@@ -33,19 +28,7 @@ function ambiguousOutcome(): PlaceOrderOutcome {
  * HTTP answer is lost.
  */
 async function filledThenLost(extra: number) {
-  const db = openJournalDb(journalPath());
-  const writer = new JournalWriter(db);
-  let rec: JournalRecorder | undefined;
-  const h = new Harness({ onEvent: (e) => rec?.onEvent(e) });
-  const run = writer.beginRun({ account: ACCOUNT, session: "t1", atMs: h.clock.now(), tokens: [] });
-  rec = new JournalRecorder({
-    writer,
-    run,
-    clock: h.clock,
-    logger: memoryLogger("error").logger,
-    snapshotIntervalMs: 0,
-  });
-  rec.attach(h.engine);
+  const { h, db, restoreNow } = journaledHarness();
   const [yes] = h.tokens();
   h.crowdQuote(yes, "0.48", "0.52");
   await h.engine.start();
@@ -70,12 +53,6 @@ async function filledThenLost(extra: number) {
   const fill = h.eventsOf("fill").find((e) => e.fill.clientOrderId === cid);
   expect(fill?.source).toBe("stream");
   expect(h.eventsOf("place_outcome").find((e) => e.intent.clientOrderId === cid)?.outcome).toBe("ambiguous");
-  const restoreNow = () =>
-    readRestore(
-      db,
-      ACCOUNT,
-      writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] }),
-    );
   return { h, db, cid, orderId: fill?.fill.orderId, restoreNow };
 }
 

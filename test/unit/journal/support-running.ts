@@ -9,13 +9,10 @@ import { ambiguousBid } from "../engine/support/harness-records.js";
 import { ACCOUNT, journalPath } from "./support.js";
 
 /**
- * A started Harness journaling into a real SQLite file, whose next placement is answered ambiguously
- * (`place.reaching`: it reached the venue, and no reconcile ran yet: ambiguousBid).
+ * A Harness journaling into a real SQLite file (run "t1"); `restoreNow()` is what restore offers a
+ * run starting now (this one killed): the unanswered placements and resting orders.
  */
-export async function journaledRun(
-  search?: (ids: readonly string[]) => ClientIdSearch | undefined,
-  place: { reaching?: boolean } = {},
-) {
+export function journaledHarness() {
   const db = openJournalDb(journalPath());
   const writer = new JournalWriter(db);
   let rec: JournalRecorder | undefined;
@@ -29,15 +26,26 @@ export async function journaledRun(
     snapshotIntervalMs: 0,
   });
   rec.attach(h.engine);
+  const restoreNow = () => {
+    const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });
+    return readRestore(db, ACCOUNT, next);
+  };
+  return { h, db, restoreNow };
+}
+
+/**
+ * A started Harness journaling into a real SQLite file, whose next placement is answered ambiguously
+ * (`place.reaching`: it reached the venue, and no reconcile ran yet: ambiguousBid).
+ */
+export async function journaledRun(
+  search?: (ids: readonly string[]) => ClientIdSearch | undefined,
+  place: { reaching?: boolean } = {},
+) {
+  const { h, db, restoreNow } = journaledHarness();
   if (search !== undefined) {
     const real = h.exchange.ordersByClientId.bind(h.exchange);
     h.exchange.ordersByClientId = async (ids, window, resume) => search(ids) ?? real(ids, window, resume);
   }
   const cid = await ambiguousBid(h, place);
-  /** What restore offers a run starting now (this one killed): the unanswered placements and resting orders. */
-  const restoreNow = () => {
-    const next = writer.beginRun({ account: ACCOUNT, session: "t2", atMs: h.clock.now(), tokens: [] });
-    return readRestore(db, ACCOUNT, next);
-  };
   return { h, db, cid, restoreNow };
 }
