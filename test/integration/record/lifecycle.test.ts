@@ -6,8 +6,8 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { type RecordedFrame, RecordedWriter } from "../../../src/recorded/format.js";
-import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { readAll, recordIo } from "./record-io.js";
+import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
+import { readAll, recordIo, startRecording } from "./record-io.js";
 
 /*
  * review17-rec: `mm backtest --data` acts on recorded condition_lifecycle frames (market_paused,
@@ -34,13 +34,8 @@ async function recordWhile(args: string[], act: (m: ReturnType<typeof market>) =
   mock = await startMock();
   const m = market(mock);
   churn(mock, m, 40, 1);
-  const { io, out, err } = recordIo(mock, root);
-  const ac = new AbortController();
-  const running = createRecordCommand({ signal: ac.signal }).run(
-    ["--tokens", `${m.yesTokenId},${m.noTokenId}`, ...args],
-    io,
-  );
-  await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+  const tokens = `${m.yesTokenId},${m.noTokenId}`;
+  const { out, err, ac, running } = await startRecording(mock, root, ["--tokens", tokens, ...args]);
   await act(m);
   ac.abort();
   expect(await running, err.join("")).toBe(0);

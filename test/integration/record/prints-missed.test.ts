@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
-import { createRecordCommand } from "../../../src/cli/record.js";
 import { RecordedWriter } from "../../../src/recorded/format.js";
-import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { readAll, recordIo } from "./record-io.js";
+import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
+import { readAll, startRecording } from "./record-io.js";
 
 /*
  * s18 recfix: the trade prints (token_trade_matches) made while the recorder's connection was
@@ -30,13 +29,13 @@ describe("mm record: prints lost to a reconnect", () => {
     mock = await startMock();
     const m = market(mock);
     churn(mock, m, 40, 1);
-    const { io, out, err } = recordIo(mock, root);
-    const ac = new AbortController();
-    const running = createRecordCommand({ signal: ac.signal }).run(
-      ["--tokens", `${m.yesTokenId},${m.noTokenId}`, "--out", "missed"],
-      io,
-    );
-    await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+    const tokens = `${m.yesTokenId},${m.noTokenId}`;
+    const { out, err, ac, running } = await startRecording(mock, root, [
+      "--tokens",
+      tokens,
+      "--out",
+      "missed",
+    ]);
     churn(mock, m, 40, 2);
     await settle(300);
     const dropAt = Date.now();

@@ -8,7 +8,7 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { createRecordCommand } from "../../../src/cli/record.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { readAll, recordIo } from "./record-io.js";
+import { readAll, recordIo, startRecording } from "./record-io.js";
 
 const root = mkdtempSync(join(tmpdir(), "mm-rev-rec-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -23,13 +23,8 @@ describe("mm record: lifecycle across a reconnect (review17 r3b)", () => {
     mock = await startMock();
     const m = market(mock);
     churn(mock, m, 40, 1);
-    const { io, out, err } = recordIo(mock, root);
-    const ac = new AbortController();
-    const running = createRecordCommand({ signal: ac.signal }).run(
-      ["--tokens", `${m.yesTokenId},${m.noTokenId}`, "--out", "rc"],
-      io,
-    );
-    await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+    const tokens = `${m.yesTokenId},${m.noTokenId}`;
+    const { out, err, ac, running } = await startRecording(mock, root, ["--tokens", tokens, "--out", "rc"]);
     await settle(200);
     mock.admin.pauseMarket(m.id);
     await settle(200);

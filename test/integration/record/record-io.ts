@@ -1,5 +1,6 @@
+import { createRecordCommand } from "../../../src/cli/record.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
-import type { Mock } from "../gateway/harness.js";
+import { type Mock, until } from "../gateway/harness.js";
 
 /** The CliIo of an in-process `mm record` against `mock`, run in `cwd`: what it prints is kept. */
 export function recordIo(mock: Mock, cwd: string) {
@@ -24,4 +25,16 @@ export async function readAll(files: readonly string[]): Promise<RecordedFrame[]
   const all: RecordedFrame[] = [];
   for (const f of files) for await (const rec of readRecorded(f)) all.push(rec);
   return all;
+}
+
+/**
+ * Starts an in-process `mm record ARGS` against `mock` in `cwd` and waits until it says it is
+ * recording; `ac.abort()` stops it like a signal, `running` is its exit code.
+ */
+export async function startRecording(mock: Mock, cwd: string, args: readonly string[]) {
+  const { io, out, err } = recordIo(mock, cwd);
+  const ac = new AbortController();
+  const running = createRecordCommand({ signal: ac.signal }).run([...args], io);
+  await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+  return { io, out, err, ac, running };
 }

@@ -4,10 +4,9 @@ import { basename, join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
-import { createRecordCommand } from "../../../src/cli/record.js";
 import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
-import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
-import { recordIo } from "./record-io.js";
+import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
+import { startRecording } from "./record-io.js";
 
 /*
  * s18 recfix: a rotated file replayed alone did not know of a pause or a resolution recorded in an
@@ -54,13 +53,10 @@ describe("mm record carries the lifecycle into rotated files", () => {
     if (paused === undefined || resolved === undefined || busy === undefined) throw new Error("markets");
     for (const [i, m] of [paused, resolved, busy].entries()) churn(mock, m, 30, i + 1);
     const tokens = [paused, resolved, busy].flatMap((m) => [m.yesTokenId, m.noTokenId]);
-    const { io, out, err } = recordIo(mock, root);
-    const ac = new AbortController();
-    const running = createRecordCommand({ signal: ac.signal }).run(
-      ["--tokens", tokens.join(","), "--out", "carry", "--rotate-minutes", "0.01"], // 600 ms files
-      io,
-    );
-    await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
+    const { out, err, ac, running } = await startRecording(mock, root, [
+      ...["--tokens", tokens.join(","), "--out", "carry"],
+      ...["--rotate-minutes", "0.01"], // 600 ms files
+    ]);
     await settle(500); // the markets' condition_lifecycle follows their first frames
     mock.admin.pauseMarket(paused.id);
     mock.admin.resolveMarket(resolved.id, "YES");
