@@ -1,12 +1,12 @@
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { packageRoot } from "../../../src/config/paths.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
+import { recordInChild } from "./record-child.js";
 import { recordIo } from "./record-io.js";
 
 /*
@@ -134,79 +134,32 @@ describe("mm record on a disk that never answers", () => {
     // the thread pool, as a write to a dead NFS server is, and it keeps the event loop alive.
     const fifo = join(dir, "hung");
     execFileSync("mkfifo", [fifo]);
-    const script = join(dir, "run-record.mjs");
-    writeFileSync(
-      script,
-      `
-import { createWriteStream } from "node:fs";
-const { createRecordCommand } = await import(process.env.MM_RECORD_MODULE);
-const cmd = createRecordCommand({ openSink: () => createWriteStream(process.env.MM_HUNG_FILE) });
-process.exitCode = await cmd.run(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-});
-`,
-    );
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        script,
-        "--tokens",
-        `${m.yesTokenId},${m.noTokenId}`,
-        "--out",
-        join(dir, "rec"),
-        "--buffer-mb",
-        "0.0625",
-        "--drain-seconds",
-        "0.5",
+    const c = await recordInChild(mock, dir, {
+      imports: 'import { createWriteStream } from "node:fs";',
+      sink: "createWriteStream(process.env.MM_HUNG_FILE)",
+      args: [
+        ...["--tokens", `${m.yesTokenId},${m.noTokenId}`, "--out", join(dir, "rec")],
+        ...["--buffer-mb", "0.0625", "--drain-seconds", "0.5"],
       ],
-      {
-        cwd: packageRoot(),
-        env: {
-          PATH: process.env.PATH ?? "",
-          MM_API_KEY: mock.key,
-          MM_EXCHANGE_WS_URL: mock.wsUrl,
-          MM_LOG_LEVEL: "warn",
-          MM_RECORD_MODULE: resolve(packageRoot(), "src/cli/record.ts"),
-          MM_HUNG_FILE: fifo,
-        },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    let code: number | string | undefined;
-    const exited = new Promise<void>((r) =>
-      child.once("exit", (c, sig) => {
-        code = c ?? sig ?? "?";
-        r();
-      }),
-    );
+      env: { MM_HUNG_FILE: fifo },
+    });
     try {
-      await until(() => stderr.includes("recording"), `the child to subscribe (stderr: ${stderr})`, {
-        timeoutMs: 15_000,
-      });
-      for (let i = 0; i < 60 && !stderr.includes("write_stalled"); i++) {
+      for (let i = 0; i < 60 && !c.stderr.includes("write_stalled"); i++) {
         churn(mock, m, 100, i + 1);
         await settle(20);
       }
-      await until(() => stderr.includes("write_stalled"), "the stall to be logged");
-      await until(() => code !== undefined, `the child to exit by itself (stderr: ${stderr})`, {
+      await until(() => c.stderr.includes("write_stalled"), "the stall to be logged");
+      await until(() => c.code !== undefined, `the child to exit by itself (stderr: ${c.stderr})`, {
         timeoutMs: 10_000,
       });
-      await exited;
+      await c.exited;
       // process.exit(1) would wait for the stuck thread: the process ends itself with SIGKILL.
-      expect(code).toBe("SIGKILL");
-      expect(stderr).toContain("gave up waiting for it");
-      expect(stderr).toContain("a file operation on the disk never returned: ending the process (SIGKILL)");
-      expect(JSON.parse(stdout)).toMatchObject({ drainAbandoned: { file: expect.any(String) } });
+      expect(c.code).toBe("SIGKILL");
+      expect(c.stderr).toContain("gave up waiting for it");
+      expect(c.stderr).toContain("a file operation on the disk never returned: ending the process (SIGKILL)");
+      expect(JSON.parse(c.stdout)).toMatchObject({ drainAbandoned: { file: expect.any(String) } });
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
     }
   }, 40_000);
 });

@@ -1,14 +1,13 @@
-import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { packageRoot } from "../../../src/config/paths.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
 import { GatedDisk } from "./gated-disk.js";
+import { recordInChild } from "./record-child.js";
 import { recordIo } from "./record-io.js";
 
 /*
@@ -108,69 +107,34 @@ describe("mm record: a signal while it drains to a slow disk", () => {
     mock = await startMock();
     const m = market(mock);
     const dir = mkdtempSync(join(root, "child-"));
-    const script = join(dir, "run-record.mjs");
     // A disk whose writes never complete (as hung-disk.test.ts's): the drain waits on it.
-    writeFileSync(
-      script,
-      `
-import { Writable } from "node:stream";
-const { createRecordCommand } = await import(process.env.MM_RECORD_MODULE);
-const cmd = createRecordCommand({ openSink: () => new Writable({ write() {} }) });
-process.exitCode = await cmd.run(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-});
-`,
-    );
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", script, "--tokens", m.yesTokenId, "--out", join(dir, "rec")],
-      {
-        cwd: packageRoot(),
-        env: {
-          PATH: process.env.PATH ?? "",
-          MM_API_KEY: mock.key,
-          MM_EXCHANGE_WS_URL: mock.wsUrl,
-          MM_LOG_LEVEL: "warn",
-          MM_RECORD_MODULE: resolve(packageRoot(), "src/cli/record.ts"),
-        },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    let code: number | string | undefined;
-    const exited = new Promise<void>((r) =>
-      child.once("exit", (c, sig) => {
-        code = c ?? sig ?? "?";
-        r();
-      }),
-    );
+    const c = await recordInChild(mock, dir, {
+      imports: 'import { Writable } from "node:stream";',
+      sink: "new Writable({ write() {} })",
+      args: ["--tokens", m.yesTokenId, "--out", join(dir, "rec")],
+    });
     try {
-      await until(() => stderr.includes("recording"), `the child to subscribe (stderr: ${stderr})`, {
-        timeoutMs: 15_000,
-      });
       churn(mock, m, 40, 1);
       await settle(300);
-      child.kill("SIGINT");
+      c.child.kill("SIGINT");
       await settle(300);
-      child.kill("SIGINT");
+      c.child.kill("SIGINT");
       await settle(500);
-      expect(code).toBeUndefined(); // before: ended by the second SIGINT's default action
-      await until(() => stderr.includes("stop asked again"), `the repeat to be logged (stderr: ${stderr})`);
-      child.kill("SIGINT");
-      await until(() => code !== undefined, `the child to give up (stderr: ${stderr})`, {
+      expect(c.code).toBeUndefined(); // before: ended by the second SIGINT's default action
+      await until(
+        () => c.stderr.includes("stop asked again"),
+        `the repeat to be logged (stderr: ${c.stderr})`,
+      );
+      c.child.kill("SIGINT");
+      await until(() => c.code !== undefined, `the child to give up (stderr: ${c.stderr})`, {
         timeoutMs: 10_000,
       });
-      await exited;
-      expect(code).toBe(1);
-      expect(stderr).toContain("SIGINT received again while closing: gave up waiting for the disk");
-      expect(JSON.parse(stdout)).toMatchObject({ drainAbandoned: { signal: "SIGINT" } });
+      await c.exited;
+      expect(c.code).toBe(1);
+      expect(c.stderr).toContain("SIGINT received again while closing: gave up waiting for the disk");
+      expect(JSON.parse(c.stdout)).toMatchObject({ drainAbandoned: { signal: "SIGINT" } });
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
     }
   }, 40_000);
 });
