@@ -1,10 +1,10 @@
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { Feeds } from "../../../src/app/feeds.js";
-import type { QuotedMarkets } from "../../../src/app/markets.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Fill } from "../../../src/core/trading.js";
 import type { Engine } from "../../../src/engine/engine-api.js";
+import { NO_MARKETS } from "../gateway/feeds-rig.js";
 import { politeAnswer, RawServer } from "../gateway/raw-server.js";
 
 /*
@@ -37,15 +37,6 @@ class RecordingEngine {
   onMarketStatus(): void {}
   onPlatformStatus(): void {}
 }
-
-const NO_MARKETS: QuotedMarkets = {
-  tokens: [],
-  slugs: [],
-  unquotable: [],
-  strategyFor: () => undefined,
-  marketOfCondition: () => undefined,
-  slugOf: () => undefined,
-};
 
 async function until(cond: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;

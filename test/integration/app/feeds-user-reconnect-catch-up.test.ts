@@ -1,11 +1,11 @@
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { Feeds } from "../../../src/app/feeds.js";
-import type { QuotedMarkets } from "../../../src/app/markets.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Engine } from "../../../src/engine/engine-api.js";
 import type { ReconcileReason } from "../../../src/engine/engine-events.js";
 import { ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
+import { NO_MARKETS } from "../gateway/feeds-rig.js";
 import { until } from "../gateway/harness.js";
 import { type Answer, politeAnswer, RawServer, runClock } from "../gateway/raw-server.js";
 
@@ -52,15 +52,6 @@ class BackfillingEngine {
   onMarketStatus(): void {}
   onPlatformStatus(): void {}
 }
-
-const NO_MARKETS: QuotedMarkets = {
-  tokens: [],
-  slugs: [],
-  unquotable: [],
-  strategyFor: () => undefined,
-  marketOfCondition: () => undefined,
-  slugOf: () => undefined,
-};
 
 let server: RawServer | undefined;
 let feeds: Feeds | undefined;

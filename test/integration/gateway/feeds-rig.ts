@@ -46,6 +46,16 @@ export function bookToken(
   };
 }
 
+/** No markets quoted: for feeds tests of the user channels alone. */
+export const NO_MARKETS: QuotedMarkets = {
+  tokens: [],
+  slugs: [],
+  unquotable: [],
+  strategyFor: () => undefined,
+  marketOfCondition: () => undefined,
+  slugOf: () => undefined,
+};
+
 /** The quoted markets of `tokens`, all of market "m1", no strategy override. */
 export function marketM1(tokens: readonly TokenMarket[]): QuotedMarkets {
   return {
