@@ -28,7 +28,7 @@ const WHILE_CLOSED = "while it was closed";
 const WHILE_UNPAID = "while its payouts were unknown";
 
 /**
- * Reads, once a minute (the engine's `marketRecheckMs`), the record of every market the engine holds
+ * Reads, every `marketRecheckMs` (a minute by default), the record of every market the engine holds
  * closed by its status (listed not OPEN at start, or closed by a push or by the record a refusal
  * read), and reports a status that changed (`changed`). The spec says most lifecycle events are not
  * yet emitted, so a market listed PRE_MARKET, or paused by a push or silently, may open silently:
@@ -138,8 +138,8 @@ export class ClosedMarketWatch {
     if (this.#stopped) return;
     // One read at a time, the round ending at the first failure: these best-effort reads share the
     // client's circuit breaker with the orders, and a burst of failures could open it for every
-    // request, cancels included. The next round starts a minute after this one ends, the market that
-    // failed moved behind the others (#due), so at most one failure a round still reaches the rest.
+    // request, cancels included. The next round starts marketRecheckMs after this one ends, the
+    // market that failed moved behind the others (#due), so one failure a round still reaches the rest.
     this.#running = true;
     void this.#readAll(this.#due()).finally(() => {
       this.#running = false;
