@@ -143,13 +143,19 @@ function horizons(v: unknown, r: ConfigReader): number[] {
   return [...new Set(v as number[])].sort((a, b) => a - b);
 }
 
-/** Runs a validator that throws a ValidationError; files its message under `path`. */
+/**
+ * Runs a validator that throws a ValidationError; files its message under `path`, or under
+ * `path.<field>` when the message starts with the field it is about ("requoteIntervalMs: must be
+ * …" → engine.requoteIntervalMs), so the field reads as the config names it.
+ */
 function validated(issues: ConfigReader["issues"], path: string, fn: () => unknown): void {
   try {
     fn();
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    issues.add(path, err.message);
+    const named = /^([A-Za-z][\w.[\]]*): (.*)$/s.exec(err.message);
+    if (named === null) issues.add(path, err.message);
+    else issues.add(join(path, named[1] as string), named[2] as string);
   }
 }
 

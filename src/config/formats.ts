@@ -4,6 +4,7 @@ import { isAddress } from "viem";
 import { parseDecimal } from "../core/decimal.js";
 import { assertTick } from "../core/ticks.js";
 import { toWei } from "../core/wei.js";
+import { requoteIntervalProblem } from "../engine/requote-timer.js";
 import { ENGINE_FORMATS } from "./formats-engine.js";
 import { showValue } from "./secret-shapes.js";
 
@@ -84,6 +85,9 @@ function checkHost(value: unknown): void {
 }
 
 const hasControlChar = (s: string): boolean => [...s].some((c) => c.charCodeAt(0) < 0x20);
+
+/** An env string of digits as a number; anything else left for the validator to report. */
+const intCoerce = (raw: string): unknown => (/^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw);
 
 function checkRange(n: number, spec: Bounds): void {
   const { min, max, exclusiveMin, exclusiveMax, zeroIsOff, rangeNote } = spec;
@@ -174,7 +178,19 @@ export const FORMATS = {
       }
       checkRange(value as number, spec);
     },
-    coerce: (raw) => (/^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw),
+    coerce: intCoerce,
+  },
+  "mm-requote-interval": {
+    describe: "integer",
+    jsonType: "number",
+    validate(value) {
+      // Not echoed by the shared rule: an env string could hold a secret (showValue hides it).
+      if (typeof value !== "number") fail(`must be an integer, got ${showValue(value)}`);
+      // The engine's own rule, which a backtest's engine options are checked against too.
+      const problem = requoteIntervalProblem(value);
+      if (problem !== undefined) fail(problem);
+    },
+    coerce: intCoerce,
   },
   "mm-number": {
     describe: "number",

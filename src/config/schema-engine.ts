@@ -124,14 +124,10 @@ export const engineSchema = {
     }),
     requoteIntervalMs: setting({
       doc: "Period of the time-driven requote, in ms: 0 (quote on events alone) or at least 100. Quoting steps run on events (book changes, fills, order answers); a token whose last step read the clock (avellaneda-stoikov without horizonSeconds: the time left to the market's close) is also stepped again this often, so its quotes follow the clock on a quiet book instead of waiting for the next event. Tokens whose strategy does not read it (bands; A–S with horizonSeconds) are never stepped by it: σ moves only with the book, whose every change steps its token. A step sends only quotes that moved beyond engine.priceToleranceTicks / engine.sizeTolerance, so a shorter period costs strategy runs, not orders. A replay takes it as live (engine.requoteIntervalMs in its config); a synthetic scenario defaults to 0 (config/backtest/README.md).",
-      format: "mm-int",
+      // Its range lives with the engine (requoteIntervalProblem): a backtest's config is held to it too.
+      format: "mm-requote-interval",
       default: 1_000,
       env: "MM_ENGINE_REQUOTE_INTERVAL_MS",
-      min: 100,
-      max: 3_600_000,
-      zeroIsOff: true,
-      rangeNote:
-        "0 turns it off; a shorter period runs the time-bound strategies more often than any quote can usefully move",
     }),
   },
   risk: setting<Record<string, unknown>>({

@@ -16,6 +16,7 @@ import type { RiskGuard } from "../risk/guard.js";
 import type { KillSwitchTrip } from "../risk/kill-switch.js";
 import type { EngineEvent } from "./engine-events.js";
 import type { ExchangePort } from "./ports.js";
+import { requoteIntervalProblem } from "./requote-timer.js";
 
 /** What to do with the wallet's open orders found at start. */
 export type StartupPolicy = "cancel" | "adopt";
@@ -137,7 +138,8 @@ export interface EngineOptions {
   readonly marketRecheckMs?: number;
   /**
    * Period of the time-driven requote, ms: tokens whose last quoting step read the clock are
-   * stepped again this often without an event (requote-timer.ts); 0 = on events alone. Default 1 000.
+   * stepped again this often without an event (requote-timer.ts); 0 = on events alone, else 100 ms
+   * to an hour (requoteIntervalProblem, the daemon's rule). Default 1 000.
    */
   readonly requoteIntervalMs?: number;
   /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
@@ -251,8 +253,9 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     }
   }
   const every = r.requoteIntervalMs;
-  if (!(every === 0 || every >= 1) || !Number.isFinite(every)) {
-    throw new ValidationError("engine_options_invalid", "requoteIntervalMs: must be 0 (off) or ≥ 1", {
+  const problem = requoteIntervalProblem(every);
+  if (problem !== undefined) {
+    throw new ValidationError("engine_options_invalid", `requoteIntervalMs: ${problem}`, {
       requoteIntervalMs: every,
     });
   }

@@ -1,6 +1,35 @@
 import type { Clock, TimerId } from "../core/clock.js";
 import type { TokenTable } from "./engine-tokens.js";
 
+/** Shortest time-driven requote period, ms (0 aside: off). */
+export const REQUOTE_INTERVAL_MIN_MS = 100;
+/** Longest time-driven requote period, ms: an hour. */
+export const REQUOTE_INTERVAL_MAX_MS = 3_600_000;
+
+/**
+ * What is wrong with a value of `engine.requoteIntervalMs`, or undefined when it is usable: 0 (off)
+ * or an integer from {@link REQUOTE_INTERVAL_MIN_MS} to {@link REQUOTE_INTERVAL_MAX_MS}. The one
+ * rule for the daemon's config (the setting's format) and the engine's options (a backtest config,
+ * a scenario, a sweep's base config), so a period refused live is refused in a backtest too.
+ * @example requoteIntervalProblem(1) // "must be 0 or ≥ 100, got 1: 0 turns it off; …"
+ */
+export function requoteIntervalProblem(value: unknown): string | undefined {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    return `must be an integer (ms), got ${typeof value === "number" ? String(value) : `a ${typeof value}`}`;
+  }
+  if (value === 0) return undefined;
+  if (value < REQUOTE_INTERVAL_MIN_MS) {
+    // A period this short runs the clock-bound strategies far more often than their quotes can
+    // move by a tick: strategy runs for nothing, and a backtest tuned on it would not run live.
+    return (
+      `must be 0 or ≥ ${REQUOTE_INTERVAL_MIN_MS}, got ${value}: 0 turns it off; a shorter period runs ` +
+      "the time-bound strategies more often than any quote can usefully move"
+    );
+  }
+  if (value > REQUOTE_INTERVAL_MAX_MS) return `must be ≤ ${REQUOTE_INTERVAL_MAX_MS} (an hour), got ${value}`;
+  return undefined;
+}
+
 /**
  * Time-driven requotes (`engine.requoteIntervalMs`). Quoting steps run on events — book changes,
  * fills, order answers, state changes — but a strategy that reads the clock (avellaneda-stoikov's

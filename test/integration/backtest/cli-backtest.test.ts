@@ -86,6 +86,24 @@ describe("mm backtest", () => {
     expect((await run("--scenario", bad)).code).toBe(2);
   });
 
+  it("exits 2 naming engine.requoteIntervalMs for a period the daemon would refuse (1 ms)", async () => {
+    const fast = join(dir, "fast-requote.json");
+    writeFileSync(fast, JSON.stringify({ engine: { requoteIntervalMs: 1 } }));
+    const replay = await run(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--config",
+      fast,
+      "--data",
+      data,
+    );
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain("engine.requoteIntervalMs: must be 0 or ≥ 100, got 1");
+    const scenario = await run("--scenario", "config/backtest/as-paper.json", "--scenario", fast);
+    expect(scenario.code).toBe(2);
+    expect(scenario.stderr).toContain("engine.requoteIntervalMs: must be 0 or ≥ 100, got 1");
+  });
+
   it("refuses contradictory or missing flags as usage errors (exit 2 through mm's main)", async () => {
     await expect(run("--data", data)).rejects.toMatchObject({ code: "usage_error" });
     await expect(run("--scenario", "x.json", "--data", data)).rejects.toMatchObject({ code: "usage_error" });

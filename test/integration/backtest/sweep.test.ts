@@ -317,6 +317,16 @@ describe("mm backtest --sweep: bad input", () => {
     expect(r4.stderr).toMatch(/nojson\.json: not JSON/);
   });
 
+  it("exits 2 before any point runs when the config's engine.requoteIntervalMs is one the daemon refuses", async () => {
+    // The grid sets strategy parameters only: every point takes the config's engine section, so
+    // a bad period there is every point's, refused with the config before a worker starts.
+    const fast = file("fast-requote.json", { engine: { requoteIntervalMs: 1 } });
+    const r = await run("--scenario", scenario, "--scenario", fast, "--sweep", sweep, "--progress", "none");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("engine.requoteIntervalMs: must be 0 or ≥ 100, got 1");
+    expect(r.stderr).not.toContain("sweep of");
+  });
+
   it("stops at the first result when --rank-by names a field that is not a number", async () => {
     const r = await run(
       "--scenario",

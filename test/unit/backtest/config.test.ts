@@ -82,10 +82,10 @@ describe("replay config", () => {
   it("names a bad σ setting, and fills the ones left out from the defaults", () => {
     // maxGapMs 0 re-anchored at every update: σ never reported, A–S / GLFT silently never quoting.
     expect(issues([{ strategy: BANDS, engine: { volatility: { maxGapMs: 0 } } }])).toEqual([
-      "engine: volatility.maxGapMs: must be a positive finite number",
+      "engine.volatility.maxGapMs: must be a positive finite number",
     ]);
     expect(issues([{ strategy: BANDS, engine: { volatility: { minSamples: 0 } } }])).toEqual([
-      "engine: volatility.minSamples: must be an integer ≥ 1",
+      "engine.volatility.minSamples: must be an integer ≥ 1",
     ]);
     const partial = parseReplayConfig([{ strategy: BANDS, engine: { volatility: { halfLifeMs: 5_000 } } }]);
     expect(resolveEngineOptions(partial.engine).volatility).toEqual({
@@ -101,7 +101,7 @@ describe("replay config", () => {
     const none = parseReplayConfig([{ strategy: BANDS, engine: { reconcileDriftSettleMs: 0 } }]);
     expect(resolveEngineOptions(none.engine).reconcileDriftSettleMs).toBe(0);
     expect(issues([{ strategy: BANDS, engine: { reconcileDriftSettleMs: -1 } }])).toEqual([
-      "engine: reconcileDriftSettleMs: must be a number ≥ 0",
+      "engine.reconcileDriftSettleMs: must be a number ≥ 0",
     ]);
   });
 
