@@ -242,6 +242,9 @@ export class GatewayConnection {
   #onReply(id: string, type: string, f: Record<string, unknown>): void {
     const o = this.#o;
     this.#countReply(type);
+    // A heartbeat reply is the one echoing a ping's id, whatever its type or shape (a pong under
+    // `data`, an ack type we never heard of): counted by the id, not by `type: "pong"`.
+    if (this.#pending.cmdOf(id) === "ping" && type !== "error") o.counters.pongs++;
     if (this.#pending.settle(id, f)) return;
     const cmd = this.#unawaited.take(id);
     if (type === "error") {
@@ -253,7 +256,6 @@ export class GatewayConnection {
   #countReply(type: string): void {
     const o = this.#o;
     bump(o.counters.framesByType, REPLY_TYPES.has(type) ? type : "other");
-    if (type === "pong") o.counters.pongs++;
     if (type === "error") o.counters.commandRejections++;
   }
 

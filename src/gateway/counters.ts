@@ -32,7 +32,13 @@ export interface GatewayCounters {
   commandTimeouts: number;
   /** Error replies and rejected subscription entries. */
   commandRejections: number;
+  /** Pings sent (the keepalive's and GatewayClient.ping's). */
   pings: number;
+  /**
+   * Pings answered: replies echoing an awaited ping's correlation id, of any type or shape but
+   * `error` (a refused ping is a commandRejection). A `pong` frame echoing no ping of ours is not
+   * one (it counts as framesByType.pong and dropped.late_reply).
+   */
   pongs: number;
   /** get_book_snapshot commands sent on a tracker's request. */
   snapshotRequests: number;

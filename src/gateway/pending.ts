@@ -43,6 +43,11 @@ export class PendingCommands {
     return this.#byId.has(id);
   }
 
+  /** The command awaited under `id` ("ping", "subscribe"…), or undefined when none is. */
+  cmdOf(id: string): string | undefined {
+    return this.#byId.get(id)?.cmd;
+  }
+
   /** Registers command `id`; the promise settles with its reply. */
   add(id: string, cmd: string): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {

@@ -50,6 +50,54 @@ describe("a command reply is known by the correlation id it echoes", () => {
     expect(client.counters.pongs).toBeGreaterThanOrEqual(5);
   });
 
+  it("counts every ping reply matched by its correlation id as a pong, whatever its type; a stray pong frame is not one", async () => {
+    // counters.pongs counted frames typed `pong`: a server acknowledging pings as `heartbeat` (or
+    // under `data` with an ack type) answered every ping and showed none, while a `pong` frame
+    // echoing no ping of ours counted as one.
+    let n = 0;
+    const polite = politeAnswer();
+    const answer: Answer = (c, conn) => {
+      if (c.cmd !== "ping") return polite(c, conn);
+      if (n === 0) conn.send({ id: "c999", type: "pong" }); // echoes no ping: a late reply, not a pong
+      return n++ % 2 === 0 ? { type: "heartbeat" } : { type: "ack", data: { serverTs: 7 } };
+    };
+    server = await new RawServer(answer).listen();
+    const clock = new SimClock(0);
+    client = rawClient(server.url, clock, {
+      pingIntervalMs: 1_000,
+      silenceTimeoutMs: 30_000,
+      commandTimeoutMs: 2_000,
+    });
+    let heard = 0;
+    client.onPong(() => heard++);
+    await client.start();
+    await runClock(clock, 4_500);
+    expect(client.counters.pings).toBe(4);
+    expect(heard).toBe(4);
+    expect(client.counters.pongs).toBe(4);
+    expect(client.counters.framesByType).toMatchObject({ other: 4, pong: 1 });
+    expect(client.counters.dropped.late_reply).toBe(1);
+    expect(client.counters.commandTimeouts).toBe(0);
+  });
+
+  it("a ping refused with an error reply is a rejection, not a pong", async () => {
+    const polite = politeAnswer();
+    const answer: Answer = (c, conn) =>
+      c.cmd === "ping" ? { type: "error", code: "rate_limited", message: "slow down" } : polite(c, conn);
+    server = await new RawServer(answer).listen();
+    const clock = new SimClock(0);
+    client = rawClient(server.url, clock, {
+      pingIntervalMs: 1_000,
+      silenceTimeoutMs: 30_000,
+      commandTimeoutMs: 2_000,
+    });
+    await client.start();
+    await runClock(clock, 2_500);
+    expect(client.counters.pings).toBe(2);
+    expect(client.counters.pongs).toBe(0);
+    expect(client.counters.commandRejections).toBe(2);
+  });
+
   it("an update_subscription acknowledged with a type the client does not list settles the command", async () => {
     const polite = politeAnswer();
     const answer: Answer = (c, conn) =>
