@@ -49,7 +49,8 @@ export interface MarketFrame {
  * The `sid` of a frame `mm record` carried into a rotated file (a push's sid is the server's
  * subscription id, a number; a REST status read's is "rest"): a copy of the last lifecycle frame
  * (condition_lifecycle, platform_status) recorded for a market or the platform in the earlier
- * files, at the head of the new one, with `"via": CARRIED_VIA`, so that the file replayed alone
+ * files (after the market's last resolution with payouts, the platform's last `frozen`, when a
+ * later frame followed those: LifecycleCarry), at the head of the new one, with `"via": CARRIED_VIA`, so that the file replayed alone
  * knows the state a pause, a status or a resolution set before it. The replay acts on one only
  * when it says something it does not know yet (replaying the whole directory, never).
  */

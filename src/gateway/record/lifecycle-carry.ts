@@ -24,20 +24,28 @@ interface Followed {
   frames: Seen[];
   /**
    * The latest frame the state hangs on, and queued ones after it: a market's latest
-   * market_resolved (only it carries the payouts), the platform's latest platform_status with a
+   * market_resolved (it settles the market), the platform's latest platform_status with a
    * boolean `frozen` (the spec's platform_status is a passthrough whose `frozen` is optional, and a
    * frame without it, an eta or reason update, says nothing of the freeze).
    */
   anchor: Seen[];
+  /**
+   * A market's latest market_resolved with payouts, and queued ones after it. `payouts` is optional
+   * in the schema: a resolution repeated without them (a re-push, a relay that drops the field)
+   * says nothing of the payouts, and the replay keeps those it had (it marks the tokens at them and
+   * never unmarks), so the carry must keep them too.
+   */
+  paid: Seen[];
 }
 
 /**
  * The lifecycle state a recording has written so far, to carry into each rotated file: without it
  * a file replayed alone would quote a market paused, resolved or frozen in an earlier file. Sees
  * every frame the writer accepts, in order (`accepted`); keeps, per market and for the platform,
- * the last valid lifecycle frame and the last one the state hangs on: a market's `market_resolved`
- * (a later status read must not lose the payouts), the platform's `platform_status` with a boolean
- * `frozen` (a later update without it must not lose the freeze). `heads(written)` gives, at a
+ * the last valid lifecycle frame and the last one the state hangs on: a market's last
+ * `market_resolved` with payouts, else its last `market_resolved` (a later status read, or a later
+ * resolution without payouts, must not lose the payouts), the platform's `platform_status` with a
+ * boolean `frozen` (a later update without it must not lose the freeze). `heads(written)` gives, at a
  * rotation, the state as of the first `written` frames (those in the earlier files: frames still
  * queued land in the new file after its head), as copies marked `"sid": CARRIED_SID, "via":
  * CARRIED_VIA`: that frame first, then the last frame when it is another.
@@ -63,29 +71,34 @@ export class LifecycleCarry {
     if (key === undefined) return;
     let f = this.#followed.get(key.toLowerCase());
     if (f === undefined) {
-      f = { frames: [], anchor: [] };
+      f = { frames: [], anchor: [], paid: [] };
       this.#followed.set(key.toLowerCase(), f);
     }
     const seen = { index, frame };
     f.frames.push(seen);
     if (e.type === "market_resolved" || (e.type === "platform_status" && e.frozen !== undefined))
       f.anchor.push(seen);
+    if (e.type === "market_resolved" && e.payouts !== undefined) f.paid.push(seen);
   }
 
   /**
    * The frames to write at the head of a new file that follows the first `written` frames accepted:
-   * per market and the platform, its last resolution (the platform: its last frame saying
-   * `frozen`) and its last lifecycle frame among them.
+   * per market and the platform, its last resolution with payouts, else its last resolution (the
+   * platform: its last frame saying `frozen`), then its last lifecycle frame among them when it is
+   * another.
    */
   heads(written: number): MarketFrame[] {
     const out: MarketFrame[] = [];
     for (const f of this.#followed.values()) {
       f.frames = settled(f.frames, written);
       f.anchor = settled(f.anchor, written);
-      const last = f.frames[0];
-      const anchor = f.anchor[0];
-      if (anchor !== undefined && anchor.index < written && anchor !== last) out.push(carried(anchor.frame));
-      if (last !== undefined && last.index < written) out.push(carried(last.frame));
+      f.paid = settled(f.paid, written);
+      const last = before(f.frames, written);
+      // The payouts' frame comes before any later resolution without them: the replay of this file
+      // alone marks the tokens at them, and skips the later one as it repeats the RESOLVED it knows.
+      const anchor = before(f.paid, written) ?? before(f.anchor, written);
+      if (anchor !== undefined && anchor !== last) out.push(carried(anchor.frame));
+      if (last !== undefined) out.push(carried(last.frame));
     }
     return out;
   }
@@ -96,6 +109,12 @@ function settled(seen: Seen[], written: number): Seen[] {
   let latest = -1;
   for (let i = 0; i < seen.length && (seen[i] as Seen).index < written; i++) latest = i;
   return latest <= 0 ? seen : seen.slice(latest);
+}
+
+/** The first of `seen` (pruned by settled()) when it was written before `written`. */
+function before(seen: readonly Seen[], written: number): Seen | undefined {
+  const first = seen[0];
+  return first !== undefined && first.index < written ? first : undefined;
 }
 
 function carried(frame: MarketFrame): MarketFrame {

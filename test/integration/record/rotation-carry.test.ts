@@ -121,4 +121,68 @@ describe("mm record carries the lifecycle into rotated files", () => {
     expect(dir).toEqual(dirBefore);
     expect(dir.data.carried).toBeUndefined();
   }, 60_000);
+
+  /*
+   * s19 reccarry: `payouts` is optional on market_resolved, and only the last resolution was
+   * carried: one with payouts then one without (a re-push) left a rotated file replayed alone with
+   * the market settled but unmarked, where the whole directory marked it at the payouts.
+   */
+  it("a rotated file after a resolution with payouts and a repeat without them replays alone at the payouts", async () => {
+    mock = await startMock();
+    const [resolved, busy] = [0, 1].map((i) => market(mock as Mock, i));
+    if (resolved === undefined || busy === undefined) throw new Error("markets");
+    for (const [i, m] of [resolved, busy].entries()) churn(mock, m, 30, i + 1);
+    const tokens = [resolved, busy].flatMap((m) => [m.yesTokenId, m.noTokenId]);
+    const { out, err, ac, running } = await startRecording(mock, root, [
+      ...["--tokens", tokens.join(","), "--out", "carry-paid"],
+      ...["--rotate-minutes", "0.01"], // 600 ms files
+    ]);
+    await settle(500); // the market's condition_lifecycle follows its first frames
+    mock.admin.resolveMarket(resolved.id, "YES");
+    await settle(100);
+    mock.gateways.publishMarketLifecycle(resolved.conditionId, {
+      type: "market_resolved",
+      resolution: "YES",
+    });
+    for (let i = 0; i < 10; i++) {
+      await settle(200);
+      churn(mock, busy, 4, 10 + i);
+    }
+    await settle(300);
+    ac.abort();
+    expect(await running, err.join("")).toBe(0);
+    const summary = JSON.parse(out.join("")) as { outDir: string; files: string[] };
+    const files = await Promise.all(summary.files.map(read));
+    const resolutions = (f: RecordedFrame[]) =>
+      f.filter((r) => r.frame.type === "market_resolved" && r.frame.sid !== "carry");
+    // The two pushes, as recorded: the payouts, then the repeat without them.
+    expect(files.flatMap(resolutions).map((r) => (r.frame.data as { payouts?: unknown }).payouts)).toEqual([
+      { "0": "1", "1": "0" },
+      undefined,
+    ]);
+    const after = files.findLastIndex((f) => resolutions(f).length > 0) + 1;
+    expect(files.length).toBeGreaterThan(after);
+    const k = files.reduce(
+      (best, f, i) => (i >= after && f.length > (files[best]?.length ?? 0) ? i : best),
+      after,
+    );
+    const config = parseReplayConfig([{ strategy: BANDS }]);
+    const marks = (s: { tokens: { tokenId: string; mark: string | null }[] }) =>
+      [resolved.yesTokenId, resolved.noTokenId].map((t) => s.tokens.find((x) => x.tokenId === t)?.mark);
+    const alone = (await runBacktest({ config, data: summary.files[k] as string })).summary;
+    expect(marks(alone)).toEqual(["1", "0"]);
+    // Its head: the payouts' frame, then the repeat (the replay alone skips it: RESOLVED is known).
+    const head = (files[k] as RecordedFrame[])
+      .filter((r) => r.frame.sid === "carry" && r.frame.id === resolved.conditionId.toLowerCase())
+      .map((r) => [r.frame.type, (r.frame.data as { payouts?: unknown }).payouts]);
+    expect(head).toEqual([
+      ["market_resolved", { "0": "1", "1": "0" }],
+      ["market_resolved", undefined],
+    ]);
+    const dir = (await runBacktest({ config, data: summary.outDir })).summary;
+    expect(marks(dir)).toEqual(["1", "0"]);
+    // The whole directory replays as without the carried frames.
+    await withoutCarried(summary.files, join(root, "bare-paid"));
+    expect(dir).toEqual((await runBacktest({ config, data: join(root, "bare-paid") })).summary);
+  }, 60_000);
 });

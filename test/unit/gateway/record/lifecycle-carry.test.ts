@@ -106,6 +106,26 @@ describe("LifecycleCarry", () => {
     expect(c.heads(4)).toEqual([carried(thaw)]);
   });
 
+  /*
+   * s19 reccarry: `payouts` is optional on market_resolved. The carry kept only the LAST resolution:
+   * one with payouts followed by one without (a re-push) was carried as the bare one, and a rotated
+   * file replayed alone settled the market without its payouts, where the directory had them.
+   */
+  it("carries a market's last resolution with payouts before a later resolution without them", () => {
+    const c = new LifecycleCarry();
+    const bare = lifecycle("market_resolved", B, { resolution: "YES" });
+    for (const f of [resolved(B), book, bare, book]) c.accepted(f);
+    expect(c.heads(2)).toEqual([carried(resolved(B))]); // the bare one still queued
+    expect(c.heads(4)).toEqual([carried(resolved(B)), carried(bare)]);
+    // And after a later status: the payouts' frame, then the status.
+    c.accepted(status(B, "RESOLVED"));
+    expect(c.heads(5)).toEqual([carried(resolved(B)), carried(status(B, "RESOLVED"))]);
+    // A resolution without payouts and nothing paid before: still the anchor before a later status.
+    const d = new LifecycleCarry();
+    for (const f of [bare, status(B, "RESOLVED")]) d.accepted(f);
+    expect(d.heads(2)).toEqual([carried(bare), carried(status(B, "RESOLVED"))]);
+  });
+
   it("carries no frame the replay's parser would refuse, and never a carried one", () => {
     const c = new LifecycleCarry();
     c.accepted({ ...paused(A), data: { conditionId: "0x12" } }); // bad conditionId, no tsMs
