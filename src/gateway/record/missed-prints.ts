@@ -16,7 +16,10 @@ export interface LinkIds {
  * (the socket was alive then); once its subscription is accepted again, one frame
  * `{"type": "prints_missed", "sid": PRINTS_MISSED_SID, "channel": "token_trade_matches", "id":
  * tokenId, "via": "reconnect", "data": {tokenId, fromMs, toMs}}` is written. A stretch still open
- * when the recording stops is not written: the recording ends there anyway.
+ * when the recording stops (stopped during the outage, or reconnected but the token not accepted
+ * again yet) is written by stop(), its toMs the stop's time: the prints up to there are missing
+ * from the recording as surely, and a replay that did not list them would take the end of the
+ * recording for a quiet market.
  * @example
  * const missed = new MissedPrints({ client, clock, write });
  * client.onFrame((_f, recvTs, link) => missed.frame(link, recvTs));
@@ -32,6 +35,7 @@ export class MissedPrints {
   /** Tokens whose prints are not being received, since when. */
   readonly #open = new Map<string, number>();
   #written = 0;
+  #stopped = false;
 
   constructor(deps: { client: LinkIds; clock: Clock; write: (frame: MarketFrame) => void }) {
     this.#client = deps.client;
@@ -51,6 +55,7 @@ export class MissedPrints {
 
   /** `link` went down: its tokens' prints are missed from its last frame on. */
   down(link: number): void {
+    if (this.#stopped) return;
     const from = this.#last.get(link) ?? this.#clock.now();
     for (const id of this.#client.idsOn(link, "token_trade_matches"))
       if (!this.#open.has(id)) this.#open.set(id, from);
@@ -58,20 +63,32 @@ export class MissedPrints {
 
   /** Ids of a channel were (re)accepted: the prints of those tokens flow again. */
   accepted(channel: Channel, ids: readonly string[]): void {
-    if (channel !== "token_trade_matches") return;
-    for (const tokenId of ids) {
-      const fromMs = this.#open.get(tokenId);
-      if (fromMs === undefined) continue;
-      this.#open.delete(tokenId);
-      this.#written++;
-      this.#write({
-        type: "prints_missed",
-        sid: PRINTS_MISSED_SID,
-        channel: "token_trade_matches",
-        id: tokenId,
-        via: "reconnect",
-        data: { tokenId, fromMs, toMs: this.#clock.now() },
-      });
-    }
+    if (channel !== "token_trade_matches" || this.#stopped) return;
+    for (const tokenId of ids) this.#close(tokenId);
+  }
+
+  /**
+   * The recording stops: every stretch still open is written, ending now, and nothing is marked
+   * from then on (closing the connections is no outage). Call it before the writer closes.
+   */
+  stop(): void {
+    if (this.#stopped) return;
+    for (const tokenId of [...this.#open.keys()]) this.#close(tokenId);
+    this.#stopped = true;
+  }
+
+  #close(tokenId: string): void {
+    const fromMs = this.#open.get(tokenId);
+    if (fromMs === undefined) return;
+    this.#open.delete(tokenId);
+    this.#written++;
+    this.#write({
+      type: "prints_missed",
+      sid: PRINTS_MISSED_SID,
+      channel: "token_trade_matches",
+      id: tokenId,
+      via: "reconnect",
+      data: { tokenId, fromMs, toMs: this.#clock.now() },
+    });
   }
 }

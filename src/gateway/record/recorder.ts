@@ -117,7 +117,7 @@ export interface RecordSummary {
   readonly reconnects: number;
   /**
    * Stretches of a token's trade prints lost to a reconnect, written as `prints_missed` frames
-   * (MissedPrints); 0 when token_trade_matches is not recorded.
+   * (MissedPrints; one still open at the stop ends there); 0 when token_trade_matches is not recorded.
    */
   readonly printsMissed: number;
   /**
@@ -333,6 +333,8 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   const hold = setInterval(() => undefined, 1 << 30);
   const fatal = await stopped;
   reads?.stop();
+  // Before the writer closes: a token whose prints had not resumed yet is marked up to now.
+  missed?.stop();
   clock.cancelTimer(flushTimer);
   await feed.close();
   // Held while closing too: the drain's deadline is a LiveClock timer (unref'd), and a stream that

@@ -51,4 +51,34 @@ describe("MissedPrints", () => {
     missed.accepted("token_trade_matches", ["9"]);
     expect(written.map((f) => f.data)).toEqual([{ tokenId: "9", fromMs: 5_000, toMs: 6_000 }]);
   });
+
+  /*
+   * s19 reccarry: a stretch still open when the recording stopped (during the outage, or
+   * reconnected but the token's prints not accepted again yet) was never written, so a replay of
+   * the recording listed nothing there and took the recording's end for a quiet market.
+   */
+  it("stop() writes every stretch still open, ending at the stop, and marks nothing after it", () => {
+    const clock = new SetClock(1_000);
+    const written: MarketFrame[] = [];
+    const links: Record<number, string[]> = { 0: ["1", "2"], 1: ["3"] };
+    const missed = new MissedPrints({
+      client: { idsOn: (link) => links[link] ?? [] },
+      clock,
+      write: (f) => written.push(f),
+    });
+    missed.frame(0, 900);
+    missed.down(0);
+    clock.t = 1_300;
+    missed.accepted("token_trade_matches", ["1"]); // "2" not accepted again yet
+    clock.t = 2_000;
+    missed.stop();
+    missed.stop(); // twice: nothing more
+    missed.down(1); // closing the connections is no outage
+    missed.accepted("token_trade_matches", ["2", "3"]);
+    expect(written.map((f) => [f.id, f.via, f.data])).toEqual([
+      ["1", "reconnect", { tokenId: "1", fromMs: 900, toMs: 1_300 }],
+      ["2", "reconnect", { tokenId: "2", fromMs: 900, toMs: 2_000 }],
+    ]);
+    expect(missed.written).toBe(2);
+  });
 });
