@@ -42,7 +42,14 @@ async function startEngine(harness: MockHarness) {
     strategyFor: () => parseStrategyConfig(BANDS),
     risk: new RiskGuard(parseRiskConfig({})),
     logger: createLogger({ level: "warn", pretty: false, destination: sink }),
-    options: { session: "longretry", rateLimitPerMin: 600, reconcileIntervalMs: 3_600_000 },
+    // The pump jumps to any timer within a window: the open-market sweep (engine.marketRecheckMs,
+    // a minute by default) is put an hour away with the periodic reconcile, or it would run the clock on.
+    options: {
+      session: "longretry",
+      rateLimitPerMin: 600,
+      reconcileIntervalMs: 3_600_000,
+      marketRecheckMs: 3_600_000,
+    },
     listener: (e) => events.push(e),
   });
   await pump(harness, engine.start(), 0);

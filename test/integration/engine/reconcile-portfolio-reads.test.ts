@@ -76,7 +76,14 @@ async function startRig(): Promise<{
     strategyFor: () => parseStrategyConfig(BANDS),
     risk: new RiskGuard(parseRiskConfig({})),
     logger: silentLogger(),
-    options: { session: "mereads", rateLimitPerMin: RATE_LIMIT_PER_MIN, reconcileIntervalMs: 3_600_000 },
+    // The pump jumps to any timer within a window: the open-market sweep (engine.marketRecheckMs,
+    // a minute by default) is put an hour away with the periodic reconcile, or it would run the clock on.
+    options: {
+      session: "mereads",
+      rateLimitPerMin: RATE_LIMIT_PER_MIN,
+      reconcileIntervalMs: 3_600_000,
+      marketRecheckMs: 3_600_000,
+    },
     listener: (e) => events.push(e),
   });
   await pump(h, engine.start(), 0);
