@@ -3,6 +3,7 @@ import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
 import type { MarketRecordStatus } from "./ports.js";
+import { ReadFailures } from "./read-failures.js";
 
 /** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;
@@ -46,7 +47,8 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * record saying the market is not settled is taken as stale (the exchange does not reopen a
  * resolved market): nothing is reported.
  *
- * Reads go one at a time, and a failed read (logged at debug) ends the round: the next round, a
+ * Reads go one at a time, and a failed read (logged at debug; warned of once when it keeps failing:
+ * ReadFailures) ends the round: the next round, a
  * period after, tries again, but reads that market after the others (those whose reads failed go
  * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
  * yet public) does not keep every market after it unread for the whole run, a market paused
@@ -68,6 +70,8 @@ export class ClosedMarketWatch {
    */
   readonly #failed = new Map<string, number>();
   #failures = 0;
+  /** Reads that keep failing: warned of once, counted in mm_market_status_reads_failing{watch="closed"}. */
+  readonly #streaks: ReadFailures;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -79,6 +83,7 @@ export class ClosedMarketWatch {
     this.#core = core;
     this.#changed = changed;
     this.#unpaidSince = new Map(core.options.restore.payoutReadsSince);
+    this.#streaks = new ReadFailures(core, "closed");
   }
 
   /**
@@ -129,6 +134,9 @@ export class ClosedMarketWatch {
     for (const id of this.#failed.keys()) {
       if (!all.some((d) => d.marketId === id)) this.#failed.delete(id);
     }
+    // A market no longer read here (reopened, paid, given up on) is no longer failing here.
+    const read = new Set(all.map((d) => d.marketId));
+    this.#streaks.keepOnly((id) => read.has(id));
     // Stable: the markets that have not failed keep their order (closed ones before unpaid ones).
     return all.sort((a, b) => (this.#failed.get(a.marketId) ?? 0) - (this.#failed.get(b.marketId) ?? 0));
   }
@@ -155,7 +163,7 @@ export class ClosedMarketWatch {
 
   /** Reads one market's record; false when the read failed. */
   async #read(d: Due): Promise<boolean> {
-    const { exchange, log, positions, tokens } = this.#core;
+    const { exchange, positions, tokens } = this.#core;
     const { marketId, known } = d;
     if (exchange.marketRecord === undefined) return false;
     const slug = tokens.slugOf(marketId);
@@ -166,11 +174,12 @@ export class ClosedMarketWatch {
     try {
       record = await exchange.marketRecord({ marketId, slug });
     } catch (err) {
-      log.debug({ err, marketId, slug }, "closed market's record unreadable: read again next round");
+      this.#streaks.failed({ key: marketId, marketId, slug }, err, "read again next round");
       this.#failed.set(marketId, ++this.#failures);
       return false;
     }
     this.#failed.delete(marketId);
+    this.#streaks.succeeded({ key: marketId, marketId, slug });
     if (this.#stopped) return true;
     // A push (or a refusal) that moved the status while the read was out is newer than the answer,
     // which the exchange may have served before it: the answer is dropped, the next round reads again.

@@ -131,8 +131,9 @@ export interface EngineOptions {
    */
   readonly reconcileDriftSettleMs?: number;
   /**
-   * How often a market held closed without a push is looked at again, ms: the closed-market watch's
-   * record reads (closed-market-watch.ts) and a refusal's cool-down (market-refusals.ts).
+   * How often market statuses are read for a change no push told, ms: the open-market sweep's read
+   * of the quoted markets' statuses (open-market-sweep.ts), the closed-market watch's record reads
+   * (closed-market-watch.ts) and a refusal's cool-down (market-refusals.ts).
    * Default 60 000.
    */
   readonly marketRecheckMs?: number;

@@ -197,6 +197,17 @@ export type EngineEvent =
    * market whose day a restore already began.
    */
   | { readonly type: "payout_reads_started"; readonly atMs: number; readonly marketId: string }
+  /**
+   * The count of one watch's status reads (a market's record, or the market list) that keep failing
+   * changed (ReadFailures: READ_FAILURES_BEFORE_WARN failures in a row, until one answers):
+   * mm_market_status_reads_failing{watch}.
+   */
+  | {
+      readonly type: "market_reads_failing";
+      readonly atMs: number;
+      readonly watch: "closed" | "open";
+      readonly failing: number;
+    }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
   /** A size order.maxSize drops outright on a token, told once per token and size (OversizeNotice). */

@@ -3,10 +3,13 @@ import type { CancelResult, OrderFill } from "../exchange/assumptions.js";
 import type { RequestGate } from "../exchange/caller.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
-import type { CancelAllResult, Order, TradeRecord } from "../exchange/types.js";
+import type { CancelAllResult, Market, Order, TradeRecord } from "../exchange/types.js";
 import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
 import { recordPayouts } from "./markets.js";
-import type { ExchangePort, MarketRecordStatus, PositionsAt } from "./ports.js";
+import type { ExchangePort, ListedMarketStatus, MarketRecordStatus, PositionsAt } from "./ports.js";
+
+/** The most markets one GET /api/markets asks for (the mock's cap; the spec shows no paging). */
+const LIST_LIMIT = 500;
 
 /** How far back the history is searched for clientOrderIds without a window (newest first, assumed). */
 const HISTORY_PAGES = 5;
@@ -123,10 +126,17 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   }): Promise<MarketRecordStatus> {
     if (market.slug === undefined)
       throw new Error(`market ${market.marketId}: no slug to read its record by`);
-    const m = await this.#client.markets.get(market.slug);
-    const payouts = recordPayouts(m);
-    const record = { status: m.status, feeTakerBps: m.feeTakerBps };
-    return payouts === undefined ? record : { ...record, payouts };
+    return recordStatus(await this.#client.markets.get(market.slug));
+  }
+
+  /**
+   * GET /api/markets, up to LIST_LIMIT markets (the spec shows no paging for it; the mock's cap):
+   * each market's id and what its record says. Markets past the cap, or ones the list leaves out,
+   * are not in the answer: the open-market sweep reads those by slug.
+   */
+  async listedMarkets(): Promise<ListedMarketStatus[]> {
+    const listed = await this.#client.markets.list({ limit: LIST_LIMIT });
+    return listed.map((m) => ({ marketId: m.id, ...recordStatus(m) }));
   }
 
   /** GET /api/me/positions with its X-Server-Time (the start-up baseline's instant). */
@@ -150,4 +160,11 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   orderFills(orderId: string): Promise<OrderFill[]> {
     return this.#client.orders.fills(orderId);
   }
+}
+
+/** What a market's record says of its status, fee and payouts (ExchangePort.marketRecord). */
+function recordStatus(m: Market): MarketRecordStatus {
+  const payouts = recordPayouts(m);
+  const record = { status: m.status, feeTakerBps: m.feeTakerBps };
+  return payouts === undefined ? record : { ...record, payouts };
 }

@@ -4,6 +4,7 @@ import type { EngineCore } from "./engine-core.js";
 import { settleMarket } from "./engine-settlement.js";
 import { readSettledRecord } from "./market-record-read.js";
 import { MarketRefusals, REFUSED_STATUS } from "./market-refusals.js";
+import { OpenMarketSweep } from "./open-market-sweep.js";
 import type { MarketRecordStatus } from "./ports.js";
 
 /**
@@ -11,7 +12,8 @@ import type { MarketRecordStatus } from "./ports.js";
  * from the most to the least direct: a condition_lifecycle push (`pushed`); the market's record, read
  * after a sign of a silent change (`recordRead`: a refusal, a drift to zero holdings, the
  * once-a-minute read of a market closed by its status, or of a settled market whose payouts are not
- * known yet: closed-market-watch.ts); and a placement refused `market_not_open` (`refused`: gated
+ * known yet: closed-market-watch.ts; and the once-a-minute sweep of the open ones' statuses, which
+ * holds a market paused silently on a book that never moves: open-market-sweep.ts); and a placement refused `market_not_open` (`refused`: gated
  * for a cool-down, market-refusals.ts, unless the record it reads says why: #refusalRecord). Each new status is recorded on the tokens, judged by the
  * risk guard and applied to the position book (a resolved market is settled, and marked at its
  * payouts when they are known: engine-settlement.ts), which requotes what it moved.
@@ -28,6 +30,9 @@ export class MarketStatuses {
   readonly #core: EngineCore;
   readonly #refusals: MarketRefusals;
   readonly #closed: ClosedMarketWatch;
+  readonly #open: OpenMarketSweep;
+  /** Statuses applied per market (a version: the sweep drops an answer read across a change). */
+  readonly #versions = new Map<string, number>();
   #started = false;
   #stopped = false;
 
@@ -42,6 +47,11 @@ export class MarketStatuses {
     );
     this.#closed = new ClosedMarketWatch(core, (marketId, record, how) =>
       this.recordRead(marketId, record, how),
+    );
+    this.#open = new OpenMarketSweep(
+      core,
+      (marketId, record, how) => this.recordRead(marketId, record, how),
+      (marketId) => this.#versions.get(marketId) ?? 0,
     );
   }
 
@@ -92,10 +102,14 @@ export class MarketStatuses {
     this.#report(marketId, record.status, record.payouts, how);
   }
 
-  /** Engine start: markets closed by their status are read from now on. */
+  /**
+   * Engine start: markets closed by their status are read from now on, and so are the statuses of
+   * the open ones (the open-market sweep: a market paused silently is held).
+   */
   start(): void {
     this.#started = true;
     this.#closed.arm();
+    this.#open.arm();
   }
 
   /**
@@ -106,6 +120,7 @@ export class MarketStatuses {
     this.#stopped = true;
     this.#refusals.clear();
     this.#closed.stop();
+    this.#open.stop();
   }
 
   /** A status pushed (`how` undefined) or read from the record: logged when new, then applied. */
@@ -142,12 +157,16 @@ export class MarketStatuses {
 
   #apply(marketId: string, status: string, payouts?: Readonly<Record<string, string>>, how?: string): void {
     const core = this.#core;
+    this.#versions.set(marketId, (this.#versions.get(marketId) ?? 0) + 1);
     core.tokens.setMarketStatus(marketId, status);
     core.enforce(core.risk.onMarketStatus(marketId, status));
     // Requotes the market, and the other markets when a settlement moved their limits.
     settleMarket(core, marketId, status, payouts, how);
     // A market closed by its status now (or settled without its payouts): its record is read from
-    // the next round on.
-    if (this.#started) this.#closed.arm();
+    // the next round on; one open now: its status is swept from the next round on.
+    if (this.#started) {
+      this.#closed.arm();
+      this.#open.arm();
+    }
   }
 }

@@ -44,6 +44,13 @@ export interface ExchangePort {
     readonly slug: string | undefined;
   }): Promise<MarketRecordStatus>;
   /**
+   * The markets the exchange lists now (GET /api/markets), each with its status as its record holds
+   * it: one read for the status of every quoted market (the open-market sweep,
+   * open-market-sweep.ts). A quoted market the list does not show is read by `marketRecord` instead.
+   * Optional: a port without it (the backtest's venue) has no sweep.
+   */
+  listedMarkets?(): Promise<ListedMarketStatus[]>;
+  /**
    * Makes every request the port sends (each page, each retry) wait on `gate` first, and tells the
    * gate's ticket of each answer (rate-limit headers, a 429's Retry-After): the engine passes its
    * rate budget's gate for the reconciler's order reads (rate-budget-wait.ts budgetGate).
@@ -62,6 +69,11 @@ export interface MarketRecordStatus {
    * Read again after a placement refused `bad_signature` (fee-recheck.ts).
    */
   readonly feeTakerBps?: number | null;
+}
+
+/** A market of the list (ExchangePort.listedMarkets): its id and what its record says. */
+export interface ListedMarketStatus extends MarketRecordStatus {
+  readonly marketId: string;
 }
 
 /** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */

@@ -31,6 +31,7 @@ export const PORT_ENDPOINTS = {
   orderFills: "GET /api/orders/{id}/fills",
   platformFrozen: "GET /api/platform/status",
   marketRecord: "GET /api/markets/{slug}",
+  listedMarkets: "GET /api/markets",
 } as const;
 
 /**
@@ -142,10 +143,10 @@ function optionalReads(
   gates: GateWaits,
 ): Pick<
   ExchangePort & ReconcileSource,
-  "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests" | "marketRecord"
+  "positionsAt" | "orderFills" | "platformFrozen" | "gateRequests" | "marketRecord" | "listedMarkets"
 > {
   const ok = () => "ok";
-  const { positionsAt, orderFills, platformFrozen, gateRequests, marketRecord } = port;
+  const { positionsAt, orderFills, platformFrozen, gateRequests, marketRecord, listedMarkets } = port;
   return {
     // Not a request: passed through (its waits timed apart), so that the engine's pacing reaches the HTTP client.
     ...(gateRequests === undefined
@@ -167,6 +168,9 @@ function optionalReads(
       : {
           marketRecord: (m) => timed(PORT_ENDPOINTS.marketRecord, () => marketRecord.call(port, m), ok),
         }),
+    ...(listedMarkets === undefined
+      ? {}
+      : { listedMarkets: () => timed(PORT_ENDPOINTS.listedMarkets, () => listedMarkets.call(port), ok) }),
   };
 }
 

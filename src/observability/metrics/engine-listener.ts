@@ -72,6 +72,9 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
     case "reconcile_failed":
       sink.onReconcileFailed(e.reason);
       return;
+    case "market_reads_failing":
+      sink.families.trading.statusReadsFailing.set({ watch: e.watch }, e.failing);
+      return;
     default:
       return;
   }

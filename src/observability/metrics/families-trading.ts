@@ -222,6 +222,12 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       help: "Unknown placements whose order-history search has failed 30 times in a row or more, as of the last reconcile: their levels wait, unquoted, until it answers (mm never gives them up on its own).",
       registers,
     }),
+    statusReadsFailing: new Gauge({
+      name: "mm_market_status_reads_failing",
+      help: "Market status reads that keep failing (2 failures in a row, until one answers), by watch: closed (the closed-market watch's GET /api/markets/{slug} of markets held closed or awaiting payouts), open (the open-market sweep's GET /api/markets, and /api/markets/{slug} of quoted markets the list leaves out). Each is warned of once.",
+      labelNames: ["watch"] as const,
+      registers,
+    }),
     unresolved: new Gauge({
       name: "mm_reconcile_unresolved_orders",
       help: "Unknown orders still unresolved after the last reconcile.",

@@ -50,6 +50,7 @@ export function initialSeries(f: Families, horizonsMs: readonly number[], nowMs:
     t.reconcileRuns.inc({ reason, result: "failed" }, 0);
   }
   for (const h of horizonsMs) t.markoutMissing.inc({ horizon: horizonLabel(h) }, 0);
+  for (const watch of ["closed", "open"] as const) t.statusReadsFailing.set({ watch }, 0);
   // "No fill since start" ages from the start, so a bot that never trades still alerts.
   t.lastFill.set(nowMs / 1_000);
 }

@@ -58,6 +58,8 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
   platformFrozen?: () => Promise<boolean | undefined>;
   /** GET /api/markets/{slug}, when a test gives one (ExchangePort.marketRecord). */
   marketRecord?: NonNullable<ExchangePort["marketRecord"]>;
+  /** GET /api/markets, when a test gives one (ExchangePort.listedMarkets: the open-market sweep). */
+  listedMarkets?: NonNullable<ExchangePort["listedMarkets"]>;
 
   constructor(
     venue: SimVenue,

@@ -1,0 +1,163 @@
+import type { TimerId } from "../core/clock.js";
+import type { EngineCore } from "./engine-core.js";
+import type { ListedMarketStatus, MarketRecordStatus } from "./ports.js";
+import { LIST_KEY, ReadFailures } from "./read-failures.js";
+
+/** The `how` of the status lines this sweep reports ("market is now PAUSED (its record, read …)"). */
+export const SWEEP_HOW = "by the open-market sweep";
+
+/** A quoted market to read: OPEN when the round began, and its status version then. */
+interface Due {
+  readonly marketId: string;
+  readonly slug: string | undefined;
+  readonly version: number;
+}
+
+/**
+ * Reads, every `marketRecheckMs` (a minute by default), the status of every market the engine holds
+ * OPEN (not past its closesAt), and reports one that is not OPEN any more (`changed`: taken as the
+ * push that never came, which holds the market: its quotes cancelled, no quoting). The spec says
+ * most lifecycle events are not yet emitted, so a market can be PAUSED silently; the only other sign
+ * of it is a placement refused `market_not_open`, and a market whose book never moves is never
+ * requoted, so its quotes rested at pre-pause prices through the pause and were stale at the resume.
+ * The closed-market watch then reads the held market's record until it says OPEN, which reopens it.
+ *
+ * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
+ * not show (past its cap, or left out) is read by slug (`marketRecord`), one at a time, those whose
+ * read failed last. A failed read ends the round, as the closed-market watch's do: these reads share
+ * the client's circuit breaker with the orders, cancels included. They are not paced by the order
+ * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own
+ * (600 a minute), not the wallet's buckets of the placements and cancels, so one list read a period
+ * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
+ * An answer is dropped for a market whose status moved while it was out (a push, a refusal: newer
+ * words). Does nothing on a port without `listedMarkets` (the backtest's venue), and runs no timer
+ * while no market is OPEN.
+ */
+export class OpenMarketSweep {
+  readonly #core: EngineCore;
+  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string) => void;
+  /** A market's status version: it moves at each status the engine applies (MarketStatuses). */
+  readonly #version: (marketId: string) => number;
+  readonly #failures: ReadFailures;
+  /** Markets absent from the list whose last read by slug failed, with the failure count then. */
+  readonly #failed = new Map<string, number>();
+  #failureCount = 0;
+  #timer: TimerId | undefined;
+  #running = false;
+  #stopped = false;
+
+  constructor(
+    core: EngineCore,
+    changed: (marketId: string, record: MarketRecordStatus, how: string) => void,
+    version: (marketId: string) => number,
+  ) {
+    this.#core = core;
+    this.#changed = changed;
+    this.#version = version;
+    this.#failures = new ReadFailures(core, "open");
+  }
+
+  /**
+   * Starts the next round a period (marketRecheckMs) from now, when a market is OPEN and none is
+   * scheduled (engine start, and each market status change). No-op after stop and on a port without
+   * listedMarkets.
+   */
+  arm(): void {
+    if (this.#stopped || this.#timer !== undefined || this.#running) return;
+    if (this.#core.exchange.listedMarkets === undefined || this.#due().length === 0) return;
+    this.#timer = this.#core.clock.setTimer(this.#core.options.marketRecheckMs, () => this.#round());
+  }
+
+  /** Stops the rounds (engine stop); answers still on their way are dropped. */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.#core.clock.cancelTimer(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** The markets held OPEN and not past their close, each once. */
+  #due(): Due[] {
+    const { clock, tokens } = this.#core;
+    const now = clock.now();
+    const due: Due[] = [];
+    const seen = new Set<string>();
+    for (const { market: m } of tokens.slots()) {
+      if (seen.has(m.marketId)) continue;
+      seen.add(m.marketId);
+      if (m.status !== "OPEN" || (m.closesAtMs !== undefined && m.closesAtMs <= now)) continue;
+      due.push({ marketId: m.marketId, slug: m.slug, version: this.#version(m.marketId) });
+    }
+    return due;
+  }
+
+  #round(): void {
+    this.#timer = undefined;
+    if (this.#stopped) return;
+    const due = this.#due();
+    const read = new Set(due.map((d) => d.marketId));
+    // A market no longer read here (held closed, settled, past its close) is no longer failing here.
+    this.#failures.keepOnly((key) => key === LIST_KEY || read.has(key));
+    for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
+    this.#running = true;
+    void this.#sweep(due).finally(() => {
+      this.#running = false;
+      this.arm();
+    });
+  }
+
+  async #sweep(due: readonly Due[]): Promise<void> {
+    const { listedMarkets } = this.#core.exchange;
+    if (due.length === 0 || listedMarkets === undefined) return;
+    const list = { key: LIST_KEY };
+    let listed: readonly ListedMarketStatus[];
+    try {
+      listed = await listedMarkets.call(this.#core.exchange);
+    } catch (err) {
+      this.#failures.failed(list, err, "every quoted market's status read again next period");
+      return;
+    }
+    this.#failures.succeeded(list);
+    const byId = new Map<string, MarketRecordStatus>(listed.map((m) => [m.marketId, m]));
+    const absent: Due[] = [];
+    for (const d of due) {
+      const record = byId.get(d.marketId);
+      if (record === undefined) absent.push(d);
+      else this.#take(d, record);
+    }
+    // Stable: those never failed keep their order, the longest-failed go last.
+    absent.sort((a, b) => (this.#failed.get(a.marketId) ?? 0) - (this.#failed.get(b.marketId) ?? 0));
+    for (const d of absent) {
+      if (this.#stopped || !(await this.#readOne(d))) return;
+    }
+  }
+
+  /** Reads a market the list did not show by its slug; false when the read failed. */
+  async #readOne(d: Due): Promise<boolean> {
+    const { exchange } = this.#core;
+    if (exchange.marketRecord === undefined) return true;
+    let record: MarketRecordStatus;
+    try {
+      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
+    } catch (err) {
+      this.#failed.set(d.marketId, ++this.#failureCount);
+      this.#failures.failed(
+        { key: d.marketId, marketId: d.marketId, slug: d.slug },
+        err,
+        "the list does not show it; read again next period",
+      );
+      return false;
+    }
+    this.#failed.delete(d.marketId);
+    this.#take(d, record);
+    return true;
+  }
+
+  /** A market's status was read: reported when it is not OPEN and nothing moved it meanwhile. */
+  #take(d: Due, record: MarketRecordStatus): void {
+    this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
+    if (this.#stopped || record.status === "OPEN") return;
+    // A push or a refusal that moved the status while the read was out is newer than the answer.
+    if (this.#version(d.marketId) !== d.version) return;
+    this.#changed(d.marketId, record, SWEEP_HOW);
+  }
+}
