@@ -21,7 +21,7 @@ import {
   platformFrozen,
 } from "./scenarios/market.js";
 import { sigkillRestart } from "./scenarios/process.js";
-import { marketPausedSilently } from "./scenarios/silent-pause.js";
+import { marketPausedSilently, marketPausedSilentlyStaticBook } from "./scenarios/silent-pause.js";
 import { type ScenarioRow, ScenarioTable } from "./table.js";
 
 /** The table's order. */
@@ -39,6 +39,7 @@ const SCENARIOS: readonly FaultScenario[] = [
   partnerSuspended,
   marketPaused,
   marketPausedSilently,
+  marketPausedSilentlyStaticBook,
   marketResolved,
   marketResolvedSilently,
   marketStatusChange,

@@ -24,6 +24,18 @@ const recordReads = (rig: Rig, from: number, to: number) =>
   rig.tap.requests.filter(
     (r) => r.path === `/api/markets/${ARG.slug}` && r.startedAt >= from && r.startedAt < to,
   ).length;
+/** GET /api/markets answered so far: the open-market sweep's reads, one a period. */
+const listReads = (rig: Rig) =>
+  rig.tap.requests.filter((r) => r.path === "/api/markets" && r.answeredAt !== undefined).length;
+
+/**
+ * Resolves just after a sweep's list read was answered: the next is a period away, so a pause made
+ * now is met by whatever the scenario does next (a requote), not by the sweep.
+ */
+async function afterSweep(rig: Rig): Promise<void> {
+  const seen = listReads(rig);
+  await waitFor(() => listReads(rig) > seen, 3 * RECHECK_MS, "an open-market sweep's GET /api/markets");
+}
 
 /** The refused placements: only those sent before the first 409 came back (the requote's burst). */
 function checkRefusals(rig: Rig): Verdict {
@@ -65,6 +77,9 @@ export const marketPausedSilently: FaultScenario = {
       await pause(500);
       await waitFor(() => rig.quoting(), 3_000, "quoting after the depth landed");
       await rig.admin("silence-lifecycle", { on: true });
+      // The open-market sweep would see the pause too, a period after it at most: paused just after
+      // a sweep's read, the requote below meets it first (what this scenario pins).
+      await afterSweep(rig);
       const t0 = Date.now();
       await rig.admin("pause-market", { marketId: ARG.id });
       // Cancels still work on a paused market: the other trader pulls its best YES bid, the book
@@ -110,6 +125,60 @@ export const marketPausedSilently: FaultScenario = {
           checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, gatedAt, resumedAt),
         ],
         `pulled in ${pulledMs} ms; ${reads} record reads in ${HOLD_MS / 1000} s paused`,
+      );
+    } finally {
+      await rig.close();
+    }
+  },
+};
+
+/**
+ * A market paused with no lifecycle push on a book that never moves: nothing is requoted there, so
+ * no placement meets the pause. Before (session 18) nothing told the bot: its quotes rested at
+ * pre-pause prices through the pause and were stale at the resume. The open-market sweep reads GET
+ * /api/markets every `engine.marketRecheckMs` (1 s here) and holds the market as a refusal's read
+ * would: its quotes are cancelled within one period plus the read and the cancels, with no
+ * placement refused, the other market quoting on; the closed-market watch then reads its record, and
+ * the silent resume is quoted again within one period. Recovery time: the resume → quoting again.
+ */
+export const marketPausedSilentlyStaticBook: FaultScenario = {
+  name: "market paused silently, static book",
+  fault: "silence-lifecycle, pause-market (no book change), resume-market",
+  async run(row) {
+    const rig = await startRig({
+      markets: [ARG, FRA],
+      env: { MM_ENGINE_MARKET_RECHECK_MS: String(RECHECK_MS) },
+    });
+    try {
+      await waitFor(() => rig.quoting(), 3_000, "quoting");
+      await rig.admin("silence-lifecycle", { on: true });
+      const t0 = Date.now();
+      await rig.admin("pause-market", { marketId: ARG.id });
+      const heldAt = await learnt(rig, "market is now PAUSED (its record, read by the open-market sweep)");
+      await waitFor(() => quotesOn(rig, ARG.id) === 0, 4_000, "the paused market's quotes pulled");
+      const pulledMs = Date.now() - t0;
+      expect(pulledMs).toBeLessThan(REQUOTE_BOUND_MS);
+      const liveOnArg = () =>
+        rig.daemon.engine.liveOrders().filter((o) => ARG_TOKENS.includes(o.tokenId)).length;
+      await waitFor(() => liveOnArg() === 0, 2_000, "the bot tracking nothing on the paused market");
+
+      await pause(HOLD_MS);
+      expect(quotesOn(rig, ARG.id)).toBe(0);
+      expect(refused(rig)).toEqual([]);
+      expect(rig.quoting([FRA.yesTokenId, FRA.noTokenId])).toBe(true);
+      expect(walletHalts(rig.events)).toEqual([]);
+
+      const resumedAt = Date.now();
+      await rig.admin("resume-market", { marketId: ARG.id });
+      await waitFor(() => rig.quoting(), 4_000, "quoting again after the silent resume");
+      row.recoveryMs = Date.now() - resumedAt;
+      expect(row.recoveryMs).toBeLessThan(REQUOTE_BOUND_MS);
+      await learnt(rig, "market is now OPEN (its record, read while it was closed)");
+      await rig.reconciles(2);
+      expectInvariants(
+        row,
+        [...rig.verdicts(), checkNoPlacementsWhile(rig.placeSent, ARG_TOKENS, heldAt, resumedAt)],
+        `pulled in ${pulledMs} ms, none refused`,
       );
     } finally {
       await rig.close();
