@@ -44,6 +44,11 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
       "needs an order-history search failing for a placement 30 times in a row and 5 minutes more; the mock answers every search. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
     probe: "max(mm_reconcile_history_search_stuck_orders)",
   },
+  MmMarketStatusReadsFailing: {
+    reason:
+      "needs a market status read failing twice in a row and 5 minutes more; the mock answers every market read. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max by (watch) (mm_market_status_reads_failing)",
+  },
   MmReconcileStale: {
     reason: "needs 5 minutes without a successful reconcile",
     probe: "time() - max(mm_reconcile_last_success_timestamp_seconds)",
