@@ -1,5 +1,6 @@
 import { MmError } from "../core/errors.js";
 import { publicUrl } from "../core/public-url.js";
+import { NOT_KEY_401_CODES } from "../exchange/assumptions.js";
 import { ExchangeError, keyRefused } from "../exchange/exchange-error.js";
 import { scopeMissing } from "../exchange/scope-refusal.js";
 
@@ -117,7 +118,8 @@ function describe(err: ExchangeError, errno: string | undefined): string {
 
 /**
  * What to check: a 2xx that is not the exchange's answer points at the setting, not at an outage, and
- * so does a 401 or 403 without the exchange's error body (a refused key's 401 never gets here); a
+ * so does a 401 or 403 without the exchange's error body (a refused key's 401 never gets here, and a
+ * 401 `wallet_mismatch` points at the wallet's maker or vault mapping); a
  * 403 with its code (a refused wallet; a missing scope is final and never gets here) at the key, whose URL
  * and exchange are evidently right; a 429 left after the retries at the request rate.
  */
@@ -125,6 +127,10 @@ function hint(err: ExchangeError): string {
   const ok = err.httpStatus !== undefined && err.httpStatus >= 200 && err.httpStatus < 300;
   if (ok && err.code === "malformed_response")
     return "the answer is not the exchange API's: check the setting";
+  // The exchange's 401 that is not about the key: the wallet's maker or vault mapping (NOT_KEY_401_CODES).
+  if (err.httpStatus === 401 && NOT_KEY_401_CODES.has(err.code)) {
+    return "the exchange refused the wallet's maker or vault mapping (a vault still deploying passes): try again, or check the wallet";
+  }
   if (err.httpStatus === 401 || notTheExchanges(err)) {
     const what = err.httpStatus === 401 ? "401s carry a code naming the key's problem" : "403s carry a code";
     return `the answer is not the exchange API's (its ${what}): check the setting`;

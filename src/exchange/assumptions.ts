@@ -41,6 +41,21 @@ export const KEY_REFUSED_CODES: ReadonlySet<string> = new Set<ExchangeCode>([
   "api_key_user_wallet_invalid",
 ]);
 
+/**
+ * The 401 codes that are not the key refused: `wallet_mismatch`, which the spec's catalogue gives
+ * HTTP 401 as the "legacy alias of maker_mismatch on some withdrawal, vault and position endpoints",
+ * and `maker_mismatch` itself. Both say the maker or vault mapping of the wallet does not fit (the
+ * signer is not the wallet, "a stale vault mapping during vault deployment", a vault "not yet
+ * deployed"), which can pass once the vault is deployed: the failure is that request's, reported
+ * with its code (a reconcile that fails so is warned of and run again; at start, exit 1 naming it),
+ * never the key refused for good (keyRefused, exit 3). The same codes in a 2xx body are not key
+ * refusals either (they are not in KEY_REFUSED_CODES).
+ */
+export const NOT_KEY_401_CODES: ReadonlySet<string> = new Set<ExchangeCode>([
+  "wallet_mismatch",
+  "maker_mismatch",
+]);
+
 /** An order book level. Assumed `{price, size}` decimal strings, `size` the level's total. */
 export interface BookLevel {
   price: DecimalString;

@@ -1,5 +1,5 @@
 import { MmError } from "../core/errors.js";
-import { KEY_REFUSED_CODES } from "./assumptions.js";
+import { KEY_REFUSED_CODES, NOT_KEY_401_CODES } from "./assumptions.js";
 import { type ExchangeCodeLike, isClientCode } from "./codes.js";
 
 /**
@@ -78,7 +78,8 @@ export class ExchangeError extends MmError {
 /**
  * Whether `err` is the exchange refusing the API key: an answer 401 whose body carries the
  * exchange's error code (the spec's Authentication checks: `auth_required`, `api_key_unknown_key`,
- * `api_key_revoked`…; a code the catalogue does not list yet counts too), or a business reject in a
+ * `api_key_revoked`…; a code the catalogue does not list yet counts too, but not `wallet_mismatch`,
+ * the spec's 401 alias of maker_mismatch: NOT_KEY_401_CODES), or a business reject in a
  * 2xx body (a placement's 201 REJECTED) carrying one of the spec's 401 key refusals
  * (KEY_REFUSED_CODES, src/exchange/assumptions.ts). A 401 without a code
  * (`http_error`: another service at the URL, a proxy's login page; or a body never read whole:
@@ -89,7 +90,8 @@ export class ExchangeError extends MmError {
 export function keyRefused(err: unknown): err is ExchangeError {
   if (!(err instanceof ExchangeError) || err.httpStatus === undefined) return false;
   // A client code (http_error, or a body cut off, timed out or too large) read no code from the body.
-  if (err.httpStatus === 401) return !isClientCode(err.code);
+  // A maker or vault mapping refused (wallet_mismatch, the 401 alias of maker_mismatch) is not the key.
+  if (err.httpStatus === 401) return !isClientCode(err.code) && !NOT_KEY_401_CODES.has(err.code);
   // The placement envelope answers 201 whatever the reject: the code alone says it is the key.
   return err.httpStatus >= 200 && err.httpStatus < 300 && KEY_REFUSED_CODES.has(err.code);
 }

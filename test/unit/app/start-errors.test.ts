@@ -96,6 +96,26 @@ describe("startReadError", () => {
     expect(exitCodeOf(page)).toBe(1);
     expect(fatalAuthCode(page)).toBeUndefined();
   });
+
+  it("names a 401 wallet_mismatch (the alias of maker_mismatch) by its code, pointing at the wallet: exit 1", () => {
+    const mismatch = new ExchangeError({
+      code: "wallet_mismatch",
+      message: "GET /api/me/positions: maker does not match the wallet",
+      outcome: "rejected",
+      endpoint: "GET /api/me/positions",
+      path: "/api/me/positions",
+      httpStatus: 401,
+    });
+    const err = startReadError(mismatch, "http://127.0.0.1:9") as StartReadError;
+    expect(err).toBeInstanceOf(StartReadError);
+    expect(err.message).toBe(
+      "exchange.baseUrl http://127.0.0.1:9: GET /api/me/positions at http://127.0.0.1:9/api/me/positions: " +
+        "HTTP 401 wallet_mismatch: maker does not match the wallet; the exchange refused the wallet's maker " +
+        "or vault mapping (a vault still deploying passes): try again, or check the wallet",
+    );
+    expect(exitCodeOf(mismatch)).toBe(1);
+    expect(fatalAuthCode(mismatch)).toBeUndefined();
+  });
 });
 
 /** A 200 whose body does not fit, as the HTTP client throws it for `endpoint` read at `path`. */

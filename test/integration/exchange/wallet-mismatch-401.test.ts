@@ -2,17 +2,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DAEMON_EXIT, exitCodeOf } from "../../../src/app/outcome.js";
 import { type ExchangeError, keyRefused } from "../../../src/exchange/exchange-error.js";
 import { sendJson, startTestServer } from "../../support/http-test-server.js";
-import { clientFor, exchangeError } from "../exchange/helpers.js";
+import { clientFor, exchangeError } from "./helpers.js";
 
 /*
- * Review s19 (client). The spec's catalogue: `wallet_mismatch | 401 | Legacy alias of
- * maker_mismatch on some withdrawal, vault and position endpoints`. maker_mismatch is about the
- * order's maker/vault mapping ("a stale vault mapping during vault deployment", "the vault is not
- * yet deployed"), not the key. mm already reads wallet_mismatch in a 2xx body as "not the key"
- * (assumptions.ts, key-refused-placement.test.ts), but keyRefused() takes ANY 401 with a code as
- * the key refused for good: a GET /api/me/positions (every reconcile) answered 401
- * wallet_mismatch stops the daemon with exit 3 "the exchange refused the API key for good" — a
- * false diagnosis, and a stop for what the spec describes as a transient deployment state.
+ * The spec's catalogue: `wallet_mismatch | 401 | Legacy alias of maker_mismatch on some withdrawal,
+ * vault and position endpoints`. maker_mismatch is about the order's maker/vault mapping ("a stale
+ * vault mapping during vault deployment", "the vault is not yet deployed"), not the key, and mm
+ * reads wallet_mismatch in a 2xx body as "not the key" (KEY_REFUSED_CODES,
+ * key-refused-placement.test.ts). keyRefused() took any 401 with a code as the key refused for good:
+ * a GET /api/me/positions (every reconcile) answered 401 wallet_mismatch stopped the daemon with
+ * exit 3 "the exchange refused the API key for good", a false diagnosis of what the spec describes
+ * as a transient deployment state. Found by review (s19).
  */
 
 const cleanups: (() => Promise<void> | void)[] = [];
