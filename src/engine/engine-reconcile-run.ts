@@ -1,4 +1,5 @@
 import { monotonicNow } from "../core/clock.js";
+import { pageRunsNewestFirst } from "../exchange/assumptions.js";
 import type { TradeRecord } from "../exchange/types.js";
 import { UnsureSearches } from "../execution/history-search.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
@@ -314,7 +315,8 @@ export interface OlderTrades {
 /**
  * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
  * dropped (except those `older.keep` asks for) and paging stops at the first page that reaches
- * `older.pageBackToMs`, by default `sinceMs` (trades come newest first).
+ * `older.pageBackToMs`, by default `sinceMs`, if that page runs newest first (pageRunsNewestFirst:
+ * the spec shows no order; a page running oldest first leaves its cursor to follow).
  */
 export function sessionTrades(
   source: ReconcileSource,
@@ -331,7 +333,9 @@ export function sessionTrades(
       const page = await source.trades(opts);
       // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
       const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs) || older?.keep(t) === true);
-      const reached = page.trades.some((t) => Date.parse(t.createdAt) < horizon);
+      const stamps = page.trades.map((t) => Date.parse(t.createdAt));
+      // Only a page running newest first has nothing newer behind it (pageRunsNewestFirst).
+      const reached = stamps.some((ms) => ms < horizon) && pageRunsNewestFirst(stamps);
       return { trades: keep, nextCursor: reached ? null : page.nextCursor };
     },
   };

@@ -134,6 +134,22 @@ export interface TradeListPage {
   nextCursor: string | null;
 }
 
+/**
+ * Whether a GET /api/me/trades page visibly runs newest first: its first readable createdAt (epoch
+ * ms; NaN, unreadable, is passed over) is later than its last. The spec shows neither the order nor
+ * the parameters of this read. Paging back to an instant may stop at a page reaching before it only
+ * when this holds (the pages behind it are older still); a page running oldest first, or whose order
+ * cannot be told (one trade, one instant), does not end the paging: its cursor is followed, within
+ * the caller's page bound, or this session's trades behind a first page of old ones were never read.
+ * @example pageRunsNewestFirst([3_000, 1_000]) // true
+ */
+export function pageRunsNewestFirst(createdAtMs: readonly number[]): boolean {
+  const readable = createdAtMs.filter((ms) => !Number.isNaN(ms));
+  const first = readable[0];
+  const last = readable[readable.length - 1];
+  return first !== undefined && last !== undefined && first > last;
+}
+
 /** Records the spec does not describe at all (fee tier, portfolio, deposit limits, fees summary, platform). */
 export type OpaqueRecord = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { OrderFill } from "../exchange/assumptions.js";
+import { type OrderFill, pageRunsNewestFirst } from "../exchange/assumptions.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
 import {
   type ClientIdSearch,
@@ -304,7 +304,8 @@ export async function runReconcile(
 }
 
 /**
- * The trade pages back to `tradesSinceMs`, and each record's createdAt parsed (epoch ms; NaN when
+ * The trade pages back to `tradesSinceMs` (a page reaching before it ends the paging when it runs
+ * newest first), and each record's createdAt parsed (epoch ms; NaN when
  * unreadable) as its page arrives: the backfill reads the same instants. `capped` when the page
  * bound ended the paging with a cursor still to follow.
  */
@@ -326,15 +327,18 @@ async function collectTrades(
       limit: opts.tradePageSize ?? 200,
       ...(cursor === undefined ? {} : { cursor }),
     });
-    let older = false;
+    const stamps: number[] = [];
     for (const t of res.trades) {
       const ms = Date.parse(t.createdAt);
       createdAtMs.set(t, ms);
-      if (since !== undefined && ms < since) older = true;
+      stamps.push(ms);
       trades.push(t);
     }
-    // An empty page with a cursor goes on: the engine's source filters pages, and trades it looks
-    // for may lie behind one it emptied (maxTradePages bounds an exchange that never ends).
+    // A page reaching before `since` ends the paging only if it runs newest first (the spec shows no
+    // order: pageRunsNewestFirst). An empty page with a cursor goes on too: the engine's source
+    // filters pages, and trades it looks for may lie behind one it emptied (maxTradePages bounds an
+    // exchange that never ends).
+    const older = since !== undefined && stamps.some((ms) => ms < since) && pageRunsNewestFirst(stamps);
     if (res.nextCursor === null || older) return { trades, createdAtMs, capped: undefined };
     cursor = res.nextCursor;
   }

@@ -4,14 +4,13 @@ import type { TradeRecord } from "../../../src/exchange/types.js";
 import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
 
 /*
- * Review s19 (client). The spec shows neither the parameters nor the order of GET /api/me/trades
- * (only the order history's cursor is described: "a keyset cursor over (created_at, order id)",
- * direction not given). sessionTrades (and collectTrades) stop paging at the first page holding a
- * trade older than the session start, i.e. they assume newest first; README "Assumptions" does
- * not list that choice (its /api/me/trades row only says "a list or {trades, nextCursor}"). Served
- * oldest first, the first page is all old trades, paging stops there, and every trade of this
- * session is never read: fills missed while disconnected are not backfilled and no fee is ever
- * booked (fees come only from this read), so PnL and the kill switch run without fees.
+ * The spec shows neither the parameters nor the order of GET /api/me/trades (only the order
+ * history's cursor is described: "a keyset cursor over (created_at, order id)", direction not
+ * given). sessionTrades (and collectTrades) stopped paging at the first page holding a trade older
+ * than the session start, i.e. assumed newest first, which README "Assumptions" did not list. Served
+ * oldest first, the first page is all old trades, paging stopped there, and every trade of this
+ * session was never read: fills missed while disconnected not backfilled and no fee ever booked
+ * (fees come only from this read), so PnL and the kill switch ran without fees. Found by review (s19).
  * Pinned: a page whose trades run oldest first does not end the paging.
  */
 
