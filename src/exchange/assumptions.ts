@@ -1,15 +1,39 @@
 import type { ExchangeCode } from "./codes.js";
 import type { ParsedEnvelope } from "./envelopes.js";
-import { normaliseFeeRow, normaliseOrder, normaliseTradeRecord, normaliseWithdrawal } from "./records.js";
-import type { DecimalString, FeeRow, Order, TradeRecord, Withdrawal } from "./types.js";
+import {
+  normaliseEvent,
+  normaliseFeeRow,
+  normaliseMarket,
+  normaliseMatch,
+  normaliseOrder,
+  normaliseTag,
+  normaliseTradeRecord,
+  normaliseWithdrawal,
+} from "./records.js";
+import type {
+  DecimalString,
+  ExchangeEvent,
+  FeeRow,
+  Market,
+  Match,
+  Order,
+  Tag,
+  TradeRecord,
+  Withdrawal,
+} from "./types.js";
 import { arr, dec, fail, id, items, listOf, obj, optDec, optStr, str, strOrNull } from "./validate.js";
 
 /**
- * Every response (and request) shape the spec marks "not shown", in one place. Each assumption is the
- * most plausible reading; when the real API answers differently, the change is here and nowhere else.
- * The README "Assumptions" section lists the same items.
+ * The REST response (and request) shapes the spec marks "not shown". Each assumption is the most
+ * plausible reading; when the real API answers differently, the change is here. The README
+ * "Assumptions" section lists the same items, each with where it lives; two neighbours of these
+ * shapes live elsewhere:
+ * - the paging of the lists whose paging is not shown (GET /api/orders/open, /api/me/positions:
+ *   a wrapped answer's `nextCursor` followed): src/exchange/list-pages.ts;
+ * - the query parameters not shown (markets, catalogue), passed through as given: markets.ts, catalog.ts.
  *
- * A general rule applies to every list: it may come bare (`[...]`) or wrapped (`{<name>: [...]}`).
+ * A general rule applies to every list: it may come bare (`[...]`) or wrapped (`{<name>: [...]}`),
+ * read by listOf (validate.ts) under the name given here, the public lists' (marketList…) included.
  * Records the spec does not describe at all are returned as plain JSON objects after checking that they
  * are objects; only the fields mm relies on are typed and checked.
  */
@@ -175,6 +199,18 @@ export interface WithdrawalRequestResult {
   withdrawal: Withdrawal;
   code?: string;
 }
+
+/** GET /api/markets: bare or `{markets: [...]}`. */
+export const marketList = (b: unknown, p: string): Market[] => listOf(b, "markets", p, normaliseMarket);
+
+/** GET /api/events: bare or `{events: [...]}`. */
+export const eventList = (b: unknown, p: string): ExchangeEvent[] => listOf(b, "events", p, normaliseEvent);
+
+/** GET /api/matches: bare or `{matches: [...]}`. */
+export const matchList = (b: unknown, p: string): Match[] => listOf(b, "matches", p, normaliseMatch);
+
+/** GET /api/tags: bare or `{tags: [...]}`. */
+export const tagList = (b: unknown, p: string): Tag[] => listOf(b, "tags", p, normaliseTag);
 
 export const openOrders = (b: unknown, p: string): Order[] => listOf(b, "orders", p, normaliseOrder);
 

@@ -1,13 +1,14 @@
+import { eventList, matchList, tagList } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
 import type { QueryParams } from "./paths.js";
-import { normaliseEvent, normaliseMatch, normaliseTag } from "./records.js";
+import { normaliseEvent, normaliseMatch } from "./records.js";
 import type { ExchangeEvent, Match, Tag } from "./types.js";
-import { listOf } from "./validate.js";
 
 /**
  * Public catalogue reads: events, matches, tags. Their parameters and list bodies are not shown in the
- * spec: lists are accepted bare or wrapped (`{events|matches|tags: [...]}`), single records are assumed
- * to be the Event / Match record the spec describes inside match responses.
+ * spec: the parameters are passed through as given, lists are accepted bare or wrapped
+ * (`{events|matches|tags: [...]}`: eventList, matchList, tagList in assumptions.ts), single records
+ * are assumed to be the Event / Match record the spec describes inside match responses.
  */
 export class CatalogApi {
   readonly #caller: ExchangeCaller;
@@ -22,7 +23,7 @@ export class CatalogApi {
       method: "GET",
       route: "/api/events",
       query,
-      parse: (b, p) => listOf(b, "events", p, normaliseEvent),
+      parse: eventList,
     });
   }
 
@@ -42,7 +43,7 @@ export class CatalogApi {
       method: "GET",
       route: "/api/matches",
       query,
-      parse: (b, p) => listOf(b, "matches", p, normaliseMatch),
+      parse: matchList,
     });
   }
 
@@ -64,7 +65,7 @@ export class CatalogApi {
     return this.#caller.call({
       method: "GET",
       route: "/api/tags",
-      parse: (b, p) => listOf(b, "tags", p, normaliseTag),
+      parse: tagList,
     });
   }
 }

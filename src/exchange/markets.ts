@@ -1,5 +1,6 @@
 import {
   type MarketTrade,
+  marketList,
   marketTrades,
   type OrderbookSnapshot,
   orderbook,
@@ -10,7 +11,6 @@ import type { ExchangeCaller } from "./caller.js";
 import type { QueryParams } from "./paths.js";
 import { normaliseMarket } from "./records.js";
 import type { Market } from "./types.js";
-import { listOf } from "./validate.js";
 
 /**
  * Public market reads. The root detail is keyed by slug (breaking change of 2026-05-16); the
@@ -25,7 +25,7 @@ export class MarketsApi {
   }
 
   /**
-   * GET /api/markets (a bare list or `{markets: [...]}`).
+   * GET /api/markets (a bare list or `{markets: [...]}`: marketList, assumptions.ts).
    * @example const open = (await client.markets.list()).filter((m) => m.status === "OPEN");
    */
   list(query: QueryParams = {}): Promise<Market[]> {
@@ -33,7 +33,7 @@ export class MarketsApi {
       method: "GET",
       route: "/api/markets",
       query,
-      parse: (b, p) => listOf(b, "markets", p, normaliseMarket),
+      parse: marketList,
     });
   }
 
