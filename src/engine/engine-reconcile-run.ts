@@ -1,5 +1,5 @@
 import { monotonicNow } from "../core/clock.js";
-import { pageRunsNewestFirst } from "../exchange/assumptions.js";
+import { TradePagingOrder } from "../exchange/assumptions.js";
 import type { TradeRecord } from "../exchange/types.js";
 import { UnsureSearches } from "../execution/history-search.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
@@ -315,8 +315,9 @@ export interface OlderTrades {
 /**
  * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
  * dropped (except those `older.keep` asks for) and paging stops at the first page that reaches
- * `older.pageBackToMs`, by default `sinceMs`, if that page runs newest first (pageRunsNewestFirst:
- * the spec shows no order; a page running oldest first leaves its cursor to follow).
+ * `older.pageBackToMs`, by default `sinceMs`, if the paging runs newest first (TradePagingOrder:
+ * the spec shows no order; a paging running oldest first follows its cursors). A paging starts at
+ * the read without a cursor.
  */
 export function sessionTrades(
   source: ReconcileSource,
@@ -324,18 +325,21 @@ export function sessionTrades(
   older?: OlderTrades,
 ): ReconcileSource {
   const horizon = older === undefined ? sinceMs : Math.min(sinceMs, older.pageBackToMs);
+  let order = new TradePagingOrder();
   return {
     openOrders: () => source.openOrders(),
     order: (id) => source.order(id),
     ordersByClientId: (ids, window, resume) => source.ordersByClientId(ids, window, resume),
     ...orderFillsOf(source),
     trades: async (opts) => {
+      if (opts.cursor === undefined) order = new TradePagingOrder();
       const page = await source.trades(opts);
       // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
       const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs) || older?.keep(t) === true);
       const stamps = page.trades.map((t) => Date.parse(t.createdAt));
-      // Only a page running newest first has nothing newer behind it (pageRunsNewestFirst).
-      const reached = stamps.some((ms) => ms < horizon) && pageRunsNewestFirst(stamps);
+      // Only a paging running newest first has nothing newer behind the page (TradePagingOrder).
+      const newestFirst = order.newestFirst(stamps);
+      const reached = newestFirst && stamps.some((ms) => ms < horizon);
       return { trades: keep, nextCursor: reached ? null : page.nextCursor };
     },
   };

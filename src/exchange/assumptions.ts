@@ -159,19 +159,28 @@ export interface TradeListPage {
 }
 
 /**
- * Whether a GET /api/me/trades page visibly runs newest first: its first readable createdAt (epoch
- * ms; NaN, unreadable, is passed over) is later than its last. The spec shows neither the order nor
- * the parameters of this read. Paging back to an instant may stop at a page reaching before it only
- * when this holds (the pages behind it are older still); a page running oldest first, or whose order
- * cannot be told (one trade, one instant), does not end the paging: its cursor is followed, within
+ * The order of one paging of GET /api/me/trades, told page after page. The spec shows neither the
+ * order nor the parameters of this read. Paging back to an instant may stop at a page reaching before
+ * it only when the paging visibly runs newest first (the pages behind are older still): the page's
+ * last readable createdAt is earlier than the paging's first. A paging running oldest first, or whose
+ * order cannot be told yet (one trade so far, one instant), goes on: its cursor is followed, within
  * the caller's page bound, or this session's trades behind a first page of old ones were never read.
- * @example pageRunsNewestFirst([3_000, 1_000]) // true
+ * One instance per paging (from its first page on).
+ * @example
+ * const order = new TradePagingOrder();
+ * order.newestFirst([3_000]); // false: one trade cannot tell
+ * order.newestFirst([2_000]); // true
  */
-export function pageRunsNewestFirst(createdAtMs: readonly number[]): boolean {
-  const readable = createdAtMs.filter((ms) => !Number.isNaN(ms));
-  const first = readable[0];
-  const last = readable[readable.length - 1];
-  return first !== undefined && last !== undefined && first > last;
+export class TradePagingOrder {
+  #first: number | undefined;
+
+  /** Takes the next page's createdAt stamps (epoch ms, in the page's order; NaN, unreadable, is passed over). */
+  newestFirst(createdAtMs: readonly number[]): boolean {
+    const readable = createdAtMs.filter((ms) => !Number.isNaN(ms));
+    this.#first ??= readable[0];
+    const last = readable[readable.length - 1];
+    return this.#first !== undefined && last !== undefined && last < this.#first;
+  }
 }
 
 /** Records the spec does not describe at all (fee tier, portfolio, deposit limits, fees summary, platform). */

@@ -1,4 +1,4 @@
-import { type OrderFill, pageRunsNewestFirst } from "../exchange/assumptions.js";
+import { type OrderFill, TradePagingOrder } from "../exchange/assumptions.js";
 import type { Order, TradeRecord } from "../exchange/types.js";
 import {
   type ClientIdSearch,
@@ -304,8 +304,8 @@ export async function runReconcile(
 }
 
 /**
- * The trade pages back to `tradesSinceMs` (a page reaching before it ends the paging when it runs
- * newest first), and each record's createdAt parsed (epoch ms; NaN when
+ * The trade pages back to `tradesSinceMs` (a page reaching before it ends the paging when the
+ * paging runs newest first), and each record's createdAt parsed (epoch ms; NaN when
  * unreadable) as its page arrives: the backfill reads the same instants. `capped` when the page
  * bound ended the paging with a cursor still to follow.
  */
@@ -321,6 +321,7 @@ async function collectTrades(
   const createdAtMs = new Map<TradeRecord, number>();
   const since = opts.tradesSinceMs;
   const maxPages = opts.maxTradePages ?? DEFAULT_TRADE_PAGES;
+  const order = new TradePagingOrder();
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const res = await source.trades({
@@ -334,11 +335,12 @@ async function collectTrades(
       stamps.push(ms);
       trades.push(t);
     }
-    // A page reaching before `since` ends the paging only if it runs newest first (the spec shows no
-    // order: pageRunsNewestFirst). An empty page with a cursor goes on too: the engine's source
+    // A page reaching before `since` ends the paging only if the paging runs newest first (the spec
+    // shows no order: TradePagingOrder). An empty page with a cursor goes on too: the engine's source
     // filters pages, and trades it looks for may lie behind one it emptied (maxTradePages bounds an
     // exchange that never ends).
-    const older = since !== undefined && stamps.some((ms) => ms < since) && pageRunsNewestFirst(stamps);
+    const newestFirst = order.newestFirst(stamps);
+    const older = newestFirst && since !== undefined && stamps.some((ms) => ms < since);
     if (res.nextCursor === null || older) return { trades, createdAtMs, capped: undefined };
     cursor = res.nextCursor;
   }

@@ -9,8 +9,8 @@ import { remote, TOKEN, trade } from "./reconcile-support.js";
 /*
  * The spec shows no order for GET /api/me/trades. The reconcile's paging stopped at the first page
  * holding a trade older than tradesSinceMs, so a history served oldest first was read one page deep
- * and this run's trades behind it never backfilled. It stops there only when the page runs newest
- * first (pageRunsNewestFirst); otherwise it follows the cursor.
+ * and this run's trades behind it never backfilled. It stops there only when the paging runs newest
+ * first (TradePagingOrder); otherwise it follows the cursor.
  */
 type Page = { trades: TradeRecord[]; nextCursor: string | null };
 
@@ -54,5 +54,22 @@ describe("runReconcile: the trade paging and the order of the pages", () => {
     });
     await run();
     expect(read).toEqual(["first"]);
+  });
+
+  it("tells the order across pages of one trade each: on past an oldest-first one, stopped by a newest-first one", async () => {
+    const oldest = rig({
+      first: { trades: [at("t0", 1)], nextCursor: "c2" },
+      c2: { trades: [at("t1", 2)], nextCursor: "c3" },
+      c3: { trades: [at("t2", 5)], nextCursor: null },
+    });
+    await oldest.run();
+    expect(oldest.read).toEqual(["first", "c2", "c3"]);
+    const newest = rig({
+      first: { trades: [at("t2", 5)], nextCursor: "c2" },
+      c2: { trades: [at("t1", 2)], nextCursor: "c3" },
+      c3: { trades: [at("t0", 1)], nextCursor: null },
+    });
+    await newest.run();
+    expect(newest.read).toEqual(["first", "c2"]);
   });
 });
