@@ -21,7 +21,7 @@ export function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capp
       restoredOrders: core.restored.searching,
       feesAwaited: core.restored.awaiting,
     },
-    "trade history: paging stopped at its page bound before its cut-off; older fills (those made while mm was down among them) were not backfilled",
+    "trade history: paging stopped at its page bound before its cut-off; the fills beyond it (the older ones, those made while mm was down among them; the newer ones if the history is served oldest first) were not backfilled",
   );
 }
 

@@ -209,7 +209,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     tradePagesCapped: new Counter({
       name: "mm_reconcile_trade_pages_capped_total",
-      help: "REST reconciles whose trade paging stopped at its page bound before its cut-off: older fills were not backfilled (a warning names what was searched).",
+      help: "REST reconciles whose trade paging stopped at its page bound before its cut-off: the fills beyond it were not backfilled — the older ones, or the newer ones on a history served oldest first (a warning names what was searched).",
       registers,
     }),
     searchFailures: new Counter({
