@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBacktestCli } from "../backtest/support/cli.js";
+import { writeRecording } from "../backtest/support/recording.js";
+
+/*
+ * Review (s19, btdocs): `mm backtest --out FILE` / `--html FILE` whose folder does not exist is
+ * discovered only after the whole replay, synthetic run or sweep has finished, with a bare
+ * "ENOENT: no such file or directory, open '…'" — the run (hours for a large sweep) is lost and
+ * must be repeated. `mm import` checks OUT's folder before reading (output_dir_missing); the
+ * backtest should likewise refuse before running, exit 2, naming the option and the folder.
+ */
+
+let dir: string;
+let data: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mm-review-btdocs-out-"));
+  data = join(dir, "rec.jsonl.gz");
+  await writeRecording(data, 200);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("mm backtest with an output file in a missing folder", () => {
+  it("--out: refused before the replay runs (exit 2, the option and folder named)", async () => {
+    const missing = join(dir, "no-such-folder");
+    const r = await runBacktestCli(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      data,
+      "--out",
+      join(missing, "report.json"),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--out");
+    expect(r.stderr).toContain(missing);
+    // The replay never ran: no speed line (its result would have been thrown away).
+    expect(r.stderr).not.toMatch(/frames \(\d+ frames\/s\)/);
+  }, 60_000);
+
+  it("--html: refused before the replay runs, and no JSON summary is written for a run whose report is lost", async () => {
+    const missing = join(dir, "no-html-folder");
+    const out = join(dir, "report-html-case.json");
+    const r = await runBacktestCli(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      data,
+      "--out",
+      out,
+      "--html",
+      join(missing, "report.html"),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--html");
+    expect(r.stderr).not.toMatch(/frames \(\d+ frames\/s\)/);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
+
+  it("sweep --out: refused before any point runs", async () => {
+    const missing = join(dir, "no-sweep-folder");
+    const r = await runBacktestCli(
+      "--scenario",
+      "config/backtest/as-paper.json",
+      "--paths",
+      "1",
+      "--sweep",
+      "config/backtest/as-paper-sweep.json",
+      "--workers",
+      "1",
+      "--progress",
+      "none",
+      "--out",
+      join(missing, "sweep.json"),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--out");
+    expect(r.stdout).not.toMatch(/^ranked by/m);
+  }, 120_000);
+});
