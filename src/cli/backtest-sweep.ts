@@ -14,6 +14,7 @@ import { runSweep } from "../backtest/sweep/run-sweep.js";
 import { renderTable } from "../backtest/sweep/table.js";
 import { parseScenario } from "../backtest/synthetic/scenario.js";
 import { type CliIo, EXIT, UsageError } from "./command.js";
+import { requireOutputFolders } from "./output-folder.js";
 
 /** The flags `mm backtest` adds for sweeps (merged into its options table). */
 export const SWEEP_OPTIONS = {
@@ -116,8 +117,8 @@ export function checkSweepFlags(f: SweepFlags): void {
 }
 
 /**
- * `mm backtest … --sweep FILE`: validates the config (or scenario), the grid and the metric before
- * any work starts (exit 2 on a problem), runs the points on worker threads with progress on
+ * `mm backtest … --sweep FILE`: validates the config (or scenario), the grid, the metric and the
+ * folder of `--out` before any work starts (exit 2 on a problem), runs the points on worker threads with progress on
  * stderr (and a warning per data file cut short, once for the whole sweep), prints the ranked
  * table on stdout and writes the full results to `--out`. `--point-timeout S` fails a point still
  * running after S seconds (`point_timeout`) and replaces its worker. Exit 1 when
@@ -133,6 +134,8 @@ export async function runSweepCommand(
   const mode = progressMode(f.progress);
   const limit = f["point-timeout"];
   const pointTimeoutMs = limit === undefined ? undefined : seconds(limit, "--point-timeout") * 1000;
+  // `mm backtest` checked it already; this entry point is also called on its own.
+  await requireOutputFolders(io.cwd, [["--out", a.out]]);
   const sweepPath = resolve(io.cwd, f.sweep as string);
   const sweepText = await readFile(sweepPath, "utf8");
   const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");

@@ -19,6 +19,7 @@ import {
   SWEEP_OPTIONS,
 } from "./backtest-sweep.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
+import { requireOutputFolders } from "./output-folder.js";
 
 const OPTIONS = {
   config: { type: "string", short: "c", multiple: true },
@@ -97,6 +98,11 @@ export const backtestCommand: Command = {
     if (values.html !== undefined && values.sweep !== undefined)
       throw new UsageError("--html applies to a single run, not to --sweep");
     try {
+      // Before any work: an output that cannot be written would throw the finished run away.
+      await requireOutputFolders(io.cwd, [
+        ["--out", values.out],
+        ["--html", values.html],
+      ]);
       if (values.sweep !== undefined) {
         const { data, out } = values;
         return await runSweepCommand(values, { configs, scenarios, data, seed, paths, out }, io);

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBacktestCli } from "../backtest/support/cli.js";
-import { writeRecording } from "../backtest/support/recording.js";
+import { runBacktestCli } from "./support/cli.js";
+import { writeRecording } from "./support/recording.js";
 
 /*
  * Review (s19, btdocs): `mm backtest --out FILE` / `--html FILE` whose folder does not exist is
@@ -79,4 +79,21 @@ describe("mm backtest with an output file in a missing folder", () => {
     expect(r.stderr).toContain("--out");
     expect(r.stdout).not.toMatch(/^ranked by/m);
   }, 120_000);
+});
+
+describe("mm backtest with an output path that is not a file in a folder", () => {
+  it("a file in the folder's place, or a folder named as the file: refused before the run, each named", async () => {
+    const file = join(dir, "plain-file");
+    writeFileSync(file, "x");
+    const run = (...out: string[]) =>
+      runBacktestCli("--scenario", "config/backtest/as-paper.json", "--paths", "1", ...out);
+    const under = await run("--out", join(file, "report.json"));
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain(`--out ${join(file, "report.json")}: ${file} is not a folder`);
+    const folder = await run("--html", dir);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`--html ${dir} is a folder`);
+    // Neither ran: no speed line.
+    expect(under.stderr + folder.stderr).not.toMatch(/paths in/);
+  }, 60_000);
 });
