@@ -101,7 +101,9 @@ export const CHART_SCRIPT = `(function () {
       if (s.lo[i] !== null && s.hi[i] !== null && s.lo[i] !== s.hi[i]) {
         ranges += "M" + px + " " + sc.y(s.lo[i]).toFixed(1) + "V" + sc.y(s.hi[i]).toFixed(1);
       }
-      if (v === null) { open = false; continue; }
+      // A null ends the line at its time: the last value held until then (a quote rested until
+      // withdrawn), so the step is drawn before the line is closed.
+      if (v === null) { if (open) d += "H" + px; open = false; continue; }
       var py = sc.y(v).toFixed(1);
       d += open ? "H" + px + "V" + py : "M" + px + " " + py;
       open = true;

@@ -105,7 +105,7 @@ function attributes(text: string): Record<string, string> {
   return out;
 }
 
-/** The points an SVG path draws as the chart script writes lines: one per M and per H command. */
+/** The commands an SVG path draws as the chart script writes lines: one M or H per value, one H per null after a value. */
 export function pathPoints(d: string): number {
   return (d.match(/[MH]/g) ?? []).length;
 }

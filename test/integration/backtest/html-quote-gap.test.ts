@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SeriesJson } from "../../../src/backtest/report/html/downsample.js";
 import { renderReportPage } from "../../../src/backtest/report/html/page.js";
 import type { TimelineData } from "../../../src/backtest/report/html/timeline.js";
-import { chromiumInstalled, elements, renderHeadless } from "../backtest/support/chromium.js";
+import { chromiumInstalled, elements, renderHeadless } from "./support/chromium.js";
 
 /*
  * Review (s19, btdocs): the HTML report's "our best bid / our best ask" lines drop the whole
