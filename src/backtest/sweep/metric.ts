@@ -2,6 +2,7 @@ import type { Decimal } from "decimal.js";
 import { Dec } from "../../core/decimal.js";
 import { BacktestError } from "../errors.js";
 import { type PathStep, parsePath, pathText, valueAt } from "./json-path.js";
+import { pathProblem } from "./summary-shape.js";
 
 /** Which summary a sweep produces: a replay's or a synthetic run's. */
 export type SummaryKind = "replay" | "synthetic";
@@ -91,7 +92,8 @@ export const DEFAULT_METRIC = "pnl";
  * Resolves a ranking metric: a named one (`pnl`, `sharpe`, `maxDrawdown`, `fills`, … — see
  * NAMED_METRICS, each with its natural order) or a path into the summary (`markouts[0].perShare`,
  * ranked largest first), optionally suffixed `:asc` or `:desc`. Throws BacktestError
- * `rank_by_invalid` when it is neither.
+ * `rank_by_invalid` when it is neither, when it names a metric of the other kind of sweep, or a
+ * path no summary of the kind has (pathProblem) — before any point runs, not after the first.
  * @example parseMetric("maxDrawdown", "replay").order // "asc"
  */
 export function parseMetric(text: string, kind: SummaryKind): Metric {
@@ -103,11 +105,27 @@ export function parseMetric(text: string, kind: SummaryKind): Metric {
     const n = named[name] as Named;
     return { name, field: n.field, order: suffix ?? n.order, read: n.read, path: undefined };
   }
+  const other: SummaryKind = kind === "replay" ? "synthetic" : "replay";
+  if (Object.hasOwn(NAMED_METRICS[other], name)) {
+    throw new BacktestError(
+      "rank_by_invalid",
+      `rank-by ${JSON.stringify(text)}: ${name} is a ${other}-only metric (${other === "replay" ? "--config with --data" : "--scenario"}); a ${kind} sweep ranks by ${Object.keys(named).join(", ")} or a path into its summary`,
+      { rankBy: text },
+    );
+  }
   const steps = parsePath(name);
   if (steps === undefined) {
     throw new BacktestError(
       "rank_by_invalid",
       `rank-by ${JSON.stringify(text)}: neither a metric (${Object.keys(named).join(", ")}) nor a path into the ${kind} summary such as "markouts[0].perShare"`,
+      { rankBy: text },
+    );
+  }
+  const problem = pathProblem(steps, kind);
+  if (problem !== undefined) {
+    throw new BacktestError(
+      "rank_by_invalid",
+      `rank-by ${JSON.stringify(text)}: neither a metric (${Object.keys(named).join(", ")}) nor a field of the ${kind} summary: ${problem}`,
       { rankBy: text },
     );
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMetric } from "../../../src/backtest/sweep/metric.js";
+import { parseMetric } from "../../../../src/backtest/sweep/metric.js";
 
 /*
  * Review (s19, btdocs): README's ranking table names metrics that exist for one kind of sweep only
