@@ -50,3 +50,18 @@ describe("the synthetic HTML report of an unbounded mid", () => {
     }
   });
 });
+
+describe("the synthetic HTML report of a bounded mid", () => {
+  it("says in its header the range a bounded mid is reflected in, [tick, 1 − tick], as the scenario docs do", async () => {
+    const header = async (market: object) => {
+      const process = { ...NEAR_EDGE.process, s0: "0.5", sigma: 0.001, bounded: true };
+      const sc = parseScenario([{ ...NEAR_EDGE, paths: 1, process, market }]);
+      return /Monte-Carlo path\(s\)[^<]*/.exec(await syntheticReportHtml(sc, await runSynthetic(sc)))?.[0];
+    };
+    expect(await header({ tick: "0.01", minSize: "1" })).toContain(
+      "increments, reflected inside [0.01, 0.99]; fills",
+    );
+    // A 1-micro tick: never nearer an edge than the book's micro-unit either side of its mid.
+    expect(await header(NEAR_EDGE.market)).toContain("reflected inside [0.000002, 0.999998]");
+  });
+});

@@ -1,3 +1,4 @@
+import { microToString } from "../../../book/micro.js";
 import { Dec } from "../../../core/decimal.js";
 import type { Logger } from "../../../observability/logger.js";
 import { BacktestError } from "../../errors.js";
@@ -91,11 +92,15 @@ export async function syntheticReportHtml(
   }
   const p = s.process;
   const f = s.fillModel;
+  // The range the process keeps the mid in, [tick, 1 − tick] (never nearer an edge than 0.000002):
+  // what config/backtest/README.md says, where "(0, 1)" was looser than the run.
+  const b = scenario.process.bounds;
+  const bounds = b === undefined ? undefined : `${microToString(micro(b.lo))}, ${microToString(micro(b.hi))}`;
   return renderReportPage({
     title: "mm backtest report: synthetic",
     meta: [
       ...(s.description === null ? [] : [s.description]),
-      `${s.paths} Monte-Carlo path(s), seed ${s.seed}; mid s0 ${p.s0}, sigma ${p.sigma}, dt ${p.dtMs} ms, horizon ${duration(p.horizonMs)}, ${p.increments} increments${p.bounded ? ", bounded in (0, 1)" : ""}; fills A ${f.A}, k ${f.k}, ${f.probability} probability, size ${f.size}.`,
+      `${s.paths} Monte-Carlo path(s), seed ${s.seed}; mid s0 ${p.s0}, sigma ${p.sigma}, dt ${p.dtMs} ms, horizon ${duration(p.horizonMs)}, ${p.increments} increments${bounds === undefined ? "" : `, reflected inside [${bounds}]`}; fills A ${f.A}, k ${f.k}, ${f.probability} probability, size ${f.size}.`,
       `Strategy: ${JSON.stringify(s.strategy)}`,
       `Charts and the figures below "Path ${chosen.path}": the path of median PnL (${chosen.pnl} USDC).`,
     ],
@@ -143,3 +148,6 @@ export function duration(ms: number): string {
   if (sec > 0 && d === 0) parts.push(`${sec}s`);
   return parts.join(" ");
 }
+
+// A bound (a whole number of micro-units divided by 1e6 by the scenario) back to its micro-units.
+const micro = (x: number): bigint => BigInt(Math.round(x * 1e6));
