@@ -28,7 +28,7 @@ export const SWEEP_OPTIONS = {
 /** Help lines for the sweep flags. */
 export const SWEEP_HELP = {
   usage:
-    "       mm backtest (--config FILE... --data PATH | --scenario FILE...) --sweep FILE [--rank-by METRIC] [--workers N] [--point-timeout S] [--out FILE]",
+    "       mm backtest (--config FILE... --data PATH | --scenario FILE...) --sweep FILE [--rank-by METRIC] [--workers N] [--progress MODE] [--point-timeout S] [--out FILE]",
   options: [
     "      --sweep FILE     Run every point of a strategy parameter grid (JSON) in parallel and",
     "                       print them ranked; --out then writes the full results (JSON).",
