@@ -1,5 +1,6 @@
 import { toWei } from "../core/wei.js";
-import type { Issues } from "./errors.js";
+import { BacktestError, type Issues } from "./errors.js";
+import { parsePath, valueAt } from "./sweep/json-path.js";
 
 const DECIMAL = /^\d+(?:\.\d{1,6})?$/;
 
@@ -117,4 +118,31 @@ function mergeInto(base: unknown, over: unknown, key: string): unknown {
 
 function isPlain(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Runs `parse` on layered config files and, when it refuses them (`backtest_config_invalid`,
+ * `scenario_invalid`), names after each `field: problem` the file that set the field: the last
+ * layer holding it, the one layerConfigs kept. With several `--config` files, "unknown setting"
+ * alone left the reader to search each. A problem with no field in any layer (one missing, a rule
+ * across fields) is left as it was; so is every problem of a single file.
+ * @example withLayerFiles(["base.json", "over.json"], layers, () => parseReplayConfig(layers))
+ */
+export function withLayerFiles<T>(files: readonly string[], layers: readonly unknown[], parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    const issues = err instanceof BacktestError ? err.details.issues : undefined;
+    if (files.length < 2 || !Array.isArray(issues) || !issues.every((x) => typeof x === "string")) throw err;
+    const named = issues.map((issue: string) => {
+      const steps = parsePath(issue.slice(0, Math.max(issue.indexOf(": "), 0)));
+      const i = steps === undefined ? -1 : layers.findLastIndex((l) => valueAt(l, steps) !== undefined);
+      return i < 0 ? issue : `${issue} (in ${files[i]})`;
+    });
+    const head = (err as BacktestError).message.split("\n")[0] as string;
+    throw new BacktestError((err as BacktestError).code, [head, ...named].join("\n  "), {
+      ...(err as BacktestError).details,
+      issues: named,
+    });
+  }
 }

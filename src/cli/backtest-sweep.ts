@@ -1,6 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { withLayerFiles } from "../backtest/config-reader.js";
 import { BacktestError } from "../backtest/errors.js";
 import { dataFiles } from "../backtest/replay/data-files.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
@@ -140,21 +141,20 @@ export async function runSweepCommand(
   const sweepText = await readFile(sweepPath, "utf8");
   const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");
   const kind: SummaryKind = a.scenarios.length > 0 ? "synthetic" : "replay";
-  const layers = await Promise.all(
-    (kind === "synthetic" ? a.scenarios : a.configs).map((p) => readJson(io, p)),
-  );
+  const files = (kind === "synthetic" ? a.scenarios : a.configs).map((p) => resolve(io.cwd, p));
+  const layers = await Promise.all(files.map((p) => readJson(io, p)));
   const seed = a.seed === undefined ? {} : { seed: a.seed };
   let base: unknown;
   let eventsPerPoint: number | undefined;
   let task: (strategy: unknown) => SweepTask;
   if (kind === "synthetic") {
-    const scenario = parseScenario(layers);
+    const scenario = withLayerFiles(files, layers, () => parseScenario(layers));
     base = scenario.strategyRaw;
     eventsPerPoint = (a.paths ?? scenario.paths) * framesPerPath(scenario);
     const paths = a.paths === undefined ? {} : { paths: a.paths };
     task = (strategy) => ({ kind, scenarioLayers: layers, ...paths, ...seed, strategy });
   } else {
-    base = parseReplayConfig(layers).strategyRaw;
+    base = withLayerFiles(files, layers, () => parseReplayConfig(layers)).strategyRaw;
     const data = resolve(io.cwd, a.data as string);
     await dataFiles(data);
     task = (strategy) => ({ kind, configLayers: layers, data, ...seed, strategy });

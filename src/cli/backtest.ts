@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { withLayerFiles } from "../backtest/config-reader.js";
 import { BacktestError } from "../backtest/errors.js";
 import { ImportError } from "../backtest/import/errors.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
@@ -112,7 +113,12 @@ export const backtestCommand: Command = {
       let work: string;
       let html: string | undefined;
       if (scenarios.length > 0) {
-        const scenario = parseScenario(await readJsonFiles(scenarios, io));
+        const layers = await readJsonFiles(scenarios, io);
+        const scenario = withLayerFiles(
+          scenarios.map((f) => resolve(io.cwd, f)),
+          layers,
+          () => parseScenario(layers),
+        );
         const r = await runSynthetic(scenario, {
           ...(paths === undefined ? {} : { paths }),
           ...(seed === undefined ? {} : { seed }),
@@ -123,7 +129,12 @@ export const backtestCommand: Command = {
         if (values.html !== undefined) html = await syntheticReportHtml(scenario, r);
         work = `${r.summary.paths} paths`;
       } else {
-        const config = parseReplayConfig(await readJsonFiles(configs, io));
+        const layers = await readJsonFiles(configs, io);
+        const config = withLayerFiles(
+          configs.map((f) => resolve(io.cwd, f)),
+          layers,
+          () => parseReplayConfig(layers),
+        );
         const data = resolve(io.cwd, values.data as string);
         const r = await runBacktest({
           config,
