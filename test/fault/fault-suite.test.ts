@@ -68,7 +68,7 @@ describe.concurrent("fault suite", () => {
         await s.run(row);
         row.result = "pass";
       },
-      s.timeoutMs ?? 20_000,
+      s.timeoutMs ?? 30_000,
     );
   }
 });

@@ -30,6 +30,7 @@ import {
   type StaleSpan,
   type Verdict,
 } from "./invariants.js";
+import { type LoopStall, watchLoopStall } from "./loop-stall.js";
 import { recordVenue, type VenueLog } from "./venue-log.js";
 import { startWireTap, type WireTap } from "./wire-tap.js";
 
@@ -62,6 +63,14 @@ export const FAST_ENV: Readonly<Record<string, string>> = {
 
 /** Grace for pulling a quote off a book that turned stale: the cancel's round trip, with room for a loaded box. */
 export const STALE_GRACE_MS = 1_500;
+
+/**
+ * Deadline of a wait for something the bot reaches on its own (quotes answered, pulled, back after a
+ * recovery): generous, since on a loaded 2-core box (load average ~14) every hop of bot, tap and mock
+ * shares one starved event loop. It bounds the wait only; how fast the bot must be is pinned where it
+ * matters by the invariants (STALE_GRACE_MS) and by a scenario's own assertions.
+ */
+export const WAIT_MS = 12_000;
 
 export interface WorldOptions {
   readonly markets?: readonly MarketScenario[];
@@ -112,6 +121,8 @@ export interface Rig extends World {
   readonly events: readonly EngineEvent[];
   readonly spans: readonly StaleSpan[];
   readonly placeSent: readonly { tokenId: string; at: number }[];
+  /** This process's event-loop stalls during the run (the stale-quote invariant's allowance). */
+  readonly stall: LoopStall;
   /** Waits for `n` successful reconciles that complete after now (see reconcilesAfter). */
   reconciles(n: number, ms?: number): Promise<void>;
   /** Orphans, duplicates (every run of the world), inventory and stale quotes of this run, as of now. */
@@ -180,7 +191,8 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
 
 /**
  * Starts the daemon in process on `world`, quoting its markets through the tap (WebSockets go
- * straight to the mock), with the recorders attached. Resolves once every token has four quotes.
+ * straight to the mock), with the recorders attached. Resolves once every token has four quotes and
+ * the bot holds each of its orders answered (see answered()): a fault is injected on a known state.
  */
 export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Promise<Rig> {
   const baseline = venuePositions(world.mock);
@@ -200,7 +212,9 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
     ...(opts.feedTuning === undefined ? {} : { feedTuning: opts.feedTuning }),
   });
   const spans = recordStaleSpans(daemon, world.tokens);
+  const stall: LoopStall = watchLoopStall();
   const stop = async () => {
+    stall.stop();
     await daemon.stop("scenario over");
     metrics.close();
   };
@@ -213,12 +227,20 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
     events,
     spans,
     placeSent,
+    stall,
     reconciles: (n, ms = 6_000) => reconcilesAfter(events, n, ms),
     verdicts: () => [
       checkNoOrphans(world.venue.open(), daemon.engine.liveOrders()),
       checkNoDuplicates(world.venue.orders.values(), world.tap.requests),
       checkInventory(world.tokens, baseline, (t) => daemon.engine.positionOf(t), venuePositions(world.mock)),
-      checkNoStaleQuotes(spans, world.venue.orders.values(), placeSent, STALE_GRACE_MS, Date.now()),
+      checkNoStaleQuotes(
+        spans,
+        world.venue.orders.values(),
+        placeSent,
+        STALE_GRACE_MS,
+        Date.now(),
+        stall.within,
+      ),
     ],
     stop,
     close: async () => {
@@ -227,12 +249,30 @@ export async function runDaemon(world: World, opts: DaemonRunOptions = {}): Prom
     },
   };
   try {
-    await waitFor(() => rig.quoting(), 5_000, "the first quotes on every token");
+    await waitFor(
+      () => rig.quoting() && answered(world, daemon),
+      WAIT_MS,
+      "the first quotes on every token, each answered",
+    );
   } catch (err) {
     await stop();
     throw err;
   }
   return rig;
+}
+
+/**
+ * True when every order the bot tracks is open with its orderId (none placing, cancelling or
+ * unknown) and every order of the wallet open on the mock is one of them. Why: on a loaded box the
+ * first placements' answers can take longer than the 1.5 s request timeout, and the bot then holds
+ * them unknown, with no orderId to cancel by, until a reconcile finds them (about a second later); a
+ * fault injected meanwhile would test that race, not the fault.
+ */
+function answered(world: World, daemon: Daemon): boolean {
+  const live = daemon.engine.liveOrders();
+  if (!live.every((o) => o.state === "open" && o.orderId !== undefined)) return false;
+  const ids = new Set(live.map((o) => o.orderId));
+  return world.venue.open().every((o) => ids.has(o.orderId));
 }
 
 /** A World and one daemon run on it; close() ends both. */

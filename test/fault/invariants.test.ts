@@ -95,6 +95,23 @@ describe("fault-suite invariants", () => {
     expect(checkNoStaleQuotes(spans, [order("o1", "c", 0)], [], 500, 9_000).ok).toBe(false);
   });
 
+  it("stale: the event loop's stall while the quote rested extends the grace, and only that", () => {
+    const spans = [{ tokenId: "T", from: 1_000, to: 5_000 }];
+    // Pulled 2 000 ms in with a 500 ms grace: late, unless the shared loop was stalled 1 500 ms of it.
+    const pulled = [order("o1", "c", 0, 3_000)];
+    const stall = (ms: number) => (from: number, to: number) => Math.min(ms, Math.max(0, to - from));
+    expect(checkNoStaleQuotes(spans, pulled, [], 500, 9_000, stall(1_500)).ok).toBe(true);
+    const late = checkNoStaleQuotes(spans, pulled, [], 500, 9_000, stall(1_400));
+    expect(late.problems).toEqual(["o1 live 2000 ms into a stale span (grace 500 ms + 1400 ms loop stall)"]);
+    // The window asked about runs from the span's start to the quote's end (or the span's).
+    const asked: [number, number][] = [];
+    checkNoStaleQuotes(spans, pulled, [], 500, 9_000, (from, to) => {
+      asked.push([from, to]);
+      return 0;
+    });
+    expect(asked).toEqual([[1_000, 3_000]]);
+  });
+
   it("gated: a placement while the market was known closed", () => {
     const sent = [{ tokenId: "T", at: 1_500 }];
     expect(checkNoPlacementsWhile(sent, ["T"], 1_000, 2_000).ok).toBe(false);

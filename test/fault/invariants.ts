@@ -133,7 +133,9 @@ export interface StaleSpan {
  * to quote from (stale, resyncing, crossed), since each means the price it quoted may be wrong.
  * - no placement is sent for a token while its book is not quotable (`placeSent`: token, Date.now());
  * - no order of ours rests on a token more than `graceMs` into a non-quotable span (the bot must
- *   pull it; the grace is the cancel's round trip on a loaded 2-core box).
+ *   pull it; the grace is the cancel's round trip on a loaded 2-core box), plus the time the event
+ *   loop that bot, tap and mock share was stalled from the span's start until the order ended
+ *   (`stalled`, see loop-stall.ts): a round trip no part of which could run meanwhile is not late.
  */
 export function checkNoStaleQuotes(
   spans: readonly StaleSpan[],
@@ -141,6 +143,7 @@ export function checkNoStaleQuotes(
   placeSent: readonly { tokenId: string; at: number }[],
   graceMs: number,
   now: number,
+  stalled: (from: number, to: number) => number = () => 0,
 ): Verdict {
   const problems: string[] = [];
   for (const p of placeSent) {
@@ -152,12 +155,15 @@ export function checkNoStaleQuotes(
   for (const s of spans) {
     const end = s.to ?? now;
     if (end - s.from <= graceMs) continue;
-    const lateFrom = s.from + graceMs;
     for (const o of orders) {
       if (o.tokenId !== s.tokenId) continue;
       const oEnd = o.endedAt ?? now;
-      if (o.placedAt < end && oEnd > lateFrom) {
-        problems.push(`${o.orderId} live ${Math.max(0, Math.min(oEnd, end) - s.from)} ms into a stale span`);
+      const liveUntil = Math.min(oEnd, end);
+      const stall = stalled(s.from, liveUntil);
+      if (o.placedAt < end && oEnd > s.from + graceMs + stall) {
+        problems.push(
+          `${o.orderId} live ${Math.max(0, liveUntil - s.from)} ms into a stale span (grace ${graceMs} ms + ${stall} ms loop stall)`,
+        );
       }
     }
   }

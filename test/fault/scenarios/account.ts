@@ -4,7 +4,7 @@ import type { Scenario } from "../../../src/mock/scenario/types.js";
 import { type MmChild, reap } from "../../e2e/support.js";
 import { KEY_ID, SCENARIO, waitFor } from "../../integration/daemon/support.js";
 import { lastLine, runChild } from "../child.js";
-import { runDaemon, startRig, startWorld, type World } from "../harness.js";
+import { runDaemon, startRig, startWorld, WAIT_MS, type World } from "../harness.js";
 import { checkExit, expectInvariants, type Verdict } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 
@@ -67,7 +67,7 @@ export const keyRevoked: FaultScenario = {
     const children: MmChild[] = [];
     try {
       const { mm } = await runChild(world, "revoked", children);
-      await waitFor(() => world.quoting(), 5_000, "quotes");
+      await waitFor(() => world.quoting(), WAIT_MS, "quotes");
       const t0 = Date.now();
       await world.admin("revoke-key", { keyId: KEY_ID });
       const code = await Promise.race([mm.exited, new Promise((r) => setTimeout(() => r("running"), 8_000))]);

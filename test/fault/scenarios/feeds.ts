@@ -4,7 +4,7 @@ import { toWei, weiToString } from "../../../src/core/wei.js";
 import type { Scenario } from "../../../src/mock/scenario/types.js";
 import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
 import { parseExposition, sumOf } from "../../unit/observability/exposition.js";
-import { ARG, FRA, pause, type Rig, startRig } from "../harness.js";
+import { ARG, FRA, pause, type Rig, startRig, WAIT_MS } from "../harness.js";
 import { expectInvariants } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 
@@ -24,18 +24,8 @@ export const marketSocketDrop: FaultScenario = {
   async run(row) {
     const rig = await startRig();
     try {
-      // Placements the bot holds as unknown (their answer timed out: 1.5 s here, reached on a loaded
-      // box) have no orderId to cancel by until a reconcile resolves them, and the books may be synced
-      // again by then: they are left to the stale-quote invariant's grace, not required pulled.
-      const unknown = new Set(
-        rig.daemon.engine
-          .liveOrders()
-          .filter((o) => o.state === "unknown")
-          .map((o) => o.clientOrderId),
-      );
-      const live = rig.venue
-        .open()
-        .filter((o) => o.clientOrderId === undefined || !unknown.has(o.clientOrderId));
+      // startRig waited for every quote's answer: the bot holds each by orderId, so each is pulled.
+      const live = rig.venue.open();
       const t0 = Date.now();
       const { dropped } = await rig.admin("drop-sockets", { gateway: "market" });
       expect(dropped).toBe(1);
@@ -43,16 +33,24 @@ export const marketSocketDrop: FaultScenario = {
       // (its price came from a book the bot no longer trusts); new ones follow the resnapshot.
       await waitFor(
         () => live.every((o) => o.endedAt !== undefined),
-        4_000,
+        WAIT_MS,
         "every quote of the drop pulled",
       );
       const pulledMs = Math.max(...live.map((o) => (o.endedAt ?? 0) - t0));
-      await waitFor(() => rig.quoting(), 5_000, "quotes back after the reconnect and resnapshot");
+      await waitFor(
+        () => rig.logs.text().includes("/ws/market reconnected") && rig.quoting(),
+        WAIT_MS,
+        "quotes back after the reconnect and resnapshot",
+      );
       row.recoveryMs = Date.now() - t0;
-      expect(rig.logs.text()).toContain("/ws/market reconnected");
       expect(rig.logs.text()).not.toContain("/ws/user link down");
       await rig.reconciles(2);
-      expectInvariants(row, rig.verdicts(), `${live.length} quotes pulled in ${pulledMs} ms`);
+      const stalled = rig.stall.within(t0, t0 + pulledMs);
+      expectInvariants(
+        row,
+        rig.verdicts(),
+        `${live.length} quotes pulled in ${pulledMs} ms (event loop stalled ${stalled} ms of it)`,
+      );
     } finally {
       await rig.close();
     }
@@ -70,7 +68,7 @@ export const userSocketDrop: FaultScenario = {
       await rig.admin("drop-sockets", { gateway: "user" });
       await waitFor(
         () => loggedAt(rig.logs.records(), "/ws/user link down"),
-        4_000,
+        WAIT_MS,
         "the bot to see the drop",
       );
       // While /ws/user is down a taker sells into our best YES bid and buys our best NO ask: no
@@ -90,11 +88,11 @@ export const userSocketDrop: FaultScenario = {
       rest(rig.mock, ARG, "sell", weiToString(bestBid.price), weiToString(sold), "YES", TAKER);
       rest(rig.mock, ARG, "buy", weiToString(bestAsk.price), weiToString(bought), "NO", TAKER);
       const fills = () => rig.events.filter((e) => e.type === "fill");
-      await waitFor(() => fills().length === 2, 5_000, "both outage fills in the engine");
+      await waitFor(() => fills().length === 2, WAIT_MS, "both outage fills in the engine");
       // The periodic reconcile or the one after the reconnect, whichever comes first, backfills them.
       const back = await waitFor(
         () => loggedAt(rig.logs.records(), "/ws/user reconnected"),
-        3_000,
+        WAIT_MS,
         "the user gateway back",
       );
       row.recoveryMs = Date.now() - t0;
@@ -102,7 +100,7 @@ export const userSocketDrop: FaultScenario = {
       for (const f of fills()) expect(f.type === "fill" && f.source).toBe("backfill");
       expect(rig.daemon.engine.positionOf(ARG.yesTokenId)).toBe(sold);
       expect(rig.daemon.engine.positionOf(ARG.noTokenId)).toBe(-bought);
-      await waitFor(() => rig.quoting(), 3_000, "quoting on every token");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting on every token");
       await rig.reconciles(2);
       expectInvariants(row, rig.verdicts(), "2 outage fills, both backfilled from REST");
     } finally {
@@ -123,14 +121,14 @@ export const bookSeqGap: FaultScenario = {
       await rig.admin("skip-seq", { tokenId: ARG.yesTokenId });
       // The next frame of the token shows the gap: the other trader's new level makes one.
       rest(rig.mock, ARG, "buy", "0.40", "5");
-      await waitFor(() => tracker.counters.gaps > gapsBefore, 4_000, "the gap detected");
+      await waitFor(() => tracker.counters.gaps > gapsBefore, WAIT_MS, "the gap detected");
       const span = await waitFor(
         () => rig.spans.find((s) => s.tokenId === ARG.yesTokenId && s.from >= t0),
-        1_000,
+        WAIT_MS,
         "the YES book leaving synced",
       );
-      await waitFor(() => span.to !== undefined, 3_000, "the YES book resnapshotted");
-      await waitFor(() => rig.quoting(), 3_000, "quoting again");
+      await waitFor(() => span.to !== undefined, WAIT_MS, "the YES book resnapshotted");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting again");
       row.recoveryMs = Date.now() - t0;
       expect(tracker.state(ARG.yesTokenId)?.status).toBe("synced");
       await rig.reconciles(2);
@@ -157,18 +155,18 @@ export const silentFeed: FaultScenario = {
     });
     try {
       const tracker = rig.daemon.feeds.market.tracker;
-      await waitFor(() => tracker.counters.updates >= 12, 3_000, "the books' own rate learnt");
+      await waitFor(() => tracker.counters.updates >= 12, WAIT_MS, "the books' own rate learnt");
       const t0 = Date.now();
       await rig.admin("silence-feed", { tokenId: ARG.yesTokenId, on: true });
       await waitFor(
         () => tracker.state(ARG.yesTokenId)?.reason === "book_silent",
-        4_000,
+        WAIT_MS,
         "the silent book judged stale",
       );
       const stale = rig.spans.filter((s) => s.tokenId === ARG.yesTokenId).at(-1);
       if (stale === undefined || stale.to !== undefined) throw new Error("no open stale span");
       const yes = () => rig.venue.open().filter((o) => o.tokenId === ARG.yesTokenId).length;
-      await waitFor(() => yes() === 0, 4_000, "the stale book's quotes cancelled");
+      await waitFor(() => yes() === 0, WAIT_MS, "the stale book's quotes cancelled");
       const pulledMs = Date.now() - stale.from;
       // The feed stays silent: nothing is quoted on it, while the NO book (not silent) keeps its quotes.
       await pause(1_500 - (Date.now() - stale.from));
@@ -176,7 +174,7 @@ export const silentFeed: FaultScenario = {
       expect(rig.quoting([ARG.noTokenId])).toBe(true);
       const restoredAt = Date.now();
       await rig.admin("silence-feed", { tokenId: ARG.yesTokenId, on: false });
-      await waitFor(() => stale.to !== undefined && rig.quoting(), 3_000, "resynced and quoting again");
+      await waitFor(() => stale.to !== undefined && rig.quoting(), WAIT_MS, "resynced and quoting again");
       row.recoveryMs = Date.now() - restoredAt;
       await rig.reconciles(2);
       expectInvariants(
@@ -219,7 +217,7 @@ export const bookRefused: FaultScenario = {
       };
       await waitFor(
         () => tracker.refused().includes(refused) && onRefused() === 0 && quotingAgain(),
-        5_000,
+        WAIT_MS,
         "the NO book refused, its quotes off, the other books quoting again",
       );
       row.recoveryMs = Date.now() - t0;

@@ -3,7 +3,7 @@ import type { Address } from "../../../src/core/types.js";
 import { toWei, weiToString } from "../../../src/core/wei.js";
 import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
 import { walletHalts } from "../bot-log.js";
-import { ARG, type Rig, startRig } from "../harness.js";
+import { ARG, type Rig, startRig, WAIT_MS } from "../harness.js";
 import { expectInvariants } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 
@@ -63,14 +63,22 @@ export const rateLimitStorm: FaultScenario = {
       // Retry-After is honoured: no placement leaves within the second after one was refused. The
       // tap shares the bot's event loop, so a placement the bot wrote before the 429 reached it can
       // be stamped after the tap passed the 429 back (ready I/O runs in no set order: CI saw a requote
-      // pair stamped so under load); what the bot sent once it knew shows after LOOP_SLACK_MS.
+      // pair stamped so under load); what the bot sent once it knew shows after LOOP_SLACK_MS of the
+      // loop running (time the loop was stalled in between, on a loaded box, moved nothing).
       const places = rig.tap.requests.filter((r) => r.clientOrderId !== undefined);
       for (const r of places.filter((p) => p.status === 429)) {
         const at = r.answeredAt ?? 0;
-        const soon = places.filter((p) => p.startedAt > at + LOOP_SLACK_MS && p.startedAt < at + 900);
+        const soon = places.filter(
+          (p) =>
+            p.startedAt > at + LOOP_SLACK_MS + rig.stall.within(at, p.startedAt) && p.startedAt < at + 900,
+        );
         expect(soon.map((p) => p.clientOrderId)).toEqual([]);
       }
-      await waitFor(() => rig.daemon.engine.positionOf(ARG.yesTokenId) > 0n, 3_000, "the fill in inventory");
+      await waitFor(
+        () => rig.daemon.engine.positionOf(ARG.yesTokenId) > 0n,
+        WAIT_MS,
+        "the fill in inventory",
+      );
       await rig.reconciles(2);
       const retried = places.filter((p) => p.status === 429).length;
       expectInvariants(
@@ -132,14 +140,14 @@ export const hungPlacement: FaultScenario = {
           const h = rig.tap.requests.filter((r) => r.clientOrderId !== undefined && r.abandoned);
           return h.length === 2 ? h : undefined;
         },
-        5_000,
+        WAIT_MS,
         "two placements timed out unanswered",
       );
       // Each is ambiguous: the reconciler finds it on the exchange by clientOrderId; nothing is resent.
       const cids = hung.map((r) => r.clientOrderId ?? "");
       await waitFor(
         () => rig.daemon.engine.liveOrders().every((o) => o.state !== "unknown") && rig.quoting(),
-        5_000,
+        WAIT_MS,
         "both resolved and every token quoted",
       );
       row.recoveryMs = Date.now() - t0;

@@ -1,20 +1,20 @@
 import { expect } from "vitest";
 import { waitFor } from "../../integration/daemon/support.js";
-import { ARG, FRA, pause, type Rig, startRig, venuePositions } from "../harness.js";
+import { ARG, FRA, pause, type Rig, startRig, venuePositions, WAIT_MS } from "../harness.js";
 import { checkInventory, checkNoPlacementsWhile, expectInvariants, type Verdict } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 
 /** How long the scenarios hold a market or the platform closed before reopening it. */
 const HOLD_MS = 800;
 
-/** When the bot logged a line containing `text` (pino ISO time), waiting up to 4 s for it. */
+/** When the bot logged a line containing `text` (pino ISO time), waiting up to WAIT_MS for it. */
 export function learnt(rig: Rig, text: string): Promise<number> {
   return waitFor(
     () => {
       const r = rig.logs.records().find((x) => String(x.msg).includes(text));
       return r === undefined ? undefined : Date.parse(String(r.time));
     },
-    4_000,
+    WAIT_MS,
     `the bot to log "${text}"`,
   );
 }
@@ -55,14 +55,14 @@ function closeAndReopen(
       const t0 = Date.now();
       await close(rig);
       const from = await learnt(rig, logged);
-      await waitFor(() => quotesOn(rig, ARG.id) === 0, 4_000, "the closed market's quotes pulled");
+      await waitFor(() => quotesOn(rig, ARG.id) === 0, WAIT_MS, "the closed market's quotes pulled");
       const pulledMs = Date.now() - t0;
       await pause(HOLD_MS);
       expect(quotesOn(rig, ARG.id)).toBe(0);
       expect(rig.quoting([FRA.yesTokenId, FRA.noTokenId])).toBe(true);
       const reopenedAt = Date.now();
       await reopen(rig);
-      await waitFor(() => rig.quoting(), 3_000, "quoting again after the reopening");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting again after the reopening");
       row.recoveryMs = Date.now() - reopenedAt;
       await rig.reconciles(2);
       expectInvariants(
@@ -126,7 +126,7 @@ function resolveArg(resolve: (rig: Rig) => Promise<unknown>, logged: string): Fa
       // Sampled over a moment, not at one instant: a requote (cancel, then place) lowers the count
       // for a round trip.
       await pause(1_000);
-      await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), 2_000, "the other market quoted");
+      await waitFor(() => rig.quoting([FRA.yesTokenId, FRA.noTokenId]), WAIT_MS, "the other market quoted");
       const records = rig.logs.records();
       expect(records.filter((r) => r.reason === "soft_cap_reduce_only")).toEqual([]);
       expect(records.filter((r) => String(r.msg).includes("positions corrected"))).toEqual([]);
@@ -180,13 +180,13 @@ export const platformFrozen: FaultScenario = {
       const t0 = Date.now();
       await rig.admin("freeze-platform", { on: true });
       const from = await learnt(rig, "platform frozen");
-      await waitFor(() => rig.venue.open().length === 0, 4_000, "every quote pulled");
+      await waitFor(() => rig.venue.open().length === 0, WAIT_MS, "every quote pulled");
       const pulledMs = Date.now() - t0;
       await pause(HOLD_MS);
       expect(rig.venue.open()).toEqual([]);
       const thawedAt = Date.now();
       await rig.admin("freeze-platform", { on: false });
-      await waitFor(() => rig.quoting(), 3_000, "quoting again after the thaw");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting again after the thaw");
       row.recoveryMs = Date.now() - thawedAt;
       await rig.reconciles(2);
       expectInvariants(

@@ -4,7 +4,7 @@ import { toWei, weiToString } from "../../../src/core/wei.js";
 import { type MmChild, reap } from "../../e2e/support.js";
 import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
 import { lastLine, reconcileRuns, runChild, scrape, waitForAsync } from "../child.js";
-import { ARG, pause, startWorld, venuePositions, type World } from "../harness.js";
+import { ARG, pause, startWorld, venuePositions, WAIT_MS, type World } from "../harness.js";
 import {
   checkExit,
   checkInventory,
@@ -46,7 +46,7 @@ export const sigkillRestart: FaultScenario = {
     const children: MmChild[] = [];
     try {
       const first = await runChild(world, "crashed", children);
-      await waitFor(() => world.quoting(), 5_000, "the first run's quotes");
+      await waitFor(() => world.quoting(), WAIT_MS, "the first run's quotes");
       // Mid-quoting: a taker fills our best YES bid, and the process dies as soon as the requote it
       // causes is on the wire (cancels and placements in flight).
       const before = world.tap.requests.length;
@@ -55,14 +55,14 @@ export const sigkillRestart: FaultScenario = {
       rest(world.mock, ARG, "sell", weiToString(filled.price), weiToString(filled.remaining), "YES", TAKER);
       await waitFor(
         () => world.tap.requests.slice(before).some((r) => r.method === "POST"),
-        5_000,
+        WAIT_MS,
         "the requote burst",
       );
       first.mm.child.kill("SIGKILL");
       const killedAt = Date.now();
       expect(await first.mm.exited).toBe("SIGKILL");
       // Requests the dead process left in flight still land: wait for the mock to have served them.
-      await waitFor(() => world.tap.idle(), 3_000, "the dead run's requests served");
+      await waitFor(() => world.tap.idle(), WAIT_MS, "the dead run's requests served");
       await pause(200);
       const orphans = world.venue.open();
       expect(orphans.length).toBeGreaterThan(0);
@@ -75,7 +75,7 @@ export const sigkillRestart: FaultScenario = {
       const carried = await positionsOf(second.metrics);
       await waitFor(
         () => world.quoting() && checkNoForeignOrders(world.venue.open(), "restarted").ok,
-        5_000,
+        WAIT_MS,
         "the orphans gone and fresh quotes",
       );
       row.recoveryMs = Date.now() - killedAt;

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { OTHER, rest, waitFor } from "../../integration/daemon/support.js";
 import { walletHalts } from "../bot-log.js";
-import { ARG, FRA, pause, type Rig, startRig } from "../harness.js";
+import { ARG, FRA, pause, type Rig, startRig, WAIT_MS } from "../harness.js";
 import { checkNoPlacementsWhile, expectInvariants, type Verdict } from "../invariants.js";
 import type { FaultScenario } from "../scenario.js";
 import { ARG_TOKENS, learnt, quotesOn } from "./market.js";
@@ -75,7 +75,7 @@ export const marketPausedSilently: FaultScenario = {
       // Depth under the other trader's best YES bid, so pulling that bid moves ARG's quotes.
       rest(rig.mock, ARG, "buy", "0.49", "100", "YES");
       await pause(500);
-      await waitFor(() => rig.quoting(), 3_000, "quoting after the depth landed");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting after the depth landed");
       await rig.admin("silence-lifecycle", { on: true });
       // The open-market sweep would see the pause too, a period after it at most: paused just after
       // a sweep's read, the requote below meets it first (what this scenario pins).
@@ -91,12 +91,12 @@ export const marketPausedSilently: FaultScenario = {
       rig.mock.context.venue.cancel(OTHER, bid.id);
       const gatedAt = await learnt(rig, "market refused a placement");
       await learnt(rig, "market is now PAUSED (its record, read after the refusal)");
-      await waitFor(() => quotesOn(rig, ARG.id) === 0, 4_000, "the paused market's quotes pulled");
+      await waitFor(() => quotesOn(rig, ARG.id) === 0, WAIT_MS, "the paused market's quotes pulled");
       const pulledMs = Date.now() - t0;
       const liveOnArg = () =>
         rig.daemon.engine.liveOrders().filter((o) => ARG_TOKENS.includes(o.tokenId)).length;
       // What the bot believes is what the exchange holds: nothing of ours rests on the paused market.
-      await waitFor(() => liveOnArg() === 0, 2_000, "the bot tracking nothing on the paused market");
+      await waitFor(() => liveOnArg() === 0, WAIT_MS, "the bot tracking nothing on the paused market");
 
       const holdFrom = Date.now();
       await pause(HOLD_MS);
@@ -112,7 +112,7 @@ export const marketPausedSilently: FaultScenario = {
 
       const resumedAt = Date.now();
       await rig.admin("resume-market", { marketId: ARG.id });
-      await waitFor(() => rig.quoting(), 4_000, "quoting again after the silent resume");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting again after the silent resume");
       row.recoveryMs = Date.now() - resumedAt;
       expect(row.recoveryMs).toBeLessThan(REQUOTE_BOUND_MS);
       await learnt(rig, "market is now OPEN (its record, read while it was closed)");
