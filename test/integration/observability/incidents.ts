@@ -13,10 +13,14 @@ const some = (a: QueryAnswer) => a.result.length > 0;
  *    error-rate halt trips, MmHighErrorRate and MmRiskHalt);
  * 4. a sequence gap on every book and a reordered frame, then every socket dropped (gaps, resyncs,
  *    reconnects);
- * 5. the platform frozen and unfrozen (a platform_frozen halt);
+ * 5. the platform frozen (a platform_frozen halt) and, while it is, 6. below; then unfrozen;
  * 6. shares credited to the wallet behind the bot's back: a position drift, corrected after two
  *    reconciles (MmReconcilerDrift), the token's drift run above 0 meanwhile (the metric of
- *    MmPositionDriftLasting, whose 15 minutes the run cannot hold);
+ *    MmPositionDriftLasting, whose 15 minutes the run cannot hold). Credited while frozen: no
+ *    taker trades then, so the token is quiet, and a drift is corrected only on a token with no fill
+ *    in the settlement window (reconcile-positions.ts). While trading, the credited token's takers
+ *    come every 2 s on average, so the 4 s quiet spell the correction needs came by chance (on a
+ *    loaded box, with reconciles further apart, the likely reason it once failed its 20 s);
  * 7. one token's feed silenced for good: its book goes stale (MmBookStale); with the same socket
  *    drop, another token's token_book resubscribe refused for good (invalid_params, the mock's
  *    refuse-book fault): untracked, mm_book_refused shows it (MmBookRefused);
@@ -58,7 +62,6 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
 
   admin.freezePlatform(true);
   await until("platform frozen", 'sum(mm_risk_halts_total{reason="platform_frozen"})', positive);
-  admin.freezePlatform(false);
 
   const token = stack.tokens.find((t) => t.status === "OPEN");
   if (token === undefined) throw new Error("no open market to run incidents on");
@@ -68,6 +71,7 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
   // (mm_reconcile_position_drift_seconds, MmPositionDriftLasting's metric) passed 0 on its own labels.
   const drifted = `mm_reconcile_position_drift_seconds{market="${token.slug ?? token.marketId}", outcome="${token.outcome}"}`;
   await until("drift run", `max_over_time(${drifted}[1m]) > 0`, some, 20_000);
+  admin.freezePlatform(false);
 
   // Silenced, then every socket dropped: on reconnect the token's snapshot never comes, so its
   // book stays resyncing (the stall detector's own minute-scale judgement is unit-tested).
