@@ -16,7 +16,7 @@ import { parseRiskConfig } from "../risk/config.js";
 import { RiskGuard } from "../risk/guard.js";
 import { DaemonReporter } from "./daemon-log.js";
 import { DaemonRun } from "./daemon-run.js";
-import { exchangeClient, userWalletOf } from "./exchange.js";
+import { exchangeClient, keylessClient, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
 import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
@@ -121,8 +121,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   let daemonRun: DaemonRun | undefined;
   let built: TradingEngine | undefined;
   try {
-    // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet.
-    const markets = await marketsAtStart(client, config, logger, opts.stopRequested);
+    // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet. Read
+    // without the key when the exchange refuses them to it for a scope (they are public reads).
+    const markets = await marketsAtStart(client, config, logger, opts.stopRequested, () =>
+      keylessClient(config, clock, logger),
+    );
     const reporter = new DaemonReporter(logger, markets, clock);
     journal =
       opts.journal === undefined

@@ -2,6 +2,7 @@ import { requireApiKey, requirePrivateKey } from "../config/secrets.js";
 import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
 import { ExchangeHttpClient } from "../exchange/client.js";
+import { ipPacedGate } from "../exchange/ip-pace.js";
 import { DEFAULT_CANCEL_SLOTS } from "../execution/order-queue-types.js";
 import type { Logger } from "../observability/logger.js";
 import { OrderBuilder } from "../signing/order-builder.js";
@@ -34,6 +35,29 @@ export function exchangeClient(config: MmConfig, clock: Clock, logger: Logger): 
     // The queue's placement slots and cancel-only slots, and room for the reconciler's reads.
     maxSockets: config.queue.concurrency + DEFAULT_CANCEL_SLOTS + 4,
   });
+}
+
+/**
+ * A client of the configured exchange that sends no API key, for the spec's public reads ("no key
+ * needed; a key is accepted and raises the rate ceiling"): the start's market reads go through it
+ * when the exchange refuses them to the key for a scope (marketsAtStart). Without a key they are
+ * held to the rate-limit table's IP bucket (GET /api/markets: 600 per 60 s), so each request waits
+ * its turn there (ipPacedGate). Same timeout, retry policy and circuit-breaker settings as
+ * exchangeClient; no X-User-Wallet (a public read has no acting wallet).
+ * @example const keyless = keylessClient(config, clock, logger); … keyless.close();
+ */
+export function keylessClient(config: MmConfig, clock: Clock, logger: Logger): ExchangeHttpClient {
+  const client = new ExchangeHttpClient({
+    baseUrl: config.exchange.baseUrl,
+    clock,
+    logger,
+    timeoutMs: config.exchange.requestTimeoutMs,
+    retry: config.retry,
+    breaker: config.circuitBreaker,
+    maxSockets: 2,
+  });
+  client.gateRequests(ipPacedGate(clock));
+  return client;
 }
 
 /**

@@ -1,5 +1,9 @@
 import type { MmConfig } from "../config/types.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
+import type { ExchangeError } from "../exchange/exchange-error.js";
+import { keyRefused } from "../exchange/exchange-error.js";
+import { rateLimitsFor } from "../exchange/rate-limits.js";
+import { missingScope, publicReadScopeRefused } from "../exchange/scope-refusal.js";
 import type { Logger } from "../observability/logger.js";
 import { type QuotedMarkets, selectMarkets } from "./markets.js";
 import { StartStoppedError, startReadError } from "./start-errors.js";
@@ -10,24 +14,44 @@ import { StartStoppedError, startReadError } from "./start-errors.js";
  * slow or hung exchange must not hold the stop until the lifecycle's deadline) and rejects with a
  * StartStoppedError; nothing has been opened yet, so there is nothing else to stop. A read that
  * fails rejects with a StartReadError naming exchange.baseUrl (see startReadError).
- * @example const markets = await marketsAtStart(client, config, logger, stopRequested);
+ * The market reads are public in the spec (no key needed; a key only raises the rate ceiling): one
+ * refused to the key for a scope (403 `api_key_scope_missing`, e.g. markets:read) is warned of once,
+ * naming the scope, and the reads are made again without the key, through `keyless()` (paced to the
+ * spec's IP limit), as a running daemon does without such a read rather than stopping. Only when
+ * the exchange refuses the keyless reads too (401: it wants a key) does the scope refusal end the
+ * start (exit 3, naming the scope).
+ * @example const markets = await marketsAtStart(client, config, logger, stopRequested, () => keylessClient(config, clock, logger));
  */
 export async function marketsAtStart(
   client: ExchangeHttpClient,
   config: MmConfig,
   logger: Logger,
   stop: AbortSignal | undefined,
+  keyless: () => ExchangeHttpClient,
 ): Promise<QuotedMarkets> {
   const reasonOf = (s: AbortSignal) => String(s.reason ?? "stop requested");
   if (stop?.aborted === true) throw new StartStoppedError(reasonOf(stop));
-  const reading = selectMarkets(client, config).catch((err: unknown) => {
-    throw startReadError(err, config.exchange.baseUrl);
-  });
+  let unkeyed: ExchangeHttpClient | undefined;
+  const reading = selectMarkets(client, config)
+    .catch((err: unknown) => {
+      if (!publicReadScopeRefused(err) || stop?.aborted === true) throw err;
+      warnKeyless(logger, err as ExchangeError);
+      unkeyed = keyless();
+      return selectMarkets(unkeyed, config).catch((again: unknown) => {
+        // The exchange wants a key there after all: the key's missing scope is what to fix.
+        throw keyRefused(again) ? err : again;
+      });
+    })
+    .catch((err: unknown) => {
+      throw startReadError(err, config.exchange.baseUrl);
+    })
+    .finally(() => unkeyed?.close());
   if (stop === undefined) return reading;
   let onAbort: () => void = () => undefined;
   const stopped = new Promise<never>((_, reject) => {
     onAbort = () => {
       client.close();
+      unkeyed?.close();
       reject(new StartStoppedError(reasonOf(stop)));
     };
   });
@@ -39,4 +63,17 @@ export async function marketsAtStart(
     // A read cut by the stop fails after the race is decided: nobody waits for it any more.
     reading.catch((err: unknown) => logger.debug({ err }, "start: a market read cut by the stop failed"));
   }
+}
+
+/** The warning of a market read refused to the key for a scope: the scope, and what mm does instead. */
+function warnKeyless(logger: Logger, err: ExchangeError): void {
+  const { code, endpoint, httpStatus: status } = err;
+  const requiredScope = missingScope(err);
+  const ip = rateLimitsFor("GET", "/api/markets").find((r) => r.rule.scope === "ip");
+  const rate = ip === undefined ? "" : ` (the spec's IP limit: ${ip.limit} per ${ip.windowMs / 1000} s)`;
+  logger.warn(
+    { code, endpoint, status, requiredScope },
+    `the exchange refused ${endpoint} for a scope the API key lacks (${code}: ${requiredScope ?? "a scope"}), ` +
+      `though the spec makes the market reads public: reading the markets without the key${rate}; grant the key ${requiredScope ?? "the scope"} for its raised rate ceiling`,
+  );
 }

@@ -3,9 +3,14 @@ import { ExchangeError } from "./exchange-error.js";
 /**
  * The scope each authenticated endpoint mm calls needs (spec, Endpoints: "Authenticated HTTP
  * endpoints"), to name it when a refusal's body leaves `requiredScope` out. fees-summary has no
- * scope in the spec's table and is left out.
+ * scope in the spec's table and is left out. The market reads are public, but markets:read is the
+ * scope the spec's Scopes table gives them ("public market and orderbook reads"): an exchange that
+ * refuses them to a key refuses them for that one.
  */
 const ENDPOINT_SCOPES: ReadonlyMap<string, string> = new Map([
+  ["GET /api/markets", "markets:read"],
+  ["GET /api/markets/{slug}", "markets:read"],
+  ["GET /api/markets/{symbol}/orderbook", "markets:read"],
   ["POST /api/orders/place", "orders:write"],
   ["POST /api/orders/cancel", "orders:write"],
   ["POST /api/orders/cancel-all", "orders:write"],
