@@ -1,6 +1,7 @@
 import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
 import type { TradingEngine } from "../engine/engine.js";
+import type { StopCount } from "../engine/engine-api.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { ExchangeError } from "../exchange/exchange-error.js";
 import {
@@ -165,8 +166,10 @@ export class DaemonRun {
       // The engine gets most of the budget; closing sockets afterwards takes milliseconds.
       const budget = Math.max(100, Math.floor(config.shutdown.timeoutMs * 0.8));
       let open = -1;
+      let left: StopCount | undefined;
       try {
-        open = (await engine.stop(reason, budget)).openOrders;
+        left = await engine.stop(reason, budget);
+        open = left.openOrders;
       } catch (err) {
         logger.error({ err }, "stop: cancelling the quotes failed");
       }
@@ -176,7 +179,7 @@ export class DaemonRun {
       journal?.close();
       client.close();
       const outcome =
-        fixed ??
+        withResting(fixed, left, journal) ??
         (open === 0
           ? { exitCode: DAEMON_EXIT.ok, reason }
           : {
@@ -189,4 +192,21 @@ export class DaemonRun {
     })();
     return this.#stopping;
   }
+}
+
+/**
+ * A refused key's outcome (`fixed`) with what its stop left resting: the engine's count (the
+ * exchange's open-orders list, or its belief) and, when only believed, the journal's orders of
+ * earlier runs that may rest too. Unchanged when mm knows of none; undefined for an ordinary stop.
+ */
+function withResting(
+  fixed: DaemonOutcome | undefined,
+  left: StopCount | undefined,
+  journal: DaemonJournal | undefined,
+): DaemonOutcome | undefined {
+  if (fixed === undefined || left === undefined) return fixed;
+  const believed = left.believed === true;
+  const journaled = believed ? (journal?.restore.orders.size ?? 0) : 0;
+  if (left.openOrders === 0 && journaled === 0) return fixed;
+  return { ...fixed, resting: { open: left.openOrders, believed, journaled } };
 }

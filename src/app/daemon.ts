@@ -22,7 +22,7 @@ import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal
 import type { JournalSettings } from "./journal-settings.js";
 import type { QuotedMarkets } from "./markets.js";
 import { withExpiry } from "./order-expiry.js";
-import type { DaemonOutcome } from "./outcome.js";
+import { type DaemonOutcome, refusedStart } from "./outcome.js";
 import { claimStart, type StartClaim } from "./start-claim.js";
 import { engineStartError } from "./start-errors.js";
 import { marketsAtStart } from "./start-markets.js";
@@ -101,7 +101,7 @@ export interface Daemon {
  * (it names the key's problem), or the gateway's fatal error; everything opened is closed first,
  * the journal's run ended with reason `start failed: <code>` (when such a refusal began the run's
  * own stop meanwhile, by that stop, which journals it: the refusal is then what is thrown, once it
- * has ended).
+ * has ended, as a RefusedStartError carrying the orders that stop left resting when it left any).
  * @example
  * const d = await startDaemon(config, { logger });
  * process.once("SIGTERM", () => void d.stop("SIGTERM"));
@@ -241,8 +241,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       // The run's own stop (a fatal close or a refused key during the start, a stop request) is
       // under way: it cancels, journals the stop, then closes the gateways, journal and client
       // itself. Closing them here would cut its reads and leave the run row without its stop.
-      await daemonRun.done;
-      throw daemonRun.refusal ?? err;
+      const { resting } = await daemonRun.done;
+      // Orders it could not cancel (an earlier run's, with a key lacking orders:write) are told.
+      throw refusedStart(daemonRun.refusal ?? err, resting);
     }
     // A key refused while the feeds close (a request of the start answered 401 late) is kept, not
     // stopped on: this catch closes everything, and the refusal is what the start failed with.

@@ -2,7 +2,7 @@ import { ConfigError } from "../config/errors.js";
 import { MmError } from "../core/errors.js";
 import { GatewayFatalError, upgradeAnswer, wrongGatewayUrl } from "../gateway/errors.js";
 import { runUntilStopped, type Stoppable, type StopRequests } from "./lifecycle.js";
-import { DAEMON_EXIT, fatalAuthCode, fatalAuthReason } from "./outcome.js";
+import { DAEMON_EXIT, fatalAuthCode, fatalAuthReason, RefusedStartError, restingText } from "./outcome.js";
 import { StartReadError } from "./start-errors.js";
 
 /** What a long-running command injects (tests replace the process signals and process.exit). */
@@ -42,7 +42,7 @@ export async function superviseDaemon(
     code = outcome.exitCode;
     if (code === DAEMON_EXIT.fatal) {
       notify(
-        `the exchange refused the API key for good (${outcome.reason}); quotes cancelled where possible; exit 3`,
+        `the exchange refused the API key for good (${outcome.reason}); ${restingText(outcome.resting)}; exit 3`,
       );
     } else {
       notify(`stopped (${outcome.reason}); exit ${code}`);
@@ -66,8 +66,9 @@ export async function superviseDaemon(
       return finish(DAEMON_EXIT.failed, deps);
     }
     if (err instanceof ConfigError || auth === undefined) throw err;
+    const left = err instanceof RefusedStartError ? `; ${restingText(err.resting)}` : "";
     notify(
-      `the exchange refused the API key (${fatalAuthReason(err) ?? auth}) at start-up; nothing was quoted; exit 3`,
+      `the exchange refused the API key (${fatalAuthReason(err) ?? auth}) at start-up; nothing was quoted${left}; exit 3`,
     );
     code = DAEMON_EXIT.fatal;
   }

@@ -24,8 +24,9 @@ export const DAEMON_EXIT_HELP = [
   "     not confirm every quote cancelled within shutdown.timeoutMs",
   "  2  configuration or usage error (nothing was sent)",
   "  3  the exchange refused the API key for good (revoked, expired, suspended, or lacking a scope",
-  "     mm needs such as orders:write…): quotes cancelled",
-  "     where possible; the reason is named on stderr",
+  "     mm needs such as orders:write…): quotes cancelled where possible; the reason is named on",
+  "     stderr, and so are the orders left resting (they stay until cancelled with a key holding",
+  "     orders:write)",
 ].join("\n");
 
 const HELP = [

@@ -40,7 +40,7 @@ export interface Engine {
    * Stops quoting, cancels every quote (cancel-all per market, then a wallet-wide cancel-all),
    * waits for the queue to drain up to `timeoutMs`, and resolves with what is left open (0 = clean).
    */
-  stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }>;
+  stop(reason: string, timeoutMs: number): Promise<StopCount>;
   /** Readiness and counts for /ready, logs and tests. */
   status(): EngineStatus;
   /**
@@ -50,6 +50,17 @@ export interface Engine {
    * Reported as a `kill_switch` event (the journal keeps it). False when neither applies.
    */
   rearmKillSwitch(): boolean;
+}
+
+/**
+ * What a stop left open: the count the last read of the wallet's open orders after the last cancels
+ * listed (every order of the wallet, an earlier run's included), or, `believed`, when no such read
+ * answered (the key cannot read them, the deadline came first), the orders this engine believes live.
+ */
+export interface StopCount {
+  readonly openOrders: number;
+  /** Set when the count is not the exchange's word but the engine's belief (no read answered). */
+  readonly believed?: true;
 }
 
 export interface EngineStatus {

@@ -3,6 +3,7 @@ import { toWei } from "../core/wei.js";
 import type { CancelAllIntent, Intent } from "../execution/intents.js";
 import { isTerminal } from "../execution/order-state.js";
 import { Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
+import type { StopCount } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import type { FillIntake } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
@@ -89,14 +90,14 @@ async function baselineRead(
  * Every wait ends at `deadline` (epoch ms, read on the Clock just before): it is turned at once into
  * one timer (Deadline), so that a step of the wall clock during the stop neither stretches it nor cuts
  * it short. When no read after the last cancels could be made in time, the count is the orders the
- * engine still believes live.
+ * engine still believes live (`believed`).
  */
 export async function shutdown(
   core: EngineCore,
   waiters: CancelAllWaiters,
   reason: string,
   deadline: number,
-): Promise<number> {
+): Promise<StopCount> {
   const now = core.clock.now();
   const limit = new Deadline(core.clock, deadline - now);
   try {
@@ -114,7 +115,7 @@ async function cancelEverything(
   reason: string,
   now: number,
   limit: Deadline,
-): Promise<number> {
+): Promise<StopCount> {
   const markets = marketsWithOrders(core);
   const intents: Intent[] = markets.map((marketId) => ({ kind: "cancel_all", marketId, reason }));
   intents.push(...core.om.killAll(reason, now));

@@ -47,7 +47,7 @@ import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
-import type { Engine, EngineStatus } from "./engine-api.js";
+import type { Engine, EngineStatus, StopCount } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
@@ -112,7 +112,7 @@ export class TradingEngine implements Engine {
   #enabled = false;
   #sinceMs: number | undefined;
   #startup: { error: unknown; adopted: number } = { error: undefined, adopted: 0 };
-  #stopping: Promise<{ openOrders: number }> | undefined;
+  #stopping: Promise<StopCount> | undefined;
 
   constructor(deps: EngineDeps) {
     const options = resolveEngineOptions(deps.options);
@@ -276,7 +276,7 @@ export class TradingEngine implements Engine {
     if (o?.state === "open") this.#scheduler.soon("order_ended");
   }
 
-  stop(reason: string, timeoutMs: number): Promise<{ openOrders: number }> {
+  stop(reason: string, timeoutMs: number): Promise<StopCount> {
     this.#stopping ??= (async () => {
       const { clock, log } = this.#core;
       const deadline = clock.now() + Math.max(0, timeoutMs);
@@ -293,11 +293,11 @@ export class TradingEngine implements Engine {
       this.#platform.stop();
       this.#fills.releaseUntraded();
       log.info({ reason, timeoutMs }, "engine stopping: cancelling every quote");
-      const openOrders = await shutdown(this.#core, this.#waiters, reason, deadline);
-      if (openOrders === 0) log.info({ reason }, "engine stopped: no open orders");
-      else log.warn({ reason, openOrders }, "engine stopped with orders still open");
-      this.#core.emit({ type: "stopped", atMs: clock.now(), reason, openOrders });
-      return { openOrders };
+      const left = await shutdown(this.#core, this.#waiters, reason, deadline);
+      if (left.openOrders === 0) log.info({ reason }, "engine stopped: no open orders");
+      else log.warn({ reason, openOrders: left.openOrders }, "engine stopped with orders still open");
+      this.#core.emit({ type: "stopped", atMs: clock.now(), reason, openOrders: left.openOrders });
+      return left;
     })();
     return this.#stopping;
   }

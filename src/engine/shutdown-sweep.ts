@@ -6,6 +6,7 @@ import { cancelOf } from "../execution/order-manager.js";
 import { isTerminal } from "../execution/order-state.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { type Deadline, TIMED_OUT, untilDeadline } from "./deadline.js";
+import type { StopCount } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import type { CancelAllWaiters } from "./engine-reports.js";
 
@@ -38,14 +39,14 @@ const SWEEP_BACKOFF = { baseMs: SWEEP_PAUSE_FIRST_MS, factor: 2, maxMs: SWEEP_PA
  * A round after a failed read whose cancel-all succeeded, with no order left that the engine believes
  * live, ends the sweep with 0 too (the wallet-wide cancel-all removed whatever the read would list).
  * @returns what the last read made after the last cancel round lists; when there is none (the
- * deadline came first), the orders the engine still believes live.
+ * deadline came first, the read refused), the orders the engine still believes live, `believed`.
  */
 export async function sweepOpenOrders(
   core: EngineCore,
   waiters: CancelAllWaiters,
   reason: string,
   limit: Deadline,
-): Promise<number> {
+): Promise<StopCount> {
   const pauses = backOff();
   const first = await readOpenOrders(core, limit);
   // Step 1 already sent the cancels this round would send again, each refused at the cancel rate.
@@ -56,15 +57,16 @@ export async function sweepOpenOrders(
     // Orders listed again at once after a round (the read did not need a retry): pause before the
     // next round, so that a refusal that comes back at once does not spin.
     if (!paused) await limit.pause(pauses.next());
-    if (limit.passed) return listed?.length ?? unconfirmed(core, "deadline");
+    if (limit.passed)
+      return listed === undefined ? unconfirmed(core, "deadline") : { openOrders: listed.length };
     const cleared = await cancelRound(core, waiters, `${reason}_final`, listed, limit);
-    if (cleared && listed === undefined && believedLive(core) === 0) return 0;
+    if (cleared && listed === undefined && believedLive(core) === 0) return { openOrders: 0 };
     const read = await readRetrying(core, limit, pauses);
     if (read.listed === undefined) return unconfirmed(core, limit.passed ? "deadline" : "read_refused");
     listed = read.listed;
     paused = read.attempts > 1;
   }
-  return 0;
+  return { openOrders: 0 };
 }
 
 /**
@@ -173,13 +175,13 @@ async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> 
  * mm believes live, said at warn as such, so that "engine stopped: no open orders" that follows is
  * not read as the exchange's word.
  */
-function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_refused"): number {
+function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_refused"): StopCount {
   const n = believedLive(core);
   core.log.warn(
     { believedOpen: n, why },
     "shutdown: the exchange's open orders could not be read: the count is the orders mm believes live",
   );
-  return n;
+  return { openOrders: n, believed: true };
 }
 
 function believedLive(core: EngineCore): number {

@@ -42,7 +42,9 @@ describe("daemon: the API key refused over REST while running", () => {
     // The next reconcile or requote reads or writes over REST and is answered 401.
     await d.engine.reconcileNow().catch(() => undefined);
     const outcome = await d.done;
-    expect(outcome).toEqual({ exitCode: DAEMON_EXIT.fatal, reason: "api_key_revoked" });
+    expect(outcome).toMatchObject({ exitCode: DAEMON_EXIT.fatal, reason: "api_key_revoked" });
+    // The revoked key can neither cancel its quotes nor read them: the outcome counts them as believed.
+    expect(outcome.resting).toEqual({ open: openOnMock(m).length, believed: true, journaled: 0 });
     expect(sink.text()).toContain("refused the API key (api_key_revoked");
   });
 });

@@ -34,7 +34,7 @@ describe("engine stop across a wall-clock step", () => {
     await h.run(4_010);
     await settle();
     expect(settled).toBe(true);
-    expect(await stopping).toEqual({ openOrders: 2 }); // nothing confirmed: what the engine believes live
+    expect(await stopping).toEqual({ openOrders: 2, believed: true }); // nothing confirmed: what the engine believes live
   });
 
   it("a 10-min step back just before the deadline does not stretch it either", async () => {

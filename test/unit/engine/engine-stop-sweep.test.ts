@@ -111,7 +111,7 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     faulty(h, () => true);
     const s = stop(h, 3_000);
     await h.run(10_000);
-    expect(await s.result).toEqual({ openOrders: 2 });
+    expect(await s.result).toEqual({ openOrders: 2, believed: true });
     expect(s.settledAt()).toBe(t0 + 3_000);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
     expect(h.clock.pending).toBe(0);
@@ -135,7 +135,7 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     expect(h.botQuotes(yes)).toEqual([]);
     expect(h.exchange.of("cancel").length).toBe(2);
     // No read ever succeeded: the count is what the engine believes, the cancels having confirmed.
-    expect(await s.result).toEqual({ openOrders: 0 });
+    expect(await s.result).toEqual({ openOrders: 0, believed: true });
     expect(h.clock.pending).toBe(0);
   });
 
@@ -192,7 +192,7 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     const t0 = h.clock.now();
     const s = stop(h, 3_000);
     await h.run(3_000);
-    expect(await s.result).toEqual({ openOrders: 2 });
+    expect(await s.result).toEqual({ openOrders: 2, believed: true });
     expect(s.settledAt()).toBeLessThan(t0 + 100);
     expect(h.botQuotes(yes)).toHaveLength(2);
     // The key itself is refused: no cancel round after the refused read (every cancel would be
@@ -225,7 +225,7 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     h.exchange.openOrders = banned("open_orders");
     const s = stop(h, 3_000);
     await h.run(3_000);
-    expect(await s.result).toEqual({ openOrders: 2 });
+    expect(await s.result).toEqual({ openOrders: 2, believed: true });
     expect(h.botQuotes(yes)).toHaveLength(2);
     // Step 1's cancel-all and its two fallback cancels; nothing after the one refused read.
     expect(h.exchange.of("cancel_all_refused")).toHaveLength(1);

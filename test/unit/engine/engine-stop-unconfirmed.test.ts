@@ -30,7 +30,7 @@ describe("engine stop when the exchange's open orders cannot be read", () => {
     };
     const stopping = h.engine.stop("sigterm", 5_000);
     await h.run(6_000);
-    expect(await stopping).toEqual({ openOrders: 0 }); // the single cancels went through
+    expect(await stopping).toEqual({ openOrders: 0, believed: true }); // the single cancels went through
     expect(h.botQuotes(yes)).toEqual([]);
     const warn = h.logs
       .records()
