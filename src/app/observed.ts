@@ -24,6 +24,10 @@ import type { Daemon } from "./daemon.js";
  * journal's account run by another mm, a scenario paper cannot trade with): they and a bind problem are thrown together in one
  * ConfigError, before anything is logged, so the first line an operator sees of a run that cannot
  * start is never "metrics at …", and one attempt names every problem.
+ *
+ * `sources` say where the operator set metrics.host and metrics.port (settingSource: `from env
+ * MM_METRICS_PORT`, `in <file>`), for a bind problem to name as the load's issues do: a port that is
+ * busy may come from a variable the operator forgot was exported.
  * @example const d = await observed(config, logger, false, (metrics) => startDaemon(config, { logger, metrics }), startSettingsIssues(config));
  */
 export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop" | "done">>(
@@ -32,13 +36,14 @@ export async function observed<D extends Pick<Daemon, "engine" | "feeds" | "stop
   freePortWhenBusy: boolean,
   start: (metrics: Metrics) => Promise<D>,
   problems: readonly ConfigIssue[] = [],
+  sources: MetricsSources = {},
 ): Promise<D & { readonly observability: { readonly url: string; readonly metrics: Metrics } }> {
   const registry = new Registry();
   let readiness: () => Readiness = () => ({ ready: false, reason: "starting" });
   let server: ObservabilityServer;
   let fellBack: boolean;
   try {
-    ({ server, fellBack } = await listen(config, registry, () => readiness(), freePortWhenBusy));
+    ({ server, fellBack } = await listen(config, registry, () => readiness(), freePortWhenBusy, sources));
   } catch (err) {
     if (err instanceof ConfigError && problems.length > 0)
       throw new ConfigError([...problems, ...err.issues]);
@@ -84,6 +89,7 @@ async function listen(
   registry: Registry,
   readiness: () => Readiness,
   freePortWhenBusy: boolean,
+  sources: MetricsSources,
 ): Promise<{ readonly server: ObservabilityServer; readonly fellBack: boolean }> {
   const opts = { host: config.metrics.host, port: config.metrics.port, registry, readiness };
   try {
@@ -94,8 +100,17 @@ async function listen(
       return { server: await startObservabilityServer({ ...opts, port: 0 }), fellBack: true };
     const issue = bindIssue(code, config.metrics.host, config.metrics.port);
     if (issue === undefined) throw err;
-    throw new ConfigError([issue]);
+    const where = issue.field === "metrics.port" ? sources.port : sources.host;
+    throw new ConfigError([
+      where === undefined ? issue : { ...issue, message: `${issue.message} (${where})` },
+    ]);
   }
+}
+
+/** Where the operator set metrics.host and metrics.port (settingSource); absent: their defaults. */
+export interface MetricsSources {
+  readonly host?: string | undefined;
+  readonly port?: string | undefined;
 }
 
 /**

@@ -10,9 +10,9 @@ import { rearmOnSignal } from "../app/rearm-signal.js";
 import { NO_MARKETS_ISSUE } from "../app/start-settings.js";
 import { superviseDaemon } from "../app/supervise.js";
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
-import { readConfigFile } from "../config/files.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
+import { settingSource } from "../config/setting-source.js";
 import type { MmConfig } from "../config/types.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import type { Scenario } from "../mock/scenario/types.js";
@@ -94,8 +94,13 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       // Checked with the metrics port before anything is logged or started: all problems at once.
       const portAsked = values.port !== undefined;
       const problems = [...paperProblems(early, scenario), ...(portAsked ? await askedPortIssues(port) : [])];
-      // A busy metrics.port the operator set is an error, as for mm run; the default, a free port.
-      const metricsPortFree = !metricsPortAsked(files, io);
+      // A busy metrics.port the operator set is an error naming where, as for mm run; the default
+      // (config/default.json's 9464 is not a request), a free port.
+      const metricsSources = {
+        host: settingSource("metrics.host", files, io.env, io.cwd),
+        port: settingSource("metrics.port", files, io.env, io.cwd),
+      };
+      const metricsPortFree = metricsSources.port === undefined;
       // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
       const secrets = [
         ...scenario.apiKeys.map((k) => k.key),
@@ -133,6 +138,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
                   metrics,
                 }),
               problems,
+              metricsSources,
             ).then((d) => rearm.started(d)),
           early.shutdown.timeoutMs,
           scrubbingWriter(io.stderr, secrets),
@@ -160,16 +166,6 @@ function paperProblems(config: MmConfig, scenario: Scenario): ConfigIssue[] {
   }
   if (config.engine.markets.length === 0) issues.push(NO_MARKETS_ISSUE);
   return issues;
-}
-
-/**
- * Whether the operator set metrics.port: MM_METRICS_PORT, or a --config file (config/default.json's
- * 9464 is the default, not a request). Only then is a busy port an error rather than a free one.
- */
-function metricsPortAsked(files: readonly string[], io: CliIo): boolean {
-  if (io.env.MM_METRICS_PORT !== undefined) return true;
-  // The files were read and checked by the load already; here only which settings each one sets.
-  return files.some((f) => readConfigFile(resolve(io.cwd, f)).paths.includes("metrics.port"));
 }
 
 /**

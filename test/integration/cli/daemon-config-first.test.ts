@@ -65,7 +65,7 @@ describe("mm run / mm paper check the configuration before the metrics server (r
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `${[...MISSING, `config error: metrics.port: port ${busy.port} on 127.0.0.1 is in use`].join("\n")}\n`,
+      `${[...MISSING, `config error: metrics.port: port ${busy.port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)`].join("\n")}\n`,
     );
   });
 

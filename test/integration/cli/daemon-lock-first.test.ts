@@ -105,7 +105,9 @@ describe("mm run on a journal whose account another mm runs", () => {
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^config error: journal\.path: account .* is already being run/);
-    expect(lines[1]).toBe(`config error: metrics.port: port ${port} on 127.0.0.1 is in use`);
+    expect(lines[1]).toBe(
+      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)`,
+    );
   });
 });
 
@@ -125,7 +127,9 @@ describe("mm run that fails after taking the account lock, the journal free", ()
     const port = await busyPort();
     const failure = await runInProcess(runEnv({ MM_METRICS_PORT: String(port) }));
     expect(failure).toBeInstanceOf(ConfigError);
-    expect((failure as ConfigError).lines()).toEqual([`metrics.port: port ${port} on 127.0.0.1 is in use`]);
+    expect((failure as ConfigError).lines()).toEqual([
+      `metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)`,
+    ]);
     // Was it left held, this would be refused as "already being run … by another mm".
     holdLock();
   });

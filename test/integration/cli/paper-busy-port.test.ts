@@ -67,11 +67,14 @@ describe("mm paper: a busy port the operator asked for is an error, not a silent
     expect(r.out).not.toContain("metrics at");
   });
 
-  it("MM_METRICS_PORT busy: exit 2 naming metrics.port, as for mm run", async () => {
+  it("MM_METRICS_PORT busy: exit 2 naming metrics.port and the variable, as for mm run", async () => {
     const port = await busyPort();
     const r = await paper(["--port", "0"], { MM_METRICS_PORT: String(port) });
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`config error: metrics.port: port ${port} on 127.0.0.1 is in use\n`);
+    // Was: "…is in use" alone, the variable unnamed (an exported MM_METRICS_PORT is easily forgotten).
+    expect(r.err).toBe(
+      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)\n`,
+    );
   });
 
   it("metrics.port from a --config file busy: exit 2 too", async () => {
@@ -82,7 +85,7 @@ describe("mm paper: a busy port the operator asked for is an error, not a silent
     writeFileSync(file, JSON.stringify({ metrics: { port } }));
     const r = await paper(["--port", "0", "--config", file], {});
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`config error: metrics.port: port ${port} on 127.0.0.1 is in use\n`);
+    expect(r.err).toBe(`config error: metrics.port: port ${port} on 127.0.0.1 is in use (in ${file})\n`);
   });
 });
 

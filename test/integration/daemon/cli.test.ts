@@ -84,7 +84,7 @@ describe("mm run / mm paper on the command line", () => {
         "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
         "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
         'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
-        "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0",
+        "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0 (from env MM_METRICS_HOST)",
         "",
       ].join("\n"),
     );
