@@ -109,7 +109,7 @@ describe("engine reconcile: an order read answered 429 with Retry-After: 300", (
     );
     const stopAt = h.clock.now();
     const stopped = await pump(h, engine.stop("test over", 5_000), 61_000);
-    expect(stopped.value).toEqual({ openOrders: 0 });
+    expect(stopped.value).toEqual({ openOrders: 0, believed: true });
     expect(stopped.at - stopAt).toBeLessThanOrEqual(5_000);
   });
 });
