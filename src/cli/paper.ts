@@ -12,7 +12,6 @@ import { superviseDaemon } from "../app/supervise.js";
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
 import { loadConfig } from "../config/load.js";
 import { loggerOptions } from "../config/logger-options.js";
-import { settingSource } from "../config/setting-source.js";
 import type { MmConfig } from "../config/types.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
 import type { Scenario } from "../mock/scenario/types.js";
@@ -96,10 +95,7 @@ export function createPaperCommand(deps: DaemonCommandDeps): Command {
       const problems = [...paperProblems(early, scenario), ...(portAsked ? await askedPortIssues(port) : [])];
       // A busy metrics.port the operator set is an error naming where, as for mm run; the default
       // (config/default.json's 9464 is not a request), a free port.
-      const metricsSources = {
-        host: settingSource("metrics.host", files, io.env, io.cwd),
-        port: settingSource("metrics.port", files, io.env, io.cwd),
-      };
+      const metricsSources = { host: early.setBy["metrics.host"], port: early.setBy["metrics.port"] };
       const metricsPortFree = metricsSources.port === undefined;
       // Well-known development keys, but keys all the same: never in a log line, nor on stderr.
       const secrets = [

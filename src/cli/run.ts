@@ -9,7 +9,6 @@ import { claimBeforeStart } from "../app/start-claim.js";
 import { startSettingsIssues } from "../app/start-settings.js";
 import { type SuperviseDeps, superviseDaemon } from "../app/supervise.js";
 import { loggerOptions } from "../config/logger-options.js";
-import { settingSource } from "../config/setting-source.js";
 import { LiveClock } from "../core/live-clock.js";
 import { createLogger, scrubbingWriter } from "../observability/logger.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp } from "./command.js";
@@ -85,10 +84,7 @@ export function createRunCommand(deps: DaemonCommandDeps): Command {
       // Checked with the metrics port before anything is logged or opened: all problems at once.
       const problems = startSettingsIssues(config);
       // A metrics port that cannot be bound names where it was set, as the load's issues do.
-      const metricsSources = {
-        host: settingSource("metrics.host", values.config ?? [], io.env, io.cwd),
-        port: settingSource("metrics.port", values.config ?? [], io.env, io.cwd),
-      };
+      const metricsSources = { host: config.setBy["metrics.host"], port: config.setBy["metrics.port"] };
       // Before the start: mm advises `kill -USR2` during it (a kill switch tripped in an earlier run).
       const rearm = rearmOnSignal(logger);
       try {

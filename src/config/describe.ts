@@ -10,7 +10,8 @@ import type { MmConfig } from "./types.js";
  * that the output without `files`, `secrets.apiKey` and `secrets.privateKey` loads back as a file.
  */
 export function describeConfig(config: MmConfig): Record<string, unknown> {
-  const { files, secrets, ...rest } = config;
+  // setBy is where the settings came from, not a setting: the output must load back as a file.
+  const { files, secrets, setBy: _setBy, ...rest } = config;
   const { apiKey, privateKey } = secrets;
   const shown: Record<string, unknown> = structuredClone({
     files,

@@ -83,7 +83,10 @@ export function loadConfig(options: LoadOptions): MmConfig {
     const secrets = expandSecrets(resolved.seen);
     throw new ConfigError(issues.map((i) => ({ field: i.field, message: scrub(i.message, secrets) })));
   }
-  return deepFreeze(typed(raw, files, resolved.secrets));
+  // config/default.json holds the defaults: a value from it was set by nobody.
+  const defaults = `in ${files[0]}`;
+  const setBy = Object.fromEntries([...source].filter(([, where]) => where !== defaults));
+  return deepFreeze({ ...typed(raw, files, resolved.secrets), setBy });
 }
 
 /**
@@ -123,7 +126,11 @@ const address = (s: string): Address => getAddress(s);
 const optionalAddress = (s: string): Address | null => (s === "" ? null : getAddress(s));
 const trimSlash = (url: string): string => url.replace(/\/+$/, "");
 
-function typed(raw: RawConfig, files: readonly string[], secrets: MmConfig["secrets"]): MmConfig {
+function typed(
+  raw: RawConfig,
+  files: readonly string[],
+  secrets: MmConfig["secrets"],
+): Omit<MmConfig, "setBy"> {
   const { exchange, signing, log } = raw;
   return {
     files,

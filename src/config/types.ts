@@ -10,6 +10,13 @@ import type { Secrets } from "./secrets.js";
 export interface MmConfig {
   /** The config files layered, in order (config/default.json first), as absolute paths. */
   readonly files: readonly string[];
+  /**
+   * Where the operator set each setting not left at its default, worded as the load's own issues
+   * word it: dotted path → `in <file>` (a file after config/default.json) or `from env <VAR>` (the
+   * environment wins). For a problem found after the load (a metrics port that cannot be bound),
+   * whose value may come from a variable the operator forgot was exported.
+   */
+  readonly setBy: Readonly<Record<string, string>>;
   readonly exchange: {
     readonly baseUrl: string;
     readonly wsUrl: string;
