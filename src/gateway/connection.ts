@@ -8,7 +8,7 @@ import { fatalClose, fatalUpgrade, GatewayError, GatewayFatalError } from "./err
 import { Keepalive } from "./keepalive.js";
 import type { GatewayTiming } from "./options.js";
 import { PendingCommands } from "./pending.js";
-import { parsePong } from "./replies.js";
+import { parseErrorReply, parsePong } from "./replies.js";
 import { isRecord } from "./schema/fields.js";
 import type { GatewayKind } from "./types.js";
 import { UnawaitedCommands } from "./unawaited.js";
@@ -248,7 +248,7 @@ export class GatewayConnection {
     if (this.#pending.settle(id, f)) return;
     const cmd = this.#unawaited.take(id);
     if (type === "error") {
-      o.logger?.debug({ gateway: o.gateway, cmd, code: f.code }, "gateway: command refused");
+      o.logger?.debug({ gateway: o.gateway, cmd, code: parseErrorReply(f).code }, "gateway: command refused");
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Clock, TimerId } from "../core/clock.js";
 import { CommandRejectedError, GatewayError } from "./errors.js";
+import { parseErrorReply } from "./replies.js";
 
 interface Pending {
   readonly cmd: string;
@@ -10,10 +11,10 @@ interface Pending {
 
 /**
  * Commands sent and not yet answered, by correlation id, each with a timeout on the injected
- * Clock. An `error` reply rejects with CommandRejectedError (the server's code); a timeout rejects
- * with GatewayError `command_timeout` and tells the owner (who drops the connection, since a
- * silent command means the socket can no longer be trusted, unless the spec does not promise
- * that command a reply).
+ * Clock. An `error` reply rejects with CommandRejectedError (the server's code, top-level or
+ * nested: parseErrorReply); a timeout rejects with GatewayError `command_timeout` and tells the
+ * owner (who drops the connection, since a silent command means the socket can no longer be
+ * trusted, unless the spec does not promise that command a reply).
  */
 export class PendingCommands {
   readonly #clock: Clock;
@@ -70,8 +71,8 @@ export class PendingCommands {
     this.#byId.delete(id);
     this.#clock.cancelTimer(p.timer);
     if (reply.type === "error") {
-      const code = typeof reply.code === "string" && reply.code !== "" ? reply.code : "command_failed";
-      p.reject(new CommandRejectedError(p.cmd, code, typeof reply.message === "string" ? reply.message : ""));
+      const { code, message } = parseErrorReply(reply);
+      p.reject(new CommandRejectedError(p.cmd, code, message));
     } else {
       p.resolve(reply);
     }

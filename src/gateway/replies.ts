@@ -140,6 +140,31 @@ export function parsePong(r: Record<string, unknown>): Pong {
   return { serverTs: ts(r.serverTs) ?? (isRecord(r.data) ? ts(r.data.serverTs) : undefined) };
 }
 
+/** A command's refusal, as its `error` reply gives it. */
+export interface ErrorReply {
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * Reads the code and message of an `error` reply. The spec shows no WebSocket error payload: the
+ * code is read at the top level (`{type: "error", code, message}`, the mock's shape) or nested as
+ * `error: {code, message}` (the shape of the HTTP nested envelope), the top level first; the message
+ * comes from where the code did. Without a code in either place it is `command_failed`, which the
+ * sync retries (refusal-policy.ts), so only a code that was sent can make a refusal final.
+ * @example parseErrorReply({ type: "error", error: { code: "forbidden", message: "no" } })
+ * // { code: "forbidden", message: "no" }
+ */
+export function parseErrorReply(r: Record<string, unknown>): ErrorReply {
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const nested = isRecord(r.error) ? r.error : {};
+  for (const at of [r, nested]) {
+    const code = text(at.code);
+    if (code !== undefined && code !== "") return { code, message: text(at.message) ?? "" };
+  }
+  return { code: "command_failed", message: text(r.message) ?? text(nested.message) ?? "" };
+}
+
 /** Parses a get_book_snapshot acknowledgement. */
 export function parseSnapshotRequested(r: Record<string, unknown>): BookSnapshotRequested {
   return { sid: sidOf(r.sid), tokenId: typeof r.tokenId === "string" ? r.tokenId : undefined };

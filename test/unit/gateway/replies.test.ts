@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parsePong, refusedGroups, type SubscribeRejection } from "../../../src/gateway/replies.js";
+import {
+  parseErrorReply,
+  parsePong,
+  refusedGroups,
+  type SubscribeRejection,
+} from "../../../src/gateway/replies.js";
 
 const rej = (ids: string[], code: string, channel = "token_book"): SubscribeRejection => ({
   channel,
@@ -49,5 +54,46 @@ describe("parsePong", () => {
     expect(parsePong({ type: "pong", data: { serverTs: 6 } })).toEqual({ serverTs: 6 });
     expect(parsePong({ type: "pong", data: { serverTs: "6" } })).toEqual({ serverTs: undefined });
     expect(parsePong({ type: "pong" })).toEqual({ serverTs: undefined });
+  });
+});
+
+describe("parseErrorReply: an error reply's code, at the top level or nested", () => {
+  it("reads a top-level code and message (the mock's shape)", () => {
+    expect(parseErrorReply({ type: "error", code: "forbidden", message: "no" })).toEqual({
+      code: "forbidden",
+      message: "no",
+    });
+  });
+
+  it("reads a code nested under `error` (the HTTP nested envelope's shape)", () => {
+    expect(
+      parseErrorReply({ type: "error", error: { code: "invalid_params", message: "bad", trace_id: "t" } }),
+    ).toEqual({ code: "invalid_params", message: "bad" });
+  });
+
+  it("the top level wins; the message comes from where the code was", () => {
+    expect(
+      parseErrorReply({
+        type: "error",
+        code: "forbidden",
+        message: "top",
+        error: { code: "x", message: "in" },
+      }),
+    ).toEqual({ code: "forbidden", message: "top" });
+    expect(parseErrorReply({ type: "error", code: "", message: "top", error: { code: "x" } })).toEqual({
+      code: "x",
+      message: "",
+    });
+  });
+
+  it("no code in either place is command_failed (retried), keeping any message", () => {
+    expect(parseErrorReply({ type: "error", error: { message: "oops" } })).toEqual({
+      code: "command_failed",
+      message: "oops",
+    });
+    expect(parseErrorReply({ type: "error", error: "forbidden", code: 7 })).toEqual({
+      code: "command_failed",
+      message: "",
+    });
   });
 });
