@@ -37,6 +37,11 @@ export class SubscriptionLayout {
     this.#limits = limits;
   }
 
+  /** The most ids one subscription (or one add_ids call) may hold. */
+  get maxIdsPerSubscription(): number {
+    return this.#limits.maxIdsPerSubscription;
+  }
+
   /** Links the layout uses (a link with no subscription left still counts). */
   get linkCount(): number {
     return this.#links.length;

@@ -9,6 +9,23 @@ import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
 
+/**
+ * True when an update_subscription holding `held` confirmed ids that adds `adding` and removes
+ * `removing` must send its removals alone first and its adds after they are acknowledged. The spec
+ * caps a subscription and an add_ids call at 100 ids but shows no payload for update_subscription,
+ * so not whether a server counts the ids before or after applying the command's removals (or counts
+ * the command's ids together): refused `subscription_too_many_ids`, a final code, the adds would be
+ * lost for good. One command is sent only when it fits counted before the removals (`held +
+ * adding` ≤ cap, which also bounds `adding + removing`, the removals being held ids); otherwise each
+ * command of the two fits however the server counts (the adds alone land in a subscription the
+ * layout keeps within the cap).
+ * @example removalsFirst(100, 1, 1, 100) // true: 101 ids counted before the removal
+ * @example removalsFirst(99, 1, 1, 100) // false: one command
+ */
+export function removalsFirst(held: number, adding: number, removing: number, cap: number): boolean {
+  return adding > 0 && removing > 0 && held + adding > cap;
+}
+
 /** What the sync needs from the client. */
 export interface SyncDeps {
   readonly layout: SubscriptionLayout;
@@ -34,8 +51,8 @@ export interface SyncDeps {
  * Makes each link's server-side subscriptions match the layout, one pass at a time per link
  * (passes are queued and coalesced; commands within a pass are pipelined). A subscription with no
  * sid is subscribed (one entry per command, so the reply is unambiguous); one with a sid gets
- * update_subscription for the difference between wanted and confirmed ids; an emptied one is
- * unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
+ * update_subscription for the difference between wanted and confirmed ids (the removals alone
+ * first when one command could be over the cap: removalsFirst); an emptied one is unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
  * forgets every sid and the next pass subscribes everything again. Results of a pass that
  * straddles a reconnect are discarded (generation check). Ids a subscribe reply leaves out of
  * `accepted` take the code of the rejected entry naming them (a partial accept), else
@@ -113,22 +130,31 @@ export class SubscriptionSync {
     const add = [...sub.ids].filter((id) => !sub.confirmed.has(id) && !this.#retries.held(sub, id));
     const remove = [...sub.confirmed].filter((id) => !sub.ids.has(id));
     if (add.length === 0 && remove.length === 0) return;
+    // Over the cap counted before the removals: the removals go alone, the adds once they are done.
+    const split = removalsFirst(sub.confirmed.size, add.length, remove.length, layout.maxIdsPerSubscription);
+    const sending = split ? [] : add;
     const params: Record<string, unknown> = { sid: sub.sid };
-    if (add.length > 0) params.add_ids = add;
+    if (sending.length > 0) params.add_ids = sending;
     if (remove.length > 0) params.remove_ids = remove;
     try {
       await this.#d.send(link, "update_subscription", params);
     } catch (err) {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
+      // Adds held back behind a removal refused for now wait with it (refused by its code and
+      // retried together, as in one command); behind one refused for good, they go at once.
+      const final = isFinalRefusal(err.code);
+      const refused = split && final ? [] : add;
       // A refused removal refuses no id we want (its stray frames are dropped as unsolicited).
-      if (add.length > 0) this.#refuse(sub, add, err.code, err.serverMessage);
-      if (remove.length > 0) this.#removalRefused(link, sub, remove, add.length > 0, err.code);
+      if (refused.length > 0) this.#refuse(sub, refused, err.code, err.serverMessage);
+      if (remove.length > 0) this.#removalRefused(link, sub, remove, refused.length > 0, err.code);
+      if (split && final) void this.request(link);
       return;
     }
     if (this.#stale(link, gen)) return;
     for (const id of remove) sub.confirmed.delete(id);
-    for (const id of add) sub.confirmed.add(id);
-    this.#accepted(sub, add);
+    for (const id of sending) sub.confirmed.add(id);
+    this.#accepted(sub, sending);
+    if (split) void this.request(link); // the adds held back
   }
 
   async #subscribe(link: number, gen: number, sub: PlannedSub): Promise<void> {

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
+import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
+import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
+
+/*
+ * The spec caps a subscription and an add_ids call at 100 ids and shows no payload for
+ * update_subscription, so not whether a server counts a command's ids before or after applying its
+ * removals. mm sent a subscription's removals and additions in one command; a server counting
+ * before the removals (or the command's ids together) refused it subscription_too_many_ids, a final
+ * code, and the added ids (healthy books) were dropped for good. Now, when one command would be
+ * over the cap counted so, the removals go alone first and the additions once they are
+ * acknowledged (removalsFirst, src/gateway/sync.ts). Found by the client review (question 2).
+ */
+
+const CAP = 4;
+
+/** How a server counts an update_subscription against the cap. */
+type Counting = "before removals" | "command ids" | "after removals";
+
+/**
+ * A server holding each sid's ids, updating them all or nothing, refusing subscription_too_many_ids
+ * by `counting`; `refuse` may refuse a command first with a code of its own.
+ */
+function capServer(
+  counting: Counting,
+  refuse: (c: { add: string[]; remove: string[] }) => string | undefined = () => undefined,
+): { answer: Answer; held: Map<number, Set<string>> } {
+  const held = new Map<number, Set<string>>();
+  let next = 1;
+  const answer: Answer = (c) => {
+    const p = c.params ?? {};
+    switch (c.cmd) {
+      case "subscribe": {
+        const [s] = p.subscriptions as { channel: string; ids: string[] }[];
+        const sid = next++;
+        held.set(sid, new Set(s?.ids ?? []));
+        return { type: "subscribed", accepted: [{ sid, channel: s?.channel, ids: s?.ids }], rejected: [] };
+      }
+      case "update_subscription": {
+        const ids = held.get(p.sid as number) ?? new Set<string>();
+        const add = (p.add_ids ?? []) as string[];
+        const remove = (p.remove_ids ?? []) as string[];
+        const code = refuse({ add, remove });
+        if (code !== undefined) return { type: "error", code, message: "refused" };
+        const after = new Set([...ids].filter((id) => !remove.includes(id)));
+        for (const id of add) after.add(id);
+        const counted = {
+          "before removals": ids.size + add.length,
+          "command ids": add.length + remove.length,
+          "after removals": after.size,
+        }[counting];
+        if (counted > CAP) return { type: "error", code: "subscription_too_many_ids", message: "cap" };
+        held.set(p.sid as number, after);
+        return { type: "subscription_updated", sid: p.sid };
+      }
+      case "ping":
+        return { type: "pong" };
+      default:
+        return { type: "error", code: "invalid_params", message: "unknown" };
+    }
+  };
+  return { answer, held };
+}
+
+let server: RawServer | undefined;
+let client: GatewayClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+/** A client holding token_book 1..4 (a full subscription, sid 1) on a capServer. */
+async function full(answer: Answer) {
+  const srv = await new RawServer(answer).listen();
+  server = srv;
+  const clock = new SimClock(0);
+  const timing = {
+    pingIntervalMs: 60_000,
+    silenceTimeoutMs: 120_000,
+    backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
+  };
+  const c = rawClient(srv.url, clock, timing, { random: () => 1, limits: { maxIdsPerSubscription: CAP } });
+  client = c;
+  const rejected: RejectedIds[] = [];
+  const restored: RestoredIds[] = [];
+  c.onRejected((r) => rejected.push(r));
+  c.onRestored((r) => restored.push(r));
+  await c.start();
+  expect((await c.subscribe("token_book", ["1", "2", "3", "4"])).accepted).toHaveLength(4);
+  const updates = () => srv.commands("update_subscription").map((u) => u.params);
+  return { c, clock, rejected, restored, updates };
+}
+
+describe("update_subscription at the id cap: removals first, whatever order the server counts in", () => {
+  it.each<Counting>(["before removals", "command ids", "after removals"])(
+    "a server counting %s: the removals go alone, the adds after their acknowledgement; a command that fits stays one",
+    async (counting) => {
+      const { answer, held } = capServer(counting);
+      const { c, rejected, updates } = await full(answer);
+      // One pass: 2, 3 and 4 leave, 5 and 6 join (4 held + 2 added: over the cap before the removals).
+      const gone = c.unsubscribe("token_book", ["2", "3", "4"]);
+      const outcome = c.subscribe("token_book", ["5", "6"]);
+      await gone;
+      expect(await outcome).toEqual({ accepted: ["5", "6"], rejected: [] });
+      expect(updates()).toEqual([
+        { sid: 1, remove_ids: ["2", "3", "4"] },
+        { sid: 1, add_ids: ["5", "6"] },
+      ]);
+      expect([...(held.get(1) ?? [])].sort()).toEqual(["1", "5", "6"]);
+      // 3 held + 1 added fits however counted: one command, as before.
+      const left = c.unsubscribe("token_book", ["1"]);
+      const joined = c.subscribe("token_book", ["7"]);
+      await left;
+      expect((await joined).accepted).toEqual(["7"]);
+      expect(updates()[2]).toEqual({ sid: 1, add_ids: ["7"], remove_ids: ["1"] });
+      expect([...(held.get(1) ?? [])].sort()).toEqual(["5", "6", "7"]);
+      expect(rejected).toEqual([]);
+      expect(c.idsOn(0, "token_book").sort()).toEqual(["5", "6", "7"]);
+    },
+  );
+
+  it("a removal held back ahead of adds and refused for now: the adds wait with it, are retried after it, and are restored", async () => {
+    let refusals = 1;
+    const { answer, held } = capServer("before removals", ({ remove }) =>
+      remove.length > 0 && refusals-- > 0 ? "internal_error" : undefined,
+    );
+    const { c, clock, rejected, restored, updates } = await full(answer);
+    const gone = c.unsubscribe("token_book", ["4"]);
+    const outcome = c.subscribe("token_book", ["5"]);
+    await gone;
+    // The adds are reported with the removal's code and retried with it, as one command's would be.
+    expect((await outcome).rejected).toEqual([
+      {
+        channel: "token_book",
+        ids: ["5"],
+        code: "internal_error",
+        message: "refused",
+        retryInMs: 400,
+        attempt: 1,
+      },
+    ]);
+    expect(updates()).toEqual([{ sid: 1, remove_ids: ["4"] }]);
+    await runClock(clock, 1_000, 100);
+    expect(updates()).toEqual([
+      { sid: 1, remove_ids: ["4"] },
+      { sid: 1, remove_ids: ["4"] },
+      { sid: 1, add_ids: ["5"] },
+    ]);
+    expect(rejected.map((r) => r.code)).toEqual(["internal_error"]);
+    expect(restored).toEqual([{ channel: "token_book", ids: ["5"] }]);
+    expect([...(held.get(1) ?? [])].sort()).toEqual(["1", "2", "3", "5"]);
+    expect(c.idsOn(0, "token_book").sort()).toEqual(["1", "2", "3", "5"]);
+  });
+});
