@@ -52,7 +52,14 @@ describe("mm backtest outputs refused before the run", () => {
 
   it("--out the --data recording: refused (exit 2), the recording left whole", async () => {
     const before = readFileSync(data);
-    const r = await runBacktestCli("--config", "config/backtest/bands-replay.json", "--data", data, "--out", data);
+    const r = await runBacktestCli(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      data,
+      "--out",
+      data,
+    );
     expect(readFileSync(data).equals(before)).toBe(true);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(ran);
