@@ -1,6 +1,6 @@
 import { toWei } from "../core/wei.js";
 import { BacktestError, type Issues } from "./errors.js";
-import { parsePath, valueAt } from "./sweep/json-path.js";
+import { type PathStep, parsePath, valueAt } from "./sweep/json-path.js";
 
 const DECIMAL = /^\d+(?:\.\d{1,6})?$/;
 
@@ -122,10 +122,10 @@ function isPlain(v: unknown): v is Json {
 
 /**
  * Runs `parse` on layered config files and, when it refuses them (`backtest_config_invalid`,
- * `scenario_invalid`), names after each `field: problem` the file that set the field: the last
- * layer holding it, the one layerConfigs kept. With several `--config` files, "unknown setting"
- * alone left the reader to search each. A problem with no field in any layer (one missing, a rule
- * across fields) is left as it was; so is every problem of a single file.
+ * `scenario_invalid`), names after each `field: problem` the file the field came from (see
+ * layerFileOf). With several `--config` files, "unknown setting" alone left the reader to search
+ * each. A problem with no field in the layered result nor any part of it (one missing at the top,
+ * a rule across fields) is left as it was; so is every problem of a single file.
  * @example withLayerFiles(["base.json", "over.json"], layers, () => parseReplayConfig(layers))
  */
 export function withLayerFiles<T>(files: readonly string[], layers: readonly unknown[], parse: () => T): T {
@@ -134,9 +134,10 @@ export function withLayerFiles<T>(files: readonly string[], layers: readonly unk
   } catch (err) {
     const issues = err instanceof BacktestError ? err.details.issues : undefined;
     if (files.length < 2 || !Array.isArray(issues) || !issues.every((x) => typeof x === "string")) throw err;
+    const merged = layerConfigs(layers);
     const named = issues.map((issue: string) => {
       const steps = parsePath(issue.slice(0, Math.max(issue.indexOf(": "), 0)));
-      const i = steps === undefined ? -1 : layers.findLastIndex((l) => valueAt(l, steps) !== undefined);
+      const i = steps === undefined ? -1 : layerFileOf(layers, merged, steps);
       return i < 0 ? issue : `${issue} (in ${files[i]})`;
     });
     const head = (err as BacktestError).message.split("\n")[0] as string;
@@ -145,4 +146,21 @@ export function withLayerFiles<T>(files: readonly string[], layers: readonly unk
       issues: named,
     });
   }
+}
+
+/**
+ * The index of the layer to blame for the field at `steps`, or -1. A field the layered result
+ * (`merged`) holds came from the last layer holding it. A field it lacks may still be in an
+ * earlier layer, whose part a later one replaced whole (`strategy`, an array, a model with a
+ * `type`) without it: that earlier file is fine, the replacement is not, so the blame goes to the
+ * last layer holding the field's nearest ancestor the result does hold (the replacement or a part
+ * of it); none when not even the top key is there.
+ */
+function layerFileOf(layers: readonly unknown[], merged: unknown, steps: readonly PathStep[]): number {
+  for (let n = steps.length; n > 0; n--) {
+    const prefix = steps.slice(0, n);
+    if (valueAt(merged, prefix) !== undefined)
+      return layers.findLastIndex((l) => valueAt(l, prefix) !== undefined);
+  }
+  return -1;
 }

@@ -58,6 +58,25 @@ describe("a refused layered config", () => {
   });
 });
 
+describe("a refused layered config whose later file replaced a part whole", () => {
+  it("names the file of the replacement, the one the field is missing from (none when no part of it is there)", () => {
+    const files = ["base.json", "over.json"];
+    const layers = [
+      { strategy: STRATEGY, latency: { feedMs: { type: "lognormal", medianMs: 50, sigma: 0.4 } } },
+      { latency: { feedMs: { type: "constant" } } },
+    ];
+    // over.json's constant feedMs replaced base.json's lognormal one whole: its `ms` is missing there.
+    expect(message(() => withLayerFiles(files, layers, () => parseReplayConfig(layers)))).toMatch(
+      /latency\.feedMs\.ms: [^\n]* \(in over\.json\)$/m,
+    );
+    const top = [{ process: { dtMs: 1_000 } }, { process: { horizonMs: 2_000 } }];
+    // No layer has a strategy at all: nobody to name.
+    expect(message(() => withLayerFiles(files, top, () => parseScenario(top)))).toMatch(
+      /^ {2}strategy: is required$/m,
+    );
+  });
+});
+
 describe("mm backtest with layered files, one of them bad", () => {
   it("names the file, for a single run and for a sweep (refused before anything runs)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mm-config-layers-"));
