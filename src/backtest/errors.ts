@@ -4,7 +4,8 @@ import { MmError } from "../core/errors.js";
  * A backtest that cannot run as asked. `code` says which rule failed: `backtest_config_invalid`
  * and `scenario_invalid` (details.issues lists every `field: problem`), `data_not_found`,
  * `data_empty`, `backtest_stalled` (the engine waits on something simulated time cannot bring),
- * `output_dir_missing` / `output_dir_not_folder` / `output_is_folder` (an `--out`/`--html` refused
+ * `output_dir_missing` / `output_dir_not_folder` / `output_is_folder` / `output_symlink_loop` /
+ * `output_same_file` / `output_is_input` / `output_stdout_unsupported` (an `--out`/`--html` refused
  * before the run).
  */
 export class BacktestError extends MmError {}

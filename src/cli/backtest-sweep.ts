@@ -136,7 +136,16 @@ export async function runSweepCommand(
   const limit = f["point-timeout"];
   const pointTimeoutMs = limit === undefined ? undefined : seconds(limit, "--point-timeout") * 1000;
   // `mm backtest` checked it already; this entry point is also called on its own.
-  await requireOutputFolders(io.cwd, [["--out", a.out]]);
+  await requireOutputFolders(
+    io.cwd,
+    [["--out", a.out]],
+    [
+      ["--data", a.data],
+      ["--config", a.configs],
+      ["--scenario", a.scenarios],
+      ["--sweep", f.sweep],
+    ],
+  );
   const sweepPath = resolve(io.cwd, f.sweep as string);
   const sweepText = await readFile(sweepPath, "utf8");
   const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");

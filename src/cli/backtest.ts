@@ -57,7 +57,8 @@ const HELP = [
   "  -s, --scenario FILE  Synthetic scenario (JSON); repeatable, later files win.",
   "  -n, --paths N        Monte-Carlo paths (overrides the scenario).",
   "      --seed N         Seed (default 1 for a replay, the scenario's own otherwise).",
-  "  -o, --out FILE       Write the summary here instead of stdout.",
+  "  -o, --out FILE       Write the summary here instead of stdout (omit --out for stdout: `-`",
+  "                       is refused, ./- names a file called -).",
   "      --html FILE      Also write a self-contained HTML report (equity, inventory, quotes vs",
   "                       mid with fills; offline, no external requests); synthetic: the path",
   "                       of median PnL is charted.",
@@ -69,7 +70,9 @@ const HELP = [
   "",
   "The same data, config and seed give a byte-identical summary. A line with the run's speed goes",
   "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario, sweep file or data, 1 when",
-  "a sweep point failed (the others are still ranked; see the table's failed: lines).",
+  "a sweep point failed (the others are still ranked; see the table's failed: lines). Outputs are",
+  "checked before the run: a missing folder, --out and --html one file, or an output that is one of",
+  "the run's inputs (--data, --config, --scenario, --sweep) exits 2; a symlink counts as its target.",
   "",
 ].join("\n");
 
@@ -100,10 +103,19 @@ export const backtestCommand: Command = {
       throw new UsageError("--html applies to a single run, not to --sweep");
     try {
       // Before any work: an output that cannot be written would throw the finished run away.
-      await requireOutputFolders(io.cwd, [
-        ["--out", values.out],
-        ["--html", values.html],
-      ]);
+      await requireOutputFolders(
+        io.cwd,
+        [
+          ["--out", values.out],
+          ["--html", values.html],
+        ],
+        [
+          ["--data", values.data],
+          ["--config", configs],
+          ["--scenario", scenarios],
+          ["--sweep", values.sweep],
+        ],
+      );
       if (values.sweep !== undefined) {
         const { data, out } = values;
         return await runSweepCommand(values, { configs, scenarios, data, seed, paths, out }, io);

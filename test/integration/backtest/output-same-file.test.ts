@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBacktestCli } from "../../integration/backtest/support/cli.js";
-import { writeRecording } from "../../integration/backtest/support/recording.js";
+import { runBacktestCli } from "./support/cli.js";
+import { writeRecording } from "./support/recording.js";
 
 /*
  * Review (s19, r2bt): requireOutputFolders (src/cli/output-folder.ts) promises that an output the
