@@ -120,11 +120,19 @@ function tokenSetting(r: ConfigReader, raw: unknown, path: string, d: MarketDefa
   };
 }
 
-/** A tick: a decimal string of a multiple of 0.000001 in (0, 0.5]. */
+/**
+ * A tick: a decimal string of a multiple of 0.000001 in (0, 0.5] that divides 1. A tick that does
+ * not (0.013) leaves no price grid reaching both edges: 1 − tick is off the grid, so the venue and
+ * the strategies would disagree on the highest price; every exchange tick (0.1 … 0.0001) divides 1.
+ */
 export function tick(r: ConfigReader, o: Json, path: string, defMicro: number): number {
   const v = r.micro(o, path, "tick", (defMicro / 1e6).toFixed(6), { positive: true });
   if (v > 500_000n) {
     r.issues.add(`${path}.tick`, "must be at most 0.5");
+    return defMicro;
+  }
+  if (v > 0n && 1_000_000n % v !== 0n) {
+    r.issues.add(`${path}.tick`, "must divide 1 (e.g. 0.01, 0.005, 0.001), so the price grid reaches 1 − tick");
     return defMicro;
   }
   return Number(v);

@@ -79,6 +79,19 @@ describe("replay config", () => {
     expect(issues([{}])).toEqual(["strategy: is required"]);
   });
 
+  it("refuses a tick that does not divide 1 (its grid misses 1 − tick), in a replay and a scenario's market", () => {
+    const base = { strategy: { name: "bands", params: { bands: [{ offsetTicks: 2, size: "5" }] } } };
+    const offGrid = issues([{ ...base, markets: { tick: "0.013", tokens: [] } }]);
+    expect(offGrid.filter((i) => i.startsWith("markets.tick"))).toEqual([
+      "markets.tick: must divide 1 (e.g. 0.01, 0.005, 0.001), so the price grid reaches 1 − tick",
+    ]);
+    for (const ok of ["0.5", "0.25", "0.005", "0.000001"]) {
+      expect(
+        issues([{ ...base, markets: { tick: ok, tokens: [] } }]).filter((i) => i.startsWith("markets.tick")),
+      ).toEqual([]);
+    }
+  });
+
   it("names a bad σ setting, and fills the ones left out from the defaults", () => {
     // maxGapMs 0 re-anchored at every update: σ never reported, A–S / GLFT silently never quoting.
     expect(issues([{ strategy: BANDS, engine: { volatility: { maxGapMs: 0 } } }])).toEqual([
