@@ -29,7 +29,8 @@ export interface LinkIds {
 export class MissedPrints {
   readonly #client: LinkIds;
   readonly #clock: Clock;
-  readonly #write: (frame: MarketFrame) => void;
+  /** Queues a mark; false when the writer refused it (it failed or closed). */
+  readonly #write: (frame: MarketFrame) => boolean;
   /** The receive time of the last frame of each link. */
   readonly #last = new Map<number, number>();
   /** Tokens whose prints are not being received, since when. */
@@ -37,13 +38,18 @@ export class MissedPrints {
   #written = 0;
   #stopped = false;
 
-  constructor(deps: { client: LinkIds; clock: Clock; write: (frame: MarketFrame) => void }) {
+  constructor(deps: { client: LinkIds; clock: Clock; write: (frame: MarketFrame) => boolean }) {
     this.#client = deps.client;
     this.#clock = deps.clock;
     this.#write = deps.write;
   }
 
-  /** Stretches written. */
+  /**
+   * Stretches the writer took (the summary's printsMissed). A mark it refused, having failed (a
+   * stop for write_stalled or a disk error during an outage hands stop()'s marks to a failed
+   * writer), is not in the files: counting it would tell the operator the lost prints are marked
+   * while the replay lists none and takes the outage for a quiet market.
+   */
   get written(): number {
     return this.#written;
   }
@@ -81,8 +87,7 @@ export class MissedPrints {
     const fromMs = this.#open.get(tokenId);
     if (fromMs === undefined) return;
     this.#open.delete(tokenId);
-    this.#written++;
-    this.#write({
+    const taken = this.#write({
       type: "prints_missed",
       sid: PRINTS_MISSED_SID,
       channel: "token_trade_matches",
@@ -90,5 +95,6 @@ export class MissedPrints {
       via: "reconnect",
       data: { tokenId, fromMs, toMs: this.#clock.now() },
     });
+    if (taken) this.#written++;
   }
 }

@@ -118,6 +118,8 @@ export interface RecordSummary {
   /**
    * Stretches of a token's trade prints lost to a reconnect, written as `prints_missed` frames
    * (MissedPrints; one still open at the stop ends there); 0 when token_trade_matches is not recorded.
+   * Only those in the files: a mark refused by a writer that had failed (a stop for a stalled or
+   * failed disk during an outage) is not counted.
    */
   readonly printsMissed: number;
   /**
@@ -257,10 +259,10 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
           source: opts.statusSource,
           clock,
           logger: opts.logger,
-          write: (frame) => void writer.write({ recvTs: clock.now(), frame }),
+          write: (frame) => writer.write({ recvTs: clock.now(), frame }),
         });
   const missed = channels.includes("token_trade_matches")
-    ? new MissedPrints({ client, clock, write: (frame) => void writer.write({ recvTs: clock.now(), frame }) })
+    ? new MissedPrints({ client, clock, write: (frame) => writer.write({ recvTs: clock.now(), frame }) })
     : undefined;
   if (missed !== undefined) {
     client.onFrame((_frame, recvTs, link) => missed.frame(link, recvTs));

@@ -21,7 +21,10 @@ export const REST_READ_SID = "rest";
 
 /** What the status reads did, for the recording's summary. */
 export interface StatusReadCounts {
-  /** Statuses read and written into the recording. */
+  /**
+   * Statuses read and written into the recording. One refused by a writer that had failed (the
+   * recording stopping on a stalled or failed disk) is counted nowhere: it is in no file.
+   */
   readonly recorded: number;
   /** Reads that failed: nothing was written for them (the recording may hold a stale status). */
   readonly failed: number;
@@ -54,7 +57,8 @@ interface Followed {
 export class StatusReads {
   readonly #source: StatusSource;
   readonly #clock: Clock;
-  readonly #write: (frame: MarketFrame) => void;
+  /** Queues a frame; false when the writer refused it (it failed or closed). */
+  readonly #write: (frame: MarketFrame) => boolean;
   readonly #logger: Logger | undefined;
   readonly #followed = new Map<string, Followed>();
   #stopped = false;
@@ -65,7 +69,7 @@ export class StatusReads {
   constructor(deps: {
     source: StatusSource;
     clock: Clock;
-    write: (frame: MarketFrame) => void;
+    write: (frame: MarketFrame) => boolean;
     logger?: Logger | undefined;
   }) {
     this.#source = deps.source;
@@ -115,8 +119,9 @@ export class StatusReads {
           this.#superseded++;
           return;
         }
-        this.#recorded++;
-        this.#write(frame);
+        // A frame the writer refused (it failed: the recording is stopping) is in no file, and
+        // `recorded` says what the files hold; the summary's writeError tells why.
+        if (this.#write(frame)) this.#recorded++;
       },
       (err: unknown) => {
         if (this.#stopped) return;

@@ -16,7 +16,7 @@ describe("MissedPrints", () => {
     const missed = new MissedPrints({
       client: { idsOn: (link, channel) => (channel === "token_trade_matches" ? (links[link] ?? []) : []) },
       clock,
-      write: (f) => written.push(f),
+      write: (f) => written.push(f) > 0,
     });
     missed.frame(0, 900);
     missed.frame(1, 950);
@@ -45,7 +45,11 @@ describe("MissedPrints", () => {
   it("a link that never delivered a frame is missed from the moment it went down", () => {
     const clock = new SetClock(5_000);
     const written: MarketFrame[] = [];
-    const missed = new MissedPrints({ client: { idsOn: () => ["9"] }, clock, write: (f) => written.push(f) });
+    const missed = new MissedPrints({
+      client: { idsOn: () => ["9"] },
+      clock,
+      write: (f) => written.push(f) > 0,
+    });
     missed.down(0);
     clock.t = 6_000;
     missed.accepted("token_trade_matches", ["9"]);
@@ -64,7 +68,7 @@ describe("MissedPrints", () => {
     const missed = new MissedPrints({
       client: { idsOn: (link) => links[link] ?? [] },
       clock,
-      write: (f) => written.push(f),
+      write: (f) => written.push(f) > 0,
     });
     missed.frame(0, 900);
     missed.down(0);

@@ -36,10 +36,12 @@ class FakeSource implements StatusSource {
 
 const flush = () => new Promise((ok) => setTimeout(ok, 0));
 
-function setup() {
+/** `takes`: whether the writer takes the frames (false: it failed, as on a stalled disk). */
+function setup(takes = true) {
   const source = new FakeSource();
   const written: MarketFrame[] = [];
-  const reads = new StatusReads({ source, clock: new SimClock(1_000), write: (f) => void written.push(f) });
+  const write = (f: MarketFrame) => takes && written.push(f) > 0;
+  const reads = new StatusReads({ source, clock: new SimClock(1_000), write });
   return { source, written, reads };
 }
 
@@ -107,5 +109,19 @@ describe("StatusReads", () => {
     expect(written).toEqual([]);
     expect(source.pending).toHaveLength(2);
     expect(reads.counts).toEqual({ recorded: 0, failed: 1, superseded: 0 });
+  });
+
+  /*
+   * s19 r2recfix: `recorded` counted a read whose frame the writer refused (it had failed: the
+   * recording was stopping on a stalled or failed disk, the read answered meanwhile), so the
+   * summary claimed a status in the files that no file holds.
+   */
+  it("does not count as recorded a read whose frame the writer refused", async () => {
+    const { source, written, reads } = setup(false);
+    reads.accepted("condition_lifecycle", [C1]);
+    source.pending[0]?.answer("PAUSED");
+    await flush();
+    expect(written).toEqual([]);
+    expect(reads.counts).toEqual({ recorded: 0, failed: 0, superseded: 0 });
   });
 });

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { MissedPrints } from "../../../src/gateway/record/missed-prints.js";
-import { RotatingWriter } from "../../../src/gateway/record/rotating-writer.js";
-import { SetClock } from "../../support/set-clock.js";
+import { MissedPrints } from "../../../../src/gateway/record/missed-prints.js";
+import { RotatingWriter } from "../../../../src/gateway/record/rotating-writer.js";
+import { SetClock } from "../../../support/set-clock.js";
 
 /*
  * Review s19 (r2rec): MissedPrints.stop() (new this session) writes every stretch still open when
