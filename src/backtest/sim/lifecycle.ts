@@ -46,25 +46,43 @@ export function applyLifecycle(
   return true;
 }
 
+/** What the replay knows of one market. */
+interface KnownMarket {
+  /** The last status acted on. */
+  status: string;
+  /** Whether it was ever RESOLVED: a resolution acted on stays acted on, whatever followed it. */
+  resolved: boolean;
+  /** Whether a resolution's payouts were applied (the report never unmarks them). */
+  paid: boolean;
+}
+
 /**
- * The lifecycle state the replay has acted on so far (each market's last status and whether its
- * payouts were applied; the platform's last `frozen`), to tell whether a carried frame (CARRIED_SID:
- * `mm record` repeats the state at the head of each rotated file) says anything new. Replaying the
- * whole directory it never does (the frames it repeats were replayed from the earlier file), and
- * acting on it again would count it twice and mark the payouts twice; replaying that file alone it
- * is the only word the replay has of a pause, a status or a resolution before the file.
+ * The lifecycle state the replay has acted on so far (each market's last status, whether it was
+ * resolved and its payouts applied; the platform's last `frozen`), to tell whether a carried frame
+ * (CARRIED_SID: `mm record` repeats the state at the head of each rotated file) says anything new.
+ * Replaying the whole directory it never does (the frames it repeats were replayed from the earlier
+ * file), and acting on it again would count it twice and mark the payouts twice; replaying that
+ * file alone it is the only word the replay has of a pause, a status or a resolution before the file.
  */
 export class LifecycleMemory {
-  readonly #markets = new Map<string, { status: string; paid: boolean }>();
+  readonly #markets = new Map<string, KnownMarket>();
   #frozen: boolean | undefined;
 
-  /** Whether acting on `e` (a lifecycle or platform event) would change the state known. */
+  /**
+   * Whether acting on `e` (a lifecycle or platform event) would change the state known. A
+   * resolution is new only to a market never resolved, or with payouts to one never paid: the
+   * carry heads a file with a market's resolution and then its last status, and that status may
+   * have moved on (DISPUTED after the resolution), so comparing the resolution's RESOLVED with the
+   * status known would re-resolve the market at every rotation of a whole directory.
+   */
   adds(e: ChannelEvent): boolean {
     if (e.type === "platform_status") return e.frozen !== undefined && e.frozen !== this.#frozen;
     const s = lifecycleStatus(e);
     if (s === undefined) return true;
     const known = this.#markets.get(s.conditionId.toLowerCase());
-    return known === undefined || known.status !== s.status || (s.payouts !== undefined && !known.paid);
+    if (known === undefined) return true;
+    if (e.type === "market_resolved") return !known.resolved || (s.payouts !== undefined && !known.paid);
+    return known.status !== s.status || (s.payouts !== undefined && !known.paid);
   }
 
   /**
@@ -86,7 +104,11 @@ export class LifecycleMemory {
     const s = lifecycleStatus(e);
     if (s === undefined) return;
     const key = s.conditionId.toLowerCase();
-    const paid = s.payouts !== undefined || this.#markets.get(key)?.paid === true;
-    this.#markets.set(key, { status: s.status, paid });
+    const known = this.#markets.get(key);
+    this.#markets.set(key, {
+      status: s.status,
+      resolved: s.status === "RESOLVED" || known?.resolved === true,
+      paid: s.payouts !== undefined || known?.paid === true,
+    });
   }
 }

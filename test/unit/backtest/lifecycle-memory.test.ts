@@ -60,4 +60,32 @@ describe("LifecycleMemory", () => {
     expect(m.repeats(frame(4, true))).toBe(false); // a recorded frame is never skipped as carried
     expect(m.repeats(frame("carry", "yes"))).toBe(false); // refused by the parser: counted as refused
   });
+
+  /*
+   * s19 r2recfix: a market resolved with payouts, then DISPUTED, is carried as [resolution,
+   * DISPUTED]. Comparing the resolution's RESOLVED with the DISPUTED known, the whole directory's
+   * replay acted on the carried resolution at every rotation (re-resolving the market, marking the
+   * payouts and handing them to the engine again), then on the DISPUTED after it.
+   */
+  it("a resolution once acted on stays known, whatever status followed it", () => {
+    const paid = ev({ type: "market_resolved", resolution: "YES", payouts: { "0": "1", "1": "0" } });
+    const bare = ev({ type: "market_resolved", resolution: "YES" });
+    const disputed = ev({ type: "market_status", status: "DISPUTED" });
+    // The whole directory: both acted on from the earlier file, the carried copies add nothing.
+    const m = new LifecycleMemory();
+    m.note(paid);
+    m.note(disputed);
+    expect([m.adds(paid), m.adds(bare), m.adds(disputed)]).toEqual([false, false, false]);
+    expect(m.adds(ev({ type: "market_status", status: "RESOLVED" }))).toBe(true); // a status is still a status
+    // Resolved without payouts, then disputed: a resolution with payouts is new, a bare one is not.
+    const b = new LifecycleMemory();
+    b.note(bare);
+    b.note(disputed);
+    expect([b.adds(paid), b.adds(bare)]).toEqual([true, false]);
+    // The file replayed alone: its head [resolution, DISPUTED] is all new, acted on in order.
+    const alone = new LifecycleMemory();
+    expect(alone.adds(paid)).toBe(true);
+    alone.note(paid);
+    expect(alone.adds(disputed)).toBe(true);
+  });
 });

@@ -6,7 +6,7 @@ import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
 import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
-import { startRecording } from "../record/record-io.js";
+import { startRecording } from "./record-io.js";
 
 /*
  * Review s19 (r2rec): LifecycleCarry heads a rotated file with a market's last resolution with
