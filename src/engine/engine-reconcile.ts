@@ -7,8 +7,33 @@ export interface ReconcileTiming {
   readonly intervalMs: number;
   /** Triggers within this delay are served by one run. */
   readonly debounceMs: number;
-  /** A run that failed or left unknown orders unresolved is followed by another after this delay. */
+  /**
+   * A run that left unknown orders unresolved is followed by another after this delay, and so is the
+   * first failed run of a streak; each further failure in a row doubles it, up to intervalMs
+   * (failedRetryMs).
+   */
   readonly retryMs: number;
+}
+
+/** What the scheduler tells of a failed run: its place in the streak and when the next run comes. */
+export interface ReconcileFailure {
+  /** Failed runs in a row, this one included. */
+  readonly failures: number;
+  /** Delay until the follow-up run (failedRetryMs), unless a trigger brings one sooner. */
+  readonly retryInMs: number;
+}
+
+/**
+ * The follow-up delay after the `failures`-th failed run in a row: retryMs, doubled for each earlier
+ * failure of the streak, at most intervalMs. A failure that lasts (a key the exchange refuses for one
+ * read, a route gone) is retried at the periodic pace, not every retryMs for ever; a blip is still
+ * retried after retryMs.
+ * @example failedRetryMs({ intervalMs: 30_000, debounceMs: 250, retryMs: 2_000 }, 3) // 8_000
+ */
+export function failedRetryMs(timing: ReconcileTiming, failures: number): number {
+  let ms = timing.retryMs;
+  for (let n = 1; n < failures && ms < timing.intervalMs; n++) ms *= 2;
+  return Math.min(ms, Math.max(timing.retryMs, timing.intervalMs));
 }
 
 /** What a run tells the scheduler: how many unknown orders are still unresolved. */
@@ -18,15 +43,17 @@ export interface ReconcileOutcome {
 
 /**
  * Schedules REST reconciles on the Clock: periodically, on demand (`soon`, debounced: an ambiguous
- * burst or a reconnect costs one run), and as a follow-up while unknown orders stay unresolved or a run
- * failed. Runs never overlap: a trigger during a run asks for exactly one more run after it.
+ * burst or a reconnect costs one run), and as a follow-up while unknown orders stay unresolved (after
+ * retryMs) or runs fail (backing off: failedRetryMs, reset by a run that succeeds). A trigger is
+ * never held back by the backoff: it brings the next run forward to its debounce. Runs never
+ * overlap: a trigger during a run asks for exactly one more run after it.
  * No ambient timers: in a backtest the SimClock decides when each run happens.
  */
 export class ReconcileScheduler {
   readonly #clock: Clock;
   readonly #timing: ReconcileTiming;
   readonly #run: (reason: ReconcileReason) => Promise<ReconcileOutcome>;
-  readonly #onError: (reason: ReconcileReason, err: unknown) => void;
+  readonly #onError: (reason: ReconcileReason, err: unknown, failure: ReconcileFailure) => void;
   #periodic: TimerId | undefined;
   #delayed: { id: TimerId; at: number } | undefined;
   #running: Promise<void> | undefined;
@@ -34,12 +61,14 @@ export class ReconcileScheduler {
   #started = false;
   #stopped = false;
   #runs = 0;
+  /** Failed runs in a row (0 once one succeeds). */
+  #failures = 0;
 
   constructor(
     clock: Clock,
     timing: ReconcileTiming,
     run: (reason: ReconcileReason) => Promise<ReconcileOutcome>,
-    onError: (reason: ReconcileReason, err: unknown) => void,
+    onError: (reason: ReconcileReason, err: unknown, failure: ReconcileFailure) => void,
   ) {
     this.#clock = clock;
     this.#timing = timing;
@@ -93,15 +122,23 @@ export class ReconcileScheduler {
     let reason: ReconcileReason | undefined = first;
     while (reason !== undefined && !this.#stopped) {
       this.#again = undefined;
-      let followUp = false;
+      let followUpMs: number | undefined;
       try {
-        followUp = (await this.#run(reason)).pending > 0;
+        const pending = (await this.#run(reason)).pending;
+        this.#failures = 0;
+        if (pending > 0) followUpMs = this.#timing.retryMs;
       } catch (err) {
-        followUp = true;
-        this.#onError(reason, err);
+        this.#failures++;
+        followUpMs = failedRetryMs(this.#timing, this.#failures);
+        this.#onError(reason, err, { failures: this.#failures, retryInMs: followUpMs });
       }
       this.#runs++;
-      if (followUp) this.#later("unresolved", this.#timing.retryMs);
+      // Once started, the periodic run re-armed below comes after intervalMs: a follow-up as late
+      // would only run a second reconcile right behind it.
+      const periodic = this.#started && !this.#stopped;
+      if (followUpMs !== undefined && !(periodic && followUpMs >= this.#timing.intervalMs)) {
+        this.#later("unresolved", followUpMs);
+      }
       reason = this.#again;
     }
     this.#running = undefined;

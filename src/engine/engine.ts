@@ -72,6 +72,7 @@ import { MarketCloses } from "./market-closes.js";
 import { DriftRecordGate } from "./market-record-read.js";
 import { MarketStatuses } from "./market-statuses.js";
 import type { PlatformWatch } from "./platform-watch.js";
+import { ReconcileFailures } from "./reconcile-failures.js";
 import { SignFailures, signFailureCountEveryMs } from "./sign-failures.js";
 
 /**
@@ -93,6 +94,7 @@ export class TradingEngine implements Engine {
   readonly #waiters = new CancelAllWaiters();
   readonly #signFailures: SignFailures;
   readonly #scheduler: ReconcileScheduler;
+  readonly #failures: ReconcileFailures; // failed reconciles' log lines and events
   /** Market statuses from pushes, records and refusals (market-statuses.ts). */
   readonly #markets: MarketStatuses;
   readonly #closes: MarketCloses;
@@ -146,11 +148,10 @@ export class TradingEngine implements Engine {
     this.#closes = new MarketCloses(clock, (marketId, closesAtMs) =>
       this.#marketClosed(marketId, closesAtMs),
     );
-    const timing = {
-      intervalMs: options.reconcileIntervalMs,
-      debounceMs: options.reconcileDebounceMs,
-      retryMs: options.reconcileRetryMs,
-    };
+    // Once stopping, a run cut short is expected (the stop closes the client under a read): debug.
+    this.#failures = new ReconcileFailures(this.#core, () => this.#stopping !== undefined);
+    const { reconcileIntervalMs: intervalMs, reconcileDebounceMs: debounceMs } = options;
+    const timing = { intervalMs, debounceMs, retryMs: options.reconcileRetryMs };
     const run = async (reason: Parameters<ReconcileScheduler["now"]>[0]) => {
       // Before the start-up run only it may act: the baseline is not taken and orphans are not yet the
       // start-up policy's to cancel or adopt. A run asked for while it runs (a reconnect: fills may
@@ -163,16 +164,13 @@ export class TradingEngine implements Engine {
         this.#startup.adopted = summary.adopted;
         this.#startupRan = true;
       }
+      this.#failures.succeeded(reason);
       emit({ type: "reconcile", atMs: summary.atMs, summary });
       return summary;
     };
-    this.#scheduler = new ReconcileScheduler(clock, timing, run, (reason, error) => {
+    this.#scheduler = new ReconcileScheduler(clock, timing, run, (reason, error, failure) => {
       if (reason === "startup") this.#startup.error = error;
-      // Once stopping, the stop closes the client under a read: a run cut short is expected, and the
-      // stop's own sweep says what stayed open.
-      if (this.#stopping === undefined) log.warn({ err: error, reason }, "reconcile failed");
-      else log.debug({ err: error, reason }, "reconcile failed");
-      emit({ type: "reconcile_failed", atMs: clock.now(), reason, error });
+      this.#failures.failed(reason, error, failure);
     });
   }
 

@@ -7,8 +7,8 @@ import { daemonConfig, memoryLogger } from "./support.js";
 /*
  * The exchange's positions answer holds a row mm cannot read exactly (a quantity finer than a
  * share's 6 decimals) for a token mm does not trade. Nothing mm does depends on that row: the start
- * goes on, and so does every periodic reconcile (a failed reconcile prunes nothing, retries every
- * 2 s and leaves the trade paging to grow).
+ * goes on, and so does every periodic reconcile (a failed reconcile prunes nothing and corrects no
+ * drift; a lasting one is retried at the periodic pace, warned of once).
  */
 
 const fronted = frontedMocks();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { TIMED_OUT, untilDeadline } from "../../../src/engine/deadline.js";
 import type { ReconcileReason } from "../../../src/engine/engine-events.js";
-import { ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
+import { type ReconcileFailure, ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
 import { sessionTrades } from "../../../src/engine/engine-reconcile-run.js";
 import type { TradeRecord } from "../../../src/exchange/types.js";
 import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
@@ -13,6 +13,7 @@ function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n
   const clock = new SimClock(0);
   const runs: { reason: ReconcileReason; at: number }[] = [];
   const errors: ReconcileReason[] = [];
+  const failures: ReconcileFailure[] = [];
   const s = new ReconcileScheduler(
     clock,
     { intervalMs: 1_000, debounceMs: 100, retryMs: 300 },
@@ -23,7 +24,10 @@ function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n
       if (opts.fail?.(n) === true) throw new Error("exchange down");
       return { pending: opts.pending?.(n) ?? 0 };
     },
-    (reason) => errors.push(reason),
+    (reason, _err, failure) => {
+      errors.push(reason);
+      failures.push(failure);
+    },
   );
   const advance = async (to: number) => {
     for (;;) {
@@ -35,7 +39,7 @@ function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n
     clock.advanceTo(to);
     await settle();
   };
-  return { clock, s, runs, errors, advance };
+  return { clock, s, runs, errors, failures, advance };
 }
 
 describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
@@ -70,6 +74,61 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
       "startup@0",
       "unresolved@300",
       "unresolved@600",
+    ]);
+  });
+
+  it("backs off failed runs in a row (retryMs doubling, at most the period), and a success resets it", async () => {
+    // A failure that lasts (a read the exchange keeps refusing) was retried every retryMs for ever.
+    const r = rig({ fail: (n) => n <= 5 || n >= 7 });
+    r.s.start();
+    await r.advance(6_900);
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "periodic@1000",
+      "unresolved@1300",
+      "unresolved@1900",
+      // The next follow-up would come no sooner than the periodic run: that one alone runs.
+      "periodic@2900",
+      "periodic@3900",
+      "periodic@4900", // succeeds
+      "periodic@5900",
+      "unresolved@6200",
+      "unresolved@6800",
+    ]);
+    expect(r.failures.map((f) => `${f.failures}:${f.retryInMs}`)).toEqual([
+      "1:300",
+      "2:600",
+      "3:1000",
+      "4:1000",
+      "5:1000",
+      "1:300",
+      "2:600",
+      "3:1000",
+    ]);
+  });
+
+  it("never holds a trigger back for the backoff: a reconnect runs at its debounce", async () => {
+    const r = rig({ fail: () => true });
+    r.s.start();
+    await r.advance(1_400); // failed at 1000 and 1300: the next follow-up is due at 1900
+    r.s.soon("reconnect");
+    await r.advance(2_600);
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "periodic@1000",
+      "unresolved@1300",
+      "reconnect@1500",
+      "periodic@2500",
+    ]);
+  });
+
+  it("follows unknown orders left unresolved after retryMs, also right after failed runs", async () => {
+    const r = rig({ fail: (n) => n <= 2, pending: (n) => (n === 3 ? 1 : 0) });
+    await r.s.now("startup");
+    await r.advance(2_000);
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "startup@0",
+      "unresolved@300",
+      "unresolved@900",
+      "unresolved@1200",
     ]);
   });
 
