@@ -33,6 +33,16 @@ export interface ReconcileMemory {
    * it minus the lookback are not paged again.
    */
   lastOkAtMs: number | undefined;
+  /** When the run of lastOkAtMs started, on the monotonic clock (monotonicNow). */
+  lastOkMonoMs?: number;
+  /**
+   * Set by a run that failed after its trade backfill (the positions read refused, say): its start
+   * on the exchange's clock, lastOkAtMs moved on by the elapsed monotonic time (no fresh offset was
+   * read). Every trade back to that run's cut-off was applied, so the next run pages back only to
+   * this minus the lookback: a failure that lasts no longer pages ever further back to the last
+   * success at each retry. Cleared by a run that succeeds.
+   */
+  tradesReadAtMs?: number | undefined;
   /**
    * The exchange's clock minus ours, at most (clockOffsetSample): the last run's positions read
    * (its X-Server-Time minus our clock once answered), or before the first run the session start
@@ -82,13 +92,14 @@ export async function reconcileOnce(
 ): Promise<ReconcileSummary> {
   const { clock, tokens, positions, options } = core;
   const started = clock.now();
+  const startedMono = monotonicNow(clock);
   // Trade cut-offs and the compaction floor are compared with the exchange's stamps (createdAt,
   // tsMs), so they are taken on its clock: on ours, running ahead by more than the lookback, the
   // floor would pass the exchange's present and refuse every new fill as a late duplicate. The
   // offset is a lower bound, so these instants err early, which only pages and keeps a little more.
   // This one (the last run's) serves the history search; the run's own instant waits for its read.
   const priorOffsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
-  const last = memory.lastOkAtMs ?? sessionStartMs;
+  const last = memory.tradesReadAtMs ?? memory.lastOkAtMs ?? sessionStartMs;
   const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
   // Placements of earlier runs with no definite answer: found by clientOrderId, they join the restored
   // orders before the search below (their fills made while mm was down).
@@ -140,6 +151,11 @@ export async function reconcileOnce(
       onAnswered: (placements) => core.emit({ type: "placements_answered", atMs: clock.now(), placements }),
     },
   );
+  // Every trade back to the cut-off is applied (runReconcile reads them all before applying any):
+  // should a later step fail, the retry need not page back past this run's start again.
+  if (memory.lastOkAtMs !== undefined && memory.lastOkMonoMs !== undefined) {
+    memory.tradesReadAtMs = memory.lastOkAtMs + (startedMono - memory.lastOkMonoMs);
+  }
   if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
   warnUnsure(core, report, memory.failing);
   // Every trade of the restored orders back to their placement has been through the backfill (or
@@ -248,6 +264,8 @@ export async function reconcileOnce(
   // has been applied: inventory can fold those into its totals and forget them (inventory.ts).
   core.inventory.compact(Math.max(sessionStartMs, startedX - options.tradeLookbackMs));
   memory.lastOkAtMs = startedX;
+  memory.lastOkMonoMs = startedMono;
+  memory.tradesReadAtMs = undefined;
   const summary: ReconcileSummary = {
     reason,
     atMs: now,

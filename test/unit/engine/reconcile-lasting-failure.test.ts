@@ -45,7 +45,7 @@ function fiveSecondHistory(h: Harness, pages: number[]): void {
 }
 
 describe("a reconcile that keeps failing", () => {
-  it("backs off to the periodic pace, warns once per kind of failure, and and says when it succeeds again", async () => {
+  it("backs off to the periodic pace, warns once per kind of failure, and pages no further back at each retry", async () => {
     const h = new Harness(); // reconcile every 30 s, follow-ups 2 s
     h.crowdQuote(h.tokens()[0], "0.48", "0.52");
     const pages: number[] = [];
@@ -58,6 +58,7 @@ describe("a reconcile that keeps failing", () => {
       throw failure();
     };
     const logsFrom = h.logs.records().length;
+    const pagesFrom = pages.length;
     await h.run(10 * 60_000);
     const failed = h.eventsOf("reconcile_failed");
     // Periodic at 31 s, then 2 + 4 + 8 + 16 s, then every 30 s: 23 runs, not 300.
@@ -69,6 +70,13 @@ describe("a reconcile that keeps failing", () => {
     expect(failedLines()).toHaveLength(failed.length);
     expect(failedLines().filter((r) => r.level === 40)).toHaveLength(1);
     expect(failedLines()[0]).toMatchObject({ kind: "wallet_mismatch GET /api/me/positions", failures: 1 });
+    // Each retry pages back to the previous failed run's start minus the 2 min lookback: at most
+    // 30 s + 120 s of history (30 pages of 5 s, the newest and the one reaching past it), not back to
+    // the last success (the page bound, 50, within 3 minutes of failures).
+    const failingPages = pages.slice(pagesFrom);
+    expect(Math.max(...failingPages)).toBeLessThanOrEqual(32);
+    expect(lines().filter((r) => String(r.msg).startsWith("trade history: paging stopped"))).toEqual([]);
+
     // Another kind of failure is warned of once, and the first kind, back, is not warned of again.
     failure = () => new Error("socket hang up");
     await h.run(60_000);
