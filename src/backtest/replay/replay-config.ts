@@ -132,7 +132,10 @@ export function tick(r: ConfigReader, o: Json, path: string, defMicro: number): 
     return defMicro;
   }
   if (v > 0n && 1_000_000n % v !== 0n) {
-    r.issues.add(`${path}.tick`, "must divide 1 (e.g. 0.01, 0.005, 0.001), so the price grid reaches 1 − tick");
+    r.issues.add(
+      `${path}.tick`,
+      "must divide 1 (e.g. 0.01, 0.005, 0.001), so the price grid reaches 1 − tick",
+    );
     return defMicro;
   }
   return Number(v);
