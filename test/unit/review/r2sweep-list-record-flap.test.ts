@@ -38,7 +38,10 @@ describe("review r2sweep: a list whose status disagrees with the record", () => 
     expect(h.botQuotes(a)).toHaveLength(2);
 
     await h.run(12 * RECHECK_MS);
-    const holds = h.logs.text().split("\n").filter((l) => l.includes(PAUSED_LINE)).length;
+    const holds = h.logs
+      .text()
+      .split("\n")
+      .filter((l) => l.includes(PAUSED_LINE)).length;
     // Before a fix: about one hold every two periods (6 here), each a market cancel-all and a re-place.
     expect(holds).toBeLessThanOrEqual(1);
     expect(h.botQuotes(a)).toHaveLength(2);
