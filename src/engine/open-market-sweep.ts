@@ -31,7 +31,8 @@ interface Due {
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
  * An answer is dropped for a market whose status moved while it was out (a push, a refusal: newer
  * words). Does nothing on a port without `listedMarkets` (the backtest's venue), and runs no timer
- * while no market is OPEN.
+ * while no market is OPEN: its failing reads, the list's included, are then forgotten (the gauge
+ * would otherwise say a read keeps failing that nobody makes, until the process restarts).
  */
 export class OpenMarketSweep {
   readonly #core: EngineCore;
@@ -64,7 +65,13 @@ export class OpenMarketSweep {
    */
   arm(): void {
     if (this.#stopped || this.#timer !== undefined || this.#running) return;
-    if (this.#core.exchange.listedMarkets === undefined || this.#due().length === 0) return;
+    if (this.#core.exchange.listedMarkets === undefined) return;
+    if (this.#due().length === 0) {
+      // Nothing is read until a market is OPEN again (no timer runs): no read is failing meanwhile,
+      // the list's included, so the gauge does not stay up for reads nobody makes.
+      this.#forget(new Set());
+      return;
+    }
     this.#timer = this.#core.clock.setTimer(this.#core.options.marketRecheckMs, () => this.#round());
   }
 
@@ -94,15 +101,21 @@ export class OpenMarketSweep {
     this.#timer = undefined;
     if (this.#stopped) return;
     const due = this.#due();
-    const read = new Set(due.map((d) => d.marketId));
-    // A market no longer read here (held closed, settled, past its close) is no longer failing here.
-    this.#failures.keepOnly((key) => key === LIST_KEY || read.has(key));
-    for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
+    this.#forget(new Set(due.map((d) => d.marketId)));
     this.#running = true;
     void this.#sweep(due).finally(() => {
       this.#running = false;
       this.arm();
     });
+  }
+
+  /**
+   * Forgets the failures of reads no longer made: a market not in `read` (held closed, settled,
+   * past its close), and the list itself when no market is read at all.
+   */
+  #forget(read: ReadonlySet<string>): void {
+    this.#failures.keepOnly((key) => (key === LIST_KEY ? read.size > 0 : read.has(key)));
+    for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
   }
 
   async #sweep(due: readonly Due[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { Harness, T0 } from "../engine/support/harness.js";
+import { Harness, T0 } from "./support/harness.js";
 
 /*
  * Review (r2sweep): mm_market_status_reads_failing{watch="open"} stays up for a read nobody makes.
