@@ -1,10 +1,17 @@
 import type { TimerId } from "../core/clock.js";
+import { ExchangeError } from "../exchange/exchange-error.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "./ports.js";
 import { LIST_KEY, ReadFailures } from "./read-failures.js";
 
 /** The `how` of the status lines this sweep reports ("market is now PAUSED (its record, read …)"). */
 export const SWEEP_HOW = "by the open-market sweep";
+
+/**
+ * The status a quoted market is held by when the list leaves it out and its record is not found
+ * (404): not a status the exchange sends.
+ */
+export const NOT_FOUND_STATUS = "NOT_FOUND";
 
 /** A quoted market to read: OPEN when the round began, and its status version then. */
 interface Due {
@@ -23,9 +30,12 @@ interface Due {
  * The closed-market watch then reads the held market's record until it says OPEN, which reopens it.
  *
  * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
- * not show (past its cap, or left out) is read by slug (`marketRecord`), one at a time, those whose
- * read failed last. A failed read ends the round, as the closed-market watch's do: these reads share
- * the client's circuit breaker with the orders, cancels included. They are not paced by the order
+ * not show (past its cap, or left out) is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
+ * not found (404) is held too (#notFound). A market the list says is not OPEN is held only once its
+ * record, the closed-market watch's source, agrees (#confirm): a list and record that disagree
+ * otherwise held and reopened it every other period. A failed read ends the round, as the
+ * closed-market watch's do: these reads share the client's circuit breaker with the orders, cancels
+ * included. They are not paced by the order
  * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own
  * (600 a minute), not the wallet's buckets of the placements and cancels, so one list read a period
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
@@ -43,6 +53,8 @@ export class OpenMarketSweep {
   /** Markets absent from the list whose last read by slug failed, with the failure count then. */
   readonly #failed = new Map<string, number>();
   #failureCount = 0;
+  /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
+  readonly #disagreed = new Set<string>();
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -116,26 +128,37 @@ export class OpenMarketSweep {
   #forget(read: ReadonlySet<string>): void {
     this.#failures.keepOnly((key) => (key === LIST_KEY ? read.size > 0 : read.has(key)));
     for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
+    for (const id of this.#disagreed) if (!read.has(id)) this.#disagreed.delete(id);
   }
 
   async #sweep(due: readonly Due[]): Promise<void> {
-    const { listedMarkets } = this.#core.exchange;
+    const { exchange } = this.#core;
+    const { listedMarkets } = exchange;
     if (due.length === 0 || listedMarkets === undefined) return;
     const list = { key: LIST_KEY };
     let listed: readonly ListedMarketStatus[];
     try {
-      listed = await listedMarkets.call(this.#core.exchange);
+      listed = await listedMarkets.call(exchange);
     } catch (err) {
       this.#failures.failed(list, err, "every quoted market's status read again next period");
       return;
     }
     this.#failures.succeeded(list);
-    const byId = new Map<string, MarketRecordStatus>(listed.map((m) => [m.marketId, m]));
+    const byId = new Map<string, ListedMarketStatus>(listed.map((m) => [m.marketId, m]));
     const absent: Due[] = [];
+    const notOpen: [Due, ListedMarketStatus][] = [];
     for (const d of due) {
       const record = byId.get(d.marketId);
       if (record === undefined) absent.push(d);
-      else this.#take(d, record);
+      else if (record.status === "OPEN") this.#take(d, record);
+      else notOpen.push([d, record]);
+    }
+    for (const [i, [d, listedAs]] of notOpen.entries()) {
+      if (this.#stopped) return;
+      if (await this.#confirm(d, listedAs)) continue;
+      // A failed read ends the round (the shared breaker): the rest are held on the list's word.
+      for (const [rest, restListed] of notOpen.slice(i + 1)) this.#take(rest, restListed);
+      return;
     }
     // Stable: those never failed keep their order, the longest-failed go last.
     absent.sort((a, b) => (this.#failed.get(a.marketId) ?? 0) - (this.#failed.get(b.marketId) ?? 0));
@@ -144,20 +167,60 @@ export class OpenMarketSweep {
     }
   }
 
-  /** Reads a market the list did not show by its slug; false when the read failed. */
-  async #readOne(d: Due): Promise<boolean> {
-    const { exchange } = this.#core;
-    if (exchange.marketRecord === undefined) return true;
+  /**
+   * The list says the market is not OPEN: its record (GET /api/markets/{slug}, what the closed-market
+   * watch reopens it on) is read to confirm it before the market is held. Otherwise a list that
+   * disagrees with the record (served stale after a resume, say) held the market every period and
+   * the watch reopened it a period later: a cancel-all and a re-place each time. A record saying OPEN
+   * leaves the market quoted (logged once at info while the two disagree). A record that cannot be
+   * read leaves the list's word, and the market is held: resting quotes on a market maybe paused are
+   * the risk the sweep is there for, and the watch reopens it once its record reads OPEN. False when
+   * the read failed.
+   */
+  async #confirm(d: Due, listed: ListedMarketStatus): Promise<boolean> {
+    const { exchange, log } = this.#core;
+    // A push or a refusal moved the status while the list was out: newer words, no read needed.
+    if (this.#version(d.marketId) !== d.version) return true;
+    if (exchange.marketRecord === undefined) {
+      this.#take(d, listed);
+      return true;
+    }
     let record: MarketRecordStatus;
     try {
       record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
     } catch (err) {
-      this.#failed.set(d.marketId, ++this.#failureCount);
-      this.#failures.failed(
-        { key: d.marketId, marketId: d.marketId, slug: d.slug },
-        err,
-        "the list does not show it; read again next period",
+      const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
+      this.#failures.failed(target, err, `held on the list's word (${listed.status})`);
+      this.#take(d, listed, false);
+      return false;
+    }
+    if (record.status === "OPEN" && !this.#stopped && !this.#disagreed.has(d.marketId)) {
+      this.#disagreed.add(d.marketId);
+      log.info(
+        { marketId: d.marketId, slug: d.slug, listed: listed.status, record: record.status },
+        "the market list says the market is not OPEN, its record says OPEN: not held (the record is what reopens a market); said once while they disagree",
       );
+    }
+    this.#take(d, record);
+    return true;
+  }
+
+  /** Reads a market the list did not show by its slug; false when the read failed. */
+  async #readOne(d: Due): Promise<boolean> {
+    const { exchange } = this.#core;
+    if (exchange.marketRecord === undefined) return true;
+    const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
+    let record: MarketRecordStatus;
+    try {
+      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
+    } catch (err) {
+      if (isNotFound(err)) {
+        this.#failed.delete(d.marketId);
+        this.#notFound(d, err);
+        return true;
+      }
+      this.#failed.set(d.marketId, ++this.#failureCount);
+      this.#failures.failed(target, err, "the list does not show it; read again next period");
       return false;
     }
     this.#failed.delete(d.marketId);
@@ -165,12 +228,38 @@ export class OpenMarketSweep {
     return true;
   }
 
-  /** A market's status was read: reported when it is not OPEN and nothing moved it meanwhile. */
-  #take(d: Due, record: MarketRecordStatus): void {
+  /**
+   * A quoted market neither listed nor found by its slug (404: a CANCELLED market is not public,
+   * say): held as if its status were NOT_FOUND_STATUS, its quotes cancelled, rather than left
+   * resting on a market the exchange no longer shows. The closed-market watch then reads its record
+   * every period (its failures warned of, mm_market_status_reads_failing{watch="closed"}) and
+   * reopens it once the record reads OPEN.
+   */
+  #notFound(d: Due, err: unknown): void {
     this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
+    if (this.#stopped || this.#version(d.marketId) !== d.version) return;
+    this.#core.log.warn(
+      { marketId: d.marketId, slug: d.slug, err },
+      "quoted market is not in the market list and its record is not found (404): held, its quotes cancelled, until its record reads OPEN",
+    );
+    this.#changed(d.marketId, { status: NOT_FOUND_STATUS }, SWEEP_HOW);
+  }
+
+  /**
+   * A market's status was read: reported when it is not OPEN and nothing moved it meanwhile.
+   * `answered` false: the record's read failed (the list's word is taken), its failure kept.
+   */
+  #take(d: Due, record: MarketRecordStatus, answered = true): void {
+    if (answered) this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
+    if (record.status === "OPEN") this.#disagreed.delete(d.marketId);
     if (this.#stopped || record.status === "OPEN") return;
     // A push or a refusal that moved the status while the read was out is newer than the answer.
     if (this.#version(d.marketId) !== d.version) return;
     this.#changed(d.marketId, record, SWEEP_HOW);
   }
+}
+
+/** A 404 (`market_not_found` on the mock; the spec names no code): the exchange shows no such market. */
+function isNotFound(err: unknown): boolean {
+  return err instanceof ExchangeError && err.httpStatus === 404;
 }

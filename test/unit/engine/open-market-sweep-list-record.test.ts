@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /*
  * Review (r2sweep): the sweep holds on the LIST's status, the closed-market watch reopens on the
