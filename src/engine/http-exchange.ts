@@ -6,7 +6,14 @@ import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllResult, Market, Order, TradeRecord } from "../exchange/types.js";
 import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../execution/reconcile-run.js";
 import { recordPayouts } from "./markets.js";
-import type { ExchangePort, ListedMarketStatus, MarketRecordStatus, PositionsAt } from "./ports.js";
+import type {
+  ExchangePort,
+  ListedMarketStatus,
+  MarketRead,
+  MarketRecordStatus,
+  PositionsAt,
+  UnreadableListing,
+} from "./ports.js";
 
 /** The most markets one GET /api/markets asks for (the mock's cap; the spec shows no paging). */
 const LIST_LIMIT = 500;
@@ -118,25 +125,35 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
 
   /**
    * GET /api/markets/{slug}: the market's status, its feeTakerBps and, once resolved, its payout
-   * numerators.
+   * numerators. `read.once`: one attempt, no retry (a best-effort read).
    */
-  async marketRecord(market: {
-    readonly marketId: string;
-    readonly slug: string | undefined;
-  }): Promise<MarketRecordStatus> {
+  async marketRecord(
+    market: {
+      readonly marketId: string;
+      readonly slug: string | undefined;
+    },
+    read?: MarketRead,
+  ): Promise<MarketRecordStatus> {
     if (market.slug === undefined)
       throw new Error(`market ${market.marketId}: no slug to read its record by`);
-    return recordStatus(await this.#client.markets.get(market.slug));
+    const opts = read?.once === true ? { maxAttempts: 1 } : {};
+    return recordStatus(await this.#client.markets.get(market.slug, opts));
   }
 
   /**
    * GET /api/markets, up to LIST_LIMIT markets (the spec shows no paging for it; the mock's cap):
    * each market's id and what its record says. Markets past the cap, or ones the list leaves out,
-   * are not in the answer: the open-market sweep reads those by slug.
+   * are not in the answer: the open-market sweep reads those by slug. A record that does not read
+   * is returned as unreadable rather than failing the list (listEach), and the read is made once,
+   * no retry: the sweep, its only reader, reads again next period.
    */
-  async listedMarkets(): Promise<ListedMarketStatus[]> {
-    const listed = await this.#client.markets.list({ limit: LIST_LIMIT });
-    return listed.map((m) => ({ marketId: m.id, ...recordStatus(m) }));
+  async listedMarkets(): Promise<(ListedMarketStatus | UnreadableListing)[]> {
+    const listed = await this.#client.markets.listEach({ limit: LIST_LIMIT }, { maxAttempts: 1 });
+    return listed.map((l) =>
+      "market" in l
+        ? { marketId: l.market.id, ...recordStatus(l.market) }
+        : { marketId: l.id, unreadable: l.unreadable },
+    );
   }
 
   /** GET /api/me/positions with its X-Server-Time (the start-up baseline's instant). */

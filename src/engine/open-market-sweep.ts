@@ -1,7 +1,7 @@
 import type { TimerId } from "../core/clock.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { EngineCore } from "./engine-core.js";
-import type { ListedMarketStatus, MarketRecordStatus } from "./ports.js";
+import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { LIST_KEY, ReadFailures } from "./read-failures.js";
 
 /** The `how` of the status lines this sweep reports ("market is now PAUSED (its record, read …)"). */
@@ -30,12 +30,14 @@ interface Due {
  * The closed-market watch then reads the held market's record until it says OPEN, which reopens it.
  *
  * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
- * not show (past its cap, or left out) is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
+ * not show (past its cap, left out, or its record there unreadable: skipped, not failing the list)
+ * is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
  * not found (404) is held too (#notFound). A market the list says is not OPEN is held only once its
  * record, the closed-market watch's source, agrees (#confirm): a list and record that disagree
  * otherwise held and reopened it every other period. A failed read ends the round, as the
  * closed-market watch's do: these reads share the client's circuit breaker with the orders, cancels
- * included. They are not paced by the order
+ * included, and each is made once, no client-level retry (it is made again next period), so a
+ * failing public market service costs that breaker one failure per read. They are not paced by the order
  * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own
  * (600 a minute), not the wallet's buckets of the placements and cancels, so one list read a period
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
@@ -55,6 +57,8 @@ export class OpenMarketSweep {
   #failureCount = 0;
   /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
   readonly #disagreed = new Set<string>();
+  /** Whether unreadable records of the list were warned of (once a run; debug after). */
+  #skipWarned = false;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -136,7 +140,7 @@ export class OpenMarketSweep {
     const { listedMarkets } = exchange;
     if (due.length === 0 || listedMarkets === undefined) return;
     const list = { key: LIST_KEY };
-    let listed: readonly ListedMarketStatus[];
+    let listed: readonly (ListedMarketStatus | UnreadableListing)[];
     try {
       listed = await listedMarkets.call(exchange);
     } catch (err) {
@@ -144,7 +148,14 @@ export class OpenMarketSweep {
       return;
     }
     this.#failures.succeeded(list);
-    const byId = new Map<string, ListedMarketStatus>(listed.map((m) => [m.marketId, m]));
+    const byId = new Map<string, ListedMarketStatus>();
+    const unreadable: UnreadableListing[] = [];
+    for (const m of listed) {
+      if ("unreadable" in m) unreadable.push(m);
+      else byId.set(m.marketId, m);
+    }
+    // A quoted market whose record did not read is absent from byId: read by its slug below.
+    if (unreadable.length > 0) this.#skipped(unreadable, due);
     const absent: Due[] = [];
     const notOpen: [Due, ListedMarketStatus][] = [];
     for (const d of due) {
@@ -187,7 +198,7 @@ export class OpenMarketSweep {
     }
     let record: MarketRecordStatus;
     try {
-      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
+      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug }, { once: true });
     } catch (err) {
       const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
       this.#failures.failed(target, err, `held on the list's word (${listed.status})`);
@@ -212,7 +223,7 @@ export class OpenMarketSweep {
     const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
     let record: MarketRecordStatus;
     try {
-      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
+      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug }, { once: true });
     } catch (err) {
       if (isNotFound(err)) {
         this.#failed.delete(d.marketId);
@@ -243,6 +254,26 @@ export class OpenMarketSweep {
       "quoted market is not in the market list and its record is not found (404): held, its quotes cancelled, until its record reads OPEN",
     );
     this.#changed(d.marketId, { status: NOT_FOUND_STATUS }, SWEEP_HOW);
+  }
+
+  /** Records of the list that did not read: skipped (a quoted one is read by slug); warned once. */
+  #skipped(unreadable: readonly UnreadableListing[], due: readonly Due[]): void {
+    const ids = new Set(due.map((d) => d.marketId));
+    const fields = {
+      watch: "open",
+      unreadable: unreadable.length,
+      quoted: unreadable.flatMap((u) =>
+        u.marketId !== undefined && ids.has(u.marketId) ? [u.marketId] : [],
+      ),
+      first: unreadable[0]?.unreadable,
+    };
+    const line = "market list records that do not read: skipped, a quoted one read by its slug";
+    if (this.#skipWarned) {
+      this.#core.log.debug(fields, line);
+      return;
+    }
+    this.#skipWarned = true;
+    this.#core.log.warn(fields, `${line}; said once (debug after)`);
   }
 
   /**

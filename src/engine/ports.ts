@@ -39,17 +39,22 @@ export interface ExchangePort {
    * resolved, its payout numerators. Optional: a port without it (the backtest's venue) learns of
    * statuses from pushes and refusals only.
    */
-  marketRecord?(market: {
-    readonly marketId: string;
-    readonly slug: string | undefined;
-  }): Promise<MarketRecordStatus>;
+  marketRecord?(
+    market: {
+      readonly marketId: string;
+      readonly slug: string | undefined;
+    },
+    read?: MarketRead,
+  ): Promise<MarketRecordStatus>;
   /**
    * The markets the exchange lists now (GET /api/markets), each with its status as its record holds
    * it: one read for the status of every quoted market (the open-market sweep,
    * open-market-sweep.ts). A quoted market the list does not show is read by `marketRecord` instead.
+   * A record of the list that does not read is returned as such (UnreadableListing), not failing the
+   * list. Best-effort: one attempt (as MarketRead.once), the sweep reads again next period.
    * Optional: a port without it (the backtest's venue) has no sweep.
    */
-  listedMarkets?(): Promise<ListedMarketStatus[]>;
+  listedMarkets?(): Promise<readonly (ListedMarketStatus | UnreadableListing)[]>;
   /**
    * Makes every request the port sends (each page, each retry) wait on `gate` first, and tells the
    * gate's ticket of each answer (rate-limit headers, a 429's Retry-After): the engine passes its
@@ -57,6 +62,16 @@ export interface ExchangePort {
    * Optional: a port that sends no HTTP requests (the backtest's venue) is not paced.
    */
   gateRequests?(gate: RequestGate): void;
+}
+
+/** How ExchangePort.marketRecord reads a record. */
+export interface MarketRead {
+  /**
+   * One attempt, no client-level retry: a best-effort read made again next period anyway (the
+   * open-market sweep's), so a failing exchange costs the circuit breaker the cancels share one
+   * failure per read, not one per attempt.
+   */
+  readonly once?: boolean;
 }
 
 /** What ExchangePort.marketRecord reads of a market's record. */
@@ -74,6 +89,15 @@ export interface MarketRecordStatus {
 /** A market of the list (ExchangePort.listedMarkets): its id and what its record says. */
 export interface ListedMarketStatus extends MarketRecordStatus {
   readonly marketId: string;
+}
+
+/**
+ * A record of the list that did not read (a field missing or malformed: a new DRAFT market's, say):
+ * skipped, why it did not read, and its market id when that much read.
+ */
+export interface UnreadableListing {
+  readonly marketId: string | undefined;
+  readonly unreadable: string;
 }
 
 /** The wallet's positions and the exchange's time of the read (ExchangePort.positionsAt). */

@@ -26,6 +26,12 @@ export interface CallSpec<T> {
   acceptStatus?: readonly number[];
   /** An endpoint-specific reject inside a 2xx body (see assumptions.ts). */
   rejectOf?: (body: unknown) => ParsedEnvelope | undefined;
+  /**
+   * Attempts at most for this call (never more than the client's retry setting): 1 for a
+   * best-effort read its caller makes again later anyway, so that a failing exchange costs the
+   * shared circuit breaker one failure per read rather than one per attempt.
+   */
+  maxAttempts?: number;
   /** Checks and shapes the body (`path` names the endpoint in messages); throw ValidationError when it does not fit. */
   parse: (body: unknown, path: string, res: TransportResponse) => T;
 }
@@ -121,7 +127,7 @@ export class ExchangeCaller {
         endpoint,
         clock: this.#o.clock,
         random: this.#o.random,
-        settings: this.#o.retry,
+        settings: attemptsAtMost(this.#o.retry, spec.maxAttempts),
         closed,
         onRetry: (event) => {
           this.#o.logger.debug(
@@ -204,6 +210,12 @@ export class ExchangeCaller {
       "exchange http error",
     );
   }
+}
+
+/** The retry settings with at most `maxAttempts` attempts (at least one); unchanged when undefined. */
+function attemptsAtMost(retry: RetrySettings, maxAttempts: number | undefined): RetrySettings {
+  if (maxAttempts === undefined || maxAttempts >= retry.maxAttempts) return retry;
+  return { ...retry, maxAttempts: Math.max(1, maxAttempts) };
 }
 
 /**

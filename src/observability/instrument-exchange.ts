@@ -166,7 +166,8 @@ function optionalReads(
     ...(marketRecord === undefined
       ? {}
       : {
-          marketRecord: (m) => timed(PORT_ENDPOINTS.marketRecord, () => marketRecord.call(port, m), ok),
+          marketRecord: (m, read) =>
+            timed(PORT_ENDPOINTS.marketRecord, () => marketRecord.call(port, m, read), ok),
         }),
     ...(listedMarkets === undefined
       ? {}

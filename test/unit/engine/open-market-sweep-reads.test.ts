@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
-import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import type {
+  ListedMarketStatus,
+  MarketRead,
+  MarketRecordStatus,
+  UnreadableListing,
+} from "../../../src/engine/ports.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "./support/harness.js";
 
 /*
- * How the open-market sweep reads, past the plain list: a quoted market the exchange no longer
- * shows, and a list saying not OPEN whose record cannot be read.
+ * How the open-market sweep reads, past the plain list: a record of the list that does not read,
+ * a quoted market the exchange no longer shows, a list saying not OPEN whose record cannot be read,
+ * and the reads being made once (no client-level retry: they are made again next period, and the
+ * circuit breaker they share with the cancels should see one failure per read, not three).
  */
 
 const RECHECK_MS = 5_000;
@@ -68,6 +75,31 @@ describe("open-market sweep: reads past the plain list", () => {
     expect(h.botQuotes(a)).toHaveLength(2);
   });
 
+  it("skips a record of the list that does not read: the others' statuses are still taken, a quoted one is read by its slug", async () => {
+    const h = new Harness({ markets: 2, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    const records = new Map<string, number>();
+    h.exchange.listedMarkets = async (): Promise<(ListedMarketStatus | UnreadableListing)[]> => [
+      { marketId: "m1", unreadable: "markets[0].slug: expected a string" },
+      { marketId: "m2", status: h.venue.market("m2")?.status ?? "OPEN" },
+      { marketId: undefined, unreadable: "markets[2].id: expected a string" },
+    ];
+    h.exchange.marketRecord = async ({ marketId }): Promise<MarketRecordStatus> => {
+      records.set(marketId, (records.get(marketId) ?? 0) + 1);
+      return { status: h.venue.market(marketId)?.status ?? "OPEN" };
+    };
+    const { a, b } = await twoQuoted(h);
+    h.silentStatus = true;
+    h.venue.setMarketStatus("m2", "PAUSED");
+    h.venue.setMarketStatus("m1", "SUSPENDED");
+    await h.run(RECHECK_MS);
+    expect(h.logs.text()).toContain(`market is now PAUSED (its record, read ${SWEEP_HOW})`);
+    expect(h.logs.text()).toContain(`market is now SUSPENDED (its record, read ${SWEEP_HOW})`);
+    expect(h.botQuotes(a)).toEqual([]);
+    expect(h.botQuotes(b)).toEqual([]);
+    expect(records.get("m1")).toBe(1); // read by its slug
+    expect(lines(h, "market list records that do not read")).toHaveLength(1);
+  });
+
   it("holds a market the list says is not OPEN on the list's word when its record cannot be read", async () => {
     const h = new Harness({ markets: 2, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
@@ -82,5 +114,22 @@ describe("open-market sweep: reads past the plain list", () => {
     expect(h.logs.text()).toContain(`market is now PAUSED (its record, read ${SWEEP_HOW})`);
     expect(h.botQuotes(a)).toEqual([]);
     expect(h.botQuotes(b)).toHaveLength(2);
+  });
+
+  it("reads each record once, no client-level retry (MarketRead.once)", async () => {
+    const h = new Harness({ markets: 2, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    const reads: (MarketRead | undefined)[] = [];
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
+      h.venue
+        .markets()
+        .map((m) => ({ marketId: m.marketId, status: m.marketId === "m1" ? "PAUSED" : "OPEN" }));
+    h.exchange.marketRecord = async ({ marketId }, read): Promise<MarketRecordStatus> => {
+      reads.push(read);
+      return { status: h.venue.market(marketId)?.status ?? "OPEN" };
+    };
+    await twoQuoted(h);
+    await h.run(RECHECK_MS);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r?.once === true)).toBe(true);
   });
 });
