@@ -161,8 +161,11 @@ export class OpenMarketSweep {
     for (const d of due) {
       const record = byId.get(d.marketId);
       if (record === undefined) absent.push(d);
-      else if (record.status === "OPEN") this.#take(d, record);
-      else notOpen.push([d, record]);
+      else if (record.status !== "OPEN") notOpen.push([d, record]);
+      else {
+        this.#disagreed.delete(d.marketId); // the list agrees with the record again
+        this.#take(d, record);
+      }
     }
     for (const [i, [d, listedAs]] of notOpen.entries()) {
       if (this.#stopped) return;
@@ -282,7 +285,6 @@ export class OpenMarketSweep {
    */
   #take(d: Due, record: MarketRecordStatus, answered = true): void {
     if (answered) this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
-    if (record.status === "OPEN") this.#disagreed.delete(d.marketId);
     if (this.#stopped || record.status === "OPEN") return;
     // A push or a refusal that moved the status while the read was out is newer than the answer.
     if (this.#version(d.marketId) !== d.version) return;

@@ -132,4 +132,26 @@ describe("open-market sweep: reads past the plain list", () => {
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((r) => r?.once === true)).toBe(true);
   });
+
+  it("logs a list disagreeing with the record once while they disagree, and again after they agreed", async () => {
+    const h = new Harness({ markets: 2, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    let stale = true;
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
+      h.venue
+        .markets()
+        .map((m) => ({ marketId: m.marketId, status: stale && m.marketId === "m1" ? "PAUSED" : m.status }));
+    h.exchange.marketRecord = async ({ marketId }): Promise<MarketRecordStatus> => ({
+      status: h.venue.market(marketId)?.status ?? "OPEN",
+    });
+    const { a } = await twoQuoted(h);
+    const DISAGREE = "its record says OPEN: not held";
+    await h.run(5 * RECHECK_MS);
+    expect(lines(h, DISAGREE)).toHaveLength(1);
+    stale = false;
+    await h.run(2 * RECHECK_MS);
+    stale = true;
+    await h.run(2 * RECHECK_MS);
+    expect(lines(h, DISAGREE)).toHaveLength(2);
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
 });
