@@ -3,7 +3,15 @@ import type { Address } from "../../../src/core/types.js";
 import { toWei, weiToString } from "../../../src/core/wei.js";
 import { type MmChild, reap } from "../../e2e/support.js";
 import { rest, SCENARIO, waitFor } from "../../integration/daemon/support.js";
-import { lastLine, reconcileRuns, runChild, scrape, waitForAsync } from "../child.js";
+import {
+  childState,
+  lastLine,
+  quotesSettled,
+  reconcileRuns,
+  runChild,
+  scrape,
+  waitForAsync,
+} from "../child.js";
 import { ARG, pause, startWorld, venuePositions, WAIT_MS, type World } from "../harness.js";
 import {
   checkExit,
@@ -46,7 +54,7 @@ export const sigkillRestart: FaultScenario = {
     const children: MmChild[] = [];
     try {
       const first = await runChild(world, "crashed", children);
-      await waitFor(() => world.quoting(), WAIT_MS, "the first run's quotes");
+      await quotesSettled(world, first.metrics, "the first run's quotes, each answered");
       // Mid-quoting: a taker fills our best YES bid, and the process dies as soon as the requote it
       // causes is on the wire (cancels and placements in flight).
       const before = world.tap.requests.length;
@@ -77,7 +85,9 @@ export const sigkillRestart: FaultScenario = {
         () => world.quoting() && checkNoForeignOrders(world.venue.open(), "restarted").ok,
         WAIT_MS,
         "the orphans gone and fresh quotes",
-      );
+      ).catch((err: unknown) => {
+        throw new Error(`${(err as Error).message}; ${childState(world, second.mm, "restarted")}`);
+      });
       row.recoveryMs = Date.now() - killedAt;
       // A fill while the restarted run quotes: its inventory must follow the exchange's.
       world.mock.context.venue.credit(TAKER, ARG.yesTokenId, toWei("10"));
