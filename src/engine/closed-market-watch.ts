@@ -2,8 +2,9 @@ import type { TimerId } from "../core/clock.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
+import { NOT_FOUND_STATUS } from "./open-market-sweep.js";
 import type { MarketRecordStatus } from "./ports.js";
-import { ReadFailures } from "./read-failures.js";
+import { isNotFound, ReadFailures } from "./read-failures.js";
 
 /** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;
@@ -52,7 +53,8 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * period after, tries again, but reads that market after the others (those whose reads failed go
  * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
  * yet public) does not keep every market after it unread for the whole run, a market paused
- * silently among them, which only this watch reopens. An answer is dropped when the status moved while it was out, or the
+ * silently among them, which only this watch reopens. A 404 for a market held NOT_FOUND (the
+ * open-market sweep's) is no failure: it is the answer the market was held on (#notFoundStill). An answer is dropped when the status moved while it was out, or the
  * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
  * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
  * there is).
@@ -70,6 +72,8 @@ export class ClosedMarketWatch {
    */
   readonly #failed = new Map<string, number>();
   #failures = 0;
+  /** Markets held NOT_FOUND whose record was found still not found (404): said once while held. */
+  readonly #stillNotFound = new Set<string>();
   /** Reads that keep failing: warned of once, counted in mm_market_status_reads_failing{watch="closed"}. */
   readonly #streaks: ReadFailures;
   #timer: TimerId | undefined;
@@ -134,6 +138,9 @@ export class ClosedMarketWatch {
     for (const id of this.#failed.keys()) {
       if (!all.some((d) => d.marketId === id)) this.#failed.delete(id);
     }
+    for (const id of this.#stillNotFound) {
+      if (!due.some((d) => d.marketId === id && d.known === NOT_FOUND_STATUS)) this.#stillNotFound.delete(id);
+    }
     // A market no longer read here (reopened, paid, given up on) is no longer failing here.
     const read = new Set(all.map((d) => d.marketId));
     this.#streaks.keepOnly((id) => read.has(id));
@@ -174,6 +181,7 @@ export class ClosedMarketWatch {
     try {
       record = await exchange.marketRecord({ marketId, slug });
     } catch (err) {
+      if (known === NOT_FOUND_STATUS && isNotFound(err)) return this.#notFoundStill(d, slug, err);
       this.#streaks.failed({ key: marketId, marketId, slug }, err, "read again next round");
       this.#failed.set(marketId, ++this.#failures);
       return false;
@@ -194,6 +202,29 @@ export class ClosedMarketWatch {
     if (SETTLED_MARKET_STATUSES.has(record.status) && record.payouts !== undefined) {
       this.#changed(marketId, record, WHILE_UNPAID);
     }
+    return true;
+  }
+
+  /**
+   * A market held NOT_FOUND (the open-market sweep's 404) whose record is still not found: an
+   * answer, the one it was held on, not a failing read. Counted as failing, a market gone for good
+   * (CANCELLED, not public) kept mm_market_status_reads_failing{watch="closed"} at 1 and
+   * MmMarketStatusReadsFailing firing for the whole run, and ended each round. Said once while held
+   * (info), debug after.
+   */
+  #notFoundStill(d: Due, slug: string | undefined, err: unknown): true {
+    const { marketId } = d;
+    this.#failed.delete(marketId);
+    this.#streaks.succeeded({ key: marketId, marketId, slug });
+    const fields = { marketId, slug, err };
+    const line =
+      "held market's record still not found (404): kept held until its record reads OPEN or the market list shows it OPEN";
+    if (this.#stillNotFound.has(marketId)) {
+      this.#core.log.debug(fields, line);
+      return true;
+    }
+    this.#stillNotFound.add(marketId);
+    this.#core.log.info(fields, `${line}; said once while held (debug after)`);
     return true;
   }
 

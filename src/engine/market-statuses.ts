@@ -50,7 +50,7 @@ export class MarketStatuses {
     );
     this.#open = new OpenMarketSweep(
       core,
-      (marketId, record, how) => this.recordRead(marketId, record, how),
+      (marketId, record, how, said) => this.recordRead(marketId, record, how, said),
       (marketId) => this.#versions.get(marketId) ?? 0,
     );
   }
@@ -96,10 +96,19 @@ export class MarketStatuses {
     this.#report(marketId, record.status, record.payouts, "after the refusal");
   }
 
-  /** The market's record says `record.status` (`how` it was read, for the log lines): taken as a push. */
-  recordRead(marketId: string, record: MarketRecordStatus, how: string): void {
+  /**
+   * The market's record says `record.status` (`how` it was read, for the log lines): taken as a push.
+   * `said`: where the status line says the status came from, when not the record (the open-market
+   * sweep's list, its record unreadable: an operator reading the record must not be told it said so).
+   */
+  recordRead(
+    marketId: string,
+    record: MarketRecordStatus,
+    how: string,
+    said = `its record, read ${how}`,
+  ): void {
     if (this.#stopped) return;
-    this.#report(marketId, record.status, record.payouts, how);
+    this.#report(marketId, record.status, record.payouts, how, said);
   }
 
   /**
@@ -123,12 +132,16 @@ export class MarketStatuses {
     this.#open.stop();
   }
 
-  /** A status pushed (`how` undefined) or read from the record: logged when new, then applied. */
+  /**
+   * A status pushed (`how` undefined) or read from the record: logged when new (`said`: where it
+   * came from, for the line), then applied.
+   */
   #report(
     marketId: string,
     status: string,
     payouts: Readonly<Record<string, string>> | undefined,
     how: string | undefined,
+    said = how === undefined ? undefined : `its record, read ${how}`,
   ): void {
     if (this.#unsettles(marketId, status)) return;
     const { log, tokens } = this.#core;
@@ -136,7 +149,7 @@ export class MarketStatuses {
     if (status !== previous) {
       log.warn(
         { marketId, slug: tokens.slugOf(marketId), status, previous },
-        `market is now ${status}${how === undefined ? "" : ` (its record, read ${how})`}`,
+        `market is now ${status}${said === undefined ? "" : ` (${said})`}`,
       );
     }
     this.#refusals.pushed(marketId, status);

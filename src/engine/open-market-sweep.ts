@@ -1,11 +1,27 @@
 import type { TimerId } from "../core/clock.js";
-import { ExchangeError } from "../exchange/exchange-error.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
-import { LIST_KEY, ReadFailures } from "./read-failures.js";
+import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
 
 /** The `how` of the status lines this sweep reports ("market is now PAUSED (its record, read …)"). */
 export const SWEEP_HOW = "by the open-market sweep";
+
+/**
+ * Where the status line of a market held on the list's word says its status came from: not its
+ * record, which was not read (an operator who reads the record, OPEN in the case the confirm read
+ * is there for, must see why the market was held).
+ */
+export const LIST_WORD = {
+  /** Its record's confirm read failed. */
+  unreadable: "by the open-market sweep's market list, its record unreadable",
+  /** An earlier read of the round failed, which ends the round's reads. */
+  unread: "by the open-market sweep's market list, its record not read (a read failed earlier in the round)",
+  /** Not in the list, its record not found. */
+  notFound: "by the open-market sweep: not in the market list, its record not found (404)",
+  /** Held NOT_FOUND, shown OPEN again by the list (by its id; its slug may have changed). */
+  listedAgain:
+    "by the open-market sweep's market list, OPEN there by its id (its record not found by its slug)",
+} as const;
 
 /**
  * The status a quoted market is held by when the list leaves it out and its record is not found
@@ -32,23 +48,27 @@ interface Due {
  * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
  * not show (past its cap, left out, or its record there unreadable: skipped, not failing the list)
  * is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
- * not found (404) is held too (#notFound). A market the list says is not OPEN is held only once its
+ * not found (404) is held too (#notFound), until its record reads OPEN (the closed-market watch)
+ * or the list shows it OPEN again by its id (#listedAgain: the list is read for it, even when no
+ * market is OPEN). A market the list says is not OPEN is held only once its
  * record, the closed-market watch's source, agrees (#confirm): a list and record that disagree
- * otherwise held and reopened it every other period. A failed read ends the round, as the
+ * otherwise held and reopened it every other period; a record that cannot be read leaves the list's
+ * word, and the status line says so (LIST_WORD). A failed read ends the round, as the
  * closed-market watch's do: these reads share the client's circuit breaker with the orders, cancels
- * included, and each is made once, no client-level retry (it is made again next period), so a
- * failing public market service costs that breaker one failure per read. They are not paced by the order
+ * included, and the list's and the by-slug reads are made once, no client-level retry (made again
+ * next period), so a failing public market service costs that breaker one failure per read; the
+ * confirm read keeps the client's retries (#confirm). They are not paced by the order
  * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own
  * (600 a minute), not the wallet's buckets of the placements and cancels, so one list read a period
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
  * An answer is dropped for a market whose status moved while it was out (a push, a refusal: newer
  * words). Does nothing on a port without `listedMarkets` (the backtest's venue), and runs no timer
- * while no market is OPEN: its failing reads, the list's included, are then forgotten (the gauge
+ * while no market is OPEN (nor held NOT_FOUND): its failing reads, the list's included, are then forgotten (the gauge
  * would otherwise say a read keeps failing that nobody makes, until the process restarts).
  */
 export class OpenMarketSweep {
   readonly #core: EngineCore;
-  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string) => void;
+  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void;
   /** A market's status version: it moves at each status the engine applies (MarketStatuses). */
   readonly #version: (marketId: string) => number;
   readonly #failures: ReadFailures;
@@ -65,7 +85,7 @@ export class OpenMarketSweep {
 
   constructor(
     core: EngineCore,
-    changed: (marketId: string, record: MarketRecordStatus, how: string) => void,
+    changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void,
     version: (marketId: string) => number,
   ) {
     this.#core = core;
@@ -75,17 +95,17 @@ export class OpenMarketSweep {
   }
 
   /**
-   * Starts the next round a period (marketRecheckMs) from now, when a market is OPEN and none is
+   * Starts the next round a period (marketRecheckMs) from now, when a market is OPEN (or held NOT_FOUND) and none is
    * scheduled (engine start, and each market status change). No-op after stop and on a port without
    * listedMarkets.
    */
   arm(): void {
     if (this.#stopped || this.#timer !== undefined || this.#running) return;
     if (this.#core.exchange.listedMarkets === undefined) return;
-    if (this.#due().length === 0) {
+    if (this.#due().length === 0 && this.#lost().length === 0) {
       // Nothing is read until a market is OPEN again (no timer runs): no read is failing meanwhile,
       // the list's included, so the gauge does not stay up for reads nobody makes.
-      this.#forget(new Set());
+      this.#forget(new Set(), false);
       return;
     }
     this.#timer = this.#core.clock.setTimer(this.#core.options.marketRecheckMs, () => this.#round());
@@ -113,13 +133,33 @@ export class OpenMarketSweep {
     return due;
   }
 
+  /**
+   * The markets held NOT_FOUND (#notFound) and not past their close: the list is read for them too,
+   * and one it shows OPEN again by its id is reopened (#sweep). Their record is read by slug only, by
+   * the closed-market watch, and a market back under another slug (the spec derives slugs from
+   * titles) would otherwise stay held for the whole run.
+   */
+  #lost(): Due[] {
+    const now = this.#core.clock.now();
+    const lost: Due[] = [];
+    const seen = new Set<string>();
+    for (const { market: m } of this.#core.tokens.slots()) {
+      if (seen.has(m.marketId)) continue;
+      seen.add(m.marketId);
+      if (m.status !== NOT_FOUND_STATUS || (m.closesAtMs !== undefined && m.closesAtMs <= now)) continue;
+      lost.push({ marketId: m.marketId, slug: m.slug, version: this.#version(m.marketId) });
+    }
+    return lost;
+  }
+
   #round(): void {
     this.#timer = undefined;
     if (this.#stopped) return;
     const due = this.#due();
-    this.#forget(new Set(due.map((d) => d.marketId)));
+    const lost = this.#lost();
+    this.#forget(new Set(due.map((d) => d.marketId)), due.length > 0 || lost.length > 0);
     this.#running = true;
-    void this.#sweep(due).finally(() => {
+    void this.#sweep(due, lost).finally(() => {
       this.#running = false;
       this.arm();
     });
@@ -127,18 +167,18 @@ export class OpenMarketSweep {
 
   /**
    * Forgets the failures of reads no longer made: a market not in `read` (held closed, settled,
-   * past its close), and the list itself when no market is read at all.
+   * past its close), and the list itself when it is not read (`listRead` false).
    */
-  #forget(read: ReadonlySet<string>): void {
-    this.#failures.keepOnly((key) => (key === LIST_KEY ? read.size > 0 : read.has(key)));
+  #forget(read: ReadonlySet<string>, listRead: boolean): void {
+    this.#failures.keepOnly((key) => (key === LIST_KEY ? listRead : read.has(key)));
     for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
     for (const id of this.#disagreed) if (!read.has(id)) this.#disagreed.delete(id);
   }
 
-  async #sweep(due: readonly Due[]): Promise<void> {
+  async #sweep(due: readonly Due[], lost: readonly Due[]): Promise<void> {
     const { exchange } = this.#core;
     const { listedMarkets } = exchange;
-    if (due.length === 0 || listedMarkets === undefined) return;
+    if ((due.length === 0 && lost.length === 0) || listedMarkets === undefined) return;
     const list = { key: LIST_KEY };
     let listed: readonly (ListedMarketStatus | UnreadableListing)[];
     try {
@@ -156,6 +196,7 @@ export class OpenMarketSweep {
     }
     // A quoted market whose record did not read is absent from byId: read by its slug below.
     if (unreadable.length > 0) this.#skipped(unreadable, due);
+    for (const d of lost) this.#listedAgain(d, byId.get(d.marketId));
     const absent: Due[] = [];
     const notOpen: [Due, ListedMarketStatus][] = [];
     for (const d of due) {
@@ -171,7 +212,7 @@ export class OpenMarketSweep {
       if (this.#stopped) return;
       if (await this.#confirm(d, listedAs)) continue;
       // A failed read ends the round (the shared breaker): the rest are held on the list's word.
-      for (const [rest, restListed] of notOpen.slice(i + 1)) this.#take(rest, restListed);
+      for (const [rest, restListed] of notOpen.slice(i + 1)) this.#take(rest, restListed, LIST_WORD.unread);
       return;
     }
     // Stable: those never failed keep their order, the longest-failed go last.
@@ -188,8 +229,11 @@ export class OpenMarketSweep {
    * the watch reopened it a period later: a cancel-all and a re-place each time. A record saying OPEN
    * leaves the market quoted (logged once at info while the two disagree). A record that cannot be
    * read leaves the list's word, and the market is held: resting quotes on a market maybe paused are
-   * the risk the sweep is there for, and the watch reopens it once its record reads OPEN. False when
-   * the read failed.
+   * the risk the sweep is there for, and the watch reopens it once its record reads OPEN; its status
+   * line says so (LIST_WORD). This read keeps the client's retries (not `once`): it is made only
+   * when the list says not OPEN, and one blip on it would hold an OPEN market for a period (a
+   * cancel-all, a halt, a reopen) in the very case it is there for, a list lagging the record.
+   * False when the read failed.
    */
   async #confirm(d: Due, listed: ListedMarketStatus): Promise<boolean> {
     const { exchange, log } = this.#core;
@@ -201,11 +245,11 @@ export class OpenMarketSweep {
     }
     let record: MarketRecordStatus;
     try {
-      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug }, { once: true });
+      record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug });
     } catch (err) {
       const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
       this.#failures.failed(target, err, `held on the list's word (${listed.status})`);
-      this.#take(d, listed, false);
+      this.#take(d, listed, LIST_WORD.unreadable);
       return false;
     }
     if (record.status === "OPEN" && !this.#stopped && !this.#disagreed.has(d.marketId)) {
@@ -256,7 +300,17 @@ export class OpenMarketSweep {
       { marketId: d.marketId, slug: d.slug, err },
       "quoted market is not in the market list and its record is not found (404): held, its quotes cancelled, until its record reads OPEN",
     );
-    this.#changed(d.marketId, { status: NOT_FOUND_STATUS }, SWEEP_HOW);
+    this.#changed(d.marketId, { status: NOT_FOUND_STATUS }, SWEEP_HOW, LIST_WORD.notFound);
+  }
+
+  /**
+   * A market held NOT_FOUND that the list shows OPEN again, by its id: reopened, unless its status
+   * moved since the round began. Its record is read by its old slug only (the closed-market watch),
+   * which a market back under a new slug never answers.
+   */
+  #listedAgain(d: Due, listed: ListedMarketStatus | undefined): void {
+    if (listed?.status !== "OPEN" || this.#stopped || this.#version(d.marketId) !== d.version) return;
+    this.#changed(d.marketId, listed, SWEEP_HOW, LIST_WORD.listedAgain);
   }
 
   /** Records of the list that did not read: skipped (a quoted one is read by slug); warned once. */
@@ -281,18 +335,15 @@ export class OpenMarketSweep {
 
   /**
    * A market's status was read: reported when it is not OPEN and nothing moved it meanwhile.
-   * `answered` false: the record's read failed (the list's word is taken), its failure kept.
+   * `listWord` (its line's words, LIST_WORD): the record was not read (its read failed, or the round
+   * ended before it) and the list's word is taken; no read answered, so no failure is cleared.
    */
-  #take(d: Due, record: MarketRecordStatus, answered = true): void {
-    if (answered) this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
+  #take(d: Due, record: MarketRecordStatus, listWord?: string): void {
+    if (listWord === undefined)
+      this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
     if (this.#stopped || record.status === "OPEN") return;
     // A push or a refusal that moved the status while the read was out is newer than the answer.
     if (this.#version(d.marketId) !== d.version) return;
-    this.#changed(d.marketId, record, SWEEP_HOW);
+    this.#changed(d.marketId, record, SWEEP_HOW, listWord);
   }
-}
-
-/** A 404 (`market_not_found` on the mock; the spec names no code): the exchange shows no such market. */
-function isNotFound(err: unknown): boolean {
-  return err instanceof ExchangeError && err.httpStatus === 404;
 }

@@ -1,3 +1,4 @@
+import { ExchangeError } from "../exchange/exchange-error.js";
 import type { EngineCore } from "./engine-core.js";
 
 /**
@@ -101,3 +102,11 @@ function what(target: ReadTarget): string {
 
 /** The key of the market list read (GET /api/markets). */
 export const LIST_KEY = "GET /api/markets";
+
+/**
+ * A 404 (`market_not_found` on the mock; the spec names no code): the exchange shows no such market.
+ * An answer, not a failing read: a market held NOT_FOUND whose record is still not found.
+ */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof ExchangeError && err.httpStatus === 404;
+}

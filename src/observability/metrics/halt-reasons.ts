@@ -12,7 +12,10 @@ export const GATE_REASONS_BY_SCOPE: Readonly<Record<"wallet" | "market", readonl
   market: ["market_not_open"],
 };
 
-/** A market status the exchange sent that is none of the spec's (the label stays bounded). */
+/**
+ * A market status that is none of the spec's (the label stays bounded): one the exchange sent, or
+ * the engine's NOT_FOUND (a quoted market the open-market sweep found neither listed nor by slug).
+ */
 export const OTHER_STATUS = "other";
 
 /**

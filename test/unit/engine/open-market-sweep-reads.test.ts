@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
+import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
 import type {
   ListedMarketStatus,
   MarketRead,
@@ -13,7 +13,8 @@ import { Harness } from "./support/harness.js";
  * How the open-market sweep reads, past the plain list: a record of the list that does not read,
  * a quoted market the exchange no longer shows, a list saying not OPEN whose record cannot be read,
  * and the reads being made once (no client-level retry: they are made again next period, and the
- * circuit breaker they share with the cancels should see one failure per read, not three).
+ * circuit breaker they share with the cancels should see one failure per read, not three), but for
+ * the confirm read of a market the list says is not OPEN (open-market-sweep-list-word.test.ts).
  */
 
 const RECHECK_MS = 5_000;
@@ -64,7 +65,7 @@ describe("open-market sweep: reads past the plain list", () => {
     await h.run(RECHECK_MS);
     // Before: the 404 was only a failing read (warned on the 2nd); the quotes rested meanwhile, for good.
     expect(lines(h, "its record is not found (404): held")).toHaveLength(1);
-    expect(h.logs.text()).toContain(`market is now ${NOT_FOUND_STATUS} (its record, read ${SWEEP_HOW})`);
+    expect(h.logs.text()).toContain(`market is now ${NOT_FOUND_STATUS} (${LIST_WORD.notFound})`);
     expect(h.botQuotes(a)).toEqual([]);
     expect(h.botQuotes(b)).toHaveLength(2);
 
@@ -111,20 +112,21 @@ describe("open-market sweep: reads past the plain list", () => {
     h.silentStatus = true;
     h.venue.setMarketStatus("m1", "PAUSED");
     await h.run(RECHECK_MS);
-    expect(h.logs.text()).toContain(`market is now PAUSED (its record, read ${SWEEP_HOW})`);
+    expect(h.logs.text()).toContain(`market is now PAUSED (${LIST_WORD.unreadable})`);
     expect(h.botQuotes(a)).toEqual([]);
     expect(h.botQuotes(b)).toHaveLength(2);
   });
 
-  it("reads each record once, no client-level retry (MarketRead.once)", async () => {
+  it("reads a record the list leaves out once, no client-level retry (MarketRead.once)", async () => {
     const h = new Harness({ markets: 2, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
     const reads: (MarketRead | undefined)[] = [];
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
       h.venue
         .markets()
-        .map((m) => ({ marketId: m.marketId, status: m.marketId === "m1" ? "PAUSED" : "OPEN" }));
+        .filter((m) => m.marketId !== "m2")
+        .map((m) => ({ marketId: m.marketId, status: m.status }));
     h.exchange.marketRecord = async ({ marketId }, read): Promise<MarketRecordStatus> => {
-      reads.push(read);
+      if (marketId === "m2") reads.push(read);
       return { status: h.venue.market(marketId)?.status ?? "OPEN" };
     };
     await twoQuoted(h);

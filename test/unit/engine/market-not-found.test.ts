@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { LIST_WORD } from "../../../src/engine/open-market-sweep.js";
+import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import { ExchangeError } from "../../../src/exchange/exchange-error.js";
+import { Harness } from "./support/harness.js";
+
+/*
+ * A quoted market the open-market sweep holds NOT_FOUND (not in the list, its record 404). Before:
+ * the closed-market watch counted each 404 on it as a failing read, so a market gone for good
+ * (CANCELLED, not public) held mm_market_status_reads_failing{watch="closed"} at 1 for the whole
+ * run (MmMarketStatusReadsFailing firing for ever, "check the exchange's status"); and a market back
+ * in the list under a new slug (read by its old one, a 404) stayed held for ever although the list,
+ * read every period, showed it OPEN by its id.
+ */
+
+const RECHECK_MS = 5_000;
+
+const notFound = () =>
+  new ExchangeError({
+    code: "market_not_found",
+    message: "no market",
+    outcome: "rejected",
+    endpoint: "GET /api/markets/{slug}",
+    httpStatus: 404,
+  });
+
+const closedGauge = (h: Harness) =>
+  h
+    .eventsOf("market_reads_failing")
+    .filter((e) => e.watch === "closed")
+    .map((e) => e.failing);
+
+const lines = (h: Harness, text: string) =>
+  h.logs
+    .text()
+    .split("\n")
+    .filter((l) => l.includes(text));
+
+/** One market quoted, left out of the list (`listed` false) and its record never found. */
+async function lostMarket(h: Harness, listed: () => boolean): Promise<string> {
+  h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
+    h.venue
+      .markets()
+      .filter(() => listed())
+      .map((m) => ({ marketId: m.marketId, status: m.status }));
+  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
+    throw notFound();
+  };
+  const [a] = h.tokens(1);
+  h.crowdQuote(a, "0.48", "0.52");
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  expect(h.botQuotes(a)).toHaveLength(2);
+  await h.run(RECHECK_MS);
+  expect(h.botQuotes(a)).toEqual([]); // held NOT_FOUND
+  return a;
+}
+
+describe("a market held NOT_FOUND", () => {
+  it("is not counted as a failing read by the closed-market watch while its record stays not found (said once)", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    await lostMarket(h, () => false);
+    await h.run(10 * RECHECK_MS);
+    expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
+    expect(lines(h, "keeps failing to read")).toEqual([]);
+    const said = lines(h, "held market's record still not found (404)");
+    expect(said.filter((l) => l.includes('"level":30'))).toHaveLength(1); // info once, debug after
+    expect(said.length).toBeGreaterThan(1);
+  });
+
+  it("is reopened when the list shows it OPEN again by its id (its record still not found by its slug)", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    let listed = false;
+    const a = await lostMarket(h, () => listed);
+    await h.run(3 * RECHECK_MS);
+    expect(h.botQuotes(a)).toEqual([]);
+    listed = true; // back in the list (under a new slug, say): OPEN by its id
+    await h.run(2 * RECHECK_MS);
+    expect(h.logs.text()).toContain(`market is now OPEN (${LIST_WORD.listedAgain})`);
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+});
