@@ -1,12 +1,21 @@
-// Run as `node --expose-gc --import tsx path-heap-child.ts FIRST SECOND`: runs synthetic paths one
-// after another as runSynthetic does (never yielding to the event loop) and prints, as JSON, the
-// old-space bytes retained per path between path FIRST and path SECOND after forced collections,
-// and the object kinds (heap snapshot "type:name", code excluded) whose count grew by at least
-// one for every two paths of that window.
+// Run as `node --jitless --no-flush-bytecode --import tsx path-heap-child.ts FIRST SECOND`:
+// runs synthetic paths one after another as runSynthetic does (never yielding to the event loop),
+// takes a heap snapshot after path FIRST and after path SECOND, and prints, as JSON, the bytes
+// retained per path between the two (the snapshots' objects, summed) and the object kinds (heap
+// snapshot "type:name", code excluded) whose count grew by at least one for every two paths.
+//
+// Why these flags and snapshots, not the old space's size: with the JIT on, optimised code comes
+// and goes (tier-ups, deopts, their dependent-code lists and retained maps) at times that depend on
+// the background compiler, so the old space moved by ±100–250 B a path from one window to the next
+// and more under load; --jitless runs the interpreter only (no code is made at run time) and
+// --no-flush-bytecode keeps the bytecode of functions run once. The old space also carries V8's
+// caches (the number-to-string cache alone is 256 KB), whose size depends on what the last full
+// collection was; every heap snapshot starts with the same collection, so the two are comparable.
+// What a path leaves behind is the same object graph whatever compiles it.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getHeapSpaceStatistics, writeHeapSnapshot } from "node:v8";
+import { writeHeapSnapshot } from "node:v8";
 import { runPath } from "../../../../src/backtest/synthetic/run-path.js";
 import { parseScenario } from "../../../../src/backtest/synthetic/scenario.js";
 
@@ -23,16 +32,8 @@ const SCENARIO = parseScenario([
   },
 ]);
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error("run with --expose-gc");
 const [first, second] = process.argv.slice(2).map(Number) as [number, number];
 const dir = mkdtempSync(join(tmpdir(), "mm-path-heap-"));
-
-/** Old-space bytes in use after full collections (no event-loop turn: finalizers cannot run). */
-function oldSpace(): number {
-  for (let i = 0; i < 4; i++) gc?.();
-  return getHeapSpaceStatistics().find((s) => s.space_name === "old_space")?.space_used_size ?? 0;
-}
 
 interface Snapshot {
   readonly snapshot: { readonly meta: { readonly node_fields: string[]; readonly node_types: [string[]] } };
@@ -40,37 +41,35 @@ interface Snapshot {
   readonly strings: string[];
 }
 
-/** Objects in a heap snapshot by "type:name" (strings by type only; compiled code left out). */
-function kinds(file: string): Map<string, number> {
+/** A heap snapshot's total bytes, and its objects by "type:name" (strings by type only, code left out). */
+function read(file: string): { bytes: number; kinds: Map<string, number> } {
   const snap = JSON.parse(readFileSync(file, "utf8")) as Snapshot;
   const fields = snap.snapshot.meta.node_fields;
   const types = snap.snapshot.meta.node_types[0];
-  const [iType, iName] = [fields.indexOf("type"), fields.indexOf("name")];
-  const out = new Map<string, number>();
+  const [iType, iName, iSize] = [fields.indexOf("type"), fields.indexOf("name"), fields.indexOf("self_size")];
+  const kinds = new Map<string, number>();
+  let bytes = 0;
   for (let i = 0; i < snap.nodes.length; i += fields.length) {
+    bytes += snap.nodes[i + iSize] as number;
     const type = types[snap.nodes[i + iType] as number] ?? "?";
     if (type === "code") continue;
     const key = type.includes("string") ? type : `${type}:${snap.strings[snap.nodes[i + iName] as number]}`;
-    out.set(key, (out.get(key) ?? 0) + 1);
+    kinds.set(key, (kinds.get(key) ?? 0) + 1);
   }
-  return out;
+  return { bytes, kinds };
 }
 
 // The snapshots are read only at the end: what reading them builds is not the paths'.
-let at = 0;
 let snapA = "";
 for (let i = 0; i < second; i++) {
   await runPath(SCENARIO, i);
-  if (i + 1 === first) {
-    at = oldSpace();
-    snapA = writeHeapSnapshot(join(dir, "a.heapsnapshot"));
-  }
+  if (i + 1 === first) snapA = writeHeapSnapshot(join(dir, "a.heapsnapshot"));
 }
-const perPath = (oldSpace() - at) / (second - first);
 const snapB = writeHeapSnapshot(join(dir, "b.heapsnapshot"));
-const before = kinds(snapA);
-const grown = [...kinds(snapB)]
-  .filter(([k, n]) => n - (before.get(k) ?? 0) >= (second - first) / 2)
+const [a, b] = [read(snapA), read(snapB)];
+const perPath = (b.bytes - a.bytes) / (second - first);
+const grown = [...b.kinds]
+  .filter(([k, n]) => n - (a.kinds.get(k) ?? 0) >= (second - first) / 2)
   .map(([k]) => k);
 rmSync(dir, { recursive: true, force: true });
 process.stdout.write(JSON.stringify({ perPath, grown }));
