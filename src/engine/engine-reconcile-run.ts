@@ -82,6 +82,8 @@ export interface ReconcileMemory {
  *   tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
+ * `counted` hears the unresolved unknown orders' count as soon as the run has it (before its trade and
+ * positions reads), so a run that fails later is still followed up as one that left them pending.
  */
 export async function reconcileOnce(
   core: EngineCore,
@@ -89,6 +91,7 @@ export async function reconcileOnce(
   reason: ReconcileReason,
   sessionStartMs: number,
   adopt: boolean,
+  counted?: (pending: number) => void,
 ): Promise<ReconcileSummary> {
   const { clock, tokens, positions, options } = core;
   const started = clock.now();
@@ -149,6 +152,9 @@ export async function reconcileOnce(
       unsureRepeat: { everyMs: options.reconcileIntervalMs, atMs: monotonicNow(clock) },
       // Once the store holds them, before any later read (in the run or after it) can fail the run.
       onAnswered: (placements) => core.emit({ type: "placements_answered", atMs: clock.now(), placements }),
+      // Before the trades and positions are read: a run failing there still has its unresolved
+      // placements followed up after retryMs, not at the failure backoff's pace.
+      ...(counted === undefined ? {} : { onPending: counted }),
     },
   );
   // Every trade back to the cut-off is applied (runReconcile reads them all before applying any):

@@ -1,4 +1,4 @@
-import type { Clock, TimerId } from "../core/clock.js";
+import { type Clock, monotonicNow, type TimerId } from "../core/clock.js";
 import type { ReconcileReason } from "./engine-events.js";
 
 /** When reconciles run. */
@@ -10,7 +10,7 @@ export interface ReconcileTiming {
   /**
    * A run that left unknown orders unresolved is followed by another after this delay, and so is the
    * first failed run of a streak; each further failure in a row doubles it, up to intervalMs
-   * (failedRetryMs).
+   * (failedRetryMs). A failed run that had already counted unresolved orders keeps this delay.
    */
   readonly retryMs: number;
 }
@@ -42,17 +42,27 @@ export interface ReconcileOutcome {
 }
 
 /**
+ * One reconcile run. `counted` may be called (before the run settles) with its count of unresolved
+ * unknown orders: should the run then fail, they keep their retryMs follow-up.
+ */
+export type ReconcileRun = (
+  reason: ReconcileReason,
+  counted: (pending: number) => void,
+) => Promise<ReconcileOutcome>;
+
+/**
  * Schedules REST reconciles on the Clock: periodically, on demand (`soon`, debounced: an ambiguous
  * burst or a reconnect costs one run), and as a follow-up while unknown orders stay unresolved (after
- * retryMs) or runs fail (backing off: failedRetryMs, reset by a run that succeeds). A trigger is
- * never held back by the backoff: it brings the next run forward to its debounce. Runs never
+ * retryMs, also when the run then failed) or runs fail (backing off: failedRetryMs, reset by a run
+ * that succeeds). A trigger is never held back by the backoff: it brings the next run forward to its
+ * debounce (timers compared on the monotonic clock, so a wall-clock step does not move them). Runs never
  * overlap: a trigger during a run asks for exactly one more run after it.
  * No ambient timers: in a backtest the SimClock decides when each run happens.
  */
 export class ReconcileScheduler {
   readonly #clock: Clock;
   readonly #timing: ReconcileTiming;
-  readonly #run: (reason: ReconcileReason) => Promise<ReconcileOutcome>;
+  readonly #run: ReconcileRun;
   readonly #onError: (reason: ReconcileReason, err: unknown, failure: ReconcileFailure) => void;
   #periodic: TimerId | undefined;
   #delayed: { id: TimerId; at: number } | undefined;
@@ -67,7 +77,7 @@ export class ReconcileScheduler {
   constructor(
     clock: Clock,
     timing: ReconcileTiming,
-    run: (reason: ReconcileReason) => Promise<ReconcileOutcome>,
+    run: ReconcileRun,
     onError: (reason: ReconcileReason, err: unknown, failure: ReconcileFailure) => void,
   ) {
     this.#clock = clock;
@@ -123,13 +133,17 @@ export class ReconcileScheduler {
     while (reason !== undefined && !this.#stopped) {
       this.#again = undefined;
       let followUpMs: number | undefined;
+      let counted = 0;
       try {
-        const pending = (await this.#run(reason)).pending;
+        const pending = (await this.#run(reason, (n) => (counted = n))).pending;
         this.#failures = 0;
         if (pending > 0) followUpMs = this.#timing.retryMs;
       } catch (err) {
         this.#failures++;
         followUpMs = failedRetryMs(this.#timing, this.#failures);
+        // A lasting failure at a later read (positions refused) must not hold an unresolved placement
+        // (its level blocked for new quotes) until the backed-off run.
+        if (counted > 0) followUpMs = Math.min(followUpMs, this.#timing.retryMs);
         this.#onError(reason, err, { failures: this.#failures, retryInMs: followUpMs });
       }
       this.#runs++;
@@ -147,7 +161,9 @@ export class ReconcileScheduler {
 
   #later(reason: ReconcileReason, delayMs: number): void {
     if (this.#stopped) return;
-    const at = this.#clock.now() + delayMs;
+    // On the clock the timers run on (elapsed time): after a wall-clock step forward, a trigger's
+    // wall instant would fall after an armed follow-up's and wait for it.
+    const at = monotonicNow(this.#clock) + delayMs;
     if (this.#delayed !== undefined) {
       if (this.#delayed.at <= at) return;
       this.#clock.cancelTimer(this.#delayed.id);

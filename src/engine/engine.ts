@@ -61,7 +61,7 @@ import {
 import { prepareStart, shutdown } from "./engine-lifecycle.js";
 import { orderError, watchPlatform } from "./engine-platform.js";
 import { marketBook, quoteToken } from "./engine-quote.js";
-import { ReconcileScheduler } from "./engine-reconcile.js";
+import { type ReconcileRun, ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
@@ -152,14 +152,14 @@ export class TradingEngine implements Engine {
     this.#failures = new ReconcileFailures(this.#core, () => this.#stopping !== undefined);
     const { reconcileIntervalMs: intervalMs, reconcileDebounceMs: debounceMs } = options;
     const timing = { intervalMs, debounceMs, retryMs: options.reconcileRetryMs };
-    const run = async (reason: Parameters<ReconcileScheduler["now"]>[0]) => {
+    const run: ReconcileRun = async (reason, counted) => {
       // Before the start-up run only it may act: the baseline is not taken and orphans are not yet the
       // start-up policy's to cancel or adopt. A run asked for while it runs (a reconnect: fills may
       // be lost after it read the trades) follows it and must act, though start() has not returned.
       if (!this.#started && !this.#startupRan && reason !== "startup") return { pending: 0 };
       const adopt = reason === "startup" && options.startupPolicy === "adopt";
       const since = this.#sinceMs ?? clock.now();
-      const summary = await reconcileOnce(this.#core, this.#memory, reason, since, adopt);
+      const summary = await reconcileOnce(this.#core, this.#memory, reason, since, adopt, counted);
       if (reason === "startup") {
         this.#startup.adopted = summary.adopted;
         this.#startupRan = true;

@@ -81,6 +81,12 @@ export interface ReconcileRunOptions {
    * longer holds those placements unresolved, so no later run would answer them again.
    */
   readonly onAnswered?: (answers: readonly SearchAnswer[]) => void;
+  /**
+   * Called with the run's count of unknown orders still unresolved (ReconcileReport.pending) once it
+   * is known, before the orphans' fills and the trades are read: a run that fails at a later read
+   * still has its unresolved placements followed up soon (ReconcileScheduler).
+   */
+  readonly onPending?: (pending: number) => void;
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -268,6 +274,7 @@ export async function runReconcile(
     unread,
   ) ?? { reached: [], recovered: [] };
   if (answered.length > listed) opts.onAnswered?.(answered.slice(listed));
+  opts.onPending?.(pending);
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];

@@ -3,7 +3,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import type { ReconcileReason } from "../../../src/engine/engine-events.js";
 import { ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
 import { SteppedClock } from "../../support/stepped-clock.js";
-import { settle } from "../engine/support/harness.js";
+import { settle } from "./support/harness.js";
 
 /*
  * review19-r3a: ReconcileScheduler.#later keeps the earliest timer by comparing wall-clock instants

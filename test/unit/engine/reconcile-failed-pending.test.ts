@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /*
  * review19-r3a: the reconcile backoff (3ac4286) holds back the 2 s follow-up an unresolved placement
