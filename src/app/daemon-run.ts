@@ -179,7 +179,7 @@ export class DaemonRun {
       journal?.close();
       client.close();
       const outcome =
-        withResting(fixed, left, journal) ??
+        (await withResting(fixed, left, journal)) ??
         (open === 0
           ? { exitCode: DAEMON_EXIT.ok, reason }
           : {
@@ -197,16 +197,26 @@ export class DaemonRun {
 /**
  * A refused key's outcome (`fixed`) with what its stop left resting: the engine's count (the
  * exchange's open-orders list, or its belief) and, when only believed, the journal's orders of
- * earlier runs that may rest too. Unchanged when mm knows of none; undefined for an ordinary stop.
+ * earlier runs that may rest too: those restored at the start, less those journaled closed since
+ * (found gone after the start-up reconcile) and those the engine holds (adopted, or seen to end: its
+ * own count has them). Unchanged when mm knows of none; undefined for an ordinary stop.
  */
-function withResting(
+async function withResting(
   fixed: DaemonOutcome | undefined,
   left: StopCount | undefined,
   journal: DaemonJournal | undefined,
-): DaemonOutcome | undefined {
+): Promise<DaemonOutcome | undefined> {
   if (fixed === undefined || left === undefined) return fixed;
   const believed = left.believed === true;
-  const journaled = believed ? (journal?.restore.orders.size ?? 0) : 0;
+  let journaled = 0;
+  if (believed && journal !== undefined) {
+    // A gone check still reading (the stop came right after the start) is not waited for: none
+    // counted closed, the alarm erring on the side of orders that may rest.
+    const gone = await Promise.race([journal.goneOrders, Promise.resolve(new Set<string>())]);
+    for (const id of journal.restore.orders.keys()) {
+      if (!gone.has(id) && left.held?.has(id) !== true) journaled++;
+    }
+  }
   if (left.openOrders === 0 && journaled === 0) return fixed;
   return { ...fixed, resting: { open: left.openOrders, believed, journaled } };
 }

@@ -77,6 +77,8 @@ export interface DaemonJournal {
   closeGoneOrders(source: OrderReads): Promise<number>;
   /** Resolves once closeGoneOrders has finished (with its count), or with 0 at close without one. */
   readonly goneClosed: Promise<number>;
+  /** As goneClosed, with the exchange ids of the restored orders it journaled closed. */
+  readonly goneOrders: Promise<ReadonlySet<string>>;
   /** Stops the snapshots and closes the file (after the engine's `stopped` event). Idempotent. */
   close(): void;
   /**
@@ -174,15 +176,16 @@ export function openDaemonJournal(
     retention?.start();
     let closed = false;
     let checking: Promise<number> | undefined;
-    let settle: (n: number) => void = () => undefined;
-    const goneClosed = new Promise<number>((resolve) => {
+    let settle: (ids: ReadonlySet<string>) => void = () => undefined;
+    const goneOrders = new Promise<ReadonlySet<string>>((resolve) => {
       settle = resolve;
     });
+    const goneClosed = goneOrders.then((ids) => ids.size);
     const gone = { writer, run, clock: ctx.clock, logger: ctx.logger, path: settings.path };
     const close = () => {
       if (closed) return;
       closed = true;
-      if (checking === undefined) settle(0);
+      if (checking === undefined) settle(new Set());
       retention?.close();
       recorder.close();
       db.close();
@@ -194,13 +197,14 @@ export function openDaemonJournal(
       restore,
       recorder,
       closeGoneOrders: (source) => {
-        checking ??= closeGone(gone, restore.orders, source, () => closed).then((n) => {
-          settle(n);
-          return n;
+        checking ??= closeGone(gone, restore.orders, source, () => closed).then((ids) => {
+          settle(ids);
+          return ids.size;
         });
         return checking;
       },
       goneClosed,
+      goneOrders,
       close,
       end: (reason, openOrders) => {
         recorder.onEvent({ type: "stopped", atMs: ctx.clock.now(), reason, openOrders });
@@ -224,15 +228,16 @@ export function openDaemonJournal(
 
 /**
  * findGoneOrders over `orders`, then journalGoneOrders unless the journal has closed meanwhile (the
- * run stopping). Any failure is logged and leaves the orders as they were, for the next start.
+ * run stopping); resolves with the ids journaled closed. Any failure is logged and leaves the orders
+ * as they were, for the next start (none closed).
  */
 async function closeGone(
   j: { writer: JournalWriter; run: number; clock: Clock; logger: Logger; path: string },
   orders: ReadonlyMap<string, string>,
   source: OrderReads,
   isClosed: () => boolean,
-): Promise<number> {
-  if (orders.size === 0) return 0;
+): Promise<ReadonlySet<string>> {
+  if (orders.size === 0) return new Set();
   let check: GoneCheck;
   try {
     check = await findGoneOrders(source, orders, {
@@ -245,14 +250,14 @@ async function closeGone(
     if (!isClosed()) {
       j.logger.warn({ err }, "journal: could not read the open orders; earlier runs' orders stay restorable");
     }
-    return 0;
+    return new Set();
   }
-  if (isClosed()) return 0;
+  if (isClosed()) return new Set();
   try {
     journalGoneOrders(j.writer, j.run, check.gone, j.clock.now());
   } catch (err) {
     j.logger.warn({ err }, "journal: writing the closed orders of earlier runs failed");
-    return 0;
+    return new Set();
   }
   const statuses: Record<string, number> = {};
   for (const g of check.gone) statuses[g.status] = (statuses[g.status] ?? 0) + 1;
@@ -270,7 +275,7 @@ async function closeGone(
     `journal ${j.path}: ${check.gone.length} order(s) of earlier runs no longer open on the exchange, journaled closed` +
       (check.undecided > 0 ? ` (${check.undecided} left for the next start)` : ""),
   );
-  return check.gone.length;
+  return new Set(check.gone.map((g) => g.orderId));
 }
 
 function logRestore(logger: Logger, path: string, run: number, r: JournalRestore): void {

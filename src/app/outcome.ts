@@ -38,7 +38,8 @@ export interface RestingOrders {
   readonly believed: boolean;
   /**
    * With a believed count: the orders earlier runs left that the journal lists as possibly resting
-   * (none when no journal is kept); some may be among `open` (adopted at start).
+   * (none when no journal is kept), less those journaled closed since the start and those the engine
+   * holds (adopted at start: among `open`), so none is counted twice.
    */
   readonly journaled: number;
 }

@@ -61,6 +61,11 @@ export interface StopCount {
   readonly openOrders: number;
   /** Set when the count is not the exchange's word but the engine's belief (no read answered). */
   readonly believed?: true;
+  /**
+   * With `believed`: the exchange ids of the orders the engine holds (live or ended). An earlier
+   * run's order among them (adopted, or seen to end) is the engine's to count, not the journal's.
+   */
+  readonly held?: ReadonlySet<string>;
 }
 
 export interface EngineStatus {

@@ -169,7 +169,6 @@ async function cancelsDrained(core: EngineCore, limit: Deadline): Promise<void> 
   }
 }
 
-/** Orders the engine has not seen end (open, cancelling, placing, unknown). */
 /**
  * The stop's count when no read of the open orders answered after the last cancel round: the orders
  * mm believes live, said at warn as such, so that "engine stopped: no open orders" that follows is
@@ -181,9 +180,12 @@ function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_r
     { believedOpen: n, why },
     "shutdown: the exchange's open orders could not be read: the count is the orders mm believes live",
   );
-  return { openOrders: n, believed: true };
+  const held = new Set<string>();
+  for (const o of core.store.all()) if (o.orderId !== undefined) held.add(o.orderId);
+  return { openOrders: n, believed: true, held };
 }
 
+/** Orders the engine has not seen end (open, cancelling, placing, unknown). */
 function believedLive(core: EngineCore): number {
   let n = 0;
   for (const o of core.store.all()) if (!isTerminal(o.state)) n++;

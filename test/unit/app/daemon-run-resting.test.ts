@@ -37,7 +37,11 @@ function run(left: StopCount, journaled?: number): DaemonRun {
   const journal =
     journaled === undefined
       ? undefined
-      : ({ restore: { orders: restored }, close: () => undefined } as unknown as DaemonJournal);
+      : ({
+          restore: { orders: restored },
+          goneOrders: Promise.resolve(new Set()),
+          close: () => undefined,
+        } as unknown as DaemonJournal);
   const parts: RunParts = {
     config: { shutdown: { timeoutMs: 1_000 } } as unknown as MmConfig,
     clock: new SimClock(1_000),
@@ -92,6 +96,12 @@ describe("exit 3 on a key without orders:write: what still rests on the exchange
     expect(stderr).toContain(
       "1 order(s) this run believes open and 3 an earlier run left (by the journal) may still rest on the exchange (the key could not read the wallet's open orders): they stay there until cancelled with a key holding orders:write",
     );
+  });
+
+  it("leaves out of the journal's count the earlier runs' orders the engine holds (adopted: in its own)", async () => {
+    const r = run({ openOrders: 2, believed: true, held: new Set(["o0", "o1", "x9"]) }, 3);
+    r.unauthorized(cancelRefused);
+    expect((await r.done).resting).toEqual({ open: 2, believed: true, journaled: 1 });
   });
 
   it("says nothing of resting orders when mm knows of none", async () => {

@@ -37,6 +37,7 @@ function run(left: StopCount, restored: number, goneClosed: number): DaemonRun {
   const journal = {
     restore: { orders },
     goneClosed: Promise.resolve(goneClosed),
+    goneOrders: Promise.resolve(new Set([...orders.keys()].slice(0, goneClosed))),
     close: () => undefined,
   } as unknown as DaemonJournal;
   const parts: RunParts = {
