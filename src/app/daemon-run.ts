@@ -74,7 +74,8 @@ export class DaemonRun {
    * begun: every request still in flight is answered alike. A scope refusal of one of the spec's
    * public reads (a market's record, the platform status) stops nothing: the spec needs no scope
    * there, and the run does without that read (publicReadScopeRefused); it is warned of once per
-   * endpoint. (At start, the market reads refused so are made again without the key: marketsAtStart.)
+   * endpoint. (At start, the market reads refused so are made again without the key, and so are the
+   * running market reads after such a start: marketsAtStart.)
    */
   unauthorized(err: ExchangeError): void {
     if (this.#stopping !== undefined || (this.#abandoned && this.#refusal !== undefined)) return;

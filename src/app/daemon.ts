@@ -120,12 +120,16 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   let journal: DaemonJournal | undefined;
   let daemonRun: DaemonRun | undefined;
   let built: TradingEngine | undefined;
+  let keyless: ExchangeHttpClient | undefined;
   try {
     // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet. Read
-    // without the key when the exchange refuses them to it for a scope (they are public reads).
-    const markets = await marketsAtStart(client, config, logger, opts.stopRequested, () =>
+    // without the key when the exchange refuses them to it for a scope (they are public reads); the
+    // running market reads then go keyless too (the key would be refused there all run).
+    const start = await marketsAtStart(client, config, logger, opts.stopRequested, () =>
       keylessClient(config, clock, logger),
     );
+    const markets = start.markets;
+    keyless = start.keyless;
     const reporter = new DaemonReporter(logger, markets, clock);
     journal =
       opts.journal === undefined
@@ -141,8 +145,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     const recorder = journal?.recorder;
     const exchange =
       opts.metrics === undefined
-        ? new HttpExchange(client)
-        : instrumentExchange(new HttpExchange(client), opts.metrics);
+        ? new HttpExchange(client, keyless)
+        : instrumentExchange(new HttpExchange(client, keyless), opts.metrics);
     const engine = createEngine({
       clock,
       exchange,
@@ -194,6 +198,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       onStopping: opts.onStopping,
     });
     daemonRun = run;
+    // Its market reads go on until the run's stop has closed the rest.
+    void run.done.then(() => keyless?.close());
     feeds = new Feeds({
       wsUrl: config.exchange.wsUrl,
       apiKey: apiKey.value,
@@ -256,6 +262,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // The journal's close released it; a start that failed before the journal opened releases it here.
     lock?.release();
     client.close();
+    keyless?.close();
     throw failure;
   }
 }

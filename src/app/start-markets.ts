@@ -17,10 +17,12 @@ import { StartStoppedError, startReadError } from "./start-errors.js";
  * The market reads are public in the spec (no key needed; a key only raises the rate ceiling): one
  * refused to the key for a scope (403 `api_key_scope_missing`, e.g. markets:read) is warned of once,
  * naming the scope, and the reads are made again without the key, through `keyless()` (paced to the
- * spec's IP limit), as a running daemon does without such a read rather than stopping. Only when
- * the exchange refuses the keyless reads too (401: it wants a key) does the scope refusal end the
- * start (exit 3, naming the scope).
- * @example const markets = await marketsAtStart(client, config, logger, stopRequested, () => keylessClient(config, clock, logger));
+ * spec's IP limit), rather than stopping. That keyless client is handed back open (`keyless`): the
+ * running daemon's market reads (the open-market sweep, the closed-market watch) go through it too,
+ * on the same pacing, since the key would be refused there all run. Only when the exchange refuses
+ * the keyless reads too (401: it wants a key) does the scope refusal end the start (exit 3, naming
+ * the scope).
+ * @example const { markets, keyless } = await marketsAtStart(client, config, logger, stopRequested, () => keylessClient(config, clock, logger));
  */
 export async function marketsAtStart(
   client: ExchangeHttpClient,
@@ -28,24 +30,26 @@ export async function marketsAtStart(
   logger: Logger,
   stop: AbortSignal | undefined,
   keyless: () => ExchangeHttpClient,
-): Promise<QuotedMarkets> {
+): Promise<StartMarkets> {
   const reasonOf = (s: AbortSignal) => String(s.reason ?? "stop requested");
   if (stop?.aborted === true) throw new StartStoppedError(reasonOf(stop));
   let unkeyed: ExchangeHttpClient | undefined;
   const reading = selectMarkets(client, config)
-    .catch((err: unknown) => {
+    .then((markets): StartMarkets => ({ markets, keyless: undefined }))
+    .catch(async (err: unknown): Promise<StartMarkets> => {
       if (!publicReadScopeRefused(err) || stop?.aborted === true) throw err;
       warnKeyless(logger, err as ExchangeError);
       unkeyed = keyless();
-      return selectMarkets(unkeyed, config).catch((again: unknown) => {
+      const markets = await selectMarkets(unkeyed, config).catch((again: unknown) => {
         // The exchange wants a key there after all: the key's missing scope is what to fix.
         throw keyRefused(again) ? err : again;
       });
+      return { markets, keyless: unkeyed };
     })
     .catch((err: unknown) => {
+      unkeyed?.close();
       throw startReadError(err, config.exchange.baseUrl);
-    })
-    .finally(() => unkeyed?.close());
+    });
   if (stop === undefined) return reading;
   let onAbort: () => void = () => undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -65,6 +69,12 @@ export async function marketsAtStart(
   }
 }
 
+/** The start's markets, and the keyless client their reads went through, if they did (the caller closes it). */
+export interface StartMarkets {
+  readonly markets: QuotedMarkets;
+  readonly keyless: ExchangeHttpClient | undefined;
+}
+
 /** The warning of a market read refused to the key for a scope: the scope, and what mm does instead. */
 function warnKeyless(logger: Logger, err: ExchangeError): void {
   const { code, endpoint, httpStatus: status } = err;
@@ -74,6 +84,6 @@ function warnKeyless(logger: Logger, err: ExchangeError): void {
   logger.warn(
     { code, endpoint, status, requiredScope },
     `the exchange refused ${endpoint} for a scope the API key lacks (${code}: ${requiredScope ?? "a scope"}), ` +
-      `though the spec makes the market reads public: reading the markets without the key${rate}; grant the key ${requiredScope ?? "the scope"} for its raised rate ceiling`,
+      `though the spec makes the market reads public: reading the markets without the key${rate}, at start and while running (the open-market sweep, the closed-market watch); grant the key ${requiredScope ?? "the scope"} for its raised rate ceiling`,
   );
 }

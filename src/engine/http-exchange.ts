@@ -34,9 +34,16 @@ export const WINDOW_PAGES = 25;
  */
 export class HttpExchange implements ExchangePort, ReconcileSource {
   readonly #client: ExchangeHttpClient;
+  readonly #markets: ExchangeHttpClient;
 
-  constructor(client: ExchangeHttpClient) {
+  /**
+   * @param markets the client of the public market reads (marketRecord, listedMarkets), when not
+   *   `client`: a keyless one after a start whose market reads the exchange refused to the key for a
+   *   scope (marketsAtStart). It keeps its own pacing (gateRequests gates `client` only).
+   */
+  constructor(client: ExchangeHttpClient, markets?: ExchangeHttpClient) {
     this.#client = client;
+    this.#markets = markets ?? client;
   }
 
   place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
@@ -137,7 +144,7 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
     if (market.slug === undefined)
       throw new Error(`market ${market.marketId}: no slug to read its record by`);
     const opts = read?.once === true ? { maxAttempts: 1 } : {};
-    return recordStatus(await this.#client.markets.get(market.slug, opts));
+    return recordStatus(await this.#markets.markets.get(market.slug, opts));
   }
 
   /**
@@ -148,7 +155,7 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
    * no retry: the sweep, its only reader, reads again next period.
    */
   async listedMarkets(): Promise<(ListedMarketStatus | UnreadableListing)[]> {
-    const listed = await this.#client.markets.listEach({ limit: LIST_LIMIT }, { maxAttempts: 1 });
+    const listed = await this.#markets.markets.listEach({ limit: LIST_LIMIT }, { maxAttempts: 1 });
     return listed.map((l) =>
       "market" in l
         ? { marketId: l.market.id, ...recordStatus(l.market) }

@@ -49,6 +49,36 @@ describe("daemon: the start's market reads refused to the key for a scope", () =
     expect(String(warns[0]?.msg)).toContain("600 per 60 s");
   });
 
+  it("makes the running market reads without the key too: the open-market sweep reads, no refusal", async () => {
+    const { m, url, front } = await fronted((req, res) => {
+      if (!req.path.startsWith("/api/markets") || req.headers["x-api-key"] === undefined) return false;
+      sendJson(res, 403, SCOPE_REFUSAL);
+      return true;
+    });
+    const { logger, sink } = memoryLogger();
+    const config = daemonConfig(m, [FRONTED.slug], {
+      MM_EXCHANGE_BASE_URL: url,
+      MM_ENGINE_MARKET_RECHECK_MS: "1000",
+    });
+    const d = await startDaemon(config, { logger });
+    slots.daemon = d;
+    slots.mock = undefined;
+    const lists = () => front.requests.filter((r) => r.path === "/api/markets");
+    // The start's two reads (keyed, refused; keyless), then the sweep's.
+    await waitFor(() => lists().length >= 4, 5_000, "two sweeps");
+    // Was: every sweep read sent with the key, refused all run (MmMarketStatusReadsFailing).
+    expect(lists().map((r) => r.headers["x-api-key"] === undefined)).toEqual([
+      false,
+      ...lists()
+        .slice(1)
+        .map(() => true),
+    ]);
+    expect(sink.records().filter((r) => r.code === "api_key_scope_missing")).toHaveLength(1);
+    expect(String(sink.records().find((r) => r.code === "api_key_scope_missing")?.msg)).toContain(
+      "at start and while running",
+    );
+  });
+
   it("exits 3 naming the scope when the exchange wants a key for them after all (401 without one)", async () => {
     const { m, url } = await fronted((req, res) => {
       if (!req.path.startsWith("/api/markets")) return false;
