@@ -62,8 +62,9 @@ export interface StopCount {
   /** Set when the count is not the exchange's word but the engine's belief (no read answered). */
   readonly believed?: true;
   /**
-   * With `believed`: the exchange ids of the orders the engine holds (live or ended). An earlier
-   * run's order among them (adopted, or seen to end) is the engine's to count, not the journal's.
+   * With `believed`: the earlier runs' orders (the restore's) the engine holds, live or ended, by
+   * exchange id (absent when none): adopted, or seen to end, they are the engine's to count, not the
+   * journal's.
    */
   readonly held?: ReadonlySet<string>;
 }

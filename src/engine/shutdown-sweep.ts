@@ -180,9 +180,10 @@ function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_r
     { believedOpen: n, why },
     "shutdown: the exchange's open orders could not be read: the count is the orders mm believes live",
   );
+  // Only earlier runs' orders are the journal's to count too (DaemonRun's exit-3 line).
   const held = new Set<string>();
-  for (const o of core.store.all()) if (o.orderId !== undefined) held.add(o.orderId);
-  return { openOrders: n, believed: true, held };
+  for (const id of core.restored.orders().keys()) if (core.store.byOrderId(id) !== undefined) held.add(id);
+  return held.size === 0 ? { openOrders: n, believed: true } : { openOrders: n, believed: true, held };
 }
 
 /** Orders the engine has not seen end (open, cancelling, placing, unknown). */
