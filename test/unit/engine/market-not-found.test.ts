@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LIST_WORD } from "../../../src/engine/open-market-sweep.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "./support/harness.js";
+import { logLines as lines, notFound } from "./support/sweep-rig.js";
 
 /*
  * A quoted market the open-market sweep holds NOT_FOUND (not in the list, its record 404). Before:
@@ -15,26 +15,11 @@ import { Harness } from "./support/harness.js";
 
 const RECHECK_MS = 5_000;
 
-const notFound = () =>
-  new ExchangeError({
-    code: "market_not_found",
-    message: "no market",
-    outcome: "rejected",
-    endpoint: "GET /api/markets/{slug}",
-    httpStatus: 404,
-  });
-
 const closedGauge = (h: Harness) =>
   h
     .eventsOf("market_reads_failing")
     .filter((e) => e.watch === "closed")
     .map((e) => e.failing);
-
-const lines = (h: Harness, text: string) =>
-  h.logs
-    .text()
-    .split("\n")
-    .filter((l) => l.includes(text));
 
 /** One market quoted, left out of the list (`listed` false) and its record never found. */
 async function lostMarket(h: Harness, listed: () => boolean): Promise<string> {

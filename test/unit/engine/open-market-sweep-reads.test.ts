@@ -6,8 +6,8 @@ import type {
   MarketRecordStatus,
   UnreadableListing,
 } from "../../../src/engine/ports.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "./support/harness.js";
+import { logLines as lines, notFound, twoQuoted } from "./support/sweep-rig.js";
 
 /*
  * How the open-market sweep reads, past the plain list: a record of the list that does not read,
@@ -18,35 +18,6 @@ import { Harness } from "./support/harness.js";
  */
 
 const RECHECK_MS = 5_000;
-
-const notFound = () =>
-  new ExchangeError({
-    code: "market_not_found",
-    message: "no market",
-    outcome: "rejected",
-    endpoint: "GET /api/markets/{slug}",
-    httpStatus: 404,
-  });
-
-/** Two markets quoted on books that never move, the engine started. */
-async function twoQuoted(h: Harness): Promise<{ a: string; b: string }> {
-  const [a] = h.tokens(1);
-  const [b] = h.tokens(2);
-  h.crowdQuote(a, "0.48", "0.52");
-  h.crowdQuote(b, "0.48", "0.52");
-  const starting = h.engine.start();
-  await h.run(500);
-  await starting;
-  expect(h.botQuotes(a)).toHaveLength(2);
-  expect(h.botQuotes(b)).toHaveLength(2);
-  return { a, b };
-}
-
-const lines = (h: Harness, text: string) =>
-  h.logs
-    .text()
-    .split("\n")
-    .filter((l) => l.includes(text));
 
 describe("open-market sweep: reads past the plain list", () => {
   it("holds a quoted market the list leaves out whose record is not found (404), and reopens it once found OPEN", async () => {

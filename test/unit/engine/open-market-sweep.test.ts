@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
 import { Harness } from "./support/harness.js";
+import { twoQuoted } from "./support/sweep-rig.js";
 
 /*
  * A market paused with no lifecycle push (the spec: most are not yet emitted) on a book that never
@@ -30,20 +31,6 @@ function statusReads(h: Harness, listed: (marketId: string) => boolean = () => t
     return { status: h.venue.market(marketId)?.status ?? "OPEN" };
   };
   return counts;
-}
-
-/** Two markets quoted on books that never move, the engine started. */
-async function twoQuoted(h: Harness): Promise<{ a: string; b: string }> {
-  const [a] = h.tokens(1);
-  const [b] = h.tokens(2);
-  h.crowdQuote(a, "0.48", "0.52");
-  h.crowdQuote(b, "0.48", "0.52");
-  const starting = h.engine.start();
-  await h.run(500);
-  await starting;
-  expect(h.botQuotes(a)).toHaveLength(2);
-  expect(h.botQuotes(b)).toHaveLength(2);
-  return { a, b };
 }
 
 const refusals = (h: Harness) =>
