@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { GatewayClient } from "../../../src/gateway/client.js";
 import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
+import { CAP, capServer } from "./cap-server.js";
 import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
 
 /*
@@ -12,45 +13,6 @@ import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
  * healthy book refused for good. The removals now stay held in the client's view and are sent
  * again. Found by the gateway review (question 1).
  */
-
-const CAP = 4;
-
-/** A server holding each sid's ids, updating them all or nothing, at most CAP per subscription. */
-function capServer(refuse: (c: { add: string[]; remove: string[] }) => string | undefined): {
-  answer: Answer;
-  held: Map<number, Set<string>>;
-} {
-  const held = new Map<number, Set<string>>();
-  let next = 1;
-  const answer: Answer = (c) => {
-    const p = c.params ?? {};
-    switch (c.cmd) {
-      case "subscribe": {
-        const [s] = p.subscriptions as { channel: string; ids: string[] }[];
-        const sid = next++;
-        held.set(sid, new Set(s?.ids ?? []));
-        return { type: "subscribed", accepted: [{ sid, channel: s?.channel, ids: s?.ids }], rejected: [] };
-      }
-      case "update_subscription": {
-        const ids = held.get(p.sid as number) ?? new Set<string>();
-        const add = (p.add_ids ?? []) as string[];
-        const remove = (p.remove_ids ?? []) as string[];
-        const code = refuse({ add, remove });
-        if (code !== undefined) return { type: "error", code, message: "refused" };
-        const after = new Set([...ids].filter((id) => !remove.includes(id)));
-        for (const id of add) after.add(id);
-        if (after.size > CAP) return { type: "error", code: "subscription_too_many_ids", message: "cap" };
-        held.set(p.sid as number, after);
-        return { type: "subscription_updated", sid: p.sid };
-      }
-      case "ping":
-        return { type: "pong" };
-      default:
-        return { type: "error", code: "invalid_params", message: "unknown" };
-    }
-  };
-  return { answer, held };
-}
 
 let server: RawServer | undefined;
 let client: GatewayClient | undefined;
@@ -85,7 +47,7 @@ async function started(answer: Answer, ids = ["1", "2", "3", "4"]) {
 describe("an update_subscription refused: its removals are still held by the server", () => {
   it("a retried add that fills the subscription to the cap goes with the removal again: accepted, and a later add too", async () => {
     let refusals = 1;
-    const { answer, held } = capServer(({ add }) =>
+    const { answer, held } = capServer("after removals", ({ add }) =>
       add.includes("4") && refusals-- > 0 ? "internal_error" : undefined,
     );
     // 3 of CAP ids held: a swap of one fits in one command however a server counts (removalsFirst).
@@ -117,7 +79,7 @@ describe("an update_subscription refused: its removals are still held by the ser
 
   it("a removal refused alone is sent again after back-off", async () => {
     let refusals = 1;
-    const { answer, held } = capServer(({ remove }) =>
+    const { answer, held } = capServer("after removals", ({ remove }) =>
       remove.length > 0 && refusals-- > 0 ? "internal_error" : undefined,
     );
     const { c, clock, rejected } = await started(answer);
@@ -132,7 +94,9 @@ describe("an update_subscription refused: its removals are still held by the ser
   });
 
   it("a removal refused alone with a final code is not sent again (the server would say the same)", async () => {
-    const { answer } = capServer(({ remove }) => (remove.length > 0 ? "invalid_params" : undefined));
+    const { answer } = capServer("after removals", ({ remove }) =>
+      remove.length > 0 ? "invalid_params" : undefined,
+    );
     const { c, clock } = await started(answer);
     await c.unsubscribe("token_book", ["4"]);
     await run(clock, 5_000);
