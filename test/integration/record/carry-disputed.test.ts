@@ -1,12 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
-import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
-import { startRecording } from "./record-io.js";
+import { readAll, startRecording, withoutCarried } from "./record-io.js";
 
 /*
  * Review s19 (r2rec): LifecycleCarry heads a rotated file with a market's last resolution with
@@ -34,21 +33,6 @@ afterEach(async () => {
 
 const BANDS = { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } };
 
-async function read(file: string): Promise<RecordedFrame[]> {
-  const recs: RecordedFrame[] = [];
-  for await (const r of readRecorded(file)) recs.push(r);
-  return recs;
-}
-
-async function withoutCarried(files: readonly string[], dir: string): Promise<void> {
-  mkdirSync(dir);
-  for (const f of files) {
-    const w = RecordedWriter.create(join(dir, basename(f)));
-    for (const r of await read(f)) if (r.frame.sid !== "carry") await w.write(r);
-    await w.close();
-  }
-}
-
 describe("the whole directory after a resolution that is then disputed", () => {
   it("skips the carried frames: replays as without them", async () => {
     mock = await startMock();
@@ -72,7 +56,7 @@ describe("the whole directory after a resolution that is then disputed", () => {
     ac.abort();
     expect(await running, err.join("")).toBe(0);
     const summary = JSON.parse(out.join("")) as { outDir: string; files: string[] };
-    const files = await Promise.all(summary.files.map(read));
+    const files = await Promise.all(summary.files.map((f) => readAll([f])));
     // Some rotated file is headed by the resolution and the dispute.
     const heads = files.map((f) =>
       f

@@ -1,5 +1,7 @@
+import { mkdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
+import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
 import { type Mock, until } from "../gateway/harness.js";
 
 /** The CliIo of an in-process `mm record` against `mock`, run in `cwd`: what it prints is kept. */
@@ -37,4 +39,18 @@ export async function startRecording(mock: Mock, cwd: string, args: readonly str
   const running = createRecordCommand({ signal: ac.signal }).run([...args], io);
   await until(() => err.some((l) => l.includes("recording")), "the recorder to subscribe");
   return { io, out, err, ac, running };
+}
+
+/** Copies of `files` into `dir` (same names) without their carried frames: as recorded before. */
+export async function withoutCarried(files: readonly string[], dir: string): Promise<string[]> {
+  mkdirSync(dir);
+  const out: string[] = [];
+  for (const f of files) {
+    const path = join(dir, basename(f));
+    const w = RecordedWriter.create(path);
+    for (const r of await readAll([f])) if (r.frame.sid !== "carry") await w.write(r);
+    await w.close();
+    out.push(path);
+  }
+  return out;
 }

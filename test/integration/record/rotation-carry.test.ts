@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseReplayConfig } from "../../../src/backtest/replay/replay-config.js";
 import { runBacktest } from "../../../src/backtest/replay/run-backtest.js";
-import { type RecordedFrame, RecordedWriter, readRecorded } from "../../../src/recorded/format.js";
+import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { churn, type Mock, market, settle, startMock } from "../gateway/harness.js";
-import { startRecording } from "./record-io.js";
+import { readAll, startRecording, withoutCarried } from "./record-io.js";
 
 /*
  * s18 recfix: a rotated file replayed alone did not know of a pause or a resolution recorded in an
@@ -25,26 +25,6 @@ afterEach(async () => {
 });
 
 const BANDS = { name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } };
-
-async function read(file: string): Promise<RecordedFrame[]> {
-  const recs: RecordedFrame[] = [];
-  for await (const r of readRecorded(file)) recs.push(r);
-  return recs;
-}
-
-/** Copies of `files` into `dir` (same names) without their carried frames: as recorded before. */
-async function withoutCarried(files: readonly string[], dir: string): Promise<string[]> {
-  mkdirSync(dir);
-  const out: string[] = [];
-  for (const f of files) {
-    const path = join(dir, basename(f));
-    const w = RecordedWriter.create(path);
-    for (const r of await read(f)) if (r.frame.sid !== "carry") await w.write(r);
-    await w.close();
-    out.push(path);
-  }
-  return out;
-}
 
 describe("mm record carries the lifecycle into rotated files", () => {
   it("a rotated file replayed alone gates a market paused and marks one resolved in an earlier file; the directory replays as before", async () => {
@@ -71,7 +51,7 @@ describe("mm record carries the lifecycle into rotated files", () => {
     const summary = JSON.parse(out.join("")) as { outDir: string; files: string[]; carried: number };
     expect(summary.files.length).toBeGreaterThanOrEqual(3);
     // The file after the pause and the resolution with the most frames (the last may hold a few).
-    const files = await Promise.all(summary.files.map(read));
+    const files = await Promise.all(summary.files.map((f) => readAll([f])));
     const pushed = (type: string) =>
       files.findIndex((f) => f.some((r) => r.frame.type === type && r.frame.sid !== "carry"));
     const after = Math.max(pushed("market_paused"), pushed("market_resolved")) + 1;
@@ -152,7 +132,7 @@ describe("mm record carries the lifecycle into rotated files", () => {
     ac.abort();
     expect(await running, err.join("")).toBe(0);
     const summary = JSON.parse(out.join("")) as { outDir: string; files: string[] };
-    const files = await Promise.all(summary.files.map(read));
+    const files = await Promise.all(summary.files.map((f) => readAll([f])));
     const resolutions = (f: RecordedFrame[]) =>
       f.filter((r) => r.frame.type === "market_resolved" && r.frame.sid !== "carry");
     // The two pushes, as recorded: the payouts, then the repeat without them.
