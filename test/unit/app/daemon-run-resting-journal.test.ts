@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DaemonRun, type RunParts } from "../../../src/app/daemon-run.js";
-import type { DaemonJournal } from "../../../src/app/journal.js";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
-import type { MmConfig } from "../../../src/config/types.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { TradingEngine } from "../../../src/engine/engine.js";
-import type { StopCount } from "../../../src/engine/engine-api.js";
-import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { createLogger } from "../../../src/observability/logger.js";
-import { collectingStream } from "../../support/collecting-stream.js";
+import { stoppedRun } from "./stopped-run.js";
 
 /*
  * review19-r3a: exit 3's "what still rests" (bd294b4) adds, to a believed count, the journal's
@@ -31,32 +23,10 @@ const revoked = new ExchangeError({
   httpStatus: 401,
 });
 
-function run(left: StopCount, restored: number, goneClosed: number): DaemonRun {
-  const engine = { stop: async () => left } as unknown as TradingEngine;
-  const orders = new Map(Array.from({ length: restored }, (_, i) => [`o${i}`, `c${i}`]));
-  const journal = {
-    restore: { orders },
-    goneClosed: Promise.resolve(goneClosed),
-    goneOrders: Promise.resolve(new Set([...orders.keys()].slice(0, goneClosed))),
-    close: () => undefined,
-  } as unknown as DaemonJournal;
-  const parts: RunParts = {
-    config: { shutdown: { timeoutMs: 1_000 } } as unknown as MmConfig,
-    clock: new SimClock(1_000),
-    logger: createLogger({ level: "info", pretty: false, destination: collectingStream() }),
-    engine,
-    client: { close: () => undefined } as unknown as ExchangeHttpClient,
-    reporter: { close: () => undefined } as unknown as RunParts["reporter"],
-    journal,
-    onStopping: undefined,
-  };
-  return new DaemonRun(parts);
-}
-
 describe("review r3a: exit 3's journal count of earlier runs' orders", () => {
   it("leaves out the restored orders the run already found gone and journaled closed", async () => {
     // 3 orders restored; all 3 found gone after the start-up reconcile cancelled them (goneClosed 3).
-    const r = run({ openOrders: 0, believed: true }, 3, 3);
+    const r = stoppedRun({ openOrders: 0, believed: true }, 3, 3);
     r.unauthorized(revoked);
     const outcome = await r.done;
     expect(outcome.exitCode).toBe(DAEMON_EXIT.fatal);

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DaemonRun, type RunParts } from "../../../src/app/daemon-run.js";
-import type { DaemonJournal } from "../../../src/app/journal.js";
+import type { DaemonRun } from "../../../src/app/daemon-run.js";
 import { DAEMON_EXIT, RefusedStartError, refusedStart } from "../../../src/app/outcome.js";
 import { superviseDaemon } from "../../../src/app/supervise.js";
-import type { MmConfig } from "../../../src/config/types.js";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { TradingEngine } from "../../../src/engine/engine.js";
-import type { StopCount } from "../../../src/engine/engine-api.js";
-import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { createLogger } from "../../../src/observability/logger.js";
-import { collectingStream } from "../../support/collecting-stream.js";
+import { stoppedRun } from "./stopped-run.js";
 
 /*
  * A rotated key without orders:write: the exchange refuses mm's cancels (403 api_key_scope_missing)
@@ -30,31 +23,6 @@ const cancelRefused = new ExchangeError({
   details: { requiredScope: "orders:write", have: ["orders:read"] },
 });
 
-/** A DaemonRun whose engine's stop leaves `left`, with a journal that restored `journaled` orders. */
-function run(left: StopCount, journaled?: number): DaemonRun {
-  const engine = { stop: async () => left } as unknown as TradingEngine;
-  const restored = new Map(Array.from({ length: journaled ?? 0 }, (_, i) => [`o${i}`, `c${i}`]));
-  const journal =
-    journaled === undefined
-      ? undefined
-      : ({
-          restore: { orders: restored },
-          goneOrders: Promise.resolve(new Set()),
-          close: () => undefined,
-        } as unknown as DaemonJournal);
-  const parts: RunParts = {
-    config: { shutdown: { timeoutMs: 1_000 } } as unknown as MmConfig,
-    clock: new SimClock(1_000),
-    logger: createLogger({ level: "info", pretty: false, destination: collectingStream() }),
-    engine,
-    client: { close: () => undefined } as unknown as ExchangeHttpClient,
-    reporter: { close: () => undefined } as unknown as RunParts["reporter"],
-    journal,
-    onStopping: undefined,
-  };
-  return new DaemonRun(parts);
-}
-
 const REASON =
   "api_key_scope_missing: the API key lacks orders:write, which POST /api/orders/cancel-all needs";
 
@@ -73,7 +41,7 @@ async function exitLine(r: DaemonRun): Promise<{ code: number; stderr: string }>
 
 describe("exit 3 on a key without orders:write: what still rests on the exchange", () => {
   it("names the count the open-orders read listed after the cancels", async () => {
-    const r = run({ openOrders: 2 }, 5);
+    const r = stoppedRun({ openOrders: 2 }, 5);
     r.unauthorized(cancelRefused);
     expect(await r.done).toEqual({
       exitCode: DAEMON_EXIT.fatal,
@@ -90,7 +58,7 @@ describe("exit 3 on a key without orders:write: what still rests on the exchange
   });
 
   it("without a read, names the run's own and the journal's orders of earlier runs", async () => {
-    const r = run({ openOrders: 1, believed: true }, 3);
+    const r = stoppedRun({ openOrders: 1, believed: true }, 3);
     r.unauthorized(cancelRefused);
     const { stderr } = await exitLine(r);
     expect(stderr).toContain(
@@ -99,13 +67,13 @@ describe("exit 3 on a key without orders:write: what still rests on the exchange
   });
 
   it("leaves out of the journal's count the earlier runs' orders the engine holds (adopted: in its own)", async () => {
-    const r = run({ openOrders: 2, believed: true, held: new Set(["o0", "o1", "x9"]) }, 3);
+    const r = stoppedRun({ openOrders: 2, believed: true, held: new Set(["o0", "o1", "x9"]) }, 3);
     r.unauthorized(cancelRefused);
     expect((await r.done).resting).toEqual({ open: 2, believed: true, journaled: 1 });
   });
 
   it("says nothing of resting orders when mm knows of none", async () => {
-    const r = run({ openOrders: 0, believed: true }, 0);
+    const r = stoppedRun({ openOrders: 0, believed: true }, 0);
     r.unauthorized(cancelRefused);
     expect(await r.done).toEqual({ exitCode: DAEMON_EXIT.fatal, reason: REASON });
     expect((await exitLine(r)).stderr).toContain("quotes cancelled where possible; exit 3");
