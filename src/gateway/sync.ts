@@ -52,11 +52,11 @@ export interface SyncDeps {
  * (passes are queued and coalesced; commands within a pass are pipelined). A subscription with no
  * sid is subscribed (one entry per command, so the reply is unambiguous); one with a sid gets
  * update_subscription for the difference between wanted and confirmed ids (the removals alone
- * first when one command could be over the cap: removalsFirst); an emptied one is unsubscribed. A command lost with its connection changes nothing: reset() at the next connect
- * forgets every sid and the next pass subscribes everything again. Results of a pass that
- * straddles a reconnect are discarded (generation check). Ids a subscribe reply leaves out of
- * `accepted` take the code of the rejected entry naming them (a partial accept), else
- * `not_accepted`. A refusal with a final code
+ * first when one command could be over the cap: removalsFirst); an emptied one is unsubscribed. A
+ * command lost with its connection changes nothing: reset() at the next connect forgets every sid
+ * and the next pass subscribes everything again. Results of a pass that straddles a reconnect are
+ * discarded (generation check). Ids a subscribe reply leaves out of `accepted` take the code of the
+ * rejected entry naming them (a partial accept), else `not_accepted`. A refusal with a final code
  * (refusal-policy.ts) un-wants the ids; any other is retried after back-off (sub-retry.ts), the ids
  * staying wanted meanwhile: every refusal is reported (onRejected), and a retried id accepted at
  * last too (onRestored). A refused update_subscription's removals stay confirmed and are sent again.
