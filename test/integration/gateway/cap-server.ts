@@ -1,4 +1,8 @@
-import type { Answer } from "./raw-server.js";
+import { expect } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
+import type { GatewayClient } from "../../../src/gateway/client.js";
+import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
+import { type Answer, RawServer, rawClient } from "./raw-server.js";
 
 /** The cap the servers below hold a subscription to: small, so a test layout reaches it. */
 export const CAP = 4;
@@ -49,4 +53,39 @@ export function capServer(
     }
   };
   return { answer, held };
+}
+
+const opened: { server: RawServer; client: GatewayClient }[] = [];
+
+/** Closes every client and server capClient opened (afterEach). */
+export async function closeCapClients(): Promise<void> {
+  for (const { server, client } of opened.splice(0)) {
+    await client.close();
+    await server.close();
+  }
+}
+
+/**
+ * A client on a SimClock holding token_book `ids` (sid 1) on a server answering `answer`, its
+ * subscriptions capped at CAP; rejected/restored collect its reports, updates() the
+ * update_subscription commands the server got. Closed by closeCapClients.
+ */
+export async function capClient(answer: Answer, ids = ["1", "2", "3", "4"]) {
+  const server = await new RawServer(answer).listen();
+  const clock = new SimClock(0);
+  const timing = {
+    pingIntervalMs: 60_000,
+    silenceTimeoutMs: 120_000,
+    backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
+  };
+  const c = rawClient(server.url, clock, timing, { random: () => 1, limits: { maxIdsPerSubscription: CAP } });
+  opened.push({ server, client: c });
+  const rejected: RejectedIds[] = [];
+  const restored: RestoredIds[] = [];
+  c.onRejected((r) => rejected.push(r));
+  c.onRestored((r) => restored.push(r));
+  await c.start();
+  expect((await c.subscribe("token_book", ids)).accepted).toHaveLength(ids.length);
+  const updates = () => server.commands("update_subscription").map((u) => u.params);
+  return { c, clock, rejected, restored, updates };
 }

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { GatewayClient } from "../../../src/gateway/client.js";
-import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
-import { CAP, capServer } from "./cap-server.js";
-import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
+import type { SimClock } from "../../../src/core/sim-clock.js";
+import { capClient, capServer, closeCapClients } from "./cap-server.js";
+import { runClock } from "./raw-server.js";
 
 /*
  * update_subscription is all or nothing (the mock's, and the only safe reading of the spec, which
@@ -14,35 +12,9 @@ import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
  * again. Found by the gateway review (question 1).
  */
 
-let server: RawServer | undefined;
-let client: GatewayClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+afterEach(closeCapClients);
 
 const run = (clock: SimClock, ms: number): Promise<void> => runClock(clock, ms, 100);
-
-async function started(answer: Answer, ids = ["1", "2", "3", "4"]) {
-  server = await new RawServer(answer).listen();
-  const clock = new SimClock(0);
-  const timing = {
-    pingIntervalMs: 60_000,
-    silenceTimeoutMs: 120_000,
-    backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
-  };
-  const c = rawClient(server.url, clock, timing, { random: () => 1, limits: { maxIdsPerSubscription: CAP } });
-  client = c;
-  const rejected: RejectedIds[] = [];
-  const restored: RestoredIds[] = [];
-  c.onRejected((r) => rejected.push(r));
-  c.onRestored((r) => restored.push(r));
-  await c.start();
-  expect((await c.subscribe("token_book", ids)).accepted).toHaveLength(ids.length);
-  return { c, clock, rejected, restored };
-}
 
 describe("an update_subscription refused: its removals are still held by the server", () => {
   it("a retried add that fills the subscription to the cap goes with the removal again: accepted, and a later add too", async () => {
@@ -51,19 +23,19 @@ describe("an update_subscription refused: its removals are still held by the ser
       add.includes("4") && refusals-- > 0 ? "internal_error" : undefined,
     );
     // 3 of CAP ids held: a swap of one fits in one command however a server counts (removalsFirst).
-    const { c, clock, rejected, restored } = await started(answer, ["1", "2", "3"]);
+    const { c, clock, rejected, restored, updates } = await capClient(answer, ["1", "2", "3"]);
     // One pass: 3 leaves and 4 takes its place in the same subscription; refused (retryable).
     const gone = c.unsubscribe("token_book", ["3"]);
     const outcome = c.subscribe("token_book", ["4"]);
     await gone;
     expect((await outcome).rejected[0]?.code).toBe("internal_error");
-    expect(server?.commands("update_subscription")[0]?.params).toEqual({
+    expect(updates()[0]).toEqual({
       sid: 1,
       add_ids: ["4"],
       remove_ids: ["3"],
     });
     await run(clock, 1_000);
-    expect(server?.commands("update_subscription")[1]?.params).toEqual({
+    expect(updates()[1]).toEqual({
       sid: 1,
       add_ids: ["4"],
       remove_ids: ["3"],
@@ -82,24 +54,24 @@ describe("an update_subscription refused: its removals are still held by the ser
     const { answer, held } = capServer("after removals", ({ remove }) =>
       remove.length > 0 && refusals-- > 0 ? "internal_error" : undefined,
     );
-    const { c, clock, rejected } = await started(answer);
+    const { c, clock, rejected, updates } = await capClient(answer);
     await c.unsubscribe("token_book", ["4"]);
     expect([...(held.get(1) ?? [])]).toContain("4");
     await run(clock, 1_000);
-    expect(server?.commands("update_subscription").map((u) => u.params?.remove_ids)).toEqual([["4"], ["4"]]);
+    expect(updates().map((p) => p?.remove_ids)).toEqual([["4"], ["4"]]);
     expect([...(held.get(1) ?? [])].sort()).toEqual(["1", "2", "3"]);
     expect(rejected).toEqual([]); // nothing wanted was refused
     await run(clock, 5_000);
-    expect(server?.commands("update_subscription")).toHaveLength(2); // and nothing more is sent
+    expect(updates()).toHaveLength(2); // and nothing more is sent
   });
 
   it("a removal refused alone with a final code is not sent again (the server would say the same)", async () => {
     const { answer } = capServer("after removals", ({ remove }) =>
       remove.length > 0 ? "invalid_params" : undefined,
     );
-    const { c, clock } = await started(answer);
+    const { c, clock, updates } = await capClient(answer);
     await c.unsubscribe("token_book", ["4"]);
     await run(clock, 5_000);
-    expect(server?.commands("update_subscription")).toHaveLength(1);
+    expect(updates()).toHaveLength(1);
   });
 });

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import type { GatewayClient } from "../../../src/gateway/client.js";
-import type { RejectedIds, RestoredIds } from "../../../src/gateway/waiters.js";
-import { CAP, type Counting, capServer } from "./cap-server.js";
-import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
+import { type Counting, capClient, capServer, closeCapClients } from "./cap-server.js";
+import { runClock } from "./raw-server.js";
 
 /*
  * The spec caps a subscription and an add_ids call at 100 ids and shows no payload for
@@ -15,43 +12,14 @@ import { type Answer, RawServer, rawClient, runClock } from "./raw-server.js";
  * acknowledged (removalsFirst, src/gateway/sync.ts). Found by the client review (question 2).
  */
 
-let server: RawServer | undefined;
-let client: GatewayClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-/** A client holding token_book 1..4 (a full subscription, sid 1) on a capServer. */
-async function full(answer: Answer) {
-  const srv = await new RawServer(answer).listen();
-  server = srv;
-  const clock = new SimClock(0);
-  const timing = {
-    pingIntervalMs: 60_000,
-    silenceTimeoutMs: 120_000,
-    backoff: { baseMs: 400, factor: 2, maxMs: 2_000 },
-  };
-  const c = rawClient(srv.url, clock, timing, { random: () => 1, limits: { maxIdsPerSubscription: CAP } });
-  client = c;
-  const rejected: RejectedIds[] = [];
-  const restored: RestoredIds[] = [];
-  c.onRejected((r) => rejected.push(r));
-  c.onRestored((r) => restored.push(r));
-  await c.start();
-  expect((await c.subscribe("token_book", ["1", "2", "3", "4"])).accepted).toHaveLength(4);
-  const updates = () => srv.commands("update_subscription").map((u) => u.params);
-  return { c, clock, rejected, restored, updates };
-}
+afterEach(closeCapClients);
 
 describe("update_subscription at the id cap: removals first, whatever order the server counts in", () => {
   it.each<Counting>(["before removals", "command ids", "after removals"])(
     "a server counting %s: the removals go alone, the adds after their acknowledgement; a command that fits stays one",
     async (counting) => {
       const { answer, held } = capServer(counting);
-      const { c, rejected, updates } = await full(answer);
+      const { c, rejected, updates } = await capClient(answer);
       // One pass: 2, 3 and 4 leave, 5 and 6 join (4 held + 2 added: over the cap before the removals).
       const gone = c.unsubscribe("token_book", ["2", "3", "4"]);
       const outcome = c.subscribe("token_book", ["5", "6"]);
@@ -79,7 +47,7 @@ describe("update_subscription at the id cap: removals first, whatever order the 
     const { answer, held } = capServer("before removals", ({ remove }) =>
       remove.length > 0 && refusals-- > 0 ? "internal_error" : undefined,
     );
-    const { c, clock, rejected, restored, updates } = await full(answer);
+    const { c, clock, rejected, restored, updates } = await capClient(answer);
     const gone = c.unsubscribe("token_book", ["4"]);
     const outcome = c.subscribe("token_book", ["5"]);
     await gone;
