@@ -150,17 +150,17 @@ export const marketPausedSilentlyStaticBook: FaultScenario = {
       env: { MM_ENGINE_MARKET_RECHECK_MS: String(RECHECK_MS) },
     });
     try {
-      await waitFor(() => rig.quoting(), 3_000, "quoting");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting");
       await rig.admin("silence-lifecycle", { on: true });
       const t0 = Date.now();
       await rig.admin("pause-market", { marketId: ARG.id });
       const heldAt = await learnt(rig, "market is now PAUSED (its record, read by the open-market sweep)");
-      await waitFor(() => quotesOn(rig, ARG.id) === 0, 4_000, "the paused market's quotes pulled");
+      await waitFor(() => quotesOn(rig, ARG.id) === 0, WAIT_MS, "the paused market's quotes pulled");
       const pulledMs = Date.now() - t0;
       expect(pulledMs).toBeLessThan(REQUOTE_BOUND_MS);
       const liveOnArg = () =>
         rig.daemon.engine.liveOrders().filter((o) => ARG_TOKENS.includes(o.tokenId)).length;
-      await waitFor(() => liveOnArg() === 0, 2_000, "the bot tracking nothing on the paused market");
+      await waitFor(() => liveOnArg() === 0, WAIT_MS, "the bot tracking nothing on the paused market");
 
       await pause(HOLD_MS);
       expect(quotesOn(rig, ARG.id)).toBe(0);
@@ -170,7 +170,7 @@ export const marketPausedSilentlyStaticBook: FaultScenario = {
 
       const resumedAt = Date.now();
       await rig.admin("resume-market", { marketId: ARG.id });
-      await waitFor(() => rig.quoting(), 4_000, "quoting again after the silent resume");
+      await waitFor(() => rig.quoting(), WAIT_MS, "quoting again after the silent resume");
       row.recoveryMs = Date.now() - resumedAt;
       expect(row.recoveryMs).toBeLessThan(REQUOTE_BOUND_MS);
       await learnt(rig, "market is now OPEN (its record, read while it was closed)");
