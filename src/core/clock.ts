@@ -30,6 +30,30 @@ export function sleep(clock: Clock, ms: number): Promise<void> {
 }
 
 /**
+ * Resolves true after `ms` of the clock's time, or false as soon as `signal` aborts (at once if it
+ * already has), its timer then cancelled: a wait a closing client or an abandoned request ends early.
+ * @example if (!(await sleepUnlessAborted(clock, waitMs, closed))) throw clientClosedError(endpoint);
+ */
+export function sleepUnlessAborted(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clock.cancelTimer(timer);
+      resolve(false);
+    };
+    const timer = clock.setTimer(ms, () => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
  * The clock's monotonic reading, or its `now()` when it has none (a clock that never steps).
  * @example const t0 = monotonicNow(clock); … const elapsedMs = monotonicNow(clock) - t0;
  */

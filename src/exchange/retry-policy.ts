@@ -1,4 +1,4 @@
-import { type Clock, sleep } from "../core/clock.js";
+import { type Clock, sleepUnlessAborted } from "../core/clock.js";
 import { clientClosedError, ExchangeError } from "./exchange-error.js";
 import { RateLimitStreak } from "./rate-limit-streak.js";
 
@@ -168,8 +168,7 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: Retr
         reason: decision.reason,
         error: last,
       });
-      if (ctx.closed === undefined) await sleep(ctx.clock, decision.delayMs);
-      else if (!(await sleepUnlessClosed(ctx.clock, decision.delayMs, ctx.closed))) {
+      if (!(await sleepUnlessAborted(ctx.clock, decision.delayMs, ctx.closed))) {
         throw clientClosedError(ctx.endpoint, last);
       }
     }
@@ -179,20 +178,4 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, ctx: Retr
 /** A `client_closed` refusal of a request never sent (no failed attempt behind it). */
 function isBareClientClosed(err: unknown): boolean {
   return err instanceof ExchangeError && err.code === "client_closed" && err.cause === undefined;
-}
-
-/** Waits `ms` on the clock; resolves true when the wait ran out, false as soon as `closed` aborts. */
-function sleepUnlessClosed(clock: Clock, ms: number, closed: AbortSignal): Promise<boolean> {
-  if (closed.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clock.cancelTimer(timer);
-      resolve(false);
-    };
-    const timer = clock.setTimer(ms, () => {
-      closed.removeEventListener("abort", onClose);
-      resolve(true);
-    });
-    closed.addEventListener("abort", onClose, { once: true });
-  });
 }

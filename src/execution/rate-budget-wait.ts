@@ -1,4 +1,4 @@
-import type { Clock } from "../core/clock.js";
+import { type Clock, sleepUnlessAborted } from "../core/clock.js";
 import { MmError } from "../core/errors.js";
 import type { GateAnswer, GateTicket, RequestGate } from "../exchange/caller.js";
 import { type BudgetOp, budgetOpOf, type RateBudget } from "./rate-budget.js";
@@ -76,28 +76,13 @@ export function budgetGate(
         const sentAt = wait.at;
         return (answer) => learnFromAnswer(budget, op, sentAt, clock.now(), answer);
       }
-      if (!(await pauseUnlessAborted(clock, wait.ms, signal))) throw new GateAbandonedError(op);
+      if (!(await sleepUnlessAborted(clock, wait.ms, signal))) throw new GateAbandonedError(op);
     }
   };
   return (method, route, signal) => {
     const op = budgetOpOf(method, route);
     return op !== undefined && gated.includes(op) ? ticketed(op, signal) : undefined;
   };
-}
-
-/** Resolves true after `ms` on the Clock, or false at once when `signal` aborts (its timer cancelled). */
-function pauseUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clock.cancelTimer(timer);
-      resolve(false);
-    };
-    const timer = clock.setTimer(ms, () => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    });
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**
