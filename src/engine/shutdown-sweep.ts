@@ -36,6 +36,10 @@ const SWEEP_BACKOFF = { baseMs: SWEEP_PAUSE_FIRST_MS, factor: 2, maxMs: SWEEP_PA
  *   refused key (exit 3) should not wait out the budget for nothing. When the first read is refused
  *   because the key itself is (401, a banned wallet), there is no round at all: every cancel would be
  *   refused too, and step 1 has already tried them all.
+ * A cancel refused for a scope the key lacks (403 `api_key_scope_missing`: orders:write, in step 1
+ * or a round; OrderQueue.cancelsRefused) ends the rounds: every cancel with this key is refused too,
+ * so another round would only spend the budget (with a read-only key, the stop took the whole 8 s of
+ * the default budget to exit 3). What the read lists is the count ({@link refusedCancels}).
  * A round after a failed read whose cancel-all succeeded, with no order left that the engine believes
  * live, ends the sweep with 0 too (the wallet-wide cancel-all removed whatever the read would list).
  * @returns what the last read made after the last cancel round lists; when there is none (the
@@ -54,6 +58,8 @@ export async function sweepOpenOrders(
   let listed = typeof first === "string" ? undefined : first;
   let paused = true; // no pause before the first round
   while (listed === undefined || listed.length > 0) {
+    if (core.queue.cancelsRefused !== undefined)
+      return refusedCancels(core, listed, first === "refused", limit, pauses);
     // Orders listed again at once after a round (the read did not need a retry): pause before the
     // next round, so that a refusal that comes back at once does not spin.
     if (!paused) await limit.pause(pauses.next());
@@ -67,6 +73,29 @@ export async function sweepOpenOrders(
     paused = read.attempts > 1;
   }
   return { openOrders: 0 };
+}
+
+/**
+ * The count once the key was refused cancels for their scope: what `listed` (the last read, made
+ * after the last cancels) lists; with none, the read is tried again (retried after a failure, until
+ * the deadline) unless it was refused, and without an answer the orders the engine believes live.
+ */
+async function refusedCancels(
+  core: EngineCore,
+  listed: readonly Order[] | undefined,
+  readRefused: boolean,
+  limit: Deadline,
+  pauses: { next(): number },
+): Promise<StopCount> {
+  core.log.warn(
+    { code: core.queue.cancelsRefused?.code, listed: listed?.length },
+    "shutdown: the API key may not cancel (a cancel was refused for its scope): no further cancel round",
+  );
+  if (listed !== undefined) return { openOrders: listed.length };
+  if (readRefused) return unconfirmed(core, "read_refused");
+  const read = await readRetrying(core, limit, pauses);
+  if (read.listed === undefined) return unconfirmed(core, limit.passed ? "deadline" : "read_refused");
+  return { openOrders: read.listed.length };
 }
 
 /**

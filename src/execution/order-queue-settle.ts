@@ -1,4 +1,5 @@
 import type { ExchangeError } from "../exchange/exchange-error.js";
+import { scopeMissing } from "../exchange/scope-refusal.js";
 import type { CancelAllResult } from "../exchange/types.js";
 import type { CancelIntent } from "./intents.js";
 import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
@@ -19,6 +20,12 @@ export interface SettleTarget {
   cancelAllAvailable: boolean;
   /** The queue is closing (the stop): see settleCancel. */
   readonly closed: boolean;
+  /**
+   * The first cancel or cancel-all answered 403 `api_key_scope_missing`: the key lacks orders:write,
+   * which every cancel needs (spec, Authentication step 5: scopes are the key's), so none can succeed
+   * with it. Once closed, the queue sends no more cancels (OrderQueue.cancelsRefused).
+   */
+  cancelsRefused: ExchangeError | undefined;
   readonly maxCancelAttempts: number;
   report(r: QueueReport): void;
   dropPlace(item: DroppedPlace, reason: PlaceDropReason): void;
@@ -108,6 +115,7 @@ export function settleCancel(
     for (const intent of item.intents) q.report({ kind: "cancel", intent, outcome: done });
     return;
   }
+  if (scopeMissing(res.error)) q.cancelsRefused ??= res.error;
   // One request: the duplicates riding along share its failure but do not count it again.
   item.intents.forEach((intent, i) => {
     q.report({ kind: "cancel", intent, outcome: failure(res.error, i === 0) });
@@ -153,6 +161,7 @@ export function settleCancelAll(
     return;
   }
   const { error } = res;
+  if (scopeMissing(error)) q.cancelsRefused ??= error;
   // Before any report: what the engine enqueues on them must already go singly.
   if (sent) q.pauseSubstitution(item.marketId ?? "*");
   // One request however many cancel-alls it absorbed (the kill switch's), none when never sent.
@@ -179,6 +188,16 @@ export function settleCancelAll(
     c.attempts = 0;
     q.requeueCancel(c);
   }
+}
+
+/**
+ * A queued cancel failed without a request (the key refused cancels for their scope:
+ * SettleTarget.cancelsRefused): each intent it carries reported failed with that refusal, none
+ * counted as a request error (no request was sent).
+ */
+export function failCancelUnsent(q: SettleTarget, item: QueuedCancel, error: ExchangeError): void {
+  for (const intent of item.intents)
+    q.report({ kind: "cancel", intent, outcome: failedRequest(error, false) });
 }
 
 /** The outcome of a request that did not succeed; `requestError` marks the report that counts it. */

@@ -37,6 +37,8 @@ export class QueueState implements SettleTarget {
   cancelAllAvailable: boolean;
   /** No more placements are sent (the queue is closing). */
   closed = false;
+  /** The first cancel or cancel-all refused for a scope the key lacks: see SettleTarget.cancelsRefused. */
+  cancelsRefused: ExchangeError | undefined;
   readonly stats: QueueStats = {
     sent: { place: 0, cancel: 0, cancel_all: 0 },
     rateLimited: 0,

@@ -5,7 +5,7 @@ import type { Intent } from "./intents.js";
 import { substituteCancelAlls } from "./order-queue-cancel-all.js";
 import type { QueuedPlace } from "./order-queue-lanes.js";
 import { isRateLimited, QueueSender } from "./order-queue-send.js";
-import { settleCancel, settleCancelAll, settlePlace } from "./order-queue-settle.js";
+import { failCancelUnsent, settleCancel, settleCancelAll, settlePlace } from "./order-queue-settle.js";
 import { QueueState } from "./order-queue-state.js";
 import {
   DEFAULT_CANCEL_SLOTS,
@@ -108,6 +108,17 @@ export class OrderQueue {
   }
 
   /**
+   * The first cancel or cancel-all the exchange refused for a scope the key lacks (403
+   * `api_key_scope_missing`: orders:write), undefined while none was. Every other cancel with this
+   * key would be refused too: once closed, the queue fails its queued cancels and cancel-alls with
+   * this refusal, unsent, so that close() resolves at once instead of spending the stop's budget at
+   * the cancel rate on requests that cannot succeed.
+   */
+  get cancelsRefused(): ExchangeError | undefined {
+    return this.#s.cancelsRefused;
+  }
+
+  /**
    * Stops sending placements (queued ones are dropped as `closed`, later ones likewise) and resolves
    * once every queued cancel and cancel-all has been answered. On shutdown, enqueue the kill switch first.
    */
@@ -151,6 +162,7 @@ export class OrderQueue {
     const { budget } = this.#o;
     const now = this.#o.clock.now();
     if (!s.cancelAllAvailable && s.cancelAlls.length > 0) this.#failCancelAlls();
+    if (s.closed && s.cancelsRefused !== undefined) this.#failRefusedCancels(s.cancelsRefused);
     // Once closed (shutdown), a single cancel is the stop's fallback for a cancel-all that did not
     // succeed: folding it back into a cancel-all would repeat what just failed.
     if (this.#o.restingOrders !== undefined && !s.closed) {
@@ -265,6 +277,23 @@ export class OrderQueue {
       this.#pump();
     });
     this.#timer = { id, at };
+  }
+
+  /**
+   * The key refused cancels for their scope and the queue is closing: every queued cancel-all fails
+   * with that refusal (giving its covered cancels back), then every queued cancel, none sent. While
+   * the engine runs they are not failed so: a requote would queue them again at once (the daemon
+   * stops on the refusal anyway, DaemonRun.unauthorized).
+   */
+  #failRefusedCancels(error: ExchangeError): void {
+    const s = this.#s;
+    const alls = s.cancelAlls;
+    s.cancelAlls = [];
+    for (const item of alls) settleCancelAll(s, item, { ok: false, error }, false);
+    for (let c = s.cancels.first(); c !== undefined; c = s.cancels.first()) {
+      s.cancels.remove(c);
+      failCancelUnsent(s, c, error);
+    }
   }
 
   /** With cancel-all off (a 501, or configured so), queued cancel-alls fail and give back their cancels. */

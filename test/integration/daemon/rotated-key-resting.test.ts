@@ -36,7 +36,8 @@ describe("mm run with a rotated key without orders:write, an earlier run's order
     expect(readOnly?.scopes).not.toContain("orders:write");
     const config = daemonConfig(mock, [ARG.slug], {
       MM_API_KEY: readOnly?.key ?? "",
-      // The refused cancels are retried until the stop's budget ends: keep it short.
+      // Short, so that a stop retrying refused cancels again would not hold the suite for long
+      // (scope-refused-stop-prompt.test.ts measures the stop with the default budget).
       MM_SHUTDOWN_TIMEOUT_MS: "2000",
     });
     const { code, stderr } = await supervisedRun(config);
