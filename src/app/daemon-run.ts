@@ -199,8 +199,9 @@ export class DaemonRun {
  * A refused key's outcome (`fixed`) with what its stop left resting: the engine's count (the
  * exchange's open-orders list, or its belief) and, when only believed, the journal's orders of
  * earlier runs that may rest too: those restored at the start, less those journaled closed since
- * (found gone after the start-up reconcile) and those the engine holds (adopted, or seen to end: its
- * own count has them). Unchanged when mm knows of none; undefined for an ordinary stop.
+ * (found gone after the start-up reconcile) and those the engine holds or held (adopted, or seen to
+ * end, pruned since included: its own count has them). Unchanged when mm knows of none; undefined
+ * for an ordinary stop.
  */
 async function withResting(
   fixed: DaemonOutcome | undefined,

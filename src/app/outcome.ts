@@ -39,7 +39,8 @@ export interface RestingOrders {
   /**
    * With a believed count: the orders earlier runs left that the journal lists as possibly resting
    * (none when no journal is kept), less those journaled closed since the start and those the engine
-   * holds (adopted at start: among `open`), so none is counted twice.
+   * holds or held (adopted at start: among `open` while live, not resting once ended, even when
+   * pruned since), so none is counted twice.
    */
   readonly journaled: number;
 }

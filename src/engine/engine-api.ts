@@ -62,9 +62,9 @@ export interface StopCount {
   /** Set when the count is not the exchange's word but the engine's belief (no read answered). */
   readonly believed?: true;
   /**
-   * With `believed`: the earlier runs' orders (the restore's) the engine holds, live or ended, by
-   * exchange id (absent when none): adopted, or seen to end, they are the engine's to count, not the
-   * journal's.
+   * With `believed`: the earlier runs' orders (the restore's) the engine holds or held, live or
+   * ended (pruned since included: RestoredFees.held), by exchange id (absent when none): adopted, or
+   * seen to end, they are the engine's to count, not the journal's.
    */
   readonly held?: ReadonlySet<string>;
 }

@@ -265,6 +265,9 @@ export async function reconcileOnce(
   }
   // Orders that never reached the exchange go after the grace an unknown placement gets (elapsed
   // time since they last changed, where the store has a monotonic clock: see OrderStore.prune).
+  // An earlier run's order adopted and ended since is remembered before the prune forgets it: the
+  // stop's count of what may rest takes the engine's word for it, not the journal's (StopCount.held).
+  core.restored.held(core.store);
   core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs, now);
   // Every later backfill pages trades back to at least this instant, so every fill stamped before it
   // has been applied: inventory can fold those into its totals and forget them (inventory.ts).

@@ -209,9 +209,9 @@ function unconfirmed(core: EngineCore, why: "key_refused" | "deadline" | "read_r
     { believedOpen: n, why },
     "shutdown: the exchange's open orders could not be read: the count is the orders mm believes live",
   );
-  // Only earlier runs' orders are the journal's to count too (DaemonRun's exit-3 line).
-  const held = new Set<string>();
-  for (const id of core.restored.orders().keys()) if (core.store.byOrderId(id) !== undefined) held.add(id);
+  // Only earlier runs' orders are the journal's to count too (DaemonRun's exit-3 line); those the
+  // engine held, even ended and pruned since, are not.
+  const held = new Set(core.restored.held(core.store));
   return held.size === 0 ? { openOrders: n, believed: true } : { openOrders: n, believed: true, held };
 }
 

@@ -119,6 +119,8 @@ export class RestoredFees {
   /** Orders (orderId → clientOrderId, tokenId) added at start by addOrders. */
   readonly #added = new Map<string, { readonly clientOrderId: string; readonly tokenId: string }>();
   readonly #traded: (tokenId: string) => boolean;
+  /** Restored orders the store has held (see held()). */
+  readonly #held = new Set<string>();
   #searching: boolean;
 
   /**
@@ -172,6 +174,21 @@ export class RestoredFees {
   orders(): ReadonlyMap<string, string> {
     if (this.#added.size === 0) return this.#orders;
     return new Map([...this.#orders, ...[...this.#added].map(([id, a]) => [id, a.clientOrderId] as const)]);
+  }
+
+  /**
+   * The restored orders (orders()) the engine's order store holds now or held at an earlier call
+   * (adopted at start, live or ended since), by exchange id. Called before the store forgets ended
+   * orders (OrderStore.prune) as well as when read, so that one adopted, ended and pruned stays
+   * known as this run's: the stop's count must not take it again for one the journal says may rest
+   * (StopCount.held). Bounded by the restore's orders.
+   * @example const held = restored.held(store); // before store.prune(…), and at the stop
+   */
+  held(store: { byOrderId(orderId: string): unknown }): ReadonlySet<string> {
+    for (const id of this.orders().keys()) {
+      if (!this.#held.has(id) && store.byOrderId(id) !== undefined) this.#held.add(id);
+    }
+    return this.#held;
   }
 
   /**
