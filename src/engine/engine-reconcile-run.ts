@@ -1,12 +1,11 @@
 import { monotonicNow } from "../core/clock.js";
-import { TradePagingOrder } from "../exchange/assumptions.js";
-import type { TradeRecord } from "../exchange/types.js";
 import { UnsureSearches } from "../execution/history-search.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
 import { checkPositions, type PositionDrift } from "../execution/reconcile-positions.js";
 import { type ReconcileSource, runReconcile } from "../execution/reconcile-run.js";
 import { missedSearchPages } from "../execution/restored-fees.js";
 import { SearchFailureStreaks } from "../execution/search-failures.js";
+import { TradeResume } from "../execution/trade-resume.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
@@ -15,6 +14,7 @@ import type { DriftRecordGate } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
 import { warnTradesCapped, warnUnsure } from "./reconcile-warnings.js";
 import { resolveUnanswered } from "./resolve-unanswered.js";
+import { orderFillsOf, sessionTrades } from "./session-trades.js";
 
 /** What one reconcile carries over to the next. */
 export interface ReconcileMemory {
@@ -54,6 +54,8 @@ export interface ReconcileMemory {
   failing?: SearchFailureStreaks;
   /** Set once the earlier runs' unanswered placements were looked up (resolveUnanswered). */
   unansweredDone?: boolean;
+  /** Where the next trade paging starts, on a history served oldest first (TradeResume); made by the first run. */
+  trades?: TradeResume;
 }
 
 /**
@@ -72,6 +74,10 @@ export interface ReconcileMemory {
  *   trade goes to the listener alone (`restored_fill`, for the journal). This search pages up to
  *   missedSearchPages (rateLimitPerMin); any paging that reaches its bound before its cut-off is warned about
  *   and flagged in the summary (`tradePagesCapped`);
+ * - a trade history served oldest first: each paging starts where the last one left it (TradeResume,
+ *   in `memory.trades`): read on from a capped paging's cursor (its cut-off kept, the inventory's
+ *   compaction held at its reach, the restored orders' search and fee wait held until the end), else
+ *   at the last page before the cut-off; a kept cursor the exchange refuses is dropped (warn);
  * - fees the trade records now carry (set after settlement, usually on fills the stream delivered)
  *   → the tokens' PnL and exposure refreshed, the kill switch fed, the tokens requoted (afterFees);
  * - positions: absolute local (baseline + inventory) against GET /api/me/positions for the engine's
@@ -103,7 +109,10 @@ export async function reconcileOnce(
   // This one (the last run's) serves the history search; the run's own instant waits for its read.
   const priorOffsetMs = memory.clockOffsetMs ?? sessionStartMs - started;
   const last = memory.tradesReadAtMs ?? memory.lastOkAtMs ?? sessionStartMs;
-  const tradesSince = Math.max(sessionStartMs, last - options.tradeLookbackMs);
+  // A history served oldest first being caught up keeps the cut-off it began with (TradeResume).
+  memory.trades ??= new TradeResume();
+  const resume = memory.trades;
+  const tradesSince = resume.sinceMs(Math.max(sessionStartMs, last - options.tradeLookbackMs));
   // Placements of earlier runs with no definite answer: found by clientOrderId, they join the restored
   // orders before the search below (their fills made while mm was down).
   if (reason === "startup" && memory.unansweredDone !== true) {
@@ -125,11 +134,22 @@ export async function reconcileOnce(
     reason === "startup"
       ? withOrderFills(recognising(core.exchange, restored.orders()), core.exchange)
       : core.exchange;
+  const paging = resume.begin(pageBackTo, tradesSince);
+  const refused = (cursor: string, error: unknown) =>
+    core.log.warn(
+      { cursor, err: error instanceof Error ? error.message : String(error) },
+      "trade history: the exchange refused the cursor kept from the last reconcile; read from the start",
+    );
   const report = await runReconcile(
-    sessionTrades(source, tradesSince, {
-      pageBackToMs: pageBackTo,
-      keep: (t) => restored.awaits(t.id, t.orderId) || restored.searches(t.orderId),
-    }),
+    sessionTrades(
+      source,
+      tradesSince,
+      {
+        pageBackToMs: pageBackTo,
+        keep: (t) => restored.awaits(t.id, t.orderId) || restored.searches(t.orderId),
+      },
+      { paging, refused },
+    ),
     {
       orders: core.store,
       inventory: core.inventory,
@@ -162,12 +182,17 @@ export async function reconcileOnce(
   if (memory.lastOkAtMs !== undefined && memory.lastOkMonoMs !== undefined) {
     memory.tradesReadAtMs = memory.lastOkAtMs + (startedMono - memory.lastOkMonoMs);
   }
-  if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped);
+  // Its trades applied: the next paging starts where this one leaves it (a history served oldest first).
+  const wasCatchingUp = resume.catchingUp;
+  paging.commit(report.tradesCapped !== undefined);
+  if (report.tradesCapped !== undefined) warnTradesCapped(core, reason, report.tradesCapped, paging.readOn);
+  else if (wasCatchingUp)
+    core.log.info({ reason }, "trade history (served oldest first): read on to its end");
   warnUnsure(core, report, memory.failing);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
-  // reach it either).
-  restored.endSearch();
+  // reach it either). A history served oldest first being caught up has not reached them yet.
+  if (!resume.catchingUp) restored.endSearch();
   for (const u of report.updates) {
     const t = core.store.get(u.clientOrderId)?.tokenId;
     if (t !== undefined) core.requote(t);
@@ -206,7 +231,8 @@ export async function reconcileOnce(
   // one of them at or below the offset in force at `started`, so the smaller errs early.
   const offsetMs = Math.min(priorOffsetMs, sample ?? priorOffsetMs);
   const startedX = started + offsetMs;
-  expireRestoredFees(core, startedX);
+  // Not while catching up: their trades may not have been read yet.
+  if (!resume.catchingUp) expireRestoredFees(core, startedX);
   // A correction sets the size as of the positions' own instant: fills stamped before it are in the
   // exchange's figure (folded in before the correction), later ones add on top. Our clock would
   // misplace it by the skew, counting fills twice (behind) or losing them (ahead).
@@ -271,7 +297,9 @@ export async function reconcileOnce(
   core.store.prune(now - options.pruneAfterMs, now - options.unknownGraceMs, now);
   // Every later backfill pages trades back to at least this instant, so every fill stamped before it
   // has been applied: inventory can fold those into its totals and forget them (inventory.ts).
-  core.inventory.compact(Math.max(sessionStartMs, startedX - options.tradeLookbackMs));
+  // A history served oldest first being caught up has its unread trades at or after its reach.
+  const floor = Math.max(sessionStartMs, startedX - options.tradeLookbackMs);
+  core.inventory.compact(Math.min(floor, resume.reachMs ?? floor));
   memory.lastOkAtMs = startedX;
   memory.lastOkMonoMs = startedMono;
   memory.tradesReadAtMs = undefined;
@@ -331,56 +359,9 @@ function expireRestoredFees(core: EngineCore, started: number): void {
   );
 }
 
-/** Older trades the backfill still needs (restored fills whose fee is awaited), and how far back. */
-export interface OlderTrades {
-  /** Paging goes on until a page reaches this instant (≤ sinceMs). */
-  readonly pageBackToMs: number;
-  /** An older trade kept for the backfill. */
-  readonly keep: (t: TradeRecord) => boolean;
-}
-
-/**
- * The exchange as runReconcile reads it, with the trade history cut at `sinceMs`: older trades are
- * dropped (except those `older.keep` asks for) and paging stops at the first page that reaches
- * `older.pageBackToMs`, by default `sinceMs`, if the paging runs newest first (TradePagingOrder:
- * the spec shows no order; a paging running oldest first follows its cursors). A paging starts at
- * the read without a cursor.
- */
-export function sessionTrades(
-  source: ReconcileSource,
-  sinceMs: number,
-  older?: OlderTrades,
-): ReconcileSource {
-  const horizon = older === undefined ? sinceMs : Math.min(sinceMs, older.pageBackToMs);
-  let order = new TradePagingOrder();
-  return {
-    openOrders: () => source.openOrders(),
-    order: (id) => source.order(id),
-    ordersByClientId: (ids, window, resume) => source.ordersByClientId(ids, window, resume),
-    ...orderFillsOf(source),
-    trades: async (opts) => {
-      if (opts.cursor === undefined) order = new TradePagingOrder();
-      const page = await source.trades(opts);
-      // An unreadable createdAt is kept: the backfill reports it as invalid rather than losing it here.
-      const keep = page.trades.filter((t) => !(Date.parse(t.createdAt) < sinceMs) || older?.keep(t) === true);
-      const stamps = page.trades.map((t) => Date.parse(t.createdAt));
-      // Only a paging running newest first has nothing newer behind the page (TradePagingOrder).
-      const newestFirst = order.newestFirst(stamps);
-      const reached = newestFirst && stamps.some((ms) => ms < horizon);
-      return { trades: keep, nextCursor: reached ? null : page.nextCursor };
-    },
-  };
-}
-
 /** `source` with the orders' fills read through `from` (a wrapper that does not pass them on). */
 function withOrderFills(source: ReconcileSource, from: ReconcileSource): ReconcileSource {
   return source === from ? source : { ...source, ...orderFillsOf(from) };
-}
-
-/** The optional orderFills read of `source`, as a spreadable part (absent when it has none). */
-function orderFillsOf(source: ReconcileSource): Pick<ReconcileSource, "orderFills"> {
-  const read = source.orderFills;
-  return read === undefined ? {} : { orderFills: (id: string) => read.call(source, id) };
 }
 
 function driftFields(d: PositionDrift): Record<string, string> {

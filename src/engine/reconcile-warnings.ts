@@ -7,22 +7,31 @@ import type { ReconcileReason } from "./engine-events.js";
 // The warnings a reconcile's report calls for (reconcileOnce, engine-reconcile-run.ts).
 
 /**
- * A reconcile's trade paging reached its page bound before its cut-off: fills stamped before the
- * last page read were not looked at. Positions stay right (the drift check follows the exchange's),
- * but such a fill is in neither PnL nor the journal; at start, a fill made while mm was down of the
- * restored orders stays in the baseline. Said at warn, with what was being searched.
+ * A reconcile's trade paging reached its page bound before its cut-off. Served newest first: fills
+ * stamped before the last page read were not looked at. Positions stay right (the drift check
+ * follows the exchange's), but such a fill is in neither PnL nor the journal; at start, a fill made
+ * while mm was down of the restored orders stays in the baseline. Said at warn, with what was being
+ * searched. Served oldest first, the newer trades are read on by the next reconciles from where it
+ * stopped (TradeResume): said at warn when a paging from a kept start is cut short, at debug for
+ * each further reconcile reading on (`readOn`).
  */
-export function warnTradesCapped(core: EngineCore, reason: ReconcileReason, capped: TradesCapped): void {
-  core.log.warn(
-    {
-      reason,
-      pages: capped.pages,
-      cutoff: capped.sinceMs === undefined ? undefined : new Date(capped.sinceMs).toISOString(),
-      restoredOrders: core.restored.searching,
-      feesAwaited: core.restored.awaiting,
-    },
-    "trade history: paging stopped at its page bound before its cut-off; the fills beyond it (the older ones, those made while mm was down among them; the newer ones if the history is served oldest first) were not backfilled",
-  );
+export function warnTradesCapped(
+  core: EngineCore,
+  reason: ReconcileReason,
+  capped: TradesCapped,
+  readOn = false,
+): void {
+  const fields = {
+    reason,
+    pages: capped.pages,
+    cutoff: capped.sinceMs === undefined ? undefined : new Date(capped.sinceMs).toISOString(),
+    restoredOrders: core.restored.searching,
+    feesAwaited: core.restored.awaiting,
+  };
+  const msg =
+    "trade history: paging stopped at its page bound before its cut-off; the fills beyond it (the older ones, those made while mm was down among them; if the history is served oldest first, the newer ones, read on by the next reconciles) were not backfilled yet";
+  if (readOn) core.log.debug(fields, msg);
+  else core.log.warn(fields, msg);
 }
 
 /**

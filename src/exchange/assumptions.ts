@@ -164,7 +164,8 @@ export interface TradeListPage {
  * it only when the paging visibly runs newest first (the pages behind are older still): the page's
  * last readable createdAt is earlier than the paging's first. A paging running oldest first, or whose
  * order cannot be told yet (one trade so far, one instant), goes on: its cursor is followed, within
- * the caller's page bound, or this session's trades behind a first page of old ones were never read.
+ * the caller's page bound, or this session's trades behind a first page of old ones were never read
+ * (and, seen running oldest first, the next paging reads on from where it stopped: TradeResume).
  * One instance per paging (from its first page on).
  * @example
  * const order = new TradePagingOrder();
@@ -173,13 +174,20 @@ export interface TradeListPage {
  */
 export class TradePagingOrder {
   #first: number | undefined;
+  #last: number | undefined;
 
   /** Takes the next page's createdAt stamps (epoch ms, in the page's order; NaN, unreadable, is passed over). */
   newestFirst(createdAtMs: readonly number[]): boolean {
     const readable = createdAtMs.filter((ms) => !Number.isNaN(ms));
     this.#first ??= readable[0];
     const last = readable[readable.length - 1];
+    this.#last = last ?? this.#last;
     return this.#first !== undefined && last !== undefined && last < this.#first;
+  }
+
+  /** True once the pages taken so far visibly run oldest first: the last readable stamp later than the first. */
+  get oldestFirst(): boolean {
+    return this.#first !== undefined && this.#last !== undefined && this.#last > this.#first;
   }
 }
 

@@ -53,6 +53,27 @@ function busyHistory(h: Harness, pages: number, at: number, known = true): { rea
   return { reads: () => reads };
 }
 
+/**
+ * The same history served oldest first (one trade a page): `pages` trades of other orders, all after
+ * the restored order's placement and before the restart, the restored order's fill on page `at`.
+ */
+function busyHistoryOldestFirst(h: Harness, pages: number, at: number): { reads: () => number } {
+  let reads = 0;
+  const rows = Array.from({ length: pages }, (_, i) =>
+    i === at
+      ? trade("t-missed", RESTORED, T0 - 1_800_000 + i * 1_000)
+      : trade(`t-other-${i}`, `o-other-${i}`, T0 - 1_800_000 + i * 1_000),
+  );
+  h.exchange.trades = async (opts) => {
+    reads++;
+    const i = opts.cursor === undefined ? 0 : Number(opts.cursor);
+    return { trades: rows.slice(i, i + 1), nextCursor: i + 1 < rows.length ? String(i + 1) : null };
+  };
+  const order = h.exchange.order.bind(h.exchange);
+  h.exchange.order = async (id) => (id === RESTORED ? restoredOrder : order(id));
+  return { reads: () => reads };
+}
+
 function restarted(orderTokens?: ReadonlyMap<string, string>): Harness {
   const restore = {
     accounts: new Map([[YES, EMPTY_ACCOUNT]]),
@@ -99,6 +120,26 @@ describe("start-up search for fills made while mm was down, on a busy wallet", (
     // The search is over (a second start-up's worth of pages at every reconcile would not find more).
     await h.engine.reconcileNow();
     expect(history.reads()).toBeLessThan(MISSED_SEARCH_MAX_PAGES + 5);
+  });
+});
+
+describe("start-up search for fills made while mm was down, on a history served oldest first", () => {
+  it("goes on past the start-up reconcile's bound: the next reconciles read on until they reach it", async () => {
+    const h = restarted();
+    const history = busyHistoryOldestFirst(h, MISSED_SEARCH_MAX_PAGES + 20, MISSED_SEARCH_MAX_PAGES + 10);
+    await h.engine.start();
+    await h.run(1_000);
+    expect(history.reads()).toBe(MISSED_SEARCH_MAX_PAGES);
+    expect(h.eventsOf("fill")).toEqual([]);
+    // Read on from page 500, not from the history's start: the restored order's fill is found,
+    // into the restored account (made while mm was down), as the start-up search would have.
+    await h.engine.reconcileNow();
+    expect(history.reads()).toBe(MISSED_SEARCH_MAX_PAGES + 20);
+    expect(h.eventsOf("fill").map((e) => [e.fill.tradeId, e.fill.clientOrderId, e.source])).toEqual([
+      ["t-missed", CID, "backfill"],
+    ]);
+    expect(h.engine.account(YES).sizeMicro).toBe(3_000_000n);
+    expect(h.eventsOf("reconcile").at(-1)?.summary.tradePagesCapped).toBe(false);
   });
 });
 

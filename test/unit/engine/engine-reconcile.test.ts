@@ -3,7 +3,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import { TIMED_OUT, untilDeadline } from "../../../src/engine/deadline.js";
 import type { ReconcileReason } from "../../../src/engine/engine-events.js";
 import { type ReconcileFailure, ReconcileScheduler } from "../../../src/engine/engine-reconcile.js";
-import { sessionTrades } from "../../../src/engine/engine-reconcile-run.js";
+import { sessionTrades } from "../../../src/engine/session-trades.js";
 import type { TradeRecord } from "../../../src/exchange/types.js";
 import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
 import { settle } from "./support/harness.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sessionTrades } from "../../../src/engine/engine-reconcile-run.js";
+import { sessionTrades } from "../../../src/engine/session-trades.js";
 import type { TradeRecord } from "../../../src/exchange/types.js";
 import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
 
