@@ -28,6 +28,16 @@ export interface ReconcileSummary {
   readonly adopted: number;
   /** Unknown orders still unresolved. */
   readonly pending: number;
+  /**
+   * Orders with an orderId whose state the run could not settle (their lookup failed, or a cancel
+   * still in doubt), followed up like `pending`. Absent in summaries made before it existed: 0.
+   */
+  readonly inDoubt?: number;
+  /**
+   * Of `pending` and `inDoubt`, those left so because their read (history search, lookup) failed.
+   * Absent in summaries made before it existed: 0.
+   */
+  readonly unread?: number;
   /** Fills that were missing and were backfilled from /api/me/trades. */
   readonly backfilled: number;
   /**

@@ -10,9 +10,10 @@ import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason, ReconcileSummary } from "./engine-events.js";
 import { afterFees, afterFill, grossMark, requoteExposed } from "./engine-fills.js";
 import { readPositionsAt } from "./engine-positions.js";
+import type { ReconcileOutcome } from "./engine-reconcile.js";
 import type { DriftRecordGate } from "./market-record-read.js";
 import { recognisedCount, recognising } from "./recognise.js";
-import { warnTradesCapped, warnUnsure } from "./reconcile-warnings.js";
+import { warnLookups, warnTradesCapped, warnUnsure } from "./reconcile-warnings.js";
 import { resolveUnanswered } from "./resolve-unanswered.js";
 import { orderFillsOf, sessionTrades } from "./session-trades.js";
 
@@ -52,6 +53,8 @@ export interface ReconcileMemory {
   clockOffsetMs?: number;
   /** Failures in a row of each unresolved placement's history search (warnUnsure); made by the first run. */
   failing?: SearchFailureStreaks;
+  /** Orders (clientOrderIds) whose lookup failed at the last run, warned of (warnLookups). */
+  lookupsFailing?: ReadonlySet<string>;
   /** Set once the earlier runs' unanswered placements were looked up (resolveUnanswered). */
   unansweredDone?: boolean;
   /** Where the next trade paging starts, on a history served oldest first (TradeResume); made by the first run. */
@@ -88,8 +91,9 @@ export interface ReconcileMemory {
  *   tokens whose inventory limits moved are requoted;
  * - terminal orders older than pruneAfterMs are forgotten, and inventory compacts the fills stamped
  *   before the next run's trade cut-off (no backfill can bring them again).
- * `counted` hears the unresolved unknown orders' count as soon as the run has it (before its trade and
- * positions reads), so a run that fails later is still followed up as one that left them pending.
+ * `counted` hears the orders left in doubt (unresolved unknown placements, orders whose lookup failed)
+ * as soon as the run has them (before its trade and positions reads), so a run that fails later is
+ * still followed up as one that left them pending.
  */
 export async function reconcileOnce(
   core: EngineCore,
@@ -97,7 +101,7 @@ export async function reconcileOnce(
   reason: ReconcileReason,
   sessionStartMs: number,
   adopt: boolean,
-  counted?: (pending: number) => void,
+  counted?: (left: ReconcileOutcome) => void,
 ): Promise<ReconcileSummary> {
   const { clock, tokens, positions, options } = core;
   const started = clock.now();
@@ -172,9 +176,9 @@ export async function reconcileOnce(
       unsureRepeat: { everyMs: options.reconcileIntervalMs, atMs: monotonicNow(clock) },
       // Once the store holds them, before any later read (in the run or after it) can fail the run.
       onAnswered: (placements) => core.emit({ type: "placements_answered", atMs: clock.now(), placements }),
-      // Before the trades and positions are read: a run failing there still has its unresolved
-      // placements followed up after retryMs, not at the failure backoff's pace.
-      ...(counted === undefined ? {} : { onPending: counted }),
+      // Before the trades and positions are read: a run failing there still has its orders in doubt
+      // (unresolved placements, failed lookups) followed up soon, not at the failure backoff's pace.
+      ...(counted === undefined ? {} : { onPending: (pending, unread) => counted({ pending, unread }) }),
     },
   );
   // Every trade back to the cut-off is applied (runReconcile reads them all before applying any):
@@ -189,6 +193,7 @@ export async function reconcileOnce(
   else if (wasCatchingUp)
     core.log.info({ reason }, "trade history (served oldest first): read on to its end");
   warnUnsure(core, report, memory.failing);
+  memory.lookupsFailing = warnLookups(core, report.lookupFailures, memory.lookupsFailing);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
   // reach it either). A history served oldest first being caught up has not reached them yet.
@@ -311,6 +316,8 @@ export async function reconcileOnce(
     orphans: report.orphans.length,
     adopted: report.adopted,
     pending: report.pending,
+    inDoubt: report.inDoubt,
+    unread: report.unread,
     backfilled: report.backfill.applied.length,
     tradePagesCapped: report.tradesCapped !== undefined,
     searchFailures: report.searchFailures.length,

@@ -8,9 +8,10 @@ export interface ReconcileTiming {
   /** Triggers within this delay are served by one run. */
   readonly debounceMs: number;
   /**
-   * A run that left unknown orders unresolved is followed by another after this delay, and so is the
-   * first failed run of a streak; each further failure in a row doubles it, up to intervalMs
-   * (failedRetryMs). A failed run that had already counted unresolved orders keeps this delay.
+   * A run that left orders in doubt (unknown placements, cancels or orders whose state the run could
+   * not settle) is followed by another after this delay, and so is the first failed run of a streak;
+   * each further failure in a row doubles it, up to intervalMs (failedRetryMs). A failed run that had
+   * already counted orders in doubt keeps this delay.
    */
   readonly retryMs: number;
 }
@@ -36,25 +37,29 @@ export function failedRetryMs(timing: ReconcileTiming, failures: number): number
   return Math.min(ms, Math.max(timing.retryMs, timing.intervalMs));
 }
 
-/** What a run tells the scheduler: how many unknown orders are still unresolved. */
+/**
+ * What a run tells the scheduler: how many orders it left in doubt (unknown placements, and orders
+ * whose state it could not settle: a cancel answered ambiguously whose lookup failed), and how many of
+ * them were left so because their read failed (0 when absent).
+ */
 export interface ReconcileOutcome {
   readonly pending: number;
+  readonly unread?: number;
 }
 
 /**
- * One reconcile run. `counted` may be called (before the run settles) with its count of unresolved
- * unknown orders: should the run then fail, they keep their retryMs follow-up.
+ * One reconcile run. `counted` may be called (before the run settles) with its orders in doubt: should
+ * the run then fail, they keep their retryMs follow-up.
  */
 export type ReconcileRun = (
   reason: ReconcileReason,
-  counted: (pending: number) => void,
+  counted: (left: ReconcileOutcome) => void,
 ) => Promise<ReconcileOutcome>;
 
 /**
  * Schedules REST reconciles on the Clock: periodically, on demand (`soon`, debounced: an ambiguous
- * burst or a reconnect costs one run), and as a follow-up while unknown orders stay unresolved (after
- * retryMs, also when the run then failed) or runs fail (backing off: failedRetryMs, reset by a run
- * that succeeds). A trigger is never held back by the backoff: it brings the next run forward to its
+ * burst or a reconnect costs one run), and as a follow-up while orders stay in doubt (after retryMs,
+ * also when the run then failed) or runs fail (backing off: failedRetryMs, reset by a run that succeeds). A trigger is never held back by the backoff: it brings the next run forward to its
  * debounce (timers compared on the monotonic clock, so a wall-clock step does not move them). Runs never
  * overlap: a trigger during a run asks for exactly one more run after it.
  * No ambient timers: in a backtest the SimClock decides when each run happens.
@@ -133,17 +138,19 @@ export class ReconcileScheduler {
     while (reason !== undefined && !this.#stopped) {
       this.#again = undefined;
       let followUpMs: number | undefined;
-      let counted = 0;
+      let counted: ReconcileOutcome | undefined;
       try {
-        const pending = (await this.#run(reason, (n) => (counted = n))).pending;
+        const left = await this.#run(reason, (n) => (counted = n));
         this.#failures = 0;
-        if (pending > 0) followUpMs = this.#timing.retryMs;
+        followUpMs = this.#pendingFollowUp(left);
       } catch (err) {
         this.#failures++;
         followUpMs = failedRetryMs(this.#timing, this.#failures);
-        // A lasting failure at a later read (positions refused) must not hold an unresolved placement
-        // (its level blocked for new quotes) until the backed-off run.
-        if (counted > 0) followUpMs = Math.min(followUpMs, this.#timing.retryMs);
+        // A lasting failure at a later read (positions refused) must not hold an order in doubt (an
+        // unresolved placement's level blocked for new quotes, a cancel that may not have happened)
+        // until the backed-off run.
+        const pending = counted === undefined ? undefined : this.#pendingFollowUp(counted);
+        if (pending !== undefined) followUpMs = Math.min(followUpMs, pending);
         this.#onError(reason, err, { failures: this.#failures, retryInMs: followUpMs });
       }
       this.#runs++;
@@ -157,6 +164,11 @@ export class ReconcileScheduler {
     }
     this.#running = undefined;
     if (this.#started) this.#armPeriodic();
+  }
+
+  /** The follow-up the orders a run left in doubt call for (undefined: none left). */
+  #pendingFollowUp(left: ReconcileOutcome): number | undefined {
+    return left.pending > 0 ? this.#timing.retryMs : undefined;
   }
 
   #later(reason: ReconcileReason, delayMs: number): void {

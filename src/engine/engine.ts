@@ -166,7 +166,8 @@ export class TradingEngine implements Engine {
       }
       this.#failures.succeeded(reason);
       emit({ type: "reconcile", atMs: summary.atMs, summary });
-      return summary;
+      // Unknown placements and orders whose state it could not settle are both followed up.
+      return { pending: summary.pending + (summary.inDoubt ?? 0), unread: summary.unread ?? 0 };
     };
     this.#scheduler = new ReconcileScheduler(clock, timing, run, (reason, error, failure) => {
       if (reason === "startup") this.#startup.error = error;

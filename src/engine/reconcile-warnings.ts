@@ -1,5 +1,5 @@
 import { MAX_UNSURE_SEARCHES } from "../execution/history-search.js";
-import type { ReconcileReport, TradesCapped } from "../execution/reconcile-run.js";
+import type { LookupFailure, ReconcileReport, TradesCapped } from "../execution/reconcile-run.js";
 import { type SearchFailureStreaks, STUCK_SEARCH_FAILURES } from "../execution/search-failures.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason } from "./engine-events.js";
@@ -88,4 +88,38 @@ export function warnUnsure(core: EngineCore, report: ReconcileReport, failing?: 
       "unknown placements: not found by cut-short history searches and not open on the exchange: given up (their level is quoted again)",
     );
   }
+}
+
+/**
+ * Orders absent from the open list whose lookup (GET /api/orders/{id}) failed: their state stays in
+ * doubt (a cancel whose effect is unknown, an order held open that may be gone) and the reconcile is
+ * followed up soon (backing off while only failed reads keep orders in doubt). Said at warn for an
+ * order whose lookup starts failing (not in `before`, the orders whose lookup failed at the last
+ * run), at debug while it goes on failing, and at info once the orders that failed are looked up
+ * (or gone) again. Returns the orders whose lookup failed now, the next run's `before`.
+ */
+export function warnLookups(
+  core: EngineCore,
+  failures: readonly LookupFailure[],
+  before: ReadonlySet<string> = new Set(),
+): ReadonlySet<string> {
+  const now = new Set(failures.map((f) => f.clientOrderId));
+  const msg =
+    "orders absent from the open list: their lookup failed; their state stays in doubt (a cancel's effect unknown) until a later reconcile reads it";
+  if (failures.length > 0) {
+    const fields = {
+      orders: failures.map((f) => ({ clientOrderId: f.clientOrderId, orderId: f.orderId })),
+      err: failures.map((f) => (f.error instanceof Error ? f.error.message : String(f.error))),
+    };
+    if (failures.some((f) => !before.has(f.clientOrderId))) core.log.warn(fields, msg);
+    else core.log.debug({ ...fields, repeat: true }, msg);
+  }
+  const recovered = [...before].filter((cid) => !now.has(cid));
+  if (recovered.length > 0) {
+    core.log.info(
+      { orders: recovered },
+      "orders whose lookup had failed: their state is read again (or settled otherwise)",
+    );
+  }
+  return now;
 }

@@ -1,7 +1,7 @@
 import { ExchangeError } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
 import { isTerminal, localStateOfRemote, type TrackedOrder } from "./order-state.js";
-import type { OrderUpdate } from "./order-store.js";
+import type { OrderStore, OrderUpdate } from "./order-store.js";
 import { remoteFilled } from "./reconcile-open-orders.js";
 
 /** The exchange has no such order: GET /api/orders/{id} answered 404, or no history row has the clientOrderId. */
@@ -93,4 +93,57 @@ export function resolveGhost(
     remoteFilledMicro: remoteFilled(remote),
     reason: `exchange_${remote.status.toLowerCase()}`,
   };
+}
+
+/** A lookup (GET /api/orders/{id}) of an order absent from the open list that failed. */
+export interface LookupFailure {
+  readonly clientOrderId: string;
+  readonly orderId: string;
+  readonly error: unknown;
+}
+
+/** What lookupGhosts did: the updates applied, the orders left in doubt, the lookups that failed. */
+export interface GhostLookups {
+  readonly updates: readonly OrderUpdate[];
+  /** Ghosts whose state stays in doubt: their lookup failed, or a cancel in doubt is still so. */
+  readonly inDoubt: number;
+  readonly failures: readonly LookupFailure[];
+}
+
+/**
+ * Looks up each ghost (ours, believed live, absent from the open list) by GET /api/orders/{id} and
+ * applies what resolveGhost makes of the answer to `store`. A lookup that fails fails alone, as a
+ * history search does (searchSent): the order stays as it was, in doubt (a cancel whose effect is
+ * unknown, an order mm holds open that is gone), counted in `inDoubt` for a prompt follow-up, and the
+ * rest of the reconcile (searches, trades, positions) goes on. Before, it failed the whole run, whose
+ * follow-up then came at the failure backoff's pace, up to the periodic run.
+ * @example const l = await lookupGhosts(port, store, diff.ghosts, now); pending += l.inDoubt;
+ */
+export async function lookupGhosts(
+  source: { order(orderId: string): Promise<Order> },
+  store: OrderStore,
+  ghosts: readonly TrackedOrder[],
+  now: number,
+  opts: GhostOptions = {},
+): Promise<GhostLookups> {
+  const updates: OrderUpdate[] = [];
+  const failures: LookupFailure[] = [];
+  let inDoubt = 0;
+  for (const g of ghosts) {
+    const orderId = g.orderId as string;
+    let remote: Order | typeof NOT_FOUND;
+    try {
+      remote = await lookupOrder(source, orderId);
+    } catch (error) {
+      failures.push({ clientOrderId: g.clientOrderId, orderId, error });
+      inDoubt++;
+      continue;
+    }
+    const u = resolveGhost(g, remote, now, opts);
+    if (u !== undefined && store.reconcile(u, now)) updates.push(u);
+    // A cancel still in doubt (an answer no state could be taken from): asked again soon.
+    const after = store.get(g.clientOrderId);
+    if (after?.state === "cancelling" && after.needsReconcile) inDoubt++;
+  }
+  return { updates, inDoubt, failures };
 }

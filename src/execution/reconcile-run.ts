@@ -10,7 +10,14 @@ import {
 import type { OrderUpdate } from "./order-store.js";
 import { seedAdoptedFills } from "./reconcile-adopted-fills.js";
 import type { ReconcileState } from "./reconcile-fills.js";
-import { lookupOrder, NEVER_PLACED, NOT_FOUND, resolveGhost } from "./reconcile-ghosts.js";
+import {
+  type LookupFailure,
+  lookupGhosts,
+  lookupOrder,
+  NEVER_PLACED,
+  NOT_FOUND,
+  resolveGhost,
+} from "./reconcile-ghosts.js";
 import { reconcileOpenOrders } from "./reconcile-open-orders.js";
 import { adoptOrphans, type TokenOfOrder } from "./reconcile-orphans.js";
 import { type BackfillReport, backfillTrades } from "./reconcile-trades.js";
@@ -82,11 +89,12 @@ export interface ReconcileRunOptions {
    */
   readonly onAnswered?: (answers: readonly SearchAnswer[]) => void;
   /**
-   * Called with the run's count of unknown orders still unresolved (ReconcileReport.pending) once it
-   * is known, before the orphans' fills and the trades are read: a run that fails at a later read
-   * still has its unresolved placements followed up soon (ReconcileScheduler).
+   * Called with the run's count of orders left in doubt (ReconcileReport.pending + inDoubt), and of
+   * those the count left so by a failed read (ReconcileReport.unread), once known, before the orphans'
+   * fills and the trades are read: a run that fails at a later read still has them followed up soon
+   * (ReconcileScheduler).
    */
-  readonly onPending?: (pending: number) => void;
+  readonly onPending?: (pending: number, unread: number) => void;
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -102,6 +110,15 @@ export interface ReconcileReport {
   readonly adoptedFillsUnread: readonly string[];
   /** Unknown orders still unresolved (within their grace period, or their history search failed). */
   readonly pending: number;
+  /**
+   * Orders with an orderId whose state this run could not settle: absent from the open list and their
+   * lookup failed (`lookupFailures`), or a cancel still in doubt after it. Followed up like `pending`.
+   */
+  readonly inDoubt: number;
+  /** Of `pending` and `inDoubt`, those left so because their read (history search, lookup) failed. */
+  readonly unread: number;
+  /** Lookups of orders absent from the open list that failed (each order stays as it was, in doubt). */
+  readonly lookupFailures: readonly LookupFailure[];
   /**
    * History searches that failed: their placements stay unknown for the next reconcile (or, a stored
    * cursor refused, count one cut-short search), and the rest of the run goes on.
@@ -153,7 +170,7 @@ export const DEFAULT_TRADE_PAGES = 50;
 /**
  * One full REST reconcile, in the order that lets each step use what the previous one learned:
  * 1. open orders → updates, orphans, ghosts, unresolved unknowns;
- * 2. each ghost by GET /api/orders/{id}; unresolved unknowns by clientOrderId in the history, around
+ * 2. each ghost by GET /api/orders/{id} (a failed lookup leaves it in doubt: `inDoubt`); unresolved unknowns by clientOrderId in the history, around
  *    their send times (searchSent); one past its grace is `never_placed` only when that search read
  *    its whole window, else kept unknown and searched on later from where it stopped (`unsure`,
  *    bounded: `givenUp`);
@@ -202,10 +219,10 @@ export async function runReconcile(
     sentAgeMs: ages.sentMs,
     ...(opts.unknownGraceMs === undefined ? {} : { graceMs: opts.unknownGraceMs }),
   };
-  for (const g of diff.ghosts) {
-    const u = resolveGhost(g, await lookupOrder(source, g.orderId as string), now, ghostOpts);
-    if (u !== undefined && store.reconcile(u, now)) updates.push(u);
-  }
+  const looked = await lookupGhosts(source, store, diff.ghosts, now, ghostOpts);
+  updates.push(...looked.updates);
+  const { inDoubt, failures: lookupFailures } = looked;
+  let unreadCount = lookupFailures.length;
   let pending = 0;
   const unsure: string[] = [];
   const givenUp: string[] = [];
@@ -237,6 +254,7 @@ export async function runReconcile(
       // Its search failed: nothing learned, so neither found nor never placed; the next run searches it.
       if (unread.has(cid)) {
         pending++;
+        unreadCount++;
         continue;
       }
       const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
@@ -274,7 +292,7 @@ export async function runReconcile(
     unread,
   ) ?? { reached: [], recovered: [] };
   if (answered.length > listed) opts.onAnswered?.(answered.slice(listed));
-  opts.onPending?.(pending);
+  opts.onPending?.(pending + inDoubt, unreadCount);
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];
@@ -304,6 +322,7 @@ export async function runReconcile(
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
   return {
     ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, answered, backfill },
+    ...{ inDoubt, unread: unreadCount, lookupFailures },
     searchFailures,
     searchStreaks,
     tradesCapped: capped,
@@ -356,6 +375,7 @@ async function collectTrades(
 
 export type { ClientIdSearch, TimeWindow } from "./history-search.js";
 export { HISTORY_SLACK_MS } from "./history-search.js";
+export type { LookupFailure } from "./reconcile-ghosts.js";
 
 /** The `reason` of an unknown order given up after MAX_UNSURE_SEARCHES cut-short history searches. */
 export const UNSURE_GIVEN_UP = "history_search_capped";

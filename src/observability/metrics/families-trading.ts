@@ -230,7 +230,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     unresolved: new Gauge({
       name: "mm_reconcile_unresolved_orders",
-      help: "Unknown orders still unresolved after the last reconcile.",
+      help: "Orders in doubt after the last reconcile: unknown placements still unresolved, and orders absent from the open list whose lookup failed.",
       registers,
     }),
     drifts: new Gauge({

@@ -134,7 +134,7 @@ describe("runReconcile", () => {
     expect(s.orders.get("amb")?.state).toBe("unknown");
   });
 
-  it("a lookup failing for another reason than order_not_found propagates", async () => {
+  it("a lookup failing for another reason than order_not_found fails alone: the order stays in doubt (s20)", async () => {
     const s = state();
     s.orders.track(
       {
@@ -149,10 +149,20 @@ describe("runReconcile", () => {
       0,
     );
     s.orders.apply("b", { kind: "accepted", orderId: "boom", status: "OPEN", filledMicro: 0n }, 0);
-    await expect(runReconcile(new FakeSource([], [], []), s, 100_000, { tokenOf })).rejects.toThrow(
-      "socket hang up",
-    );
-    // the ghosts looked up before it (404: gone) were resolved
+    const src = new FakeSource([], [], []);
+    const pending: [number, number][] = [];
+    const report = await runReconcile(src, s, 100_000, {
+      tokenOf,
+      onPending: (n, unread) => pending.push([n, unread]),
+    });
+    // Was: the whole run rejected ("socket hang up"), its follow-up at the failure backoff's pace.
+    expect(report.inDoubt).toBe(1);
+    expect(report.unread).toBe(1);
+    expect(report.lookupFailures).toMatchObject([{ clientOrderId: "b", orderId: "boom" }]);
+    expect(pending).toEqual([[1, 1]]);
+    expect(s.orders.get("b")).toMatchObject({ state: "open" });
+    // the other ghosts were resolved (404: gone), and the run went on to the trades
     expect(s.orders.get("live")).toMatchObject({ state: "cancelled" });
+    expect(src.calls).toContain("trades:0");
   });
 });

@@ -49,7 +49,7 @@ describe("journal: the running reconcile's answers survive a later read failing 
     db.close();
   });
 
-  it("found on the open list, a ghost lookup (GET /api/orders/{id}) of the same run failing: still journaled accepted", async () => {
+  it("found on the open list, later reads of the same run failing (a ghost lookup, the positions): still journaled accepted", async () => {
     const { h, db, cid, restoreNow } = await journaledRun(undefined, { reaching: true });
     // Another of the bot's resting orders is missing from the open list (a ghost): the run looks it
     // up by id, and that read fails every time.
@@ -64,6 +64,16 @@ describe("journal: the running reconcile's answers survive a later read failing 
         message: "upstream 502",
         outcome: "retryable",
         endpoint: "GET /api/orders/{id}",
+        httpStatus: 502,
+      });
+    };
+    // A failed ghost lookup fails alone (session 20): the positions read fails the run.
+    h.exchange.positionsAt = async () => {
+      throw new ExchangeError({
+        code: "internal_error",
+        message: "upstream 502",
+        outcome: "retryable",
+        endpoint: "GET /api/me/positions",
         httpStatus: 502,
       });
     };
