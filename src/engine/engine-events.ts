@@ -51,7 +51,7 @@ export interface ReconcileSummary {
    */
   readonly searchFailures?: number;
   /**
-   * Unknown placements whose history search has failed STUCK_SEARCH_FAILURES times in a row or more:
+   * Unknown placements whose history search has been failing in a row for STUCK_SEARCH_MS or more:
    * their levels wait, unquoted, until it answers (mm_reconcile_history_search_stuck_orders).
    * Absent in summaries made before it existed: 0.
    */

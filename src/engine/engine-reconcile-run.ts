@@ -179,6 +179,7 @@ export async function reconcileOnce(
       // Before the trades and positions are read: a run failing there still has its orders in doubt
       // (unresolved placements, failed lookups) followed up soon, not at the failure backoff's pace.
       ...(counted === undefined ? {} : { onPending: (pending, unread) => counted({ pending, unread }) }),
+      monotonicMs: monotonicNow(clock),
     },
   );
   // Every trade back to the cut-off is applied (runReconcile reads them all before applying any):

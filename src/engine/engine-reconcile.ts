@@ -11,7 +11,9 @@ export interface ReconcileTiming {
    * A run that left orders in doubt (unknown placements, cancels or orders whose state the run could
    * not settle) is followed by another after this delay, and so is the first failed run of a streak;
    * each further failure in a row doubles it, up to intervalMs (failedRetryMs). A failed run that had
-   * already counted orders in doubt keeps this delay.
+   * already counted orders in doubt keeps this delay. Runs in a row whose every order in doubt was
+   * left so by a failed read (its history search or lookup) back off likewise (a read that keeps
+   * failing is not asked every retryMs for ever).
    */
   readonly retryMs: number;
 }
@@ -49,7 +51,7 @@ export interface ReconcileOutcome {
 
 /**
  * One reconcile run. `counted` may be called (before the run settles) with its orders in doubt: should
- * the run then fail, they keep their retryMs follow-up.
+ * the run then fail, they keep their follow-up (pendingRetryMs).
  */
 export type ReconcileRun = (
   reason: ReconcileReason,
@@ -57,9 +59,22 @@ export type ReconcileRun = (
 ) => Promise<ReconcileOutcome>;
 
 /**
+ * The follow-up delay for orders a run left in doubt, `stalls` being the runs in a row (this one
+ * included) whose every order in doubt was left so by a failed read: retryMs while some order waits on
+ * anything else (a grace not yet over: the next read may settle it), else backed off as failed runs
+ * are (failedRetryMs). A history search or lookup that keeps failing is then asked at the periodic
+ * pace, not every retryMs for ever, while a new ambiguous answer still brings its own run at once.
+ * @example pendingRetryMs(timing, 0) // timing.retryMs
+ */
+export function pendingRetryMs(timing: ReconcileTiming, stalls: number): number {
+  return stalls > 0 ? failedRetryMs(timing, stalls) : timing.retryMs;
+}
+
+/**
  * Schedules REST reconciles on the Clock: periodically, on demand (`soon`, debounced: an ambiguous
  * burst or a reconnect costs one run), and as a follow-up while orders stay in doubt (after retryMs,
- * also when the run then failed) or runs fail (backing off: failedRetryMs, reset by a run that succeeds). A trigger is never held back by the backoff: it brings the next run forward to its
+ * also when the run then failed; backing off while only failed reads keep them so: pendingRetryMs)
+ * or runs fail (backing off: failedRetryMs, reset by a run that succeeds). A trigger is never held back by the backoff: it brings the next run forward to its
  * debounce (timers compared on the monotonic clock, so a wall-clock step does not move them). Runs never
  * overlap: a trigger during a run asks for exactly one more run after it.
  * No ambient timers: in a backtest the SimClock decides when each run happens.
@@ -78,6 +93,8 @@ export class ReconcileScheduler {
   #runs = 0;
   /** Failed runs in a row (0 once one succeeds). */
   #failures = 0;
+  /** Runs in a row whose every order in doubt was left so by a failed read (pendingRetryMs). */
+  #stalls = 0;
 
   constructor(
     clock: Clock,
@@ -166,9 +183,14 @@ export class ReconcileScheduler {
     if (this.#started) this.#armPeriodic();
   }
 
-  /** The follow-up the orders a run left in doubt call for (undefined: none left). */
+  /** The follow-up the orders a run left in doubt call for (undefined: none left); counts the stalls. */
   #pendingFollowUp(left: ReconcileOutcome): number | undefined {
-    return left.pending > 0 ? this.#timing.retryMs : undefined;
+    if (left.pending <= 0) {
+      this.#stalls = 0;
+      return undefined;
+    }
+    this.#stalls = (left.unread ?? 0) >= left.pending ? this.#stalls + 1 : 0;
+    return pendingRetryMs(this.#timing, this.#stalls);
   }
 
   #later(reason: ReconcileReason, delayMs: number): void {

@@ -1,6 +1,7 @@
+import { monotonicNow } from "../core/clock.js";
 import { MAX_UNSURE_SEARCHES } from "../execution/history-search.js";
 import type { LookupFailure, ReconcileReport, TradesCapped } from "../execution/reconcile-run.js";
-import { type SearchFailureStreaks, STUCK_SEARCH_FAILURES } from "../execution/search-failures.js";
+import type { SearchFailureStreaks } from "../execution/search-failures.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ReconcileReason } from "./engine-events.js";
 
@@ -42,8 +43,9 @@ export function warnTradesCapped(
  *
  * A failing search is said at warn when it starts failing (`failing`: the first failure of a
  * placement's streak), then at debug: the run that left placements unresolved is followed by another
- * every 2 s, and a warning at each buried the log. Once STUCK_SEARCH_FAILURES failures in a row
- * leave a placement's level waiting, that is said once more at warn, since mm never gives such a
+ * (every 2 s, backing off to the periodic run while only failed searches leave them so), and a
+ * warning at each buried the log. Once a placement's search has failed in a row for STUCK_SEARCH_MS,
+ * its level waiting, that is said once more at warn, since mm never gives such a
  * placement up on its own (it may rest: a second quote there is double exposure), and when its
  * search answers again, at info.
  */
@@ -59,12 +61,14 @@ export function warnUnsure(core: EngineCore, report: ReconcileReport, failing?: 
     else core.log.debug({ ...fields, failures: Math.max(...f.ids.map((id) => failing.count(id))) }, msg);
   }
   const { reached, recovered } = report.searchStreaks;
-  if (reached.length > 0) {
+  if (reached.length > 0 && failing !== undefined) {
     const errs = report.searchFailures.filter((f) => f.ids.some((id) => reached.includes(id)));
+    const at = monotonicNow(core.clock);
     core.log.warn(
       {
         placements: reached,
-        failures: STUCK_SEARCH_FAILURES,
+        failures: Math.max(...reached.map((id) => failing.count(id))),
+        failingForMs: Math.max(...reached.map((id) => failing.failingForMs(id, at))),
         err: errs.map((f) => (f.error instanceof Error ? f.error.message : String(f.error))),
       },
       "unknown placements: their order-history search keeps failing; their levels wait, unquoted, until it answers (mm does not give them up: they may rest). Check GET /api/orders/history; said once (mm_reconcile_history_search_stuck_orders)",

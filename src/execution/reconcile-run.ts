@@ -95,6 +95,11 @@ export interface ReconcileRunOptions {
    * (ReconcileScheduler).
    */
   readonly onPending?: (pending: number, unread: number) => void;
+  /**
+   * Now on a clock that never steps (monotonicNow), for how long a history search has been failing
+   * (SearchFailureStreaks). Default `now`.
+   */
+  readonly monotonicMs?: number;
 }
 
 /** What one REST reconcile found and did (for the log, metrics and the engine's follow-ups). */
@@ -125,7 +130,7 @@ export interface ReconcileReport {
    */
   readonly searchFailures: readonly SearchFailure[];
   /**
-   * Placements whose history search has now failed STUCK_SEARCH_FAILURES times in a row, and those
+   * Placements whose history search has now been failing in a row for STUCK_SEARCH_MS, and those
    * that were so and are no more (ReconcileState.failing; both empty without it).
    */
   readonly searchStreaks: StreakChange;
@@ -290,6 +295,7 @@ export async function runReconcile(
     diff.unresolved.map((o) => o.clientOrderId),
     waiting,
     unread,
+    opts.monotonicMs ?? now,
   ) ?? { reached: [], recovered: [] };
   if (answered.length > listed) opts.onAnswered?.(answered.slice(listed));
   opts.onPending?.(pending + inDoubt, unreadCount);

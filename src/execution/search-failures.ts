@@ -1,67 +1,88 @@
 /**
- * History searches of one placement that may fail in a row before the operator is told its level is
- * stuck: about a minute at the 2 s follow-up of a reconcile that left placements unresolved.
+ * How long one placement's history search may fail in a row (from its first failure, on a clock that
+ * never steps) before the operator is told its level is stuck. A time, not a count of failures: a
+ * search that keeps failing is backed off to the periodic reconcile (pendingRetryMs), so the count
+ * a minute holds depends on reconcile.intervalMs.
  */
-export const STUCK_SEARCH_FAILURES = 30;
+export const STUCK_SEARCH_MS = 60_000;
 
 /** What one reconcile changed in the streaks (SearchFailureStreaks.record). */
 export interface StreakChange {
-  /** Placements whose search has just failed STUCK_SEARCH_FAILURES times in a row (said once). */
+  /** Placements whose search has just been failing for STUCK_SEARCH_MS (said once). */
   readonly reached: readonly string[];
   /** Placements that were stuck and no longer are (their search answered, or they were answered). */
   readonly recovered: readonly string[];
 }
 
+/** One placement's streak: failures in a row, since when (monotonic ms), and whether it is stuck. */
+interface Streak {
+  failures: number;
+  readonly sinceMs: number;
+  stuck: boolean;
+}
+
 /**
- * How many times in a row each unresolved placement's order-history search has failed (a read error
- * other than a refused cursor: SentSearch.unread), kept across reconciles by the engine. Such a
- * placement stays unknown, its level waiting, for as long as the search fails: mm never gives it up
- * on its own (it may rest, and a second quote there is double exposure), so the operator must hear of
- * a search that keeps failing. The count tells the first failure of a run (said at warn) from its
- * repeats, and the one that makes it stuck (said once) from later ones.
- * @example const c = streaks.record(unresolvedIds, found.waiting, found.unread); warnOnce(c.reached);
+ * How many times in a row, and for how long, each unresolved placement's order-history search has
+ * failed (a read error other than a refused cursor: SentSearch.unread), kept across reconciles by the
+ * engine. Such a placement stays unknown, its level waiting, for as long as the search fails: mm
+ * never gives it up on its own (it may rest, and a second quote there is double exposure), so the
+ * operator must hear of a search that keeps failing. The count tells the first failure of a run
+ * (said at warn) from its repeats, and the failure that makes it stuck (said once) from later ones.
+ * @example const c = streaks.record(unresolvedIds, found.waiting, found.unread, monoNow); warnOnce(c.reached);
  */
 export class SearchFailureStreaks {
-  readonly #counts = new Map<string, number>();
+  readonly #streaks = new Map<string, Streak>();
 
   /**
-   * Takes one reconcile's searches: each of `unresolved` that `unread` holds failed once more; one
-   * `waiting` was not searched (its count stays); any other was searched and answered (its count
-   * ends). Placements no longer unresolved are forgotten.
+   * Takes one reconcile's searches, made at `atMs` (monotonic): each of `unresolved` that `unread`
+   * holds failed once more; one `waiting` was not searched (its streak stays); any other was searched
+   * and answered (its streak ends). Placements no longer unresolved are forgotten.
    */
   record(
     unresolved: Iterable<string>,
     waiting: ReadonlySet<string>,
     unread: ReadonlySet<string>,
+    atMs: number,
   ): StreakChange {
     const reached: string[] = [];
     const recovered: string[] = [];
     const still = new Set<string>();
     for (const cid of unresolved) {
-      const n = this.#counts.get(cid) ?? 0;
+      const s = this.#streaks.get(cid);
       if (unread.has(cid)) {
-        this.#counts.set(cid, n + 1);
-        if (n + 1 === STUCK_SEARCH_FAILURES) reached.push(cid);
+        const streak = s ?? { failures: 0, sinceMs: atMs, stuck: false };
+        streak.failures++;
+        this.#streaks.set(cid, streak);
+        if (!streak.stuck && atMs - streak.sinceMs >= STUCK_SEARCH_MS) {
+          streak.stuck = true;
+          reached.push(cid);
+        }
         still.add(cid);
-      } else if (waiting.has(cid) && n > 0) still.add(cid);
+      } else if (waiting.has(cid) && s !== undefined) still.add(cid);
     }
-    for (const [cid, n] of this.#counts) {
+    for (const [cid, s] of this.#streaks) {
       if (still.has(cid)) continue;
-      if (n >= STUCK_SEARCH_FAILURES) recovered.push(cid);
-      this.#counts.delete(cid);
+      if (s.stuck) recovered.push(cid);
+      this.#streaks.delete(cid);
     }
     return { reached, recovered };
   }
 
   /** Failures in a row of this placement's search (0: none, or it answered since). */
   count(clientOrderId: string): number {
-    return this.#counts.get(clientOrderId) ?? 0;
+    return this.#streaks.get(clientOrderId)?.failures ?? 0;
   }
 
-  /** Placements whose search has failed STUCK_SEARCH_FAILURES times in a row or more. */
+  /** How long this placement's search has been failing, as of `atMs` (0: not failing). */
+  failingForMs(clientOrderId: string, atMs: number): number {
+    const s = this.#streaks.get(clientOrderId);
+    return s === undefined ? 0 : atMs - s.sinceMs;
+  }
+
+  /** Placements whose search has been failing in a row for STUCK_SEARCH_MS or more. */
   get stuck(): number {
     let n = 0;
-    for (const c of this.#counts.values()) if (c >= STUCK_SEARCH_FAILURES) n++;
+    for (const s of this.#streaks.values()) if (s.stuck) n++;
     return n;
   }
 }

@@ -219,7 +219,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     searchStuck: new Gauge({
       name: "mm_reconcile_history_search_stuck_orders",
-      help: "Unknown placements whose order-history search has failed 30 times in a row or more, as of the last reconcile: their levels wait, unquoted, until it answers (mm never gives them up on its own).",
+      help: "Unknown placements whose order-history search has failed at every try for a minute or more, as of the last reconcile: their levels wait, unquoted, until it answers (mm never gives them up on its own).",
       registers,
     }),
     statusReadsFailing: new Gauge({

@@ -9,7 +9,15 @@ import type { ReconcileSource } from "../../../src/execution/reconcile-run.js";
 import { settle } from "./support/harness.js";
 
 /** A scheduler whose runs take `runMs` of simulated time and are recorded with their start times. */
-function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n: number) => number } = {}) {
+function rig(
+  opts: {
+    runMs?: number;
+    fail?: (n: number) => boolean;
+    pending?: (n: number) => number;
+    /** Of the run's pending orders, those left so by a failed read. */
+    unread?: (n: number) => number;
+  } = {},
+) {
   const clock = new SimClock(0);
   const runs: { reason: ReconcileReason; at: number }[] = [];
   const errors: ReconcileReason[] = [];
@@ -17,12 +25,14 @@ function rig(opts: { runMs?: number; fail?: (n: number) => boolean; pending?: (n
   const s = new ReconcileScheduler(
     clock,
     { intervalMs: 1_000, debounceMs: 100, retryMs: 300 },
-    async (reason) => {
+    async (reason, counted) => {
       runs.push({ reason, at: clock.now() });
       const n = runs.length;
       if ((opts.runMs ?? 0) > 0) await new Promise<void>((r) => clock.setTimer(opts.runMs ?? 0, r));
+      const left = { pending: opts.pending?.(n) ?? 0, unread: opts.unread?.(n) ?? 0 };
+      counted(left);
       if (opts.fail?.(n) === true) throw new Error("exchange down");
-      return { pending: opts.pending?.(n) ?? 0 };
+      return left;
     },
     (reason, _err, failure) => {
       errors.push(reason);
@@ -129,6 +139,25 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
       "unresolved@300",
       "unresolved@900",
       "unresolved@1200",
+    ]);
+  });
+
+  it("backs off the follow-up of orders that only failed reads leave in doubt, not of others (s20)", async () => {
+    // Runs 1–5: one order in doubt, its read failing at each; run 6: a second one, within its grace.
+    const r = rig({ pending: (n) => (n <= 5 ? 1 : n === 6 ? 2 : 0), unread: (n) => (n <= 6 ? 1 : 0) });
+    await r.s.now("startup");
+    r.s.start();
+    await r.advance(5_000);
+    // retryMs, doubled at each stalled run up to the period (then the periodic run alone); a run that
+    // left an order in doubt for another reason is followed after retryMs again.
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "startup@0",
+      "unresolved@300",
+      "unresolved@900",
+      "periodic@1900",
+      "periodic@2900",
+      "periodic@3900",
+      "unresolved@4200",
     ]);
   });
 
