@@ -48,7 +48,10 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * record saying the market is not settled is taken as stale (the exchange does not reopen a
  * resolved market): nothing is reported.
  *
- * Reads go one at a time, and a failed read (logged at debug; warned of once when it keeps failing:
+ * Reads go one at a time, each made once with no client-level retry (MarketRead.once, as the
+ * open-market sweep's: they share the client's circuit breaker with the orders, cancels included,
+ * and with the client's 3 attempts a failing public market service cost it three failures a period
+ * per market read), and a failed read (logged at debug; warned of once when it keeps failing:
  * ReadFailures) ends the round: the next round, a
  * period after, tries again, but reads that market after the others (those whose reads failed go
  * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
@@ -179,7 +182,8 @@ export class ClosedMarketWatch {
     if (d.payouts && this.#gaveUp(marketId, slug)) return true;
     let record: MarketRecordStatus;
     try {
-      record = await exchange.marketRecord({ marketId, slug });
+      // Once, no client-level retry: the next round reads again anyway (see the class's doc).
+      record = await exchange.marketRecord({ marketId, slug }, { once: true });
     } catch (err) {
       if (known === NOT_FOUND_STATUS && isNotFound(err)) return this.#notFoundStill(d, slug, err);
       this.#streaks.failed({ key: marketId, marketId, slug }, err, "read again next round");

@@ -68,8 +68,8 @@ export interface ExchangePort {
 export interface MarketRead {
   /**
    * One attempt, no client-level retry: a best-effort read made again next period anyway (the
-   * open-market sweep's), so a failing exchange costs the circuit breaker the cancels share one
-   * failure per read, not one per attempt.
+   * open-market sweep's and the closed-market watch's), so a failing exchange costs the circuit
+   * breaker the cancels share one failure per read, not one per attempt.
    */
   readonly once?: boolean;
 }
