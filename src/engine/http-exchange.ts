@@ -39,11 +39,19 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   /**
    * @param markets the client of the public market reads (marketRecord, listedMarkets), when not
    *   `client`: a keyless one after a start whose market reads the exchange refused to the key for a
-   *   scope (marketsAtStart). It keeps its own pacing (gateRequests gates `client` only).
+   *   scope (marketsAtStart). It keeps its own pacing (gateRequests gates `client` only), and its
+   *   own circuit breaker, which the orders do not share: its reads may be its half-open probe
+   *   (MarketRead.neverProbe is for a breaker the cancels share; on one only these reads use, the
+   *   half-open state would never end).
    */
   constructor(client: ExchangeHttpClient, markets?: ExchangeHttpClient) {
     this.#client = client;
     this.#markets = markets ?? client;
+  }
+
+  /** Whether a market read may not be the half-open probe: its breaker is the orders' one. */
+  #neverProbe(asked: boolean): { neverProbe?: true } {
+    return asked && this.#markets === this.#client ? { neverProbe: true } : {};
   }
 
   place(req: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
@@ -132,7 +140,8 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
 
   /**
    * GET /api/markets/{slug}: the market's status, its feeTakerBps and, once resolved, its payout
-   * numerators. `read.once`: one attempt, no retry (a best-effort read).
+   * numerators. `read.once`: one attempt, no retry (a best-effort read); `read.neverProbe`: never
+   * the half-open probe of the breaker the orders share.
    */
   async marketRecord(
     market: {
@@ -143,7 +152,10 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
   ): Promise<MarketRecordStatus> {
     if (market.slug === undefined)
       throw new Error(`market ${market.marketId}: no slug to read its record by`);
-    const opts = read?.once === true ? { maxAttempts: 1 } : {};
+    const opts = {
+      ...(read?.once === true ? { maxAttempts: 1 } : {}),
+      ...this.#neverProbe(read?.neverProbe === true),
+    };
     return recordStatus(await this.#markets.markets.get(market.slug, opts));
   }
 
@@ -152,10 +164,12 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
    * each market's id and what its record says. Markets past the cap, or ones the list leaves out,
    * are not in the answer: the open-market sweep reads those by slug. A record that does not read
    * is returned as unreadable rather than failing the list (listEach), and the read is made once,
-   * no retry: the sweep, its only reader, reads again next period.
+   * no retry, and never as the half-open probe of the breaker the orders share: the sweep, its only
+   * reader, reads again next period.
    */
   async listedMarkets(): Promise<(ListedMarketStatus | UnreadableListing)[]> {
-    const listed = await this.#markets.markets.listEach({ limit: LIST_LIMIT }, { maxAttempts: 1 });
+    const opts = { maxAttempts: 1, ...this.#neverProbe(true) };
+    const listed = await this.#markets.markets.listEach({ limit: LIST_LIMIT }, opts);
     return listed.map((l) =>
       "market" in l
         ? { marketId: l.market.id, ...recordStatus(l.market) }

@@ -51,7 +51,8 @@ export interface ExchangePort {
    * it: one read for the status of every quoted market (the open-market sweep,
    * open-market-sweep.ts). A quoted market the list does not show is read by `marketRecord` instead.
    * A record of the list that does not read is returned as such (UnreadableListing), not failing the
-   * list. Best-effort: one attempt (as MarketRead.once), the sweep reads again next period.
+   * list. Best-effort: one attempt, never the breaker's half-open probe (as MarketRead.once and
+   * neverProbe), the sweep reads again next period.
    * Optional: a port without it (the backtest's venue) has no sweep.
    */
   listedMarkets?(): Promise<readonly (ListedMarketStatus | UnreadableListing)[]>;
@@ -72,6 +73,15 @@ export interface MarketRead {
    * breaker the cancels share one failure per read, not one per attempt.
    */
   readonly once?: boolean;
+  /**
+   * Never the half-open probe of the circuit breaker the orders share: while it is half-open the
+   * read fails fast, unsent (circuit_open), and the probe is left to a request that matters more (a
+   * cancel, a reconcile read). The probe's answer decides for every request: a status read of a
+   * failing public market service taken as the probe re-opened the breaker for another pause, the
+   * cancels kept out with it. The market status reads (the open-market sweep's, the closed-market
+   * watch's) are made so; a port whose market reads share no breaker with the orders may ignore it.
+   */
+  readonly neverProbe?: boolean;
 }
 
 /** What ExchangePort.marketRecord reads of a market's record. */

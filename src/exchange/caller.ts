@@ -32,6 +32,12 @@ export interface CallSpec<T> {
    * shared circuit breaker one failure per read rather than one per attempt.
    */
   maxAttempts?: number;
+  /**
+   * Never the circuit breaker's half-open probe (RunOptions.neverProbe): for a best-effort read
+   * whose failing answer must not decide, for every request, cancels included, that the exchange
+   * is still down.
+   */
+  neverProbe?: boolean;
   /** Checks and shapes the body (`path` names the endpoint in messages); throw ValidationError when it does not fit. */
   parse: (body: unknown, path: string, res: TransportResponse) => T;
 }
@@ -112,7 +118,9 @@ export class ExchangeCaller {
     const endpoint = `${spec.method} ${spec.route}`;
     const path = buildPath(spec.route, spec.params, spec.query);
     const send = (ticket: GateTicket | undefined) =>
-      this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path, ticket), this.#verdict);
+      this.#o.breaker.run(endpoint, () => this.#attempt(spec, endpoint, path, ticket), this.#verdict, {
+        neverProbe: spec.neverProbe === true,
+      });
     const closed = this.#o.transport.closed;
     return withRetry(
       () => {

@@ -37,6 +37,18 @@ export interface BreakerSnapshot {
 /** The placement endpoint, as ExchangeError.endpoint names it. */
 const PLACE_ENDPOINT = "POST /api/orders/place";
 
+/** How CircuitBreaker.run treats one call. */
+export interface RunOptions {
+  /**
+   * Never the half-open probe: while half-open the call fails fast (circuit_open, nothing sent),
+   * as while open, and the one probe is left to another request. For a best-effort read made again
+   * later (the engine's market status reads): the probe's answer decides for every request, cancels
+   * included, and such a read of a failing public market service, taken as the probe, re-opened the
+   * breaker for another pause while the orders worked. Counted as any call while closed.
+   */
+  readonly neverProbe?: boolean;
+}
+
 /** How a finished request counts: a failure, a success, or not at all. */
 export type BreakerVerdict = "failure" | "success" | "ignore";
 
@@ -115,14 +127,16 @@ export class CircuitBreaker {
 
   /**
    * Runs `fn` unless the breaker is open, and records its result as `verdict` judges it.
-   * @throws ExchangeError `circuit_open` without calling `fn` while open (or while half-open probes are busy).
+   * @throws ExchangeError `circuit_open` without calling `fn` while open (or while half-open probes
+   *   are busy, or half-open at all for a call that never probes: `opts.neverProbe`).
    */
   async run<T>(
     endpoint: string,
     fn: () => Promise<T>,
     verdict: (err: unknown) => BreakerVerdict,
+    opts: RunOptions = {},
   ): Promise<T> {
-    const probe = this.#admit(endpoint);
+    const probe = this.#admit(endpoint, opts.neverProbe === true);
     try {
       const value = await fn();
       this.#record(probe, "success");
@@ -142,9 +156,10 @@ export class CircuitBreaker {
   }
 
   /** Returns whether the admitted call is a half-open probe; throws when it may not be sent. */
-  #admit(endpoint: string): boolean {
+  #admit(endpoint: string, neverProbe: boolean): boolean {
     if (this.#state === "closed") return false;
-    if (this.#state === "half-open" && this.#probesInFlight < this.#settings.halfOpenProbes) {
+    const probeFree = this.#probesInFlight < this.#settings.halfOpenProbes;
+    if (this.#state === "half-open" && probeFree && !neverProbe) {
       this.#probesInFlight++;
       return true;
     }
@@ -155,7 +170,9 @@ export class CircuitBreaker {
       message:
         this.#state === "open"
           ? `${endpoint}: circuit open after ${Math.round(snap.failureRatio * 100)}% failures; sending paused`
-          : `${endpoint}: circuit half-open, probe in flight`,
+          : probeFree
+            ? `${endpoint}: circuit half-open, the probe left to another request`
+            : `${endpoint}: circuit half-open, probe in flight`,
       outcome: "retryable",
       endpoint,
       retryAfterMs: this.#opensUntil === undefined ? undefined : Math.max(0, this.#opensUntil - now),

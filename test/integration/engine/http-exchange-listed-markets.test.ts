@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { SimClock } from "../../../src/core/sim-clock.js";
 import { HttpExchange } from "../../../src/engine/http-exchange.js";
+import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server.js";
 import { clientFor } from "../exchange/helpers.js";
@@ -58,5 +60,53 @@ describe("HttpExchange.listedMarkets and marketRecord, as the open-market sweep 
     expect(server?.requests).toHaveLength(1);
     await expect(exchange.marketRecord(target)).rejects.toMatchObject({ httpStatus: 503 });
     expect(server?.requests).toHaveLength(4);
+  });
+});
+
+/*
+ * Nor is any of them ever the half-open probe of the breaker the orders share (neverProbe): the
+ * probe's answer decides for every request, cancels included, and a failing status read taken as
+ * the probe re-opened the breaker for another pause. On a keyless client of their own (no order
+ * shares its breaker, and only these reads use it) they may probe: its half-open state would
+ * otherwise never end.
+ */
+describe("HttpExchange's market status reads and a half-open breaker", () => {
+  /** A client over a failing server whose breaker one failure opens, half-open once its pause ends. */
+  async function halfOpen(): Promise<{ client: ExchangeHttpClient; clock: SimClock }> {
+    server ??= await startTestServer((_req, res) => sendJson(res, 503, unavailable));
+    const clock = new SimClock(0);
+    const client = clientFor(server, { clock, breaker: { minRequests: 1, openMs: 1_000 } });
+    await client.markets.get("some-market").catch(() => undefined);
+    clock.advanceBy(1_000);
+    expect(client.breaker.state).toBe("half-open");
+    return { client, clock };
+  }
+  const target = { marketId: "m1", slug: "some-market" };
+
+  it("leave the probe of the orders' breaker alone: refused unsent, still half-open", async () => {
+    const { client } = await halfOpen();
+    const sent = server?.requests.length;
+    const exchange = new HttpExchange(client);
+    await expect(exchange.listedMarkets()).rejects.toMatchObject({ code: "circuit_open" });
+    const read = { once: true, neverProbe: true };
+    await expect(exchange.marketRecord(target, read)).rejects.toMatchObject({ code: "circuit_open" });
+    await expect(exchange.marketRecord(target, { neverProbe: true })).rejects.toMatchObject({
+      code: "circuit_open",
+    });
+    expect(server?.requests.length).toBe(sent);
+    expect(client.breaker.state).toBe("half-open");
+    // A read not so marked (a refusal's) may still probe.
+    await expect(exchange.marketRecord(target)).rejects.toMatchObject({ httpStatus: 503 });
+    expect(client.breaker.state).toBe("open");
+  });
+
+  it("probe a keyless client's breaker of their own", async () => {
+    const { client: keyless } = await halfOpen();
+    if (server === undefined) throw new Error("no server");
+    const orders = clientFor(server);
+    const exchange = new HttpExchange(orders, keyless);
+    await expect(exchange.listedMarkets()).rejects.toMatchObject({ httpStatus: 503 });
+    expect(keyless.breaker.state).toBe("open");
+    orders.close();
   });
 });

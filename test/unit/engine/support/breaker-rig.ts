@@ -29,15 +29,16 @@ export interface FailingService {
 /**
  * Wires the harness's status reads (list and records) to a market service that answers 503 to
  * every request, each attempt through a real CircuitBreaker on the harness's clock as the HTTP
- * client sends it: CLIENT_ATTEMPTS attempts a read, one when `once`. The list is read as
- * HttpExchange.listedMarkets reads it: once.
+ * client sends it: CLIENT_ATTEMPTS attempts a read, one when `once`, and none taking the breaker's
+ * half-open probe when `neverProbe` (the client's CallSpec.neverProbe). The list is read as
+ * HttpExchange.listedMarkets reads it: once, never the probe.
  */
 export function failingMarketService(h: Harness, settings: Partial<BreakerSettings> = {}): FailingService {
   const service: FailingService = {
     breaker: new CircuitBreaker(h.clock, settings),
     requests: 0,
   };
-  const attempt = async (endpoint: string, attempts: number): Promise<never> => {
+  const attempt = async (endpoint: string, attempts: number, neverProbe: boolean): Promise<never> => {
     let last: unknown;
     for (let i = 0; i < attempts; i++) {
       try {
@@ -48,6 +49,7 @@ export function failingMarketService(h: Harness, settings: Partial<BreakerSettin
             return Promise.reject(unavailable(endpoint));
           },
           defaultBreakerVerdict,
+          { neverProbe },
         );
       } catch (err) {
         last = err;
@@ -58,7 +60,7 @@ export function failingMarketService(h: Harness, settings: Partial<BreakerSettin
     throw last;
   };
   h.exchange.marketRecord = (_m, read) =>
-    attempt("GET /api/markets/{slug}", read?.once === true ? 1 : CLIENT_ATTEMPTS);
-  h.exchange.listedMarkets = () => attempt("GET /api/markets", 1);
+    attempt("GET /api/markets/{slug}", read?.once === true ? 1 : CLIENT_ATTEMPTS, read?.neverProbe === true);
+  h.exchange.listedMarkets = () => attempt("GET /api/markets", 1, true);
   return service;
 }
