@@ -2,9 +2,9 @@ import type { TimerId } from "../core/clock.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
-import { NOT_FOUND_STATUS } from "./open-market-sweep.js";
 import type { MarketRecordStatus } from "./ports.js";
 import { isNotFound, ReadFailures } from "./read-failures.js";
+import { NOT_FOUND_STATUS } from "./sweep-words.js";
 
 /** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;

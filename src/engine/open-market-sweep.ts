@@ -2,32 +2,7 @@ import type { TimerId } from "../core/clock.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
-
-/** The `how` of the status lines this sweep reports ("market is now PAUSED (its record, read …)"). */
-export const SWEEP_HOW = "by the open-market sweep";
-
-/**
- * Where the status line of a market held on the list's word says its status came from: not its
- * record, which was not read (an operator who reads the record, OPEN in the case the confirm read
- * is there for, must see why the market was held).
- */
-export const LIST_WORD = {
-  /** Its record's confirm read failed. */
-  unreadable: "by the open-market sweep's market list, its record unreadable",
-  /** An earlier read of the round failed, which ends the round's reads. */
-  unread: "by the open-market sweep's market list, its record not read (a read failed earlier in the round)",
-  /** Not in the list, its record not found. */
-  notFound: "by the open-market sweep: not in the market list, its record not found (404)",
-  /** Held NOT_FOUND, shown OPEN again by the list (by its id; its slug may have changed). */
-  listedAgain:
-    "by the open-market sweep's market list, OPEN there by its id (its record not found by its slug)",
-} as const;
-
-/**
- * The status a quoted market is held by when the list leaves it out and its record is not found
- * (404): not a status the exchange sends.
- */
-export const NOT_FOUND_STATUS = "NOT_FOUND";
+import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "./sweep-words.js";
 
 /** A quoted market to read: OPEN when the round began, and its status version then. */
 interface Due {
@@ -50,8 +25,9 @@ interface Due {
  * is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
  * not found (404) is held too (#notFound), until its record reads OPEN (the closed-market watch)
  * or the list shows it OPEN again by its id (#listedAgain: the list is read for it, even when no
- * market is OPEN). A market the list says is not OPEN is held only once its
- * record, the closed-market watch's source, agrees (#confirm): a list and record that disagree
+ * market is OPEN), or shows it with another status, which it takes (#lostListed). A market the
+ * list says is not OPEN is held only once its record, the closed-market watch's source, agrees
+ * (#confirm): a list and record that disagree
  * otherwise held and reopened it every other period; a record that cannot be read leaves the list's
  * word, and the status line says so (LIST_WORD). A failed read ends the round, as the
  * closed-market watch's do: these reads share the client's circuit breaker with the orders, cancels
@@ -198,7 +174,13 @@ export class OpenMarketSweep {
     }
     // A quoted market whose record did not read is absent from byId: read by its slug below.
     if (unreadable.length > 0) this.#skipped(unreadable, due);
-    for (const d of lost) this.#listedAgain(d, byId.get(d.marketId));
+    // Held NOT_FOUND, listed by its id: OPEN there reopens it; another status is confirmed below.
+    const lostListed: [Due, ListedMarketStatus][] = [];
+    for (const d of lost) {
+      const listedAs = byId.get(d.marketId);
+      if (listedAs?.status === "OPEN") this.#listedAgain(d, listedAs);
+      else if (listedAs !== undefined) lostListed.push([d, listedAs]);
+    }
     const absent: Due[] = [];
     const notOpen: [Due, ListedMarketStatus][] = [];
     for (const d of due) {
@@ -221,6 +203,10 @@ export class OpenMarketSweep {
     absent.sort((a, b) => (this.#failed.get(a.marketId) ?? 0) - (this.#failed.get(b.marketId) ?? 0));
     for (const d of absent) {
       if (this.#stopped || !(await this.#readOne(d))) return;
+    }
+    // Last: these markets are held already, the quoted ones' reads come first.
+    for (const [d, listedAs] of lostListed) {
+      if (this.#stopped || !(await this.#lostListed(d, listedAs))) return;
     }
   }
 
@@ -316,6 +302,43 @@ export class OpenMarketSweep {
   #listedAgain(d: Due, listed: ListedMarketStatus | undefined): void {
     if (listed?.status !== "OPEN" || this.#stopped || this.#version(d.marketId) !== d.version) return;
     this.#changed(d.marketId, listed, SWEEP_HOW, LIST_WORD.listedAgain);
+  }
+
+  /**
+   * A market held NOT_FOUND that the list shows by its id with a status other than OPEN (CLOSED,
+   * RESOLVED…): it takes that status, so that its lifecycle's handling follows (a resolution
+   * settled, a closed market watched), where it stayed NOT_FOUND for the run. Confirmed by its
+   * record first, as a quoted market the list says is not OPEN is (#confirm): a record found again
+   * is taken (the closed-market watch reopens on it); a record still not found (404: back under a
+   * new slug) leaves the list's word (LIST_WORD.listedById); a read that fails leaves the market
+   * NOT_FOUND until a later period's read answers: it is held already, nothing rests on it. Made
+   * once (it is made again next period); its failures are the closed-market watch's to warn of
+   * (it reads the same record every period). False when the read failed.
+   */
+  async #lostListed(d: Due, listed: ListedMarketStatus): Promise<boolean> {
+    const { exchange, log } = this.#core;
+    if (exchange.marketRecord === undefined || this.#version(d.marketId) !== d.version) return true;
+    let record: MarketRecordStatus = listed;
+    let said: string | undefined = LIST_WORD.listedById;
+    try {
+      record = await exchange.marketRecord(
+        { marketId: d.marketId, slug: d.slug },
+        { once: true, neverProbe: true },
+      );
+      said = undefined;
+    } catch (err) {
+      if (!isNotFound(err)) {
+        const fields = { err, marketId: d.marketId, slug: d.slug, listed: listed.status };
+        log.debug(
+          fields,
+          `held market's record unreadable: kept ${NOT_FOUND_STATUS}, read again next period`,
+        );
+        return false;
+      }
+    }
+    if (this.#stopped || this.#version(d.marketId) !== d.version) return true;
+    this.#changed(d.marketId, record, SWEEP_HOW, said);
+    return true;
   }
 
   /** Records of the list that did not read: skipped (a quoted one is read by slug); warned once. */

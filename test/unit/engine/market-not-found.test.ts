@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LIST_WORD } from "../../../src/engine/open-market-sweep.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/sweep-words.js";
 import { Harness } from "./support/harness.js";
 import { logLines as lines, notFound } from "./support/sweep-rig.js";
 
@@ -64,5 +64,55 @@ describe("a market held NOT_FOUND", () => {
     await h.run(2 * RECHECK_MS);
     expect(h.logs.text()).toContain(`market is now OPEN (${LIST_WORD.listedAgain})`);
     expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  /*
+   * And one the list shows by its id as something other than OPEN (closed, resolved) stayed
+   * NOT_FOUND: no settlement for a resolution, no closed-market handling; only OPEN was taken. Its
+   * status there is now taken once its record agrees (the record read by its slug, as for a quoted
+   * market the list says is not OPEN), or on the list's word when its record is still not found
+   * (back under a new slug): the list shows the market by its id.
+   */
+  it("takes its record's status over the list's once the record is found again (a list lagging it)", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    const a = await lostMarket(h, () => false);
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
+      { marketId: "m1", status: "CLOSED" },
+    ];
+    h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({ status: "OPEN" });
+    await h.run(2 * RECHECK_MS);
+    expect(lines(h, "market is now CLOSED")).toEqual([]);
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  it("takes a resolution the list shows by its id, its record still not found by its slug: settled at the list's payouts", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    await lostMarket(h, () => false);
+    const payouts = { "0": "1", "1": "0" };
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
+      { marketId: "m1", status: "RESOLVED", payouts },
+    ];
+    await h.run(RECHECK_MS);
+    expect(h.logs.text()).toContain(`market is now RESOLVED (${LIST_WORD.listedById})`);
+    expect(h.eventsOf("market_settled").map((e) => e.marketId)).toEqual(["m1"]);
+  });
+
+  it("stays NOT_FOUND while its record cannot be read, the list's status taken once it reads", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    await lostMarket(h, () => false);
+    let down = true;
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
+      { marketId: "m1", status: "PAUSED" },
+    ];
+    h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
+      if (down) throw new Error("GET /api/markets/{slug}: 503 exchange_unavailable");
+      return { status: "PAUSED" };
+    };
+    await h.run(3 * RECHECK_MS);
+    // Held already (its quotes cancelled): nothing is lost by waiting for the record's word.
+    expect(lines(h, "market is now PAUSED")).toEqual([]);
+    down = false;
+    await h.run(RECHECK_MS);
+    expect(lines(h, "market is now PAUSED")).toHaveLength(1);
   });
 });

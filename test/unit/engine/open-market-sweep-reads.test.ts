@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
 import type {
   ListedMarketStatus,
   MarketRead,
   MarketRecordStatus,
   UnreadableListing,
 } from "../../../src/engine/ports.js";
+import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/sweep-words.js";
 import { Harness } from "./support/harness.js";
 import { logLines as lines, notFound, twoQuoted } from "./support/sweep-rig.js";
 

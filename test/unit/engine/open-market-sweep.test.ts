@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SWEEP_HOW } from "../../../src/engine/open-market-sweep.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import { SWEEP_HOW } from "../../../src/engine/sweep-words.js";
 import { Harness } from "./support/harness.js";
 import { twoQuoted } from "./support/sweep-rig.js";
 
