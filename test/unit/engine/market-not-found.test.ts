@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "../../../src/engine/sweep-words.js";
+import { LIST_WORD } from "../../../src/engine/sweep-words.js";
 import { Harness } from "./support/harness.js";
 import { logLines as lines, notFound } from "./support/sweep-rig.js";
 
