@@ -1,5 +1,6 @@
 import { MARKET_STATUSES } from "../../core/types.js";
 import { REFUSED_STATUS } from "../../engine/market-refusals.js";
+import { NOT_FOUND_STATUS } from "../../engine/sweep-words.js";
 import type { GateReason, RiskDecision } from "../../risk/decision.js";
 
 /**
@@ -12,20 +13,20 @@ export const GATE_REASONS_BY_SCOPE: Readonly<Record<"wallet" | "market", readonl
   market: ["market_not_open"],
 };
 
-/**
- * A market status that is none of the spec's (the label stays bounded): one the exchange sent, or
- * the engine's NOT_FOUND (a quoted market the open-market sweep found neither listed nor by slug).
- */
+/** A market status that is none of the spec's nor the engine's (the label stays bounded). */
 export const OTHER_STATUS = "other";
 
 /**
  * Every `status` label a market halt can carry: the spec's statuses but OPEN (which halts nothing),
- * NOT_OPEN (a placement refused `market_not_open` with no word on the status: market-refusals.ts)
- * and `other`.
+ * NOT_OPEN (a placement refused `market_not_open` with no word on the status: market-refusals.ts),
+ * NOT_FOUND (a quoted market the open-market sweep found neither listed nor by its slug: gone from
+ * the exchange, which an operator must tell from a status the exchange sent outside the spec) and
+ * `other`.
  */
 export const HALT_STATUSES: readonly string[] = [
   ...MARKET_STATUSES.filter((s) => s !== "OPEN"),
   REFUSED_STATUS,
+  NOT_FOUND_STATUS,
   OTHER_STATUS,
 ];
 const KNOWN = new Set(HALT_STATUSES);
