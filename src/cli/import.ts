@@ -49,7 +49,8 @@ const HELP = [
   "",
   "Prints a one-line JSON summary. Exit code 0 on success, 2 on bad usage, bad input (the error",
   "names the file and line) or an OUT refused as above (the error names the file already there);",
-  "OUT is only created when the whole import succeeded.",
+  "OUT is only created when the whole import succeeded. A bare - for IN or OUT is refused (exit 2:",
+  "no stdin or stdout); ./- names a file called -.",
   "",
 ].join("\n");
 
@@ -77,6 +78,7 @@ export const importCommand: Command = {
     const outcomeIndex = parseOutcomeIndex(values["outcome-index"]);
     const [input, output] = positionals.map((p) => resolve(io.cwd, p)) as [string, string];
     try {
+      refuseDash(positionals);
       const summary = await importPolymarketPriceChanges({
         input,
         output,
@@ -95,6 +97,27 @@ export const importCommand: Command = {
     }
   },
 };
+
+/**
+ * Refuses a bare `-` for IN or OUT, as `mm backtest --out -` is refused: read as a path it would
+ * name a file called "-" in the working directory, which is not what a dash means. Neither stdin
+ * nor stdout is offered: the import sorts the whole input before writing (a file is as good), and
+ * stdout carries the summary line while the output is gzip.
+ */
+function refuseDash(positionals: readonly string[]): void {
+  const [input, output] = positionals;
+  for (const [arg, given, stream] of [
+    ["IN", input, "stdin"],
+    ["OUT", output, "stdout"],
+  ] as const) {
+    if (given !== "-") continue;
+    throw new ImportError(
+      `${arg === "IN" ? "input" : "output"}_${stream}_unsupported`,
+      `${arg} -: ${stream} is not supported, name a file (./- for a file called "-")`,
+      { argument: arg },
+    );
+  }
+}
 
 /** File-system refusals of a path the user gave (missing, not a folder, no access…): bad usage, exit 2. */
 const PATH_ERRORS: ReadonlySet<string> = new Set([

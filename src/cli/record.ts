@@ -59,7 +59,7 @@ const HELP = [
   "",
   "Options:",
   "  -t, --tokens IDS        Token ids (decimal), comma-separated; repeatable. Required.",
-  "  -o, --out DIR           Output directory (created if missing). Required.",
+  "  -o, --out DIR           Output directory, created if missing (a bare - is refused). Required.",
   CONFIG_OPTION_HELP,
   `      --rotate-mb N       New file once the current one holds N MB compressed (default ${DEFAULT_ROTATE_MB}).`,
   `      --rotate-minutes N  New file once the current one is N minutes old (default ${DEFAULT_ROTATE_MINUTES}).`,
@@ -121,6 +121,10 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       if (values === undefined) return EXIT.ok;
       const tokens = parseTokens(values.tokens);
       if (values.out === undefined || values.out === "") throw new UsageError("--out DIR is required");
+      // `./-` still names a directory called "-"; the bare dash reads as stdout (refused as
+      // `mm backtest --out -` and `mm import … -` are).
+      if (values.out === "-")
+        throw new UsageError('--out -: a directory is needed, not stdout (./- for a directory called "-")');
       const outDir = resolve(io.cwd, values.out);
       const maxBytes = positive("--rotate-mb", values["rotate-mb"], DEFAULT_ROTATE_MB) * 1_000_000;
       const maxAgeMs =

@@ -153,6 +153,24 @@ describe("mm import (run() with a CliIo)", () => {
     expect(readFileSync(join(dir, "in.csv"), "utf8")).toBe(CSV);
   });
 
+  it("refuses OUT - (stdout: the recorded format is gzip, and stdout carries the summary line) and IN - (stdin), exit 2 naming the argument", async () => {
+    writeFileSync(join(dir, "in.csv"), CSV);
+    const { io: cli, out } = io();
+    expect(await importCommand.run([...CMD, "in.csv", "-"], cli)).toBe(2);
+    expect(out.stderr).toBe(
+      'mm import: OUT -: stdout is not supported, name a file (./- for a file called "-")\n',
+    );
+    expect(await importCommand.run([...CMD, "-", "out.jsonl.gz"], cli)).toBe(2);
+    expect(out.stderr).toContain(
+      'mm import: IN -: stdin is not supported, name a file (./- for a file called "-")\n',
+    );
+    expect(out.stdout).toBe("");
+    expect(readdirSync(dir)).toEqual(["in.csv"]);
+    // ./- still names a file called "-", as for mm backtest --out.
+    expect(await importCommand.run([...CMD, "in.csv", "./-"], cli)).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["-", "in.csv"]);
+  });
+
   it("usage errors and help", async () => {
     const { io: cli, out } = io();
     await expect(importCommand.run(["in.csv", "out"], cli)).rejects.toBeInstanceOf(UsageError);

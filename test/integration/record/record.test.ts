@@ -263,6 +263,11 @@ describe("mm record against the mock", () => {
       code: "usage_error",
     });
     await expect(cmd.run(["--tokens", "abc", "--out", "x"], c.io)).rejects.toThrow(/decimal token id/);
+    // A bare dash is stdout for other tools, never a directory: refused as mm backtest --out - and
+    // mm import's OUT - are, rather than a folder called "-" created in the working directory.
+    await expect(cmd.run(["--tokens", "12", "--out", "-"], c.io)).rejects.toThrow(
+      '--out -: a directory is needed, not stdout (./- for a directory called "-")',
+    );
     await expect(cmd.run(["--tokens", "12", "--out", "x", "--channels", "user_fills"], c.io)).rejects.toThrow(
       /--channels/,
     );
