@@ -72,7 +72,8 @@ const HELP = [
   "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario, sweep file or data, 1 when",
   "a sweep point failed (the others are still ranked; see the table's failed: lines). Outputs are",
   "checked before the run: a missing folder, --out and --html one file, or an output that is one of",
-  "the run's inputs (--data, --config, --scenario, --sweep) exits 2; a symlink counts as its target.",
+  "the run's inputs (--data, --config, --scenario, --sweep) or a new *.jsonl.gz in the --data",
+  "directory (the next replay of it would read that as data) exits 2; a symlink counts as its target.",
   "",
 ].join("\n");
 

@@ -70,6 +70,51 @@ describe("mm backtest: an output naming another output or an input", () => {
     expect(readFileSync(rec).equals(before)).toBe(true);
   }, 60_000);
 
+  it("a new recording-named --out or --html inside the --data directory: refused before the run, nothing written", async () => {
+    // The next replay of the whole directory would read the summary (or the page) as a recording.
+    const out = join(recordings, "summary.jsonl.gz");
+    const r = await runBacktestCli(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      recordings,
+      "--out",
+      out,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `mm backtest: --out ${out} is a recording's name (*.jsonl.gz) in the --data directory ${recordings}: ` +
+        "a replay of that directory would read it as data; name another file or folder\n",
+    );
+    expect(existsSync(out)).toBe(false);
+    // --html too, given with a path of its own (./recordings/… from the folder above), and a link
+    // placed in the directory whose target lies elsewhere: the replay reads the link's name.
+    const link = join(recordings, "link.jsonl.gz");
+    symlinkSync(join(dir, "elsewhere.html"), link);
+    const refusedHtml = await refusal(
+      dir,
+      [
+        ["--out", "fine.json"],
+        ["--html", link],
+      ],
+      [["--data", "./recordings"]],
+    );
+    expect(refusedHtml).toMatchObject({
+      code: "output_in_data_dir",
+      message: expect.stringContaining("--html"),
+    });
+    rmSync(link);
+    // What a replay does not read is fine: another name in the directory, a recording name elsewhere,
+    // and a --data file's own folder (only a directory is replayed whole).
+    expect(
+      await refusal(dir, [["--out", join(recordings, "s.json")]], [["--data", recordings]]),
+    ).toBeUndefined();
+    expect(await refusal(dir, [["--out", "s.jsonl.gz"]], [["--data", recordings]])).toBeUndefined();
+    expect(
+      await refusal(dir, [["--out", "r2.jsonl.gz"]], [["--data", join(recordings, "a.jsonl.gz")]]),
+    ).toBeUndefined();
+  }, 60_000);
+
   it("--out or --html a --scenario or --config file (or a symlink to it): refused, the file left whole", async () => {
     const scenario = join(dir, "scenario.json");
     writeFileSync(scenario, readFileSync("config/backtest/as-paper.json"));
