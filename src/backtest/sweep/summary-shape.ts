@@ -91,7 +91,7 @@ const SHAPES: Readonly<Record<SummaryKind, Shape>> = {
         ].map((k) => [k, across]),
       ),
       inventory: { mean: across, maxAbs: across },
-      markouts: [{ horizonMs: V, perShare: across, total: across }],
+      markouts: [{ ...keys("horizonMs", "fills", "unresolved"), perShare: across, total: across }],
     },
     perPath: [keys("path", "pnl", "finalInventory", "fills", "maxDrawdown", "quoteUptime")],
   },

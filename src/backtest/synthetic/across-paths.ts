@@ -26,15 +26,30 @@ export interface AcrossPaths {
   /** The annualised Sharpe, over the paths long enough to have one. */
   readonly sharpe: AcrossJson;
   readonly quoteUptime: AcrossJson;
-  /** Per horizon: the markout per share over the paths with a resolved fill, and the total over all. */
+  /**
+   * Per horizon, as a replay's markouts: the fills counted and those left unresolved (their
+   * horizon past the path's end), summed over every path; the markout per share over the paths
+   * with a counted fill, and the total over all.
+   */
   readonly markouts: readonly {
     readonly horizonMs: number;
+    readonly fills: number;
+    readonly unresolved: number;
     readonly perShare: AcrossJson;
     readonly total: AcrossJson;
   }[];
 }
 
 type Value = string | number | null | undefined;
+
+/** One markout horizon's sums and statistics as the paths are added. */
+interface Horizon {
+  readonly horizonMs: number;
+  fills: number;
+  unresolved: number;
+  readonly perShare: Figure;
+  readonly total: Figure;
+}
 
 /** One figure's running statistics over the paths that have it. */
 class Figure {
@@ -75,7 +90,7 @@ export class AcrossPathsStats {
   readonly #sharpe = new Figure();
   readonly #quoteUptime = new Figure();
   // The horizons are the first path's (every path of a run has the same report settings).
-  #markouts: { readonly horizonMs: number; readonly perShare: Figure; readonly total: Figure }[] | undefined;
+  #markouts: Horizon[] | undefined;
 
   /** Adds one path's figures. */
   add(s: RunSummary): void {
@@ -92,11 +107,15 @@ export class AcrossPathsStats {
     this.#quoteUptime.add(s.quoteUptime);
     this.#markouts ??= s.markouts.map((m) => ({
       horizonMs: m.horizonMs,
+      fills: 0,
+      unresolved: 0,
       perShare: new Figure(),
       total: new Figure(),
     }));
     for (const m of this.#markouts) {
       const at = s.markouts.find((x) => x.horizonMs === m.horizonMs);
+      m.fills += at?.fills ?? 0;
+      m.unresolved += at?.unresolved ?? 0;
       m.perShare.add(at?.perShare);
       m.total.add(at?.total);
     }
@@ -116,6 +135,8 @@ export class AcrossPathsStats {
       quoteUptime: this.#quoteUptime.json(),
       markouts: (this.#markouts ?? []).map((m) => ({
         horizonMs: m.horizonMs,
+        fills: m.fills,
+        unresolved: m.unresolved,
         perShare: m.perShare.json(),
         total: m.total.json(),
       })),

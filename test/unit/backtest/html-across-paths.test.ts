@@ -29,8 +29,14 @@ const SUMMARY = {
     sharpe: a(2, "12.1", "1.3"),
     quoteUptime: a(3, "0.95", "0.01"),
     markouts: [
-      { horizonMs: 1_000, perShare: a(1, "0.001", "0"), total: a(3, "0.02", "0.03") },
-      { horizonMs: 60_000, perShare: a(0, null, null), total: a(3, "0", "0") },
+      {
+        horizonMs: 1_000,
+        fills: 4,
+        unresolved: 1,
+        perShare: a(1, "0.001", "0"),
+        total: a(3, "0.02", "0.03"),
+      },
+      { horizonMs: 60_000, fills: 0, unresolved: 5, perShare: a(0, null, null), total: a(3, "0", "0") },
     ],
   },
 } as unknown as SyntheticSummary;
@@ -60,9 +66,9 @@ describe("the synthetic report's Across paths table", () => {
       ["Max drawdown (USDC)", "3", "11.1", "1.2"],
       ["Sharpe (annualised)", "2", "12.1", "1.3"],
       ["Quote uptime (fraction)", "3", "0.95", "0.01"],
-      ["Markout 1 s per share (USDC)", "1", "0.001", "0"],
+      ["Markout 1 s per share (USDC; 4 fills, 1 unresolved over all paths)", "1", "0.001", "0"],
       ["Markout 1 s total (USDC)", "3", "0.02", "0.03"],
-      ["Markout 60 s per share (USDC)", "0", "–", "–"],
+      ["Markout 60 s per share (USDC; 0 fills, 5 unresolved over all paths)", "0", "–", "–"],
       ["Markout 60 s total (USDC)", "3", "0", "0"],
     ]);
   });

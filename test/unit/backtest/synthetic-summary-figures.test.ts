@@ -72,5 +72,15 @@ describe("synthetic JSON summary vs README", () => {
     const resolved = paths.filter((p) => p.summary.markouts[0]?.perShare !== null).length;
     expect(resolved).toBeGreaterThan(0);
     expect(across.markouts[0]?.perShare.paths).toBe(resolved);
+    // Like a replay's markouts: the fills counted and those left unresolved, summed over the paths
+    // (every fill of a 20 s path is unresolved at 60 s).
+    const sum = (i: number, k: "fills" | "unresolved") =>
+      paths.reduce((n, p) => n + (p.summary.markouts[i]?.[k] ?? 0), 0);
+    expect(across.markouts.map((m) => [m.horizonMs, m.fills, m.unresolved])).toEqual(
+      [0, 1, 2].map((i) => [across.markouts[i]?.horizonMs, sum(i, "fills"), sum(i, "unresolved")]),
+    );
+    expect(across.markouts[2]?.fills).toBe(0);
+    expect(across.markouts[2]?.unresolved).toBeGreaterThan(0);
+    expect(Object.keys(across.markouts[0] ?? {})).toEqual(Object.keys(paths[0]?.summary.markouts[0] ?? {}));
   });
 });

@@ -116,7 +116,7 @@ export function tokenTable(s: RunSummary): string {
  * The synthetic run's figures across its Monte-Carlo paths: every one the JSON summary states
  * (its top-level PnL, final inventory and fills, and each of `acrossPaths`), with the number of
  * paths that have it (a short path has no Sharpe, a path without a resolved fill no markout per
- * share). The headline tables of the report are one path's, so this is where the run's are.
+ * share; a markout's fill counts, summed over the paths, are in its label). The headline tables of the report are one path's, so this is where the run's are.
  */
 export function acrossPathsTable(s: SyntheticSummary): string {
   const x = s.acrossPaths;
@@ -138,7 +138,10 @@ export function acrossPathsTable(s: SyntheticSummary): string {
     ["Quote uptime (fraction)", ...some(x.quoteUptime)],
   ];
   for (const m of x.markouts) {
-    rows.push([`Markout ${m.horizonMs / 1000} s per share (USDC)`, ...some(m.perShare)]);
+    // The counts are sums over the paths, no mean: they go with the label, as the replay's table
+    // shows them beside its markouts.
+    const counts = `${m.fills} fills, ${m.unresolved} unresolved over all paths`;
+    rows.push([`Markout ${m.horizonMs / 1000} s per share (USDC; ${counts})`, ...some(m.perShare)]);
     rows.push([`Markout ${m.horizonMs / 1000} s total (USDC)`, ...some(m.total)]);
   }
   return table(["Across paths", "Paths", "Mean", "Std. dev."], rows, "paths");
