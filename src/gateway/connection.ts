@@ -199,14 +199,18 @@ export class GatewayConnection {
     const o = this.#o;
     const recvTs = o.clock.now();
     this.#keepalive.heard();
-    let f: unknown;
+    let raw: unknown;
     try {
       if (isBinary) throw new Error("binary");
-      f = JSON.parse(Array.isArray(data) ? Buffer.concat(data).toString() : data.toString());
+      raw = JSON.parse(Array.isArray(data) ? Buffer.concat(data).toString() : data.toString());
     } catch {
       return void bump(o.counters.malformed, "not_json");
     }
-    if (!isRecord(f)) return void bump(o.counters.malformed, "not_object");
+    if (!isRecord(raw)) return void bump(o.counters.malformed, "not_object");
+    // The spec shows no WebSocket error payload: a server using the HTTP envelope's shape may send
+    // `{id, error: {code, message}}` with no type. parseErrorReply reads its code, so it is taken
+    // for the error reply it is (and settles its command) rather than counted malformed.
+    const f = raw.type === undefined && isRecord(raw.error) ? { ...raw, type: "error" } : raw;
     const type = f.type;
     if (typeof type !== "string") return void bump(o.counters.malformed, "missing_type");
     if (type === "connected") return void this.#onConnected(f);

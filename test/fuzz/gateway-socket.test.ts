@@ -146,8 +146,10 @@ function expectOutcome(
   // What the socket delivers: the text as UTF-8 (lone surrogates arrive as U+FFFD).
   const parsed = tryParse(Buffer.from(payload, "utf8").toString("utf8"));
   if (!parsed.ok) return early("not_json");
-  const f = parsed.value;
-  if (!isRecord(f)) return early("not_object");
+  const v = parsed.value;
+  if (!isRecord(v)) return early("not_object");
+  // An error object without a type is an error reply (a late one here: nothing is pending).
+  const f = v.type === undefined && isRecord(v.error) ? { ...v, type: "error" } : v;
   if (typeof f.type !== "string") return early("missing_type");
   if (f.type === "connected") {
     expect(newRefused).toEqual([]);

@@ -131,7 +131,8 @@ export interface RecordSummary {
   /**
    * Of `malformed`, the frames that could not be recorded: not JSON, not a JSON object, or without
    * a string `type` (a record's frame is an object with a type; the replay could do nothing with
-   * them). Counted, never written.
+   * them). Counted, never written. A frame with an `error` object and no type is no such frame:
+   * it is an error reply (GatewayConnection), as the gateway reads it.
    */
   readonly malformedUnrecorded: number;
   /** Markets (conditionIds) whose condition_lifecycle was subscribed; 0 when it was not recorded. */

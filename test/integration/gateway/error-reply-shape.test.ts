@@ -95,4 +95,20 @@ describe("a WebSocket error reply nesting its code under `error`", () => {
     expect(rejected.map((r) => r.code)).toEqual(["internal_error"]);
     expect(c.idsOn(0, "token_book")).toEqual(["1"]);
   });
+
+  it("a reply with the error object alone (no type) is that refusal, not a malformed frame", async () => {
+    const polite = politeAnswer();
+    const { c, clock, rejected, srv } = await started((cmd, conn) =>
+      cmd.cmd === "subscribe" ? { error: { code: "forbidden", message: "typeless" } } : polite(cmd, conn),
+    );
+    const outcome = await c.subscribe("token_book", ["1"]);
+    expect(outcome.rejected).toEqual([
+      { channel: "token_book", ids: ["1"], code: "forbidden", message: "typeless" },
+    ]);
+    await runClock(clock, 5_000, 100);
+    expect(srv.commands("subscribe")).toHaveLength(1);
+    expect(rejected.map((r) => r.code)).toEqual(["forbidden"]);
+    expect(c.counters.malformed).toEqual({});
+    expect(c.counters.commandRejections).toBe(1);
+  });
 });

@@ -76,4 +76,39 @@ describe("mm record: malformed frames", () => {
     expect(recs.map((r) => (r.frame.data as { price?: string }).price)).toEqual([undefined, "0.5"]);
     expect(summary.frames).toBe(2);
   });
+
+  it("a reply with an error object but no type is the refusal it is, as the gateway reads it: not malformed", async () => {
+    // The spec shows no WebSocket error payload; a server using the HTTP envelope's shape may send
+    // `{id, error: {code, message}}` alone. parseErrorReply reads that nested code, so the frame
+    // is an error reply, refused by its code: never a malformed frame the summary blames the feed for.
+    const polite = politeAnswer();
+    const srv = await new RawServer((c, conn) =>
+      c.cmd === "subscribe" && JSON.stringify(c.params).includes('"system"')
+        ? { error: { code: "forbidden", message: "no system channel" } }
+        : polite(c, conn),
+    ).listen();
+    server = srv;
+    dir = mkdtempSync(join(tmpdir(), "mm-record-malformed-"));
+    const abort = new AbortController();
+    const run = record({
+      url: srv.url,
+      apiKey: "k",
+      tokens: [TOKEN],
+      channels: ["token_trade_matches", "system"],
+      outDir: dir,
+      rotate: { maxBytes: 1 << 30, maxAgeMs: 3_600_000 },
+      signal: abort.signal,
+    });
+    await until(() => srv.commands("subscribe").length >= 2, "both subscribes");
+    await settle(50);
+    // And one to a command long gone (its id was never ours): a late reply, not malformed either.
+    srv.conns[0]?.send({ id: "c999", error: { code: "rate_limited", message: "late" } });
+    srv.conns[0]?.send(trade({ price: "0.5" }));
+    await settle(200);
+    abort.abort();
+    const summary = await run;
+    expect(summary.malformed).toBe(0);
+    expect(summary.rejected).toMatchObject([{ channel: "system", code: "forbidden" }]);
+    expect(summary.frames).toBe(1);
+  });
 });
