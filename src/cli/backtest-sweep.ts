@@ -4,10 +4,17 @@ import { resolve } from "node:path";
 import { withLayerFiles } from "../backtest/config-reader.js";
 import { BacktestError } from "../backtest/errors.js";
 import { dataFiles } from "../backtest/replay/data-files.js";
+import { queueModelSummary } from "../backtest/replay/queue-model-config.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
 import { summaryJson } from "../backtest/report/summary.js";
+import { latencySummary } from "../backtest/sim/latency.js";
 import { expandGrid, parseSweepFile, pointStrategies } from "../backtest/sweep/grid.js";
-import { DEFAULT_METRIC, parseMetric, type SummaryKind } from "../backtest/sweep/metric.js";
+import {
+  DEFAULT_METRIC,
+  parseMetric,
+  type SummaryContext,
+  type SummaryKind,
+} from "../backtest/sweep/metric.js";
 import { framesPerPath, type SweepTask } from "../backtest/sweep/point.js";
 import { type ProgressMode, ProgressReporter } from "../backtest/sweep/progress-reporter.js";
 import { sweepResults } from "../backtest/sweep/results.js";
@@ -156,21 +163,35 @@ export async function runSweepCommand(
   let base: unknown;
   let eventsPerPoint: number | undefined;
   let task: (strategy: unknown) => SweepTask;
+  // What every point's summary echoes of the settings, for checking --rank-by before any point runs.
+  let context: (strategies: readonly unknown[]) => SummaryContext;
   if (kind === "synthetic") {
     const scenario = withLayerFiles(files, layers, () => parseScenario(layers));
     base = scenario.strategyRaw;
-    eventsPerPoint = (a.paths ?? scenario.paths) * framesPerPath(scenario);
+    const pathCount = a.paths ?? scenario.paths;
+    eventsPerPoint = pathCount * framesPerPath(scenario);
     const paths = a.paths === undefined ? {} : { paths: a.paths };
     task = (strategy) => ({ kind, scenarioLayers: layers, ...paths, ...seed, strategy });
+    context = (strategies) => ({ strategies, horizons: scenario.report.markoutsMs.length, paths: pathCount });
   } else {
-    base = withLayerFiles(files, layers, () => parseReplayConfig(layers)).strategyRaw;
+    const config = withLayerFiles(files, layers, () => parseReplayConfig(layers));
+    base = config.strategyRaw;
     const data = resolve(io.cwd, a.data as string);
     await dataFiles(data);
     task = (strategy) => ({ kind, configLayers: layers, data, ...seed, strategy });
+    context = (strategies) => ({
+      strategies,
+      horizons: config.report.markoutsMs.length,
+      latency: latencySummary(config.latency),
+      queueModel: queueModelSummary(config.queueModel, NO_PRINTS),
+      tokens: config.tokens?.length,
+    });
   }
   const points = expandGrid(spec.axes);
-  const tasks = withPath(sweepPath, () => pointStrategies(spec, base, points)).map(task);
-  const metric = parseMetric(f["rank-by"] ?? spec.rankBy ?? DEFAULT_METRIC, kind);
+  const strategies = withPath(sweepPath, () => pointStrategies(spec, base, points));
+  const tasks = strategies.map(task);
+  const rankBy = f["rank-by"] ?? spec.rankBy ?? DEFAULT_METRIC;
+  const metric = parseMetric(rankBy, kind, context(strategies));
   const n = Math.min(workers, points.length);
   io.stderr(`mm backtest: sweep of ${points.length} points on ${n} worker${n === 1 ? "" : "s"}\n`);
   const reporter = new ProgressReporter(mode, {
@@ -215,6 +236,9 @@ export async function runSweepCommand(
     reporter.stop();
   }
 }
+
+/** The print counters at zero: only the keys of queueModelSummary matter for the check. */
+const NO_PRINTS = { prints: 0, printsIgnored: 0, printTrades: 0, printQty: 0n } as const;
 
 function progressMode(text: string | undefined): ProgressMode {
   switch (text ?? "auto") {

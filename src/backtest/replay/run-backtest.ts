@@ -9,7 +9,7 @@ import { Recorder } from "../report/recorder.js";
 import { buildRunSummary, sortedCounts } from "../report/summary.js";
 import { BOT } from "../sim/actors.js";
 import type { BacktestFill } from "../sim/bot-fills.js";
-import { latencyEcho } from "../sim/latency.js";
+import { latencySummary } from "../sim/latency.js";
 import { buildMarkets } from "../sim/markets.js";
 import { SimSession } from "../sim/session.js";
 import { attachMirror } from "./attach-mirror.js";
@@ -239,11 +239,7 @@ function replaySummary(
     kind: "replay",
     seed,
     strategy: opts.config.strategyRaw,
-    latency: {
-      feedMs: latencyEcho(latency.feedMs),
-      entryMs: latencyEcho(latency.entryMs),
-      responseMs: latencyEcho(latency.responseMs),
-    },
+    latency: latencySummary(latency),
     data: {
       files: files.map((f) => basename(f)),
       frames: c.frames,

@@ -128,3 +128,20 @@ export function latencyEcho(spec: LatencySpec): unknown {
   }
   return { type: "empirical", samples: s.length, minMs, maxMs };
 }
+
+/**
+ * The summary's `latency`: each hop's spec as latencyEcho spells it (a sweep checks a `--rank-by`
+ * path into it against the same object before any point runs).
+ * @example latencySummary({ feedMs: 5, entryMs: 20, responseMs: 20 }) // { feedMs: 5, entryMs: 20, responseMs: 20 }
+ */
+export function latencySummary(l: {
+  readonly feedMs: LatencySpec;
+  readonly entryMs: LatencySpec;
+  readonly responseMs: LatencySpec;
+}): { feedMs: unknown; entryMs: unknown; responseMs: unknown } {
+  return {
+    feedMs: latencyEcho(l.feedMs),
+    entryMs: latencyEcho(l.entryMs),
+    responseMs: latencyEcho(l.responseMs),
+  };
+}

@@ -2,10 +2,9 @@ import type { Decimal } from "decimal.js";
 import { Dec } from "../../core/decimal.js";
 import { BacktestError } from "../errors.js";
 import { type PathStep, parsePath, pathText, valueAt } from "./json-path.js";
-import { pathProblem } from "./summary-shape.js";
+import { checkPath, type SummaryContext, type SummaryKind } from "./summary-shape.js";
 
-/** Which summary a sweep produces: a replay's or a synthetic run's. */
-export type SummaryKind = "replay" | "synthetic";
+export type { SummaryContext, SummaryKind } from "./summary-shape.js";
 
 /** Ranking order: `desc` puts the largest value first. */
 export type RankOrder = "asc" | "desc";
@@ -19,7 +18,7 @@ export interface Metric {
   readonly order: RankOrder;
   /** The value in a summary; undefined when absent, null or not numeric. */
   read(summary: unknown): Decimal | undefined;
-  /** A plain path into the summary (checked against the first result), or undefined for a named metric. */
+  /** A plain path into the summary (checked before any point runs), or undefined for a named metric. */
   readonly path: readonly PathStep[] | undefined;
 }
 
@@ -93,10 +92,12 @@ export const DEFAULT_METRIC = "pnl";
  * NAMED_METRICS, each with its natural order) or a path into the summary (`markouts[0].perShare`,
  * ranked largest first), optionally suffixed `:asc` or `:desc`. Throws BacktestError
  * `rank_by_invalid` when it is neither, when it names a metric of the other kind of sweep, or a
- * path no summary of the kind has (pathProblem) — before any point runs, not after the first.
+ * path that reaches no number of the kind's summaries (checkPath; with the sweep's `ctx`, the
+ * strategy's parameters, the latencies and the queue model are its own) — before any point runs.
+ * A count the summary leaves out while 0 (a reject code that never happened) reads as 0.
  * @example parseMetric("maxDrawdown", "replay").order // "asc"
  */
-export function parseMetric(text: string, kind: SummaryKind): Metric {
+export function parseMetric(text: string, kind: SummaryKind, ctx?: SummaryContext): Metric {
   const m = /^(.*?)(?::(asc|desc))?$/.exec(text) as RegExpExecArray;
   const name = m[1] as string;
   const suffix = m[2] as RankOrder | undefined;
@@ -121,55 +122,23 @@ export function parseMetric(text: string, kind: SummaryKind): Metric {
       { rankBy: text },
     );
   }
-  const problem = pathProblem(steps, kind);
-  if (problem !== undefined) {
+  const check = checkPath(steps, kind, ctx);
+  if ("problem" in check) {
     throw new BacktestError(
       "rank_by_invalid",
-      `rank-by ${JSON.stringify(text)}: neither a metric (${Object.keys(named).join(", ")}) nor a field of the ${kind} summary: ${problem}`,
+      `rank-by ${JSON.stringify(text)}: neither a metric (${Object.keys(named).join(", ")}) nor a number of the ${kind} summary: ${check.problem}`,
       { rankBy: text },
     );
   }
+  // A count by code lists only the codes that happened: one absent is 0, not a missing figure.
+  const absent = check.absentIsZero ? 0 : undefined;
   return {
     name,
     field: pathText(steps),
     order: suffix ?? "desc",
-    read: (s) => numeric(valueAt(s, steps)),
+    read: (s) => numeric(valueAt(s, steps) ?? absent),
     path: steps,
   };
-}
-
-/**
- * Checks a path metric against a summary: undefined when the field holds a number, else the
- * problem with the numeric fields the summary has (named metrics always fit their kind).
- */
-export function metricProblem(metric: Metric, summary: unknown): string | undefined {
-  if (metric.path === undefined) return undefined;
-  const last = metric.path[metric.path.length - 1];
-  const v = valueAt(summary, metric.path);
-  if (!(typeof last === "string" && isId(last)) && (numeric(v) !== undefined || v === null)) {
-    return undefined;
-  }
-  return `rank-by ${JSON.stringify(metric.name)}: not a numeric field of the summary; numeric fields: ${numericFields(summary).join(", ")}`;
-}
-
-/** Ids (tokenId, marketId, …) are decimal strings too, but no metric: they name what is measured. */
-const isId = (key: string): boolean => key === "id" || key.endsWith("Id");
-
-/**
- * The paths of numeric leaves of a summary (arrays shown through their first element), ids left out.
- * @example numericFields({ pnl: { total: "1.5" }, fills: { count: 2 } }) // ["pnl.total", "fills.count"]
- */
-export function numericFields(summary: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, steps: PathStep[]) => {
-    if (Array.isArray(v)) {
-      if (v.length > 0) walk(v[0], [...steps, 0]);
-    } else if (typeof v === "object" && v !== null) {
-      for (const [k, x] of Object.entries(v)) if (!isId(k)) walk(x, [...steps, k]);
-    } else if (steps.length > 0 && numeric(v) !== undefined) out.push(pathText(steps));
-  };
-  walk(summary, []);
-  return out;
 }
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;

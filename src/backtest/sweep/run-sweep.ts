@@ -1,7 +1,6 @@
 import { extname } from "node:path";
-import { BacktestError } from "../errors.js";
 import type { GridPoint } from "./grid.js";
-import { type Metric, metricProblem } from "./metric.js";
+import type { Metric } from "./metric.js";
 import type { PointResult, SweepTask } from "./point.js";
 import { runPool } from "./pool.js";
 import type { ProgressState } from "./progress.js";
@@ -46,9 +45,8 @@ export interface SweepHooks {
 
 /**
  * Runs every grid point as an independent backtest on a pool of worker threads and ranks the
- * results. A failed point is kept with its error; the rest go on. A path metric (`--rank-by
- * some.field`) is checked against the first summary: if the field is not numeric the sweep stops
- * at once with BacktestError `rank_by_invalid` listing the numeric fields. A data file cut short is
+ * results. A failed point is kept with its error; the rest go on. The metric was checked before
+ * (parseMetric): a point whose summary holds no number there ranks last. A data file cut short is
  * reported once through `hooks.onTruncated`, however many points read it.
  * @example const { ranked } = await runSweep({ points, tasks, metric, workers: 4, eventsPerPoint: undefined });
  */
@@ -60,9 +58,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
   const failedIdx = new Set<number>();
   let perPoint = plan.eventsPerPoint;
   let done = 0;
-  let problem: string | undefined;
   const truncated = new Set<string>();
-  const abort = new AbortController();
   const state = (): ProgressState => {
     const sum = events.reduce((a, b) => a + b, 0);
     let eventsTotal: number | undefined;
@@ -77,7 +73,6 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
     script: plan.script ?? defaultScript(),
     workers: plan.workers,
     tasks: plan.tasks,
-    signal: abort.signal,
     ...(plan.pointTimeoutMs === undefined ? {} : { taskTimeoutMs: plan.pointTimeoutMs }),
     onProgress: (i, n) => {
       events[i] = n;
@@ -95,8 +90,6 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
           truncated.add(file);
           hooks.onTruncated?.(file);
         }
-        problem ??= metricProblem(plan.metric, o.result.summary);
-        if (problem !== undefined) abort.abort();
         outcome = { ...point, status: "ok", summary: o.result.summary };
       } else {
         failedIdx.add(i);
@@ -106,8 +99,6 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks = {}): Promise
       hooks.onPoint?.(state(), outcome);
     },
   });
-  if (problem !== undefined)
-    throw new BacktestError("rank_by_invalid", problem, { rankBy: plan.metric.name });
   const all = outcomes as PointOutcome[];
   return { outcomes: all, ranked: rankPoints(all, plan.metric), events: state().events };
 }

@@ -327,55 +327,6 @@ describe("mm backtest --sweep: bad input", () => {
     expect(r.stderr).not.toContain("sweep of");
   });
 
-  it("stops at the first result when --rank-by names a field that is not a number", async () => {
-    const r = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "fillModel",
-      "-w",
-      "1",
-      "--progress",
-      "none",
-    );
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      /rank-by "fillModel": not a numeric field of the summary; numeric fields: version, seed, paths, .*pnl\.mean/,
-    );
-  }, 30_000);
-
-  it("warns when --rank-by names a field that holds no number in any point (null everywhere)", async () => {
-    // `description` is null without one in the scenario: accepted (a numeric field may be null, e.g.
-    // Sharpe), but a ranking by it is only the grid's order, and the sweep says so.
-    const r = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "description",
-      "--progress",
-      "none",
-    );
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(
-      `mm backtest: warning: rank-by "description" holds no number in any point's summary: the table keeps the grid's order\n`,
-    );
-    const ranked = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "pnl",
-      "--progress",
-      "none",
-    );
-    expect(ranked.stderr).not.toContain("holds no number");
-  }, 60_000);
-
   it("refuses sweep flags without --sweep and bad worker counts", async () => {
     await expect(run("--scenario", scenario, "--workers", "2")).rejects.toMatchObject({
       code: "usage_error",

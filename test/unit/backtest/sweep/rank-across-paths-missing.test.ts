@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { metricProblem, parseMetric } from "../../../../src/backtest/sweep/metric.js";
+import { parseMetric } from "../../../../src/backtest/sweep/metric.js";
 import { runSynthetic } from "../../../../src/backtest/synthetic/run-synthetic.js";
 import { parseScenario } from "../../../../src/backtest/synthetic/scenario.js";
 import { runBacktestCli } from "../../../integration/backtest/support/cli.js";
@@ -32,12 +32,12 @@ const withK = (k: number) => ({
 });
 
 describe("ranking a synthetic sweep by an acrossPaths figure a point does not have", () => {
-  it("metricProblem accepts acrossPaths.sharpe.mean on a point whose paths have no Sharpe (ranks it last)", async () => {
+  it("acrossPaths.sharpe.mean is accepted, and a point whose paths have no Sharpe has no value there (ranks last)", async () => {
     const { summary } = await runSynthetic(parseScenario([withK(0.5)]));
     expect(summary.fills.mean).toBe("0"); // the point never fills: flat equity, no Sharpe
     expect(summary.acrossPaths.sharpe).toEqual({ paths: 0, mean: null, std: null });
     const metric = parseMetric("acrossPaths.sharpe.mean", "synthetic");
-    expect(metricProblem(metric, JSON.parse(JSON.stringify(summary)))).toBeUndefined();
+    expect(metric.read(JSON.parse(JSON.stringify(summary)))).toBeUndefined();
   });
 
   describe("through mm backtest --sweep", () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BacktestError } from "../../../../src/backtest/errors.js";
-import {
-  metricProblem,
-  NAMED_METRICS,
-  numeric,
-  numericFields,
-  parseMetric,
-} from "../../../../src/backtest/sweep/metric.js";
+import { NAMED_METRICS, numeric, parseMetric } from "../../../../src/backtest/sweep/metric.js";
 import { type PointOutcome, rankPoints } from "../../../../src/backtest/sweep/rank.js";
 
 /** The parts of a replay summary the named metrics read. */
@@ -108,15 +102,19 @@ describe("parseMetric", () => {
   });
 });
 
-describe("metricProblem and numericFields", () => {
-  const s = replay("1", "0", null, 2);
-  it("accepts numeric and null fields, refuses the rest with the numeric fields listed", () => {
-    expect(metricProblem(parseMetric("fills.count", "replay"), s)).toBeUndefined();
-    expect(metricProblem(parseMetric("sharpe.annualised", "replay"), s)).toBeUndefined();
-    expect(metricProblem(parseMetric("pnl", "replay"), {})).toBeUndefined();
-    expect(metricProblem(parseMetric("fills.maker", "replay"), s)).toBe(
-      'rank-by "fills.maker": not a numeric field of the summary; numeric fields: pnl.total, pnl.realised, pnl.unrealised, fees.value, fills.count, fills.maker.volume, fills.taker.volume, drawdown.max, quoteUptime, markouts[0].horizonMs, markouts[0].perShare',
+describe("path metrics and numeric", () => {
+  it("are refused up front where the summary holds no number (no longer at the first result)", () => {
+    expect(
+      parseMetric("fills.count", "replay")
+        .read(replay("1", "0", null, 2))
+        ?.toFixed(),
+    ).toBe("2");
+    expect(parseMetric("sharpe.annualised", "replay").read(replay("1", "0", null, 2))).toBeUndefined();
+    expect(() => parseMetric("fills.maker", "replay")).toThrow(
+      /rank-by "fills.maker": .*fills\.maker is not a number but a part of the summary: pick a field \(fills\.maker holds count, volume, notional\)$/,
     );
+    // Ids are decimal strings too, but no metric: they name what is measured.
+    expect(() => parseMetric("tokens[0].tokenId", "replay")).toThrow(/tokens\[0\]\.tokenId is text/);
   });
 
   it("reads numbers and decimal strings only", () => {
@@ -125,15 +123,6 @@ describe("metricProblem and numericFields", () => {
     expect(numeric("1e5")).toBeUndefined();
     expect(numeric(Number.NaN)).toBeUndefined();
     expect(numeric("abc")).toBeUndefined();
-    expect(numericFields({ a: [{ b: 1 }, { b: 2 }], c: "x" })).toEqual(["a[0].b"]);
-  });
-
-  it("leaves ids out: a token id is a decimal string, not a metric", () => {
-    const summary = { tokens: [{ tokenId: "7123", marketId: "9", position: "2" }], id: "5" };
-    expect(numericFields(summary)).toEqual(["tokens[0].position"]);
-    expect(metricProblem(parseMetric("tokens[0].tokenId", "replay"), summary)).toMatch(
-      /not a numeric field of the summary; numeric fields: tokens\[0\]\.position$/,
-    );
   });
 });
 
