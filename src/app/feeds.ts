@@ -9,6 +9,7 @@ import { GatewayError, type GatewayFatalError } from "../gateway/errors.js";
 import { lifecycleStatus } from "../gateway/lifecycle-status.js";
 import { MarketDataFeed } from "../gateway/market-data-feed.js";
 import type { Revealable } from "../gateway/options.js";
+import type { RecheckBackoff, RecheckScheduled } from "../gateway/refused-books.js";
 import type { ChannelEvent } from "../gateway/schema/events.js";
 import { type Channel, type GatewayKind, isWalletScoped, PLATFORM_STATUS_ID } from "../gateway/types.js";
 import type { RejectedIds, RestoredIds } from "../gateway/waiters.js";
@@ -56,6 +57,8 @@ const LOST: Readonly<Record<Channel, string>> = {
  */
 export interface FeedTuning {
   readonly tracker?: TrackerOptions;
+  /** Back-off of the re-subscribes of books refused with a code that can change (default 5 s → 5 min). */
+  readonly recheck?: Partial<RecheckBackoff>;
 }
 
 /**
@@ -69,7 +72,8 @@ export interface FeedTuning {
  * - a subscription refused after start (on the resubscribe after a reconnect, or a retry) is an
  *   error log naming gateway, channel, code and ids. The gateway retries it unless the code is
  *   final (src/gateway/refusal-policy.ts); a refused token_book is not quoted meanwhile
- *   (MarketDataFeed). A lost user_fills stream makes the engine reconcile at once, after each
+ *   (MarketDataFeed), and one refused for good with a code that can change is asked for again
+ *   after 5 s, 10 s, … up to 5 min: each refusal of those retries is one info line. A lost user_fills stream makes the engine reconcile at once, after each
  *   refused retry and once more when it is back: fills reach the engine through the REST backfill
  *   while the stream is lost, as they do when the key cannot subscribe it at all;
  * - a fatal close of either is reported once through `onFatal`.
@@ -100,6 +104,13 @@ export class Feeds {
       client: new GatewayClient({ ...common, gateway: "market" }),
       clock: o.clock,
       ...(o.tuning?.tracker === undefined ? {} : { tracker: o.tuning.tracker }),
+      ...(o.tuning?.recheck === undefined ? {} : { recheck: o.tuning.recheck }),
+      onRecheck: (e) => this.#onRecheck(e),
+      onRecovered: (ids) =>
+        o.logger.warn(
+          { channel: "token_book", ids: ids.slice(0, MAX_LOGGED_IDS), idCount: ids.length },
+          "token_book subscription accepted again after its refusal: these books resync and are quoted again",
+        ),
     });
     this.user = new GatewayClient({ ...common, gateway: "user" });
     const { engine } = o;
@@ -233,6 +244,7 @@ export class Feeds {
     ]);
     live();
     for (const r of [...books.rejected, ...lifecycle.rejected, ...system.rejected]) {
+      const again = this.#recheckOf(r);
       logger.warn(
         // The ids, as after start: an operator told by MmBookRefused which book is refused looks here.
         {
@@ -240,9 +252,9 @@ export class Feeds {
           code: r.code,
           ids: r.ids.slice(0, MAX_LOGGED_IDS),
           idCount: r.ids.length,
-          retryInMs: r.retryInMs,
+          retryInMs: r.retryInMs ?? again?.inMs,
         },
-        `subscription refused${r.retryInMs === undefined ? "" : ` (retrying in ${r.retryInMs} ms)`}: ${r.message}`,
+        `subscription refused${r.retryInMs === undefined ? (again === undefined ? "" : ` (asking again in ${again.inMs} ms)`) : ` (retrying in ${r.retryInMs} ms)`}: ${r.message}`,
       );
     }
     this.#started = true;
@@ -256,8 +268,14 @@ export class Feeds {
   #onRefused(gateway: GatewayKind, r: RejectedIds): void {
     if (!this.#started) return; // start() reports what it subscribes
     const { logger, engine } = this.#o;
+    const again = this.#recheckOf(r);
+    if (again !== undefined && again.attempt > 1) return; // a re-subscribe refused again: #onRecheck
     const retry =
-      r.retryInMs === undefined ? "for good" : `(attempt ${r.attempt ?? 1}), retrying in ${r.retryInMs} ms`;
+      r.retryInMs !== undefined
+        ? `(attempt ${r.attempt ?? 1}), retrying in ${r.retryInMs} ms`
+        : again === undefined
+          ? "for good"
+          : `(a code that can change), asking again in ${again.inMs} ms`;
     logger.error(
       {
         gateway,
@@ -265,12 +283,38 @@ export class Feeds {
         code: r.code,
         message: r.message,
         ...(isWalletScoped(r.channel) ? {} : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length }),
-        retryInMs: r.retryInMs,
-        attempt: r.attempt,
+        retryInMs: r.retryInMs ?? again?.inMs,
+        attempt: r.attempt ?? again?.attempt,
       },
       `${r.channel} subscription refused ${retry} (${r.code}): ${LOST[r.channel]}`,
     );
     if (r.channel === "user_fills") engine.onReconnect();
+  }
+
+  /** The re-subscribe scheduled for books refused for good (MarketDataFeed.recheckOf), if any. */
+  #recheckOf(r: RejectedIds): { attempt: number; inMs: number } | undefined {
+    const first = r.ids[0];
+    if (r.channel !== "token_book" || r.retryInMs !== undefined || first === undefined) return undefined;
+    return this.market.recheckOf(first);
+  }
+
+  /**
+   * A refused book's re-subscribe was refused again: one info line per try (the first refusal was
+   * the error line; the tries thin out to one per 5 min).
+   */
+  #onRecheck(e: RecheckScheduled): void {
+    if (!this.#started || e.attempt === 1) return;
+    this.#o.logger.info(
+      {
+        channel: "token_book",
+        code: e.code,
+        ids: e.ids.slice(0, MAX_LOGGED_IDS),
+        idCount: e.ids.length,
+        attempt: e.attempt,
+        retryInMs: e.inMs,
+      },
+      `token_book still refused (${e.code}): asking again in ${e.inMs} ms`,
+    );
   }
 
   /** A retried subscription is back: fills of the gap come from the REST backfill. */

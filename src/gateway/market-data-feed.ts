@@ -4,6 +4,12 @@ import type { TrackerOptions } from "../book/tracker-config.js";
 import type { Clock } from "../core/clock.js";
 import type { GatewayClient } from "./client.js";
 import type { ConnectedInfo } from "./connection-types.js";
+import {
+  DEFAULT_RECHECK_BACKOFF,
+  type RecheckBackoff,
+  type RecheckScheduled,
+  RefusedBookRecheck,
+} from "./refused-books.js";
 import type { ChannelEvent } from "./schema/events.js";
 import type { SubscribeOutcome } from "./waiters.js";
 
@@ -13,6 +19,12 @@ export interface MarketDataFeedOptions {
   /** The tracker's clock (the client's, normally). */
   readonly clock: Clock;
   readonly tracker?: TrackerOptions;
+  /** Back-off of the re-subscribes of books refused with a code that can change (refused-books.ts). */
+  readonly recheck?: Partial<RecheckBackoff>;
+  /** A refused book's re-subscribe was scheduled (for the log: the first refusal and each retry's). */
+  readonly onRecheck?: (e: RecheckScheduled) => void;
+  /** Books refused for good were subscribed again by a re-subscribe (for the log). */
+  readonly onRecovered?: (tokenIds: readonly string[]) => void;
 }
 
 const BOOK_TYPES: ReadonlySet<string> = new Set(BOOK_EVENT_TYPES);
@@ -39,6 +51,8 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  * - a book is never quotable while its token_book subscription is refused: refused for good
  *   (a final code, refusal-policy.ts) it is untracked, its last state announced not quotable, and
  *   remembered as refused (tracker.refused(): the mm_book_refused gauge) until subscribed again;
+ *   when its code can change (invalid_params: refusal-policy.ts) it is subscribed again after a
+ *   back-off doubling from 5 s to 5 min (refused-books.ts), and tracked once accepted;
  *   refused with a retryable code it stays tracked and `resyncing` until the retried subscription's
  *   snapshot arrives;
  * - a fatal close leaves every book `resyncing`.
@@ -52,6 +66,7 @@ export class MarketDataFeed {
   readonly client: GatewayClient;
   readonly tracker: BookTracker;
   readonly #off: (() => void)[] = [];
+  readonly #recheck: RefusedBookRecheck;
 
   constructor(opts: MarketDataFeedOptions) {
     const client = opts.client;
@@ -63,6 +78,20 @@ export class MarketDataFeed {
       linkOf: (tokenId) => client.linkOf("token_book", tokenId),
     });
     this.tracker = tracker;
+    this.#recheck = new RefusedBookRecheck({
+      clock: opts.clock,
+      backoff: { ...DEFAULT_RECHECK_BACKOFF, ...opts.recheck },
+      stillRefused: (t) => tracker.refused().includes(t),
+      resubscribe: async (ids) => {
+        const { accepted } = await client.subscribe("token_book", ids);
+        const back = accepted.filter((t) => !tracker.retired(t));
+        for (const t of back) {
+          this.#recheck.accepted(t);
+          tracker.track(t); // its snapshot follows the subscribe (or came already and tracked it)
+        }
+        if (back.length > 0) opts.onRecovered?.(back);
+      },
+    });
     const expectOn = (link: number) => {
       for (const t of client.idsOn(link, "token_book")) tracker.expectSnapshot(t);
     };
@@ -89,6 +118,9 @@ export class MarketDataFeed {
           tracker.subscriptionLost(t);
           if (r.retryInMs === undefined) tracker.refuse(t);
         }
+        if (r.retryInMs !== undefined) return;
+        const scheduled = this.#recheck.refused(r.ids, r.code);
+        if (scheduled !== undefined) opts.onRecheck?.(scheduled);
       }),
       client.onAccepted((channel, ids) => {
         // Live again: a book left waiting while nothing could be asked waits for this snapshot.
@@ -136,6 +168,15 @@ export class MarketDataFeed {
     return outcome;
   }
 
+  /**
+   * The re-subscribe a book refused for good waits for (its refusals in a row, the delay it was
+   * scheduled with), or undefined when
+   * it is not retried (a code that cannot change, subscribed again, or never refused).
+   */
+  recheckOf(tokenId: string): { attempt: number; inMs: number } | undefined {
+    return this.#recheck.pending(tokenId);
+  }
+
   /** Unsubscribes and stops tracking. */
   async unsubscribeBooks(tokenIds: readonly string[]): Promise<void> {
     await this.client.unsubscribe("token_book", tokenIds);
@@ -155,6 +196,7 @@ export class MarketDataFeed {
   /** Closes the client and the tracker's timers. */
   async close(): Promise<void> {
     for (const off of this.#off.splice(0)) off();
+    this.#recheck.stop();
     this.tracker.close();
     await this.client.close();
   }

@@ -26,6 +26,28 @@ export function isFinalRefusal(code: string): boolean {
 }
 
 /**
+ * Final codes whose verdict on a token_book id can still change while the daemon runs, so the
+ * refused book is asked for again after a slow back-off (refused-books.ts) rather than given up
+ * until a restart. Only `invalid_params`: mm checks ids before sending (ids.ts), so the server
+ * refusing a well-formed decimal token id says it does not know that token now (a market its book
+ * service has not listed yet, a lag behind the market registry), which a later subscribe may find
+ * changed. The other final codes cannot change for the running process: `forbidden` and
+ * `api_key_scope_missing` are about the channel's gateway and the key's fixed scopes (a public
+ * channel on /ws/market needs none), and `subscription_too_many_ids` about the request's size,
+ * which the same request would repeat. A malformed id refused locally is never sent again.
+ */
+export const RECHECKED_REFUSAL_CODES: ReadonlySet<string> = new Set(["invalid_params"]);
+
+/**
+ * True when a token_book id refused for good with `code` is asked for again later (slowly).
+ * @example isRecheckedRefusal("invalid_params") // true
+ * @example isRecheckedRefusal("forbidden") // false: cannot change while the key is the same
+ */
+export function isRecheckedRefusal(code: string): boolean {
+  return RECHECKED_REFUSAL_CODES.has(code);
+}
+
+/**
  * Refusal codes kept as themselves in counter keys (and so metric labels): the spec's, the
  * client's own, and the usual transient ones. Any other code a server sends is counted as
  * `other` (its text stays in the rejection and the log), so a misbehaving server cannot grow
