@@ -11,9 +11,10 @@ import { MarketDataFeed } from "../gateway/market-data-feed.js";
 import type { Revealable } from "../gateway/options.js";
 import type { RecheckBackoff, RecheckScheduled } from "../gateway/refused-books.js";
 import type { ChannelEvent } from "../gateway/schema/events.js";
-import { type Channel, type GatewayKind, isWalletScoped, PLATFORM_STATUS_ID } from "../gateway/types.js";
+import { type GatewayKind, isWalletScoped, PLATFORM_STATUS_ID } from "../gateway/types.js";
 import type { RejectedIds, RestoredIds } from "../gateway/waiters.js";
 import type { Logger } from "../observability/logger.js";
+import { LOST } from "./feed-losses.js";
 import type { QuotedMarkets } from "./markets.js";
 
 export interface FeedsOptions {
@@ -35,20 +36,6 @@ export interface FeedsOptions {
 
 /** Ids named in one refusal log line (a refused subscription holds up to 100). */
 const MAX_LOGGED_IDS = 20;
-
-/** What a refused subscription of each channel costs while it lasts (for the error log). */
-const LOST: Readonly<Record<Channel, string>> = {
-  token_book: "these books are not quoted while they are not subscribed",
-  condition_lifecycle:
-    "pauses and resolutions of these markets are not pushed (refused placements still reveal them)",
-  system: "platform freezes are not pushed (refused placements still reveal them)",
-  user_fills: "own fills reach mm only through the periodic reconcile (one runs now)",
-  user_orders: "order events are not logged",
-  token_trade_matches: "trade prints are not received",
-  token_trade_settlements: "settlements are not received",
-  token_ohlc: "bars are not received",
-  vault_positions: "vault position events are not received",
-};
 
 /**
  * Timings of the market-data path that the spec leaves open ("not shown"): the BookTracker's
@@ -153,6 +140,12 @@ export class Feeds {
         client.onFatal((err) => this.#reportFatal(err)),
         client.onRejected((r) => this.#onRefused(name, r)),
         client.onRestored((r) => this.#onRestored(name, r)),
+        // A user_fills the server dropped (and that is being subscribed again) lost fills too.
+        client.onLost((channel) => {
+          if (channel !== "user_fills") return;
+          this.#fillsCatchUp = true;
+          engine.onReconnect();
+        }),
       );
     }
     if (o.onMarketFrame !== undefined) this.#off.push(this.market.client.onFrame(o.onMarketFrame));

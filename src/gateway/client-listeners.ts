@@ -30,6 +30,7 @@ export class ClientListeners {
   protected readonly restorations: Listeners<[RestoredIds]>;
   protected readonly acceptances: Listeners<[Channel, readonly string[]]>;
   protected readonly refusals: Listeners<[RefusedEvent]>;
+  protected readonly losses: Listeners<[Channel, readonly string[]]>;
 
   constructor(onListenerError: (err: unknown) => void) {
     this.events = new Listeners(onListenerError);
@@ -42,6 +43,7 @@ export class ClientListeners {
     this.restorations = new Listeners(onListenerError);
     this.acceptances = new Listeners(onListenerError);
     this.refusals = new Listeners(onListenerError);
+    this.losses = new Listeners(onListenerError);
   }
 
   /** Typed, validated events of subscribed ids. Returns the removal. */
@@ -101,5 +103,14 @@ export class ClientListeners {
    */
   onRefused(fn: (r: RefusedEvent) => void): () => void {
     return this.refusals.add(fn);
+  }
+
+  /**
+   * Ids whose subscription the server was found no longer to hold while the socket lived ([""] on a
+   * wallet-scoped channel): what they carried since was lost; they are being subscribed again
+   * (onAccepted follows). Returns the removal.
+   */
+  onLost(fn: (channel: Channel, ids: readonly string[]) => void): () => void {
+    return this.losses.add(fn);
   }
 }

@@ -66,6 +66,13 @@ export class GatewayClient extends ClientListeners {
       onRejected: (r) => this.rejections.emit(r),
       onRestored: (r) => this.restorations.emit(r),
       onAccepted: (channel, ids) => this.acceptances.emit(channel, ids),
+      onLost: (channel, ids) => {
+        opts.logger?.warn(
+          { gateway: opts.gateway, channel, ids: ids.slice(0, 20), idCount: ids.length },
+          `gateway: the server no longer holds this ${channel} subscription: subscribing again`,
+        );
+        this.losses.emit(channel, ids);
+      },
     });
   }
 
@@ -184,6 +191,15 @@ export class GatewayClient extends ClientListeners {
     );
   }
 
+  /**
+   * Checks every open link's subscriptions against the server's list_subscriptions and subscribes
+   * again what it dropped (done by itself when a get_book_snapshot is refused); resolves when done.
+   */
+  async auditSubscriptions(): Promise<void> {
+    const open = this.#links.filter((l) => l.state === "open");
+    await Promise.all(open.map((l) => this.#subs.audit(l.index)));
+  }
+
   /** A ping round trip on one link. */
   async ping(link = 0): Promise<Pong & { rttMs: number }> {
     const sent = this.#o.clock.now();
@@ -237,6 +253,11 @@ export class GatewayClient extends ClientListeners {
             onFatal: (_l, err) => this.#onFatal(err),
             onPush: (l, frame, recvTs) => this.#onPush(l, frame, recvTs),
             onPong: (l, rtt, serverTs) => this.pongs.emit(l.index, rtt, serverTs),
+            // The spec's answer to a lost book is get_book_snapshot; refused, the server may have
+            // dropped the token's subscription while the socket lived: check, and repair.
+            onPostRefused: (l, cmd) => {
+              if (cmd === "get_book_snapshot") void this.#subs.audit(l.index);
+            },
           },
         }),
       );

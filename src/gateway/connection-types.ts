@@ -36,4 +36,6 @@ export interface ConnectionHooks {
   onClosed(info: ClosedInfo): void;
   /** A pong arrived. */
   onPong?(rttMs: number, serverTs: number | undefined): void;
+  /** A command sent without awaiting its reply (post) was answered with an `error`. */
+  onPostRefused?(cmd: string, code: string): void;
 }

@@ -252,7 +252,10 @@ export class GatewayConnection {
     if (this.#pending.settle(id, f)) return;
     const cmd = this.#unawaited.take(id);
     if (type === "error") {
-      o.logger?.debug({ gateway: o.gateway, cmd, code: parseErrorReply(f).code }, "gateway: command refused");
+      const code = parseErrorReply(f).code;
+      o.logger?.debug({ gateway: o.gateway, cmd, code }, "gateway: command refused");
+      // A refused get_book_snapshot may mean the server no longer holds the token: the owner checks.
+      if (cmd !== undefined) o.hooks.onPostRefused?.(cmd, code);
     }
   }
 

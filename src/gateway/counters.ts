@@ -44,6 +44,11 @@ export interface GatewayCounters {
   snapshotRequests: number;
   /** Snapshot requests not sent: the token's subscription was not live (a resubscribe brings one). */
   snapshotRequestsUnsent: number;
+  /**
+   * Subscriptions (or ids of one) we had confirmed that the server was found no longer to hold
+   * (list_subscriptions: a sid gone, or ids missing from it), each subscribed again.
+   */
+  subscriptionsLost: number;
   /** Fatal closes (at most 1: the client stops). */
   fatal: number;
 }
@@ -68,6 +73,7 @@ export function zeroGatewayCounters(): GatewayCounters {
     pongs: 0,
     snapshotRequests: 0,
     snapshotRequestsUnsent: 0,
+    subscriptionsLost: 0,
     fatal: 0,
   };
 }

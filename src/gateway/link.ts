@@ -23,6 +23,8 @@ export interface LinkHooks {
   onFatal(link: ConnectionLink, err: GatewayFatalError): void;
   onPush(link: ConnectionLink, frame: Record<string, unknown>, recvTs: number): void;
   onPong(link: ConnectionLink, rttMs: number, serverTs: number | undefined): void;
+  /** A command posted without awaiting its reply was answered with an `error`. */
+  onPostRefused?(link: ConnectionLink, cmd: string, code: string): void;
 }
 
 export interface LinkOptions {
@@ -137,6 +139,7 @@ export class ConnectionLink {
         onOpen: (info) => this.#onOpen(conn, info),
         onPush: (frame, recvTs) => o.hooks.onPush(this, frame, recvTs),
         onPong: (rtt, serverTs) => o.hooks.onPong(this, rtt, serverTs),
+        onPostRefused: (cmd, code) => o.hooks.onPostRefused?.(this, cmd, code),
         onClosed: (info) => this.#onClosed(conn, info),
       },
     };

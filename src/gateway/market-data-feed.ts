@@ -55,6 +55,9 @@ export function isBookEvent(e: ChannelEvent): e is BookEvent {
  *   back-off doubling from 5 s to 5 min (refused-books.ts), and tracked once accepted;
  *   refused with a retryable code it stays tracked and `resyncing` until the retried subscription's
  *   snapshot arrives;
+ * - a subscription the server dropped while the socket lived (the client's list_subscriptions
+ *   check after a refused get_book_snapshot: GatewayClient.onLost) makes its books `resyncing`
+ *   until the client's resubscribe brings their snapshots;
  * - a fatal close leaves every book `resyncing`.
  * @example
  * const feed = new MarketDataFeed({ client, clock });
@@ -121,6 +124,11 @@ export class MarketDataFeed {
         if (r.retryInMs !== undefined) return;
         const scheduled = this.#recheck.refused(r.ids, r.code);
         if (scheduled !== undefined) opts.onRecheck?.(scheduled);
+      }),
+      // The server dropped the subscription while the socket lived (found by the client's check
+      // after a refused get_book_snapshot): frames were lost; the resubscribe's snapshot resyncs.
+      client.onLost((channel, ids) => {
+        if (channel === "token_book") for (const t of ids) tracker.subscriptionLost(t);
       }),
       client.onAccepted((channel, ids) => {
         // Live again: a book left waiting while nothing could be asked waits for this snapshot.

@@ -24,6 +24,8 @@ export interface SubscriptionDeps {
   onRestored(r: RestoredIds): void;
   /** The server holds these ids now (any accepted subscribe or update). */
   onAccepted(channel: Channel, ids: readonly string[]): void;
+  /** The server was found no longer to hold these ids (sync.ts audit): subscribing them again. */
+  onLost(channel: Channel, ids: readonly string[]): void;
 }
 
 /**
@@ -52,6 +54,7 @@ export class SubscriptionManager {
       onRejected: deps.onRejected,
       onRestored: deps.onRestored,
       onAccepted: deps.onAccepted,
+      onLost: deps.onLost,
     });
   }
 
@@ -118,6 +121,14 @@ export class SubscriptionManager {
       .subsOn(link)
       .filter((s) => s.channel === channel)
       .flatMap((s) => [...s.ids]);
+  }
+
+  /**
+   * Checks what the server holds on `link` against what we confirmed there (list_subscriptions),
+   * and subscribes again what it dropped; resolves when checked.
+   */
+  audit(link: number): Promise<void> {
+    return this.#sync.audit(link);
   }
 
   /** A link (re)connected: nothing is held there; subscribe everything it should carry. */

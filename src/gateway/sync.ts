@@ -4,7 +4,7 @@ import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
 import { isFinalRefusal, refusalLabel } from "./refusal-policy.js";
-import { parseSubscribed, refusedGroups } from "./replies.js";
+import { parseSubscribed, parseSubscriptionList, refusedGroups, type SubscriptionInfo } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
@@ -45,6 +45,11 @@ export interface SyncDeps {
   onRestored(r: RestoredIds): void;
   /** The server holds these ids now (after the waiters and onRestored heard it). */
   onAccepted(channel: Channel, ids: readonly string[]): void;
+  /**
+   * The server was found no longer to hold these confirmed ids ([""]: a wallet-scoped sub): they
+   * are being subscribed again (what they carried meanwhile was lost).
+   */
+  onLost(channel: Channel, ids: readonly string[]): void;
 }
 
 /**
@@ -66,6 +71,8 @@ export class SubscriptionSync {
   readonly #queued = new Map<number, Promise<void>>();
   readonly #tail = new Map<number, Promise<void>>();
   readonly #generation = new Map<number, number>();
+  /** Audits queued and not started, per link (coalesced like passes). */
+  readonly #audits = new Map<number, Promise<void>>();
   readonly #retries: SubscriptionRetries;
 
   constructor(deps: SyncDeps) {
@@ -107,6 +114,77 @@ export class SubscriptionSync {
     return p;
   }
 
+  /**
+   * Checks what the server holds on `link` (list_subscriptions) against what we confirmed there,
+   * after a sign it dropped something while the socket lived (a posted get_book_snapshot or an
+   * update_subscription refused): a sid it no longer lists is subscribed afresh, ids it no longer
+   * lists under a sid are added again, and onLost names them. Runs between passes (so no command of
+   * ours is in flight there); coalesced with one already queued. An unreadable or unanswered list
+   * changes nothing (the spec shows no payload for it).
+   */
+  audit(link: number): Promise<void> {
+    const queued = this.#audits.get(link);
+    if (queued !== undefined) return queued;
+    const prev = this.#tail.get(link) ?? Promise.resolve();
+    const p = prev.then(() => {
+      this.#audits.delete(link);
+      return this.#audit(link);
+    });
+    this.#audits.set(link, p);
+    this.#tail.set(
+      link,
+      p.catch(() => undefined),
+    );
+    return p;
+  }
+
+  async #audit(link: number): Promise<void> {
+    if (!this.#d.isOpen(link)) return;
+    const gen = this.#generation.get(link) ?? 0;
+    const held = await this.#list(link);
+    if (held === undefined || this.#stale(link, gen)) return;
+    let lost = false;
+    for (const sub of this.#d.layout.subsOn(link)) {
+      if (sub.sid !== undefined && this.#lost(sub, held.get(String(sub.sid)))) lost = true;
+    }
+    if (lost) void this.request(link);
+  }
+
+  /** The server's subscriptions on `link` by sid, or undefined when it did not say. */
+  async #list(link: number): Promise<Map<string, SubscriptionInfo> | undefined> {
+    try {
+      const list = parseSubscriptionList(await this.#d.send(link, "list_subscriptions", {}));
+      return new Map(list.map((s) => [String(s.sid), s]));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Compares `sub` with the server's entry for its sid; forgets what the server no longer holds and
+   * says so. True when something was lost. An entry listing no ids is taken as holding ours (a
+   * server may leave them out).
+   */
+  #lost(sub: PlannedSub, listed: SubscriptionInfo | undefined): boolean {
+    const wallet = isWalletScoped(sub.channel);
+    let ids: string[];
+    if (listed === undefined || listed.channel !== sub.channel) {
+      ids = wallet ? [""] : [...sub.confirmed];
+      sub.sid = undefined;
+      sub.confirmed = new Set();
+    } else {
+      if (wallet || listed.ids.length === 0) return false;
+      const norm = (id: string) => (sub.channel === "vault_positions" ? id.toLowerCase() : id);
+      const there = new Set(listed.ids.map(norm));
+      ids = [...sub.confirmed].filter((id) => !there.has(id));
+      if (ids.length === 0) return false;
+      for (const id of ids) sub.confirmed.delete(id);
+    }
+    this.#d.counters.subscriptionsLost++;
+    if (ids.length > 0) this.#d.onLost(sub.channel, ids);
+    return true;
+  }
+
   async #pass(link: number): Promise<void> {
     if (!this.#d.isOpen(link)) return;
     const gen = this.#generation.get(link) ?? 0;
@@ -140,6 +218,9 @@ export class SubscriptionSync {
       await this.#d.send(link, "update_subscription", params);
     } catch (err) {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
+      // invalid_params may be about the sid, not the ids: a sid the server dropped (it answers
+      // "unknown sid"). Then nothing was refused: the subscription is made again, adds included.
+      if (err.code === "invalid_params" && (await this.#sidGone(link, gen, sub))) return;
       // Adds held back behind a removal refused for now wait with it (refused by its code and
       // retried together, as in one command); behind one refused for good, they go at once.
       const final = isFinalRefusal(err.code);
@@ -155,6 +236,18 @@ export class SubscriptionSync {
     for (const id of sending) sub.confirmed.add(id);
     this.#accepted(sub, sending);
     if (split) void this.request(link); // the adds held back
+  }
+
+  /** True when the server no longer lists `sub`'s sid: forgotten, and subscribed again. */
+  async #sidGone(link: number, gen: number, sub: PlannedSub): Promise<boolean> {
+    const sid = sub.sid;
+    const held = await this.#list(link);
+    if (held === undefined || this.#stale(link, gen) || sub.sid !== sid) return false;
+    const listed = held.get(String(sid));
+    if (listed !== undefined && listed.channel === sub.channel) return false;
+    this.#lost(sub, undefined);
+    void this.request(link);
+    return true;
   }
 
   async #subscribe(link: number, gen: number, sub: PlannedSub): Promise<void> {

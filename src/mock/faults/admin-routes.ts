@@ -30,6 +30,7 @@ type Body = Record<string, unknown>;
  * |---|---|---|
  * | GET /__admin/state | — | Every injected fault, open socket count, market statuses |
  * | POST /__admin/drop-sockets | `{gateway?}` (`"market"`/`"user"`; default both) | Terminates the WebSockets without a close frame; `{dropped}` |
+ * | POST /__admin/drop-subscription | `{tokenIds}` | The /ws/market token_book subscriptions covering these tokens are dropped server-side, silently, the sockets left open (their sid unknown from then on); `{droppedSubscriptions}` |
  * | POST /__admin/skip-seq | `{tokenId}` (`"*"` = all) | Next book frame of the token skips one seq (a gap) |
  * | POST /__admin/reorder | `{tokenId}` (`"*"` = all) | Next two book frames of the token go out swapped |
  * | POST /__admin/silence-feed | `{tokenId, on?}` (on default true) | Token's channel events stop (on) / resume (off) |
@@ -69,6 +70,7 @@ export function adminRoutes(admin: MockAdmin): Route[] {
     post("drop-sockets", (b) =>
       admin.dropAllSockets(b.gateway === undefined ? undefined : (b.gateway as "market")),
     ),
+    post("drop-subscription", (b) => admin.dropSubscriptions(b.tokenIds as string[])),
     post("skip-seq", (b) => admin.skipSeq(b.tokenId as string)),
     post("reorder", (b) => admin.reorder(b.tokenId as string)),
     post("silence-feed", (b) => admin.silenceFeed(b.tokenId as string, flag(b, "on"))),

@@ -117,6 +117,21 @@ export class MockAdmin {
     return { refusedBooks: Object.fromEntries(map) };
   }
 
+  /**
+   * Drops the /ws/market token_book subscriptions covering `tokenIds` on the server side, the
+   * sockets staying open and nothing sent (GatewayControl.dropSubscriptions): what a client sees of
+   * a server losing a subscription. The client's commands naming the sid are refused from then on.
+   */
+  dropSubscriptions(tokenIds: readonly string[]): { droppedSubscriptions: number } {
+    if (!Array.isArray(tokenIds) || tokenIds.length === 0) {
+      throw new AdminError(400, "invalid_argument", "tokenIds must be a non-empty array of token ids", {
+        field: "tokenIds",
+      });
+    }
+    const ids = tokenIds.map((t) => this.#token(t));
+    return { droppedSubscriptions: this.#gateway?.dropSubscriptions(ids) ?? 0 };
+  }
+
   /** Stops (on) or restores (off) every condition_lifecycle push: markets change status silently. */
   silenceLifecycle(on = true): { lifecycleSilenced: boolean } {
     this.#ctx.faults.lifecycleSilenced = on;

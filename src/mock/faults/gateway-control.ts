@@ -9,6 +9,13 @@ export interface GatewayControl {
    * one gateway when `gateway` is given.
    */
   dropAll(gateway?: "market" | "user"): void;
+  /**
+   * Drops, silently and with the socket left open, every /ws/market token_book subscription that
+   * covers one of `tokenIds`: its sid is gone (commands naming it are refused `invalid_params`,
+   * `unknown sid`), none of its ids is published to that socket any more, and no notice is sent.
+   * Returns how many subscriptions were dropped.
+   */
+  dropSubscriptions(tokenIds: readonly string[]): number;
   /** Closes every socket authenticated with this keyId with `4401 <reason>`. */
   closeKey(keyId: string, reason: string): void;
   /** Closes every socket of this partner's keys with `4401 <reason>`. */

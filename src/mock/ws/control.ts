@@ -15,6 +15,17 @@ export function gatewayControl(connections: ReadonlySet<Connection>, feeds: Feed
     dropAll: (gateway) => {
       for (const c of [...connections]) if (gateway === undefined || c.gateway === gateway) c.terminate();
     },
+    dropSubscriptions: (tokenIds) => {
+      let n = 0;
+      for (const c of connections) {
+        if (c.gateway !== "market") continue;
+        for (const sub of c.subs.list()) {
+          if (sub.channel === "token_book" && tokenIds.some((t) => sub.ids.has(t)) && c.subs.remove(sub.sid))
+            n++;
+        }
+      }
+      return n;
+    },
     closeKey: (keyId, reason) => closeWhere((c) => c.keyId === keyId, reason),
     closePartner: (partnerId, reason) => closeWhere((c) => c.partnerId === partnerId, reason),
     publishPlatformStatus: () => feeds.lifecycle.publishPlatformStatus(),

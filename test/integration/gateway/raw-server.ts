@@ -26,24 +26,31 @@ export type Answer = (c: Received, conn: RawConn) => Record<string, unknown> | u
 /** A well-behaved answer: subscriptions accepted with increasing sids, pongs, acks. */
 export function politeAnswer(): Answer {
   let sid = 1;
+  // What it holds, so that list_subscriptions tells the truth (sids are unique across sockets).
+  const held = new Map<unknown, { sid: number; channel: string; ids: string[] }>();
   return (c) => {
     switch (c.cmd) {
       case "subscribe": {
         const subs = (c.params?.subscriptions ?? []) as { channel: string; ids?: string[] }[];
-        return {
-          type: "subscribed",
-          accepted: subs.map((s) => ({ sid: sid++, channel: s.channel, ids: s.ids ?? [] })),
-          rejected: [],
-        };
+        const accepted = subs.map((s) => ({ sid: sid++, channel: s.channel, ids: s.ids ?? [] }));
+        for (const a of accepted) held.set(a.sid, { ...a, ids: [...a.ids] });
+        return { type: "subscribed", accepted, rejected: [] };
       }
       case "ping":
         return { type: "pong", serverTs: 1 };
-      case "update_subscription":
+      case "update_subscription": {
+        const h = held.get(c.params?.sid);
+        if (h !== undefined) {
+          const remove = new Set((c.params?.remove_ids ?? []) as string[]);
+          h.ids = [...h.ids.filter((id) => !remove.has(id)), ...((c.params?.add_ids ?? []) as string[])];
+        }
         return { type: "subscription_updated", sid: c.params?.sid };
+      }
       case "unsubscribe":
+        held.delete(c.params?.sid);
         return { type: "unsubscribed", sids: [c.params?.sid] };
       case "list_subscriptions":
-        return { type: "subscriptions", subscriptions: [] };
+        return { type: "subscriptions", subscriptions: [...held.values()] };
       default:
         return { type: "error", code: "invalid_params", message: "unknown" };
     }

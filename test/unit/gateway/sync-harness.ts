@@ -18,6 +18,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
   const sent: Sent[] = [];
   const rejected: RejectedIds[] = [];
   const restored: RestoredIds[] = [];
+  const lost: { channel: string; ids: readonly string[] }[] = [];
   const clock = new SimClock(0);
   const counters = zeroGatewayCounters();
   let open = true;
@@ -35,6 +36,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     onRejected: (r) => rejected.push(r),
     onRestored: (r) => restored.push(r),
     onAccepted: () => undefined,
+    onLost: (channel, ids) => lost.push({ channel, ids }),
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
   return {
@@ -44,6 +46,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     sent,
     rejected,
     restored,
+    lost,
     clock,
     counters,
     flush,

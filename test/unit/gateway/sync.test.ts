@@ -107,10 +107,90 @@ describe("SubscriptionSync", () => {
     await h.flush();
     h.sent[1]?.fail(new CommandRejectedError("update_subscription", "invalid_params", "bad id"));
     await h.flush();
+    // invalid_params may be about the sid: the server's list says it still holds it, so the ids.
+    expect(h.sent[2]).toMatchObject({ cmd: "list_subscriptions" });
+    h.sent[2]?.reply({
+      type: "subscriptions",
+      subscriptions: [{ sid: 1, channel: "token_book", ids: ["1"] }],
+    });
+    await h.flush();
     expect(h.layout.idsOf("token_book")).toEqual(["1"]);
     expect(h.rejected).toEqual([
       { channel: "token_book", ids: ["2"], code: "invalid_params", message: "bad id" },
     ]);
+    expect(h.lost).toEqual([]);
+  });
+
+  it("an update_subscription refused invalid_params for a sid the server no longer lists: subscribed afresh, nothing refused", async () => {
+    const h = harness();
+    await subscribedBook(h, ["1"]);
+    h.layout.place("token_book", ["2"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[1]?.fail(new CommandRejectedError("update_subscription", "invalid_params", "unknown sid 1"));
+    await h.flush();
+    h.sent[2]?.reply({ type: "subscriptions", subscriptions: [] });
+    await h.flush();
+    expect(h.lost).toEqual([{ channel: "token_book", ids: ["1"] }]);
+    expect(h.sent[3]).toMatchObject({
+      cmd: "subscribe",
+      params: { subscriptions: [{ channel: "token_book", ids: ["1", "2"] }] },
+    });
+    h.sent[3]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 7, channel: "token_book", ids: ["1", "2"] }],
+      rejected: [],
+    });
+    await h.flush();
+    expect(h.rejected).toEqual([]);
+    expect(h.layout.isHeld("token_book", "2")).toBe(true);
+    expect(h.counters.subscriptionsLost).toBe(1);
+  });
+
+  it("audit: a sid the server no longer lists is subscribed again; ids missing under a listed sid are added again", async () => {
+    const h = harness({ maxIdsPerSubscription: 2, maxSubscriptionsPerConnection: 256 });
+    await subscribedBook(h, ["1", "2"]);
+    h.layout.place("token_book", ["3", "4"]);
+    void h.sync.request(0);
+    await h.flush();
+    h.sent[1]?.reply({
+      type: "subscribed",
+      accepted: [{ sid: 2, channel: "token_book", ids: ["3", "4"] }],
+      rejected: [],
+    });
+    await h.flush();
+    void h.sync.audit(0);
+    await h.flush();
+    expect(h.sent[2]).toMatchObject({ cmd: "list_subscriptions" });
+    // sid 1 gone; sid 2 lists only "3".
+    h.sent[2]?.reply({
+      type: "subscriptions",
+      subscriptions: [{ sid: 2, channel: "token_book", ids: ["3"] }],
+    });
+    await h.flush();
+    expect(h.lost).toEqual([
+      { channel: "token_book", ids: ["1", "2"] },
+      { channel: "token_book", ids: ["4"] },
+    ]);
+    const cmds = h.sent.slice(3).map((c) => [c.cmd, c.params]);
+    expect(cmds).toEqual(
+      expect.arrayContaining([
+        ["subscribe", { subscriptions: [{ channel: "token_book", ids: ["1", "2"] }] }],
+        ["update_subscription", { sid: 2, add_ids: ["4"] }],
+      ]),
+    );
+  });
+
+  it("audit: an unreadable list changes nothing", async () => {
+    const h = harness();
+    await subscribedBook(h, ["1"]);
+    void h.sync.audit(0);
+    await h.flush();
+    h.sent[1]?.reply({ type: "subscriptions" });
+    await h.flush();
+    expect(h.lost).toEqual([]);
+    expect(h.sent).toHaveLength(2);
+    expect(h.layout.isHeld("token_book", "1")).toBe(true);
   });
 
   it("an error reply to an update_subscription that only removes ids refuses nothing", async () => {

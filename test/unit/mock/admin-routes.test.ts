@@ -77,6 +77,7 @@ describe("adminRoutes", () => {
         "GET /__admin/state",
         ...[
           "drop-sockets",
+          "drop-subscription",
           "skip-seq",
           "reorder",
           "silence-feed",

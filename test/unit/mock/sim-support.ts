@@ -77,7 +77,8 @@ export type GatewayCall =
   | { fn: "closeKey"; keyId: string; reason: string }
   | { fn: "closePartner"; partnerId: string; reason: string }
   | { fn: "publishPlatformStatus" }
-  | { fn: "publishMarketLifecycle"; conditionId: string; event: unknown };
+  | { fn: "publishMarketLifecycle"; conditionId: string; event: unknown }
+  | { fn: "dropSubscriptions"; tokenIds: readonly string[] };
 
 /** A hand-written GatewayControl that records what the admin asked of it. */
 export class FakeGateway implements GatewayControl {
@@ -87,6 +88,10 @@ export class FakeGateway implements GatewayControl {
   dropAll(): void {
     this.calls.push({ fn: "dropAll" });
     this.sockets = 0;
+  }
+  dropSubscriptions(tokenIds: readonly string[]): number {
+    this.calls.push({ fn: "dropSubscriptions", tokenIds });
+    return 0;
   }
   closeKey(keyId: string, reason: string): void {
     this.calls.push({ fn: "closeKey", keyId, reason });
