@@ -18,6 +18,12 @@ export class TokenBook {
   lastUpdateTs: number | undefined;
   /** A snapshot has been asked for (or is due after subscribe) and not yet received. */
   awaiting = true;
+  /**
+   * The snapshot a subscribe brings (exactly one, per the spec) came already, as a failure
+   * (book_snapshot_failed, or a snapshot frame refused): none is left to wait for once the
+   * subscription is accepted. Cleared when a subscribe is (re)sent.
+   */
+  spent = false;
   /** The outstanding request was a stall probe: an unchanged answer means the market is quiet. */
   probe = false;
   /** Quotability as last announced to listeners. */

@@ -99,23 +99,21 @@ export class BookTracker {
     if (st === undefined) return;
     st.awaiting = true;
     st.probe = false;
+    st.spent = false; // a subscribe is sent again, its snapshot to come
     this.#pub.set(st, "resyncing", "resubscribed");
     st.retry.park();
   }
 
   /**
-   * The token's subscription is live again (the server accepted it): a book that was waiting
-   * without a timer (subscriptionLost, or a request that could not be sent) now waits for the
-   * snapshot that follows every subscribe, and asks again if it does not come. A book that had
-   * its snapshot and then lost frames (a gap, a malformed or crossed frame, a stall probe) but
-   * could not ask asks now: the subscribe's snapshot already came (a slow subscribe ack), so
-   * waiting for it would only cost a timeout. Any other book is left as it is (one already synced
-   * by that snapshot, one whose request is timed).
+   * The token's subscription is live again (accepted): a book waiting without a timer
+   * (subscriptionLost, or a request it could not send) waits for the snapshot every subscribe
+   * brings, asking if it does not come; one that could not ask and whose subscribe's snapshot came
+   * already (a slow ack: it synced the book, which then lost frames, or failed: `spent`) asks now.
    */
   resume(tokenId: string): void {
     const st = this.#books.get(tokenId);
     if (st?.retry.parked !== true) return;
-    if (st.retry.unsent && st.lastSeq !== undefined) st.retry.requestNow();
+    if (st.retry.unsent && (st.lastSeq !== undefined || st.spent)) st.retry.requestNow();
     else st.retry.expect();
   }
 
@@ -217,18 +215,17 @@ export class BookTracker {
     else if (e.type === "book_snapshot") this.#snapshot(st, e);
     else {
       this.#counters.snapshotFailures++;
+      st.spent = true;
       if (st.retry.pending || st.status === "resyncing") st.retry.failed();
     }
   }
 
   /**
-   * A token_book frame of a tracked token was refused before it could reach onEvent (the
-   * gateway's boundary parser: a seq or tsMs of the wrong type, a bad token field…). Counted as
-   * malformed. The exchange's book moved on by that frame, so a book that was following it
-   * (synced or stale) can only be resynced, like after a malformed entry; a resyncing book ignored
-   * updates and deltas anyway, but a lost book_snapshot or book_snapshot_failed may have been the
-   * answer it waits for: that attempt counts as failed (asked again after back-off).
-   * Untracked tokens are ignored (nothing follows them).
+   * A token_book frame of a tracked token was refused before it could reach onEvent (the gateway's
+   * boundary parser: a seq or tsMs of the wrong type…): counted as malformed. A book following the
+   * exchange (synced or stale) can only be resynced; a resyncing book ignored updates and deltas
+   * anyway, but a lost book_snapshot(_failed) may have been the answer it waits for: that attempt
+   * counts as failed (asked again after back-off). Untracked tokens are ignored.
    * @example client.onRefused((r) => { if (r.channel === "token_book") for (const t of r.ids) tracker.frameLost(t, r.type); });
    */
   frameLost(tokenId: string, type?: string): void {
@@ -236,7 +233,10 @@ export class BookTracker {
     if (st === undefined) return;
     this.#counters.malformed++;
     if (st.status !== "resyncing") this.#resync(st, "malformed", true);
-    else if (type === "book_snapshot" || type === "book_snapshot_failed") st.retry.failed();
+    else if (type === "book_snapshot" || type === "book_snapshot_failed") {
+      st.spent = true; // the answer it waited for, lost: none is coming
+      st.retry.failed();
+    }
   }
 
   /** Cancels every timer; the tracker must not be used afterwards. */
@@ -355,6 +355,7 @@ export class BookTracker {
   }
 
   #resync(st: TokenBook, reason: BookStateReason, requestNow: boolean): void {
+    if (reason === "resubscribed") st.spent = false; // a subscribe's snapshot is to come
     st.awaiting = true;
     st.probe = false;
     this.#pub.set(st, "resyncing", reason);

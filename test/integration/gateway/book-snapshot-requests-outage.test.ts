@@ -10,7 +10,9 @@ import { feedSlots, run, snapshotFrame } from "./sim-feed.js";
  * books stay `resyncing` and wait for the resubscribe's snapshot, asking and timing out nothing
  * meanwhile, so an outage shows as the connection's (mm_ws_*), not as ~10,000 phantom requests and
  * timeouts pointing at the exchange's snapshot service. A book that lost frames while its
- * subscribe was not yet accepted (a slow ack) asks as soon as it is, instead of timing out first.
+ * subscribe was not yet accepted (a slow ack) asks as soon as it is, instead of timing out first;
+ * so does a never-synced book whose subscribe was answered book_snapshot_failed ahead of the slow
+ * reply (it waited out the 10 s snapshot timeout for a snapshot no longer coming, a carried debt).
  */
 
 const TOKEN = "123456";
@@ -119,5 +121,42 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     // No snapshot follows any more (it came already): asked at once, no timeout waited for.
     expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
     expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 0, resyncs: 1 });
+  });
+  it("a never-synced book whose subscribe was answered book_snapshot_failed ahead of a slow reply asks at once when it is accepted", async () => {
+    // A server that pushes the subscribe's one snapshot (a failure here) before its reply, and
+    // replies late: the failure's retry (after the 500 ms back-off) cannot go out yet.
+    const held: Received[] = [];
+    const polite = politeAnswer();
+    const srv = await new RawServer((c, conn) =>
+      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
+    ).listen();
+    const { clock, client, feed: f } = slots.feedOn(srv);
+    await f.start();
+    const subscribed = f.subscribeBooks([TOKEN]);
+    await client.ping();
+    const failed = { tokenId: TOKEN, reason: "snapshot_unavailable", tsMs: 1 };
+    srv.conns[0]?.send({
+      type: "book_snapshot_failed",
+      sid: 1,
+      channel: "token_book",
+      id: TOKEN,
+      data: failed,
+    });
+    await client.ping();
+    await run(clock, 1_000);
+    expect(client.counters.snapshotRequestsUnsent).toBe(1);
+    expect(f.tracker.state(TOKEN)?.lastSeq).toBeUndefined();
+
+    const sub = held[0];
+    const reply = polite(sub as Received, srv.conns[0] as never);
+    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    await subscribed;
+    await client.ping();
+    // The one snapshot a subscribe brings came already: asked at once, no 10 s wait nor timeout.
+    expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
+    expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 0, resyncs: 1, snapshotFailures: 1 });
+    srv.conns[0]?.send(snapshotFrame(TOKEN, 4));
+    await client.ping();
+    expect(f.tracker.state(TOKEN)).toMatchObject({ status: "synced", lastSeq: 4 });
   });
 });

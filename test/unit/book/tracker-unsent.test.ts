@@ -91,4 +91,24 @@ describe("BookTracker: snapshot requests that could not be sent", () => {
     expect(tracker.state(TOKEN)).toBeUndefined();
     expect(port.requests).toEqual([]);
   });
+  it("a never-synced book whose subscribe was answered book_snapshot_failed asks at once on resume; once resubscribed, it waits again", () => {
+    const { tracker, clock, port } = setup(NO_STALL);
+    port.down = true; // the subscribe not yet accepted
+    tracker.track(TOKEN);
+    const failed = { type: "book_snapshot_failed", tokenId: TOKEN, reason: "unavailable", tsMs: 1 } as const;
+    tracker.onEvent(failed); // the subscribe's one snapshot, a failure, ahead of the reply
+    clock.advanceBy(500); // its retry cannot go out: parked
+    expect(port.unsent).toBe(1);
+    port.down = false;
+    tracker.resume(TOKEN); // accepted: no snapshot is left to come
+    expect(port.requests).toHaveLength(1);
+    expect(tracker.counters.snapshotTimeouts).toBe(0);
+
+    // A new subscribe (the connection dropped and came back) brings a snapshot of its own.
+    tracker.subscriptionLost(TOKEN);
+    tracker.resume(TOKEN);
+    expect(port.requests).toHaveLength(1);
+    clock.advanceBy(9_999);
+    expect(port.requests).toHaveLength(1);
+  });
 });
