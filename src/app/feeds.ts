@@ -140,12 +140,6 @@ export class Feeds {
         client.onFatal((err) => this.#reportFatal(err)),
         client.onRejected((r) => this.#onRefused(name, r)),
         client.onRestored((r) => this.#onRestored(name, r)),
-        // A user_fills the server dropped (and that is being subscribed again) lost fills too.
-        client.onLost((channel) => {
-          if (channel !== "user_fills") return;
-          this.#fillsCatchUp = true;
-          engine.onReconnect();
-        }),
       );
     }
     if (o.onMarketFrame !== undefined) this.#off.push(this.market.client.onFrame(o.onMarketFrame));

@@ -195,9 +195,14 @@ async function refusedGauge(rig: Rig, match: Record<string, string> = {}): Promi
 
 export const bookRefused: FaultScenario = {
   name: "book refused",
-  fault: "refuse-book {tokenIds: [ARG NO], code: invalid_params} + drop-sockets {gateway: market}",
+  fault:
+    "refuse-book {tokenIds: [ARG NO], code: invalid_params} + drop-sockets {gateway: market}, later lifted",
   async run(row) {
-    const rig = await startRig({ markets: [ARG, FRA] });
+    // The refused book is asked for again after 1 s, then every 2 s (default 5 s doubling to 5 min).
+    const rig = await startRig({
+      markets: [ARG, FRA],
+      feedTuning: { recheck: { baseMs: 1_000, maxMs: 2_000 } },
+    });
     try {
       const refused = ARG.noTokenId;
       const others = rig.tokens.filter((t) => t !== refused);
@@ -208,8 +213,9 @@ export const bookRefused: FaultScenario = {
       const t0 = Date.now();
       await rig.admin("drop-sockets", { gateway: "market" });
       const onRefused = () => rig.venue.open().filter((o) => o.tokenId === refused).length;
-      // invalid_params is final (refusal-policy.ts): the book is untracked and marked refused, never
-      // retried; its quotes, pulled at the drop like every other, do not come back.
+      // invalid_params is final (refusal-policy.ts): the book is untracked and marked refused; it is
+      // asked for again later (refused-books.ts), refused again while the fault stands, so its
+      // quotes, pulled at the drop like every other, do not come back meanwhile.
       // Every quote was pulled at the drop (market socket drop): four placed since, on each other book.
       const quotingAgain = () => {
         const fresh = rig.venue.open().filter((o) => o.placedAt >= t0);
@@ -232,10 +238,22 @@ export const bookRefused: FaultScenario = {
       expect(rig.placeSent.filter((p) => p.tokenId === refused && p.at >= since)).toEqual([]);
       expect(rig.quoting(others)).toBe(true);
       expect(rig.logs.text()).toContain("/ws/market reconnected");
+      expect(rig.logs.text()).toContain("token_book still refused (invalid_params)");
+      // The server takes the token again: the next try subscribes it, and the book is quoted again.
+      await rig.admin("refuse-book", { tokenIds: [refused], code: "invalid_params", on: false });
+      const lifted = Date.now();
+      await waitFor(
+        () => tracker.refused().length === 0 && onRefused() > 0,
+        WAIT_MS,
+        "the NO book subscribed again and quoted",
+      );
+      const backMs = Date.now() - lifted;
+      expect(await refusedGauge(rig)).toBe(0);
+      expect(rig.logs.text()).toContain("token_book subscription accepted again after its refusal");
       expectInvariants(
         row,
         rig.verdicts(),
-        `refused for good in ${row.recoveryMs} ms, mm_book_refused 1 on it; 3 other books quoting`,
+        `refused in ${row.recoveryMs} ms, mm_book_refused 1 on it, 3 other books quoting; quoted again ${backMs} ms after the server took it back`,
       );
     } finally {
       await rig.close();
