@@ -33,7 +33,8 @@ const HELP = [
   "      --json          One JSON document instead of tables (amounts as decimal strings).",
   "  -h, --help          Show this help.",
   "",
-  "Exit codes: 0 printed; 2 bad usage or configuration, or no readable journal at the path; 1 unexpected.",
+  "Exit codes: 0 printed; 2 bad usage or configuration, or no readable journal at the path (none, one",
+  "damaged — its WAL would drop commits — or one written by a newer mm); 1 unexpected.",
   "",
 ].join("\n");
 

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { JournalError } from "./errors.js";
+import { checkJournalIntact } from "./integrity.js";
 import { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 
 /** How commits reach the disk (SQLite's `synchronous` in WAL mode). */
@@ -27,6 +28,11 @@ export interface OpenJournalOptions {
    * then writes with a far shorter wait (LockWait, DAEMON_BUSY_TIMEOUT_MS).
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * Run `PRAGMA quick_check` on an existing file before opening it (checkJournalIntact; its WAL is
+   * always checked). Default true; it reads the whole file, ~5–10 ms per MB.
+   */
+  readonly quickCheck?: boolean;
 }
 
 /** The default busy timeout of openJournalDb, ms. */
@@ -36,15 +42,19 @@ export const OPEN_BUSY_TIMEOUT_MS = 5_000;
  * Opens (or creates: mode 0600, its folder 0700) the journal's SQLite file: WAL mode, the chosen
  * `synchronous`, a busy timeout (default 5 s: a reader such as `mm report` may share the file with a
  * running daemon), foreign keys on, migrated to the latest schema, and 64-bit integers read as bigint so no
- * amount ever passes through a float.
- * Throws JournalError (`journal_not_found`, `journal_open_failed`, `journal_schema_too_new`,
- * `journal_migration_failed`).
+ * amount ever passes through a float. An existing file is first checked (checkJournalIntact): a
+ * damaged one is refused untouched, never opened for writing, whose recovery and close could drop
+ * commits for good.
+ * Throws JournalError (`journal_not_found`, `journal_damaged`, `journal_open_failed`,
+ * `journal_schema_too_new`, `journal_migration_failed`).
  * @example const db = openJournalDb("/var/lib/mm/journal.sqlite"); … db.close();
  */
 export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Database {
   if (opts.mustExist === true && (path === ":memory:" || !existsSync(path))) {
     throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
   }
+  if (path !== ":memory:" && existsSync(path))
+    checkJournalIntact(path, { quickCheck: opts.quickCheck ?? true });
   let db: Database;
   try {
     const created = path !== ":memory:" && !existsSync(path);
