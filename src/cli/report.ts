@@ -1,6 +1,6 @@
 import { runJournalSettings } from "../app/journal-settings.js";
 import { JournalError } from "../journal/errors.js";
-import { openJournalDb } from "../journal/open.js";
+import { type JournalReader, openJournalReader } from "../journal/open-read.js";
 import { buildReport } from "../journal/report.js";
 import { reportJson, reportText } from "../journal/report-format.js";
 import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
@@ -22,7 +22,8 @@ const HELP = [
   "and market, each market over the period and the total; then the open positions (each token's last",
   "journaled account) with their unrealised PnL at the last journaled mark; then the total PnL: net PnL",
   "+ that unrealised PnL. Every amount is exact (no rounding). It can read the journal while a daemon",
-  "writes it. It needs no secret: key files and keys the configuration names are neither read nor checked.",
+  "writes it, and on read-only media: it never opens the journal for writing. It needs no secret: key",
+  "files and keys the configuration names are neither read nor checked.",
   "",
   "Options:",
   "  -s, --since DATE    Only fills and PnL from DATE on: YYYY-MM-DD (midnight UTC) or an ISO-8601 time",
@@ -52,9 +53,9 @@ export const reportCommand: Command = {
     if (values === undefined) return EXIT.ok;
     const sinceMs = values.since === undefined ? undefined : parseSince(values.since);
     const path = values.journal ?? configuredJournal(values.config, io);
-    let db: ReturnType<typeof openJournalDb>;
+    let reader: JournalReader;
     try {
-      db = openJournalDb(path, { mustExist: true });
+      reader = openJournalReader(path);
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       io.stderr(`mm report: ${err.message}\n`);
@@ -63,11 +64,11 @@ export const reportCommand: Command = {
       return EXIT.usage;
     }
     try {
-      const report = buildReport(db, sinceMs === undefined ? {} : { sinceMs });
+      const report = buildReport(reader.db, sinceMs === undefined ? {} : { sinceMs });
       io.stdout(values.json === true ? reportJson(report, path) : reportText(report, path));
       return EXIT.ok;
     } finally {
-      db.close();
+      reader.close();
     }
   },
 };
