@@ -110,7 +110,10 @@ export class TokenTable {
     return this.#byMarket.get(marketId) ?? [];
   }
 
-  /** A traded market's slug (for log lines); undefined for one the engine does not trade. */
+  /**
+   * A traded market's slug, as held now (its record is read by it; log lines); undefined for one the
+   * engine does not trade.
+   */
   slugOf(marketId: string): string | undefined {
     const first = this.#byMarket.get(marketId)?.[0];
     return first === undefined ? undefined : this.#slots.get(first)?.market.slug;
@@ -135,6 +138,23 @@ export class TokenTable {
       const s = this.#slots.get(t);
       if (s !== undefined && s.market.status !== status) s.market = { ...s.market, status };
     }
+  }
+
+  /**
+   * Records a market's slug for every token of the market: every later read of its record (the
+   * status watches, a refusal's or a drift's read, the fee recheck) is by it. The previous slug
+   * when it changed, else undefined (the same slug, or a market the engine does not trade).
+   */
+  setMarketSlug(marketId: string, slug: string): { previous: string | undefined } | undefined {
+    const previous = this.slugOf(marketId);
+    let changed = false;
+    for (const t of this.tokensOf(marketId)) {
+      const s = this.#slots.get(t);
+      if (s === undefined || s.market.slug === slug) continue;
+      s.market = { ...s.market, slug };
+      changed = true;
+    }
+    return changed ? { previous } : undefined;
   }
 
   /**

@@ -172,7 +172,7 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
     const listed = await this.#markets.markets.listEach({ limit: LIST_LIMIT }, opts);
     return listed.map((l) =>
       "market" in l
-        ? { marketId: l.market.id, ...recordStatus(l.market) }
+        ? { marketId: l.market.id, slug: l.market.slug, ...recordStatus(l.market) }
         : { marketId: l.id, unreadable: l.unreadable },
     );
   }

@@ -2,6 +2,7 @@ import type { TimerId } from "../core/clock.js";
 import type { EngineCore } from "./engine-core.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
+import { SweepList } from "./sweep-list.js";
 import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "./sweep-words.js";
 
 /** A quoted market to read: OPEN when the round began, and its status version then. */
@@ -25,7 +26,10 @@ interface Due {
  * is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
  * not found (404) is held too (#notFound), until its record reads OPEN (the closed-market watch)
  * or the list shows it OPEN again by its id (#listedAgain: the list is read for it, even when no
- * market is OPEN), or shows it with another status, which it takes (#lostListed). A market the
+ * market is OPEN), or shows it with another status, which it takes (#lostListed). A traded market
+ * the list shows by its id under a slug other than the one held is back under a new slug (the spec
+ * derives slugs from titles): it takes the new one (SweepList), which every later read of its record
+ * is by, this round's included (its old slug is a 404 from then on). A market the
  * list says is not OPEN is held only once its record, the closed-market watch's source, agrees
  * (#confirm): a list and record that disagree
  * otherwise held and reopened it every other period; a record that cannot be read leaves the list's
@@ -55,8 +59,7 @@ export class OpenMarketSweep {
   #failureCount = 0;
   /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
   readonly #disagreed = new Set<string>();
-  /** Whether unreadable records of the list were warned of (once a run; debug after). */
-  #skipWarned = false;
+  readonly #list: SweepList;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -70,6 +73,7 @@ export class OpenMarketSweep {
     this.#changed = changed;
     this.#version = version;
     this.#failures = new ReadFailures(core, "open");
+    this.#list = new SweepList(core);
   }
 
   /**
@@ -114,8 +118,8 @@ export class OpenMarketSweep {
   /**
    * The markets held NOT_FOUND (#notFound) and not past their close: the list is read for them too,
    * and one it shows OPEN again by its id is reopened (#sweep). Their record is read by slug only, by
-   * the closed-market watch, and a market back under another slug (the spec derives slugs from
-   * titles) would otherwise stay held for the whole run.
+   * the closed-market watch: a market back under another slug (the spec derives slugs from titles)
+   * is found by its id only in the list, which gives it its new slug (SweepList).
    */
   #lost(): Due[] {
     const now = this.#core.clock.now();
@@ -166,24 +170,23 @@ export class OpenMarketSweep {
       return;
     }
     this.#failures.succeeded(list);
-    const byId = new Map<string, ListedMarketStatus>();
-    const unreadable: UnreadableListing[] = [];
-    for (const m of listed) {
-      if ("unreadable" in m) unreadable.push(m);
-      else byId.set(m.marketId, m);
-    }
-    // A quoted market whose record did not read is absent from byId: read by its slug below.
-    if (unreadable.length > 0) this.#skipped(unreadable, due);
+    // A quoted market whose record did not read is absent from byId: read by its slug below. A
+    // market the list shows under a new slug takes it: the reads below are by the slug held now.
+    const byId = this.#list.take(
+      listed,
+      due.map((d) => d.marketId),
+    );
+    const now = (d: Due): Due => ({ ...d, slug: this.#core.tokens.slugOf(d.marketId) });
     // Held NOT_FOUND, listed by its id: OPEN there reopens it; another status is confirmed below.
     const lostListed: [Due, ListedMarketStatus][] = [];
-    for (const d of lost) {
+    for (const d of lost.map(now)) {
       const listedAs = byId.get(d.marketId);
       if (listedAs?.status === "OPEN") this.#listedAgain(d, listedAs);
       else if (listedAs !== undefined) lostListed.push([d, listedAs]);
     }
     const absent: Due[] = [];
     const notOpen: [Due, ListedMarketStatus][] = [];
-    for (const d of due) {
+    for (const d of due.map(now)) {
       const record = byId.get(d.marketId);
       if (record === undefined) absent.push(d);
       else if (record.status !== "OPEN") notOpen.push([d, record]);
@@ -296,8 +299,9 @@ export class OpenMarketSweep {
 
   /**
    * A market held NOT_FOUND that the list shows OPEN again, by its id: reopened, unless its status
-   * moved since the round began. Its record is read by its old slug only (the closed-market watch),
-   * which a market back under a new slug never answers.
+   * moved since the round began. On the list's word: its record is the closed-market watch's to
+   * read, by the slug the list gives (SweepList; a port whose list names none keeps the old slug,
+   * which a market back under a new one never answers).
    */
   #listedAgain(d: Due, listed: ListedMarketStatus | undefined): void {
     if (listed?.status !== "OPEN" || this.#stopped || this.#version(d.marketId) !== d.version) return;
@@ -309,8 +313,9 @@ export class OpenMarketSweep {
    * RESOLVED…): it takes that status, so that its lifecycle's handling follows (a resolution
    * settled, a closed market watched), where it stayed NOT_FOUND for the run. Confirmed by its
    * record first, as a quoted market the list says is not OPEN is (#confirm): a record found again
-   * is taken (the closed-market watch reopens on it); a record still not found (404: back under a
-   * new slug) leaves the list's word (LIST_WORD.listedById); a read that fails leaves the market
+   * is taken (the closed-market watch reopens on it); a record still not found (404: a port whose
+   * list names no slug, the market back under a new one; or a record lagging the list) leaves the
+   * list's word (LIST_WORD.listedById); a read that fails leaves the market
    * NOT_FOUND until a later period's read answers: it is held already, nothing rests on it. Made
    * once (it is made again next period); its failures are the closed-market watch's to warn of
    * (it reads the same record every period). False when the read failed.
@@ -339,26 +344,6 @@ export class OpenMarketSweep {
     if (this.#stopped || this.#version(d.marketId) !== d.version) return true;
     this.#changed(d.marketId, record, SWEEP_HOW, said);
     return true;
-  }
-
-  /** Records of the list that did not read: skipped (a quoted one is read by slug); warned once. */
-  #skipped(unreadable: readonly UnreadableListing[], due: readonly Due[]): void {
-    const ids = new Set(due.map((d) => d.marketId));
-    const fields = {
-      watch: "open",
-      unreadable: unreadable.length,
-      quoted: unreadable.flatMap((u) =>
-        u.marketId !== undefined && ids.has(u.marketId) ? [u.marketId] : [],
-      ),
-      first: unreadable[0]?.unreadable,
-    };
-    const line = "market list records that do not read: skipped, a quoted one read by its slug";
-    if (this.#skipWarned) {
-      this.#core.log.debug(fields, line);
-      return;
-    }
-    this.#skipWarned = true;
-    this.#core.log.warn(fields, `${line}; said once (debug after)`);
   }
 
   /**

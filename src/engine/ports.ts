@@ -99,6 +99,13 @@ export interface MarketRecordStatus {
 /** A market of the list (ExchangePort.listedMarkets): its id and what its record says. */
 export interface ListedMarketStatus extends MarketRecordStatus {
   readonly marketId: string;
+  /**
+   * Its slug there (the spec's Market records carry one; the HTTP port always says): a market the
+   * engine holds under another slug is back under a new one (the spec derives slugs from titles),
+   * and its record is read by the new one from then on (the open-market sweep). Absent: the port
+   * does not say, the slug held is kept.
+   */
+  readonly slug?: string;
 }
 
 /**
