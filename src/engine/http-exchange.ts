@@ -14,6 +14,7 @@ import type {
   PositionsAt,
   UnreadableListing,
 } from "./ports.js";
+import { OtherMarketRecord } from "./read-failures.js";
 
 /** The most markets one GET /api/markets asks for (the mock's cap; the spec shows no paging). */
 const LIST_LIMIT = 500;
@@ -142,6 +143,8 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
    * GET /api/markets/{slug}: the market's status, its feeTakerBps and, once resolved, its payout
    * numerators. `read.once`: one attempt, no retry (a best-effort read); `read.neverProbe`: never
    * the half-open probe of the breaker the orders share.
+   * @throws OtherMarketRecord when the record at the slug is another market's (a slug reused):
+   *   taken as not found (isNotFound)
    */
   async marketRecord(
     market: {
@@ -156,7 +159,10 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
       ...(read?.once === true ? { maxAttempts: 1 } : {}),
       ...this.#neverProbe(read?.neverProbe === true),
     };
-    return recordStatus(await this.#markets.markets.get(market.slug, opts));
+    const record = await this.#markets.markets.get(market.slug, opts);
+    // A reused slug names another market now: not this market's record (taken as not found).
+    if (record.id !== market.marketId) throw new OtherMarketRecord(market.marketId, market.slug, record.id);
+    return recordStatus(record);
   }
 
   /**

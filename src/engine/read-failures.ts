@@ -105,8 +105,30 @@ export const LIST_KEY = "GET /api/markets";
 
 /**
  * A 404 (`market_not_found` on the mock; the spec names no code): the exchange shows no such market.
- * An answer, not a failing read: a market held NOT_FOUND whose record is still not found.
+ * An answer, not a failing read: a market held NOT_FOUND whose record is still not found. So is a
+ * record read by the market's slug that is another market's (OtherMarketRecord).
  */
 export function isNotFound(err: unknown): boolean {
-  return err instanceof ExchangeError && err.httpStatus === 404;
+  return (err instanceof ExchangeError && err.httpStatus === 404) || err instanceof OtherMarketRecord;
+}
+
+/**
+ * The record at a market's slug is another market's (its id differs): the slug was reused (the spec
+ * derives slugs from titles and says only that they are unique), the market itself not found by it.
+ * Taken as a 404 (isNotFound): read as this market's, its status would be taken for it, and a
+ * resolution settled at the other market's payouts.
+ */
+export class OtherMarketRecord extends Error {
+  readonly marketId: string;
+  readonly slug: string;
+  /** The id of the market whose record the slug now names. */
+  readonly foundId: string;
+
+  constructor(marketId: string, slug: string, foundId: string) {
+    super(`GET /api/markets/${slug}: the record of market ${foundId}, not of ${marketId} (slug reused)`);
+    this.name = "OtherMarketRecord";
+    this.marketId = marketId;
+    this.slug = slug;
+    this.foundId = foundId;
+  }
 }
