@@ -51,8 +51,9 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * Reads go one at a time, each made once with no client-level retry (MarketRead.once, as the
  * open-market sweep's: they share the client's circuit breaker with the orders, cancels included,
  * and with the client's 3 attempts a failing public market service cost it three failures a period
- * per market read; and never as the breaker's half-open probe, MarketRead.neverProbe: a failing
- * read taken as the probe re-opened it, the cancels kept out with it), and a failed read (logged at debug; warned of once when it keeps failing:
+ * per market read; and not as the breaker's half-open probe, MarketRead.neverProbe, unless no probe
+ * went out for a bound: a failing read taken as the probe re-opened it, the cancels kept out with
+ * it), and a failed read (logged at debug; warned of once when it keeps failing:
  * ReadFailures) ends the round: the next round, a
  * period after, tries again, but reads that market after the others (those whose reads failed go
  * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
@@ -183,7 +184,7 @@ export class ClosedMarketWatch {
     if (d.payouts && this.#gaveUp(marketId, slug)) return true;
     let record: MarketRecordStatus;
     try {
-      // Once, never the breaker's half-open probe: the next round reads again (the class's doc).
+      // Once, not the breaker's half-open probe: the next round reads again (the class's doc).
       record = await exchange.marketRecord({ marketId, slug }, { once: true, neverProbe: true });
     } catch (err) {
       if (known === NOT_FOUND_STATUS && isNotFound(err)) return this.#notFoundStill(d, slug, err);

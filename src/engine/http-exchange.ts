@@ -141,8 +141,8 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
 
   /**
    * GET /api/markets/{slug}: the market's status, its feeTakerBps and, once resolved, its payout
-   * numerators. `read.once`: one attempt, no retry (a best-effort read); `read.neverProbe`: never
-   * the half-open probe of the breaker the orders share.
+   * numerators. `read.once`: one attempt, no retry (a best-effort read); `read.neverProbe`: not
+   * the half-open probe of the breaker the orders share (but once none went out for a bound).
    * @throws OtherMarketRecord when the record at the slug is another market's (a slug reused):
    *   taken as not found (isNotFound)
    */
@@ -170,7 +170,8 @@ export class HttpExchange implements ExchangePort, ReconcileSource {
    * each market's id and what its record says. Markets past the cap, or ones the list leaves out,
    * are not in the answer: the open-market sweep reads those by slug. A record that does not read
    * is returned as unreadable rather than failing the list (listEach), and the read is made once,
-   * no retry, and never as the half-open probe of the breaker the orders share: the sweep, its only
+   * no retry, and not as the half-open probe of the breaker the orders share (but once none went
+   * out for a bound: MarketRead.neverProbe): the sweep, its only
    * reader, reads again next period.
    */
   async listedMarkets(): Promise<(ListedMarketStatus | UnreadableListing)[]> {

@@ -37,9 +37,10 @@ interface Due {
  * closed-market watch's do: these reads share the client's circuit breaker with the orders, cancels
  * included, and the list's and the by-slug reads are made once, no client-level retry (made again
  * next period), so a failing public market service costs that breaker one failure per read; the
- * confirm read keeps the client's retries (#confirm). None is ever the breaker's half-open probe
- * (MarketRead.neverProbe: the list's read neither): a failing one taken as the probe re-opened the
- * breaker, the cancels kept out with it. They are not paced by the order
+ * confirm read keeps the client's retries (#confirm). None is the breaker's half-open probe
+ * (MarketRead.neverProbe: the list's read neither) unless no probe went out for a bound (60 s): a
+ * failing one taken as the probe re-opened the breaker, the cancels kept out with it. They are not
+ * paced by the order
  * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own
  * (600 a minute), not the wallet's buckets of the placements and cancels, so one list read a period
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).

@@ -51,7 +51,7 @@ export interface ExchangePort {
    * it: one read for the status of every quoted market (the open-market sweep,
    * open-market-sweep.ts). A quoted market the list does not show is read by `marketRecord` instead.
    * A record of the list that does not read is returned as such (UnreadableListing), not failing the
-   * list. Best-effort: one attempt, never the breaker's half-open probe (as MarketRead.once and
+   * list. Best-effort: one attempt, not the breaker's half-open probe (as MarketRead.once and
    * neverProbe), the sweep reads again next period.
    * Optional: a port without it (the backtest's venue) has no sweep.
    */
@@ -78,8 +78,12 @@ export interface MarketRead {
    * read fails fast, unsent (circuit_open), and the probe is left to a request that matters more (a
    * cancel, a reconcile read). The probe's answer decides for every request: a status read of a
    * failing public market service taken as the probe re-opened the breaker for another pause, the
-   * cancels kept out with it. The market status reads (the open-market sweep's, the closed-market
-   * watch's) are made so; a port whose market reads share no breaker with the orders may ignore it.
+   * cancels kept out with it. Unless the breaker has been half-open with no probe for a bound (the
+   * breaker's neverProbeAfterMs, 60 s): no request that matters more came in that long, and such
+   * reads failing fast until one did (a bot with no order traffic, a reconcile period of up to an
+   * hour) saw a silent pause or a reopening that late. The market status reads (the open-market
+   * sweep's, the closed-market watch's) are made so; a port whose market reads share no breaker
+   * with the orders may ignore it.
    */
   readonly neverProbe?: boolean;
 }

@@ -33,9 +33,9 @@ export interface CallSpec<T> {
    */
   maxAttempts?: number;
   /**
-   * Never the circuit breaker's half-open probe (RunOptions.neverProbe): for a best-effort read
-   * whose failing answer must not decide, for every request, cancels included, that the exchange
-   * is still down.
+   * Never the circuit breaker's half-open probe (RunOptions.neverProbe), unless it has been
+   * half-open with no probe for its neverProbeAfterMs: for a best-effort read whose failing answer
+   * must not decide, for every request, cancels included, that the exchange is still down.
    */
   neverProbe?: boolean;
   /** Checks and shapes the body (`path` names the endpoint in messages); throw ValidationError when it does not fit. */

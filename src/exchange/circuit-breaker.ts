@@ -14,6 +14,12 @@ export interface BreakerSettings {
   openMs: number;
   /** Requests let through together when the pause ends, to probe the exchange. */
   halfOpenProbes: number;
+  /**
+   * How long the breaker stays half-open with no probe before a call that never probes
+   * (RunOptions.neverProbe) may take it, ms. Longer than the engine's default reconcile period
+   * (30 s), whose reads take the probe first on a bot with no other order traffic.
+   */
+  neverProbeAfterMs: number;
 }
 
 export const DEFAULT_BREAKER_SETTINGS: Readonly<BreakerSettings> = {
@@ -22,6 +28,7 @@ export const DEFAULT_BREAKER_SETTINGS: Readonly<BreakerSettings> = {
   minRequests: 10,
   openMs: 60_000,
   halfOpenProbes: 1,
+  neverProbeAfterMs: 60_000,
 };
 
 export interface BreakerSnapshot {
@@ -44,7 +51,11 @@ export interface RunOptions {
    * as while open, and the one probe is left to another request. For a best-effort read made again
    * later (the engine's market status reads): the probe's answer decides for every request, cancels
    * included, and such a read of a failing public market service, taken as the probe, re-opened the
-   * breaker for another pause while the orders worked. Counted as any call while closed.
+   * breaker for another pause while the orders worked. Counted as any call while closed. Once the
+   * breaker has been half-open for `neverProbeAfterMs` with no probe, such a call may take it: no
+   * request that matters more came in that long (a bot with no order traffic and a long reconcile
+   * period, up to an hour), and until one did every such call failed fast, the exchange recovered
+   * or not (a silent pause or a reopening seen that late, the status-reads-failing gauge up).
    */
   readonly neverProbe?: boolean;
 }
@@ -88,6 +99,8 @@ export class CircuitBreaker {
   #opensUntil: number | undefined;
   #timer: TimerId | undefined;
   #probesInFlight = 0;
+  /** While half-open: since when no probe was out (the pause's end, or the last probe's undecided answer). */
+  #quietSince: number | undefined;
   // Window of finished requests, oldest first; #head skips pruned entries without shifting.
   #events: { at: number; failed: boolean }[] = [];
   #head = 0;
@@ -128,7 +141,8 @@ export class CircuitBreaker {
   /**
    * Runs `fn` unless the breaker is open, and records its result as `verdict` judges it.
    * @throws ExchangeError `circuit_open` without calling `fn` while open (or while half-open probes
-   *   are busy, or half-open at all for a call that never probes: `opts.neverProbe`).
+   *   are busy, or half-open for a call that never probes, `opts.neverProbe`, until no probe went
+   *   out for `neverProbeAfterMs`).
    */
   async run<T>(
     endpoint: string,
@@ -145,7 +159,11 @@ export class CircuitBreaker {
       this.#record(probe, verdict(err));
       throw err;
     } finally {
-      if (probe) this.#probesInFlight--;
+      if (probe) {
+        this.#probesInFlight--;
+        // An answer that decided nothing (a 429, say): the quiet starts again from it.
+        if (this.#state === "half-open") this.#quietSince = this.#clock.now();
+      }
     }
   }
 
@@ -159,7 +177,7 @@ export class CircuitBreaker {
   #admit(endpoint: string, neverProbe: boolean): boolean {
     if (this.#state === "closed") return false;
     const probeFree = this.#probesInFlight < this.#settings.halfOpenProbes;
-    if (this.#state === "half-open" && probeFree && !neverProbe) {
+    if (this.#state === "half-open" && probeFree && (!neverProbe || this.#probeOverdue())) {
       this.#probesInFlight++;
       return true;
     }
@@ -178,6 +196,15 @@ export class CircuitBreaker {
       retryAfterMs: this.#opensUntil === undefined ? undefined : Math.max(0, this.#opensUntil - now),
       details: { state: snap.state, failureRatio: snap.failureRatio, opensUntil: snap.opensUntil },
     });
+  }
+
+  /**
+   * Whether the breaker has been half-open with no probe out for `neverProbeAfterMs`: a call that
+   * never probes may then take it (RunOptions.neverProbe).
+   */
+  #probeOverdue(): boolean {
+    if (this.#quietSince === undefined) return false;
+    return this.#clock.now() - this.#quietSince >= this.#settings.neverProbeAfterMs;
   }
 
   #record(probe: boolean, verdict: BreakerVerdict): void {
@@ -200,6 +227,7 @@ export class CircuitBreaker {
   #open(): void {
     const previous = this.#state;
     this.#state = "open";
+    this.#quietSince = undefined;
     this.#opensUntil = this.#clock.now() + this.#settings.openMs;
     this.dispose();
     this.#timer = this.#clock.setTimer(this.#settings.openMs, () => {
@@ -207,6 +235,7 @@ export class CircuitBreaker {
       const was = this.#state;
       this.#state = "half-open";
       this.#opensUntil = undefined;
+      this.#quietSince = this.#clock.now();
       this.#emit(was);
     });
     this.#emit(previous);
@@ -216,6 +245,7 @@ export class CircuitBreaker {
     const previous = this.#state;
     this.#state = "closed";
     this.#opensUntil = undefined;
+    this.#quietSince = undefined;
     // A fresh start: the failures that opened the circuit belong to the outage that is over.
     this.#events = [];
     this.#head = 0;

@@ -18,7 +18,7 @@ import { listOf } from "./validate.js";
 export interface ReadOptions {
   /** Attempts at most (CallSpec.maxAttempts): 1 for a best-effort read made again later anyway. */
   readonly maxAttempts?: number;
-  /** Never the circuit breaker's half-open probe (CallSpec.neverProbe). */
+  /** Not the circuit breaker's half-open probe, unless overdue (CallSpec.neverProbe). */
   readonly neverProbe?: boolean;
 }
 

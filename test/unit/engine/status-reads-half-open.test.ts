@@ -47,6 +47,34 @@ describe("status reads and the circuit breaker's half-open probe", () => {
     expect(service.requests).toBe(sent);
   });
 
+  /*
+   * Unless the breaker stays half-open long with no probe: on a bot with no order traffic (a quiet
+   * book, quoting halted, every market held closed) and a long reconcile period (up to an hour),
+   * every status read failed fast, unsent, until the next reconcile, the exchange recovered or not.
+   * Here only the status reads use the breaker: a status read takes the probe once the breaker has
+   * been half-open for its neverProbeAfterMs (60 s) with no probe.
+   */
+  it("a status read takes the probe once none went out for neverProbeAfterMs, and closes a recovered breaker", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    h.silentStatus = true;
+    const service = failingMarketService(h, { minRequests: 1, openMs: OPEN_MS });
+    const changes: string[] = [];
+    service.breaker.onStateChange((snap, prev) => changes.push(`${prev}->${snap.state}`));
+    const [a] = h.tokens(1);
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    await h.run(RECHECK_MS);
+    expect(changes).toEqual(["closed->open"]);
+    service.down = false; // recovered during the pause
+    await h.run(OPEN_MS + 50_000);
+    expect(service.breaker.state).toBe("half-open");
+    await h.run(10_000 + 2 * RECHECK_MS);
+    expect(changes).toEqual(["closed->open", "open->half-open", "half-open->closed"]);
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
   it("the sweep's record reads, the confirm read and a by-slug read, are made never to probe", async () => {
     const h = new Harness({ markets: 3, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
     const reads = new Map<string, (MarketRead | undefined)[]>();

@@ -71,3 +71,65 @@ describe("CircuitBreaker: a call that never probes", () => {
     expect(breaker.state).toBe("open");
   });
 });
+
+/*
+ * But a breaker left half-open with no probe for long (a bot with no order traffic: a quiet book,
+ * quoting halted, every market held closed, and a reconcile period of up to an hour) kept every
+ * status read failing fast, unsent, the exchange recovered or not, until the next reconcile: a
+ * silent pause or a reopening seen that late, the status-reads-failing gauge up meanwhile. Once
+ * half-open for `neverProbeAfterMs` with no probe, such a call may take the probe.
+ */
+describe("CircuitBreaker: a call that never probes, the breaker half-open long with no probe", () => {
+  it("takes the probe once no probe went out for neverProbeAfterMs, and its answer decides", async () => {
+    const clock = new SimClock(0);
+    const breaker = new CircuitBreaker(clock, { minRequests: 1, openMs: 1_000, neverProbeAfterMs: 5_000 });
+    await breaker.run("GET /x", fail503, defaultBreakerVerdict).catch(() => undefined);
+    clock.advanceBy(1_000);
+    expect(breaker.state).toBe("half-open");
+    const ok = () => Promise.resolve("ok");
+    clock.advanceBy(4_999);
+    await expect(
+      breaker.run("GET /api/markets", ok, defaultBreakerVerdict, { neverProbe: true }),
+    ).rejects.toMatchObject({ code: "circuit_open" });
+    clock.advanceBy(1);
+    await expect(
+      breaker.run("GET /api/markets", ok, defaultBreakerVerdict, { neverProbe: true }),
+    ).resolves.toBe("ok");
+    expect(breaker.state).toBe("closed");
+  });
+
+  it("waits the bound again after a probe that decided nothing, and after a failed one re-opened it", async () => {
+    const clock = new SimClock(0);
+    const breaker = new CircuitBreaker(clock, { minRequests: 1, openMs: 1_000, neverProbeAfterMs: 5_000 });
+    await breaker.run("GET /x", fail503, defaultBreakerVerdict).catch(() => undefined);
+    clock.advanceBy(1_000 + 4_000);
+    // A probe answered 429 (ignored): still half-open, the quiet starts again from its answer.
+    const tooMany = new ExchangeError({
+      code: "rate_limited",
+      message: "slow down",
+      outcome: "retryable",
+      endpoint: "DELETE /x",
+      httpStatus: 429,
+    });
+    await breaker
+      .run("DELETE /x", () => Promise.reject(tooMany), defaultBreakerVerdict)
+      .catch(() => undefined);
+    expect(breaker.state).toBe("half-open");
+    clock.advanceBy(4_000);
+    const never = { neverProbe: true };
+    await expect(breaker.run("GET /x", fail503, defaultBreakerVerdict, never)).rejects.toMatchObject({
+      code: "circuit_open",
+    });
+    clock.advanceBy(1_000);
+    // Overdue: it probes, fails, and the breaker re-opens; half-open again, the bound runs anew.
+    await expect(breaker.run("GET /x", fail503, defaultBreakerVerdict, never)).rejects.toMatchObject({
+      httpStatus: 503,
+    });
+    expect(breaker.state).toBe("open");
+    clock.advanceBy(1_000);
+    expect(breaker.state).toBe("half-open");
+    await expect(breaker.run("GET /x", fail503, defaultBreakerVerdict, never)).rejects.toMatchObject({
+      code: "circuit_open",
+    });
+  });
+});

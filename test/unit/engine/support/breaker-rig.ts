@@ -24,11 +24,13 @@ export interface FailingService {
   readonly breaker: CircuitBreaker;
   /** Requests that reached the service (one per attempt the breaker let through). */
   requests: number;
+  /** Set false, the service answers again: the venue's statuses. */
+  down: boolean;
 }
 
 /**
  * Wires the harness's status reads (list and records) to a market service that answers 503 to
- * every request, each attempt through a real CircuitBreaker on the harness's clock as the HTTP
+ * every request while `down` (the venue's statuses after), each attempt through a real CircuitBreaker on the harness's clock as the HTTP
  * client sends it: CLIENT_ATTEMPTS attempts a read, one when `once`, and none taking the breaker's
  * half-open probe when `neverProbe` (the client's CallSpec.neverProbe). The list is read as
  * HttpExchange.listedMarkets reads it: once, never the probe.
@@ -37,16 +39,22 @@ export function failingMarketService(h: Harness, settings: Partial<BreakerSettin
   const service: FailingService = {
     breaker: new CircuitBreaker(h.clock, settings),
     requests: 0,
+    down: true,
   };
-  const attempt = async (endpoint: string, attempts: number, neverProbe: boolean): Promise<never> => {
+  const attempt = async <T>(
+    endpoint: string,
+    attempts: number,
+    neverProbe: boolean,
+    answer: () => T,
+  ): Promise<T> => {
     let last: unknown;
     for (let i = 0; i < attempts; i++) {
       try {
-        await service.breaker.run(
+        return await service.breaker.run(
           endpoint,
           () => {
             service.requests++;
-            return Promise.reject(unavailable(endpoint));
+            return service.down ? Promise.reject(unavailable(endpoint)) : Promise.resolve(answer());
           },
           defaultBreakerVerdict,
           { neverProbe },
@@ -59,8 +67,16 @@ export function failingMarketService(h: Harness, settings: Partial<BreakerSettin
     }
     throw last;
   };
-  h.exchange.marketRecord = (_m, read) =>
-    attempt("GET /api/markets/{slug}", read?.once === true ? 1 : CLIENT_ATTEMPTS, read?.neverProbe === true);
-  h.exchange.listedMarkets = () => attempt("GET /api/markets", 1, true);
+  h.exchange.marketRecord = ({ marketId }, read) =>
+    attempt(
+      "GET /api/markets/{slug}",
+      read?.once === true ? 1 : CLIENT_ATTEMPTS,
+      read?.neverProbe === true,
+      () => ({ status: h.venue.market(marketId)?.status ?? "OPEN" }),
+    );
+  h.exchange.listedMarkets = () =>
+    attempt("GET /api/markets", 1, true, () =>
+      h.venue.markets().map((m) => ({ marketId: m.marketId, status: m.status })),
+    );
   return service;
 }
