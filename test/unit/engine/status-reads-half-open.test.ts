@@ -100,5 +100,8 @@ describe("status reads and the circuit breaker's half-open probe", () => {
       expect(reads.get(id)?.length).toBeGreaterThan(0);
       expect(reads.get(id)?.every((r) => r?.neverProbe === true)).toBe(true);
     }
+    // The by-slug read is made once; the confirm read keeps the client's retries (README's retry policy).
+    expect(reads.get("m2")?.every((r) => r?.once === true)).toBe(true);
+    expect(reads.get("m1")?.every((r) => r?.once !== true)).toBe(true);
   });
 });
