@@ -56,6 +56,12 @@ export interface ReconcileSummary {
    * Absent in summaries made before it existed: 0.
    */
   readonly searchStuck?: number;
+  /**
+   * Orders absent from the open list whose lookup (GET /api/orders/{id}) has been failing in a row
+   * for STUCK_SEARCH_MS or more: held live, in doubt, until it answers
+   * (mm_reconcile_lookup_stuck_orders). Absent in summaries made before it existed: 0.
+   */
+  readonly lookupStuck?: number;
   /** Tokens whose position disagrees with the exchange's (baseline included). */
   readonly drifts: readonly PositionDrift[];
   /**

@@ -53,8 +53,8 @@ export interface ReconcileMemory {
   clockOffsetMs?: number;
   /** Failures in a row of each unresolved placement's history search (warnUnsure); made by the first run. */
   failing?: SearchFailureStreaks;
-  /** Orders (clientOrderIds) whose lookup failed at the last run, warned of (warnLookups). */
-  lookupsFailing?: ReadonlySet<string>;
+  /** Failures in a row of each order's lookup (GET /api/orders/{id}, warnLookups); made by the first run. */
+  lookupsFailing?: SearchFailureStreaks;
   /** Set once the earlier runs' unanswered placements were looked up (resolveUnanswered). */
   unansweredDone?: boolean;
   /** Where the next trade paging starts, on a history served oldest first (TradeResume); made by the first run. */
@@ -194,7 +194,8 @@ export async function reconcileOnce(
   else if (wasCatchingUp)
     core.log.info({ reason }, "trade history (served oldest first): read on to its end");
   warnUnsure(core, report, memory.failing);
-  memory.lookupsFailing = warnLookups(core, report.lookupFailures, memory.lookupsFailing);
+  memory.lookupsFailing ??= new SearchFailureStreaks();
+  warnLookups(core, report.lookupFailures, memory.lookupsFailing, startedMono);
   // Every trade of the restored orders back to their placement has been through the backfill (or
   // lies beyond the page bound, just warned about: paging there again at every reconcile would not
   // reach it either). A history served oldest first being caught up has not reached them yet.
@@ -323,6 +324,7 @@ export async function reconcileOnce(
     tradePagesCapped: report.tradesCapped !== undefined,
     searchFailures: report.searchFailures.length,
     searchStuck: memory.failing.stuck,
+    lookupStuck: memory.lookupsFailing.stuck,
     drifts: check.drifts,
     corrections: corrected,
   };

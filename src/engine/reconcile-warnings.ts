@@ -97,33 +97,52 @@ export function warnUnsure(core: EngineCore, report: ReconcileReport, failing?: 
 /**
  * Orders absent from the open list whose lookup (GET /api/orders/{id}) failed: their state stays in
  * doubt (a cancel whose effect is unknown, an order held open that may be gone) and the reconcile is
- * followed up soon (backing off while only failed reads keep orders in doubt). Said at warn for an
- * order whose lookup starts failing (not in `before`, the orders whose lookup failed at the last
- * run), at debug while it goes on failing, and at info once the orders that failed are looked up
- * (or gone) again. Returns the orders whose lookup failed now, the next run's `before`.
+ * followed up soon (backing off while the same failed reads keep orders in doubt). Records the run's
+ * failed lookups, made at `atMs` (monotonic), in `streaks`. Said at warn for an order whose lookup
+ * starts failing, at debug while it goes on failing, at warn once more when it has failed at every
+ * try for STUCK_SEARCH_MS (the order is held live, its level blocked and its exposure counted, while
+ * every reconcile succeeds: mm_reconcile_lookup_stuck_orders, MmOrderLookupStuck), and at info once
+ * the orders that failed are looked up (or gone) again.
  */
 export function warnLookups(
   core: EngineCore,
   failures: readonly LookupFailure[],
-  before: ReadonlySet<string> = new Set(),
-): ReadonlySet<string> {
-  const now = new Set(failures.map((f) => f.clientOrderId));
+  streaks: SearchFailureStreaks,
+  atMs: number,
+): void {
+  const before = streaks.ids();
+  const ids = failures.map((f) => f.clientOrderId);
+  const failing = new Set(ids);
+  const { reached } = streaks.record(ids, new Set(), failing, atMs);
+  const errs = (fs: readonly LookupFailure[]) =>
+    fs.map((f) => (f.error instanceof Error ? f.error.message : String(f.error)));
   const msg =
     "orders absent from the open list: their lookup failed; their state stays in doubt (a cancel's effect unknown) until a later reconcile reads it";
   if (failures.length > 0) {
     const fields = {
       orders: failures.map((f) => ({ clientOrderId: f.clientOrderId, orderId: f.orderId })),
-      err: failures.map((f) => (f.error instanceof Error ? f.error.message : String(f.error))),
+      err: errs(failures),
     };
-    if (failures.some((f) => !before.has(f.clientOrderId))) core.log.warn(fields, msg);
+    if (ids.some((cid) => streaks.count(cid) <= 1)) core.log.warn(fields, msg);
     else core.log.debug({ ...fields, repeat: true }, msg);
   }
-  const recovered = [...before].filter((cid) => !now.has(cid));
+  if (reached.length > 0) {
+    const stuck = failures.filter((f) => reached.includes(f.clientOrderId));
+    core.log.warn(
+      {
+        orders: stuck.map((f) => ({ clientOrderId: f.clientOrderId, orderId: f.orderId })),
+        failures: Math.max(...reached.map((cid) => streaks.count(cid))),
+        failingForMs: Math.max(...reached.map((cid) => streaks.failingForMs(cid, atMs))),
+        err: errs(stuck),
+      },
+      "orders absent from the open list: their lookup keeps failing; held live (levels blocked, exposure counted) until it answers. Check GET /api/orders/{id}; said once (mm_reconcile_lookup_stuck_orders)",
+    );
+  }
+  const recovered = before.filter((cid) => !failing.has(cid));
   if (recovered.length > 0) {
     core.log.info(
       { orders: recovered },
       "orders whose lookup had failed: their state is read again (or settled otherwise)",
     );
   }
-  return now;
 }

@@ -1,8 +1,8 @@
 /**
- * How long one placement's history search may fail in a row (from its first failure, on a clock that
- * never steps) before the operator is told its level is stuck. A time, not a count of failures: a
- * search that keeps failing is backed off to the periodic reconcile (pendingRetryMs), so the count
- * a minute holds depends on reconcile.intervalMs.
+ * How long one placement's history search (or one order's lookup, GET /api/orders/{id}) may fail in
+ * a row (from its first failure, on a clock that never steps) before the operator is told it is
+ * stuck. A time, not a count of failures: a read that keeps failing is backed off to the periodic
+ * reconcile (pendingRetryMs), so the count a minute holds depends on reconcile.intervalMs.
  */
 export const STUCK_SEARCH_MS = 60_000;
 
@@ -24,7 +24,9 @@ interface Streak {
 /**
  * How many times in a row, and for how long, each unresolved placement's order-history search has
  * failed (a read error other than a refused cursor: SentSearch.unread), kept across reconciles by the
- * engine. Such a placement stays unknown, its level waiting, for as long as the search fails: mm
+ * engine. A second instance keeps each order's lookup (GET /api/orders/{id}) the same way
+ * (warnLookups): an order absent from the open list whose lookup keeps failing is held live for as
+ * long, its level blocked and its exposure counted, and the run around it succeeds. Such a placement stays unknown, its level waiting, for as long as the search fails: mm
  * never gives it up on its own (it may rest, and a second quote there is double exposure), so the
  * operator must hear of a search that keeps failing. The count tells the first failure of a run
  * (said at warn) from its repeats, and the failure that makes it stuck (said once) from later ones.
@@ -66,6 +68,11 @@ export class SearchFailureStreaks {
       this.#streaks.delete(cid);
     }
     return { reached, recovered };
+  }
+
+  /** The ids whose read failed at the last record (and every one before it in their streak). */
+  ids(): string[] {
+    return [...this.#streaks.keys()];
   }
 
   /** Failures in a row of this placement's search (0: none, or it answered since). */

@@ -222,6 +222,11 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       help: "Unknown placements whose order-history search has failed at every try for a minute or more, as of the last reconcile: their levels wait, unquoted, until it answers (mm never gives them up on its own).",
       registers,
     }),
+    lookupStuck: new Gauge({
+      name: "mm_reconcile_lookup_stuck_orders",
+      help: "Orders absent from the open list whose lookup (GET /api/orders/{id}) has failed at every try for a minute or more, as of the last reconcile: held live in doubt (a cancel's effect unknown), their levels blocked and their exposure counted, until it answers.",
+      registers,
+    }),
     statusReadsFailing: new Gauge({
       name: "mm_market_status_reads_failing",
       help: "Market status reads that keep failing (2 failures in a row, until one answers), by watch: closed (the closed-market watch's GET /api/markets/{slug} of markets held closed or awaiting payouts), open (the open-market sweep's GET /api/markets, and /api/markets/{slug} of quoted markets the list leaves out). Each is warned of once.",

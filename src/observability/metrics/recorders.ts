@@ -108,6 +108,7 @@ export function recordReconcile(f: Families, s: ReconcileSummary): void {
   if (s.tradePagesCapped === true) t.tradePagesCapped.inc();
   t.searchFailures.inc(s.searchFailures ?? 0);
   t.searchStuck.set(s.searchStuck ?? 0);
+  t.lookupStuck.set(s.lookupStuck ?? 0);
   t.unresolved.set(s.pending + (s.inDoubt ?? 0));
   t.drifts.set(s.drifts.length);
   // Per token, so that fills settling on different tokens at every check add up to no run.

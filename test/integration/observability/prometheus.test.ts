@@ -41,8 +41,13 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
   },
   MmHistorySearchStuck: {
     reason:
-      "needs an order-history search failing for a placement 30 times in a row and 5 minutes more; the mock answers every search. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+      "needs an order-history search failing for a placement at every try for a minute and 5 minutes more; the mock answers every search. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
     probe: "max(mm_reconcile_history_search_stuck_orders)",
+  },
+  MmOrderLookupStuck: {
+    reason:
+      "needs an order's lookup (GET /api/orders/{id}) failing at every try for a minute and 5 minutes more; the mock answers every lookup. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max(mm_reconcile_lookup_stuck_orders)",
   },
   MmMarketStatusReadsFailing: {
     reason:

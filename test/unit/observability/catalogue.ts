@@ -79,6 +79,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_reconcile_trade_pages_capped_total: ["counter", []],
   mm_reconcile_history_search_failures_total: ["counter", []],
   mm_reconcile_history_search_stuck_orders: ["gauge", []],
+  mm_reconcile_lookup_stuck_orders: ["gauge", []],
   mm_market_status_reads_failing: ["gauge", ["watch"]],
   mm_reconcile_unresolved_orders: ["gauge", []],
   mm_reconcile_position_drifts: ["gauge", []],

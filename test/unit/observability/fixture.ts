@@ -237,6 +237,7 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
       tradePagesCapped: true,
       searchFailures: 2,
       searchStuck: 1,
+      lookupStuck: 2,
       drifts: [
         {
           tokenId: "2002",

@@ -229,6 +229,7 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_reconcile_trade_pages_capped_total")).toBe(1);
     expect(sumOf(f, "mm_reconcile_history_search_failures_total")).toBe(2);
     expect(sumOf(f, "mm_reconcile_history_search_stuck_orders")).toBe(1);
+    expect(sumOf(f, "mm_reconcile_lookup_stuck_orders")).toBe(2);
     expect(sumOf(f, "mm_reconcile_position_drifts")).toBe(1);
     // Per token: 2002 (bra-win NO) had drifted at every check for 45 s; the others agree (0).
     expect(sumOf(f, "mm_reconcile_position_drift_seconds", { market: "bra-win", outcome: "NO" })).toBe(45);

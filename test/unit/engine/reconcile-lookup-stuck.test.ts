@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "../engine/support/harness.js";
+import { Harness } from "./support/harness.js";
 
 /*
- * Review 20 (rexec), 3c216b1. A ghost's lookup (GET /api/orders/{id}) that fails now fails alone:
+ * From review 20 (rexec), 3c216b1. A ghost's lookup (GET /api/orders/{id}) that fails now fails alone:
  * the reconcile succeeds with the order left in doubt. When that lookup keeps failing (the order's
  * record unreadable: a 5xx for that id, a proxy's 404 without `order_not_found`…) the order stays in
  * doubt for ever — held live by mm (its level blocked, its exposure counted) though the exchange's
@@ -47,8 +47,9 @@ describe("review rexec: a cancel in doubt whose lookup never answers", () => {
       throw lost();
     };
     const order = h.exchange.order.bind(h.exchange);
+    let down = true;
     h.exchange.order = async (orderId) => {
-      if (orderId === doubted) throw broken();
+      if (down && orderId === doubted) throw broken();
       return order(orderId);
     };
     h.crowdQuote(a, "0.46", "0.50"); // a requote: the resting quotes are cancelled
@@ -66,6 +67,21 @@ describe("review rexec: a cancel in doubt whose lookup never answers", () => {
       ([k, v]) => /stuck/i.test(k) && typeof v === "number" && v > 0,
     );
     expect(stuck || failedRecently).toBe(true);
+    // The fix: its own gauge (mm_reconcile_lookup_stuck_orders, MmOrderLookupStuck), and a second
+    // warning, once, when the lookup has failed at every try for a minute.
+    expect(last?.lookupStuck).toBe(1);
+    const stuckWarns = h.logs
+      .records()
+      .filter((r) => r.level === 40 && String(r.msg).includes("their lookup keeps failing"));
+    expect(stuckWarns).toHaveLength(1);
+    expect(stuckWarns[0]?.orders).toEqual([expect.objectContaining({ orderId: doubted })]);
+    expect(stuckWarns[0]?.failingForMs).toBeGreaterThanOrEqual(60_000);
+    // The lookup answers again: the order is settled (cancelled), the gauge back to 0.
+    down = false;
+    await h.run(60_000);
+    expect(h.engine.liveOrders().some((o) => o.orderId === doubted)).toBe(false);
+    expect(h.eventsOf("reconcile").at(-1)?.summary.lookupStuck).toBe(0);
+    expect(h.logs.text()).toContain("orders whose lookup had failed: their state is read again");
     await h.engine.stop("test", 5_000);
   });
 });
