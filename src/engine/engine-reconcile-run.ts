@@ -178,7 +178,9 @@ export async function reconcileOnce(
       onAnswered: (placements) => core.emit({ type: "placements_answered", atMs: clock.now(), placements }),
       // Before the trades and positions are read: a run failing there still has its orders in doubt
       // (unresolved placements, failed lookups) followed up soon, not at the failure backoff's pace.
-      ...(counted === undefined ? {} : { onPending: (pending, unread) => counted({ pending, unread }) }),
+      ...(counted === undefined
+        ? {}
+        : { onPending: (pending, unread, failing) => counted({ pending, unread, failing }) }),
       monotonicMs: monotonicNow(clock),
     },
   );

@@ -11,9 +11,10 @@ export interface ReconcileTiming {
    * A run that left orders in doubt (unknown placements, cancels or orders whose state the run could
    * not settle) is followed by another after this delay, and so is the first failed run of a streak;
    * each further failure in a row doubles it, up to intervalMs (failedRetryMs). A failed run that had
-   * already counted orders in doubt keeps this delay. Runs in a row whose every order in doubt was
-   * left so by a failed read (its history search or lookup) back off likewise (a read that keeps
-   * failing is not asked every retryMs for ever).
+   * already counted orders in doubt keeps this delay. A run whose every order in doubt was left so by
+   * a read that has failed at runs before it too (its history search or lookup) backs off likewise,
+   * by the read failing the fewest runs in a row (a read that keeps failing is not asked every
+   * retryMs for ever; one failing for the first time is).
    */
   readonly retryMs: number;
 }
@@ -47,6 +48,11 @@ export function failedRetryMs(timing: ReconcileTiming, failures: number): number
 export interface ReconcileOutcome {
   readonly pending: number;
   readonly unread?: number;
+  /**
+   * The reads that failed, each by the order it was for (clientOrderId), so that a read failing for
+   * the first time is told from one that keeps failing. Absent: the failed reads are taken as one.
+   */
+  readonly failing?: readonly string[] | undefined;
 }
 
 /**
@@ -60,10 +66,12 @@ export type ReconcileRun = (
 
 /**
  * The follow-up delay for orders a run left in doubt, `stalls` being the runs in a row (this one
- * included) whose every order in doubt was left so by a failed read: retryMs while some order waits on
- * anything else (a grace not yet over: the next read may settle it), else backed off as failed runs
- * are (failedRetryMs). A history search or lookup that keeps failing is then asked at the periodic
- * pace, not every retryMs for ever, while a new ambiguous answer still brings its own run at once.
+ * included) at which the read failing the fewest runs in a row failed, when every order in doubt was
+ * left so by a failed read: retryMs while some order waits on anything else (a grace not yet over:
+ * the next read may settle it, `stalls` 0), else backed off as failed runs are (failedRetryMs). A
+ * history search or lookup that keeps failing is then asked at the periodic pace, not every retryMs
+ * for ever, while a new ambiguous answer still brings its own run at once, and a read failing for the
+ * first time (a blip: `stalls` 1) is asked again after retryMs, whatever other read keeps failing.
  * @example pendingRetryMs(timing, 0) // timing.retryMs
  */
 export function pendingRetryMs(timing: ReconcileTiming, stalls: number): number {
@@ -93,8 +101,11 @@ export class ReconcileScheduler {
   #runs = 0;
   /** Failed runs in a row (0 once one succeeds). */
   #failures = 0;
-  /** Runs in a row whose every order in doubt was left so by a failed read (pendingRetryMs). */
-  #stalls = 0;
+  /**
+   * Of each read that failed at the last run that counted its orders in doubt, the runs in a row it
+   * has failed at (by clientOrderId; "" for all of a run that names none): pendingRetryMs.
+   */
+  #stalls: ReadonlyMap<string, number> = new Map();
 
   constructor(
     clock: Clock,
@@ -159,7 +170,8 @@ export class ReconcileScheduler {
       try {
         const left = await this.#run(reason, (n) => (counted = n));
         this.#failures = 0;
-        followUpMs = this.#pendingFollowUp(left);
+        // The failed reads are named in the count made during the run (its summary has their number).
+        followUpMs = this.#pendingFollowUp({ ...left, failing: left.failing ?? counted?.failing });
       } catch (err) {
         this.#failures++;
         followUpMs = failedRetryMs(this.#timing, this.#failures);
@@ -183,14 +195,20 @@ export class ReconcileScheduler {
     if (this.#started) this.#armPeriodic();
   }
 
-  /** The follow-up the orders a run left in doubt call for (undefined: none left); counts the stalls. */
+  /**
+   * The follow-up the orders a run left in doubt call for (undefined: none left); counts each failed
+   * read's failures in a row. One scheduler-wide count made a read failing once (a cancel's lookup, a
+   * new placement's search) wait for the backoff another read had reached (up to the periodic run).
+   */
   #pendingFollowUp(left: ReconcileOutcome): number | undefined {
-    if (left.pending <= 0) {
-      this.#stalls = 0;
-      return undefined;
-    }
-    this.#stalls = (left.unread ?? 0) >= left.pending ? this.#stalls + 1 : 0;
-    return pendingRetryMs(this.#timing, this.#stalls);
+    const unread = left.pending > 0 ? (left.unread ?? 0) : 0;
+    const failing = unread <= 0 ? [] : (left.failing ?? [""]);
+    const stalls = new Map<string, number>();
+    for (const id of failing) stalls.set(id, (this.#stalls.get(id) ?? 0) + 1);
+    this.#stalls = stalls;
+    if (left.pending <= 0) return undefined;
+    const stalled = unread >= left.pending && stalls.size > 0;
+    return pendingRetryMs(this.#timing, stalled ? Math.min(...stalls.values()) : 0);
   }
 
   #later(reason: ReconcileReason, delayMs: number): void {

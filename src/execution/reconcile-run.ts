@@ -90,11 +90,11 @@ export interface ReconcileRunOptions {
   readonly onAnswered?: (answers: readonly SearchAnswer[]) => void;
   /**
    * Called with the run's count of orders left in doubt (ReconcileReport.pending + inDoubt), and of
-   * those the count left so by a failed read (ReconcileReport.unread), once known, before the orphans'
-   * fills and the trades are read: a run that fails at a later read still has them followed up soon
-   * (ReconcileScheduler).
+   * those the count left so by a failed read (ReconcileReport.unread; `failing`: their clientOrderIds),
+   * once known, before the orphans' fills and the trades are read: a run that fails at a later read
+   * still has them followed up soon (ReconcileScheduler).
    */
-  readonly onPending?: (pending: number, unread: number) => void;
+  readonly onPending?: (pending: number, unread: number, failing: readonly string[]) => void;
   /**
    * Now on a clock that never steps (monotonicNow), for how long a history search has been failing
    * (SearchFailureStreaks). Default `now`.
@@ -227,7 +227,7 @@ export async function runReconcile(
   const looked = await lookupGhosts(source, store, diff.ghosts, now, ghostOpts);
   updates.push(...looked.updates);
   const { inDoubt, failures: lookupFailures } = looked;
-  let unreadCount = lookupFailures.length;
+  const unreadIds = lookupFailures.map((f) => f.clientOrderId);
   let pending = 0;
   const unsure: string[] = [];
   const givenUp: string[] = [];
@@ -259,7 +259,7 @@ export async function runReconcile(
       // Its search failed: nothing learned, so neither found nor never placed; the next run searches it.
       if (unread.has(cid)) {
         pending++;
-        unreadCount++;
+        unreadIds.push(cid);
         continue;
       }
       const u = resolveGhost(o, found.byCid.get(cid) ?? NOT_FOUND, now, ghostOpts);
@@ -298,7 +298,7 @@ export async function runReconcile(
     opts.monotonicMs ?? now,
   ) ?? { reached: [], recovered: [] };
   if (answered.length > listed) opts.onAnswered?.(answered.slice(listed));
-  opts.onPending?.(pending + inDoubt, unreadCount);
+  opts.onPending?.(pending + inDoubt, unreadIds.length, unreadIds);
   let orphans = diff.orphans;
   let adopted = 0;
   let adoptedFillsUnread: readonly string[] = [];
@@ -328,7 +328,7 @@ export async function runReconcile(
   const backfill = backfillTrades(state, trades, { tokenOfOrder: (id) => tokens.get(id), createdAtMs });
   return {
     ...{ updates, orphans, adopted, adoptedFillsUnread, pending, unsure, givenUp, answered, backfill },
-    ...{ inDoubt, unread: unreadCount, lookupFailures },
+    ...{ inDoubt, unread: unreadIds.length, lookupFailures },
     searchFailures,
     searchStreaks,
     tradesCapped: capped,

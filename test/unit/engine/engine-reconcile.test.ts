@@ -16,6 +16,8 @@ function rig(
     pending?: (n: number) => number;
     /** Of the run's pending orders, those left so by a failed read. */
     unread?: (n: number) => number;
+    /** The failed reads, by the order each was for. */
+    failing?: (n: number) => string[];
   } = {},
 ) {
   const clock = new SimClock(0);
@@ -29,7 +31,11 @@ function rig(
       runs.push({ reason, at: clock.now() });
       const n = runs.length;
       if ((opts.runMs ?? 0) > 0) await new Promise<void>((r) => clock.setTimer(opts.runMs ?? 0, r));
-      const left = { pending: opts.pending?.(n) ?? 0, unread: opts.unread?.(n) ?? 0 };
+      const left = {
+        pending: opts.pending?.(n) ?? 0,
+        unread: opts.unread?.(n) ?? 0,
+        ...(opts.failing === undefined ? {} : { failing: opts.failing(n) }),
+      };
       counted(left);
       if (opts.fail?.(n) === true) throw new Error("exchange down");
       return left;
@@ -158,6 +164,27 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
       "periodic@2900",
       "periodic@3900",
       "unresolved@4200",
+    ]);
+  });
+
+  it("backs off each failed read by its own failures in a row: one failing for the first time is asked again after retryMs", async () => {
+    // Runs 1–5: read a fails; run 6: read b fails too, for the first time (a blip); then a alone.
+    const failing = (n: number) => (n === 6 ? ["a", "b"] : ["a"]);
+    const r = rig({ pending: (n) => failing(n).length, unread: (n) => failing(n).length, failing });
+    await r.s.now("startup");
+    r.s.start();
+    await r.advance(5_300);
+    // Was (one count for the scheduler): run 6 backed off to the periodic run at 4900 like a's.
+    // a's own backoff goes on after it (no restart at retryMs).
+    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+      "startup@0",
+      "unresolved@300",
+      "unresolved@900",
+      "periodic@1900",
+      "periodic@2900",
+      "periodic@3900",
+      "unresolved@4200",
+      "periodic@5200",
     ]);
   });
 

@@ -150,16 +150,16 @@ describe("runReconcile", () => {
     );
     s.orders.apply("b", { kind: "accepted", orderId: "boom", status: "OPEN", filledMicro: 0n }, 0);
     const src = new FakeSource([], [], []);
-    const pending: [number, number][] = [];
+    const pending: [number, number, readonly string[]][] = [];
     const report = await runReconcile(src, s, 100_000, {
       tokenOf,
-      onPending: (n, unread) => pending.push([n, unread]),
+      onPending: (n, unread, failing) => pending.push([n, unread, failing]),
     });
     // Was: the whole run rejected ("socket hang up"), its follow-up at the failure backoff's pace.
     expect(report.inDoubt).toBe(1);
     expect(report.unread).toBe(1);
     expect(report.lookupFailures).toMatchObject([{ clientOrderId: "b", orderId: "boom" }]);
-    expect(pending).toEqual([[1, 1]]);
+    expect(pending).toEqual([[1, 1, ["b"]]]);
     expect(s.orders.get("b")).toMatchObject({ state: "open" });
     // the other ghosts were resolved (404: gone), and the run went on to the trades
     expect(s.orders.get("live")).toMatchObject({ state: "cancelled" });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "../engine/support/harness.js";
-import { ambiguousBid } from "../engine/support/harness-records.js";
+import { Harness } from "./support/harness.js";
+import { ambiguousBid } from "./support/harness-records.js";
 
 /*
- * Review 20 (rexec), 56729f6 against 3c216b1. The follow-up backoff of orders left in doubt by a
+ * From review 20 (rexec), 56729f6 against 3c216b1. The follow-up backoff of orders left in doubt by a
  * failed read is one counter for the whole scheduler (ReconcileScheduler.#stalls), not per read.
  * While one unknown placement's history search keeps failing (backed off to the periodic run), a
  * cancel whose answer is lost and whose lookup fails once — a blip, its first failure — inherits
