@@ -116,7 +116,8 @@ export interface GhostLookups {
  * history search does (searchSent): the order stays as it was, in doubt (a cancel whose effect is
  * unknown, an order mm holds open that is gone), counted in `inDoubt` for a prompt follow-up, and the
  * rest of the reconcile (searches, trades, positions) goes on. Before, it failed the whole run, whose
- * follow-up then came at the failure backoff's pace, up to the periodic run.
+ * follow-up then came at the failure backoff's pace, up to the periodic run. Anything thrown that is
+ * not an ExchangeError (a programming error) still rejects.
  * @example const l = await lookupGhosts(port, store, diff.ghosts, now); pending += l.inDoubt;
  */
 export async function lookupGhosts(
@@ -135,6 +136,10 @@ export async function lookupGhosts(
     try {
       remote = await lookupOrder(source, orderId);
     } catch (error) {
+      // Only the exchange's or the transport's failures (an unreadable body included: the client
+      // makes it an ExchangeError) leave the order in doubt; a bug here (a TypeError) fails the run,
+      // as it did before lookups failed alone, rather than hiding as an order in doubt.
+      if (!(error instanceof ExchangeError)) throw error;
       failures.push({ clientOrderId: g.clientOrderId, orderId, error });
       inDoubt++;
       continue;

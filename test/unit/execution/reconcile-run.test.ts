@@ -28,7 +28,15 @@ class FakeSource implements ReconcileSource {
   }
   async order(id: string): Promise<Order> {
     this.calls.push(`order:${id}`);
-    if (id === "boom") throw new Error("socket hang up");
+    if (id === "boom") {
+      throw new ExchangeError({
+        code: "connection_lost",
+        message: "socket hang up",
+        outcome: "ambiguous",
+        endpoint: "GET /api/orders/{id}",
+      });
+    }
+    if (id === "bug") throw new TypeError("Cannot read properties of undefined (reading 'status')");
     const o = [...this.open, ...this.known].find((r) => r.id === id);
     if (o === undefined)
       throw new ExchangeError({
@@ -164,5 +172,29 @@ describe("runReconcile", () => {
     // the other ghosts were resolved (404: gone), and the run went on to the trades
     expect(s.orders.get("live")).toMatchObject({ state: "cancelled" });
     expect(src.calls).toContain("trades:0");
+  });
+
+  it("a lookup that throws anything but an ExchangeError (a bug) still fails the run, not an order in doubt", async () => {
+    const s = state();
+    s.orders.track(
+      {
+        clientOrderId: "b",
+        tokenId: TOKEN,
+        marketId: MARKET,
+        side: "sell",
+        level: 1,
+        priceMicro: 1,
+        sizeMicro: 1n,
+      },
+      0,
+    );
+    s.orders.apply("b", { kind: "accepted", orderId: "bug", status: "OPEN", filledMicro: 0n }, 0);
+    const src = new FakeSource([], [], []);
+    const pending: number[] = [];
+    await expect(
+      runReconcile(src, s, 100_000, { tokenOf, onPending: (n) => pending.push(n) }),
+    ).rejects.toBeInstanceOf(TypeError);
+    expect(pending).toEqual([]);
+    expect(src.calls).not.toContain("trades:0");
   });
 });
