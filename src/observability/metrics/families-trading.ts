@@ -224,7 +224,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     lookupStuck: new Gauge({
       name: "mm_reconcile_lookup_stuck_orders",
-      help: "Orders absent from the open list whose lookup (GET /api/orders/{id}) has failed at every try for a minute or more, as of the last reconcile: held live in doubt (a cancel's effect unknown), their levels blocked and their exposure counted, until it answers.",
+      help: "Orders absent from the open list whose lookup (GET /api/orders/{id}) has failed at every try for a minute or more, as of the last reconcile: held live in doubt (off the book, how they ended unknown), their levels blocked and their exposure counted, until it answers.",
       registers,
     }),
     statusReadsFailing: new Gauge({
