@@ -1,5 +1,5 @@
 import type { ExchangeError } from "../exchange/exchange-error.js";
-import { scopeMissing } from "../exchange/scope-refusal.js";
+import { missingScope, scopeMissing } from "../exchange/scope-refusal.js";
 import type { CancelAllResult } from "../exchange/types.js";
 import type { CancelIntent } from "./intents.js";
 import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
@@ -21,9 +21,9 @@ export interface SettleTarget {
   /** The queue is closing (the stop): see settleCancel. */
   readonly closed: boolean;
   /**
-   * The first cancel or cancel-all answered 403 `api_key_scope_missing`: the key lacks orders:write,
-   * which every cancel needs (spec, Authentication step 5: scopes are the key's), so none can succeed
-   * with it. Once closed, the queue sends no more cancels (OrderQueue.cancelsRefused).
+   * The first cancel or cancel-all answered 403 `api_key_scope_missing` for orders:write (refusesEveryCancel):
+   * the key lacks the scope every cancel needs (spec, Authentication step 5: scopes are the key's), so
+   * none can succeed with it. Once closed, the queue sends no more cancels (OrderQueue.cancelsRefused).
    */
   cancelsRefused: ExchangeError | undefined;
   readonly maxCancelAttempts: number;
@@ -115,7 +115,7 @@ export function settleCancel(
     for (const intent of item.intents) q.report({ kind: "cancel", intent, outcome: done });
     return;
   }
-  if (scopeMissing(res.error)) q.cancelsRefused ??= res.error;
+  if (refusesEveryCancel(res.error)) q.cancelsRefused ??= res.error;
   // One request: the duplicates riding along share its failure but do not count it again.
   item.intents.forEach((intent, i) => {
     q.report({ kind: "cancel", intent, outcome: failure(res.error, i === 0) });
@@ -161,7 +161,7 @@ export function settleCancelAll(
     return;
   }
   const { error } = res;
-  if (scopeMissing(error)) q.cancelsRefused ??= error;
+  if (refusesEveryCancel(error)) q.cancelsRefused ??= error;
   // Before any report: what the engine enqueues on them must already go singly.
   if (sent) q.pauseSubstitution(item.marketId ?? "*");
   // One request however many cancel-alls it absorbed (the kill switch's), none when never sent.
@@ -198,6 +198,18 @@ export function settleCancelAll(
 export function failCancelUnsent(q: SettleTarget, item: QueuedCancel, error: ExchangeError): void {
   for (const intent of item.intents)
     q.report({ kind: "cancel", intent, outcome: failedRequest(error, false) });
+}
+
+/**
+ * Whether a cancel's (or cancel-all's) refusal says no cancel with this key can succeed: 403
+ * `api_key_scope_missing` for orders:write, the scope the spec gives every cancel endpoint, named by
+ * the body's `requiredScope` (the spec's and the mock's 403 carry it, with `have[]`) or, when it names
+ * none, taken from the endpoint (missingScope). A refusal naming another scope (a finer one an
+ * exchange may add) says nothing of the other cancels: failing them all unsent at the stop would
+ * leave orders resting that the key could cancel.
+ */
+function refusesEveryCancel(err: ExchangeError): boolean {
+  return scopeMissing(err) && missingScope(err) === "orders:write";
 }
 
 /** The outcome of a request that did not succeed; `requestError` marks the report that counts it. */

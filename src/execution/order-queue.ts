@@ -109,7 +109,7 @@ export class OrderQueue {
 
   /**
    * The first cancel or cancel-all the exchange refused for a scope the key lacks (403
-   * `api_key_scope_missing`: orders:write), undefined while none was. Every other cancel with this
+   * `api_key_scope_missing` naming orders:write, or no scope), undefined while none was. Every other cancel with this
    * key would be refused too: once closed, the queue fails its queued cancels and cancel-alls with
    * this refusal, unsent, so that close() resolves at once instead of spending the stop's budget at
    * the cancel rate on requests that cannot succeed.

@@ -63,6 +63,37 @@ describe("a closing queue whose key may not cancel (403 api_key_scope_missing)",
     expect(r.queue.cancelsRefused?.code).toBe("api_key_scope_missing");
   });
 
+  it("a refusal naming orders:write (requiredScope, as the spec's and the mock's 403 carry it) gives up likewise", async () => {
+    const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
+    const details = { requiredScope: "orders:write", have: ["orders:read", "portfolio:read"] };
+    r.port.script("cancel", { ...scopeRefused, details });
+    r.queue.enqueue(cancel("c1", "o-1"));
+    const closing = r.queue.close();
+    await runUntil(r.clock, 100); // c1 answered 403 at 40
+    r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
+    await runUntil(r.clock, 10_000);
+    await closing;
+    expect(r.port.of("cancel")).toHaveLength(1);
+    expect(r.queue.cancelsRefused?.details.requiredScope).toBe("orders:write");
+  });
+
+  it("a refusal naming another scope than orders:write does not fail the other cancels unsent", async () => {
+    // A finer scope an exchange may add (say, per market): this cancel is refused, others may pass.
+    const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
+    const details = { requiredScope: "orders:cancel", have: ["orders:read", "orders:write"] };
+    r.port.script("cancel", { ...scopeRefused, details });
+    r.queue.enqueue(cancel("c1", "o-1"));
+    const closing = r.queue.close();
+    await runUntil(r.clock, 100); // c1 answered 403 at 40
+    r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
+    await runUntil(r.clock, 10_000);
+    await closing;
+    // Was: the first refusal failed c2 and c3 unsent.
+    expect(r.port.of("cancel")).toHaveLength(3);
+    expect(r.queue.cancelsRefused).toBeUndefined();
+    expect(r.of("cancel").map((c) => c.outcome.kind)).toEqual(["failed", "done", "done"]);
+  });
+
   it("another refusal of a cancel (order_not_found) stops nothing", async () => {
     const r = rig();
     r.port.script("cancel", { kind: "reject", code: "order_not_found", status: 404 });

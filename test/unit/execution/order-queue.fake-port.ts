@@ -33,7 +33,7 @@ export type Scripted =
   | { kind: "ambiguous" }
   | { kind: "unavailable" }
   | { kind: "limited"; retryAfterMs: number }
-  | { kind: "reject"; code: string; status: number };
+  | { kind: "reject"; code: string; status: number; details?: Record<string, unknown> };
 
 export interface FakePortOptions {
   clock: Clock;
@@ -179,6 +179,7 @@ export class FakeExchangePort implements Pick<ExchangePort, "place" | "cancel" |
         outcome,
         endpoint,
         httpStatus: scripted.status,
+        ...(scripted.details === undefined ? {} : { details: scripted.details }),
       }),
     };
   }
