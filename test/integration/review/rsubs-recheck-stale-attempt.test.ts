@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
+import { market, marketClient, startMock, until } from "../gateway/harness.js";
+import { feedSlots, run } from "../gateway/sim-feed.js";
+
+/*
+ * Review (s20 rsubs): a recheck whose re-subscribe is refused with a retryable code is then got
+ * back by the gateway's own retry (sub-retry.ts), not by the recheck: RefusedBookRecheck is never
+ * told (accepted() is called only from the recheck's own subscribe outcome), so the token keeps its
+ * stale schedule. recheckOf() then says a synced book "waits for a re-subscribe", and the book's
+ * next invalid_params refusal (hours later, on a reconnect) counts as attempt 2: it is scheduled
+ * 10 s out instead of 5 s, and Feeds logs it only as the info line "still refused" — the error line
+ * a fresh refusal gets (Feeds.#onRefused returns early for attempt > 1) is lost.
+ */
+
+const slots = feedSlots();
+
+describe("review rsubs: a rechecked book got back through the gateway's retry", () => {
+  it("forgets its recheck, so its next refusal starts again at attempt 1 (the error line, 5 s)", async () => {
+    const mock = slots.keep(await startMock());
+    const rechecks: RecheckScheduled[] = [];
+    const feed = slots.keep(
+      new MarketDataFeed({
+        client: marketClient(mock),
+        clock: mock.clock,
+        onRecheck: (e) => rechecks.push(e),
+      }),
+    );
+    const { yesTokenId: yes, noTokenId: no } = market(mock);
+    mock.admin.refuseBooks([no], "invalid_params");
+    await feed.start();
+    await feed.subscribeBooks([yes, no]);
+    expect(rechecks).toMatchObject([{ ids: [no], attempt: 1, inMs: 5_000 }]);
+
+    // At the recheck the server answers a retryable code; then it takes the book.
+    mock.admin.refuseBooks([no], "subscription_cap_exceeded");
+    await run(mock.clock, 5_250);
+    mock.admin.refuseBooks([no], "subscription_cap_exceeded", false);
+    await until(() => feed.tracker.state(no)?.status === "synced", "the book back through the retry", {
+      clock: mock.clock,
+      advanceMs: 250,
+    });
+    expect(feed.tracker.refused()).toEqual([]);
+    expect.soft(feed.recheckOf(no)).toBeUndefined();
+
+    // Later the server refuses it again (a reconnect's resubscribe): a fresh first refusal.
+    mock.admin.refuseBooks([no], "invalid_params");
+    mock.admin.dropAllSockets("market");
+    await until(() => rechecks.length === 2, "the new refusal", { clock: mock.clock, advanceMs: 100 });
+    expect(rechecks[1]).toMatchObject({ ids: [no], attempt: 1, inMs: 5_000 });
+  });
+});
