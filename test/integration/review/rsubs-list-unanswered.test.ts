@@ -28,7 +28,11 @@ describe("review rsubs: an unanswered list_subscriptions after a refused snapsho
           ? undefined
           : polite(c, conn);
     const srv = await new RawServer(answer).listen();
-    const timing = { commandTimeoutMs: COMMAND_TIMEOUT_MS, pingIntervalMs: 60_000, silenceTimeoutMs: 120_000 };
+    const timing = {
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      pingIntervalMs: 60_000,
+      silenceTimeoutMs: 120_000,
+    };
     const { clock, client, feed: f } = slots.feedOn(srv, { timing, tracker: { snapshotTimeoutMs: 5_000 } });
     await f.start();
     await f.subscribeBooks([A, B]);
