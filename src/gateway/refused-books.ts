@@ -36,14 +36,24 @@ export interface RecheckDeps {
  * (refusal-policy.ts isRecheckedRefusal), after a back-off doubling from `baseMs` to `maxMs` per
  * refusal in a row: a long-running daemon gets such a book back without a restart, for one
  * subscribe per refused batch and period. The ids stay refused meanwhile (untracked, counted by
- * mm_book_refused); a refused retry counts as a refusal again. Ids refused together are retried
- * together (one command); an id is retried only by its latest schedule. Other codes: nothing.
+ * mm_book_refused); a refused retry counts as a refusal again. An id is retried only by its latest
+ * schedule. Other codes: nothing.
+ *
+ * Ids refused together are halved for their next try (each half its own schedule): the client may
+ * send a retry as one update_subscription add_ids, which a server takes all or nothing, so one
+ * token still unknown would otherwise hold every other of its batch refused for ever; halving gives
+ * each token its own fate within log2(n) refusals (n ≤ 100, the subscription cap) for at most one
+ * command per refused id and period. The batches due go one after the other, each awaiting its
+ * verdict, so the client's coalesced pass cannot merge them back into one command.
  */
 export class RefusedBookRecheck {
   readonly #d: RecheckDeps;
   /** Refused ids waiting for a re-subscribe: refusals in a row and the timer that will send them. */
   readonly #byId = new Map<string, { attempt: number; inMs: number; timer: TimerId }>();
   readonly #timers = new Set<TimerId>();
+  /** The batches due, sent one at a time (see the class comment). */
+  #chain: Promise<void> = Promise.resolve();
+  #stopped = false;
 
   constructor(deps: RecheckDeps) {
     this.#d = deps;
@@ -61,9 +71,12 @@ export class RefusedBookRecheck {
     const attempt = 1 + Math.max(...ids.map((id) => this.#byId.get(id)?.attempt ?? 0));
     const { baseMs, maxMs } = this.#d.backoff;
     const inMs = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 30));
-    const timer = this.#d.clock.setTimer(inMs, () => this.#due(timer, ids));
-    this.#timers.add(timer);
-    for (const id of ids) this.#byId.set(id, { attempt, inMs, timer });
+    const half = Math.ceil(ids.length / 2);
+    for (const batch of ids.length > 1 ? [ids.slice(0, half), ids.slice(half)] : [ids]) {
+      const timer = this.#d.clock.setTimer(inMs, () => this.#due(timer, batch));
+      this.#timers.add(timer);
+      for (const id of batch) this.#byId.set(id, { attempt, inMs, timer });
+    }
     return { ids, code, attempt, inMs };
   }
 
@@ -83,6 +96,7 @@ export class RefusedBookRecheck {
     for (const t of this.#timers) this.#d.clock.cancelTimer(t);
     this.#timers.clear();
     this.#byId.clear();
+    this.#stopped = true;
   }
 
   #due(timer: TimerId, ids: readonly string[]): void {
@@ -90,6 +104,11 @@ export class RefusedBookRecheck {
     const due = ids.filter((id) => this.#byId.get(id)?.timer === timer && this.#d.stillRefused(id));
     // An id no longer refused (subscribed again, retired) leaves; one rescheduled since waits for that.
     for (const id of ids) if (this.#byId.get(id)?.timer === timer && !due.includes(id)) this.#byId.delete(id);
-    if (due.length > 0) void this.#d.resubscribe(due).catch(() => undefined);
+    if (due.length === 0) return;
+    this.#chain = this.#chain.then(async () => {
+      // Still refused when its turn comes (a batch ahead may have waited for a reconnect).
+      const now = due.filter((id) => !this.#stopped && this.#d.stillRefused(id));
+      if (now.length > 0) await this.#d.resubscribe(now).catch(() => undefined);
+    });
   }
 }

@@ -1,21 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
-import { market, marketClient, settle, startMock } from "../gateway/harness.js";
-import { feedSlots, run } from "../gateway/sim-feed.js";
+import { market, marketClient, settle, startMock } from "./harness.js";
+import { feedSlots, run } from "./sim-feed.js";
 
 /*
- * Review (s20 rsubs): two books refused invalid_params together are re-subscribed together, in one
- * command. The accepted book of the same subscribe left its subscription with room, so the
- * recheck's ids go as update_subscription add_ids on that sid, which is all or nothing (the
- * mock's, and the spec's "one add_ids call" reading): a book the server knows again stays
- * refused for as long as the other one is unknown — until a restart, the very debt the recheck
- * was to end. A subscribe entry would have been partially accepted.
+ * Two books refused invalid_params together were re-subscribed together, in one command. The
+ * accepted book of the same subscribe left its subscription with room, so the recheck's ids went
+ * as update_subscription add_ids on that sid, which the mock takes all or nothing: a book the
+ * server knew again stayed refused for as long as the other one was unknown — until a restart, the
+ * very debt the recheck was to end (found by review s20 rsubs). A refused batch is now halved for
+ * its next try, and the halves go one after the other, so each token's fate is its own.
  */
 
 const slots = feedSlots();
 
-describe("review rsubs: a recheck of books refused together", () => {
+describe("a recheck of books refused together", () => {
   it("a book the server knows again is subscribed even while the one refused with it still is not", async () => {
     const mock = slots.keep(await startMock());
     const rechecks: RecheckScheduled[] = [];
@@ -44,5 +44,7 @@ describe("review rsubs: a recheck of books refused together", () => {
     expect(rechecks.length).toBeGreaterThan(1);
     expect(feed.tracker.state(back)?.status).toBe("synced");
     expect(feed.tracker.refused()).toEqual([gone]);
+    // After the halving, the one still unknown is retried alone.
+    expect(rechecks.at(-1)).toMatchObject({ ids: [gone] });
   });
 });
