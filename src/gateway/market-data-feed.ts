@@ -131,8 +131,14 @@ export class MarketDataFeed {
         if (channel === "token_book") for (const t of ids) tracker.subscriptionLost(t);
       }),
       client.onAccepted((channel, ids) => {
-        // Live again: a book left waiting while nothing could be asked waits for this snapshot.
-        if (channel === "token_book") for (const t of ids) tracker.resume(t);
+        if (channel !== "token_book") return;
+        for (const t of ids) {
+          // Held by the server, by whatever path (the recheck, or the gateway's retry after a
+          // retryable refusal of it): its refusals in a row end, so a later refusal starts afresh.
+          this.#recheck.accepted(t);
+          // Live again: a book left waiting while nothing could be asked waits for this snapshot.
+          tracker.resume(t);
+        }
       }),
       client.onRestored((r) => {
         // The retried subscribe was accepted: its snapshot follows, as after any subscribe. It can

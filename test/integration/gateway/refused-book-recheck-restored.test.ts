@@ -1,22 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
-import { market, marketClient, startMock, until } from "../gateway/harness.js";
-import { feedSlots, run } from "../gateway/sim-feed.js";
+import { market, marketClient, startMock, until } from "./harness.js";
+import { feedSlots, run } from "./sim-feed.js";
 
 /*
- * Review (s20 rsubs): a recheck whose re-subscribe is refused with a retryable code is then got
- * back by the gateway's own retry (sub-retry.ts), not by the recheck: RefusedBookRecheck is never
- * told (accepted() is called only from the recheck's own subscribe outcome), so the token keeps its
- * stale schedule. recheckOf() then says a synced book "waits for a re-subscribe", and the book's
- * next invalid_params refusal (hours later, on a reconnect) counts as attempt 2: it is scheduled
- * 10 s out instead of 5 s, and Feeds logs it only as the info line "still refused" — the error line
- * a fresh refusal gets (Feeds.#onRefused returns early for attempt > 1) is lost.
+ * A recheck whose re-subscribe is refused with a retryable code is then got back by the gateway's
+ * own retry (sub-retry.ts), not by the recheck. RefusedBookRecheck was told only by the recheck's
+ * own subscribe outcome, so the token kept its stale schedule: recheckOf() said a synced book
+ * "waits for a re-subscribe", and the book's next invalid_params refusal (hours later, on a
+ * reconnect) counted as attempt 2: scheduled 10 s out instead of 5 s, and logged by Feeds only as
+ * the info line "still refused", not the error line of a fresh refusal (found by review s20
+ * rsubs). The feed now tells the recheck of every accepted book.
  */
 
 const slots = feedSlots();
 
-describe("review rsubs: a rechecked book got back through the gateway's retry", () => {
+describe("a rechecked book got back through the gateway's retry", () => {
   it("forgets its recheck, so its next refusal starts again at attempt 1 (the error line, 5 s)", async () => {
     const mock = slots.keep(await startMock());
     const rechecks: RecheckScheduled[] = [];
