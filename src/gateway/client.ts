@@ -180,7 +180,10 @@ export class GatewayClient extends ClientListeners {
     return parseSnapshotRequested(await this.#link(link).send("get_book_snapshot", { tokenId }));
   }
 
-  /** list_subscriptions on every open link. */
+  /**
+   * list_subscriptions on every open link. Unanswered, it rejects `command_timeout` without
+   * dropping the connection (the spec shows no payload for it).
+   */
   async listSubscriptions(): Promise<{ link: number; subscriptions: SubscriptionInfo[] }[]> {
     const open = this.#links.filter((l) => l.state === "open");
     return Promise.all(

@@ -39,9 +39,11 @@ const REPLY_TYPES = new Set([
 /**
  * Commands whose reply the spec does not promise (its payload is "not shown") and that nothing
  * depends on: when awaited and unanswered they fail alone, without condemning the socket.
- * get_book_snapshot's real answer is the book_snapshot event, which the BookTracker times itself.
+ * get_book_snapshot's real answer is the book_snapshot event, which the BookTracker times itself;
+ * list_subscriptions is read only by the subscriptions check (sync.ts audit), for which an
+ * unanswered list changes nothing — dropping the socket for it would resync every book on it.
  */
-const REPLY_OPTIONAL: ReadonlySet<string> = new Set(["get_book_snapshot"]);
+const REPLY_OPTIONAL: ReadonlySet<string> = new Set(["get_book_snapshot", "list_subscriptions"]);
 
 /**
  * One WebSocket to /ws/market or /ws/user, for one life: open → `connected` frame → commands
@@ -134,7 +136,7 @@ export class GatewayConnection {
   /**
    * Sends `{id, cmd, params}` and resolves with the reply (rejects as PendingCommands says). A
    * command left unanswered for `commandTimeoutMs` drops the connection (a silent socket cannot be
-   * trusted), except get_book_snapshot, whose reply the spec does not promise: it only rejects.
+   * trusted), except get_book_snapshot and list_subscriptions (REPLY_OPTIONAL): they only reject.
    */
   send(cmd: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
     const ws = this.#ws;

@@ -16,7 +16,10 @@ export interface BackoffSettings {
 export interface GatewayTiming {
   /** Socket open + `connected` frame must arrive within this. */
   readonly connectTimeoutMs: number;
-  /** A command unanswered this long fails with `command_timeout` and the connection is dropped. */
+  /**
+   * A command unanswered this long fails with `command_timeout` and the connection is dropped
+   * (get_book_snapshot and list_subscriptions only fail: connection.ts REPLY_OPTIONAL).
+   */
   readonly commandTimeoutMs: number;
   /** A `ping` command is sent this often while connected. */
   readonly pingIntervalMs: number;

@@ -120,7 +120,8 @@ export class SubscriptionSync {
    * update_subscription refused): a sid it no longer lists is subscribed afresh, ids it no longer
    * lists under a sid are added again, and onLost names them. Runs between passes (so no command of
    * ours is in flight there); coalesced with one already queued. An unreadable or unanswered list
-   * changes nothing (the spec shows no payload for it).
+   * changes nothing (the spec shows no payload for it): unanswered, it times out alone, the
+   * connection kept (connection.ts REPLY_OPTIONAL).
    */
   audit(link: number): Promise<void> {
     const queued = this.#audits.get(link);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { settle, until } from "../gateway/harness.js";
-import { type Answer, politeAnswer, RawServer } from "../gateway/raw-server.js";
-import { feedSlots, snapshotFrame } from "../gateway/sim-feed.js";
+import { settle, until } from "./harness.js";
+import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
- * Review (s20 rsubs): README (Assumptions, "a subscription the server drops") and sync.ts say "an
- * unreadable or unanswered list changes nothing". But list_subscriptions is an awaited command,
- * and an awaited command left unanswered for commandTimeoutMs drops the connection
- * (connection.ts: only get_book_snapshot is REPLY_OPTIONAL). So one refused get_book_snapshot
- * (here rate_limited: nothing was dropped) on a server that does not answer list_subscriptions
- * (the spec shows no payload for it) now kills the connection and resyncs every book on it —
- * get_book_snapshot itself was made reply-optional for exactly that reason (snapshot-no-reply).
+ * README (Assumptions, "a subscription the server drops") and sync.ts say "an unreadable or
+ * unanswered list changes nothing". But list_subscriptions was an awaited command, and one left
+ * unanswered for commandTimeoutMs dropped the connection: one refused get_book_snapshot (here
+ * rate_limited: nothing was dropped) on a server that does not answer list_subscriptions (the spec
+ * shows no payload for it) killed the connection and resynced every book on it (found by review
+ * s20 rsubs). list_subscriptions is now reply-optional, like get_book_snapshot: unanswered, it
+ * times out alone.
  */
 
 const A = "111";
@@ -18,7 +18,7 @@ const B = "222";
 const COMMAND_TIMEOUT_MS = 2_000;
 const slots = feedSlots();
 
-describe("review rsubs: an unanswered list_subscriptions after a refused snapshot", () => {
+describe("an unanswered list_subscriptions after a refused snapshot", () => {
   it("changes nothing: the connection and the other book stay up", async () => {
     const polite = politeAnswer();
     const answer: Answer = (c, conn) =>
