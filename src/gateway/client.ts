@@ -5,6 +5,7 @@ import { GatewayError, type GatewayFatalError } from "./errors.js";
 import { ConnectionLink, type LinkState } from "./link.js";
 import { type GatewayClientOptions, type GatewaySettings, gatewaySettings, gatewayUrl } from "./options.js";
 import { ReadyWaiters } from "./ready.js";
+import { mayMeanDropped } from "./refusal-policy.js";
 import { refusedIds } from "./refused.js";
 import {
   type BookSnapshotRequested,
@@ -196,7 +197,7 @@ export class GatewayClient extends ClientListeners {
 
   /**
    * Checks every open link's subscriptions against the server's list_subscriptions and subscribes
-   * again what it dropped (done by itself when a get_book_snapshot is refused); resolves when done.
+   * again what it dropped (done by itself when a get_book_snapshot is refused invalid_params); resolves when done.
    */
   async auditSubscriptions(): Promise<void> {
     const open = this.#links.filter((l) => l.state === "open");
@@ -256,10 +257,11 @@ export class GatewayClient extends ClientListeners {
             onFatal: (_l, err) => this.#onFatal(err),
             onPush: (l, frame, recvTs) => this.#onPush(l, frame, recvTs),
             onPong: (l, rtt, serverTs) => this.pongs.emit(l.index, rtt, serverTs),
-            // The spec's answer to a lost book is get_book_snapshot; refused, the server may have
-            // dropped the token's subscription while the socket lived: check, and repair.
-            onPostRefused: (l, cmd) => {
-              if (cmd === "get_book_snapshot") void this.#subs.audit(l.index);
+            // The spec's answer to a lost book is get_book_snapshot; refused invalid_params, the
+            // server may have dropped the token's subscription while the socket lived: check, and
+            // repair (a refusal for load or failure says nothing of that: refusal-policy.ts).
+            onPostRefused: (l, cmd, code) => {
+              if (cmd === "get_book_snapshot" && mayMeanDropped(code)) void this.#subs.audit(l.index);
             },
           },
         }),

@@ -48,6 +48,25 @@ export function isRecheckedRefusal(code: string): boolean {
 }
 
 /**
+ * Refusal codes of a get_book_snapshot or an update_subscription that can mean the server no
+ * longer holds the subscription (the spec has no drop notice): only `invalid_params`, the spec's
+ * code for a request naming what the server does not know (the mock answers it "not subscribed",
+ * "unknown sid"). A refusal for load or failure (`rate_limited`, `internal_error`,
+ * `exchange_unavailable`…) or about the key says nothing of what the server holds: checking the
+ * subscriptions (list_subscriptions) on it would only add a command while the server is busy.
+ */
+export const DROP_SIGN_CODES: ReadonlySet<string> = new Set(["invalid_params"]);
+
+/**
+ * True when a command refused with `code` may mean the server dropped our subscription.
+ * @example mayMeanDropped("invalid_params") // true
+ * @example mayMeanDropped("rate_limited") // false: the server is busy, not forgetful
+ */
+export function mayMeanDropped(code: string): boolean {
+  return DROP_SIGN_CODES.has(code);
+}
+
+/**
  * Refusal codes kept as themselves in counter keys (and so metric labels): the spec's, the
  * client's own, and the usual transient ones. Any other code a server sends is counted as
  * `other` (its text stays in the rejection and the log), so a misbehaving server cannot grow

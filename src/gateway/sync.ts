@@ -3,7 +3,7 @@ import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
-import { isFinalRefusal, refusalLabel } from "./refusal-policy.js";
+import { isFinalRefusal, mayMeanDropped, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed, parseSubscriptionList, refusedGroups, type SubscriptionInfo } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
 import { type Channel, isWalletScoped } from "./types.js";
@@ -117,7 +117,7 @@ export class SubscriptionSync {
   /**
    * Checks what the server holds on `link` (list_subscriptions) against what we confirmed there,
    * after a sign it dropped something while the socket lived (a posted get_book_snapshot or an
-   * update_subscription refused): a sid it no longer lists is subscribed afresh, ids it no longer
+   * update_subscription refused invalid_params: refusal-policy.ts mayMeanDropped): a sid it no longer lists is subscribed afresh, ids it no longer
    * lists under a sid are added again, and onLost names them. Runs between passes (so no command of
    * ours is in flight there); coalesced with one already queued. An unreadable or unanswered list
    * changes nothing (the spec shows no payload for it): unanswered, it times out alone, the
@@ -221,7 +221,7 @@ export class SubscriptionSync {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
       // invalid_params may be about the sid, not the ids: a sid the server dropped (it answers
       // "unknown sid"). Then nothing was refused: the subscription is made again, adds included.
-      if (err.code === "invalid_params" && (await this.#sidGone(link, gen, sub))) return;
+      if (mayMeanDropped(err.code) && (await this.#sidGone(link, gen, sub))) return;
       // Adds held back behind a removal refused for now wait with it (refused by its code and
       // retried together, as in one command); behind one refused for good, they go at once.
       const final = isFinalRefusal(err.code);

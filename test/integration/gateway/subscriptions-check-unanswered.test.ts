@@ -7,7 +7,7 @@ import { feedSlots, snapshotFrame } from "./sim-feed.js";
  * README (Assumptions, "a subscription the server drops") and sync.ts say "an unreadable or
  * unanswered list changes nothing". But list_subscriptions was an awaited command, and one left
  * unanswered for commandTimeoutMs dropped the connection: one refused get_book_snapshot (here
- * rate_limited: nothing was dropped) on a server that does not answer list_subscriptions (the spec
+ * invalid_params, though the server holds the book) on a server that does not answer list_subscriptions (the spec
  * shows no payload for it) killed the connection and resynced every book on it (found by review
  * s20 rsubs). list_subscriptions is now reply-optional, like get_book_snapshot: unanswered, it
  * times out alone.
@@ -23,7 +23,7 @@ describe("an unanswered list_subscriptions after a refused snapshot", () => {
     const polite = politeAnswer();
     const answer: Answer = (c, conn) =>
       c.cmd === "get_book_snapshot"
-        ? { type: "error", code: "rate_limited", message: "slow down" }
+        ? { type: "error", code: "invalid_params", message: "not subscribed" }
         : c.cmd === "list_subscriptions"
           ? undefined
           : polite(c, conn);
