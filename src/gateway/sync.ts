@@ -6,7 +6,7 @@ import type { BackoffSettings } from "./options.js";
 import { isFinalRefusal, mayMeanDropped, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed, parseSubscriptionList, refusedGroups, type SubscriptionInfo } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
-import { type Channel, isWalletScoped } from "./types.js";
+import { type Channel, isWalletScoped, type Sid } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
 
 /**
@@ -73,6 +73,8 @@ export class SubscriptionSync {
   readonly #generation = new Map<number, number>();
   /** Audits queued and not started, per link (coalesced like passes). */
   readonly #audits = new Map<number, Promise<void>>();
+  /** Sids the server's list no longer showed, per link: unsubscribed at the next pass's start. */
+  readonly #orphans = new Map<number, Set<Sid>>();
   readonly #retries: SubscriptionRetries;
 
   constructor(deps: SyncDeps) {
@@ -85,6 +87,7 @@ export class SubscriptionSync {
   /** The link has a new socket: nothing is subscribed on it yet (held-back ids go at once). */
   reset(link: number): void {
     this.#generation.set(link, (this.#generation.get(link) ?? 0) + 1);
+    this.#orphans.delete(link); // sids of the old socket
     for (const sub of this.#d.layout.subsOn(link)) {
       sub.sid = undefined;
       sub.confirmed = new Set();
@@ -118,7 +121,8 @@ export class SubscriptionSync {
    * Checks what the server holds on `link` (list_subscriptions) against what we confirmed there,
    * after a sign it dropped something while the socket lived (a posted get_book_snapshot or an
    * update_subscription refused invalid_params: refusal-policy.ts mayMeanDropped): a sid it no longer lists is subscribed afresh, ids it no longer
-   * lists under a sid are added again, and onLost names them. Runs between passes (so no command of
+   * lists under a sid are added again, and onLost names them (the pass that subscribes them
+   * unsubscribes the old sid first: #unsubscribeOrphans). Runs between passes (so no command of
    * ours is in flight there); coalesced with one already queued. An unreadable or unanswered list
    * changes nothing (the spec shows no payload for it): unanswered, it times out alone, the
    * connection kept (connection.ts REPLY_OPTIONAL).
@@ -171,6 +175,8 @@ export class SubscriptionSync {
     let ids: string[];
     if (listed === undefined || listed.channel !== sub.channel) {
       ids = wallet ? [""] : [...sub.confirmed];
+      if (sub.sid !== undefined)
+        this.#orphans.set(sub.link, (this.#orphans.get(sub.link) ?? new Set()).add(sub.sid));
       sub.sid = undefined;
       sub.confirmed = new Set();
     } else {
@@ -189,8 +195,26 @@ export class SubscriptionSync {
   async #pass(link: number): Promise<void> {
     if (!this.#d.isOpen(link)) return;
     const gen = this.#generation.get(link) ?? 0;
+    await this.#unsubscribeOrphans(link);
+    if (this.#stale(link, gen)) return;
     const subs = [...this.#d.layout.subsOn(link)];
     await Promise.all(subs.map((sub) => this.#syncSub(link, gen, sub)));
+  }
+
+  /**
+   * Unsubscribes the sids the server's list no longer showed, before their ids are subscribed
+   * afresh: refused (an unknown sid) when the server did drop them, and when its list was wrong (an
+   * empty or differently scoped reply) it keeps a token from being held under two sids (duplicate
+   * frames, the subscription count growing toward the cap). A refusal changes nothing. A sid one of
+   * our subscriptions holds again (a server reusing its numbers) is left alone.
+   */
+  async #unsubscribeOrphans(link: number): Promise<void> {
+    const sids = this.#orphans.get(link);
+    if (sids === undefined) return;
+    this.#orphans.delete(link);
+    const held = new Set([...this.#d.layout.subsOn(link)].map((s) => s.sid));
+    const gone = [...sids].filter((sid) => !held.has(sid));
+    await Promise.all(gone.map((sid) => this.#d.send(link, "unsubscribe", { sid }).catch(() => undefined)));
   }
 
   #stale(link: number, gen: number): boolean {

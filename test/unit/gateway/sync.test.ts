@@ -132,11 +132,16 @@ describe("SubscriptionSync", () => {
     h.sent[2]?.reply({ type: "subscriptions", subscriptions: [] });
     await h.flush();
     expect(h.lost).toEqual([{ channel: "token_book", ids: ["1"] }]);
-    expect(h.sent[3]).toMatchObject({
+    // The old sid is unsubscribed first (refused: the server did drop it), then subscribed afresh.
+    expect(h.sent[3]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
+    expect(h.sent).toHaveLength(4);
+    h.sent[3]?.fail(new CommandRejectedError("unsubscribe", "invalid_params", "unknown sid 1"));
+    await h.flush();
+    expect(h.sent[4]).toMatchObject({
       cmd: "subscribe",
       params: { subscriptions: [{ channel: "token_book", ids: ["1", "2"] }] },
     });
-    h.sent[3]?.reply({
+    h.sent[4]?.reply({
       type: "subscribed",
       accepted: [{ sid: 7, channel: "token_book", ids: ["1", "2"] }],
       rejected: [],
@@ -172,7 +177,11 @@ describe("SubscriptionSync", () => {
       { channel: "token_book", ids: ["1", "2"] },
       { channel: "token_book", ids: ["4"] },
     ]);
-    const cmds = h.sent.slice(3).map((c) => [c.cmd, c.params]);
+    expect(h.sent[3]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
+    expect(h.sent).toHaveLength(4);
+    h.sent[3]?.reply({ type: "unsubscribed" });
+    await h.flush();
+    const cmds = h.sent.slice(4).map((c) => [c.cmd, c.params]);
     expect(cmds).toEqual(
       expect.arrayContaining([
         ["subscribe", { subscriptions: [{ channel: "token_book", ids: ["1", "2"] }] }],
