@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { LONGEST_GAPS } from "../../../src/backtest/replay/data-gaps.js";
+import { parseMetric, type SummaryContext } from "../../../src/backtest/sweep/metric.js";
+
+/*
+ * Review r20 (rbt): efb242b judges every --rank-by path before any point runs, "list indices the
+ * settings size" included. `data.gaps.longest` and `data.printsMissed.longest` are capped at
+ * LONGEST_GAPS (5) entries by the code (DataGaps / PrintsMissed keep "the longest few"), yet the
+ * shape types them as lists of unknown length: `data.gaps.longest[5].ms` is accepted, every point
+ * runs (hours for a large sweep) and the sweep then only warns that no point holds a number.
+ */
+
+const ctx: SummaryContext = {
+  strategies: [{ name: "bands", params: { bands: [{ margin: "0.01", size: "10" }] } }],
+  horizons: 3,
+  latency: { feedMs: 50, entryMs: 20, responseMs: 20 },
+  queueModel: {},
+  tokens: undefined,
+};
+
+const refused = (text: string): string | undefined => {
+  try {
+    parseMetric(text, "replay", ctx);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
+describe("rank-by into a capped 'longest' list", () => {
+  it("accepts an index the summary can hold", () => {
+    expect(refused(`data.gaps.longest[${LONGEST_GAPS - 1}].ms`)).toBeUndefined();
+    expect(refused(`data.printsMissed.longest[${LONGEST_GAPS - 1}].ms`)).toBeUndefined();
+  });
+
+  it("refuses, before any point runs, an index past the cap no summary can reach", () => {
+    expect(refused(`data.gaps.longest[${LONGEST_GAPS}].ms`)).toMatch(/data\.gaps\.longest.*\b5\b/);
+    expect(refused(`data.printsMissed.longest[${LONGEST_GAPS}].ms`)).toMatch(
+      /data\.printsMissed\.longest.*\b5\b/,
+    );
+  });
+});
