@@ -2,6 +2,7 @@ import type { BookFrameRejectionCode } from "../../book/frame.js";
 import type { EventRejection } from "../../gateway/schema/events.js";
 import type { AmendRejectCode } from "../../venue/amend.js";
 import type { PlaceRejectCode } from "../../venue/types.js";
+import { LONGEST_GAPS } from "../replay/data-gaps.js";
 import { type PathStep, pathText } from "./json-path.js";
 
 /** Which summary a sweep produces: a replay's or a synthetic run's. */
@@ -14,9 +15,15 @@ export type SummaryKind = "replay" | "synthetic";
  */
 type Leaf = "num" | "zero" | "text" | "open";
 
-/** A list: `of` one shape for every element (how many unknown), or one per index (so many). */
+/**
+ * A list: `of` one shape for every element (how many unknown, at most `max` when the code caps it),
+ * or one per index (so many).
+ */
 class List {
-  constructor(readonly of: Shape | readonly Shape[]) {}
+  constructor(
+    readonly of: Shape | readonly Shape[],
+    readonly max?: number,
+  ) {}
 }
 
 /** Where a summary may hold something: a leaf, a list, or an object of the keys it may have. */
@@ -51,7 +58,9 @@ const volume = num("count", "volume", "notional");
 /** A list of `n` elements of one shape (undefined: as many as the run gives). */
 const list = (of: Shape, n?: number): List =>
   new List(n === undefined ? of : Array.from({ length: n }, () => of));
-const LONGEST = new List({ ...text("tokenId", "from", "to"), ...num("ms") });
+// DataGaps and PrintsMissed keep at most LONGEST_GAPS: an index past it no summary can hold, one
+// below it only a run with so many gaps (else the point has no value and ranks last).
+const LONGEST = new List({ ...text("tokenId", "from", "to"), ...num("ms") }, LONGEST_GAPS);
 
 // Every code a count by code may hold (a count is left out while 0): typed as Records of the codes'
 // unions, so a code added to one of them fails the build until it is listed here too.
@@ -225,7 +234,8 @@ export type PathCheck = { readonly problem: string } | { readonly absentIsZero: 
  * Checks a `--rank-by` path before any point runs: it must reach a number of every `kind` summary
  * the sweep can produce (a count left out while 0 reads as 0: `absentIsZero`). Refused with the
  * reason: a key no such summary has (the keys that are there named), an index past a list the
- * config sizes (markouts, tokens, perPath, a strategy list), a step into a value, or an end that is
+ * config sizes (markouts, tokens, perPath, a strategy list) or the code caps (the `longest` gaps and
+ * missed prints: LONGEST_GAPS), a step into a value, or an end that is
  * not a number (text: an id, a name, a time; or an object, a list). With `ctx`, the parts that echo
  * settings (the strategy, latencies, the queue model) are the run's own; without it they are open.
  * @example checkPath(["pnl", "totl"], "replay") // { problem: "the replay summary has no pnl.totl (pnl holds total, …)" }
@@ -240,6 +250,9 @@ export function checkPath(steps: readonly PathStep[], kind: SummaryKind, ctx?: S
     if (shape instanceof List) {
       if (typeof s !== "number") return { problem: `${here} is a list: pick an element, e.g. ${here}[0]` };
       if (!Array.isArray(shape.of)) {
+        const max = shape.max;
+        if (max !== undefined && s >= max)
+          return { problem: `${here} holds at most ${max} elements (${here}[0]…[${max - 1}])` };
         shape = shape.of as Shape;
         continue;
       }

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { LONGEST_GAPS } from "../../../src/backtest/replay/data-gaps.js";
-import { parseMetric, type SummaryContext } from "../../../src/backtest/sweep/metric.js";
+import { LONGEST_GAPS } from "../../../../src/backtest/replay/data-gaps.js";
+import { parseMetric, type SummaryContext } from "../../../../src/backtest/sweep/metric.js";
 
 /*
- * Review r20 (rbt): efb242b judges every --rank-by path before any point runs, "list indices the
- * settings size" included. `data.gaps.longest` and `data.printsMissed.longest` are capped at
- * LONGEST_GAPS (5) entries by the code (DataGaps / PrintsMissed keep "the longest few"), yet the
- * shape types them as lists of unknown length: `data.gaps.longest[5].ms` is accepted, every point
- * runs (hours for a large sweep) and the sweep then only warns that no point holds a number.
+ * `data.gaps.longest` and `data.printsMissed.longest` hold at most LONGEST_GAPS (5) entries
+ * (DataGaps / PrintsMissed keep the longest few). An index past the cap is refused before any point
+ * runs (review r20: it was accepted, every point ran, and the sweep only warned that no point held
+ * a number); one below it may still be absent in a run with fewer gaps, and ranks last.
  */
 
 const ctx: SummaryContext = {
