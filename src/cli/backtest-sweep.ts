@@ -172,7 +172,12 @@ export async function runSweepCommand(
     eventsPerPoint = pathCount * framesPerPath(scenario);
     const paths = a.paths === undefined ? {} : { paths: a.paths };
     task = (strategy) => ({ kind, scenarioLayers: layers, ...paths, ...seed, strategy });
-    context = (strategies) => ({ strategies, horizons: scenario.report.markoutsMs.length, paths: pathCount });
+    context = (strategies) => ({
+      strategies,
+      horizons: scenario.report.markoutsMs.length,
+      paths: pathCount,
+      bounded: scenario.process.bounds !== undefined,
+    });
   } else {
     const config = withLayerFiles(files, layers, () => parseReplayConfig(layers));
     base = config.strategyRaw;

@@ -46,6 +46,8 @@ export interface SummaryContext {
   readonly tokens?: number | undefined;
   /** Synthetic: the run's paths (`perPath` has one row each). */
   readonly paths?: number;
+  /** Synthetic: a bounded process (the default), whose summary has no `process.clamped`. */
+  readonly bounded?: boolean;
 }
 
 const keys = (leaf: Leaf, ...names: string[]): Record<string, Shape> =>
@@ -173,7 +175,8 @@ function syntheticShape(ctx: SummaryContext | undefined): Shape {
     process: {
       ...num("s0", "sigma", "dtMs", "horizonMs"),
       ...text("increments", "bounded"),
-      clamped: num("paths", "steps"),
+      // Only an unbounded mid can leave what the book shows: a bounded run's summary has no counts.
+      ...(ctx?.bounded === true ? {} : { clamped: num("paths", "steps") }),
     },
     fillModel: { ...num("A", "k", "size"), ...text("probability") },
     pnl: meanStd,

@@ -111,8 +111,18 @@ describe("the summary shapes a --rank-by path is checked against", () => {
     ]);
     const { summary } = await runSynthetic(sc);
     expect(summary.process).toHaveProperty("clamped");
-    const ctx = { strategies: [sc.strategyRaw], horizons: sc.report.markoutsMs.length, paths: sc.paths };
+    const ctx = {
+      strategies: [sc.strategyRaw],
+      horizons: sc.report.markoutsMs.length,
+      paths: sc.paths,
+      bounded: false,
+    };
     expect(misfits(summary, "synthetic", ctx)).toEqual([]);
+    // A bounded run's summary has no clamped counts: the path is refused before any point runs.
+    expect(checkPath(["process", "clamped", "steps"], "synthetic", { ...ctx, bounded: true })).toEqual({
+      problem:
+        "the synthetic summary has no process.clamped (process holds s0, sigma, dtMs, horizonMs, increments, bounded)",
+    });
   });
 
   it("refuse, before any point runs, a path no summary of the kind has, saying what is there", () => {

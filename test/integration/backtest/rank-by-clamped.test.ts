@@ -2,15 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBacktestCli } from "../backtest/support/cli.js";
+import { runBacktestCli } from "./support/cli.js";
 
 /*
- * Review r20 (rbt): efb242b says every --rank-by path is judged before any point runs, the parts
- * that echo settings against the sweep's own. `process.clamped` is such a part: the synthetic
- * summary has it only for an unbounded mid (process.bounded false; aggregate.ts), and bounded is
- * the default. On a bounded scenario `--rank-by process.clamped.steps` is accepted, every point
- * runs, and the sweep exits 0 with a table in grid order and a warning — what the commit set out
- * to end. The scenario is known before any point runs, so the path can be refused (exit 2).
+ * `process.clamped` is in a synthetic summary only for an unbounded mid (process.bounded false;
+ * aggregate.ts), and bounded is the default. The scenario is known before any point runs, so on a
+ * bounded one `--rank-by process.clamped.steps` is refused there (exit 2) — review r20: it was
+ * accepted, every point ran, and the sweep exited 0 with a table in grid order and a warning.
  */
 
 const SCENARIO = {
