@@ -71,9 +71,9 @@ const HELP = [
   "The same data, config and seed give a byte-identical summary. A line with the run's speed goes",
   "to stderr. Exit code 0 on success, 2 on bad usage, config, scenario, sweep file or data, 1 when",
   "a sweep point failed (the others are still ranked; see the table's failed: lines). Outputs are",
-  "checked before the run: a missing folder, --out and --html one file, or an output that is one of",
-  "the run's inputs (--data, --config, --scenario, --sweep) or a new *.jsonl.gz in the --data",
-  "directory (the next replay of it would read that as data) exits 2; a symlink counts as its target.",
+  "checked before the run: a missing folder, --out and --html one file, an output that is one of",
+  "the run's inputs (--data, --config, --scenario, --sweep), or one named *.jsonl.gz like a recording",
+  "(a later replay of its folder would read it as data) exits 2; a symlink counts as its target.",
   "",
 ].join("\n");
 

@@ -24,10 +24,9 @@ interface Output {
  * the file itself a folder (`output_is_folder`), a symlink loop (`output_symlink_loop`), `-`
  * (`output_stdout_unsupported`: no mm option takes `-` for stdout), two outputs naming one file
  * (`output_same_file`: the HTML would replace the summary) or an output naming one of the run's
- * inputs (`output_is_input`: the summary would replace the recording or config, for good) or a
- * new recording's name (`*.jsonl.gz`) in an input directory (`output_in_data_dir`: the next replay
- * of the directory would read it as data). A
- * symlink is judged by the file it leads to, a dangling one by its target's folder. Found only at
+ * inputs (`output_is_input`: the summary would replace the recording or config, for good) or
+ * named like a recording (`*.jsonl.gz`, anywhere: `output_recording_name`). A symlink is judged by
+ * the file it leads to, a dangling one by its target's folder. Found only at
  * the end, such a file throws away the whole run (hours for a sweep), and with `--html` the summary
  * is already written: half an output. `outputs` and `inputs` pair each option with its value(s);
  * a `--data` directory's inputs are the recordings directly in it. Like `mm import`'s check of OUT.
@@ -67,31 +66,29 @@ export async function requireOutputFolders(
           { option: output.option, file: output.path, input: option },
         );
       }
-      await refuseRecordingName(checked, option, path);
     }
   }
+  // After the inputs: overwriting one of them is the graver fault, and named as such.
+  for (const output of checked) refuseRecordingName(output);
 }
 
 /**
- * Refuses a new output that a replay of the input directory `dir` would read as a recording: a
- * `*.jsonl.gz` name directly in it, as given (a symlink placed there is listed by its own name)
- * or where a symlink leads. The run itself is unharmed (it listed its files before writing), but
- * the next replay of the whole directory would fail on the summary, or worse merge it in.
+ * Refuses an output named like a recording (`*.jsonl.gz`), as given (a symlink is listed by its own
+ * name) or where a symlink leads. A backtest writes JSON or HTML, never a recording; with such a
+ * name, a later replay of its folder reads it as data (a --data file's own folder included, as
+ * rotated files are), and it could replace a recording there. Refused anywhere: the rule needs no
+ * guess at which folder will be replayed.
  */
-async function refuseRecordingName(checked: readonly Output[], option: string, dir: string): Promise<void> {
-  if ((await stat(dir).catch(() => undefined))?.isDirectory() !== true) return;
-  const real = await realpath(dir);
-  for (const output of checked) {
-    for (const file of new Set([output.path, output.target])) {
-      if (!file.endsWith(RECORDED_SUFFIX)) continue;
-      if ((await realpath(dirname(file)).catch(() => undefined)) !== real) continue;
-      throw new BacktestError(
-        "output_in_data_dir",
-        `${output.option} ${output.path} is a recording's name (*${RECORDED_SUFFIX}) in the ${option} directory ${dir}: ` +
-          "a replay of that directory would read it as data; name another file or folder",
-        { option: output.option, file: output.path, input: option },
-      );
-    }
+function refuseRecordingName(output: Output): void {
+  for (const file of new Set([output.path, output.target])) {
+    if (!file.endsWith(RECORDED_SUFFIX)) continue;
+    const via = file === output.path ? "" : ` (a symlink to ${file})`;
+    throw new BacktestError(
+      "output_recording_name",
+      `${output.option} ${output.path}${via} is named like a recording (*${RECORDED_SUFFIX}): ` +
+        "a replay of its folder would read it as data; a backtest writes JSON or HTML, name it e.g. .json or .html",
+      { option: output.option, file: output.path },
+    );
   }
 }
 

@@ -16,9 +16,9 @@ import { runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /*
- * An output that would overwrite another output or one of the run's own inputs, or that reads as
- * stdout, is refused before the run (exit 2) naming both options; a symlink is judged by where it
- * leads. Companion of output-same-file.test.ts (the review's cases).
+ * An output that would overwrite another output or one of the run's own inputs, that reads as
+ * stdout, or that is named like a recording, is refused before the run (exit 2) naming the
+ * option(s); a symlink is judged by where it leads. Companion of output-same-file.test.ts (the review's cases).
  */
 
 let dir: string;
@@ -83,8 +83,8 @@ describe("mm backtest: an output naming another output or an input", () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `mm backtest: --out ${out} is a recording's name (*.jsonl.gz) in the --data directory ${recordings}: ` +
-        "a replay of that directory would read it as data; name another file or folder\n",
+      `mm backtest: --out ${out} is named like a recording (*.jsonl.gz): a replay of its folder would read it as data; ` +
+        "a backtest writes JSON or HTML, name it e.g. .json or .html\n",
     );
     expect(existsSync(out)).toBe(false);
     // --html too, given with a path of its own (./recordings/… from the folder above), and a link
@@ -100,19 +100,61 @@ describe("mm backtest: an output naming another output or an input", () => {
       [["--data", "./recordings"]],
     );
     expect(refusedHtml).toMatchObject({
-      code: "output_in_data_dir",
+      code: "output_recording_name",
       message: expect.stringContaining("--html"),
     });
     rmSync(link);
-    // What a replay does not read is fine: another name in the directory, a recording name elsewhere,
-    // and a --data file's own folder (only a directory is replayed whole).
+    // Another name in the directory is fine: a replay reads only recordings.
     expect(
       await refusal(dir, [["--out", join(recordings, "s.json")]], [["--data", recordings]]),
     ).toBeUndefined();
-    expect(await refusal(dir, [["--out", "s.jsonl.gz"]], [["--data", recordings]])).toBeUndefined();
-    expect(
-      await refusal(dir, [["--out", "r2.jsonl.gz"]], [["--data", join(recordings, "a.jsonl.gz")]]),
-    ).toBeUndefined();
+  }, 60_000);
+
+  it("a recording-named output anywhere, e.g. beside a single --data file: refused, the recording there left whole", async () => {
+    // Review r20: rotated files are replayed one by one (--data dir/a.jsonl.gz), and an --out
+    // beside it was allowed: a later replay of the whole folder read the summary as data, and an
+    // --out naming another recording there replaced it for good.
+    const other = join(recordings, "b.jsonl.gz");
+    await writeRecording(other, 20);
+    const before = readFileSync(other);
+    const r = await runBacktestCli(
+      "--config",
+      "config/backtest/bands-replay.json",
+      "--data",
+      join(recordings, "a.jsonl.gz"),
+      "--out",
+      other,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--out ${other} is named like a recording (*.jsonl.gz)`);
+    expect(r.stderr).not.toMatch(ran);
+    expect(readFileSync(other).equals(before)).toBe(true);
+    rmSync(other);
+    const elsewhere = { code: "output_recording_name", message: expect.stringContaining("--out") };
+    expect(await refusal(dir, [["--out", "s.jsonl.gz"]], [["--data", recordings]])).toMatchObject(elsewhere);
+    expect(await refusal(dir, [["--out", "s.jsonl.gz"]])).toMatchObject(elsewhere);
+    // A link named innocently is judged by the file it writes.
+    const link = join(dir, "out-link.json");
+    symlinkSync(join(dir, "target.jsonl.gz"), link);
+    expect(await refusal(dir, [["--html", link]])).toEqual({
+      code: "output_recording_name",
+      message: expect.stringContaining(`--html ${link} (a symlink to ${join(dir, "target.jsonl.gz")})`),
+    });
+    // A sweep's --out too, before any point runs.
+    const sweep = await synthetic(
+      "--sweep",
+      "config/backtest/as-paper-sweep.json",
+      "--workers",
+      "1",
+      "--progress",
+      "none",
+      "--out",
+      join(dir, "sweep.jsonl.gz"),
+    );
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toContain("--out");
+    expect(sweep.stderr).toContain("named like a recording");
+    expect(sweep.stderr).not.toContain("sweep of");
   }, 60_000);
 
   it("--out or --html a --scenario or --config file (or a symlink to it): refused, the file left whole", async () => {
