@@ -216,9 +216,17 @@ function jsonShape(v: unknown): Shape {
   return "text";
 }
 
-/** What two shapes have in common: a path valid in both, a number where both hold one. */
+/**
+ * Two points' strategy shapes combined: a key or index valid in both (a typo is refused with the
+ * keys every point has), and a number where either holds one — a point whose value there is no
+ * number (null, a flag, text, a list or object) reads as no value and ranks last, as other missing
+ * values do. A list or object against a value that is no number keeps its own paths.
+ */
 function meet(a: Shape, b: Shape): Shape {
-  if (typeof a === "string" || typeof b === "string") return a === b ? a : "text";
+  if (a === "num" || b === "num") return "num";
+  if (typeof a === "string" && typeof b === "string") return a === b ? a : "text";
+  if (typeof a === "string") return b;
+  if (typeof b === "string") return a;
   if (a instanceof List || b instanceof List) {
     if (!(a instanceof List && b instanceof List && Array.isArray(a.of) && Array.isArray(b.of)))
       return "text";
