@@ -2,9 +2,9 @@ import type { TimerId } from "../core/clock.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
-import type { MarketRecordStatus } from "./ports.js";
+import type { ListedMarketStatus, MarketRecordStatus } from "./ports.js";
 import { isNotFound, ReadFailures } from "./read-failures.js";
-import { NOT_FOUND_STATUS } from "./sweep-words.js";
+import { LIST_WORD, NOT_FOUND_STATUS } from "./sweep-words.js";
 
 /** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;
@@ -24,6 +24,13 @@ interface Due {
   readonly known: string;
   /** Settled with its payouts unknown (else: closed by its status). */
   readonly payouts: boolean;
+}
+
+/** A 404 (or another market's record) by the slug held, for a market not held NOT_FOUND: the list is asked. */
+interface Asked {
+  readonly slug: string | undefined;
+  readonly known: string;
+  readonly err: unknown;
 }
 
 const WHILE_CLOSED = "while it was closed";
@@ -59,14 +66,23 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * last, the longest-failed first), so one market whose record never reads (a 404 for a market not
  * yet public) does not keep every market after it unread for the whole run, a market paused
  * silently among them, which only this watch reopens. A 404 for a market held NOT_FOUND (the
- * open-market sweep's) is no failure: it is the answer the market was held on (#notFoundStill). An answer is dropped when the status moved while it was out, or the
+ * open-market sweep's) is no failure: it is the answer the market was held on (#notFoundStill). A
+ * 404 (or another market's record: OtherMarketRecord) for any other market has the open-market
+ * sweep read the market list for it (#askList): the market may be back under a new slug, which only
+ * the list shows (by its id: SweepList), and the sweep reads the list only while a market is OPEN
+ * or held NOT_FOUND. The 404 counts as a failing read only once the list has answered (listSays).
+ * An answer is dropped when the status moved while it was out, or the
  * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
  * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
  * there is).
  */
 export class ClosedMarketWatch {
   readonly #core: EngineCore;
-  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string) => void;
+  readonly #changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void;
+  /** Has the open-market sweep read the market list for a market (undefined: no list to read). */
+  readonly #ask: ((marketId: string) => void) | undefined;
+  /** Markets whose record was not found by the slug held, the list asked for them (#askList). */
+  readonly #asked = new Map<string, Asked>();
   /** Settled markets read for their payouts: when the first read (of this run or an earlier one) was. */
   readonly #unpaidSince: Map<string, number>;
   /** Settled markets no longer read for their payouts (PAYOUT_READS_GIVE_UP_MS). */
@@ -85,12 +101,19 @@ export class ClosedMarketWatch {
   #running = false;
   #stopped = false;
 
+  /**
+   * @param changed a market's record (or, `said`, the list) says a status other than the one held
+   * @param ask has the open-market sweep read the market list for a market, whose answer comes back
+   *   to listSays; undefined (or a port without listedMarkets): a 404 counts as a failing read at once
+   */
   constructor(
     core: EngineCore,
-    changed: (marketId: string, record: MarketRecordStatus, how: string) => void,
+    changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void,
+    ask?: (marketId: string) => void,
   ) {
     this.#core = core;
     this.#changed = changed;
+    this.#ask = ask;
     this.#unpaidSince = new Map(core.options.restore.payoutReadsSince);
     this.#streaks = new ReadFailures(core, "closed");
   }
@@ -143,6 +166,9 @@ export class ClosedMarketWatch {
     for (const id of this.#failed.keys()) {
       if (!all.some((d) => d.marketId === id)) this.#failed.delete(id);
     }
+    for (const [id, asked] of this.#asked) {
+      if (!all.some((d) => d.marketId === id && d.known === asked.known)) this.#asked.delete(id);
+    }
     for (const id of this.#stillNotFound) {
       if (!due.some((d) => d.marketId === id && d.known === NOT_FOUND_STATUS)) this.#stillNotFound.delete(id);
     }
@@ -188,6 +214,7 @@ export class ClosedMarketWatch {
       record = await exchange.marketRecord({ marketId, slug }, { once: true, neverProbe: true });
     } catch (err) {
       if (known === NOT_FOUND_STATUS && isNotFound(err)) return this.#notFoundStill(d, slug, err);
+      if (isNotFound(err) && this.#askList(d, slug, err)) return true;
       this.#streaks.failed({ key: marketId, marketId, slug }, err, "read again next round");
       this.#failed.set(marketId, ++this.#failures);
       return false;
@@ -232,6 +259,65 @@ export class ClosedMarketWatch {
     this.#stillNotFound.add(marketId);
     this.#core.log.info(fields, `${line}; said once while held (debug after)`);
     return true;
+  }
+
+  /**
+   * A market not held NOT_FOUND whose record is not found by the slug held (404, or another
+   * market's): back under a new slug, maybe (the spec derives slugs from titles), which only the
+   * market list shows. The open-market sweep reads it for this market next period (it reads it
+   * otherwise only while a market is OPEN or held NOT_FOUND: a market paused, then renamed, on a bot
+   * with no market OPEN was read by its old slug for the run, never seen to reopen, each 404 counted
+   * as failing: a false MmMarketStatusReadsFailing). Not a failing read until the list answers
+   * (listSays); the round goes on. False when there is no list to ask: a failing read.
+   */
+  #askList(d: Due, slug: string | undefined, err: unknown): boolean {
+    if (this.#ask === undefined || this.#core.exchange.listedMarkets === undefined) return false;
+    const { marketId, known } = d;
+    const fields = { marketId, slug, status: known, err };
+    if (this.#asked.has(marketId)) {
+      this.#core.log.debug(
+        fields,
+        "held market's record not found by its slug: the market list is read for it",
+      );
+      return true;
+    }
+    this.#asked.set(marketId, { slug, known, err });
+    this.#core.log.info(
+      fields,
+      "held market's record not found by its slug (404): the market list is read for it (a new slug?)",
+    );
+    this.#ask(marketId);
+    return true;
+  }
+
+  /**
+   * The market list's answer for a market asked for (#askList): `listed` its record there by its id,
+   * undefined when the list does not show it. Shown under a slug other than the one that was not
+   * found, it has taken it (SweepList): the next round reads by it. Not shown, a market closed by
+   * its status is held NOT_FOUND, as a quoted market neither listed nor found by its slug is (the
+   * open-market sweep's: it reads the list for it from then on). Otherwise (shown under the slug
+   * that was not found, or a settled market not shown: its status is final) the 404 is a failing
+   * read. Dropped when the market's status moved since (newer words).
+   */
+  listSays(marketId: string, listed: ListedMarketStatus | undefined): void {
+    const asked = this.#asked.get(marketId);
+    if (asked === undefined) return;
+    this.#asked.delete(marketId);
+    const { tokens } = this.#core;
+    const slug = tokens.slugOf(marketId);
+    if (this.#stopped || tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status !== asked.known)
+      return;
+    if (listed !== undefined && slug !== asked.slug) return;
+    if (listed === undefined && !SETTLED_MARKET_STATUSES.has(asked.known)) {
+      this.#core.log.warn(
+        { marketId, slug, status: asked.known, err: asked.err },
+        "held market is not in the market list and its record is not found (404): held NOT_FOUND",
+      );
+      this.#changed(marketId, { status: NOT_FOUND_STATUS }, WHILE_CLOSED, LIST_WORD.closedNotFound);
+      return;
+    }
+    this.#streaks.failed({ key: marketId, marketId, slug }, asked.err, "read again next round");
+    this.#failed.set(marketId, ++this.#failures);
   }
 
   /**

@@ -45,13 +45,18 @@ export class MarketStatuses {
       },
       core.options.marketRecheckMs,
     );
-    this.#closed = new ClosedMarketWatch(core, (marketId, record, how) =>
-      this.recordRead(marketId, record, how),
+    // The watch asks the sweep to read the market list for a market it did not find by its slug
+    // (renamed while closed, maybe), and the list's word comes back to it.
+    this.#closed = new ClosedMarketWatch(
+      core,
+      (marketId, record, how, said) => this.recordRead(marketId, record, how, said),
+      (marketId) => this.#open.ask(marketId),
     );
     this.#open = new OpenMarketSweep(
       core,
       (marketId, record, how, said) => this.recordRead(marketId, record, how, said),
       (marketId) => this.#versions.get(marketId) ?? 0,
+      (marketId, listed) => this.#closed.listSays(marketId, listed),
     );
   }
 

@@ -29,7 +29,9 @@ interface Due {
  * market is OPEN), or shows it with another status, which it takes (#lostListed). A traded market
  * the list shows by its id under a slug other than the one held is back under a new slug (the spec
  * derives slugs from titles): it takes the new one (SweepList), which every later read of its record
- * is by, this round's included (its old slug is a 404 from then on). A market the
+ * is by, this round's included (its old slug is a 404 from then on). The list is read too for a
+ * market held closed whose record the closed-market watch did not find by its slug (ask: renamed
+ * while closed, maybe), its word handed back to the watch (`listed`). A market the
  * list says is not OPEN is held only once its record, the closed-market watch's source, agrees
  * (#confirm): a list and record that disagree
  * otherwise held and reopened it every other period; a record that cannot be read leaves the list's
@@ -46,7 +48,7 @@ interface Due {
  * takes nothing from them. Reads that keep failing are warned of once (ReadFailures, watch `open`).
  * An answer is dropped for a market whose status moved while it was out (a push, a refusal: newer
  * words). Does nothing on a port without `listedMarkets` (the backtest's venue), and runs no timer
- * while no market is OPEN (nor held NOT_FOUND): its failing reads, the list's included, are then forgotten (the gauge
+ * while no market is OPEN (nor held NOT_FOUND, nor asked for): its failing reads, the list's included, are then forgotten (the gauge
  * would otherwise say a read keeps failing that nobody makes, until the process restarts).
  */
 export class OpenMarketSweep {
@@ -61,6 +63,10 @@ export class OpenMarketSweep {
   /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
   readonly #disagreed = new Set<string>();
   readonly #list: SweepList;
+  /** Markets held closed the closed-market watch asked the list to be read for (ask), until it answers. */
+  readonly #asked = new Set<string>();
+  /** The list's word on a market asked for: its record there by its id, or undefined (not shown). */
+  readonly #listed: (marketId: string, listed: ListedMarketStatus | undefined) => void;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -69,10 +75,12 @@ export class OpenMarketSweep {
     core: EngineCore,
     changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void,
     version: (marketId: string) => number,
+    listed: (marketId: string, listed: ListedMarketStatus | undefined) => void = () => {},
   ) {
     this.#core = core;
     this.#changed = changed;
     this.#version = version;
+    this.#listed = listed;
     this.#failures = new ReadFailures(core, "open");
     this.#list = new SweepList(core);
   }
@@ -85,13 +93,23 @@ export class OpenMarketSweep {
   arm(): void {
     if (this.#stopped || this.#timer !== undefined || this.#running) return;
     if (this.#core.exchange.listedMarkets === undefined) return;
-    if (this.#due().length === 0 && this.#lost().length === 0) {
+    if (this.#due().length === 0 && this.#lost().length === 0 && this.#asked.size === 0) {
       // Nothing is read until a market is OPEN again (no timer runs): no read is failing meanwhile,
       // the list's included, so the gauge does not stay up for reads nobody makes.
       this.#forget(new Set(), false);
       return;
     }
     this.#timer = this.#core.clock.setTimer(this.#core.options.marketRecheckMs, () => this.#round());
+  }
+
+  /**
+   * The closed-market watch found no record by a closed market's slug: the list is read for it next
+   * period (its answer to `listed`), even when no market is OPEN, as for those held NOT_FOUND.
+   */
+  ask(marketId: string): void {
+    if (this.#stopped) return;
+    this.#asked.add(marketId);
+    this.arm();
   }
 
   /** Stops the rounds (engine stop); answers still on their way are dropped. */
@@ -140,9 +158,10 @@ export class OpenMarketSweep {
     if (this.#stopped) return;
     const due = this.#due();
     const lost = this.#lost();
-    this.#forget(new Set(due.map((d) => d.marketId)), due.length > 0 || lost.length > 0);
+    const asked = [...this.#asked];
+    this.#forget(new Set(due.map((d) => d.marketId)), due.length > 0 || lost.length > 0 || asked.length > 0);
     this.#running = true;
-    void this.#sweep(due, lost).finally(() => {
+    void this.#sweep(due, lost, asked).finally(() => {
       this.#running = false;
       this.arm();
     });
@@ -158,10 +177,10 @@ export class OpenMarketSweep {
     for (const id of this.#disagreed) if (!read.has(id)) this.#disagreed.delete(id);
   }
 
-  async #sweep(due: readonly Due[], lost: readonly Due[]): Promise<void> {
+  async #sweep(due: readonly Due[], lost: readonly Due[], asked: readonly string[]): Promise<void> {
     const { exchange } = this.#core;
     const { listedMarkets } = exchange;
-    if ((due.length === 0 && lost.length === 0) || listedMarkets === undefined) return;
+    if ((due.length === 0 && lost.length === 0 && asked.length === 0) || listedMarkets === undefined) return;
     const list = { key: LIST_KEY };
     let listed: readonly (ListedMarketStatus | UnreadableListing)[];
     try {
@@ -177,6 +196,11 @@ export class OpenMarketSweep {
       listed,
       due.map((d) => d.marketId),
     );
+    // After the slugs are learned: a market asked for shown under a new one is read by it next.
+    for (const id of asked) {
+      this.#asked.delete(id);
+      if (!this.#stopped) this.#listed(id, byId.get(id));
+    }
     const now = (d: Due): Due => ({ ...d, slug: this.#core.tokens.slugOf(d.marketId) });
     // Held NOT_FOUND, listed by its id: OPEN there reopens it; another status is confirmed below.
     const lostListed: [Due, ListedMarketStatus][] = [];

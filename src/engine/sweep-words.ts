@@ -19,6 +19,9 @@ export const LIST_WORD = {
   unread: "by the open-market sweep's market list, its record not read (a read failed earlier in the round)",
   /** Not in the list, its record not found. */
   notFound: "by the open-market sweep: not in the market list, its record not found (404)",
+  /** Held closed, its record not found by its slug (the closed-market watch's read), nor the market in the list. */
+  closedNotFound:
+    "by the closed-market watch: its record not found (404), nor the market in the open-market sweep's market list",
   /** Held NOT_FOUND, shown OPEN again by the list (by its id; its slug may have changed). */
   listedAgain:
     "by the open-market sweep's market list, OPEN there by its id (its record not found by its slug)",
