@@ -203,13 +203,17 @@ export function failCancelUnsent(q: SettleTarget, item: QueuedCancel, error: Exc
 /**
  * Whether a cancel's (or cancel-all's) refusal says no cancel with this key can succeed: 403
  * `api_key_scope_missing` for orders:write, the scope the spec gives every cancel endpoint, named by
- * the body's `requiredScope` (the spec's and the mock's 403 carry it, with `have[]`) or, when it names
- * none, taken from the endpoint (missingScope). A refusal naming another scope (a finer one an
- * exchange may add) says nothing of the other cancels: failing them all unsent at the stop would
- * leave orders resting that the key could cancel.
+ * the body's `requiredScope` (the spec's and the mock's 403 carry it, with `have[]`) or, only when
+ * the body has none, taken from the endpoint (missingScope). A refusal naming another scope (a finer
+ * one an exchange may add) says nothing of the other cancels: failing them all unsent at the stop
+ * would leave orders resting that the key could cancel. That holds for a name missingScope does not
+ * take as a scope name (`orders:cancel_all`, `orders:write:cancel`…), which it replaces by the
+ * endpoint's scope for the log lines: here it is still a scope other than orders:write.
  */
 function refusesEveryCancel(err: ExchangeError): boolean {
-  return scopeMissing(err) && missingScope(err) === "orders:write";
+  if (!scopeMissing(err)) return false;
+  const named = err.details.requiredScope;
+  return named === undefined ? missingScope(err) === "orders:write" : named === "orders:write";
 }
 
 /** The outcome of a request that did not succeed; `requestError` marks the report that counts it. */

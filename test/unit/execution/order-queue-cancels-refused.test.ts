@@ -94,6 +94,24 @@ describe("a closing queue whose key may not cancel (403 api_key_scope_missing)",
     expect(r.of("cancel").map((c) => c.outcome.kind)).toEqual(["failed", "done", "done"]);
   });
 
+  it.each(["orders:cancel_all", "orders:write-own", "orders:write:cancel", "Orders:Write"])(
+    "a refusal naming a scope that is not a plain scope name (%s) does not fail the other cancels unsent",
+    async (requiredScope) => {
+      // Such a name is not echoed (missingScope takes the endpoint's orders:write for the log), but
+      // it is still a scope other than orders:write: the fallback is for a body naming none.
+      const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
+      r.port.script("cancel", { ...scopeRefused, details: { requiredScope, have: ["orders:write"] } });
+      r.queue.enqueue(cancel("c1", "o-1"));
+      const closing = r.queue.close();
+      await runUntil(r.clock, 100); // c1 answered 403 at 40
+      r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
+      await runUntil(r.clock, 10_000);
+      await closing;
+      expect(r.port.of("cancel")).toHaveLength(3);
+      expect(r.queue.cancelsRefused).toBeUndefined();
+    },
+  );
+
   it("another refusal of a cancel (order_not_found) stops nothing", async () => {
     const r = rig();
     r.port.script("cancel", { kind: "reject", code: "order_not_found", status: 404 });
