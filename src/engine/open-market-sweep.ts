@@ -40,7 +40,7 @@ interface Due {
  * included, and the list's and the by-slug reads are made once, no client-level retry (made again
  * next period), so a failing public market service costs that breaker one failure per read; the
  * confirm read keeps the client's retries (#confirm). None is the breaker's half-open probe
- * (MarketRead.neverProbe: the list's read neither) unless no probe went out for a bound (60 s): a
+ * (MarketRead.neverProbe: the list's read neither) unless no probe went out for a bound (60 s, or the reconcile period): a
  * failing one taken as the probe re-opened the breaker, the cancels kept out with it. They are not
  * paced by the order
  * queue's rate budget: GET /api/markets and /api/markets/{slug} count in an IP bucket of their own

@@ -79,7 +79,7 @@ export interface MarketRead {
    * cancel, a reconcile read). The probe's answer decides for every request: a status read of a
    * failing public market service taken as the probe re-opened the breaker for another pause, the
    * cancels kept out with it. Unless the breaker has been half-open with no probe for a bound (the
-   * breaker's neverProbeAfterMs, 60 s): no request that matters more came in that long, and such
+   * breaker's neverProbeAfterMs: 60 s, or the reconcile period when longer): no request that matters more came in that long, and such
    * reads failing fast until one did (a bot with no order traffic, a reconcile period of up to an
    * hour) saw a silent pause or a reopening that late. The market status reads (the open-market
    * sweep's, the closed-market watch's) are made so; a port whose market reads share no breaker

@@ -16,8 +16,9 @@ export interface BreakerSettings {
   halfOpenProbes: number;
   /**
    * How long the breaker stays half-open with no probe before a call that never probes
-   * (RunOptions.neverProbe) may take it, ms. Longer than the engine's default reconcile period
-   * (30 s), whose reads take the probe first on a bot with no other order traffic.
+   * (RunOptions.neverProbe) may take it, ms. At least the engine's reconcile period (the daemon
+   * passes max(60 s, reconcile.intervalMs): breakerSettings, src/app/exchange.ts), whose reads take
+   * the probe first on a bot with no other order traffic.
    */
   neverProbeAfterMs: number;
 }
