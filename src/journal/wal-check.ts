@@ -33,11 +33,22 @@ const MAGIC_BE = 0x377f0683;
 const VERSION = 3007000;
 const NATIVE_BE = endianness() === "BE";
 
+/** Scans of a WAL that found a break and must find the very same one again before it counts. */
+const CONFIRM_SCANS = 3;
+/** The pause between two such scans, ms: a writer's frame is whole microseconds after it began. */
+const CONFIRM_PAUSE_MS = 50;
+
 /**
  * Scans `<path>-wal` (see WalScan), or returns undefined when there is none or it holds no frame.
- * Read-only and lock-free: when another process restarts the WAL during the scan (its header changes
- * between the first and the last read) the scan is made again, so a live daemon's WAL is never
- * misread as damaged.
+ * Read-only and lock-free, so it may read a WAL another process is writing: after a checkpoint a
+ * writer restarts the WAL and overwrites its frames in place, each in two writes (the frame's header,
+ * then its page), and a scan that reads a frame between them sees a broken frame, which the writer
+ * then completes and commits past. So a break (or a damaged header) counts only when a second scan,
+ * a moment later, finds the very same one: the same WAL header (salts), the same frame, the same
+ * bytes and the same commits after it. A writer writes each frame of a generation once and in order,
+ * so it never leaves the same break twice; a WAL that changes from scan to scan is being written, by
+ * a connection that ran recovery when it opened and keeps the WAL index while it lives, so this
+ * process's open runs no recovery: the scan reports no break then.
  * @example const scan = scanWal("/var/lib/mm/journal.sqlite"); if (scan?.lostCommits) refuse();
  */
 export function scanWal(path: string): WalScan | undefined {
@@ -49,18 +60,44 @@ export function scanWal(path: string): WalScan | undefined {
     throw err;
   }
   try {
-    for (let attempt = 0; ; attempt++) {
-      const before = readAt(fd, HEADER, 0);
-      const scan = scanOnce(fd, before);
-      const after = readAt(fd, HEADER, 0);
-      if (before.equals(after) || attempt >= 2) return scan;
+    let previous: Scanned | undefined;
+    for (let i = 0; i < CONFIRM_SCANS; i++) {
+      const now = scanStable(fd);
+      if (now === undefined || now.signature === "") return now?.scan;
+      if (previous !== undefined && previous.signature === now.signature) return now.scan;
+      previous = now;
+      if (i + 1 < CONFIRM_SCANS) pause(CONFIRM_PAUSE_MS);
     }
+    // The break moved every time: the WAL is being written, its breaks are the writer's frames in flight.
+    const last = (previous as Scanned).scan;
+    return { ...last, brokenFrame: undefined, lostCommits: 0, headerDamaged: false };
   } finally {
     closeSync(fd);
   }
 }
 
-function scanOnce(fd: number, header: Buffer): WalScan | undefined {
+/** A scan and what identifies its break ("" when it found none). */
+interface Scanned {
+  readonly scan: WalScan;
+  readonly signature: string;
+}
+
+/** One scan between two equal reads of the header (a restart meanwhile: scanned again, twice at most). */
+function scanStable(fd: number): Scanned | undefined {
+  for (let attempt = 0; ; attempt++) {
+    const before = readAt(fd, HEADER, 0);
+    const scanned = scanOnce(fd, before);
+    const after = readAt(fd, HEADER, 0);
+    if (before.equals(after) || attempt >= 2) return scanned;
+  }
+}
+
+/** Blocks this thread for `ms` (the scan runs before anything else of the journal can). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function scanOnce(fd: number, header: Buffer): Scanned | undefined {
   const size = fstatSync(fd).size;
   if (header.length < HEADER) return undefined;
   const magic = header.readUInt32BE(0);
@@ -75,10 +112,9 @@ function scanOnce(fd: number, header: Buffer): WalScan | undefined {
   if (!headerOk) {
     // Without a valid header recovery ignores the whole file; it matters only when frames follow.
     const frames = pageOk ? Math.floor((size - HEADER) / (FRAME_HEADER + pageSize)) : 0;
-    const damaged = size >= HEADER + FRAME_HEADER + 512;
-    return damaged
-      ? { frames, recoveredFrames: 0, brokenFrame: 1, lostCommits: 0, headerDamaged: true }
-      : undefined;
+    if (size < HEADER + FRAME_HEADER + 512) return undefined;
+    const scan = { frames, recoveredFrames: 0, brokenFrame: 1, lostCommits: 0, headerDamaged: true };
+    return { scan, signature: `header ${header.toString("hex")} ${size}` };
   }
   const frameSize = FRAME_HEADER + pageSize;
   const frames = Math.floor((size - HEADER) / frameSize);
@@ -89,7 +125,9 @@ function scanOnce(fd: number, header: Buffer): WalScan | undefined {
   // The first frame recovery rejects: a damaged one, or the WAL's normal end (a stale frame of an
   // earlier generation, other salts). Only current frames that verify past it tell the two apart.
   let end: number | undefined;
+  let endFrame = "";
   let lostCommits = 0;
+  let lost = "";
   const buf = Buffer.alloc(frameSize); // one buffer for every frame: a WAL can hold thousands
   for (let i = 1; i <= frames; i++) {
     if (readSync(fd, buf, 0, frameSize, HEADER + (i - 1) * frameSize) < frameSize) break;
@@ -102,16 +140,25 @@ function scanOnce(fd: number, header: Buffer): WalScan | undefined {
     );
     const valid = current && sameSum(sum, frame, 16);
     const commit = frame.readUInt32BE(4) !== 0;
-    if (end === undefined && !valid) end = i;
+    if (end === undefined && !valid) {
+      end = i;
+      endFrame = `${frame.subarray(0, FRAME_HEADER).toString("hex")}/${sum[0]}.${sum[1]}`;
+    }
     if (valid && commit) {
       if (end === undefined) recoveredFrames = i;
-      else lostCommits++;
+      else {
+        lostCommits++;
+        lost += ` ${i}:${frame.readUInt32BE(16)}.${frame.readUInt32BE(20)}`;
+      }
     }
     // The next frame chains from this one's stored checksum, whether or not this one verified.
     seed = [frame.readUInt32BE(16), frame.readUInt32BE(20)];
   }
   const brokenFrame = lostCommits > 0 ? end : undefined;
-  return { frames, recoveredFrames, brokenFrame, lostCommits, headerDamaged: false };
+  const scan = { frames, recoveredFrames, brokenFrame, lostCommits, headerDamaged: false };
+  const signature =
+    brokenFrame === undefined ? "" : `${header.toString("hex")} ${brokenFrame} ${endFrame}${lost}`;
+  return { scan, signature };
 }
 
 function readAt(fd: number, length: number, position: number): Buffer {

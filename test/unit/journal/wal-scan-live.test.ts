@@ -7,22 +7,23 @@ import { openJournalDb } from "../../../src/journal/open.js";
 import { openJournalReader } from "../../../src/journal/open-read.js";
 import { scanWal } from "../../../src/journal/wal-check.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 const HEADER = 32;
 const FRAME_HEADER = 24;
 
 /**
- * Review (s20 journal): the WAL scan reads a live daemon's -wal without any lock. After a checkpoint
+ * Found in review (s20): the WAL scan reads a live daemon's -wal without any lock. After a checkpoint
  * the writer restarts the WAL and overwrites its frames in place, each frame with two writes (the
  * 24-byte frame header, then the page: SQLite's walWriteOneFrame). A scan that reads a frame between
  * those two writes sees a frame whose checksum fails; when the writer finishes it and commits before
  * the scan gets there, the commit frames after it verify against their predecessors' stored
  * checksums, and the healthy journal is called damaged: `mm report` exits 2, and a second daemon (of
  * another account: accounts share the journal) refuses to start. The header re-read does not catch
- * it: the header does not change within a generation.
+ * it: the header does not change within a generation. So a break counts only when a second scan, a
+ * moment later, finds the very same one (scanWal).
  */
-describe("review rjournal: the WAL scan of a journal a live daemon is writing", () => {
+describe("the WAL scan of a journal a live daemon is writing", () => {
   it("does not call a healthy live journal damaged when a frame is read between its header and page writes", () => {
     const path = journalPath();
     const db = openJournalDb(path); // the live daemon's connection, open throughout
@@ -67,6 +68,7 @@ describe("review rjournal: the WAL scan of a journal a live daemon is writing", 
       const torn = HEADER + a * frameSize;
       const real = fs.readSync;
       let wrote = false;
+      let reads = 0; // of the torn frame: once by the first scan, again by the one that confirms a break
       (fs as { readSync: unknown }).readSync = (
         fd: number,
         buf: Buffer,
@@ -74,6 +76,7 @@ describe("review rjournal: the WAL scan of a journal a live daemon is writing", 
         len: number,
         pos: number,
       ) => {
+        if (pos === torn && len === frameSize) reads++;
         if (!wrote && pos === torn && len === frameSize) {
           wrote = true;
           const w = fs.openSync(`${path}-wal`, "r+");
@@ -100,6 +103,7 @@ describe("review rjournal: the WAL scan of a journal a live daemon is writing", 
         syncBuiltinESMExports();
       }
       expect(wrote).toBe(true);
+      expect(reads).toBeGreaterThanOrEqual(2); // the first scan saw the break; the second did not
       expect(readFileSync(`${path}-wal`).equals(s2)).toBe(true); // the writer's WAL, healthy
       expect(scan?.lostCommits).toBe(0);
     } finally {
