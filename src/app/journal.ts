@@ -119,7 +119,10 @@ export function openDaemonJournal(
 ): DaemonJournal {
   let db: ReturnType<typeof openJournalDb>;
   try {
-    db = openJournalDb(settings.path, { sync: settings.sync });
+    db = openJournalDb(settings.path, {
+      sync: settings.sync,
+      warn: (fields, message) => ctx.logger.warn(fields, message),
+    });
   } catch (err) {
     ctx.lock?.release();
     if (!(err instanceof JournalError)) throw err;

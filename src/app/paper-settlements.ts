@@ -22,7 +22,11 @@ export function settleFromJournal(mock: MockExchange, path: string, account: str
   if (!existsSync(path)) return 0;
   let settled: JournaledSettlement[];
   try {
-    const db = openJournalDb(path, { mustExist: true });
+    // This open runs the WAL's recovery, so it is the one to say what a power loss rolled back.
+    const db = openJournalDb(path, {
+      mustExist: true,
+      warn: (fields, message) => logger.warn(fields, message),
+    });
     try {
       settled = readSettlements(db, account);
     } finally {

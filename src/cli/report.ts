@@ -55,7 +55,9 @@ export const reportCommand: Command = {
     const path = values.journal ?? configuredJournal(values.config, io);
     let reader: JournalReader;
     try {
-      reader = openJournalReader(path);
+      reader = openJournalReader(path, {
+        warn: (_f, message) => io.stderr(`mm report: warning: ${message}\n`),
+      });
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
       io.stderr(`mm report: ${err.message}\n`);

@@ -2,13 +2,24 @@ import BetterSqlite3 from "better-sqlite3";
 import { JournalError } from "./errors.js";
 import { scanWal } from "./wal-check.js";
 
+/**
+ * Where a journal check says what it accepts but the operator should know (a daemon's logger at warn,
+ * `mm report`'s stderr): the fields and the message.
+ */
+export type JournalWarn = (fields: Record<string, unknown>, message: string) => void;
+
+/** Without a JournalWarn of the caller's: a process warning on stderr, never silence. */
+const PROCESS_WARNING: JournalWarn = (_fields, message) => process.emitWarning(message, "JournalWarning");
+
 /** How many of quick_check's lines the error quotes (it can list thousands). */
 const QUOTED_LINES = 3;
 
 /**
  * Refuses a damaged journal before anything opens it for writing, so its files stay as they were:
  * - its `-wal` file (scanWal): commits after a damaged frame, which SQLite's recovery would drop
- *   without an error — and the first read-write connection's close would then delete for good;
+ *   without an error — and the first read-write connection's close would then delete for good.
+ *   Commits after a frame that never reached the disk (a power loss under synchronous=NORMAL: the
+ *   documented roll-back of the last instants) are accepted, and `warn` names what recovery drops;
  * - with `quickCheck`, the database itself: `PRAGMA quick_check` (b-tree structure, record format,
  *   NOT NULL and CHECK constraints; not the indexes' contents), on a read-only connection, which
  *   never checkpoints the WAL into the file on close. It reads the whole file: ~5–10 ms per MB.
@@ -17,7 +28,10 @@ const QUOTED_LINES = 3;
  * Throws JournalError `journal_damaged` (details: path, and the WAL's frames or quick_check's lines).
  * @example checkJournalIntact("/var/lib/mm/journal.sqlite", { quickCheck: true });
  */
-export function checkJournalIntact(path: string, opts: { readonly quickCheck: boolean }): void {
+export function checkJournalIntact(
+  path: string,
+  opts: { readonly quickCheck: boolean; readonly warn?: JournalWarn },
+): void {
   const wal = scanWal(path);
   if (wal?.headerDamaged === true) {
     throw damaged(
@@ -27,7 +41,23 @@ export function checkJournalIntact(path: string, opts: { readonly quickCheck: bo
       { wal: `${path}-wal`, frames: wal.frames },
     );
   }
-  if (wal !== undefined && wal.lostCommits > 0) {
+  if (wal?.breakKind === "unwritten") {
+    (opts.warn ?? PROCESS_WARNING)(
+      {
+        path,
+        wal: `${path}-wal`,
+        frames: wal.frames,
+        brokenFrame: wal.brokenFrame,
+        rolledBack: wal.lostCommits,
+      },
+      `journal ${path}: its WAL file ${path}-wal ends at frame ${wal.brokenFrame} of ${wal.frames}, a write that ` +
+        `never reached the disk while later ones did (a power loss under journal.synchronous "normal"): SQLite's ` +
+        `recovery keeps the journal up to the commit before it and rolls back the commits after it (at least ` +
+        `${wal.lostCommits}), the last instants before the power loss; the next start's reconcile takes the ` +
+        "exchange's orders and positions as they are",
+    );
+  }
+  if (wal?.breakKind === "damaged") {
     throw damaged(
       path,
       "wal",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { JournalError } from "./errors.js";
-import { checkJournalIntact } from "./integrity.js";
+import { checkJournalIntact, type JournalWarn } from "./integrity.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { OPEN_BUSY_TIMEOUT_MS, openJournalDb } from "./open.js";
 
@@ -18,7 +18,8 @@ export interface JournalReader {
 /**
  * Opens a journal for reading (`mm report`) without ever opening it for writing: a read-only
  * connection, 64-bit integers as bigint, the 5 s busy timeout (a daemon may be writing it). Its WAL
- * is checked first (checkJournalIntact, without quick_check: the report reads what it reads).
+ * is checked first (checkJournalIntact, without quick_check: the report reads what it reads), and
+ * `warn` told what recovery rolls back after a power loss (default: a process warning).
  *
  * SQLite reads a WAL-mode file read-only only if it can use the `-wal` and `-shm` files beside it,
  * or create them. On read-only media (a read-only folder, a backup disc) after a clean stop (no
@@ -31,11 +32,11 @@ export interface JournalReader {
  * `journal_open_failed`).
  * @example const r = openJournalReader(path); try { buildReport(r.db); } finally { r.close(); }
  */
-export function openJournalReader(path: string): JournalReader {
+export function openJournalReader(path: string, opts: { readonly warn?: JournalWarn } = {}): JournalReader {
   if (path === ":memory:" || !existsSync(path)) {
     throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
   }
-  checkJournalIntact(path, { quickCheck: false });
+  checkJournalIntact(path, { quickCheck: false, ...(opts.warn === undefined ? {} : { warn: opts.warn }) });
   let db: Database | undefined;
   try {
     db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
@@ -80,7 +81,8 @@ function readCopy(path: string): JournalReader {
     // The -wal after the file: a checkpoint in between cannot happen (nothing writes the file).
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = openJournalDb(copy, { mustExist: true, quickCheck: false });
+    // The copy's WAL is the original's, checked and warned about above.
+    const db = openJournalDb(copy, { mustExist: true, quickCheck: false, warn: () => undefined });
     return {
       db,
       copied: true,

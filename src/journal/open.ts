@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { JournalError } from "./errors.js";
-import { checkJournalIntact } from "./integrity.js";
+import { checkJournalIntact, type JournalWarn } from "./integrity.js";
 import { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 
 /** How commits reach the disk (SQLite's `synchronous` in WAL mode). */
@@ -33,6 +33,11 @@ export interface OpenJournalOptions {
    * always checked). Default true; it reads the whole file, ~5–10 ms per MB.
    */
   readonly quickCheck?: boolean;
+  /**
+   * Where the check says what recovery will roll back after a power loss (its WAL ends at a frame
+   * that never reached the disk). Default: a process warning on stderr.
+   */
+  readonly warn?: JournalWarn;
 }
 
 /** The default busy timeout of openJournalDb, ms. */
@@ -54,7 +59,10 @@ export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Data
     throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
   }
   if (path !== ":memory:" && existsSync(path))
-    checkJournalIntact(path, { quickCheck: opts.quickCheck ?? true });
+    checkJournalIntact(path, {
+      quickCheck: opts.quickCheck ?? true,
+      ...(opts.warn === undefined ? {} : { warn: opts.warn }),
+    });
   let db: Database;
   try {
     const created = path !== ":memory:" && !existsSync(path);

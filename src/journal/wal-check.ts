@@ -12,6 +12,7 @@ import { endianness } from "node:os";
  * commit frame of the WAL's current generation (the header's salts) found so past the break is a
  * commit recovery would drop. Frames of an earlier generation (other salts) are stale, not lost;
  * frames after the last commit that are not followed by one are a transaction that never committed.
+ * Where the break is tells why (breakKind): a write that never reached the disk, or damage.
  */
 export interface WalScan {
   /** Frames (whole ones) in the file. */
@@ -22,9 +23,25 @@ export interface WalScan {
   readonly brokenFrame: number | undefined;
   /** Commit frames after brokenFrame that verify on their own: commits recovery would drop. */
   readonly lostCommits: number;
+  /** Why recovery stops at brokenFrame (see WalBreak); undefined when it drops no commit. */
+  readonly breakKind: WalBreak | undefined;
   /** The 32-byte header is not a valid WAL header although frames follow: recovery ignores them all. */
   readonly headerDamaged: boolean;
 }
+
+/**
+ * Why recovery stops before commits that verify:
+ * - `unwritten`: the frame never reached the disk, while later ones did — what a power loss under
+ *   synchronous=NORMAL leaves (the WAL is not fsynced per commit, and the kernel and the disk write
+ *   its pages back in any order). The frame still holds what was there before (a frame of an earlier
+ *   generation: other salts) or nothing (zeros); or it is of the current generation but fails its
+ *   checksum while the frame after it is not of the current generation: a frame spans two disk pages,
+ *   and the one it shares with the next frame's header was never written. Recovery rolls back to
+ *   the commit before it: the documented loss of the last instants, not damage.
+ * - `damaged`: a frame of the current generation that fails its checksum while the next one is of
+ *   the current generation too: changed after it was written (a bad sector, bit rot).
+ */
+export type WalBreak = "unwritten" | "damaged";
 
 const HEADER = 32;
 const FRAME_HEADER = 24;
@@ -49,7 +66,7 @@ const CONFIRM_PAUSE_MS = 50;
  * so it never leaves the same break twice; a WAL that changes from scan to scan is being written, by
  * a connection that ran recovery when it opened and keeps the WAL index while it lives, so this
  * process's open runs no recovery: the scan reports no break then.
- * @example const scan = scanWal("/var/lib/mm/journal.sqlite"); if (scan?.lostCommits) refuse();
+ * @example const scan = scanWal("/var/lib/mm/journal.sqlite"); if (scan?.breakKind === "damaged") refuse();
  */
 export function scanWal(path: string): WalScan | undefined {
   let fd: number;
@@ -70,7 +87,7 @@ export function scanWal(path: string): WalScan | undefined {
     }
     // The break moved every time: the WAL is being written, its breaks are the writer's frames in flight.
     const last = (previous as Scanned).scan;
-    return { ...last, brokenFrame: undefined, lostCommits: 0, headerDamaged: false };
+    return { ...last, brokenFrame: undefined, lostCommits: 0, breakKind: undefined, headerDamaged: false };
   } finally {
     closeSync(fd);
   }
@@ -113,8 +130,8 @@ function scanOnce(fd: number, header: Buffer): Scanned | undefined {
     // Without a valid header recovery ignores the whole file; it matters only when frames follow.
     const frames = pageOk ? Math.floor((size - HEADER) / (FRAME_HEADER + pageSize)) : 0;
     if (size < HEADER + FRAME_HEADER + 512) return undefined;
-    const scan = { frames, recoveredFrames: 0, brokenFrame: 1, lostCommits: 0, headerDamaged: true };
-    return { scan, signature: `header ${header.toString("hex")} ${size}` };
+    const scan = { frames, recoveredFrames: 0, brokenFrame: 1, lostCommits: 0, breakKind: undefined };
+    return { scan: { ...scan, headerDamaged: true }, signature: `header ${header.toString("hex")} ${size}` };
   }
   const frameSize = FRAME_HEADER + pageSize;
   const frames = Math.floor((size - HEADER) / frameSize);
@@ -126,22 +143,26 @@ function scanOnce(fd: number, header: Buffer): Scanned | undefined {
   // earlier generation, other salts). Only current frames that verify past it tell the two apart.
   let end: number | undefined;
   let endFrame = "";
+  let endCurrent = false; // whether the frame at `end` is of the current generation
+  let nextCurrent = true; // and the frame right after it
   let lostCommits = 0;
   let lost = "";
   const buf = Buffer.alloc(frameSize); // one buffer for every frame: a WAL can hold thousands
   for (let i = 1; i <= frames; i++) {
     if (readSync(fd, buf, 0, frameSize, HEADER + (i - 1) * frameSize) < frameSize) break;
     const frame = buf;
-    const current = frame.subarray(8, 16).equals(salts) && frame.readUInt32BE(0) !== 0;
+    const current = frame.subarray(8, 16).equals(salts);
     const sum = checksum(
       bigEnd,
       frame.subarray(FRAME_HEADER),
       ...checksum(bigEnd, frame.subarray(0, 8), ...seed),
     );
-    const valid = current && sameSum(sum, frame, 16);
+    const valid = current && frame.readUInt32BE(0) !== 0 && sameSum(sum, frame, 16);
     const commit = frame.readUInt32BE(4) !== 0;
+    if (end !== undefined && i === end + 1) nextCurrent = current;
     if (end === undefined && !valid) {
       end = i;
+      endCurrent = current;
       endFrame = `${frame.subarray(0, FRAME_HEADER).toString("hex")}/${sum[0]}.${sum[1]}`;
     }
     if (valid && commit) {
@@ -155,7 +176,9 @@ function scanOnce(fd: number, header: Buffer): Scanned | undefined {
     seed = [frame.readUInt32BE(16), frame.readUInt32BE(20)];
   }
   const brokenFrame = lostCommits > 0 ? end : undefined;
-  const scan = { frames, recoveredFrames, brokenFrame, lostCommits, headerDamaged: false };
+  const breakKind: WalBreak | undefined =
+    brokenFrame === undefined ? undefined : endCurrent && nextCurrent ? "damaged" : "unwritten";
+  const scan = { frames, recoveredFrames, brokenFrame, lostCommits, breakKind, headerDamaged: false };
   const signature =
     brokenFrame === undefined ? "" : `${header.toString("hex")} ${brokenFrame} ${endFrame}${lost}`;
   return { scan, signature };
