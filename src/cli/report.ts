@@ -55,7 +55,7 @@ export const reportCommand: Command = {
     const path = values.journal ?? configuredJournal(values.config, io);
     let reader: JournalReader;
     try {
-      reader = openJournalReader(path, {
+      reader = await openJournalReader(path, {
         warn: (_f, message) => io.stderr(`mm report: warning: ${message}\n`),
       });
     } catch (err) {

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
@@ -28,11 +29,18 @@ export interface JournalReader {
  * its `-wal`) into a private temp folder and read there; so is a file at an older schema version,
  * which the copy is migrated to (the original is never upgraded by a reader). Nothing of this mm can
  * be writing the file then: a running daemon keeps both its `-wal` and `-shm`, and its schema current.
+ * The copy (the whole trading history) is removed at close, and if the process ends first: on any
+ * exit, and on SIGINT, SIGTERM or SIGHUP, after which the process ends by that signal as it would
+ * have without a handler (unless the process has handlers of its own for it). The copy is made
+ * asynchronously, so such a signal (a Ctrl-C during a long copy) is taken at once.
  * Throws JournalError (`journal_not_found`, `journal_damaged`, `journal_schema_too_new`,
  * `journal_open_failed`).
- * @example const r = openJournalReader(path); try { buildReport(r.db); } finally { r.close(); }
+ * @example const r = await openJournalReader(path); try { buildReport(r.db); } finally { r.close(); }
  */
-export function openJournalReader(path: string, opts: { readonly warn?: JournalWarn } = {}): JournalReader {
+export async function openJournalReader(
+  path: string,
+  opts: { readonly warn?: JournalWarn } = {},
+): Promise<JournalReader> {
   if (path === ":memory:" || !existsSync(path)) {
     throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
   }
@@ -74,13 +82,22 @@ function cannotReadInPlace(err: unknown): boolean {
   return typeof code === "string" && /^SQLITE_(CANTOPEN|READONLY)/.test(code);
 }
 
-function readCopy(path: string): JournalReader {
-  const dir = mkdtempSync(join(tmpdir(), "mm-journal-read-"));
+async function readCopy(path: string): Promise<JournalReader> {
+  // The handlers first: a signal that came between the folder's creation and them would leave it.
+  guardCopies();
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "mm-journal-read-"));
+  } catch (err) {
+    unguardLater();
+    throw err;
+  }
+  copies.add(dir);
   const copy = join(dir, "journal.sqlite");
   try {
     // The -wal after the file: a checkpoint in between cannot happen (nothing writes the file).
-    copyFileSync(path, copy);
-    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    await copyFile(path, copy);
+    if (existsSync(`${path}-wal`)) await copyFile(`${path}-wal`, `${copy}-wal`);
     // The copy's WAL is the original's, checked and warned about above.
     const db = openJournalDb(copy, { mustExist: true, quickCheck: false, warn: () => undefined });
     return {
@@ -88,11 +105,11 @@ function readCopy(path: string): JournalReader {
       copied: true,
       close: () => {
         db.close();
-        rmSync(dir, { recursive: true, force: true });
+        dropCopy(dir);
       },
     };
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    dropCopy(dir);
     if (err instanceof JournalError) throw err;
     throw new JournalError(
       "journal_open_failed",
@@ -101,4 +118,67 @@ function readCopy(path: string): JournalReader {
       { cause: err },
     );
   }
+}
+
+/** The signals that end a process by default and that Ctrl-C, a stop or a closed terminal send. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+type EndingSignal = (typeof ENDING_SIGNALS)[number];
+
+/** Private copies not yet removed, and the handlers that remove them if the process ends first. */
+const copies = new Set<string>();
+let guard: { readonly exit: () => void; readonly signals: Map<EndingSignal, () => void> } | undefined;
+
+function removeCopies(): void {
+  for (const dir of copies) {
+    try {
+      // Retried: a copy still being written (its file created meanwhile) makes the folder not empty.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 10 });
+      copies.delete(dir);
+    } catch {
+      // Left for the exit handler's try; a handler that threw would keep the signal from ending the process.
+    }
+  }
+}
+
+/** Installs the handlers that remove the copies if the process ends before their close. */
+function guardCopies(): void {
+  if (guard !== undefined) return;
+  const signals = new Map<EndingSignal, () => void>();
+  guard = { exit: removeCopies, signals };
+  process.on("exit", removeCopies);
+  for (const sig of ENDING_SIGNALS) {
+    const onSignal = (): void => {
+      removeCopies();
+      const own = process.listenerCount(sig) > 1; // the process stops itself on it (a daemon)
+      unguard();
+      // Without a handler the signal would have ended the process: end it so (the shell shows 128 + the
+      // signal's number: 130, 143, 129), now the copies are gone.
+      if (!own) process.kill(process.pid, sig);
+    };
+    signals.set(sig, onSignal);
+    process.on(sig, onSignal);
+  }
+}
+
+function unguard(): void {
+  if (guard === undefined) return;
+  process.off("exit", guard.exit);
+  for (const [sig, h] of guard.signals) process.off(sig, h);
+  guard = undefined;
+}
+
+function dropCopy(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  copies.delete(dir);
+  unguardLater();
+}
+
+/**
+ * Takes the handlers off once no copy is left, after the event loop has polled once more: a signal
+ * that came while the report ran synchronously waits in libuv's signal pipe until a poll, and
+ * handlers taken off before would drop it. Two turns of setImmediate hold a poll between them.
+ */
+function unguardLater(): void {
+  if (copies.size > 0) return;
+  setImmediate(() => setImmediate(() => copies.size === 0 && unguard()));
 }

@@ -111,7 +111,7 @@ describe("mm report never opens the journal for writing", () => {
   it("reads a current journal in place on a read-only connection; the file and its WAL stay as they were", async () => {
     const path = killedJournal(true);
     const files = [path, `${path}-wal`].map((f) => readFileSync(f));
-    const reader = openJournalReader(path);
+    const reader = await openJournalReader(path);
     expect(reader.copied).toBe(false);
     expect(reader.db.readonly).toBe(true);
     expect(() => reader.db.exec("DELETE FROM runs")).toThrow(/readonly/);
@@ -126,11 +126,11 @@ describe("mm report never opens the journal for writing", () => {
     ]);
   });
 
-  it("reads a journal of an older schema from a migrated private copy, leaving the original at its version", () => {
+  it("reads a journal of an older schema from a migrated private copy, leaving the original at its version", async () => {
     const path = journalPath();
     openJournalDb(path, { migrations: MIGRATIONS.slice(0, 2) }).close();
     const original = readFileSync(path);
-    const reader = openJournalReader(path);
+    const reader = await openJournalReader(path);
     expect(reader.copied).toBe(true);
     expect(Number(reader.db.pragma("user_version", { simple: true }))).toBe(SCHEMA_VERSION);
     const copyDir = dirname(reader.db.name);

@@ -144,7 +144,7 @@ describe("the WAL scan of a journal a live daemon is writing", () => {
     }
     await exited;
     // The journal is healthy: SQLite reads it whole, and the scan then finds nothing.
-    const reader = openJournalReader(path);
+    const reader = await openJournalReader(path);
     reader.close();
     expect(scans).toBeGreaterThan(100);
     expect(refusals.slice(0, 3)).toEqual([]);
