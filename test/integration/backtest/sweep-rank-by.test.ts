@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
+import { syntheticSweepFiles, writeIn } from "./support/synthetic-sweep.js";
 
 /*
  * `mm backtest --sweep --rank-by`: every path is checked before any point runs, against the
@@ -13,34 +13,12 @@ import { writeRecording } from "./support/recording.js";
  * the sweep there.
  */
 
-const STRATEGY = {
-  name: "avellaneda-stoikov",
-  params: { gamma: 1, k: 100, orderSize: "1", sigma: 0.0005 },
-};
-const SCENARIO = {
-  seed: 11,
-  paths: 2,
-  process: { s0: "0.5", sigma: 0.0005, dtMs: 1000, horizonMs: 30_000 },
-  fills: { A: 0.5, k: 100, size: "1" },
-  market: { tick: "0.000001", minSize: "0.000001" },
-  strategy: STRATEGY,
-  wallet: { usdc: "1000", shares: "1000" },
-  engine: { reconcileIntervalMs: 600_000 },
-};
-const GRID = { gamma: [0.5, 5], k: [50, 100] };
-
 let dir: string;
-const file = (name: string, content: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
-  return path;
-};
 let scenario: string;
 let sweep: string;
+const file = (name: string, content: unknown) => writeIn(dir, name, content);
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "mm-sweep-rank-"));
-  scenario = file("scenario.json", SCENARIO);
-  sweep = file("sweep.json", { strategy: "avellaneda-stoikov", grid: GRID });
+  ({ dir, scenario, sweep } = syntheticSweepFiles("mm-sweep-rank-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,37 +8,16 @@ import { runSweepCommand } from "../../../src/cli/backtest-sweep.js";
 import { packageRoot } from "../../../src/config/paths.js";
 import { captureIo, runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
+import { STRATEGY, syntheticSweepFiles, writeIn } from "./support/synthetic-sweep.js";
 
 /* `mm backtest --sweep`: grid points on real worker threads, compared with single runs. */
 
-const STRATEGY = {
-  name: "avellaneda-stoikov",
-  params: { gamma: 1, k: 100, orderSize: "1", sigma: 0.0005 },
-};
-const SCENARIO = {
-  seed: 11,
-  paths: 2,
-  process: { s0: "0.5", sigma: 0.0005, dtMs: 1000, horizonMs: 30_000 },
-  fills: { A: 0.5, k: 100, size: "1" },
-  market: { tick: "0.000001", minSize: "0.000001" },
-  strategy: STRATEGY,
-  wallet: { usdc: "1000", shares: "1000" },
-  engine: { reconcileIntervalMs: 600_000 },
-};
-const GRID = { gamma: [0.5, 5], k: [50, 100] };
-
 let dir: string;
-const file = (name: string, content: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
-  return path;
-};
 let scenario: string;
 let sweep: string;
+const file = (name: string, content: unknown) => writeIn(dir, name, content);
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "mm-sweep-"));
-  scenario = file("scenario.json", SCENARIO);
-  sweep = file("sweep.json", { strategy: "avellaneda-stoikov", grid: GRID });
+  ({ dir, scenario, sweep } = syntheticSweepFiles("mm-sweep-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
