@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DAEMON_EXIT } from "../../../src/app/outcome.js";
 import { serverSlots } from "./rest-front.js";
-import {
-  daemonConfig,
-  market,
-  openOnMock,
-  rest,
-  SCENARIO,
-  seedMarket,
-  startMock,
-  supervisedRun,
-  WALLET,
-} from "./support.js";
+import { daemonConfig, market, mockWithTwoResting, openOnMock, SCENARIO, supervisedRun } from "./support.js";
 
 /*
  * The key was rotated to one without orders:write (mm mock's read-only key: orders:read and
@@ -26,11 +16,7 @@ const ARG = market("arg-vs-fra-final-arg-win");
 
 describe("mm run with a rotated key without orders:write, an earlier run's orders resting", () => {
   it("exits 3 saying how many orders rest and that they stay until cancelled with orders:write", async () => {
-    const mock = await startMock();
-    slots.mock = mock;
-    seedMarket(mock, ARG, "0.50", "0.60");
-    rest(mock, ARG, "buy", "0.40", "10", "YES", WALLET);
-    rest(mock, ARG, "sell", "0.70", "10", "YES", WALLET);
+    const mock = await mockWithTwoResting(slots, ARG);
     const readOnly = SCENARIO.apiKeys[1];
     expect(readOnly?.scopes).toContain("orders:read");
     expect(readOnly?.scopes).not.toContain("orders:write");

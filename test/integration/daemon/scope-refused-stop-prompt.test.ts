@@ -4,17 +4,7 @@ import { DAEMON_EXIT } from "../../../src/app/outcome.js";
 import { superviseDaemon } from "../../../src/app/supervise.js";
 import type { MmConfig } from "../../../src/config/types.js";
 import { serverSlots } from "./rest-front.js";
-import {
-  daemonConfig,
-  market,
-  memoryLogger,
-  openOnMock,
-  rest,
-  SCENARIO,
-  seedMarket,
-  startMock,
-  WALLET,
-} from "./support.js";
+import { daemonConfig, market, memoryLogger, mockWithTwoResting, openOnMock, SCENARIO } from "./support.js";
 
 /*
  * A key without orders:write (mm mock's read-only key) and an earlier run's two quotes resting: the
@@ -29,11 +19,7 @@ const ARG = market("arg-vs-fra-final-arg-win");
 
 describe("mm run with a key without orders:write: the stop gives up on refused cancels", () => {
   it("exits 3 promptly, naming the orders that still rest", async () => {
-    const mock = await startMock();
-    slots.mock = mock;
-    seedMarket(mock, ARG, "0.50", "0.60");
-    rest(mock, ARG, "buy", "0.40", "10", "YES", WALLET);
-    rest(mock, ARG, "sell", "0.70", "10", "YES", WALLET);
+    const mock = await mockWithTwoResting(slots, ARG);
     const readOnly = SCENARIO.apiKeys[1];
     expect(readOnly?.scopes).toContain("orders:read");
     expect(readOnly?.scopes).not.toContain("orders:write");

@@ -162,6 +162,23 @@ export function seedMarket(
   rest(mock, m, "sell", noAsk, size, "NO");
 }
 
+/**
+ * A fresh mock, put in `slots` (closed after the test), with `m`'s books seeded (YES 0.50/0.60) and
+ * two orders of an earlier run of WALLET's resting on it: a bid at 0.40 and an ask at 0.70, 10 YES
+ * each — what a restarted `mm run` finds there.
+ */
+export async function mockWithTwoResting(
+  slots: { mock: MockExchange | undefined },
+  m: MarketScenario,
+): Promise<MockExchange> {
+  const mock = await startMock();
+  slots.mock = mock;
+  seedMarket(mock, m, "0.50", "0.60");
+  rest(mock, m, "buy", "0.40", "10", "YES", WALLET);
+  rest(mock, m, "sell", "0.70", "10", "YES", WALLET);
+  return mock;
+}
+
 /** Our open orders on the mock (its own view), optionally for one token. */
 export function openOnMock(
   mock: MockExchange,
