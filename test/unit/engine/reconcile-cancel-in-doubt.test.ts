@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { Harness } from "./support/harness.js";
+import { cancelInDoubt, lastingPositionsFailure } from "./support/reconcile-faults.js";
 
 /*
  * Session 20 (s20-recon). A cancel whose answer is lost (a timeout, the connection dropped) leaves
@@ -15,68 +15,9 @@ import { Harness } from "./support/harness.js";
  * succeeds or fails alike.
  */
 
-const refused = () =>
-  new ExchangeError({
-    code: "wallet_mismatch",
-    message: "signer is not the wallet",
-    outcome: "rejected",
-    endpoint: "GET /api/me/positions",
-    httpStatus: 401,
-  });
-const lost = (endpoint: string) =>
-  new ExchangeError({
-    code: "request_timeout",
-    message: "no answer within the timeout",
-    outcome: "ambiguous",
-    endpoint,
-  });
-
-/**
- * The next cancel reaches the venue (the order is cancelled there) but its answer is lost, and the
- * next `lookups` GET /api/orders/{id} fail. Resolves to when the order went into doubt and when mm
- * saw it end (undefined: not within 60 s).
- */
-async function cancelInDoubt(h: Harness, a: string, lookups: number) {
-  const cancel = h.exchange.cancel.bind(h.exchange);
-  let doubted: string | undefined;
-  h.exchange.cancel = async (orderId) => {
-    if (doubted !== undefined) return cancel(orderId);
-    doubted = orderId;
-    await cancel(orderId);
-    throw lost("DELETE /api/orders/{id}");
-  };
-  const order = h.exchange.order.bind(h.exchange);
-  let failing = lookups;
-  h.exchange.order = async (orderId) => {
-    if (orderId === doubted && failing > 0) {
-      failing--;
-      throw lost("GET /api/orders/{id}");
-    }
-    return order(orderId);
-  };
-  h.crowdQuote(a, "0.46", "0.50"); // a requote: the resting quotes are cancelled
-  const held = () => h.engine.liveOrders().some((o) => o.orderId !== undefined && o.orderId === doubted);
-  let seenAt: number | undefined;
-  let endedAt: number | undefined;
-  for (let i = 0; i < 600 && endedAt === undefined; i++) {
-    await h.run(100);
-    if (seenAt === undefined && doubted !== undefined && held()) seenAt = h.clock.now();
-    else if (seenAt !== undefined && !held()) endedAt = h.clock.now();
-  }
-  return { seenAt, endedAt, lookupsLeft: failing };
-}
-
 describe("reconcile: a cancel in doubt whose lookup fails", () => {
   it("is followed up after retryMs during a lasting failure elsewhere, not at the periodic pace", async () => {
-    const h = new Harness(); // reconcile every 30 s, follow-ups 2 s
-    const [a] = h.tokens();
-    h.crowdQuote(a, "0.48", "0.52");
-    await h.engine.start();
-    await h.run(1_000);
-    h.exchange.positionsAt = async () => {
-      throw refused();
-    };
-    await h.run(5 * 60_000); // the streak has backed off to the periodic pace
+    const { h, a } = await lastingPositionsFailure(); // the streak has backed off to the periodic pace
     expect(h.eventsOf("reconcile_failed").length).toBeGreaterThan(5);
     const { seenAt, endedAt, lookupsLeft } = await cancelInDoubt(h, a, 1);
     expect(lookupsLeft).toBe(0);

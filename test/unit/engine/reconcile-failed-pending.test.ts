@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "./support/harness.js";
+import { lastingPositionsFailure } from "./support/reconcile-faults.js";
 
 /*
  * review19-r3a: the reconcile backoff (3ac4286) holds back the 2 s follow-up an unresolved placement
@@ -14,26 +13,9 @@ import { Harness } from "./support/harness.js";
  * placements keep.
  */
 
-const refused = () =>
-  new ExchangeError({
-    code: "wallet_mismatch",
-    message: "signer is not the wallet",
-    outcome: "rejected",
-    endpoint: "GET /api/me/positions",
-    httpStatus: 401,
-  });
-
 describe("review r3a: an unresolved placement during a lasting reconcile failure", () => {
   it("is followed up after retryMs, not at the backed-off periodic pace", async () => {
-    const h = new Harness(); // reconcile every 30 s, follow-ups 2 s
-    const [a] = h.tokens();
-    h.crowdQuote(a, "0.48", "0.52");
-    await h.engine.start();
-    await h.run(1_000);
-    h.exchange.positionsAt = async () => {
-      throw refused();
-    };
-    await h.run(5 * 60_000); // the streak has backed off to the periodic pace
+    const { h, a } = await lastingPositionsFailure(); // the streak has backed off to the periodic pace
     expect(h.eventsOf("reconcile_failed").length).toBeGreaterThan(5);
 
     // The next placement reaches the venue but its answer is lost; the open-orders list shows it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { TradeRecord } from "../../../src/exchange/types.js";
 import { Harness } from "./support/harness.js";
+import { positionsRefused } from "./support/reconcile-faults.js";
 
 /*
  * review19-r2rec (questions): a reconcile failing for a lasting reason — GET /api/me/positions
@@ -10,14 +10,7 @@ import { Harness } from "./support/harness.js";
  * history back to that success (up to 50 pages on the me_reads budget).
  */
 
-const refused = () =>
-  new ExchangeError({
-    code: "wallet_mismatch",
-    message: "signer is not the wallet",
-    outcome: "rejected",
-    endpoint: "GET /api/me/positions",
-    httpStatus: 401,
-  });
+const refused = positionsRefused;
 
 /**
  * A trade history with one trade every 5 s back from now, newest first, one trade a page: a paging

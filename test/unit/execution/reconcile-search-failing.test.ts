@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { STUCK_SEARCH_MS } from "../../../src/execution/search-failures.js";
 import { Harness } from "../engine/support/harness.js";
 import { ambiguousBid } from "../engine/support/harness-records.js";
+import { historySearchFailed } from "../engine/support/reconcile-faults.js";
 
 /*
  * Session 18 (rcfix). An ambiguous placement whose order-history search fails with anything but a
@@ -40,13 +40,7 @@ describe("reconcile: an unknown placement whose history search keeps failing", (
       if (!ids.includes(cid)) return real(ids, window, resume);
       searches++;
       if (!down) return real(ids, window, resume);
-      throw new ExchangeError({
-        code: "internal_error",
-        message: "upstream failed",
-        outcome: "ambiguous",
-        endpoint: "GET /api/orders/history",
-        httpStatus: 500,
-      });
+      throw historySearchFailed();
     };
     await h.run(5 * 60_000);
     expect(searches).toBeGreaterThan(5);
@@ -81,13 +75,7 @@ describe("reconcile: an unknown placement whose history search keeps failing", (
     h.exchange.ordersByClientId = async (ids, window, resume) => {
       if (!ids.includes(cid)) return real(ids, window, resume);
       searchedAt.push(h.clock.now());
-      throw new ExchangeError({
-        code: "internal_error",
-        message: "upstream failed",
-        outcome: "ambiguous",
-        endpoint: "GET /api/orders/history",
-        httpStatus: 500,
-      });
+      throw historySearchFailed();
     };
     const runsBefore = h.exchange.of("open_orders").length;
     const stuckAt = () => h.eventsOf("reconcile").find((e) => (e.summary.searchStuck ?? 0) > 0)?.atMs;
