@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cancel, cancelAll, rig, runUntil } from "./order-queue.helpers.js";
+import type { Scripted } from "./order-queue.fake-port.js";
+import { cancel, cancelAll, type Rig, rig, runUntil } from "./order-queue.helpers.js";
 
 /*
  * A key without orders:write: every cancel and cancel-all is answered 403 api_key_scope_missing
@@ -10,6 +11,22 @@ import { cancel, cancelAll, rig, runUntil } from "./order-queue.helpers.js";
  */
 const scopeRefused = { kind: "reject", code: "api_key_scope_missing", status: 403 } as const;
 const refusedEvery = Array.from({ length: 20 }, () => scopeRefused);
+
+/**
+ * A closing queue (20 ms each way) whose cancels are answered `answers` in turn: c1 queued and
+ * answered at 40 ms, then c`n` for each of `later`, run until the close has ended.
+ */
+async function closingAfterFirstAnswer(later: number[], ...answers: Scripted[]): Promise<Rig> {
+  const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
+  r.port.script("cancel", ...answers);
+  r.queue.enqueue(cancel("c1", "o-1"));
+  const closing = r.queue.close();
+  await runUntil(r.clock, 100); // c1 answered at 40
+  r.queue.enqueueAll(later.map((i) => cancel(`c${i}`, `o-${i}`)));
+  await runUntil(r.clock, 10_000);
+  await closing;
+  return r;
+}
 
 describe("a closing queue whose key may not cancel (403 api_key_scope_missing)", () => {
   it("fails the queued cancels unsent once the stop's cancel-all is refused for its scope", async () => {
@@ -37,14 +54,7 @@ describe("a closing queue whose key may not cancel (403 api_key_scope_missing)",
   });
 
   it("a single cancel refused for its scope does the same for the cancels queued after it", async () => {
-    const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
-    r.port.script("cancel", ...refusedEvery);
-    r.queue.enqueue(cancel("c1", "o-1"));
-    const closing = r.queue.close();
-    await runUntil(r.clock, 100); // c1 answered 403 at 40
-    r.queue.enqueueAll([2, 3, 4].map((i) => cancel(`c${i}`, `o-${i}`)));
-    await runUntil(r.clock, 10_000);
-    await closing;
+    const r = await closingAfterFirstAnswer([2, 3, 4], ...refusedEvery);
     expect(r.port.of("cancel")).toHaveLength(1);
     expect(r.of("cancel").map((c) => c.outcome)).toMatchObject([
       { kind: "failed", code: "api_key_scope_missing", requestError: true },
@@ -64,30 +74,16 @@ describe("a closing queue whose key may not cancel (403 api_key_scope_missing)",
   });
 
   it("a refusal naming orders:write (requiredScope, as the spec's and the mock's 403 carry it) gives up likewise", async () => {
-    const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
     const details = { requiredScope: "orders:write", have: ["orders:read", "portfolio:read"] };
-    r.port.script("cancel", { ...scopeRefused, details });
-    r.queue.enqueue(cancel("c1", "o-1"));
-    const closing = r.queue.close();
-    await runUntil(r.clock, 100); // c1 answered 403 at 40
-    r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
-    await runUntil(r.clock, 10_000);
-    await closing;
+    const r = await closingAfterFirstAnswer([2, 3], { ...scopeRefused, details });
     expect(r.port.of("cancel")).toHaveLength(1);
     expect(r.queue.cancelsRefused?.details.requiredScope).toBe("orders:write");
   });
 
   it("a refusal naming another scope than orders:write does not fail the other cancels unsent", async () => {
     // A finer scope an exchange may add (say, per market): this cancel is refused, others may pass.
-    const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
     const details = { requiredScope: "orders:cancel", have: ["orders:read", "orders:write"] };
-    r.port.script("cancel", { ...scopeRefused, details });
-    r.queue.enqueue(cancel("c1", "o-1"));
-    const closing = r.queue.close();
-    await runUntil(r.clock, 100); // c1 answered 403 at 40
-    r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
-    await runUntil(r.clock, 10_000);
-    await closing;
+    const r = await closingAfterFirstAnswer([2, 3], { ...scopeRefused, details });
     // Was: the first refusal failed c2 and c3 unsent.
     expect(r.port.of("cancel")).toHaveLength(3);
     expect(r.queue.cancelsRefused).toBeUndefined();
@@ -99,14 +95,8 @@ describe("a closing queue whose key may not cancel (403 api_key_scope_missing)",
     async (requiredScope) => {
       // Such a name is not echoed (missingScope takes the endpoint's orders:write for the log), but
       // it is still a scope other than orders:write: the fallback is for a body naming none.
-      const r = rig({ port: { latency: () => ({ inMs: 20, outMs: 20 }) } });
-      r.port.script("cancel", { ...scopeRefused, details: { requiredScope, have: ["orders:write"] } });
-      r.queue.enqueue(cancel("c1", "o-1"));
-      const closing = r.queue.close();
-      await runUntil(r.clock, 100); // c1 answered 403 at 40
-      r.queue.enqueueAll([2, 3].map((i) => cancel(`c${i}`, `o-${i}`)));
-      await runUntil(r.clock, 10_000);
-      await closing;
+      const details = { requiredScope, have: ["orders:write"] };
+      const r = await closingAfterFirstAnswer([2, 3], { ...scopeRefused, details });
       expect(r.port.of("cancel")).toHaveLength(3);
       expect(r.queue.cancelsRefused).toBeUndefined();
     },
