@@ -61,43 +61,47 @@ function configWith(intervalMs: number) {
   });
 }
 
+/**
+ * A client made by `make` from a config whose reconcile period is `intervalMs`, on a SimClock, its
+ * breaker brought half-open (halfOpen); runs `body` on it, then closes it.
+ */
+async function onHalfOpen(
+  make: typeof exchangeClient,
+  intervalMs: number,
+  body: (client: ExchangeHttpClient, clock: SimClock) => Promise<void>,
+): Promise<void> {
+  const clock = new SimClock(0);
+  const client = make(configWith(intervalMs), clock, silentLogger());
+  try {
+    await halfOpen(client, clock);
+    await body(client, clock);
+  } finally {
+    client.close();
+  }
+}
+
 describe("the keyed client's breaker: a status read takes the half-open probe", () => {
   it("only after the reconcile period, when it is longer than 60 s", async () => {
-    const clock = new SimClock(0);
-    const client = exchangeClient(configWith(180_000), clock, silentLogger());
-    try {
-      await halfOpen(client, clock);
+    await onHalfOpen(exchangeClient, 180_000, async (client, clock) => {
       // Was: sent at 60 s, the probe taken before the reconcile's reads.
       expect(await statusReadSent(client, clock, 60_000)).toBe(false);
       expect(await statusReadSent(client, clock, 119_999)).toBe(false);
       expect(await statusReadSent(client, clock, 1)).toBe(true);
       expect(client.breaker.state).toBe("closed");
-    } finally {
-      client.close();
-    }
+    });
   });
 
   it("after 60 s with a shorter reconcile period (the default 30 s)", async () => {
-    const clock = new SimClock(0);
-    const client = exchangeClient(configWith(30_000), clock, silentLogger());
-    try {
-      await halfOpen(client, clock);
+    await onHalfOpen(exchangeClient, 30_000, async (client, clock) => {
       expect(await statusReadSent(client, clock, 59_999)).toBe(false);
       expect(await statusReadSent(client, clock, 1)).toBe(true);
-    } finally {
-      client.close();
-    }
+    });
   });
 
   it("after 60 s on the keyless client, whatever the reconcile period", async () => {
-    const clock = new SimClock(0);
-    const client = keylessClient(configWith(180_000), clock, silentLogger());
-    try {
-      await halfOpen(client, clock);
+    await onHalfOpen(keylessClient, 180_000, async (client, clock) => {
       expect(await statusReadSent(client, clock, 59_999)).toBe(false);
       expect(await statusReadSent(client, clock, 1)).toBe(true);
-    } finally {
-      client.close();
-    }
+    });
   });
 });
