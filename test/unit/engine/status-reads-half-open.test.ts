@@ -18,6 +18,24 @@ const RECHECK_MS = 5_000;
 /** The breaker's pause, a few sweep periods. */
 const OPEN_MS = 3 * RECHECK_MS;
 
+/**
+ * Quiets `h`'s status logs, makes its public market service fail behind a breaker of its own
+ * (opened by one failure, OPEN_MS pause), quotes the first token and starts the engine. `changes`
+ * lists the breaker's state changes as `prev->state`.
+ */
+async function startWithMarketServiceFailing(h: Harness) {
+  h.silentStatus = true;
+  const service = failingMarketService(h, { minRequests: 1, openMs: OPEN_MS });
+  const changes: string[] = [];
+  service.breaker.onStateChange((snap, prev) => changes.push(`${prev}->${snap.state}`));
+  const [a] = h.tokens(1);
+  h.crowdQuote(a, "0.48", "0.52");
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  return { service, changes, a };
+}
+
 describe("status reads and the circuit breaker's half-open probe", () => {
   it("neither the sweep's nor the closed watch's reads take the probe", async () => {
     // m1 quoted (the sweep reads the list), m2 held PAUSED (the watch reads its record).
@@ -27,15 +45,7 @@ describe("status reads and the circuit breaker's half-open probe", () => {
       status: (i) => (i === 2 ? "PAUSED" : "OPEN"),
       options: { marketRecheckMs: RECHECK_MS },
     });
-    h.silentStatus = true;
-    const service = failingMarketService(h, { minRequests: 1, openMs: OPEN_MS });
-    const changes: string[] = [];
-    service.breaker.onStateChange((snap, prev) => changes.push(`${prev}->${snap.state}`));
-    const [a] = h.tokens(1);
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { service, changes } = await startWithMarketServiceFailing(h);
 
     // The first failing read opens the breaker; its pause ends, and periods pass while half-open.
     await h.run(RECHECK_MS);
@@ -56,15 +66,7 @@ describe("status reads and the circuit breaker's half-open probe", () => {
    */
   it("a status read takes the probe once none went out for neverProbeAfterMs, and closes a recovered breaker", async () => {
     const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
-    h.silentStatus = true;
-    const service = failingMarketService(h, { minRequests: 1, openMs: OPEN_MS });
-    const changes: string[] = [];
-    service.breaker.onStateChange((snap, prev) => changes.push(`${prev}->${snap.state}`));
-    const [a] = h.tokens(1);
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { service, changes, a } = await startWithMarketServiceFailing(h);
     await h.run(RECHECK_MS);
     expect(changes).toEqual(["closed->open"]);
     service.down = false; // recovered during the pause
