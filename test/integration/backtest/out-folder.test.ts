@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBacktestCli } from "./support/cli.js";
+import { asPaperRun, asPaperSweep, bandsReplay } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /*
@@ -25,14 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("mm backtest with an output file in a missing folder", () => {
   it("--out: refused before the replay runs (exit 2, the option and folder named)", async () => {
     const missing = join(dir, "no-such-folder");
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      data,
-      "--out",
-      join(missing, "report.json"),
-    );
+    const r = await bandsReplay(data, "--out", join(missing, "report.json"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--out");
     expect(r.stderr).toContain(missing);
@@ -43,16 +36,7 @@ describe("mm backtest with an output file in a missing folder", () => {
   it("--html: refused before the replay runs, and no JSON summary is written for a run whose report is lost", async () => {
     const missing = join(dir, "no-html-folder");
     const out = join(dir, "report-html-case.json");
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      data,
-      "--out",
-      out,
-      "--html",
-      join(missing, "report.html"),
-    );
+    const r = await bandsReplay(data, "--out", out, "--html", join(missing, "report.html"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--html");
     expect(r.stderr).not.toMatch(/frames \(\d+ frames\/s\)/);
@@ -61,20 +45,7 @@ describe("mm backtest with an output file in a missing folder", () => {
 
   it("sweep --out: refused before any point runs", async () => {
     const missing = join(dir, "no-sweep-folder");
-    const r = await runBacktestCli(
-      "--scenario",
-      "config/backtest/as-paper.json",
-      "--paths",
-      "1",
-      "--sweep",
-      "config/backtest/as-paper-sweep.json",
-      "--workers",
-      "1",
-      "--progress",
-      "none",
-      "--out",
-      join(missing, "sweep.json"),
-    );
+    const r = await asPaperSweep("--out", join(missing, "sweep.json"));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--out");
     expect(r.stdout).not.toMatch(/^ranked by/m);
@@ -85,8 +56,7 @@ describe("mm backtest with an output path that is not a file in a folder", () =>
   it("a file in the folder's place, or a folder named as the file: refused before the run, each named", async () => {
     const file = join(dir, "plain-file");
     writeFileSync(file, "x");
-    const run = (...out: string[]) =>
-      runBacktestCli("--scenario", "config/backtest/as-paper.json", "--paths", "1", ...out);
+    const run = asPaperRun;
     const under = await run("--out", join(file, "report.json"));
     expect(under.code).toBe(2);
     expect(under.stderr).toContain(`--out ${join(file, "report.json")}: ${file} is not a folder`);

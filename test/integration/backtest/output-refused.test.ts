@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BacktestError } from "../../../src/backtest/errors.js";
 import { requireOutputFolders } from "../../../src/cli/output-folder.js";
-import { runBacktestCli } from "./support/cli.js";
+import { asPaperRun, asPaperSweep, bandsReplay, runBacktestCli } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /*
@@ -32,8 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const synthetic = (...extra: string[]) =>
-  runBacktestCli("--scenario", "config/backtest/as-paper.json", "--paths", "1", ...extra);
+const synthetic = asPaperRun;
 
 const refusal = async (cwd: string, outputs: [string, string][], inputs: [string, string][] = []) => {
   try {
@@ -56,14 +55,7 @@ describe("mm backtest: an output naming another output or an input", () => {
   it("--out a recording inside the --data directory: refused, the recording left whole", async () => {
     const rec = join(recordings, "a.jsonl.gz");
     const before = readFileSync(rec);
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      recordings,
-      "--out",
-      rec,
-    );
+    const r = await bandsReplay(recordings, "--out", rec);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--out ${rec} is ${rec} of the --data directory`);
     expect(r.stderr).not.toMatch(ran);
@@ -73,14 +65,7 @@ describe("mm backtest: an output naming another output or an input", () => {
   it("a new recording-named --out or --html inside the --data directory: refused before the run, nothing written", async () => {
     // The next replay of the whole directory would read the summary (or the page) as a recording.
     const out = join(recordings, "summary.jsonl.gz");
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      recordings,
-      "--out",
-      out,
-    );
+    const r = await bandsReplay(recordings, "--out", out);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `mm backtest: --out ${out} is named like a recording (*.jsonl.gz): a replay of its folder would read it as data; ` +
@@ -117,14 +102,7 @@ describe("mm backtest: an output naming another output or an input", () => {
     const other = join(recordings, "b.jsonl.gz");
     await writeRecording(other, 20);
     const before = readFileSync(other);
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      join(recordings, "a.jsonl.gz"),
-      "--out",
-      other,
-    );
+    const r = await bandsReplay(join(recordings, "a.jsonl.gz"), "--out", other);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--out ${other} is named like a recording (*.jsonl.gz)`);
     expect(r.stderr).not.toMatch(ran);
@@ -141,16 +119,7 @@ describe("mm backtest: an output naming another output or an input", () => {
       message: expect.stringContaining(`--html ${link} (a symlink to ${join(dir, "target.jsonl.gz")})`),
     });
     // A sweep's --out too, before any point runs.
-    const sweep = await synthetic(
-      "--sweep",
-      "config/backtest/as-paper-sweep.json",
-      "--workers",
-      "1",
-      "--progress",
-      "none",
-      "--out",
-      join(dir, "sweep.jsonl.gz"),
-    );
+    const sweep = await asPaperSweep("--out", join(dir, "sweep.jsonl.gz"));
     expect(sweep.code).toBe(2);
     expect(sweep.stderr).toContain("--out");
     expect(sweep.stderr).toContain("named like a recording");

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBacktestCli } from "./support/cli.js";
+import { asPaperRun, bandsReplay } from "./support/cli.js";
 import { writeRecording } from "./support/recording.js";
 
 /*
@@ -28,8 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const synthetic = (...extra: string[]) =>
-  runBacktestCli("--scenario", "config/backtest/as-paper.json", "--paths", "1", ...extra);
+const synthetic = asPaperRun;
 
 describe("mm backtest outputs refused before the run", () => {
   it("--out and --html the same file: refused (exit 2), not the JSON overwritten by the HTML", async () => {
@@ -52,14 +51,7 @@ describe("mm backtest outputs refused before the run", () => {
 
   it("--out the --data recording: refused (exit 2), the recording left whole", async () => {
     const before = readFileSync(data);
-    const r = await runBacktestCli(
-      "--config",
-      "config/backtest/bands-replay.json",
-      "--data",
-      data,
-      "--out",
-      data,
-    );
+    const r = await bandsReplay(data, "--out", data);
     expect(readFileSync(data).equals(before)).toBe(true);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(ran);

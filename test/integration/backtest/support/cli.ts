@@ -24,3 +24,26 @@ export async function runBacktestCli(
   const code = await backtestCommand.run(argv, x);
   return { code, stdout: x.out.join(""), stderr: x.err.join("") };
 }
+
+/** `mm backtest` of the shipped synthetic scenario (config/backtest/as-paper.json), one path, then `extra`. */
+export function asPaperRun(...extra: string[]): ReturnType<typeof runBacktestCli> {
+  return runBacktestCli("--scenario", "config/backtest/as-paper.json", "--paths", "1", ...extra);
+}
+
+/** asPaperRun as the shipped sweep (config/backtest/as-paper-sweep.json) on one worker, no progress, then `extra`. */
+export function asPaperSweep(...extra: string[]): ReturnType<typeof runBacktestCli> {
+  return asPaperRun(
+    "--sweep",
+    "config/backtest/as-paper-sweep.json",
+    "--workers",
+    "1",
+    "--progress",
+    "none",
+    ...extra,
+  );
+}
+
+/** `mm backtest` replaying `data` (a recording or a folder of them) with the shipped bands config, then `extra`. */
+export function bandsReplay(data: string, ...extra: string[]): ReturnType<typeof runBacktestCli> {
+  return runBacktestCli("--config", "config/backtest/bands-replay.json", "--data", data, ...extra);
+}
