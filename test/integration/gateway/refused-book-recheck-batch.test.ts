@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
-import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
-import { market, marketClient, settle, startMock } from "./harness.js";
-import { feedSlots, run } from "./sim-feed.js";
+import { market, settle } from "./harness.js";
+import { feedSlots, recheckingFeed, run } from "./sim-feed.js";
 
 /*
  * Two books refused invalid_params together were re-subscribed together, in one command. The
@@ -17,15 +15,7 @@ const slots = feedSlots();
 
 describe("a recheck of books refused together", () => {
   it("a book the server knows again is subscribed even while the one refused with it still is not", async () => {
-    const mock = slots.keep(await startMock());
-    const rechecks: RecheckScheduled[] = [];
-    const feed = slots.keep(
-      new MarketDataFeed({
-        client: marketClient(mock),
-        clock: mock.clock,
-        onRecheck: (e) => rechecks.push(e),
-      }),
-    );
+    const { mock, feed, rechecks } = await recheckingFeed(slots);
     const a = market(mock, 0);
     const b = market(mock, 1);
     const good = a.yesTokenId;

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
-import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
-import { market, marketClient, startMock, until } from "./harness.js";
-import { feedSlots, run } from "./sim-feed.js";
+import { market, until } from "./harness.js";
+import { feedSlots, recheckingFeed, run } from "./sim-feed.js";
 
 /*
  * A recheck whose re-subscribe is refused with a retryable code is then got back by the gateway's
@@ -18,15 +16,7 @@ const slots = feedSlots();
 
 describe("a rechecked book got back through the gateway's retry", () => {
   it("forgets its recheck, so its next refusal starts again at attempt 1 (the error line, 5 s)", async () => {
-    const mock = slots.keep(await startMock());
-    const rechecks: RecheckScheduled[] = [];
-    const feed = slots.keep(
-      new MarketDataFeed({
-        client: marketClient(mock),
-        clock: mock.clock,
-        onRecheck: (e) => rechecks.push(e),
-      }),
-    );
+    const { mock, feed, rechecks } = await recheckingFeed(slots);
     const { yesTokenId: yes, noTokenId: no } = market(mock);
     mock.admin.refuseBooks([no], "invalid_params");
     await feed.start();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
+import type { MarketDataFeed } from "../../../src/gateway/market-data-feed.js";
 import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
-import { type Mock, market, marketClient, startMock, until } from "./harness.js";
-import { feedSlots, run } from "./sim-feed.js";
+import { type Mock, market, until } from "./harness.js";
+import { feedSlots, recheckingFeed, run } from "./sim-feed.js";
 
 /*
  * A token_book subscription refused for good stayed refused until a restart: nothing subscribed it
@@ -23,18 +23,7 @@ async function refusedAtStart(code: string): Promise<{
   rechecks: RecheckScheduled[];
   recovered: string[];
 }> {
-  const mock = await startMock();
-  const rechecks: RecheckScheduled[] = [];
-  const recovered: string[] = [];
-  const feed = slots.keep(
-    new MarketDataFeed({
-      client: marketClient(mock),
-      clock: mock.clock,
-      onRecheck: (e) => rechecks.push(e),
-      onRecovered: (ids) => recovered.push(...ids),
-    }),
-  );
-  slots.keep(mock);
+  const { mock, feed, rechecks, recovered } = await recheckingFeed(slots);
   const { yesTokenId: yes, noTokenId: no } = market(mock);
   mock.admin.refuseBooks([no], code);
   await feed.start();

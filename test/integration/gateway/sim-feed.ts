@@ -3,6 +3,8 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import { GatewayClient } from "../../../src/gateway/client.js";
 import { MarketDataFeed, type MarketDataFeedOptions } from "../../../src/gateway/market-data-feed.js";
 import type { GatewayClientOptions } from "../../../src/gateway/options.js";
+import type { RecheckScheduled } from "../../../src/gateway/refused-books.js";
+import { type Mock, marketClient, startMock } from "./harness.js";
 import type { RawServer } from "./raw-server.js";
 
 /**
@@ -97,6 +99,28 @@ export function feedSlots(): FeedSlots {
       return { clock, client: feed.client, feed };
     },
   };
+}
+
+/**
+ * The mock exchange on 127.0.0.1 and a MarketDataFeed on its market gateway (the mock's clock) that
+ * lists each recheck of a refused book it schedules in `rechecks`, and each book a recheck got back
+ * in `recovered`; both kept in `slots` (the feed closed first).
+ */
+export async function recheckingFeed(
+  slots: FeedSlots,
+): Promise<{ mock: Mock; feed: MarketDataFeed; rechecks: RecheckScheduled[]; recovered: string[] }> {
+  const mock = slots.keep(await startMock());
+  const rechecks: RecheckScheduled[] = [];
+  const recovered: string[] = [];
+  const feed = slots.keep(
+    new MarketDataFeed({
+      client: marketClient(mock),
+      clock: mock.clock,
+      onRecheck: (e) => rechecks.push(e),
+      onRecovered: (ids) => recovered.push(...ids),
+    }),
+  );
+  return { mock, feed, rechecks, recovered };
 }
 
 /** `ms` of SimClock time in 250 ms steps, with real I/O (1 ms) in between. */
