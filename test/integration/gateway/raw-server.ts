@@ -67,6 +67,20 @@ export function ackingSnapshots(): Answer {
 }
 
 /**
+ * `polite`, except that get_book_snapshot is refused invalid_params ("not subscribed", though the
+ * server holds the book) and list_subscriptions, the client's check after such a refusal, is
+ * answered `list` (undefined: never answered).
+ */
+export function refusingSnapshots(polite: Answer, list: Record<string, unknown> | undefined): Answer {
+  return (c, conn) =>
+    c.cmd === "get_book_snapshot"
+      ? { type: "error", code: "invalid_params", message: "not subscribed" }
+      : c.cmd === "list_subscriptions"
+        ? list
+        : polite(c, conn);
+}
+
+/**
  * politeAnswer, except that the first `refusals` subscribes on a reconnected socket (n ≥ 1) are
  * refused with `code`.
  */

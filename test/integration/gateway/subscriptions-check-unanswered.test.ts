@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { settle, until } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { politeAnswer, RawServer, refusingSnapshots } from "./raw-server.js";
 import { feedSlots, snapshotFrame } from "./sim-feed.js";
 
 /*
@@ -21,12 +21,7 @@ const slots = feedSlots();
 describe("an unanswered list_subscriptions after a refused snapshot", () => {
   it("changes nothing: the connection and the other book stay up", async () => {
     const polite = politeAnswer();
-    const answer: Answer = (c, conn) =>
-      c.cmd === "get_book_snapshot"
-        ? { type: "error", code: "invalid_params", message: "not subscribed" }
-        : c.cmd === "list_subscriptions"
-          ? undefined
-          : polite(c, conn);
+    const answer = refusingSnapshots(polite, undefined);
     const srv = await new RawServer(answer).listen();
     const timing = {
       commandTimeoutMs: COMMAND_TIMEOUT_MS,

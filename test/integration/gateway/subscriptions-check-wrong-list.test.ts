@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { until } from "./harness.js";
-import { type Answer, politeAnswer, RawServer } from "./raw-server.js";
+import { politeAnswer, RawServer, refusingSnapshots } from "./raw-server.js";
 import { feedSlots } from "./sim-feed.js";
 
 /*
@@ -19,12 +19,8 @@ const slots = feedSlots();
 describe("a subscriptions check answered with a wrong, empty list", () => {
   it("unsubscribes the sid it did not list before subscribing its ids again: each token under one sid", async () => {
     const polite = politeAnswer();
-    const answer: Answer = (c, conn) =>
-      c.cmd === "get_book_snapshot"
-        ? { type: "error", code: "invalid_params", message: "not subscribed" }
-        : c.cmd === "list_subscriptions"
-          ? { type: "subscriptions", subscriptions: [] } // wrong: it holds sid 1
-          : polite(c, conn);
+    // Wrong: it holds sid 1.
+    const answer = refusingSnapshots(polite, { type: "subscriptions", subscriptions: [] });
     const srv = await new RawServer(answer).listen();
     const { client, feed } = slots.feedOn(srv);
     await feed.start();
