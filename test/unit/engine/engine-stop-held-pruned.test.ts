@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { EMPTY_ACCOUNT } from "../../../src/execution/inventory-math.js";
 import { Harness, oldClientOrderId, T0 } from "./support/harness.js";
+import { refuse } from "./support/stop-rig.js";
 
 /*
  * The exit-3 line of a stop whose key cannot read the open orders counts, besides the orders this
@@ -34,18 +34,11 @@ function restarted(): Harness {
 
 /** Every request of the key is refused (401 api_key_revoked): the stop's count is the engine's belief. */
 function revoke(h: Harness): void {
-  const refused = (endpoint: string) => async () => {
-    throw new ExchangeError({
-      code: "api_key_revoked",
-      message: "revoked",
-      outcome: "rejected",
-      endpoint,
-      httpStatus: 401,
-    });
-  };
-  h.exchange.cancel = refused("POST /api/orders/cancel");
-  h.exchange.cancelAll = refused("POST /api/orders/cancel-all");
-  h.exchange.openOrders = refused("GET /api/orders/open");
+  refuse(h, ["cancel", "cancel_all", "open_orders"], {
+    code: "api_key_revoked",
+    message: "revoked",
+    httpStatus: 401,
+  });
 }
 
 describe("engine stop, count believed: earlier runs' orders the engine held", () => {

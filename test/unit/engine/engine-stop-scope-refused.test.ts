@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "./support/harness.js";
+import type { Harness } from "./support/harness.js";
+import { refuse, started, THREE_BANDS } from "./support/stop-rig.js";
 
 /*
  * A key without orders:write (it reads the open orders, orders:read, but every cancel is answered
@@ -10,39 +11,16 @@ import { Harness } from "./support/harness.js";
  * was spent. Now the first cancel refused for its scope ends the cancels: the count is the read's.
  */
 
-const THREE_BANDS = {
-  name: "bands",
-  params: {
-    reference: "mid",
-    bands: [
-      { margin: "0.03", size: "10" },
-      { margin: "0.05", size: "10" },
-      { margin: "0.07", size: "10" },
-    ],
-  },
-};
-
 /** A started harness resting six quotes on one token, whose cancels are then refused for their scope. */
 async function refusedCancels(): Promise<{ h: Harness; yes: string }> {
-  const h = new Harness({ strategy: THREE_BANDS });
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.48", "0.52");
-  await h.engine.start();
-  await h.run(100);
+  const { h, yes } = await started(THREE_BANDS);
   expect(h.botQuotes(yes)).toHaveLength(6);
-  const refused = (op: string, endpoint: string) => async () => {
-    h.exchange.calls.push({ op: `${op}_refused`, atMs: h.clock.now(), arg: "" });
-    throw new ExchangeError({
-      code: "api_key_scope_missing",
-      message: "the API key lacks orders:write",
-      outcome: "rejected",
-      endpoint,
-      httpStatus: 403,
-      details: { requiredScope: "orders:write", have: ["orders:read", "portfolio:read"] },
-    });
-  };
-  h.exchange.cancel = refused("cancel", "POST /api/orders/cancel");
-  h.exchange.cancelAll = refused("cancel_all", "POST /api/orders/cancel-all");
+  refuse(h, ["cancel", "cancel_all"], {
+    code: "api_key_scope_missing",
+    message: "the API key lacks orders:write",
+    httpStatus: 403,
+    details: { requiredScope: "orders:write", have: ["orders:read", "portfolio:read"] },
+  });
   return { h, yes };
 }
 

@@ -1,44 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { SWEEP_PAUSE_FIRST_MS, SWEEP_PAUSE_MAX_MS } from "../../../src/engine/shutdown-sweep.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "./support/harness.js";
-
-type Op = "cancel" | "cancel_all" | "open_orders";
-
-/** Three bands: six quotes in one market, enough for the queue to prefer one cancel-all to their cancels. */
-const THREE_BANDS = {
-  name: "bands",
-  params: {
-    reference: "mid",
-    bands: [
-      { margin: "0.03", size: "10" },
-      { margin: "0.05", size: "10" },
-      { margin: "0.07", size: "10" },
-    ],
-  },
-};
-
-/** A started harness quoting a bid and an ask (per band) on one token, all resting on the venue. */
-async function started(strategy?: unknown): Promise<{ h: Harness; yes: string }> {
-  const h = new Harness(strategy === undefined ? {} : { strategy });
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.48", "0.52");
-  await h.engine.start();
-  await h.run(100);
-  if (strategy === undefined) expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-  return { h, yes };
-}
+import type { Harness } from "./support/harness.js";
+import { refuse, type StopOp, started, THREE_BANDS } from "./support/stop-rig.js";
 
 /**
  * Makes the exchange answer 500 (ambiguous: the request may have been applied) to the cancels,
  * cancel-alls and open-orders reads for which `fails(op)` is true, recording each as `<op>_fault`.
  */
-function faulty(h: Harness, fails: (op: Op) => boolean): void {
+function faulty(h: Harness, fails: (op: StopOp) => boolean): void {
   const x = h.exchange;
   const cancel = x.cancel.bind(x);
   const cancelAll = x.cancelAll.bind(x);
   const openOrders = x.openOrders.bind(x);
-  const fault = (op: Op, arg = "") => {
+  const fault = (op: StopOp, arg = "") => {
     x.calls.push({ op: `${op}_fault`, atMs: h.clock.now(), arg });
     return new ExchangeError({
       code: "internal_error",
@@ -176,19 +151,11 @@ describe("engine stop: a burst of 5xx during the stop", () => {
 
   it("a definite refusal (401: the key revoked) is not retried: the believed count at once, not at the deadline", async () => {
     const { h, yes } = await started();
-    const refused = (endpoint: string) => async () => {
-      h.exchange.calls.push({ op: `${endpoint}_refused`, atMs: h.clock.now(), arg: "" });
-      throw new ExchangeError({
-        code: "api_key_revoked",
-        message: "revoked",
-        outcome: "rejected",
-        endpoint,
-        httpStatus: 401,
-      });
-    };
-    h.exchange.cancel = refused("cancel");
-    h.exchange.cancelAll = refused("cancel_all");
-    h.exchange.openOrders = refused("open_orders");
+    refuse(h, ["cancel", "cancel_all", "open_orders"], {
+      code: "api_key_revoked",
+      message: "revoked",
+      httpStatus: 401,
+    });
     const t0 = h.clock.now();
     const s = stop(h, 3_000);
     await h.run(3_000);
@@ -210,19 +177,11 @@ describe("engine stop: a burst of 5xx during the stop", () => {
 
   it("a banned wallet (403 wallet_banned) is refused everywhere too: no cancel round after the read", async () => {
     const { h, yes } = await started();
-    const banned = (endpoint: string) => async () => {
-      h.exchange.calls.push({ op: `${endpoint}_refused`, atMs: h.clock.now(), arg: "" });
-      throw new ExchangeError({
-        code: "wallet_banned",
-        message: "banned",
-        outcome: "rejected",
-        endpoint,
-        httpStatus: 403,
-      });
-    };
-    h.exchange.cancel = banned("cancel");
-    h.exchange.cancelAll = banned("cancel_all");
-    h.exchange.openOrders = banned("open_orders");
+    refuse(h, ["cancel", "cancel_all", "open_orders"], {
+      code: "wallet_banned",
+      message: "banned",
+      httpStatus: 403,
+    });
     const s = stop(h, 3_000);
     await h.run(3_000);
     expect(await s.result).toEqual({ openOrders: 2, believed: true });
@@ -242,16 +201,7 @@ describe("engine stop: a burst of 5xx during the stop", () => {
     { why: "401 whose body was cut", httpStatus: 401, code: "connection_lost" },
   ])("a read refused otherwise ($why): the cancel round still runs", async ({ httpStatus, code }) => {
     const { h, yes } = await started();
-    h.exchange.openOrders = async () => {
-      h.exchange.calls.push({ op: "open_orders_refused", atMs: h.clock.now(), arg: "" });
-      throw new ExchangeError({
-        code,
-        message: "refused",
-        outcome: "rejected",
-        endpoint: "GET /api/orders/open",
-        httpStatus,
-      });
-    };
+    refuse(h, ["open_orders"], { code, message: "refused", httpStatus });
     let cancelAllFaults = 1;
     faulty(h, (op) => op === "cancel_all" && cancelAllFaults-- > 0);
     const s = stop(h, 3_000);
