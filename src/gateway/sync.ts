@@ -102,19 +102,7 @@ export class SubscriptionSync {
 
   /** Schedules a pass over `link` (coalesced with one already queued); resolves when it ran. */
   request(link: number): Promise<void> {
-    const queued = this.#queued.get(link);
-    if (queued !== undefined) return queued;
-    const prev = this.#tail.get(link) ?? Promise.resolve();
-    const p = prev.then(() => {
-      this.#queued.delete(link);
-      return this.#pass(link);
-    });
-    this.#queued.set(link, p);
-    this.#tail.set(
-      link,
-      p.catch(() => undefined),
-    );
-    return p;
+    return this.#chain(link, this.#queued, () => this.#pass(link));
   }
 
   /**
@@ -128,14 +116,23 @@ export class SubscriptionSync {
    * connection kept (connection.ts REPLY_OPTIONAL).
    */
   audit(link: number): Promise<void> {
-    const queued = this.#audits.get(link);
+    return this.#chain(link, this.#audits, () => this.#audit(link));
+  }
+
+  /**
+   * Runs `run` on `link` after everything chained there before (passes and audits never overlap
+   * on a link), unless one is already waiting in `waiting`: then that one's promise, the two
+   * coalesced. A failed run does not stop the chain.
+   */
+  #chain(link: number, waiting: Map<number, Promise<void>>, run: () => Promise<void>): Promise<void> {
+    const queued = waiting.get(link);
     if (queued !== undefined) return queued;
     const prev = this.#tail.get(link) ?? Promise.resolve();
     const p = prev.then(() => {
-      this.#audits.delete(link);
-      return this.#audit(link);
+      waiting.delete(link);
+      return run();
     });
-    this.#audits.set(link, p);
+    waiting.set(link, p);
     this.#tail.set(
       link,
       p.catch(() => undefined),
