@@ -134,10 +134,7 @@ export class TokenTable {
 
   /** Records a market status for every token of the market. */
   setMarketStatus(marketId: string, status: string): void {
-    for (const t of this.tokensOf(marketId)) {
-      const s = this.#slots.get(t);
-      if (s !== undefined && s.market.status !== status) s.market = { ...s.market, status };
-    }
+    this.#setOnMarket(marketId, "status", status);
   }
 
   /**
@@ -147,14 +144,7 @@ export class TokenTable {
    */
   setMarketSlug(marketId: string, slug: string): { previous: string | undefined } | undefined {
     const previous = this.slugOf(marketId);
-    let changed = false;
-    for (const t of this.tokensOf(marketId)) {
-      const s = this.#slots.get(t);
-      if (s === undefined || s.market.slug === slug) continue;
-      s.market = { ...s.market, slug };
-      changed = true;
-    }
-    return changed ? { previous } : undefined;
+    return this.#setOnMarket(marketId, "slug", slug) ? { previous } : undefined;
   }
 
   /**
@@ -162,11 +152,23 @@ export class TokenTable {
    * with: engine-wiring.ts passes each placement its token's market). True when it changed.
    */
   setMarketFee(marketId: string, feeTakerBps: number | null): boolean {
+    return this.#setOnMarket(marketId, "feeTakerBps", feeTakerBps);
+  }
+
+  /**
+   * Sets `field` of the market every token of `marketId` carries (a new TokenMarket: its fields are
+   * readonly). True when any token's changed.
+   */
+  #setOnMarket<K extends "status" | "slug" | "feeTakerBps">(
+    marketId: string,
+    field: K,
+    value: Exclude<TokenMarket[K], undefined>,
+  ): boolean {
     let changed = false;
     for (const t of this.tokensOf(marketId)) {
       const s = this.#slots.get(t);
-      if (s === undefined || s.market.feeTakerBps === feeTakerBps) continue;
-      s.market = { ...s.market, feeTakerBps };
+      if (s === undefined || s.market[field] === value) continue;
+      s.market = { ...s.market, [field]: value };
       changed = true;
     }
     return changed;
