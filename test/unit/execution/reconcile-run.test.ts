@@ -83,6 +83,28 @@ function state(): ReconcileState {
   return { orders, inventory: new Inventory() };
 }
 
+/**
+ * state() plus "b", a sell the exchange took as `orderId`, held open: not in the FakeSource's open
+ * list, so the run looks it up (FakeSource.order: "boom" throws an ExchangeError, "bug" a TypeError).
+ */
+function stateWithOpen(orderId: string): ReconcileState {
+  const s = state();
+  s.orders.track(
+    {
+      clientOrderId: "b",
+      tokenId: TOKEN,
+      marketId: MARKET,
+      side: "sell",
+      level: 1,
+      priceMicro: 1,
+      sizeMicro: 1n,
+    },
+    0,
+  );
+  s.orders.apply("b", { kind: "accepted", orderId, status: "OPEN", filledMicro: 0n }, 0);
+  return s;
+}
+
 const tokenOf = (o: Order) => (o.marketId === MARKET ? TOKEN : undefined);
 
 describe("runReconcile", () => {
@@ -143,20 +165,7 @@ describe("runReconcile", () => {
   });
 
   it("a lookup failing for another reason than order_not_found fails alone: the order stays in doubt (s20)", async () => {
-    const s = state();
-    s.orders.track(
-      {
-        clientOrderId: "b",
-        tokenId: TOKEN,
-        marketId: MARKET,
-        side: "sell",
-        level: 1,
-        priceMicro: 1,
-        sizeMicro: 1n,
-      },
-      0,
-    );
-    s.orders.apply("b", { kind: "accepted", orderId: "boom", status: "OPEN", filledMicro: 0n }, 0);
+    const s = stateWithOpen("boom");
     const src = new FakeSource([], [], []);
     const pending: [number, number, readonly string[]][] = [];
     const report = await runReconcile(src, s, 100_000, {
@@ -175,20 +184,7 @@ describe("runReconcile", () => {
   });
 
   it("a lookup that throws anything but an ExchangeError (a bug) still fails the run, not an order in doubt", async () => {
-    const s = state();
-    s.orders.track(
-      {
-        clientOrderId: "b",
-        tokenId: TOKEN,
-        marketId: MARKET,
-        side: "sell",
-        level: 1,
-        priceMicro: 1,
-        sizeMicro: 1n,
-      },
-      0,
-    );
-    s.orders.apply("b", { kind: "accepted", orderId: "bug", status: "OPEN", filledMicro: 0n }, 0);
+    const s = stateWithOpen("bug");
     const src = new FakeSource([], [], []);
     const pending: number[] = [];
     await expect(
