@@ -1,0 +1,95 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { openJournalDb } from "../../../src/journal/open.js";
+import { scanWal } from "../../../src/journal/wal-check.js";
+import { JournalWriter } from "../../../src/journal/writer.js";
+import { ACCOUNT, journalPath } from "../journal/support.js";
+
+const HEADER = 32;
+const FRAME_HEADER = 24;
+
+/**
+ * Review r2b (aa67734). After a power loss whose WAL break aa67734 accepts ("unwritten", warned),
+ * SQLite's recovery ends the WAL at the commit before the break but does NOT restart it (nBackfill
+ * is 0): the daemon's next commits are appended in the same generation over the frames after that
+ * commit. The frames of the rolled-back commits beyond them stay, with the current salts, and still
+ * chain among themselves. A kill -9 (or a second power cut) of that daemon before its first WAL
+ * restart then leaves a WAL whose break is a current-generation frame followed by current frames
+ * whose commits verify — exactly what the scan calls "damaged". The next start (and `mm report`,
+ * even beside the live daemon) refuses a healthy journal, exit 2: SQLite's recovery reads every
+ * commit the daemon made and drops only what the first recovery had already rolled back.
+ */
+describe("r2b: a daemon killed after a start that accepted a power loss", () => {
+  it("starts again: the rolled-back frames left behind the new commits are not damage", () => {
+    const live = journalPath();
+    const db = openJournalDb(live);
+    db.pragma("wal_autocheckpoint = 0");
+    const writer = new JournalWriter(db);
+    let n = 0;
+    const commit = () =>
+      writer.beginRun({ account: ACCOUNT, session: `s${n++}`, atMs: 1_000 + n, tokens: [] });
+    for (let i = 0; i < 40; i++) commit();
+    db.pragma("wal_checkpoint(PASSIVE)");
+    const previous = readFileSync(`${live}-wal`);
+    const frameSize = FRAME_HEADER + previous.readUInt32BE(8);
+    const commits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      commit();
+      const wal = readFileSync(`${live}-wal`);
+      let last = 0;
+      for (let f = 1; HEADER + f * frameSize <= wal.length; f++) {
+        const at = HEADER + (f - 1) * frameSize;
+        if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
+        if (wal.readUInt32BE(at + 4) !== 0) last = f;
+      }
+      commits.push(last);
+    }
+    const dir = mkdtempSync(join(tmpdir(), "mm-r2b-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "journal.sqlite");
+    copyFileSync(live, path);
+    const wal = readFileSync(`${live}-wal`);
+    db.close();
+    // The power loss (as power-loss-wal.test.ts): the first frame of the 4th commit since the
+    // restart never reached the disk; the frames after it did.
+    const lostFrame = (commits[2] as number) + 1;
+    const at = HEADER + (lostFrame - 1) * frameSize;
+    previous.copy(wal, at, at, at + frameSize);
+    writeFileSync(`${path}-wal`, wal);
+
+    // The start after the power loss: accepted with one warning (aa67734).
+    const warnings: string[] = [];
+    const daemon = openJournalDb(path, { warn: (_f, m) => warnings.push(m) });
+    expect(warnings).toHaveLength(1);
+    const runsAtStart = Number((daemon.prepare("SELECT count(*) AS n FROM runs").get() as { n: bigint }).n);
+    // The daemon journals one more run, then is killed (-9): its files as they are on disk now.
+    new JournalWriter(daemon).beginRun({ account: ACCOUNT, session: "after", atMs: 9_000, tokens: [] });
+    const killed = join(dir, "killed.sqlite");
+    copyFileSync(path, killed);
+    copyFileSync(`${path}-wal`, `${killed}-wal`);
+    daemon.close();
+
+    // SQLite alone (on a copy) recovers every commit the killed daemon made, quick_check ok.
+    const probe = join(dir, "probe.sqlite");
+    copyFileSync(killed, probe);
+    copyFileSync(`${killed}-wal`, `${probe}-wal`);
+    const raw = new BetterSqlite3(probe, { readonly: true });
+    expect(raw.pragma("quick_check", { simple: true })).toBe("ok");
+    expect((raw.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n).toBe(runsAtStart + 1);
+    raw.close();
+    // Not damage: the scan must not call it so (it reads the new commit, then stale frames).
+    expect(scanWal(killed)?.breakKind).not.toBe("damaged");
+    // The restart opens it, with every run the killed daemon had.
+    const again = openJournalDb(killed, { warn: () => undefined });
+    try {
+      expect(Number((again.prepare("SELECT count(*) AS n FROM runs").get() as { n: bigint }).n)).toBe(
+        runsAtStart + 1,
+      );
+    } finally {
+      again.close();
+    }
+  });
+});
