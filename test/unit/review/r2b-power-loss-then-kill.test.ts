@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { reportCommand } from "../../../src/cli/report.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { scanWal } from "../../../src/journal/wal-check.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
@@ -22,49 +23,54 @@ const FRAME_HEADER = 24;
  * even beside the live daemon) refuses a healthy journal, exit 2: SQLite's recovery reads every
  * commit the daemon made and drops only what the first recovery had already rolled back.
  */
+/** A journal after a power loss (aa67734's case), opened by a daemon that accepted it with a warning. */
+function acceptedPowerLoss() {
+  const live = journalPath();
+  const db = openJournalDb(live);
+  db.pragma("wal_autocheckpoint = 0");
+  const writer = new JournalWriter(db);
+  let n = 0;
+  const commit = () => writer.beginRun({ account: ACCOUNT, session: `s${n++}`, atMs: 1_000 + n, tokens: [] });
+  for (let i = 0; i < 40; i++) commit();
+  db.pragma("wal_checkpoint(PASSIVE)");
+  const previous = readFileSync(`${live}-wal`);
+  const frameSize = FRAME_HEADER + previous.readUInt32BE(8);
+  const commits: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    commit();
+    const wal = readFileSync(`${live}-wal`);
+    let last = 0;
+    for (let f = 1; HEADER + f * frameSize <= wal.length; f++) {
+      const at = HEADER + (f - 1) * frameSize;
+      if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
+      if (wal.readUInt32BE(at + 4) !== 0) last = f;
+    }
+    commits.push(last);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "mm-r2b-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, "journal.sqlite");
+  copyFileSync(live, path);
+  const wal = readFileSync(`${live}-wal`);
+  db.close();
+  // The power loss (as power-loss-wal.test.ts): the first frame of the 4th commit since the
+  // restart never reached the disk; the frames after it did.
+  const lostFrame = (commits[2] as number) + 1;
+  const at = HEADER + (lostFrame - 1) * frameSize;
+  previous.copy(wal, at, at, at + frameSize);
+  writeFileSync(`${path}-wal`, wal);
+
+  // The start after the power loss: accepted with one warning (aa67734).
+  const warnings: string[] = [];
+  const daemon = openJournalDb(path, { warn: (_f, m) => warnings.push(m) });
+  expect(warnings).toHaveLength(1);
+  const runsAtStart = Number((daemon.prepare("SELECT count(*) AS n FROM runs").get() as { n: bigint }).n);
+  return { dir, path, daemon, runsAtStart };
+}
+
 describe("r2b: a daemon killed after a start that accepted a power loss", () => {
   it("starts again: the rolled-back frames left behind the new commits are not damage", () => {
-    const live = journalPath();
-    const db = openJournalDb(live);
-    db.pragma("wal_autocheckpoint = 0");
-    const writer = new JournalWriter(db);
-    let n = 0;
-    const commit = () =>
-      writer.beginRun({ account: ACCOUNT, session: `s${n++}`, atMs: 1_000 + n, tokens: [] });
-    for (let i = 0; i < 40; i++) commit();
-    db.pragma("wal_checkpoint(PASSIVE)");
-    const previous = readFileSync(`${live}-wal`);
-    const frameSize = FRAME_HEADER + previous.readUInt32BE(8);
-    const commits: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      commit();
-      const wal = readFileSync(`${live}-wal`);
-      let last = 0;
-      for (let f = 1; HEADER + f * frameSize <= wal.length; f++) {
-        const at = HEADER + (f - 1) * frameSize;
-        if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
-        if (wal.readUInt32BE(at + 4) !== 0) last = f;
-      }
-      commits.push(last);
-    }
-    const dir = mkdtempSync(join(tmpdir(), "mm-r2b-"));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const path = join(dir, "journal.sqlite");
-    copyFileSync(live, path);
-    const wal = readFileSync(`${live}-wal`);
-    db.close();
-    // The power loss (as power-loss-wal.test.ts): the first frame of the 4th commit since the
-    // restart never reached the disk; the frames after it did.
-    const lostFrame = (commits[2] as number) + 1;
-    const at = HEADER + (lostFrame - 1) * frameSize;
-    previous.copy(wal, at, at, at + frameSize);
-    writeFileSync(`${path}-wal`, wal);
-
-    // The start after the power loss: accepted with one warning (aa67734).
-    const warnings: string[] = [];
-    const daemon = openJournalDb(path, { warn: (_f, m) => warnings.push(m) });
-    expect(warnings).toHaveLength(1);
-    const runsAtStart = Number((daemon.prepare("SELECT count(*) AS n FROM runs").get() as { n: bigint }).n);
+    const { dir, path, daemon, runsAtStart } = acceptedPowerLoss();
     // The daemon journals one more run, then is killed (-9): its files as they are on disk now.
     new JournalWriter(daemon).beginRun({ account: ACCOUNT, session: "after", atMs: 9_000, tokens: [] });
     const killed = join(dir, "killed.sqlite");
@@ -91,5 +97,18 @@ describe("r2b: a daemon killed after a start that accepted a power loss", () => 
     } finally {
       again.close();
     }
+  });
+
+  it("is read by mm report beside that daemon, still running (not refused as damaged)", async () => {
+    const { path, daemon } = acceptedPowerLoss();
+    new JournalWriter(daemon).beginRun({ account: ACCOUNT, session: "after", atMs: 9_000, tokens: [] });
+    onTestFinished(() => {
+      daemon.close();
+    });
+    const err: string[] = [];
+    const io = { stdout: () => undefined, stderr: (t: string) => err.push(t), env: {}, cwd: "/" };
+    const code = await reportCommand.run(["--journal", path], io);
+    expect(err.join("")).not.toContain("is damaged");
+    expect(code).toBe(0);
   });
 });
