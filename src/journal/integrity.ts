@@ -25,13 +25,15 @@ const QUOTED_LINES = 3;
  *   never checkpoints the WAL into the file on close. It reads the whole file: ~5–10 ms per MB.
  * A file or WAL that is merely absent, or that this process may not open, is left to the caller's
  * open, which names its own error.
+ * Returns true when it accepted such a power loss: the caller that writes must end the WAL there
+ * for good (openJournalDb checkpoints it) before its own commits land among the rolled-back frames.
  * Throws JournalError `journal_damaged` (details: path, and the WAL's frames or quick_check's lines).
- * @example checkJournalIntact("/var/lib/mm/journal.sqlite", { quickCheck: true });
+ * @example const rolledBack = checkJournalIntact("/var/lib/mm/journal.sqlite", { quickCheck: true });
  */
 export function checkJournalIntact(
   path: string,
   opts: { readonly quickCheck: boolean; readonly warn?: JournalWarn },
-): void {
+): boolean {
   const wal = scanWal(path);
   if (wal?.headerDamaged === true) {
     throw damaged(
@@ -67,6 +69,7 @@ export function checkJournalIntact(
     );
   }
   if (opts.quickCheck) quickCheck(path);
+  return wal?.breakKind === "unwritten";
 }
 
 function quickCheck(path: string): void {

@@ -58,7 +58,9 @@ export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Data
   if (opts.mustExist === true && (path === ":memory:" || !existsSync(path))) {
     throw new JournalError("journal_not_found", `no journal at ${path}`, { path });
   }
-  if (path !== ":memory:" && existsSync(path))
+  const rolledBack =
+    path !== ":memory:" &&
+    existsSync(path) &&
     checkJournalIntact(path, {
       quickCheck: opts.quickCheck ?? true,
       ...(opts.warn === undefined ? {} : { warn: opts.warn }),
@@ -80,6 +82,11 @@ export function openJournalDb(path: string, opts: OpenJournalOptions = {}): Data
   }
   try {
     db.pragma("journal_mode = WAL");
+    // A power loss accepted above: recovery ended the WAL before the lost frame but keeps its
+    // generation, so this run's commits would land among the rolled-back frames, which still chain
+    // and verify — the next scan would call that healthy file damaged. A checkpoint that restarts
+    // the WAL makes the roll-back final first.
+    if (rolledBack) db.pragma("wal_checkpoint(TRUNCATE)");
     db.pragma(`synchronous = ${opts.sync === "full" ? "FULL" : "NORMAL"}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? OPEN_BUSY_TIMEOUT_MS))}`);
     db.pragma("foreign_keys = ON");

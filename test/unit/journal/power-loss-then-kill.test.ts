@@ -7,7 +7,7 @@ import { reportCommand } from "../../../src/cli/report.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { scanWal } from "../../../src/journal/wal-check.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "../journal/support.js";
+import { ACCOUNT, journalPath } from "./support.js";
 
 const HEADER = 32;
 const FRAME_HEADER = 24;
