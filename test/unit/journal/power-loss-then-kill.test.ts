@@ -1,16 +1,12 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { reportCommand } from "../../../src/cli/report.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { scanWal } from "../../../src/journal/wal-check.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { ACCOUNT, journalPath } from "./support.js";
-
-const HEADER = 32;
-const FRAME_HEADER = 24;
+import { HEADER, restartedJournal, sqliteReads } from "./restarted-wal.js";
+import { ACCOUNT } from "./support.js";
 
 /**
  * Review r2b (aa67734). After a power loss whose WAL break aa67734 accepts ("unwritten", warned),
@@ -25,34 +21,7 @@ const FRAME_HEADER = 24;
  */
 /** A journal after a power loss (aa67734's case), opened by a daemon that accepted it with a warning. */
 function acceptedPowerLoss() {
-  const live = journalPath();
-  const db = openJournalDb(live);
-  db.pragma("wal_autocheckpoint = 0");
-  const writer = new JournalWriter(db);
-  let n = 0;
-  const commit = () => writer.beginRun({ account: ACCOUNT, session: `s${n++}`, atMs: 1_000 + n, tokens: [] });
-  for (let i = 0; i < 40; i++) commit();
-  db.pragma("wal_checkpoint(PASSIVE)");
-  const previous = readFileSync(`${live}-wal`);
-  const frameSize = FRAME_HEADER + previous.readUInt32BE(8);
-  const commits: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    commit();
-    const wal = readFileSync(`${live}-wal`);
-    let last = 0;
-    for (let f = 1; HEADER + f * frameSize <= wal.length; f++) {
-      const at = HEADER + (f - 1) * frameSize;
-      if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
-      if (wal.readUInt32BE(at + 4) !== 0) last = f;
-    }
-    commits.push(last);
-  }
-  const dir = mkdtempSync(join(tmpdir(), "mm-r2b-"));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  const path = join(dir, "journal.sqlite");
-  copyFileSync(live, path);
-  const wal = readFileSync(`${live}-wal`);
-  db.close();
+  const { path, previous, wal, frameSize, commits, dir } = restartedJournal();
   // The power loss (as power-loss-wal.test.ts): the first frame of the 4th commit since the
   // restart never reached the disk; the frames after it did.
   const lostFrame = (commits[2] as number) + 1;
@@ -79,13 +48,9 @@ describe("r2b: a daemon killed after a start that accepted a power loss", () => 
     daemon.close();
 
     // SQLite alone (on a copy) recovers every commit the killed daemon made, quick_check ok.
-    const probe = join(dir, "probe.sqlite");
-    copyFileSync(killed, probe);
-    copyFileSync(`${killed}-wal`, `${probe}-wal`);
-    const raw = new BetterSqlite3(probe, { readonly: true });
-    expect(raw.pragma("quick_check", { simple: true })).toBe("ok");
-    expect((raw.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n).toBe(runsAtStart + 1);
-    raw.close();
+    const recovered = sqliteReads(dir, killed, readFileSync(`${killed}-wal`));
+    expect(recovered.check).toBe("ok");
+    expect(recovered.runs).toBe(runsAtStart + 1);
     // Not damage: the scan must not call it so (it reads the new commit, then stale frames).
     expect(scanWal(killed)?.breakKind).not.toBe("damaged");
     // The restart opens it, with every run the killed daemon had.

@@ -1,60 +1,17 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { openDaemonJournal } from "../../../src/app/journal.js";
 import { reportCommand } from "../../../src/cli/report.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { JournalError } from "../../../src/journal/errors.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { scanWal } from "../../../src/journal/wal-check.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
-import { ACCOUNT, journalPath } from "./support.js";
+import { FRAME_HEADER, HEADER, restartedJournal, sqliteReads } from "./restarted-wal.js";
+import { ACCOUNT } from "./support.js";
 
-const HEADER = 32;
-const FRAME_HEADER = 24;
 const DISK_PAGE = 4096;
-
-/**
- * A journal whose WAL was restarted (40 runs checkpointed, then 6 more runs over the previous
- * generation's frames), copied while its writer has it open, with what is needed to undo writes.
- */
-function restartedJournal() {
-  const live = journalPath();
-  const db = openJournalDb(live); // sync normal, the default
-  db.pragma("wal_autocheckpoint = 0");
-  const writer = new JournalWriter(db);
-  let n = 0;
-  const commit = () => writer.beginRun({ account: ACCOUNT, session: `s${n++}`, atMs: 1_000 + n, tokens: [] });
-  for (let i = 0; i < 40; i++) commit();
-  db.pragma("wal_checkpoint(PASSIVE)"); // fsyncs the WAL, then the file: all of it durable
-  const previous = readFileSync(`${live}-wal`); // the generation the next write restarts over
-  const frameSize = FRAME_HEADER + previous.readUInt32BE(8);
-  const runsBefore: number[] = [];
-  const commits: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    commit();
-    const wal = readFileSync(`${live}-wal`);
-    let last = 0;
-    for (let f = 1; HEADER + f * frameSize <= wal.length; f++) {
-      const at = HEADER + (f - 1) * frameSize;
-      if (!wal.subarray(at + 8, at + 16).equals(wal.subarray(16, 24))) break;
-      if (wal.readUInt32BE(at + 4) !== 0) last = f;
-    }
-    commits.push(last);
-    runsBefore.push(n);
-  }
-  const dir = mkdtempSync(join(tmpdir(), "mm-power-loss-"));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  const path = join(dir, "journal.sqlite");
-  copyFileSync(live, path);
-  const wal = readFileSync(`${live}-wal`);
-  db.close();
-  return { dir, path, previous, wal, frameSize, commits, runsBefore };
-}
 
 /**
  * The commits (of the 6 after the restart) whose commit frame lies after frame `frame`, as the scan
@@ -63,20 +20,6 @@ function restartedJournal() {
  */
 const commitsAfter = (commits: readonly number[], frame: number): number =>
   commits.filter((c) => c > frame + 1 || (c === frame + 1 && commits.includes(frame))).length;
-
-/** SQLite's own recovery of the file with `wal` (on a copy): quick_check and the runs it reads. */
-function sqliteReads(dir: string, path: string, wal: Buffer): { check: unknown; runs: number } {
-  const probe = join(dir, "probe.sqlite");
-  copyFileSync(path, probe);
-  writeFileSync(`${probe}-wal`, wal);
-  const raw = new BetterSqlite3(probe, { readonly: true });
-  try {
-    const check = raw.pragma("quick_check", { simple: true });
-    return { check, runs: (raw.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n };
-  } finally {
-    raw.close();
-  }
-}
 
 function openWarned(path: string): { runs: number; warnings: string[]; fields: Record<string, unknown>[] } {
   const warnings: string[] = [];
