@@ -8,6 +8,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from "../../../src/journal/migrations.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { openJournalReader } from "../../../src/journal/open-read.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
+import { type ReportOutcome, runReport } from "./report-run.js";
 import { twoRunJournal } from "./report-support.js";
 import { journalPath } from "./support.js";
 
@@ -15,12 +16,6 @@ const CHILD = join(dirname(fileURLToPath(import.meta.url)), "report-child.ts");
 /** An unprivileged uid/gid (nobody) for the child when the tests run as root. */
 const NOBODY = 65534;
 const TOTAL = "all days    all markets       5    23.5  10.8533325";
-
-interface Outcome {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
 
 /**
  * The two-run journal as a killed daemon leaves it: a third run committed to the WAL only, the
@@ -44,24 +39,13 @@ function killedJournal(withShm: boolean): string {
  * which owns the files (0600, as mm creates them) but not their folders; undefined when nobody
  * cannot read the test's own files.
  */
-async function reportReadOnly(paths: readonly string[]): Promise<Outcome[] | undefined> {
+async function reportReadOnly(paths: readonly string[]): Promise<ReportOutcome[] | undefined> {
   const dirs = paths.map((p) => dirname(p));
   for (const d of dirs) chmodSync(d, 0o555);
   try {
     if (process.getuid?.() !== 0) {
-      const outcomes: Outcome[] = [];
-      for (const path of paths) {
-        const out: string[] = [];
-        const err: string[] = [];
-        const io = {
-          stdout: (t: string) => out.push(t),
-          stderr: (t: string) => err.push(t),
-          env: {},
-          cwd: "/",
-        };
-        const code = await reportCommand.run(["--journal", path], io);
-        outcomes.push({ code, out: out.join(""), err: err.join("") });
-      }
+      const outcomes: ReportOutcome[] = [];
+      for (const path of paths) outcomes.push(await runReport(path));
       return outcomes;
     }
     // A checkout nobody may not read (under /root, say) cannot run the child: nothing to check then.
@@ -80,7 +64,7 @@ async function reportReadOnly(paths: readonly string[]): Promise<Outcome[] | und
     return child.stdout
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as Outcome);
+      .map((l) => JSON.parse(l) as ReportOutcome);
   } finally {
     for (const d of dirs) chmodSync(d, 0o700);
   }
