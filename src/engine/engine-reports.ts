@@ -193,7 +193,8 @@ function onPlace(
       "placement rejected",
     );
     // No immediate requote: a definite reject would come back at once and spin; the next book
-    // update or fill quotes the level afresh under a new clientOrderId.
+    // update or fill (or the requote timer's next period, for a strategy reading the clock) quotes
+    // the level afresh under a new clientOrderId.
     // `market_not_open` is the exchange's word on the market, not on our health (lifecycle pushes
     // may never come): it gates that market for a while instead of counting towards the wallet halt.
     if (outcome.code === MARKET_NOT_OPEN) core.marketRefused(intent.marketId);
@@ -223,7 +224,12 @@ function onPlace(
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.
   if (outcome.kind === "accepted") core.requote(intent.tokenId);
-  else if (outcome.kind === "rejected") requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
+  else if (outcome.kind === "rejected") {
+    requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
+    // Not at once (a definite reject would spin), but a token quoting on the clock is stepped at the
+    // next period, or on a quiet book its level stayed empty until the next event (requote-timer.ts).
+    core.requoteTimer.refused(intent.tokenId);
+  }
 }
 
 /**

@@ -51,9 +51,12 @@ export function requoteIntervalProblem(value: unknown): string | undefined {
  * stepped here: the answers to what it sent step it (and the step after them is remembered) — an
  * accepted placement always, a cancel's answer when that step read the clock (in a replay our own
  * cancel never comes back as a book delta, so a step that only cancelled would otherwise leave the
- * token off the timer: QuoteMemo.clockedUnremembered) — while a placement refused outright waits for
- * the next event, as it always did — re-sending it every period would feed the error-rate halt, and
- * a throwing strategy would log an error every period.
+ * token off the timer: QuoteMemo.clockedUnremembered) — and a placement refused outright keeps its
+ * token on the timer (`refused`): the next period steps it at the new time, which places the level
+ * again. It used to wait for the next event, which on a quiet book left the level empty for as long
+ * as the book stayed quiet; a refusal that persists is re-sent once a period (an active book re-sends
+ * it on every frame anyway), each counted towards the error-rate halt, which stops the repetition.
+ * A throwing strategy is not stepped again on the timer: it would log an error every period.
  * One timer for the whole engine, on the injected Clock: deterministic on a SimClock.
  */
 export class RequoteTimer {
@@ -63,6 +66,8 @@ export class RequoteTimer {
   readonly #requote: (tokenId: string) => void;
   #timer: TimerId | undefined;
   #stopped = false;
+  /** Tokens a placement of which was refused outright since the last period (`refused`). */
+  readonly #refused = new Set<string>();
 
   /** `intervalMs` 0: off (quoting on events alone). */
   constructor(clock: Clock, intervalMs: number, tokens: TokenTable, requote: (tokenId: string) => void) {
@@ -78,9 +83,20 @@ export class RequoteTimer {
     this.#timer = this.#clock.setTimer(this.#intervalMs, () => this.#fire());
   }
 
+  /**
+   * A placement of the token was refused outright: when the step that sent it read the clock and is
+   * not remembered (its memo would have the timer step it), the next period steps the token.
+   */
+  refused(tokenId: string): void {
+    if (this.#tokens.get(tokenId)?.memo.clockedUnremembered !== true) return;
+    this.#refused.add(tokenId);
+    this.want();
+  }
+
   /** Clears the timer for good (the engine stops). */
   stop(): void {
     this.#stopped = true;
+    this.#refused.clear();
     if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
     this.#timer = undefined;
   }
@@ -91,6 +107,12 @@ export class RequoteTimer {
     let bound = false;
     for (const slot of this.#tokens.slots()) {
       const memo = slot.memo;
+      // Still as the refusal left it (no step since remembered one): stepped at the new time.
+      if (this.#refused.delete(slot.market.tokenId) && memo.clockedUnremembered) {
+        bound = true;
+        this.#requote(slot.market.tokenId);
+        continue;
+      }
       if (!memo.timeBound) continue;
       bound = true;
       if (memo.movedBy(now)) this.#requote(slot.market.tokenId);

@@ -169,6 +169,35 @@ describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
     expect(as.set()).toBeGreaterThan(0);
   });
 
+  /*
+   * A placement refused outright used to take a clock-reading token off the timer: its step sent
+   * intents (nothing remembered), and only an accepted placement or a cancel's answer stepped it
+   * again, so on a quiet book the level stayed empty until the next market event.
+   */
+  it("steps A–S again at the next period after its placements were refused outright", async () => {
+    const s = watched(AS);
+    const h = new Harness({
+      configured: s,
+      closesAt: () => T0 + 60_000,
+      options: { requoteIntervalMs: 1_000 },
+    });
+    s.now = () => h.clock.now();
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, "0.40", "0.60");
+    h.exchange.scriptPlace(
+      { kind: "reject", code: "invalid_amounts" },
+      { kind: "reject", code: "invalid_amounts" },
+    );
+    await h.engine.start();
+    await h.run();
+    expect(h.eventsOf("place_outcome").map((e) => e.outcome)).toEqual(["rejected", "rejected"]);
+    expect(h.botQuotes(yes)).toEqual([]);
+    const start = h.clock.now();
+    await h.run(1_000); // one period, the book unchanged
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.46 10", "sell 0.54 10"]);
+    expect(s.at.filter((t) => t > start)[0]).toBe(start + 1_000);
+  });
+
   it("stops with the engine", async () => {
     const s = watched(AS);
     const { h } = await started(s, 1_000);
