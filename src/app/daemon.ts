@@ -7,6 +7,7 @@ import { createEngine, type TradingEngine } from "../engine/engine.js";
 import type { EngineEvent } from "../engine/engine-events.js";
 import { HttpExchange } from "../engine/http-exchange.js";
 import { intentSigner } from "../engine/intent-signer.js";
+import { renewLeadMs } from "../engine/order-renewal.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import { instrumentExchange } from "../observability/instrument-exchange.js";
@@ -170,6 +171,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         reconcileDriftSettleMs: config.reconcile.driftSettleMs,
         marketRecheckMs: config.engine.marketRecheckMs,
         requoteIntervalMs: config.engine.requoteIntervalMs,
+        // Quotes are replaced before the expiry the signer gives them (order-renewal.ts).
+        orderExpirySeconds: config.signing.orderExpirySeconds,
+        orderRenewLeadMs: renewLeadMs(config.exchange.requestTimeoutMs),
         rateLimitPerMin: config.queue.rateLimitPerMin,
         queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
         ...(journal === undefined ? {} : { restore: journal.restore }),

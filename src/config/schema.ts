@@ -226,7 +226,7 @@ export const schema = {
       max: 1000,
     }),
     orderExpirySeconds: setting({
-      doc: "On-chain expiration of signed orders, in seconds from signing on the exchange's clock (our clock plus the offset its answers' X-Server-Time show, as the exchange judges expiry by its own); 0 = no expiration (orders rest until cancelled); otherwise at least exchange.requestTimeoutMs in whole seconds + 1, or a placement in flight can arrive expired.",
+      doc: "On-chain expiration of signed orders, in seconds from signing on the exchange's clock (our clock plus the offset its answers' X-Server-Time show, as the exchange judges expiry by its own); 0 = no expiration (orders rest until cancelled); otherwise at least exchange.requestTimeoutMs in whole seconds + 1, or a placement in flight can arrive expired. A resting quote is replaced, placement first, max(5 s, 2 × exchange.requestTimeoutMs) + 1 s before its creation + lifetime (at half-life when the lifetime is shorter than twice that): quotes do not expire on the book, at the cost of a placement and a cancel per quote and lifetime; adopted orders (reconcile.onStart adopt) are replaced at once (README: Time-driven requotes).",
       format: "mm-int",
       default: 0,
       env: "MM_SIGNING_ORDER_EXPIRY_SECONDS",

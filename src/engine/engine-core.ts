@@ -15,6 +15,7 @@ import type { ResolvedEngineOptions } from "./engine-deps.js";
 import type { EngineEvent } from "./engine-events.js";
 import type { PositionBook } from "./engine-positions.js";
 import type { TokenTable } from "./engine-tokens.js";
+import type { OrderRenewal } from "./order-renewal.js";
 import type { ExchangePort, MarketRecordStatus } from "./ports.js";
 import type { RequoteTimer } from "./requote-timer.js";
 
@@ -55,6 +56,8 @@ export interface EngineCore {
   requoteAll(): void;
   /** Steps again, every engine.requoteIntervalMs, the tokens whose quotes depend on time. */
   readonly requoteTimer: RequoteTimer;
+  /** Replaces quotes before their on-chain expiry (signing.orderExpirySeconds). */
+  readonly orderRenewal: OrderRenewal;
   /** Asks for a REST reconcile soon (debounced). */
   reconcileSoon(reason: "ambiguous" | "reconnect" | "unresolved"): void;
   /** Enqueues intents on the order queue. */

@@ -15,6 +15,7 @@ import type { Logger } from "../observability/logger.js";
 import type { RiskGuard } from "../risk/guard.js";
 import type { KillSwitchTrip } from "../risk/kill-switch.js";
 import type { EngineEvent } from "./engine-events.js";
+import { RENEW_LEAD_MIN_MS } from "./order-renewal.js";
 import type { ExchangePort } from "./ports.js";
 import { requoteIntervalProblem } from "./requote-timer.js";
 
@@ -143,6 +144,14 @@ export interface EngineOptions {
    * to an hour (requoteIntervalProblem, the daemon's rule). Default 1 000.
    */
   readonly requoteIntervalMs?: number;
+  /**
+   * The on-chain lifetime the signer gives each order, seconds (signing.orderExpirySeconds): resting
+   * quotes are replaced `orderRenewLeadMs` before it ends (order-renewal.ts). 0 (default): orders
+   * do not expire, nothing is replaced for its age.
+   */
+  readonly orderExpirySeconds?: number;
+  /** How long before an order's expiry it is replaced, ms (renewLeadMs). Default 5 000. */
+  readonly orderRenewLeadMs?: number;
   /** An unknown placement not found after this long is taken as never placed (ms). Default 30 000. */
   readonly unknownGraceMs?: number;
   /** Trades older than (last reconcile − this) are not paged again, ms. Default 120 000. */
@@ -231,6 +240,8 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileDriftSettleMs: o.reconcileDriftSettleMs ?? 30_000,
     marketRecheckMs: o.marketRecheckMs ?? 60_000,
     requoteIntervalMs: o.requoteIntervalMs ?? 1_000,
+    orderExpirySeconds: o.orderExpirySeconds ?? 0,
+    orderRenewLeadMs: o.orderRenewLeadMs ?? RENEW_LEAD_MIN_MS,
     unknownGraceMs: o.unknownGraceMs ?? 30_000,
     tradeLookbackMs: o.tradeLookbackMs ?? 120_000,
     pruneAfterMs: o.pruneAfterMs ?? 600_000,
@@ -259,6 +270,12 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     throw new ValidationError("engine_options_invalid", `requoteIntervalMs: ${problem}`, {
       requoteIntervalMs: every,
     });
+  }
+  const whole = { orderExpirySeconds: r.orderExpirySeconds, orderRenewLeadMs: r.orderRenewLeadMs };
+  for (const [field, v] of Object.entries(whole)) {
+    if (!Number.isSafeInteger(v) || v < 0) {
+      throw new ValidationError("engine_options_invalid", `${field}: must be an integer ≥ 0`, { [field]: v });
+    }
   }
   const settle = r.reconcileDriftSettleMs;
   if (!(settle >= 0) || !Number.isFinite(settle)) {

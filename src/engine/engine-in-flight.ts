@@ -54,12 +54,13 @@ export function fitToLiveOrders(
   token: QuotedToken,
   inventory: InventoryExposure,
   allowed: readonly DesiredQuote[],
+  now: number,
 ): InFlightFit {
   const live = core.store.live(token.tokenId);
   const ctx = { market: slot.market, inventory };
   const limits = core.risk.sideLimits(ctx);
   if (fitsAnyway(live, allowed, limits)) return untouchedBy(allowed, undefined);
-  const preview = core.om.preview(token, allowed);
+  const preview = core.om.preview(token, allowed, now);
   // Untouched, the order manager applies this very diff: it is not worked out twice.
   const { places: planned, superseded } = preview.result;
   if (planned.length === 0) return untouchedBy(allowed, preview);

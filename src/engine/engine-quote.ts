@@ -194,7 +194,7 @@ function runStep(
   core.decisions.step(tokenId, decisions, now, judged);
   slot.quoting = allowed.length > 0;
   // Sized beside the orders that stay live through the cancel-replace (engine-in-flight.ts).
-  const fit = fitToLiveOrders(core, slot, token, inventory, allowed);
+  const fit = fitToLiveOrders(core, slot, token, inventory, allowed, now);
   core.decisions.inFlight(tokenId, fit.decisions, now);
   slot.awaiting = fit.held;
   const intents = finish(
@@ -249,6 +249,8 @@ function finish(
   for (const i of intents) if (i.kind === "place") places++;
   // Reported before sending: the queue may start signing synchronously, and this marks the step's end.
   core.emit({ type: "quote", atMs: now, tokenId, desired, places, cancels: intents.length - places });
+  // New orders created now: replaced before their expiry even on a quiet book (order-renewal.ts).
+  if (places > 0) core.orderRenewal.placed(now);
   core.send(intents);
   return intents;
 }

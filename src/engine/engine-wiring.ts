@@ -22,6 +22,7 @@ import { PositionBook } from "./engine-positions.js";
 import { settleListed } from "./engine-settlement.js";
 import { TokenTable } from "./engine-tokens.js";
 import { FeeRecheck } from "./fee-recheck.js";
+import { OrderRenewal } from "./order-renewal.js";
 import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 import type { MarketRecordStatus } from "./ports.js";
 import { RequoteTimer } from "./requote-timer.js";
@@ -168,6 +169,13 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       "inventory restored from an earlier run",
     );
   }
+  const renewal = new OrderRenewal(
+    clock,
+    { lifetimeSeconds: options.orderExpirySeconds, leadMs: options.orderRenewLeadMs },
+    tokens,
+    store,
+    (t) => hooks.requote(t),
+  );
   const fees = new FeeRecheck({
     clock,
     exchange,
@@ -191,6 +199,8 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       store,
       tolerance: options.tolerance,
       firstSeq: firstSeqAt(clock.now()),
+      // Off (no expiry: a backtest), the diff is exactly what it was.
+      ...(renewal.enabled ? { expiring: (o: TrackedOrder, now: number) => renewal.expiring(o, now) } : {}),
     }),
     queue,
     tokens,
@@ -210,6 +220,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       for (const t of tokens.ids()) hooks.requote(t);
     },
     requoteTimer: new RequoteTimer(clock, options.requoteIntervalMs, tokens, (t) => hooks.requote(t)),
+    orderRenewal: renewal,
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
     send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
     enforce: (d) => hooks.enforce(d),

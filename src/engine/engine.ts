@@ -286,6 +286,7 @@ export class TradingEngine implements Engine {
       this.#memory.driftReads.stop();
       this.#closes.clear();
       this.#core.requoteTimer.stop();
+      this.#core.orderRenewal.stop();
       this.#haltEnd.stop();
       this.#firstBooks.stop();
       this.#core.decisions.stop();

@@ -337,6 +337,16 @@ export class QuoteMemo {
   }
 
   /**
+   * Forgets the remembered step but not what its strategy read: the next step runs even if nothing
+   * it read changed, because something it does not read did (an order came due for renewal before
+   * its on-chain expiry: order-renewal.ts).
+   */
+  lapse(): void {
+    this.#in = undefined;
+    this.decisions = undefined;
+  }
+
+  /**
    * Whether the last step read the clock and sent intents (nothing remembered): the timer steps no
    * such token, so the answer that ends one of its orders does (engine-reports.ts). A step that only
    * cancelled has no other answer to be stepped by in a replay, where our own cancel never comes back

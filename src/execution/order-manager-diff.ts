@@ -42,6 +42,11 @@ export interface DiffInput<T extends LiveOrder = LiveOrder> {
   readonly tolerance: QuoteTolerance;
   /** Mints the clientOrderId of a new placement (the only impure-looking step: a counter). */
   readonly newClientOrderId: (q: DesiredQuote) => string;
+  /**
+   * Open orders close enough to their on-chain expiry to be replaced now, whatever their price
+   * (order-renewal.ts); absent: none (orders without expiry).
+   */
+  readonly expiring?: (o: T) => boolean;
 }
 
 /** The intents one diff asks for. */
@@ -64,7 +69,12 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  *   there until the reconciler settles it, so an ambiguous send or cancel never adds to the level;
  *   its queued placements are retired, not sent;
  * - and an order a cancel of which once failed (`cancelDoubted`) is cancel-then-place: its
- *   replacement waits until its cancel is confirmed, as the exchange may fail that one too.
+ *   replacement waits until its cancel is confirmed, as the exchange may fail that one too;
+ * - an open order `expiring` (near its on-chain expiry) is never kept, even at the desired price:
+ *   it is replaced place-first — it rests on beside its replacement until that one is open and
+ *   kept, and is cancelled then (reason `expiring`) — unless its price moved (a requote like any
+ *   other) or a cancel of it once failed (cancel-then-place); the replacement is as urgent as a
+ *   missing quote (the old one is about to vanish: shed as a calm requote, the level would empty).
  * Orders that are placing (sent), cancelling or unknown are never the subject of an intent.
  * Pure: same input, same output.
  * @example
@@ -107,15 +117,29 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     }
     // The first open order within tolerance stays, else (unless the level is blocked: nothing new
     // may rest there) the first queued placement within it.
+    const expiring = input.expiring;
     let keep: T | undefined;
-    for (const o of orders) if (keep === undefined && o.state === "open" && close(o, want, input)) keep = o;
+    for (const o of orders) {
+      if (keep === undefined && o.state === "open" && close(o, want, input) && expiring?.(o) !== true)
+        keep = o;
+    }
+    // Place first, cancel after: an expiring order still at the desired price rests on until its
+    // replacement is open (then kept, and it cancelled), so the level is never empty for the
+    // replacement's round trip. Not one a cancel of which once failed: that is cancel-then-place.
+    let standIn: T | undefined;
+    if (keep === undefined) {
+      for (const o of orders) {
+        if (standIn === undefined && o.state === "open" && o.cancelDoubted !== true && close(o, want, input))
+          standIn = o;
+      }
+    }
     if (keep === undefined)
       for (const o of orders) if (o.state === "open" && o.cancelDoubted === true) blocked = true;
     if (!blocked)
       for (const o of orders) if (keep === undefined && isQueued(o) && close(o, want, input)) keep = o;
     for (const o of orders) {
-      if (o.state === "open" && o !== keep) {
-        cancels.push(cancelIntent(input, o, close(o, want, input) ? "duplicate" : "requote"));
+      if (o.state === "open" && o !== keep && o !== standIn) {
+        cancels.push(cancelIntent(input, o, cancelReason(o, want, input)));
       }
     }
     for (const o of orders) if (isQueued(o) && o !== keep) superseded.push(o);
@@ -126,7 +150,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
       marketId: input.marketId,
       clientOrderId: input.newClientOrderId(want),
       quote: want,
-      urgencyTicks: urgencyOf(orders, want, input.tickMicro),
+      urgencyTicks: urgencyOf(orders, want, input.tickMicro, expiring),
     });
   }
   return { cancels, places, superseded };
@@ -178,11 +202,25 @@ interface DiffLevel<T> {
   readonly orders: T[];
 }
 
-function close(o: LocalOrder, want: DesiredQuote, input: DiffInput<LiveOrder>): boolean {
+function close(
+  o: LocalOrder,
+  want: DesiredQuote,
+  input: Pick<DiffInput, "tickMicro" | "tolerance">,
+): boolean {
   return withinTolerance(o, want, input.tickMicro, input.tolerance);
 }
 
-function cancelIntent(input: DiffInput<LiveOrder>, o: LocalOrder, reason: string): CancelIntent {
+/** Why an open order on a level with a desired quote is cancelled (it is not the one kept). */
+function cancelReason<T extends LiveOrder>(o: T, want: DesiredQuote, input: DiffInput<T>): string {
+  if (!close(o, want, input)) return "requote";
+  return input.expiring?.(o) === true ? "expiring" : "duplicate";
+}
+
+function cancelIntent(
+  input: Pick<DiffInput, "tokenId" | "marketId">,
+  o: LocalOrder,
+  reason: string,
+): CancelIntent {
   return {
     kind: "cancel",
     tokenId: input.tokenId,
@@ -218,11 +256,16 @@ export function withinTolerance(
 // the desired price; none at all is the most urgent. Queued placements do not count: nothing of ours
 // rests on the book for them, and measured from one the replacement of a never-sent quote was "calm"
 // (often 1 tick), so under a tight budget the level's only quote was shed or sorted behind real
-// requotes while the level stood empty.
-function urgencyOf(orders: readonly LiveOrder[], want: DesiredQuote, tickMicro: number): number {
+// requotes while the level stood empty. Nor do expiring ones: they leave the book on their own soon.
+function urgencyOf<T extends LiveOrder>(
+  orders: readonly T[],
+  want: DesiredQuote,
+  tickMicro: number,
+  expiring: ((o: T) => boolean) | undefined,
+): number {
   let best = MISSING_LIVE_URGENCY;
   for (const o of orders) {
-    if (o.state !== "open") continue;
+    if (o.state !== "open" || expiring?.(o) === true) continue;
     best = Math.min(best, Math.floor(Math.abs(o.priceMicro - want.priceMicro) / tickMicro));
   }
   return best;

@@ -18,6 +18,8 @@ export interface DiffPreview {
   readonly desired: readonly DesiredQuote[];
   /** The store's version of the token's orders it was worked out on. */
   readonly version: number;
+  /** The time it was worked out at (which orders were expiring). */
+  readonly now: number;
   /** Its placements' clientOrderIds are empty: they are minted when it is applied. */
   readonly result: DiffResult<TrackedOrder>;
 }
@@ -29,6 +31,11 @@ export interface OrderManagerOptions {
   readonly tolerance?: QuoteTolerance;
   /** First sequence number (default 1). */
   readonly firstSeq?: number;
+  /**
+   * Whether an open order is close enough to its on-chain expiry at `now` to be replaced whatever
+   * its price (the engine's OrderRenewal); absent: orders are never replaced for their age.
+   */
+  readonly expiring?: (o: TrackedOrder, now: number) => boolean;
 }
 
 /**
@@ -48,6 +55,7 @@ export class OrderManager {
   readonly #session: string;
   readonly #store: OrderStore;
   readonly #tolerance: QuoteTolerance;
+  readonly #expiring: ((o: TrackedOrder, now: number) => boolean) | undefined;
   #seq: number;
 
   constructor(opts: OrderManagerOptions) {
@@ -55,6 +63,7 @@ export class OrderManager {
     this.#store = opts.store;
     this.#tolerance = opts.tolerance ?? DEFAULT_TOLERANCE;
     this.#seq = opts.firstSeq ?? 1;
+    this.#expiring = opts.expiring;
   }
 
   /** The sequence number the next placement will use. */
@@ -70,9 +79,9 @@ export class OrderManager {
    */
   diff(token: QuotedToken, desired: readonly DesiredQuote[], now: number, preview?: DiffPreview): Intent[] {
     const res =
-      preview !== undefined && this.#current(preview, token, desired)
+      preview !== undefined && this.#current(preview, token, desired, now)
         ? this.#minted(preview.result, token)
-        : this.#diffQuotes(token, desired, (q) => this.#mint(token, q));
+        : this.#diffQuotes(token, desired, now, (q) => this.#mint(token, q));
     const out: Intent[] = [];
     for (const o of res.superseded) out.push(...this.#retire(o, "superseded", now));
     for (const c of res.cancels) {
@@ -90,14 +99,14 @@ export class OrderManager {
   }
 
   /**
-   * What `diff(token, desired)` would ask for now, without doing it: the store and the sequence are
+   * What `diff(token, desired, now)` would ask for, without doing it: the store and the sequence are
    * untouched and placements carry an empty clientOrderId. Handed back to diff() while the token's
    * orders are unchanged, it is applied as it is (the diff is computed once), its placements given
    * their ids then, in the order diff() would have minted them.
    */
-  preview(token: QuotedToken, desired: readonly DesiredQuote[]): DiffPreview {
-    const result = this.#diffQuotes(token, desired, () => "");
-    return { token, desired, version: this.#store.version(token.tokenId), result };
+  preview(token: QuotedToken, desired: readonly DesiredQuote[], now: number): DiffPreview {
+    const result = this.#diffQuotes(token, desired, now, () => "");
+    return { token, desired, version: this.#store.version(token.tokenId), now, result };
   }
 
   /**
@@ -148,9 +157,12 @@ export class OrderManager {
   #diffQuotes(
     token: QuotedToken,
     desired: readonly DesiredQuote[],
+    now: number,
     newClientOrderId: (q: DesiredQuote) => string,
   ): DiffResult<TrackedOrder> {
+    const expiring = this.#expiring;
     return diffQuotes({
+      ...(expiring === undefined ? {} : { expiring: (o: TrackedOrder) => expiring(o, now) }),
       tokenId: token.tokenId,
       marketId: token.marketId,
       tickMicro: token.tickMicro,
@@ -172,8 +184,13 @@ export class OrderManager {
   }
 
   /** Whether a preview still describes this diff: same call, the token's orders as they were. */
-  #current(p: DiffPreview, token: QuotedToken, desired: readonly DesiredQuote[]): boolean {
-    return p.token === token && p.desired === desired && p.version === this.#store.version(token.tokenId);
+  #current(p: DiffPreview, token: QuotedToken, desired: readonly DesiredQuote[], now: number): boolean {
+    return (
+      p.token === token &&
+      p.desired === desired &&
+      p.now === now &&
+      p.version === this.#store.version(token.tokenId)
+    );
   }
 
   #minted(res: DiffResult<TrackedOrder>, token: QuotedToken): DiffResult<TrackedOrder> {

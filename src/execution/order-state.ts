@@ -14,7 +14,13 @@ export interface TrackedOrder extends LocalOrder {
   queued: boolean;
   /** Epoch ms the placement left; undefined while queued (and for adopted orders). */
   sentAtMs: number | undefined;
+  /**
+   * When the order manager issued the placement (before it was signed: a signed expiry runs from
+   * later); for an adopted order, when it was adopted (`adopted`: its signing time is unknown).
+   */
   readonly createdAtMs: number;
+  /** Taken over from the exchange at start (reconcile.onStart adopt), not placed by this run. */
+  adopted: boolean;
   /** Σ of the distinct fills applied to this order. */
   fillSumMicro: bigint;
   /** Largest filledQty the exchange reported for it. */

@@ -101,6 +101,7 @@ export class OrderStore {
       queued: true,
       sentAtMs: undefined,
       createdAtMs: now,
+      adopted: false,
       fillSumMicro: 0n,
       remoteFilledMicro: 0n,
       needsReconcile: false,
@@ -127,6 +128,7 @@ export class OrderStore {
     }
     const o = this.track(init, now);
     o.queued = false;
+    o.adopted = true;
     o.state = "open";
     o.remoteFilledMicro = init.filledMicro;
     this.#unapplied.adopted(o, init.filledMicro);

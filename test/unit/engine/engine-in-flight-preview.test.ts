@@ -69,7 +69,7 @@ describe("engine: the in-flight fit's diff is the step's diff", () => {
     // The requote's 10 plus the queued 10 pass the cap of 15, so the fit previews the diff: the
     // queued bid is superseded (never sent), so the new one fits as it is.
     const allowed = [bid(480_000)];
-    const fit = fitToLiveOrders(core, slot, token, flat, allowed);
+    const fit = fitToLiveOrders(core, slot, token, flat, allowed, 1);
     expect(fit.decisions).toEqual([]);
     expect(fit.desired).toBe(allowed);
     expect(fit.preview).toBeDefined();
@@ -86,14 +86,14 @@ describe("engine: the in-flight fit's diff is the step's diff", () => {
     markPlacementSent(core.store, cid, 0);
     applyPlaceOutcome(core.store, cid, accepted, 0);
     // Resting: it stays live until its cancel lands, so the replacement is clipped to the 5 left.
-    const fit = fitToLiveOrders(core, slot, token, flat, [bid(480_000)]);
+    const fit = fitToLiveOrders(core, slot, token, flat, [bid(480_000)], 1);
     expect(fit.decisions.map((d) => d.reason)).toEqual(["in_flight_clipped"]);
     expect(fit.preview).toBeUndefined();
   });
 
   it("previews nothing when every live order and desired quote fit anyway", () => {
     const { core, slot, store } = setup();
-    const fit = fitToLiveOrders(core, slot, token, flat, [bid(480_000)]);
+    const fit = fitToLiveOrders(core, slot, token, flat, [bid(480_000)], 1);
     expect(fit.preview).toBeUndefined();
     expect(store.reads).toBe(1);
   });

@@ -24,9 +24,15 @@ const ask = (level: number, priceMicro: number, sizeMicro = 10_000_000n): Desire
   sizeMicro,
 });
 
-function run(desired: DesiredQuote[], live: LiveOrder[], tolerance = DEFAULT_TOLERANCE) {
+function run(
+  desired: DesiredQuote[],
+  live: LiveOrder[],
+  tolerance = DEFAULT_TOLERANCE,
+  expiring?: (o: LiveOrder) => boolean,
+) {
   let n = 0;
   const input: DiffInput = {
+    ...(expiring === undefined ? {} : { expiring }),
     tokenId: TOKEN,
     marketId: MARKET,
     tickMicro: TICK,
@@ -202,6 +208,49 @@ describe("diffQuotes", () => {
     const done = tracked({ clientOrderId: "f", state: "filled", priceMicro: 480_000 });
     const r = run([bid(0, 480_000), bid(0, 300_000)], [done]);
     expect(r.places.map((p) => p.quote.priceMicro)).toEqual([480_000]);
+  });
+
+  /*
+   * signing.orderExpirySeconds: an order near its on-chain expiry is replaced even at the desired
+   * price (order-renewal.ts), place first: it rests on until its replacement is open. The
+   * replacement is as urgent as a missing quote, or under a tight budget the queue would shed it
+   * as a calm requote and the level go empty at the expiry.
+   */
+  it("replaces an expiring open order at the desired price place-first, as urgent as a missing quote", () => {
+    const old = tracked({ clientOrderId: "e", orderId: "oe", priceMicro: 480_000 });
+    const fresh = tracked({ clientOrderId: "f", orderId: "of", side: "sell", priceMicro: 520_000 });
+    const isOld = (o: LiveOrder) => o === old;
+    const r = run([bid(0, 480_000), ask(0, 520_000)], [old, fresh], DEFAULT_TOLERANCE, isOld);
+    expect(r.cancels).toEqual([]);
+    expect(r.places.map((p) => [p.quote.side, p.quote.priceMicro, p.urgencyTicks])).toEqual([
+      ["buy", 480_000, MISSING_LIVE_URGENCY],
+    ]);
+    // Its replacement queued or in flight: nothing more, the old one still rests.
+    const queued = tracked({ clientOrderId: "q", state: "placing", queued: true, priceMicro: 480_000 });
+    expect(run([bid(0, 480_000)], [old, queued], DEFAULT_TOLERANCE, isOld)).toMatchObject({
+      cancels: [],
+      places: [],
+    });
+    const sent = tracked({ clientOrderId: "s", state: "placing", priceMicro: 480_000 });
+    expect(run([bid(0, 480_000)], [old, sent], DEFAULT_TOLERANCE, isOld)).toMatchObject({
+      cancels: [],
+      places: [],
+    });
+    // The replacement open: it stays, the old one goes.
+    const open = tracked({ clientOrderId: "n", orderId: "on", priceMicro: 480_000 });
+    const done = run([bid(0, 480_000)], [old, open], DEFAULT_TOLERANCE, isOld);
+    expect(done.cancels.map((c) => [c.clientOrderId, c.reason])).toEqual([["e", "expiring"]]);
+    expect(done.places).toEqual([]);
+    // Moved as well: a requote like any other (cancel and place together).
+    const moved = run([bid(0, 490_000)], [old], DEFAULT_TOLERANCE, isOld);
+    expect(moved.cancels.map((c) => c.reason)).toEqual(["requote"]);
+    expect(moved.places).toHaveLength(1);
+    // A cancel of it once failed: cancel-then-place, as for a requote.
+    const doubted = tracked({ clientOrderId: "d", orderId: "od", priceMicro: 480_000, cancelDoubted: true });
+    const d = run([bid(0, 480_000)], [doubted], DEFAULT_TOLERANCE, () => true);
+    expect([d.cancels.map((c) => c.reason), d.places]).toEqual([["expiring"], []]);
+    // Without the predicate (no expiry), it stays.
+    expect(run([bid(0, 480_000)], [old])).toMatchObject({ cancels: [], places: [] });
   });
 
   it("is deterministic", () => {

@@ -60,7 +60,7 @@ describe("OrderManager: a previewed diff is applied without diffing again", () =
     const fresh = setup();
     const expected = fresh.om.diff(token, NEXT, 10);
     const { store, om } = setup();
-    const preview = om.preview(token, NEXT);
+    const preview = om.preview(token, NEXT, 10);
     expect(store.reads).toBe(1);
     const intents: Intent[] = om.diff(token, NEXT, 10, preview);
     expect(store.reads).toBe(1); // not worked out again
@@ -74,7 +74,7 @@ describe("OrderManager: a previewed diff is applied without diffing again", () =
     const { store, om } = setup();
     const before = orders(store);
     const seq = om.nextSeq;
-    const preview = om.preview(token, NEXT);
+    const preview = om.preview(token, NEXT, 10);
     expect(preview.result.places.map((p) => p.clientOrderId)).toEqual(["", "", ""]);
     expect(orders(store)).toEqual(before);
     expect(om.nextSeq).toBe(seq);
@@ -82,7 +82,7 @@ describe("OrderManager: a previewed diff is applied without diffing again", () =
 
   it("diffs again when the token's orders changed since the preview", () => {
     const { store, om } = setup();
-    const preview = om.preview(token, NEXT);
+    const preview = om.preview(token, NEXT, 10);
     // The queued ask goes on the wire meanwhile: it can no longer be superseded, only waited for.
     const ask = store.live(TOKEN).find((o) => o.side === "sell");
     markPlacementSent(store, ask?.clientOrderId ?? "", 5);
@@ -94,7 +94,7 @@ describe("OrderManager: a previewed diff is applied without diffing again", () =
 
   it("ignores a preview of other desired quotes", () => {
     const { store, om } = setup();
-    const preview = om.preview(token, NEXT);
+    const preview = om.preview(token, NEXT, 10);
     const fewer = NEXT.slice(0, 1);
     store.reads = 0;
     const intents = om.diff(token, fewer, 10, preview);

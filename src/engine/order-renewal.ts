@@ -1,0 +1,147 @@
+import type { Clock, TimerId } from "../core/clock.js";
+import type { TrackedOrder } from "../execution/order-state.js";
+import type { OrderStore } from "../execution/order-store.js";
+import type { TokenTable } from "./engine-tokens.js";
+
+/**
+ * How long before its on-chain expiry a resting quote is replaced, ms, at least: a replacement
+ * placed then has a few seconds to be signed, sent and rest before the old one vanishes.
+ */
+export const RENEW_LEAD_MIN_MS = 5_000;
+
+/**
+ * The lead of the daemon: {@link RENEW_LEAD_MIN_MS}, or two request timeouts when longer. The
+ * replacement must rest before the old order expires: one placement's round trip (bounded by the
+ * request timeout, beyond which it is ambiguous) with as much again for the queue and a retry.
+ * @example renewLeadMs(4_000) // 8000
+ */
+export function renewLeadMs(requestTimeoutMs: number): number {
+  return Math.max(RENEW_LEAD_MIN_MS, 2 * requestTimeoutMs);
+}
+
+/**
+ * How long after its creation an order of this run is replaced, ms, for orders signed to expire
+ * `lifetimeMs` after signing. The signer stamps whole seconds (⌊exchange now / 1000⌋ + lifetime),
+ * so the order may expire up to a second before creation + lifetime on our clock: that second
+ * comes off, then the lead. A lifetime shorter than twice that is renewed at half-life instead, so
+ * that an order is never replaced as soon as it is placed (a replacement every step).
+ * @example renewAfterMs(60_000, 5_000) // 54000
+ */
+export function renewAfterMs(lifetimeMs: number, leadMs: number): number {
+  return Math.max(lifetimeMs - 1_000 - leadMs, Math.ceil(lifetimeMs / 2));
+}
+
+/**
+ * Replacement of quotes before their on-chain expiry (signing.orderExpirySeconds). A signed order
+ * expires `lifetime` after it was signed (on our clock: withExpiry stamps it on the exchange's
+ * clock, which judges it); left to expire, it vanishes at the exchange and its level stays empty
+ * until mm learns it ended. The engine knows when each order of this run was created
+ * (TrackedOrder.createdAtMs, on the injected clock), and an order is signed only after that, so
+ * creation + lifetime − 1 s is never later than its real expiry: the safe side. An order within
+ * the lead of that is `expiring`: the order manager no longer keeps it even at the desired price,
+ * and cancel-replaces it like a requote (its replacement sized beside it while both may rest:
+ * engine-in-flight.ts).
+ *
+ * An adopted order (reconcile.onStart adopt) was signed by an earlier run, when is unknown, and
+ * may carry a longer expiry or none, which would outlive the dead-man's switch the setting is: it
+ * is expiring from the start, replaced at its token's first step.
+ *
+ * A timer on the injected clock steps the tokens at their orders' renewal instants, so a quiet book
+ * (no event, a memo that would hold: QuoteMemo.lapse) renews on time too. It is armed when a step
+ * places orders (placed) and, each time it fires, for the earliest instant still ahead, or a retry
+ * (a quarter of the lead, at least 1 s) while an order it stepped for may still rest: a step that
+ * changes nothing costs a strategy run, and a replacement refused outright is sent again. Off
+ * (`lifetimeSeconds` 0, a backtest): no order is ever expiring and no timer is set.
+ */
+export class OrderRenewal {
+  readonly #clock: Clock;
+  readonly #afterMs: number;
+  readonly #retryMs: number;
+  readonly #enabled: boolean;
+  readonly #tokens: TokenTable;
+  readonly #store: OrderStore;
+  readonly #step: (tokenId: string) => void;
+  #timer: TimerId | undefined;
+  #armedAt = Number.POSITIVE_INFINITY;
+  #stopped = false;
+
+  constructor(
+    clock: Clock,
+    timing: { readonly lifetimeSeconds: number; readonly leadMs: number },
+    tokens: TokenTable,
+    store: OrderStore,
+    step: (tokenId: string) => void,
+  ) {
+    this.#clock = clock;
+    this.#enabled = timing.lifetimeSeconds > 0;
+    this.#afterMs = renewAfterMs(timing.lifetimeSeconds * 1_000, timing.leadMs);
+    // A few tries within the lead: each a step, which sends nothing while the level waits.
+    this.#retryMs = Math.max(1_000, Math.floor(timing.leadMs / 4));
+    this.#tokens = tokens;
+    this.#store = store;
+    this.#step = step;
+  }
+
+  /** Whether orders expire at all (the order manager's `expiring` is needed). */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  /** When the order is to be replaced (engine clock, ms); an adopted one at once. */
+  renewAtMs(o: TrackedOrder): number {
+    return o.adopted ? Number.NEGATIVE_INFINITY : o.createdAtMs + this.#afterMs;
+  }
+
+  /** Whether an open order is to be replaced at `now` (OrderManagerOptions.expiring). */
+  expiring(o: TrackedOrder, now: number): boolean {
+    return this.#enabled && o.state === "open" && this.renewAtMs(o) <= now;
+  }
+
+  /** A step created placements at `now`: their renewal instant is armed (if none is earlier). */
+  placed(now: number): void {
+    if (this.#enabled) this.#arm(now + this.#afterMs);
+  }
+
+  /** Clears the timer for good (the engine stops). */
+  stop(): void {
+    this.#stopped = true;
+    this.#disarm();
+  }
+
+  #arm(atMs: number): void {
+    if (this.#stopped || atMs >= this.#armedAt) return;
+    this.#disarm();
+    this.#armedAt = atMs;
+    this.#timer = this.#clock.setTimer(Math.max(0, atMs - this.#clock.now()), () => this.#fire());
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) this.#clock.cancelTimer(this.#timer);
+    this.#timer = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
+    const now = this.#clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const slot of this.#tokens.slots()) {
+      let due = false;
+      for (const o of this.#store.live(slot.market.tokenId)) {
+        const at = this.renewAtMs(o);
+        if (o.state === "open" && at <= now) due = true;
+        // Placements in flight are armed for too: they will rest.
+        else if (at > now && at < next) next = at;
+      }
+      if (!due) continue;
+      // The remembered step would be repeated as it is (nothing it read changed): it must run.
+      slot.memo.lapse();
+      this.#step(slot.market.tokenId);
+      // Stepped again shortly while the order still rests: a replacement refused outright is tried
+      // again before the expiry (a quiet book brings no other step), not left to it.
+      next = Math.min(next, now + this.#retryMs);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  }
+}

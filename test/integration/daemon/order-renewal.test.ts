@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { startDaemon } from "../../../src/app/daemon.js";
+import {
+  daemonConfig,
+  daemonSlots,
+  market,
+  memoryLogger,
+  openOnMock,
+  seedMarket,
+  startMock,
+  WALLET,
+  waitFor,
+} from "./support.js";
+
+const ARG = market("arg-vs-fra-final-arg-win");
+const slots = daemonSlots();
+
+/**
+ * signing.orderExpirySeconds as a dead-man's switch: every order expires 3 s after it was signed.
+ * The mock (the spec's exchange) expires resting orders on time (EXPIRED, pushed as
+ * order_cancelled reason expired). The daemon used to let each quote expire and requote only once
+ * it had learnt the order ended, a gap on every lifetime; now it replaces each quote before its
+ * expiry (at half-life for a lifetime this short: order-renewal.ts), placement first.
+ */
+describe("quotes replaced before their on-chain expiry (daemon against the mock)", () => {
+  it("a 3 s lifetime over 7 s: no quote of ours expires, both sides quoted throughout", async () => {
+    const m = await startMock();
+    slots.mock = m;
+    seedMarket(m, ARG, "0.50", "0.60");
+    let expired = 0;
+    m.context.venue.subscribe((e) => {
+      if (e.type === "order_expired" && e.order.userWallet === WALLET) expired++;
+    });
+    slots.daemon = await startDaemon(
+      daemonConfig(m, [ARG.slug], {
+        MM_SIGNING_ORDER_EXPIRY_SECONDS: "3",
+        MM_EXCHANGE_REQUEST_TIMEOUT_MS: "1000",
+        MM_RECONCILE_INTERVAL_MS: "600000",
+      }),
+      { logger: memoryLogger("warn").logger },
+    );
+    const sides = () => new Set(openOnMock(m, ARG.yesTokenId).map((o) => o.side)).size;
+    await waitFor(() => sides() === 2, 3_000, "quotes");
+    const first = openOnMock(m, ARG.yesTokenId).map((o) => o.orderId);
+    let gaps = 0;
+    const until = Date.now() + 7_000;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (sides() !== 2) gaps++;
+    }
+    expect(expired).toBe(0);
+    expect(gaps).toBe(0);
+    // Renewed: none of the first quotes is still resting.
+    const now = openOnMock(m, ARG.yesTokenId).map((o) => o.orderId);
+    for (const id of first) expect(now).not.toContain(id);
+  });
+});
