@@ -206,6 +206,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     void run.done.then(() => keyless?.close());
     feeds = new Feeds({
       wsUrl: config.exchange.wsUrl,
+      subscriptionCheckMs: config.exchange.wsSubscriptionCheckMs,
       apiKey: apiKey.value,
       userWallet: userWalletOf(config),
       clock,

@@ -32,6 +32,11 @@ export interface FeedsOptions {
   readonly onMarketFrame?: (frame: Record<string, unknown>, recvTs: number) => void;
   /** Overrides of the BookTracker's settings (defaults: src/book/tracker-config.ts). */
   readonly tuning?: FeedTuning;
+  /**
+   * Period of each connection's subscriptions check (exchange.wsSubscriptionCheckMs; 0: off);
+   * default the gateway's (60 s).
+   */
+  readonly subscriptionCheckMs?: number;
 }
 
 /** Ids named in one refusal log line (a refused subscription holds up to 100). */
@@ -86,6 +91,9 @@ export class Feeds {
       userWallet: o.userWallet,
       clock: o.clock,
       logger: o.logger,
+      ...(o.subscriptionCheckMs === undefined
+        ? {}
+        : { timing: { subscriptionCheckMs: o.subscriptionCheckMs } }),
     };
     this.market = new MarketDataFeed({
       client: new GatewayClient({ ...common, gateway: "market" }),

@@ -35,6 +35,7 @@ export interface RawConfig extends RawEngineConfig {
     partnerKind: PartnerKind;
     userWallet: string;
     requestTimeoutMs: number;
+    wsSubscriptionCheckMs: number;
   };
   retry: { baseDelayMs: number; maxDelayMs: number; maxAttempts: number };
   circuitBreaker: { windowMs: number; failureRatio: number; minRequests: number; openMs: number };
@@ -103,6 +104,17 @@ export const schema = {
       100,
       300_000,
     ),
+    wsSubscriptionCheckMs: setting({
+      doc: "Period, in ms, at which each WebSocket connection's subscriptions are checked against the server's list_subscriptions (jittered into [0.75, 1.25] of it), so that a subscription the server dropped without a word is subscribed again even on a quiet book no probe finds: 0 (off: only a get_book_snapshot or update_subscription refused invalid_params starts a check) or at least 10000.",
+      format: "mm-int",
+      default: 60_000,
+      env: "MM_EXCHANGE_WS_SUBSCRIPTION_CHECK_MS",
+      min: 10_000,
+      max: 3_600_000,
+      zeroIsOff: true,
+      rangeNote:
+        "0 turns the check off; a shorter period would send list_subscriptions on every connection faster than an unanswered one times out (10 s)",
+    }),
   },
   retry: {
     baseDelayMs: ms(

@@ -23,6 +23,8 @@ export interface MmConfig {
     readonly partnerKind: PartnerKind;
     readonly userWallet: Address | null;
     readonly requestTimeoutMs: number;
+    /** Period of the WebSocket subscriptions check, in ms (0: off): src/gateway/periodic-audit.ts. */
+    readonly wsSubscriptionCheckMs: number;
   };
   readonly retry: {
     readonly baseDelayMs: number;

@@ -61,9 +61,10 @@ export class GatewayClient extends ClientListeners {
       clock: opts.clock,
       backoff: this.settings.timing.backoff,
       random: opts.random ?? Math.random,
+      auditIntervalMs: this.settings.timing.subscriptionCheckMs,
       isOpen: (link) => this.#links[link]?.state === "open",
       ensureLink: (link) => void this.#link(link),
-      send: (link, cmd, params) => this.#link(link).send(cmd, params),
+      send: (link, cmd, params, sendOpts) => this.#link(link).send(cmd, params, sendOpts),
       onRejected: (r) => this.rejections.emit(r),
       onRestored: (r) => this.restorations.emit(r),
       onAccepted: (channel, ids) => this.acceptances.emit(channel, ids),
@@ -74,6 +75,11 @@ export class GatewayClient extends ClientListeners {
         );
         this.losses.emit(channel, ids);
       },
+      onListWrong: (link) =>
+        opts.logger?.warn(
+          { gateway: opts.gateway, link },
+          "gateway: the server held a subscription its list_subscriptions did not show: periodic subscription checks stopped (a refused probe or update still starts one)",
+        ),
     });
   }
 
@@ -197,7 +203,8 @@ export class GatewayClient extends ClientListeners {
 
   /**
    * Checks every open link's subscriptions against the server's list_subscriptions and subscribes
-   * again what it dropped (done by itself when a get_book_snapshot is refused invalid_params); resolves when done.
+   * again what it dropped (done by itself when a get_book_snapshot is refused invalid_params, and
+   * every timing.subscriptionCheckMs: periodic-audit.ts); resolves when done.
    */
   async auditSubscriptions(): Promise<void> {
     const open = this.#links.filter((l) => l.state === "open");
@@ -313,6 +320,7 @@ export class GatewayClient extends ClientListeners {
       return;
     }
     bump(this.counters.framesByType, r.event.type);
+    if (this.#subs.stray(link.index, r.sid)) return void bump(this.counters.dropped, "stray_sid");
     if (!this.#subs.wants(r.channel, eventKey(r.event) ?? ""))
       return void bump(this.counters.dropped, "unsolicited");
     this.events.emit(r.event, { link: link.index, sid: r.sid, channel: r.channel, recvTs });

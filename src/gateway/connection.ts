@@ -26,6 +26,15 @@ export interface ConnectionOptions {
   readonly logger?: Logger | undefined;
 }
 
+/** How one command is sent. */
+export interface SendOptions {
+  /**
+   * The caller does without the reply (the unsubscribe of a sid the server no longer listed,
+   * sync.ts): unanswered, the command rejects `command_timeout` alone, the connection kept.
+   */
+  readonly replyOptional?: boolean;
+}
+
 const REPLY_TYPES = new Set([
   "subscribed",
   "subscription_updated",
@@ -67,9 +76,9 @@ export class GatewayConnection {
 
   constructor(opts: ConnectionOptions) {
     this.#o = opts;
-    this.#pending = new PendingCommands(opts.clock, opts.timing.commandTimeoutMs, (cmd) => {
+    this.#pending = new PendingCommands(opts.clock, opts.timing.commandTimeoutMs, (cmd, optional) => {
       opts.counters.commandTimeouts++;
-      if (!REPLY_OPTIONAL.has(cmd)) this.terminate("command_timeout");
+      if (!optional && !REPLY_OPTIONAL.has(cmd)) this.terminate("command_timeout");
     });
     this.#unawaited = new UnawaitedCommands(opts.clock, opts.timing.commandTimeoutMs);
     this.#keepalive = new Keepalive(opts.clock, opts.timing, {
@@ -136,15 +145,16 @@ export class GatewayConnection {
   /**
    * Sends `{id, cmd, params}` and resolves with the reply (rejects as PendingCommands says). A
    * command left unanswered for `commandTimeoutMs` drops the connection (a silent socket cannot be
-   * trusted), except get_book_snapshot and list_subscriptions (REPLY_OPTIONAL): they only reject.
+   * trusted), except get_book_snapshot and list_subscriptions (REPLY_OPTIONAL) and a command sent
+   * with `replyOptional` (its caller does without the reply): they only reject.
    */
-  send(cmd: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  send(cmd: string, params?: Record<string, unknown>, opts?: SendOptions): Promise<Record<string, unknown>> {
     const ws = this.#ws;
     if (!this.isOpen || ws === undefined || ws.readyState !== WebSocket.OPEN) {
       return Promise.reject(new GatewayError("not_connected", `${cmd}: the connection is not open`, { cmd }));
     }
     const id = this.#pending.nextId();
-    const reply = this.#pending.add(id, cmd);
+    const reply = this.#pending.add(id, cmd, opts?.replyOptional === true);
     this.#write(ws, id, cmd, params);
     return reply;
   }

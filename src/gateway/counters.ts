@@ -8,7 +8,10 @@ export interface GatewayCounters {
   readonly framesByType: Record<string, number>;
   /** Frames dropped as malformed, by reason (not_json, not_object, unknown_type, bad_field, book_bad_seq…). */
   readonly malformed: Record<string, number>;
-  /** Well-formed frames dropped: `unsolicited` (an id not subscribed), `late_reply` (after its timeout). */
+  /**
+   * Well-formed frames dropped: `unsolicited` (an id not subscribed), `late_reply` (after its
+   * timeout), `stray_sid` (a sid we unsubscribed and the server never answered: orphans.ts).
+   */
   readonly dropped: Record<string, number>;
   /**
    * Subscription entries refused by the server (or unreadable, not_accepted), by `channel:code`,
@@ -46,9 +49,9 @@ export interface GatewayCounters {
   snapshotRequestsUnsent: number;
   /**
    * Subscriptions (or ids of one) we had confirmed that the server was found no longer to hold
-   * (list_subscriptions: a sid gone, or ids missing from it), each subscribed again.
+   * (list_subscriptions: a sid gone, or ids missing from it), each subscribed again, by channel.
    */
-  subscriptionsLost: number;
+  readonly subscriptionsLost: Record<string, number>;
   /** Fatal closes (at most 1: the client stops). */
   fatal: number;
 }
@@ -73,7 +76,7 @@ export function zeroGatewayCounters(): GatewayCounters {
     pongs: 0,
     snapshotRequests: 0,
     snapshotRequestsUnsent: 0,
-    subscriptionsLost: 0,
+    subscriptionsLost: {},
     fatal: 0,
   };
 }

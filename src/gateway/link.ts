@@ -1,7 +1,7 @@
 import type { Clock, TimerId } from "../core/clock.js";
 import { publicUrl } from "../core/public-url.js";
 import type { Logger } from "../observability/logger.js";
-import { type ConnectionOptions, GatewayConnection } from "./connection.js";
+import { type ConnectionOptions, GatewayConnection, type SendOptions } from "./connection.js";
 import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
 import type { GatewayCounters } from "./counters.js";
 import { GatewayError, type GatewayFatalError, upgradeAnswer, wrongGatewayUrl } from "./errors.js";
@@ -75,13 +75,13 @@ export class ConnectionLink {
   }
 
   /** Sends a command on the open connection (rejects `not_connected` otherwise). */
-  send(cmd: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  send(cmd: string, params?: Record<string, unknown>, opts?: SendOptions): Promise<Record<string, unknown>> {
     if (this.#state !== "open" || this.#conn === undefined) {
       return Promise.reject(
         new GatewayError("not_connected", `${cmd}: connection ${this.index} is ${this.#state}`),
       );
     }
-    return this.#conn.send(cmd, params);
+    return this.#conn.send(cmd, params, opts);
   }
 
   /** Sends a command without awaiting a reply (GatewayConnection.post); false when not open. */

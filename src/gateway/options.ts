@@ -25,6 +25,11 @@ export interface GatewayTiming {
   readonly pingIntervalMs: number;
   /** No frame at all (pongs included) for this long: the connection is dead; reconnect. */
   readonly silenceTimeoutMs: number;
+  /**
+   * Each open connection's subscriptions are checked against list_subscriptions this often,
+   * jittered into [¾, 1¼] of it (periodic-audit.ts); 0: never (only the drop signs start one).
+   */
+  readonly subscriptionCheckMs: number;
   readonly backoff: BackoffSettings;
 }
 
@@ -60,13 +65,16 @@ export interface GatewayClientOptions {
 
 /**
  * Defaults. The spec gives no heartbeat interval ("not shown"): a ping every 10 s and a 30 s
- * silence limit tolerate two lost pongs; the back-off starts at 500 ms and caps at 30 s.
+ * silence limit tolerate two lost pongs; the back-off starts at 500 ms and caps at 30 s. The
+ * subscriptions check every 60 s costs one small command per connection a minute and bounds how
+ * long a quiet book can sit on a subscription the server dropped.
  */
 export const DEFAULT_TIMING: GatewayTiming = {
   connectTimeoutMs: 10_000,
   commandTimeoutMs: 10_000,
   pingIntervalMs: 10_000,
   silenceTimeoutMs: 30_000,
+  subscriptionCheckMs: 60_000,
   backoff: { baseMs: 500, factor: 2, maxMs: 30_000, resetAfterMs: 60_000 },
 };
 
@@ -99,6 +107,8 @@ export function gatewaySettings(opts: Pick<GatewayClientOptions, "timing" | "lim
   for (const k of ["connectTimeoutMs", "commandTimeoutMs", "pingIntervalMs", "silenceTimeoutMs"] as const) {
     if (!(Number.isFinite(timing[k]) && timing[k] > 0)) bad(k, "> 0");
   }
+  const check = timing.subscriptionCheckMs;
+  if (!(Number.isFinite(check) && check >= 0)) bad("subscriptionCheckMs", ">= 0 (0: off)");
   const b = timing.backoff;
   if (!(b.baseMs > 0)) bad("backoff.baseMs", "> 0");
   if (!(b.factor >= 1)) bad("backoff.factor", ">= 1");

@@ -4,6 +4,8 @@ import { parseErrorReply } from "./replies.js";
 
 interface Pending {
   readonly cmd: string;
+  /** Its caller does without a reply: a timeout fails it alone (the owner keeps the socket). */
+  readonly optional: boolean;
   readonly timer: TimerId;
   readonly resolve: (reply: Record<string, unknown>) => void;
   readonly reject: (err: Error) => void;
@@ -19,11 +21,11 @@ interface Pending {
 export class PendingCommands {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
-  readonly #onTimeout: (cmd: string) => void;
+  readonly #onTimeout: (cmd: string, optional: boolean) => void;
   readonly #byId = new Map<string, Pending>();
   #next = 1;
 
-  constructor(clock: Clock, timeoutMs: number, onTimeout: (cmd: string) => void) {
+  constructor(clock: Clock, timeoutMs: number, onTimeout: (cmd: string, optional: boolean) => void) {
     this.#clock = clock;
     this.#timeoutMs = timeoutMs;
     this.#onTimeout = onTimeout;
@@ -49,18 +51,21 @@ export class PendingCommands {
     return this.#byId.get(id)?.cmd;
   }
 
-  /** Registers command `id`; the promise settles with its reply. */
-  add(id: string, cmd: string): Promise<Record<string, unknown>> {
+  /**
+   * Registers command `id`; the promise settles with its reply. `optional`: passed to the owner's
+   * onTimeout (a command whose caller does without its reply).
+   */
+  add(id: string, cmd: string, optional = false): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const timer = this.#clock.setTimer(this.#timeoutMs, () => {
         if (this.#byId.delete(id)) {
           reject(
             new GatewayError("command_timeout", `${cmd}: no reply within ${this.#timeoutMs} ms`, { cmd }),
           );
-          this.#onTimeout(cmd);
+          this.#onTimeout(cmd, optional);
         }
       });
-      this.#byId.set(id, { cmd, timer, resolve, reject });
+      this.#byId.set(id, { cmd, optional, timer, resolve, reject });
     });
   }
 

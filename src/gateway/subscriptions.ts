@@ -1,10 +1,12 @@
 import type { Clock } from "../core/clock.js";
+import type { SendOptions } from "./connection.js";
 import type { GatewayCounters } from "./counters.js";
 import { splitIds } from "./ids.js";
 import { SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings, GatewayLimits } from "./options.js";
+import { PeriodicAudit } from "./periodic-audit.js";
 import { SubscriptionSync } from "./sync.js";
-import { type Channel, isWalletScoped } from "./types.js";
+import { type Channel, isWalletScoped, type Sid } from "./types.js";
 import { type RejectedIds, type RestoredIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
 
 /** What the manager needs from the client's links. */
@@ -15,17 +17,29 @@ export interface SubscriptionDeps {
   readonly clock: Clock;
   readonly backoff: BackoffSettings;
   readonly random: () => number;
+  /** Each open link's subscriptions are checked this often (jittered; 0: never): periodic-audit.ts. */
+  readonly auditIntervalMs: number;
   /** True when link `index` exists and is open. */
   isOpen(link: number): boolean;
   /** Makes sure link `index` exists (it connects by itself). */
   ensureLink(link: number): void;
-  send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  send(
+    link: number,
+    cmd: string,
+    params: Record<string, unknown>,
+    opts?: SendOptions,
+  ): Promise<Record<string, unknown>>;
   onRejected(r: RejectedIds): void;
   onRestored(r: RestoredIds): void;
   /** The server holds these ids now (any accepted subscribe or update). */
   onAccepted(channel: Channel, ids: readonly string[]): void;
   /** The server was found no longer to hold these ids (sync.ts audit): subscribing them again. */
   onLost(channel: Channel, ids: readonly string[]): void;
+  /**
+   * The server still held a sid its list_subscriptions did not show: the periodic checks stopped
+   * (each would resubscribe what the wrong list leaves out); the drop signs still start one.
+   */
+  onListWrong(link: number): void;
 }
 
 /**
@@ -38,6 +52,7 @@ export class SubscriptionManager {
   readonly #layout: SubscriptionLayout;
   readonly #waiters = new SubscribeWaiters();
   readonly #sync: SubscriptionSync;
+  readonly #periodic: PeriodicAudit;
 
   constructor(deps: SubscriptionDeps) {
     this.#d = deps;
@@ -55,6 +70,16 @@ export class SubscriptionManager {
       onRestored: deps.onRestored,
       onAccepted: deps.onAccepted,
       onLost: deps.onLost,
+      onListWrong: (link) => {
+        if (!this.#periodic.active) return;
+        this.#periodic.stop();
+        deps.onListWrong(link);
+      },
+    });
+    // A link with a sid the server may still hold (its unsubscribe unanswered) is not checked: a
+    // wrong list there would add a sid per check. Its reconnect clears that (orphans.ts).
+    this.#periodic = new PeriodicAudit(deps.clock, deps.auditIntervalMs, deps.random, (link) => {
+      if (!this.#sync.hasUnproven(link)) void this.#sync.audit(link);
     });
   }
 
@@ -131,15 +156,25 @@ export class SubscriptionManager {
     return this.#sync.audit(link);
   }
 
+  /**
+   * True when a push carrying `sid` on `link` comes from a sid we unsubscribed and the server never
+   * answered (it still holds it): the caller drops the push, the unsubscribe is sent again.
+   */
+  stray(link: number, sid: Sid): boolean {
+    return this.#sync.stray(link, sid);
+  }
+
   /** A link (re)connected: nothing is held there; subscribe everything it should carry. */
   linkUp(link: number): void {
     this.#sync.reset(link);
     void this.#sync.request(link);
+    this.#periodic.arm(link);
   }
 
-  /** Fails every pending subscribe() and cancels the retries (fatal close, close()). */
+  /** Fails every pending subscribe() and cancels the retries and checks (fatal close, close()). */
   failAll(err: Error): void {
     this.#sync.stop();
+    this.#periodic.stop();
     this.#waiters.failAll(err);
   }
 }

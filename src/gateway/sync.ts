@@ -1,8 +1,10 @@
 import type { Clock } from "../core/clock.js";
+import type { SendOptions } from "./connection.js";
 import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings } from "./options.js";
+import { OrphanSids } from "./orphans.js";
 import { isFinalRefusal, mayMeanDropped, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed, parseSubscriptionList, refusedGroups, type SubscriptionInfo } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
@@ -38,7 +40,12 @@ export interface SyncDeps {
   /** Uniform [0, 1) for the back-off jitter. */
   readonly random: () => number;
   isOpen(link: number): boolean;
-  send(link: number, cmd: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  send(
+    link: number,
+    cmd: string,
+    params: Record<string, unknown>,
+    opts?: SendOptions,
+  ): Promise<Record<string, unknown>>;
   /** The server refused ids (final: no longer wanted; with retryInMs: sent again after it). */
   onRejected(r: RejectedIds): void;
   /** Ids refused with a retryable code were accepted by a later attempt. */
@@ -50,6 +57,8 @@ export interface SyncDeps {
    * are being subscribed again (what they carried meanwhile was lost).
    */
   onLost(channel: Channel, ids: readonly string[]): void;
+  /** A sid the server's list no longer showed was still held: its list_subscriptions is wrong. */
+  onListWrong(link: number): void;
 }
 
 /**
@@ -73,12 +82,13 @@ export class SubscriptionSync {
   readonly #generation = new Map<number, number>();
   /** Audits queued and not started, per link (coalesced like passes). */
   readonly #audits = new Map<number, Promise<void>>();
-  /** Sids the server's list no longer showed, per link: unsubscribed at the next pass's start. */
-  readonly #orphans = new Map<number, Set<Sid>>();
+  /** Sids the server's list no longer showed: unsubscribed at the next pass's start (orphans.ts). */
+  readonly #orphans: OrphanSids;
   readonly #retries: SubscriptionRetries;
 
   constructor(deps: SyncDeps) {
     this.#d = deps;
+    this.#orphans = new OrphanSids({ send: deps.send, onListWrong: deps.onListWrong });
     this.#retries = new SubscriptionRetries(deps.clock, deps.backoff, deps.random, (link) => {
       void this.request(link);
     });
@@ -87,7 +97,7 @@ export class SubscriptionSync {
   /** The link has a new socket: nothing is subscribed on it yet (held-back ids go at once). */
   reset(link: number): void {
     this.#generation.set(link, (this.#generation.get(link) ?? 0) + 1);
-    this.#orphans.delete(link); // sids of the old socket
+    this.#orphans.reset(link); // sids of the old socket
     for (const sub of this.#d.layout.subsOn(link)) {
       sub.sid = undefined;
       sub.confirmed = new Set();
@@ -100,6 +110,19 @@ export class SubscriptionSync {
     this.#retries.stop();
   }
 
+  /**
+   * True when a push carrying `sid` on `link` is from a sid the server was asked to drop and never
+   * answered: the caller drops it (orphans.ts).
+   */
+  stray(link: number, sid: Sid): boolean {
+    return this.#orphans.stray(link, sid);
+  }
+
+  /** True when `link` has a sid whose unsubscribe went unanswered (orphans.ts): a check waits. */
+  hasUnproven(link: number): boolean {
+    return this.#orphans.hasUnproven(link);
+  }
+
   /** Schedules a pass over `link` (coalesced with one already queued); resolves when it ran. */
   request(link: number): Promise<void> {
     return this.#chain(link, this.#queued, () => this.#pass(link));
@@ -107,13 +130,13 @@ export class SubscriptionSync {
 
   /**
    * Checks what the server holds on `link` (list_subscriptions) against what we confirmed there,
-   * after a sign it dropped something while the socket lived (a posted get_book_snapshot or an
-   * update_subscription refused invalid_params: refusal-policy.ts mayMeanDropped): a sid it no longer lists is subscribed afresh, ids it no longer
-   * lists under a sid are added again, and onLost names them (the pass that subscribes them
-   * unsubscribes the old sid first: #unsubscribeOrphans). Runs between passes (so no command of
-   * ours is in flight there); coalesced with one already queued. An unreadable or unanswered list
-   * changes nothing (the spec shows no payload for it): unanswered, it times out alone, the
-   * connection kept (connection.ts REPLY_OPTIONAL).
+   * after a sign it dropped something while the socket lived (a get_book_snapshot or an
+   * update_subscription refused invalid_params: refusal-policy.ts mayMeanDropped) or on the
+   * periodic check (periodic-audit.ts): a sid it no longer lists is subscribed afresh, ids it no
+   * longer lists under a sid are added again, and onLost names them (the pass that subscribes them
+   * unsubscribes the old sid first: orphans.ts). Runs between passes (no command of ours is in
+   * flight there); coalesced with one already queued. An unreadable or unanswered list changes
+   * nothing (the spec shows no payload for it): unanswered, it times out alone (REPLY_OPTIONAL).
    */
   audit(link: number): Promise<void> {
     return this.#chain(link, this.#audits, () => this.#audit(link));
@@ -172,8 +195,7 @@ export class SubscriptionSync {
     let ids: string[];
     if (listed === undefined || listed.channel !== sub.channel) {
       ids = wallet ? [""] : [...sub.confirmed];
-      if (sub.sid !== undefined)
-        this.#orphans.set(sub.link, (this.#orphans.get(sub.link) ?? new Set()).add(sub.sid));
+      if (sub.sid !== undefined) this.#orphans.add(sub.link, sub.sid);
       sub.sid = undefined;
       sub.confirmed = new Set();
     } else {
@@ -184,7 +206,7 @@ export class SubscriptionSync {
       if (ids.length === 0) return false;
       for (const id of ids) sub.confirmed.delete(id);
     }
-    this.#d.counters.subscriptionsLost++;
+    bump(this.#d.counters.subscriptionsLost, sub.channel);
     if (ids.length > 0) this.#d.onLost(sub.channel, ids);
     return true;
   }
@@ -192,26 +214,11 @@ export class SubscriptionSync {
   async #pass(link: number): Promise<void> {
     if (!this.#d.isOpen(link)) return;
     const gen = this.#generation.get(link) ?? 0;
-    await this.#unsubscribeOrphans(link);
+    // Before their ids are subscribed afresh: a wrong list must not leave a token under two sids.
+    await this.#orphans.unsubscribe(link, new Set(this.#d.layout.subsOn(link).map((s) => s.sid)));
     if (this.#stale(link, gen)) return;
     const subs = [...this.#d.layout.subsOn(link)];
     await Promise.all(subs.map((sub) => this.#syncSub(link, gen, sub)));
-  }
-
-  /**
-   * Unsubscribes the sids the server's list no longer showed, before their ids are subscribed
-   * afresh: refused (an unknown sid) when the server did drop them, and when its list was wrong (an
-   * empty or differently scoped reply) it keeps a token from being held under two sids (duplicate
-   * frames, the subscription count growing toward the cap). A refusal changes nothing. A sid one of
-   * our subscriptions holds again (a server reusing its numbers) is left alone.
-   */
-  async #unsubscribeOrphans(link: number): Promise<void> {
-    const sids = this.#orphans.get(link);
-    if (sids === undefined) return;
-    this.#orphans.delete(link);
-    const held = new Set([...this.#d.layout.subsOn(link)].map((s) => s.sid));
-    const gone = [...sids].filter((sid) => !held.has(sid));
-    await Promise.all(gone.map((sid) => this.#d.send(link, "unsubscribe", { sid }).catch(() => undefined)));
   }
 
   #stale(link: number, gen: number): boolean {

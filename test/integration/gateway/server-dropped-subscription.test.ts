@@ -65,7 +65,7 @@ describe("a subscription the server drops while the socket lives is repaired", (
       "both books synced from the new subscription",
       { clock: mock.clock, advanceMs: 50 },
     );
-    expect(feed.client.counters.subscriptionsLost).toBe(1);
+    expect(feed.client.counters.subscriptionsLost).toEqual({ token_book: 1 });
     const [held] = await feed.client.listSubscriptions();
     const ids = held?.subscriptions.filter((s) => s.channel === "token_book").flatMap((s) => s.ids);
     expect(ids?.sort()).toEqual([yes, no].sort());

@@ -20,6 +20,7 @@ describe("loadConfig: layering", () => {
       partnerKind: "single_wallet",
       userWallet: null,
       requestTimeoutMs: 10_000,
+      wsSubscriptionCheckMs: 60_000,
     });
     expect(c.retry).toEqual({ baseDelayMs: 200, maxDelayMs: 10_000, maxAttempts: 3 });
     expect(c.circuitBreaker).toEqual({

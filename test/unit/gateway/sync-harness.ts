@@ -7,6 +7,8 @@ import { type RejectedIds, type RestoredIds, SubscribeWaiters } from "../../../s
 export interface Sent {
   readonly cmd: string;
   readonly params: Record<string, unknown>;
+  /** Sent reply-optional (unanswered, it would time out alone). */
+  readonly optional: boolean;
   reply(r: Record<string, unknown>): void;
   fail(e: Error): void;
 }
@@ -19,6 +21,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
   const rejected: RejectedIds[] = [];
   const restored: RestoredIds[] = [];
   const lost: { channel: string; ids: readonly string[] }[] = [];
+  const listWrong: number[] = [];
   const clock = new SimClock(0);
   const counters = zeroGatewayCounters();
   let open = true;
@@ -31,12 +34,15 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     backoff: { baseMs: 400, factor: 2, maxMs: 2_000, resetAfterMs: 60_000 },
     random: () => 1,
     isOpen: () => open,
-    send: (_link, cmd, params) =>
-      new Promise((resolve, reject) => sent.push({ cmd, params, reply: resolve, fail: reject })),
+    send: (_link, cmd, params, opts) =>
+      new Promise((resolve, reject) =>
+        sent.push({ cmd, params, optional: opts?.replyOptional === true, reply: resolve, fail: reject }),
+      ),
     onRejected: (r) => rejected.push(r),
     onRestored: (r) => restored.push(r),
     onAccepted: () => undefined,
     onLost: (channel, ids) => lost.push({ channel, ids }),
+    onListWrong: (link) => listWrong.push(link),
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
   return {
@@ -47,6 +53,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     rejected,
     restored,
     lost,
+    listWrong,
     clock,
     counters,
     flush,

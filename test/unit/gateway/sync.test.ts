@@ -149,7 +149,7 @@ describe("SubscriptionSync", () => {
     await h.flush();
     expect(h.rejected).toEqual([]);
     expect(h.layout.isHeld("token_book", "2")).toBe(true);
-    expect(h.counters.subscriptionsLost).toBe(1);
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
   });
 
   it("audit: a sid the server no longer lists is subscribed again; ids missing under a listed sid are added again", async () => {

@@ -46,6 +46,13 @@ describe("gatewaySettings", () => {
     );
     expect(() => gatewaySettings({ timing: { silenceTimeoutMs: 0 } })).toThrow(/silenceTimeoutMs/);
     expect(() => gatewaySettings({ timing: { backoff: { baseMs: 10, maxMs: 5 } } })).toThrow(/backoff.maxMs/);
+    // The subscriptions check: a minute by default, 0 its "off", a negative or NaN period refused.
+    expect(DEFAULT_TIMING.subscriptionCheckMs).toBe(60_000);
+    expect(gatewaySettings({ timing: { subscriptionCheckMs: 0 } }).timing.subscriptionCheckMs).toBe(0);
+    expect(() => gatewaySettings({ timing: { subscriptionCheckMs: -1 } })).toThrow(/subscriptionCheckMs/);
+    expect(() => gatewaySettings({ timing: { subscriptionCheckMs: Number.NaN } })).toThrow(
+      /subscriptionCheckMs/,
+    );
   });
   it("gatewayUrl appends the path once", () => {
     expect(gatewayUrl("wss://x.example/", "market")).toBe("wss://x.example/ws/market");

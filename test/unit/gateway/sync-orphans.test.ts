@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { CommandRejectedError, GatewayError } from "../../../src/gateway/errors.js";
+import { harness, subscribedBook } from "./sync-harness.js";
+
+/*
+ * The unsubscribe of a sid the server's list no longer showed was an awaited command: a server
+ * that never answered it (the spec shows no reply for unsubscribe) got the connection dropped by
+ * the command timeout, every book on it resynced. It is now reply-optional; unanswered, the ids
+ * are subscribed afresh and the sid is watched: a push under it shows the server still holds it,
+ * so the push is dropped and the unsubscribe sent again (a token is never fed by two sids).
+ */
+
+/** `h` holding token_book 1 as sid 1, checked against an empty list: the unsubscribe of sid 1 sent. */
+async function orphaned(h: ReturnType<typeof harness>): Promise<void> {
+  await subscribedBook(h, ["1"]);
+  void h.sync.audit(0);
+  await h.flush();
+  h.sent[1]?.reply({ type: "subscriptions", subscriptions: [] });
+  await h.flush();
+  expect(h.sent[2]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
+}
+
+const timeout = () => new GatewayError("command_timeout", "unsubscribe: no reply within 10000 ms");
+
+describe("the unsubscribe of a sid the server's list no longer shows", () => {
+  it("is reply-optional (unanswered, the connection is kept); the ids are subscribed afresh", async () => {
+    const h = harness();
+    await orphaned(h);
+    expect(h.sent[2]?.optional).toBe(true);
+    h.sent[2]?.fail(timeout());
+    await h.flush();
+    expect(h.sent[3]).toMatchObject({
+      cmd: "subscribe",
+      params: { subscriptions: [{ channel: "token_book", ids: ["1"] }] },
+    });
+    expect(h.sync.hasUnproven(0)).toBe(true);
+  });
+
+  it("unanswered: a push under that sid is stray (dropped) and the unsubscribe goes again, once at a time, until answered", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.fail(timeout());
+    await h.flush();
+    h.sent[3]?.reply({ type: "subscribed", accepted: [{ sid: 2, channel: "token_book", ids: ["1"] }] });
+    await h.flush();
+    expect(h.sync.stray(0, 2)).toBe(false);
+    expect(h.sync.stray(0, "1")).toBe(true);
+    expect(h.sync.stray(0, 1)).toBe(true);
+    const again = h.sent.slice(4);
+    expect(again.map((c) => [c.cmd, c.params, c.optional])).toEqual([["unsubscribe", { sid: "1" }, true]]);
+    again[0]?.reply({ type: "unsubscribed" });
+    await h.flush();
+    expect(h.sync.stray(0, 1)).toBe(false);
+    expect(h.sync.hasUnproven(0)).toBe(false);
+    expect(h.listWrong).toEqual([0]); // it did hold it: the list was wrong
+  });
+
+  it("refused (the server did drop it): nothing is watched, the list stands", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.fail(new CommandRejectedError("unsubscribe", "invalid_params", "unknown sid 1"));
+    await h.flush();
+    expect(h.sync.stray(0, 1)).toBe(false);
+    expect(h.sync.hasUnproven(0)).toBe(false);
+    expect(h.listWrong).toEqual([]);
+  });
+
+  it("answered as done: the list was wrong (onListWrong)", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.reply({ type: "unsubscribed" });
+    await h.flush();
+    expect(h.listWrong).toEqual([0]);
+    expect(h.sent[3]).toMatchObject({ cmd: "subscribe" });
+  });
+
+  it("a new socket forgets the watched sids", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.fail(timeout());
+    await h.flush();
+    h.sync.reset(0);
+    expect(h.sync.stray(0, 1)).toBe(false);
+    expect(h.sync.hasUnproven(0)).toBe(false);
+  });
+});
