@@ -1,10 +1,11 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { GatewayCounters } from "../../gateway/counters.js";
+import { MARKET_CHANNELS, USER_CHANNELS } from "../../gateway/types.js";
 import { LabelCap } from "./label-cap.js";
 import type { MetricsContext } from "./sources.js";
 
 type Scalar = "connectionsOpened" | "reconnects" | "disconnects" | "watchdogTrips" | "commandTimeouts";
-type PerKey = "framesByType" | "malformed" | "dropped" | "subscriptionRefusals";
+type PerKey = "framesByType" | "malformed" | "dropped" | "subscriptionRefusals" | "subscriptionsLost";
 
 /** The WebSocket gateway families, read from each GatewayClient's counters at scrape time. */
 export function wsFamilies(registry: Registry, ctx: MetricsContext) {
@@ -17,7 +18,7 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
       c.inc({ gateway }, deltas.step(g.counters, `ws:${field}`, g.counters[field]));
     }
   };
-  const perKey = (c: Counter<string>, field: PerKey, label: "type" | "reason") => {
+  const perKey = (c: Counter<string>, field: PerKey, label: "type" | "reason" | "channel") => {
     for (const [gateway, g] of sources.gateways) {
       const map: GatewayCounters[PerKey] = g.counters[field];
       for (const [k, n] of Object.entries(map)) {
@@ -101,7 +102,7 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     dropped: new Counter({
       name: "mm_ws_frames_dropped_total",
-      help: "Well-formed frames dropped, per gateway and reason (unsolicited, late_reply, listener_error).",
+      help: "Well-formed frames dropped, per gateway and reason (unsolicited, late_reply, listener_error, stray_sid).",
       labelNames: ["gateway", "reason"] as const,
       registers,
       collect() {
@@ -115,6 +116,21 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
       registers,
       collect() {
         perKey(this, "subscriptionRefusals", "reason");
+      },
+    }),
+    subscriptionsRepaired: new Counter({
+      name: "mm_ws_subscriptions_repaired_total",
+      help: "Subscriptions (or ids of one) the server was found no longer to hold (list_subscriptions, on a drop sign or the periodic check), each subscribed again, per gateway and channel.",
+      labelNames: ["gateway", "channel"] as const,
+      registers,
+      collect() {
+        // Every channel of the gateway from 0, so that increase() counts a series' first repair
+        // (a series born at 1 would show no increase) and the alert can read it.
+        for (const [gateway] of sources.gateways) {
+          for (const channel of gateway === "market" ? MARKET_CHANNELS : USER_CHANNELS)
+            this.inc({ gateway, channel }, 0);
+        }
+        perKey(this, "subscriptionsLost", "channel");
       },
     }),
   };

@@ -13,6 +13,9 @@ const some = (a: QueryAnswer) => a.result.length > 0;
  *    error-rate halt trips, MmHighErrorRate and MmRiskHalt);
  * 4. a sequence gap on every book and a reordered frame, then every socket dropped (gaps, resyncs,
  *    reconnects);
+ *    Then one token's token_book subscription dropped server-side without a word (the mock's
+ *    drop-subscription fault): the stall probe or the periodic subscriptions check (10 s in this
+ *    stack) finds it and subscribes it again (MmWsSubscriptionsRepaired), awaited after 6.;
  * 5. the platform frozen (a platform_frozen halt) and, while it is, 6. below; then unfrozen;
  * 6. shares credited to the wallet behind the bot's back: a position drift, corrected after two
  *    reconciles (MmReconcilerDrift), the token's drift run above 0 meanwhile (the metric of
@@ -59,6 +62,9 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
   await until("gaps", "sum(mm_book_gaps_total)", positive);
   admin.dropAllSockets();
   await until("reconnects", "sum(mm_ws_reconnects_total)", positive);
+  const dropped = stack.tokens.find((t) => t.status === "OPEN");
+  if (dropped === undefined) throw new Error("no open market to drop a subscription of");
+  admin.dropSubscriptions([dropped.tokenId]);
 
   admin.freezePlatform(true);
   await until("platform frozen", 'sum(mm_risk_halts_total{reason="platform_frozen"})', positive);
@@ -71,6 +77,12 @@ export async function incidents(stack: InstrumentedStack, prom: PrometheusServer
   // (mm_reconcile_position_drift_seconds, MmPositionDriftLasting's metric) passed 0 on its own labels.
   const drifted = `mm_reconcile_position_drift_seconds{market="${token.slug ?? token.marketId}", outcome="${token.outcome}"}`;
   await until("drift run", `max_over_time(${drifted}[1m]) > 0`, some, 20_000);
+  await until(
+    "subscription repaired",
+    'sum(increase(mm_ws_subscriptions_repaired_total{channel="token_book"}[5m]))',
+    positive,
+    20_000,
+  );
   admin.freezePlatform(false);
 
   // Silenced, then every socket dropped: on reconnect the token's snapshot never comes, so its

@@ -42,6 +42,8 @@ export async function startInstrumentedStack(): Promise<InstrumentedStack> {
   const env = {
     MM_RECONCILE_INTERVAL_MS: "2000",
     MM_RECONCILE_DRIFT_SETTLE_MS: "4000",
+    // Its floor: a subscription the server drops is found within 7.5–12.5 s however quiet its book.
+    MM_EXCHANGE_WS_SUBSCRIPTION_CHECK_MS: "10000",
     MM_RISK: JSON.stringify({ errorRate: { maxErrors: 5, windowMs: 10_000, coolDownMs: 3_000 } }),
     MM_METRICS_PORT: "0",
     MM_METRICS_MAX_MARKET_LABELS: "20",

@@ -29,6 +29,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_ws_frames_malformed_total: ["counter", ["gateway", "reason"]],
   mm_ws_frames_dropped_total: ["counter", ["gateway", "reason"]],
   mm_ws_subscription_refusals_total: ["counter", ["gateway", "reason"]],
+  mm_ws_subscriptions_repaired_total: ["counter", ["channel", "gateway"]],
   mm_orders_placed_total: ["counter", ["market"]],
   mm_orders_rejected_total: ["counter", ["code"]],
   mm_orders_ambiguous_total: ["counter", ["op"]],

@@ -143,6 +143,12 @@ describe("createMetrics: values", () => {
     f = (await scrape(registry)).families;
     const refused = { gateway: "market", reason: "token_book:subscription_cap_exceeded" };
     expect(sumOf(f, "mm_ws_subscription_refusals_total", refused)).toBe(2);
+    // A dropped subscription repaired (sync.ts audit): the gateway's counter, exported by channel.
+    const repaired = { gateway: "market", channel: "token_book" };
+    expect(sumOf(f, "mm_ws_subscriptions_repaired_total", repaired)).toBe(1);
+    gateway.counters.subscriptionsLost.token_book = 3;
+    f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_ws_subscriptions_repaired_total", repaired)).toBe(3);
     metrics.close();
   });
 
