@@ -70,7 +70,8 @@ const WHILE_UNPAID = "while its payouts were unknown";
  * 404 (or another market's record: OtherMarketRecord) for any other market has the open-market
  * sweep read the market list for it (#askList): the market may be back under a new slug, which only
  * the list shows (by its id: SweepList), and the sweep reads the list only while a market is OPEN
- * or held NOT_FOUND. The 404 counts as a failing read only once the list has answered (listSays).
+ * or held NOT_FOUND. The 404 counts as a failing read only once the list has answered (listSays),
+ * and not when the list shows the market by its id: its status is then the list's (#listWord).
  * An answer is dropped when the status moved while it was out, or the
  * payouts it was read for arrived (a push is newer). No timer runs while no market needs reading.
  * Does nothing on a port without `marketRecord` (the backtest's venue: its recorded pushes are all
@@ -93,6 +94,8 @@ export class ClosedMarketWatch {
    */
   readonly #failed = new Map<string, number>();
   #failures = 0;
+  /** Markets whose record was not found, the list showing them by their id (#listWord): said once. */
+  readonly #listOnly = new Set<string>();
   /** Markets held NOT_FOUND whose record was found still not found (404): said once while held. */
   readonly #stillNotFound = new Set<string>();
   /** Reads that keep failing: warned of once, counted in mm_market_status_reads_failing{watch="closed"}. */
@@ -169,6 +172,7 @@ export class ClosedMarketWatch {
     for (const [id, asked] of this.#asked) {
       if (!all.some((d) => d.marketId === id && d.known === asked.known)) this.#asked.delete(id);
     }
+    for (const id of this.#listOnly) if (!all.some((d) => d.marketId === id)) this.#listOnly.delete(id);
     for (const id of this.#stillNotFound) {
       if (!due.some((d) => d.marketId === id && d.known === NOT_FOUND_STATUS)) this.#stillNotFound.delete(id);
     }
@@ -220,6 +224,7 @@ export class ClosedMarketWatch {
       return false;
     }
     this.#failed.delete(marketId);
+    this.#listOnly.delete(marketId);
     this.#streaks.succeeded({ key: marketId, marketId, slug });
     if (this.#stopped) return true;
     // A push (or a refusal) that moved the status while the read was out is newer than the answer,
@@ -274,18 +279,19 @@ export class ClosedMarketWatch {
     if (this.#ask === undefined || this.#core.exchange.listedMarkets === undefined) return false;
     const { marketId, known } = d;
     const fields = { marketId, slug, status: known, err };
+    const quiet = "held market's record not found by its slug: the market list is read for it";
     if (this.#asked.has(marketId)) {
-      this.#core.log.debug(
-        fields,
-        "held market's record not found by its slug: the market list is read for it",
-      );
+      this.#core.log.debug(fields, quiet);
       return true;
     }
     this.#asked.set(marketId, { slug, known, err });
-    this.#core.log.info(
-      fields,
-      "held market's record not found by its slug (404): the market list is read for it (a new slug?)",
-    );
+    // Said once: a market the list keeps showing while its record is not found is asked every round.
+    if (this.#listOnly.has(marketId)) this.#core.log.debug(fields, quiet);
+    else
+      this.#core.log.info(
+        fields,
+        "held market's record not found by its slug (404): the market list is read for it (a new slug?)",
+      );
     this.#ask(marketId);
     return true;
   }
@@ -295,9 +301,10 @@ export class ClosedMarketWatch {
    * undefined when the list does not show it. Shown under a slug other than the one that was not
    * found, it has taken it (SweepList): the next round reads by it. Not shown, a market closed by
    * its status is held NOT_FOUND, as a quoted market neither listed nor found by its slug is (the
-   * open-market sweep's: it reads the list for it from then on). Otherwise (shown under the slug
-   * that was not found, or a settled market not shown: its status is final) the 404 is a failing
-   * read. Dropped when the market's status moved since (newer words).
+   * open-market sweep's: it reads the list for it from then on). Shown under the slug that was not
+   * found, its status is taken from the list (#listWord: not a failing read). A settled market not
+   * shown (its status is final): the 404 is a failing read. Dropped when the market's status moved
+   * since (newer words).
    */
   listSays(marketId: string, listed: ListedMarketStatus | undefined): void {
     const asked = this.#asked.get(marketId);
@@ -308,7 +315,11 @@ export class ClosedMarketWatch {
     if (this.#stopped || tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status !== asked.known)
       return;
     if (listed !== undefined && slug !== asked.slug) return;
-    if (listed === undefined && !SETTLED_MARKET_STATUSES.has(asked.known)) {
+    if (listed !== undefined) {
+      this.#listWord(marketId, slug, asked, listed);
+      return;
+    }
+    if (!SETTLED_MARKET_STATUSES.has(asked.known)) {
       this.#core.log.warn(
         { marketId, slug, status: asked.known, err: asked.err },
         "held market is not in the market list and its record is not found (404): held NOT_FOUND",
@@ -318,6 +329,41 @@ export class ClosedMarketWatch {
     }
     this.#streaks.failed({ key: marketId, marketId, slug }, asked.err, "read again next round");
     this.#failed.set(marketId, ++this.#failures);
+  }
+
+  /**
+   * The list shows by its id a market whose record was not found by the slug it gives (or by the
+   * slug held, the list showing one the market has left, unconfirmed: SweepSlugs): the record
+   * endpoint lags the list (a market just renamed) or does not serve the record. The market's
+   * status was read, from the list: not a failing read (counted so, it fired a false
+   * MmMarketStatusReadsFailing for a market the list shows every period). Its word is taken, as the
+   * sweep takes it for a market held NOT_FOUND (LIST_WORD.listedById): another status than the one
+   * held is reported (an OPEN one reopens the market); a settled market's payouts there, when it
+   * is read for them. Said once at info while so (#listOnly), debug after.
+   */
+  #listWord(marketId: string, slug: string | undefined, asked: Asked, listed: ListedMarketStatus): void {
+    const { log, positions } = this.#core;
+    this.#failed.delete(marketId);
+    this.#streaks.succeeded({ key: marketId, marketId, slug });
+    const fields = { marketId, slug, status: asked.known, listed: listed.status };
+    const line =
+      "held market's record not found by its slug, the market list shows it by its id: its status taken from the list (not a failing read)";
+    if (this.#listOnly.has(marketId)) log.debug(fields, line);
+    else {
+      this.#listOnly.add(marketId);
+      log.info(fields, `${line}; said once while so`);
+    }
+    if (!SETTLED_MARKET_STATUSES.has(asked.known)) {
+      if (listed.status !== asked.known) this.#changed(marketId, listed, WHILE_CLOSED, LIST_WORD.listedById);
+      return;
+    }
+    // A settled market stays settled (a list saying otherwise is stale); read for its payouts.
+    if (
+      SETTLED_MARKET_STATUSES.has(listed.status) &&
+      listed.payouts !== undefined &&
+      positions.awaitingPayouts(marketId)
+    )
+      this.#changed(marketId, listed, WHILE_UNPAID, LIST_WORD.listedById);
   }
 
   /**
