@@ -21,6 +21,7 @@ import { exchangeClient, keylessClient, userWalletOf } from "./exchange.js";
 import { Feeds, type FeedTuning } from "./feeds.js";
 import { type DaemonJournal, journalAccount, openDaemonJournal } from "./journal.js";
 import type { JournalSettings } from "./journal-settings.js";
+import { journaledSlugs } from "./journaled-slugs.js";
 import type { QuotedMarkets } from "./markets.js";
 import { withExpiry } from "./order-expiry.js";
 import { type DaemonOutcome, refusedStart } from "./outcome.js";
@@ -126,8 +127,16 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet. Read
     // without the key when the exchange refuses them to it for a scope (they are public reads); the
     // running market reads then go keyless too (the key would be refused there all run).
-    const start = await marketsAtStart(client, config, logger, opts.stopRequested, () =>
-      keylessClient(config, clock, logger),
+    // A configured slug that is a 404 may be a market an earlier run saw take a new slug: the
+    // journal knows (journaledSlugs, read only then).
+    const account = journalAccount(config.exchange.baseUrl, builder.maker);
+    const start = await marketsAtStart(
+      client,
+      config,
+      logger,
+      opts.stopRequested,
+      () => keylessClient(config, clock, logger),
+      journaledSlugs(opts.journal, account),
     );
     const markets = start.markets;
     keyless = start.keyless;
@@ -136,7 +145,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       opts.journal === undefined
         ? undefined
         : openDaemonJournal(opts.journal, {
-            account: journalAccount(config.exchange.baseUrl, builder.maker),
+            account,
             session,
             tokens: markets.tokens.map((t) => ({ ...t, slug: markets.slugOf(t.marketId) })),
             clock,

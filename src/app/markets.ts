@@ -8,6 +8,8 @@ import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import { buildPath } from "../exchange/paths.js";
 import type { Market } from "../exchange/types.js";
+import type { JournaledSlug } from "../journal/market-slugs.js";
+import type { SlugLookup } from "./journaled-slugs.js";
 import { readUrlOf } from "./start-errors.js";
 import { NO_MARKETS_ISSUE } from "./start-settings.js";
 
@@ -25,6 +27,20 @@ export interface QuotedMarkets {
   /** marketId of a (lowercase) conditionId, for condition_lifecycle events. */
   marketOfCondition(conditionId: string): string | undefined;
   slugOf(marketId: string): string | undefined;
+  /**
+   * Markets engine.markets names by a slug they left, found through the journal (SlugLookup): the
+   * start warns of each (the config should name the new slug). Absent or empty: none.
+   */
+  readonly renamed?: readonly RenamedAtStart[];
+}
+
+/** A configured slug the exchange no longer knows, whose market the journal saw take `slug`. */
+export interface RenamedAtStart {
+  /** The slug engine.markets names (a 404 now). */
+  readonly configured: string;
+  /** The market's slug now, which it is quoted and read by. */
+  readonly slug: string;
+  readonly marketId: string;
 }
 
 /**
@@ -32,22 +48,42 @@ export interface QuotedMarkets {
  * any named slug the list does not show), both outcome tokens of each selected binary market with
  * the configured tick and minimum size, and each market's strategy (`engine.strategyByMarket[slug]`,
  * else `engine.strategy`; both were validated at load). An empty selection or a slug the exchange
- * does not know is a ConfigError (exit code 2), so a typo never silently quotes nothing.
+ * does not know is a ConfigError (exit code 2), so a typo never silently quotes nothing; unless
+ * `renamed` (the journal: journaledSlugs) knows the market that left it and the exchange still has
+ * that market (by its id in the list, or by the slug it took): it is quoted under its slug now,
+ * with the settings (tick, minimum size, strategy) the config gives the slug it names (`renamed`
+ * in the result: the start warns of it).
  * @example const q = await selectMarkets(client, config); q.tokens.length // 2 per market
  */
-export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig): Promise<QuotedMarkets> {
-  const select = config.engine.markets;
-  if (select.length === 0) {
+export async function selectMarkets(
+  client: ExchangeHttpClient,
+  config: MmConfig,
+  renamed?: SlugLookup,
+): Promise<QuotedMarkets> {
+  const configured = config.engine.markets;
+  if (configured.length === 0) {
     throw new ConfigError([NO_MARKETS_ISSUE]);
   }
   const listed = await client.markets.list({ limit: LIST_LIMIT });
   const markets = [...listed];
   const notFound = new Map<string, ExchangeError>();
-  for (const slug of unknownSlugs(listed, select)) {
+  const moved: RenamedAtStart[] = [];
+  for (const slug of unknownSlugs(listed, configured)) {
     const found = await fetchMarket(client, slug);
-    if (found instanceof ExchangeError) notFound.set(slug, found);
-    else markets.push(found);
+    if (!(found instanceof ExchangeError)) {
+      markets.push(found);
+      continue;
+    }
+    const now = await journaledMarket(client, listed, renamed?.(slug));
+    if (now === undefined) notFound.set(slug, found);
+    else {
+      moved.push({ configured: slug, slug: now.slug, marketId: now.id });
+      if (!markets.includes(now)) markets.push(now);
+    }
   }
+  // A market found through the journal is selected, and its settings read, as the config names it.
+  const select = configured.map((s) => moved.find((m) => m.configured === s)?.slug ?? s);
+  const configuredSlug = (slug: string) => moved.find((m) => m.slug === slug)?.configured ?? slug;
   const missing = unknownSlugs(markets, select);
   if (missing.length > 0) {
     const base = publicUrl(config.exchange.baseUrl);
@@ -55,7 +91,7 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
       missing.map((slug) => ({ field: "engine.markets", message: noMarket(slug, base, notFound.get(slug)) })),
     );
   }
-  const tokens = tokenMarkets(markets, config.markets, select);
+  const tokens = tokenMarkets(markets, paramsUnderNewSlugs(config.markets, moved), select);
   const unquotable = unquotableNamed(markets, select);
   if (tokens.length === 0)
     throw new ConfigError([{ field: "engine.markets", message: nothingQuotable(unquotable) }]);
@@ -79,11 +115,50 @@ export async function selectMarkets(client: ExchangeHttpClient, config: MmConfig
     unquotable,
     strategyFor: (m) => {
       const slug = slugById.get(m.marketId);
-      return slug === undefined ? undefined : strategyOf(slug);
+      return slug === undefined ? undefined : strategyOf(configuredSlug(slug));
     },
     marketOfCondition: (c) => marketByCondition.get(c.toLowerCase()),
     slugOf: (id) => slugById.get(id),
+    renamed: moved,
   };
+}
+
+/**
+ * The market the journal says left a slug (`journaled`: its id, and the slug it took last): the
+ * list's record of that id whatever slug it shows (the exchange's word now), else its record by
+ * the journaled slug when it is that market's (a slug since reused by another market is not it).
+ */
+async function journaledMarket(
+  client: ExchangeHttpClient,
+  listed: readonly Market[],
+  journaled: JournaledSlug | undefined,
+): Promise<Market | undefined> {
+  if (journaled === undefined) return undefined;
+  const byId = listed.find((m) => m.id === journaled.marketId);
+  if (byId !== undefined) return byId;
+  const found = await fetchMarket(client, journaled.slug);
+  return found instanceof ExchangeError || found.id !== journaled.marketId ? undefined : found;
+}
+
+/**
+ * markets.tickSizes and markets.minOrderSizes with each entry of a slug the journal found renamed
+ * also under the market's slug now (unless one is set there): the market keeps the tick and minimum
+ * size configured for it, not the defaults.
+ */
+function paramsUnderNewSlugs(
+  cfg: MmConfig["markets"],
+  moved: readonly RenamedAtStart[],
+): MmConfig["markets"] {
+  if (moved.length === 0) return cfg;
+  const tickSizes = { ...cfg.tickSizes };
+  const minOrderSizes = { ...cfg.minOrderSizes };
+  for (const { configured, slug } of moved) {
+    if (Object.hasOwn(tickSizes, configured) && !Object.hasOwn(tickSizes, slug))
+      tickSizes[slug] = tickSizes[configured] as string;
+    if (Object.hasOwn(minOrderSizes, configured) && !Object.hasOwn(minOrderSizes, slug))
+      minOrderSizes[slug] = minOrderSizes[configured] as string;
+  }
+  return { ...cfg, tickSizes, minOrderSizes };
 }
 
 /** Why a selection leaves no token to quote: every market it names (or the exchange lists) is unquotable. */

@@ -5,7 +5,8 @@ import { keyRefused } from "../exchange/exchange-error.js";
 import { rateLimitsFor } from "../exchange/rate-limits.js";
 import { missingScope, publicReadScopeRefused } from "../exchange/scope-refusal.js";
 import type { Logger } from "../observability/logger.js";
-import { type QuotedMarkets, selectMarkets } from "./markets.js";
+import type { SlugLookup } from "./journaled-slugs.js";
+import { type QuotedMarkets, type RenamedAtStart, selectMarkets } from "./markets.js";
 import { StartStoppedError, startReadError } from "./start-errors.js";
 
 /**
@@ -21,7 +22,8 @@ import { StartStoppedError, startReadError } from "./start-errors.js";
  * running daemon's market reads (the open-market sweep, the closed-market watch) go through it too,
  * on the same pacing, since the key would be refused there all run. Only when the exchange refuses
  * the keyless reads too (401: it wants a key) does the scope refusal end the start (exit 3, naming
- * the scope).
+ * the scope). `renamed` (the journal's word: journaledSlugs) finds a configured slug's market that
+ * took a new slug in an earlier run; each found so is warned of (the config should name the new one).
  * @example const { markets, keyless } = await marketsAtStart(client, config, logger, stopRequested, () => keylessClient(config, clock, logger));
  */
 export async function marketsAtStart(
@@ -30,17 +32,18 @@ export async function marketsAtStart(
   logger: Logger,
   stop: AbortSignal | undefined,
   keyless: () => ExchangeHttpClient,
+  renamed?: SlugLookup,
 ): Promise<StartMarkets> {
   const reasonOf = (s: AbortSignal) => String(s.reason ?? "stop requested");
   if (stop?.aborted === true) throw new StartStoppedError(reasonOf(stop));
   let unkeyed: ExchangeHttpClient | undefined;
-  const reading = selectMarkets(client, config)
+  const reading = selectMarkets(client, config, renamed)
     .then((markets): StartMarkets => ({ markets, keyless: undefined }))
     .catch(async (err: unknown): Promise<StartMarkets> => {
       if (!publicReadScopeRefused(err) || stop?.aborted === true) throw err;
       warnKeyless(logger, err as ExchangeError);
       unkeyed = keyless();
-      const markets = await selectMarkets(unkeyed, config).catch((again: unknown) => {
+      const markets = await selectMarkets(unkeyed, config, renamed).catch((again: unknown) => {
         // The exchange wants a key there after all: the key's missing scope is what to fix.
         throw keyRefused(again) ? err : again;
       });
@@ -49,6 +52,10 @@ export async function marketsAtStart(
     .catch((err: unknown) => {
       unkeyed?.close();
       throw startReadError(err, config.exchange.baseUrl);
+    })
+    .then((read) => {
+      for (const r of read.markets.renamed ?? []) warnRenamed(logger, r);
+      return read;
     });
   if (stop === undefined) return reading;
   let onAbort: () => void = () => undefined;
@@ -73,6 +80,17 @@ export async function marketsAtStart(
 export interface StartMarkets {
   readonly markets: QuotedMarkets;
   readonly keyless: ExchangeHttpClient | undefined;
+}
+
+/**
+ * A configured slug the exchange no longer knows, whose market the journal saw take a new slug in
+ * an earlier run (journaledSlugs): quoted under the new one; the config should say so.
+ */
+function warnRenamed(logger: Logger, r: RenamedAtStart): void {
+  logger.warn(
+    { configured: r.configured, slug: r.slug, marketId: r.marketId },
+    `engine.markets names "${r.configured}", which the exchange no longer knows (404): an earlier run on this journal saw its market (${r.marketId}) take the slug "${r.slug}", so it is quoted under "${r.slug}"; update engine.markets (and any markets.tickSizes, markets.minOrderSizes or engine.strategyByMarket entry of "${r.configured}") to "${r.slug}"`,
+  );
 }
 
 /** The warning of a market read refused to the key for a scope: the scope, and what mm does instead. */

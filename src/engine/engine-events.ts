@@ -214,6 +214,18 @@ export type EngineEvent =
    */
   | { readonly type: "payout_reads_started"; readonly atMs: number; readonly marketId: string }
   /**
+   * A traded market took a new slug: the open-market sweep's list showed it by its id under `slug`
+   * (SweepSlugs), its record read by it from now on. The journal keeps it, so that the next start
+   * finds the market when engine.markets still names `previous` (a 404 from then on).
+   */
+  | {
+      readonly type: "market_slug";
+      readonly atMs: number;
+      readonly marketId: string;
+      readonly slug: string;
+      readonly previous: string | undefined;
+    }
+  /**
    * The count of one watch's status reads (a market's record, or the market list) that keep failing
    * changed (ReadFailures: READ_FAILURES_BEFORE_WARN failures in a row, until one answers):
    * mm_market_status_reads_failing{watch}.

@@ -225,6 +225,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX settlements_run ON settlements (run_id, id);
     `,
   },
+  {
+    version: 8,
+    name: "market slugs learned while running",
+    // A traded market the open-market sweep's list shows by its id under a new slug (the spec
+    // derives slugs from titles) takes it: the next start, whose engine.markets may still name the
+    // old slug (a 404 from then on), finds the market by it (journaled-slugs.ts). Few rows, never
+    // pruned. A file at version 7 has none: no slug learned.
+    sql: `
+      CREATE TABLE market_slugs (
+        id        INTEGER PRIMARY KEY,
+        run_id    INTEGER NOT NULL REFERENCES runs (run_id),
+        at_ms     INTEGER NOT NULL,
+        market_id TEXT    NOT NULL,
+        slug      TEXT    NOT NULL,
+        previous  TEXT
+      ) STRICT;
+      CREATE INDEX market_slugs_previous ON market_slugs (previous);
+    `,
+  },
 ];
 
 function version(db: Database): number {

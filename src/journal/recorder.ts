@@ -39,6 +39,7 @@ export const UNSENT_FLUSH_MS = 5_000;
  *   limit) → a PnL snapshot at once, which carries it to the next run; payout_reads_started → its
  *   row (the next run's day of payout reads goes on from it); market_settlement → the market's
  *   status and payouts (`mm paper` settles its fresh mock from them: paper-settlements.ts);
+ *   market_slug → the market's new slug (the next start finds it by a slug it has left: market-slugs.ts);
  * - reconcile → the accounts it changed (fees, corrections); stopped → a last snapshot and the run's end;
  * - started, reconcile, stopped → an earlier run's order this run adopted that has ended since
  *   (AdoptedEnds) is journaled closed, so the journal's open orders follow the exchange's;
@@ -265,6 +266,9 @@ export class JournalRecorder {
         return true;
       case "market_settlement":
         w.settlement(run, e);
+        return true;
+      case "market_slug":
+        w.marketSlug(run, e);
         return true;
       case "started":
         // The start-up reconcile has adopted what it would (and searched for fills made while down).

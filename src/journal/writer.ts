@@ -92,6 +92,9 @@ export type KillSwitchRecord = Omit<Extract<EngineEvent, { type: "kill_switch" }
 /** A market's settlement (status, payouts once known): the engine's event, as journaled. */
 export type SettlementRecord = Omit<Extract<EngineEvent, { type: "market_settlement" }>, "type">;
 
+/** A traded market's new slug, learned from the market list: the engine's event, as journaled. */
+export type MarketSlugRecord = Omit<Extract<EngineEvent, { type: "market_slug" }>, "type">;
+
 /**
  * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
  * autocommit), so what a call wrote is durable when it returns; `batch` groups several calls into
@@ -114,6 +117,8 @@ export class JournalWriter {
     | "kill"
     | "payoutReads"
     | "settlement"
+    | "slug"
+    | "tokenSlug"
     | "end",
     Statement
   >;
@@ -178,6 +183,11 @@ export class JournalWriter {
         `INSERT INTO settlements (run_id, at_ms, market_id, status, payouts)
          VALUES (@run, @atMs, @marketId, @status, @payouts)`,
       ),
+      slug: db.prepare(
+        `INSERT INTO market_slugs (run_id, at_ms, market_id, slug, previous)
+         VALUES (@run, @atMs, @marketId, @slug, @previous)`,
+      ),
+      tokenSlug: db.prepare("UPDATE tokens SET slug = @slug WHERE market_id = @marketId"),
       end: db.prepare(
         "UPDATE runs SET stopped_at_ms = @atMs, stop_reason = @reason, open_at_stop = @openOrders WHERE run_id = @run",
       ),
@@ -335,6 +345,18 @@ export class JournalWriter {
   settlement(run: number, x: SettlementRecord): void {
     const payouts = x.payouts === undefined ? null : JSON.stringify(x.payouts);
     this.#s.settlement.run({ run, atMs: wholeMs(x.atMs), marketId: x.marketId, status: x.status, payouts });
+  }
+
+  /**
+   * A traded market's new slug (the engine's `market_slug`), and its tokens' slug with it in the
+   * same commit, so that `mm report` names the market by the slug it has now.
+   */
+  marketSlug(run: number, x: MarketSlugRecord): void {
+    this.batch(() => {
+      const { marketId, slug } = x;
+      this.#s.slug.run({ run, atMs: wholeMs(x.atMs), marketId, slug, previous: x.previous ?? null });
+      this.#s.tokenSlug.run({ marketId, slug });
+    });
   }
 
   /** Closes a run: when, why, and how many orders it left open (0 = a clean stop). */

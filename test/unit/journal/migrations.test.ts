@@ -37,6 +37,7 @@ describe("journal schema and migrations", () => {
       "fills",
       "intents",
       "kill_switch",
+      "market_slugs",
       "outcomes",
       "payout_reads",
       "pnl",

@@ -1,0 +1,56 @@
+import type { Database } from "better-sqlite3";
+
+/** A traded market as the journal last knew it: its id and the slug it last took. */
+export interface JournaledSlug {
+  readonly marketId: string;
+  readonly slug: string;
+}
+
+/**
+ * The slugs the runs of an account saw traded markets take (table `market_slugs`: the open-market
+ * sweep's list showed the market by its id under a new slug), in the order journaled.
+ */
+export class MarketSlugs {
+  /** The slug each market took last. */
+  readonly #now = new Map<string, string>();
+  /** The market that last left each slug. */
+  readonly #leftBy = new Map<string, string>();
+
+  constructor(rows: readonly { marketId: string; slug: string; previous: string | null }[]) {
+    for (const r of rows) {
+      this.#now.set(r.marketId, r.slug);
+      if (r.previous !== null && r.previous !== r.slug) this.#leftBy.set(r.previous, r.marketId);
+    }
+  }
+
+  /**
+   * The market that left `slug` (the last to, if several did) and the slug it took last; undefined
+   * when no market left it, or when that market took it back since (it is its slug again: a 404 by
+   * it says nothing the journal knows better).
+   * @example slugs.renamedFrom("old-title") // { marketId: "m1", slug: "new-title" }
+   */
+  renamedFrom(slug: string): JournaledSlug | undefined {
+    const marketId = this.#leftBy.get(slug);
+    const now = marketId === undefined ? undefined : this.#now.get(marketId);
+    if (marketId === undefined || now === undefined || now === slug) return undefined;
+    return { marketId, slug: now };
+  }
+}
+
+/**
+ * The slugs the runs of `account` (exchange base URL + wallet) journaled their traded markets as
+ * taking; another account's rows are not read, as for every restore. A file at a schema before
+ * version 8 has no such table: none (a reader of an older file that was not migrated).
+ * @example readMarketSlugs(db, account).renamedFrom("old-title")
+ */
+export function readMarketSlugs(db: Database, account: string): MarketSlugs {
+  const has = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'market_slugs'").get();
+  if (has === undefined) return new MarketSlugs([]);
+  const rows = db
+    .prepare(
+      `SELECT s.market_id, s.slug, s.previous FROM market_slugs s JOIN runs r ON r.run_id = s.run_id
+       WHERE r.account = ? ORDER BY s.id`,
+    )
+    .all(account) as { market_id: string; slug: string; previous: string | null }[];
+  return new MarketSlugs(rows.map((r) => ({ marketId: r.market_id, slug: r.slug, previous: r.previous })));
+}
