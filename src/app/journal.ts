@@ -11,6 +11,7 @@ import {
   journalGoneOrders,
   type OrderReads,
 } from "../journal/gone-orders.js";
+import { readMarketSlugs } from "../journal/market-slugs.js";
 import { openJournalDb } from "../journal/open.js";
 import { JournalRecorder } from "../journal/recorder.js";
 import {
@@ -146,7 +147,14 @@ export function openDaemonJournal(
     writer.batch(() => {
       for (const [t, acc] of accounts) writer.account(run, now, "restore", t, acc, marks.get(t));
     });
-    const restore: JournalRestore = { ...found, accounts, feePending, marks };
+    const left = readMarketSlugs(db, ctx.account).left();
+    const restore: JournalRestore = {
+      ...found,
+      accounts,
+      feePending,
+      marks,
+      ...(left.size === 0 ? {} : { slugsLeft: left }),
+    };
     logRestore(ctx.logger, settings.path, run, restore);
     if (restore.killSwitch !== undefined) logStillTripped(ctx.logger, settings.path, restore.killSwitch);
     if (restore.carriedDrawdown !== undefined) logCarried(ctx.logger, settings.path, restore.carriedDrawdown);

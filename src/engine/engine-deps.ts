@@ -105,6 +105,12 @@ export interface EngineRestore {
    * of starting again (a crash-looping daemon read for ever). Default none.
    */
   readonly payoutReadsSince?: ReadonlyMap<string, number>;
+  /**
+   * marketId → the slugs earlier runs saw the market leave (journaled `market_slug` events): a
+   * market list showing the market under one of them again is taken only once its record by that
+   * slug reads with the market's id (SweepSlugs), not renamed back on a stale list's word. Default none.
+   */
+  readonly slugsLeft?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Nothing carried over: a first run. */

@@ -216,7 +216,8 @@ export type EngineEvent =
   /**
    * A traded market took a new slug: the open-market sweep's list showed it by its id under `slug`
    * (SweepSlugs), its record read by it from now on. The journal keeps it, so that the next start
-   * finds the market when engine.markets still names `previous` (a 404 from then on).
+   * finds the market when engine.markets still names `previous` (a 404 from then on), and a list
+   * showing a slug the market has left is not taken back on its word alone.
    */
   | {
       readonly type: "market_slug";

@@ -29,7 +29,8 @@ interface Due {
  * market is OPEN), or shows it with another status, which it takes (#lostListed). A traded market
  * the list shows by its id under a slug other than the one held is back under a new slug (the spec
  * derives slugs from titles): it takes the new one (SweepList), which every later read of its record
- * is by, this round's included (its old slug is a 404 from then on). The list is read too for a
+ * is by, this round's included (its old slug is a 404 from then on); a slug it has left is taken
+ * back only once its record by it reads, at the round's end (SweepSlugs). The list is read too for a
  * market held closed whose record the closed-market watch did not find by its slug (ask: renamed
  * while closed, maybe), its word handed back to the watch (`listed`). A market the
  * list says is not OPEN is held only once its record, the closed-market watch's source, agrees
@@ -236,6 +237,8 @@ export class OpenMarketSweep {
     for (const [d, listedAs] of lostListed) {
       if (this.#stopped || !(await this.#lostListed(d, listedAs))) return;
     }
+    // A slug a market has left, shown again: its record by it says whether it is (SweepSlugs).
+    await this.#list.confirmReturns(() => this.#stopped);
   }
 
   /**

@@ -20,7 +20,8 @@ export class SweepList {
 
   /**
    * The list's readable records by market id (a quoted market absent from it is read by slug).
-   * A traded market shown there under a slug other than the one held takes the new slug (SweepSlugs).
+   * A traded market shown there under a slug other than the one held takes the new slug (SweepSlugs;
+   * one it has left only once confirmReturns reads its record by it).
    * @param quoted the markets the sweep reads this round: one among the unreadable records is named
    */
   take(
@@ -29,6 +30,7 @@ export class SweepList {
   ): Map<string, ListedMarketStatus> {
     const byId = new Map<string, ListedMarketStatus>();
     const unreadable: UnreadableListing[] = [];
+    this.#slugs.newList();
     for (const m of listed) {
       if ("unreadable" in m) unreadable.push(m);
       else {
@@ -38,6 +40,15 @@ export class SweepList {
     }
     if (unreadable.length > 0) this.#skipped(unreadable, quoted);
     return byId;
+  }
+
+  /**
+   * Reads the records by the slugs the last list showed markets under that they have left
+   * (SweepSlugs.confirm): taken back only when the record by it is the market's. False when a
+   * read failed.
+   */
+  confirmReturns(stopped: () => boolean): Promise<boolean> {
+    return this.#slugs.confirm(stopped);
   }
 
   /** Records of the list that did not read: skipped (a quoted one is read by slug); warned once. */

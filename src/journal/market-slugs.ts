@@ -15,11 +15,19 @@ export class MarketSlugs {
   readonly #now = new Map<string, string>();
   /** The market that last left each slug. */
   readonly #leftBy = new Map<string, string>();
+  /** The slugs each market has left, its slug now excluded. */
+  readonly #left = new Map<string, Set<string>>();
 
   constructor(rows: readonly { marketId: string; slug: string; previous: string | null }[]) {
     for (const r of rows) {
       this.#now.set(r.marketId, r.slug);
-      if (r.previous !== null && r.previous !== r.slug) this.#leftBy.set(r.previous, r.marketId);
+      const left = this.#left.get(r.marketId) ?? new Set<string>();
+      this.#left.set(r.marketId, left);
+      left.delete(r.slug);
+      if (r.previous !== null && r.previous !== r.slug) {
+        this.#leftBy.set(r.previous, r.marketId);
+        left.add(r.previous);
+      }
     }
   }
 
@@ -34,6 +42,13 @@ export class MarketSlugs {
     const now = marketId === undefined ? undefined : this.#now.get(marketId);
     if (marketId === undefined || now === undefined || now === slug) return undefined;
     return { marketId, slug: now };
+  }
+
+  /** marketId → the slugs the market has left (its last one excluded), for the open-market sweep. */
+  left(): Map<string, readonly string[]> {
+    const out = new Map<string, readonly string[]>();
+    for (const [id, slugs] of this.#left) if (slugs.size > 0) out.set(id, [...slugs]);
+    return out;
   }
 }
 

@@ -230,8 +230,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "market slugs learned while running",
     // A traded market the open-market sweep's list shows by its id under a new slug (the spec
     // derives slugs from titles) takes it: the next start, whose engine.markets may still name the
-    // old slug (a 404 from then on), finds the market by it (journaled-slugs.ts). Few rows, never
-    // pruned. A file at version 7 has none: no slug learned.
+    // old slug (a 404 from then on), finds the market by it (journaled-slugs.ts), and a list
+    // showing a slug the market has left is not taken back on its word (SweepSlugs). Few rows,
+    // never pruned. A file at version 7 has none: no slug learned.
     sql: `
       CREATE TABLE market_slugs (
         id        INTEGER PRIMARY KEY,

@@ -69,6 +69,12 @@ export interface JournalRestore {
    * (epoch ms): the new run's day of reads goes on from it (ClosedMarketWatch).
    */
   readonly payoutReadsSince: ReadonlyMap<string, number>;
+  /**
+   * marketId → the slugs the account's runs saw the traded market leave (table `market_slugs`; its
+   * last one excluded): a market list showing one again is not taken on its word (SweepSlugs).
+   * Absent when none; openDaemonJournal reads it (readMarketSlugs).
+   */
+  readonly slugsLeft?: ReadonlyMap<string, readonly string[]>;
   /** Earlier runs of the account found in the journal. */
   readonly runs: number;
   /**

@@ -86,6 +86,8 @@ describe("daemon: engine.markets names a slug its market has left", () => {
     slots.daemon = d;
     expect(d.markets.slugs).toEqual([ARG.slug]);
     expect(sink.records().filter((r) => String(r.msg).startsWith("engine.markets names"))).toEqual([]);
+    // The slug the market left is known to the sweep: a stale list showing it is not taken back.
+    expect(d.journal?.restore.slugsLeft).toEqual(new Map([[ARG.id, [OLD_SLUG]]]));
   });
 });
 

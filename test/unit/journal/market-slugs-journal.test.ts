@@ -11,7 +11,7 @@ import { ACCOUNT, journalPath } from "./support.js";
  * The journal keeps each slug a traded market took while mm ran (`market_slug`: the open-market
  * sweep's list showed it by its id under a new one). Without it a restart whose engine.markets still
  * named the old slug, a 404 from then on, exited 2 on a market mm was trading; the next start finds
- * the market by it (journaledSlugs).
+ * the market by it (journaledSlugs), and the sweep counts the slugs it left (restore.slugsLeft).
  */
 describe("the journal keeps the slugs markets took", () => {
   it("records the engine's market_slug; a slug left names the market and the slug it took last", () => {
@@ -43,6 +43,7 @@ describe("the journal keeps the slugs markets took", () => {
     expect(slugs.renamedFrom("new-title")).toEqual({ marketId: "m1", slug: "newer-title" });
     expect(slugs.renamedFrom("newer-title")).toBeUndefined(); // its slug now
     expect(slugs.renamedFrom("a")).toBeUndefined();
+    expect(slugs.left()).toEqual(new Map([["m1", ["old-title", "new-title"]]]));
     expect(readMarketSlugs(db, `${ACCOUNT}-other`).renamedFrom("a")).toEqual({ marketId: "m9", slug: "b" });
     // Its tokens carry the slug it has now: `mm report` names the market by it.
     expect(db.prepare("SELECT DISTINCT slug FROM tokens WHERE market_id = 'm1'").pluck().all()).toEqual([
@@ -60,6 +61,7 @@ describe("the journal keeps the slugs markets took", () => {
     const slugs = readMarketSlugs(db, ACCOUNT);
     expect(slugs.renamedFrom("a")).toBeUndefined();
     expect(slugs.renamedFrom("b")).toEqual({ marketId: "m1", slug: "a" });
+    expect(slugs.left()).toEqual(new Map([["m1", ["b"]]]));
     db.close();
   });
 });
