@@ -60,7 +60,8 @@ const HELP = [
   "Options:",
   "  -t, --tokens IDS        Token ids (decimal), comma-separated; repeatable. Required.",
   "  -o, --out DIR           Output directory, created if missing (a bare - is refused). Required.",
-  CONFIG_OPTION_HELP,
+  // The shared line is padded for a 22-character option column; this help's is 26.
+  CONFIG_OPTION_HELP.replace("--config FILE   ", "--config FILE       "),
   `      --rotate-mb N       New file once the current one holds N MB compressed (default ${DEFAULT_ROTATE_MB}).`,
   `      --rotate-minutes N  New file once the current one is N minutes old (default ${DEFAULT_ROTATE_MINUTES}).`,
   `      --channels LIST     Channels to record (default ${DEFAULT_RECORD_CHANNELS.join(",")};`,
