@@ -169,6 +169,8 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
           logger,
           clock,
           statusSource: restStatusSource(http),
+          // The same setting as the daemon's connections: 0 (off) or a longer period holds here too.
+          timing: { subscriptionCheckMs: config.exchange.wsSubscriptionCheckMs },
           ...(deps.openSink === undefined ? {} : { openSink: deps.openSink }),
           onSubscribed: (accepted, rejected) =>
             io.stderr(
