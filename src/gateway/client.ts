@@ -75,10 +75,10 @@ export class GatewayClient extends ClientListeners {
         );
         this.losses.emit(channel, ids);
       },
-      onListWrong: (link) =>
+      onListWrong: (link, pausedMs) =>
         opts.logger?.warn(
-          { gateway: opts.gateway, link },
-          "gateway: the server held a subscription its list_subscriptions did not show: periodic subscription checks stopped (a refused probe or update still starts one)",
+          { gateway: opts.gateway, link, pausedMs },
+          "gateway: the server held a subscription its list_subscriptions did not show: periodic subscription checks paused (a refused probe or update still starts one)",
         ),
     });
   }

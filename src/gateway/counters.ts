@@ -1,5 +1,6 @@
 /**
- * Monotonic counters of a gateway client (and one gauge, `connectionsOpen`), for metrics. Keys of
+ * Monotonic counters of a gateway client (and two gauges, `connectionsOpen` and
+ * `subscriptionChecksActive`), for metrics. Keys of
  * the per-type and per-reason maps are small closed sets (frame types of the spec, the reasons of
  * schema/events.ts and connection.ts), safe as metric labels.
  */
@@ -25,6 +26,11 @@ export interface GatewayCounters {
   connectionsOpened: number;
   /** Connections open now (gauge). */
   connectionsOpen: number;
+  /**
+   * 1 while the periodic subscriptions checks run, 0 when off (setting 0), paused (a wrong list:
+   * periodic-audit.ts) or stopped with the client (gauge).
+   */
+  subscriptionChecksActive: number;
   /** Connections re-established after a drop. */
   reconnects: number;
   /** Connections lost (any cause but close()). */
@@ -66,6 +72,7 @@ export function zeroGatewayCounters(): GatewayCounters {
     connectAttempts: 0,
     connectionsOpened: 0,
     connectionsOpen: 0,
+    subscriptionChecksActive: 0,
     reconnects: 0,
     disconnects: 0,
     watchdogTrips: 0,

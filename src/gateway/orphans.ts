@@ -1,6 +1,7 @@
 import type { SendOptions } from "./connection.js";
 import { CommandRejectedError, GatewayError } from "./errors.js";
-import type { Sid } from "./types.js";
+import { mayMeanDropped } from "./refusal-policy.js";
+import type { Channel, Sid } from "./types.js";
 
 /** What the orphan sids need from the sync. */
 export interface OrphanDeps {
@@ -15,6 +16,12 @@ export interface OrphanDeps {
    * it, so that list was wrong.
    */
   onListWrong(link: number): void;
+  /**
+   * The first unsubscribe of a sid the list no longer showed was refused invalid_params, answered
+   * "nothing removed", or went unanswered (or refused for load): the server did not show it held the
+   * sid, so the subscription is counted as repaired.
+   */
+  onRepaired(channel: Channel): void;
 }
 
 /** The reply-optional send: unanswered, it fails alone and the connection is kept. */
@@ -23,17 +30,22 @@ const OPTIONAL: SendOptions = { replyOptional: true };
 /**
  * Sids the server's list_subscriptions no longer showed (sync.ts audit), per link, and their
  * `unsubscribe`. Each is unsubscribed at the start of the next pass, before its ids are subscribed
- * afresh: refused (an unknown sid) when the server did drop it; answered as done, the list was
- * wrong (onListWrong), and a token is still held under one sid. The unsubscribe is reply-optional
- * (the spec shows no reply for it): unanswered, the connection is kept and the ids are subscribed
- * afresh anyway, but the sid stays "unproven": a push carrying it shows the server still holds it,
- * so that push is dropped (the new sid carries the same) and the unsubscribe is sent again, until
- * the server answers it. Everything of a link is forgotten with its socket (reset).
+ * afresh: refused `invalid_params` (an unknown sid: refusal-policy.ts mayMeanDropped), or answered
+ * with a `sids` list leaving it out (nothing removed), the server did drop it; answered as done, the
+ * list was wrong (onListWrong), and a token is still held under one sid. The unsubscribe is
+ * reply-optional (the spec shows no reply for it): unanswered, or refused for load (`rate_limited`,
+ * `internal_error`…: busy, not forgetful, so it says nothing of what the server holds), the
+ * connection is kept and the ids are subscribed afresh anyway, but the sid stays "unproven": a push
+ * carrying it shows the server still holds it, so that push is dropped (the new sid carries the
+ * same) and the unsubscribe is sent again, until the server answers it. A sid one of our
+ * subscriptions is given again (a server reusing its numbers) is ours: claimed() forgets it here.
+ * The repair is counted (onRepaired) on the first unsubscribe's verdict, unless answered as done.
+ * Everything of a link is forgotten with its socket (reset).
  */
 export class OrphanSids {
   readonly #d: OrphanDeps;
-  /** Sids to unsubscribe at the next pass, per link. */
-  readonly #waiting = new Map<number, Set<Sid>>();
+  /** Sids to unsubscribe at the next pass, per link, with the channel each held. */
+  readonly #waiting = new Map<number, Map<Sid, Channel>>();
   /** Sids whose unsubscribe went unanswered, per link (by String(sid): a push may spell it either way). */
   readonly #unproven = new Map<number, Set<string>>();
   /** Unproven sids with an unsubscribe in flight (one at a time however many pushes show them). */
@@ -43,9 +55,21 @@ export class OrphanSids {
     this.#d = deps;
   }
 
-  /** The server's list no longer shows `sid` on `link`. */
-  add(link: number, sid: Sid): void {
-    this.#waiting.set(link, (this.#waiting.get(link) ?? new Set()).add(sid));
+  /** The server's list no longer shows `sid` (of `channel`) on `link`. */
+  add(link: number, sid: Sid, channel: Channel): void {
+    this.#waiting.set(link, (this.#waiting.get(link) ?? new Map()).set(sid, channel));
+  }
+
+  /**
+   * A subscribe reply gave `sid` on `link` to one of our subscriptions: the server holds it for us
+   * now, so its pushes are not stray and it must never be unsubscribed as an orphan.
+   */
+  claimed(link: number, sid: Sid): void {
+    const key = String(sid);
+    for (const waiting of this.#waiting.get(link)?.keys() ?? []) {
+      if (String(waiting) === key) this.#waiting.get(link)?.delete(waiting);
+    }
+    this.#unproven.get(link)?.delete(key);
   }
 
   /** The link has a new socket: the old one's sids are gone with it. */
@@ -69,8 +93,8 @@ export class OrphanSids {
     const sids = this.#waiting.get(link);
     if (sids === undefined) return;
     this.#waiting.delete(link);
-    const gone = [...sids].filter((sid) => !held.has(sid));
-    await Promise.all(gone.map((sid) => this.#unsubscribeOne(link, sid)));
+    const gone = [...sids].filter(([sid]) => !held.has(sid));
+    await Promise.all(gone.map(([sid, channel]) => this.#unsubscribeOne(link, sid, channel)));
   }
 
   /**
@@ -88,18 +112,43 @@ export class OrphanSids {
     return true;
   }
 
-  async #unsubscribeOne(link: number, sid: Sid): Promise<void> {
+  /**
+   * Unsubscribes `sid` and reads the verdict. `channel` is given on the first unsubscribe (a
+   * pass's), not on a stray push's resend: that one's verdict counts the repair.
+   */
+  async #unsubscribeOne(link: number, sid: Sid, channel?: Channel): Promise<void> {
     const key = String(sid);
+    const repaired = () => {
+      if (channel !== undefined) this.#d.onRepaired(channel);
+    };
+    let reply: Record<string, unknown>;
     try {
-      await this.#d.send(link, "unsubscribe", { sid }, OPTIONAL);
+      reply = await this.#d.send(link, "unsubscribe", { sid }, OPTIONAL);
     } catch (err) {
-      // Refused: the server does not hold it (or will not say more). Lost with the socket: reset.
-      if (err instanceof CommandRejectedError) this.#unproven.get(link)?.delete(key);
-      else if (err instanceof GatewayError && err.code === "command_timeout")
-        this.#unproven.set(link, (this.#unproven.get(link) ?? new Set()).add(key));
+      const unknownSid = err instanceof CommandRejectedError && mayMeanDropped(err.code);
+      const unanswered =
+        err instanceof CommandRejectedError ||
+        (err instanceof GatewayError && err.code === "command_timeout");
+      if (unknownSid) this.#unproven.get(link)?.delete(key);
+      else if (unanswered) this.#unproven.set(link, (this.#unproven.get(link) ?? new Set()).add(key));
+      // Anything else (the socket lost): reset() forgets the link's sids, its reconnect resubscribes.
+      if (unknownSid || unanswered) repaired();
       return;
     }
     this.#unproven.get(link)?.delete(key);
+    if (removedNothing(reply, key)) return repaired();
     this.#d.onListWrong(link);
   }
+}
+
+/**
+ * True when an unsubscribe reply lists the sids it removed (the mock's `{sids}`; the spec shows no
+ * shape) and `key` is not among them: an idempotent "nothing removed", the server did not hold it.
+ * A reply without `sids` is read as done.
+ * @example removedNothing({ type: "unsubscribed", sids: [] }, "1") // true
+ * @example removedNothing({ type: "unsubscribed" }, "1") // false
+ */
+export function removedNothing(reply: Record<string, unknown>, key: string): boolean {
+  const sids = reply.sids;
+  return Array.isArray(sids) && !sids.some((s) => String(s) === key);
 }

@@ -36,10 +36,10 @@ export interface SubscriptionDeps {
   /** The server was found no longer to hold these ids (sync.ts audit): subscribing them again. */
   onLost(channel: Channel, ids: readonly string[]): void;
   /**
-   * The server still held a sid its list_subscriptions did not show: the periodic checks stopped
-   * (each would resubscribe what the wrong list leaves out); the drop signs still start one.
+   * The server still held a sid its list_subscriptions did not show: the periodic checks pause for
+   * `pausedMs` (each would resubscribe what the wrong list leaves out); the drop signs still start one.
    */
-  onListWrong(link: number): void;
+  onListWrong(link: number, pausedMs: number): void;
 }
 
 /**
@@ -71,16 +71,24 @@ export class SubscriptionManager {
       onAccepted: deps.onAccepted,
       onLost: deps.onLost,
       onListWrong: (link) => {
-        if (!this.#periodic.active) return;
-        this.#periodic.stop();
-        deps.onListWrong(link);
+        if (this.#periodic.pause()) deps.onListWrong(link, this.#periodic.pauseMs);
       },
     });
     // A link with a sid the server may still hold (its unsubscribe unanswered) is not checked: a
     // wrong list there would add a sid per check. Its reconnect clears that (orphans.ts).
-    this.#periodic = new PeriodicAudit(deps.clock, deps.auditIntervalMs, deps.random, (link) => {
-      if (!this.#sync.hasUnproven(link)) void this.#sync.audit(link);
-    });
+    const checks = (on: boolean) => {
+      deps.counters.subscriptionChecksActive = on ? 1 : 0;
+    };
+    this.#periodic = new PeriodicAudit(
+      deps.clock,
+      deps.auditIntervalMs,
+      deps.random,
+      (link) => {
+        if (!this.#sync.hasUnproven(link)) void this.#sync.audit(link);
+      },
+      checks,
+    );
+    checks(this.#periodic.active);
   }
 
   /**

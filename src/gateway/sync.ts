@@ -88,7 +88,11 @@ export class SubscriptionSync {
 
   constructor(deps: SyncDeps) {
     this.#d = deps;
-    this.#orphans = new OrphanSids({ send: deps.send, onListWrong: deps.onListWrong });
+    this.#orphans = new OrphanSids({
+      send: deps.send,
+      onListWrong: deps.onListWrong,
+      onRepaired: (channel) => bump(deps.counters.subscriptionsLost, channel),
+    });
     this.#retries = new SubscriptionRetries(deps.clock, deps.backoff, deps.random, (link) => {
       void this.request(link);
     });
@@ -188,14 +192,15 @@ export class SubscriptionSync {
   /**
    * Compares `sub` with the server's entry for its sid; forgets what the server no longer holds and
    * says so. True when something was lost. An entry listing no ids is taken as holding ours (a
-   * server may leave them out).
+   * server may leave them out). Ids missing under a listed sid count as repaired at once; a sid
+   * gone only once its unsubscribe does not show the server held it (orphans.ts onRepaired).
    */
   #lost(sub: PlannedSub, listed: SubscriptionInfo | undefined): boolean {
     const wallet = isWalletScoped(sub.channel);
     let ids: string[];
     if (listed === undefined || listed.channel !== sub.channel) {
       ids = wallet ? [""] : [...sub.confirmed];
-      if (sub.sid !== undefined) this.#orphans.add(sub.link, sub.sid);
+      if (sub.sid !== undefined) this.#orphans.add(sub.link, sub.sid, sub.channel);
       sub.sid = undefined;
       sub.confirmed = new Set();
     } else {
@@ -205,8 +210,8 @@ export class SubscriptionSync {
       ids = [...sub.confirmed].filter((id) => !there.has(id));
       if (ids.length === 0) return false;
       for (const id of ids) sub.confirmed.delete(id);
+      bump(this.#d.counters.subscriptionsLost, sub.channel);
     }
-    bump(this.#d.counters.subscriptionsLost, sub.channel);
     if (ids.length > 0) this.#d.onLost(sub.channel, ids);
     return true;
   }
@@ -305,6 +310,7 @@ export class SubscriptionSync {
       return;
     }
     sub.sid = acc.sid;
+    this.#orphans.claimed(link, acc.sid); // a reused number: ours now, not an orphan's
     const held = new Set(acc.ids.map(norm));
     const accepted = wallet ? [""] : requested.filter((id) => held.has(id));
     sub.confirmed = new Set(wallet ? [] : accepted); // a wallet-scoped sub is held by its sid alone

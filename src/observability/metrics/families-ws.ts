@@ -37,6 +37,17 @@ export function wsFamilies(registry: Registry, ctx: MetricsContext) {
         for (const [gateway, g] of sources.gateways) this.set({ gateway }, g.counters.connectionsOpen);
       },
     }),
+    subscriptionChecks: new Gauge({
+      name: "mm_ws_subscription_checks_active",
+      help: "1 while each connection's subscriptions are checked periodically (exchange.wsSubscriptionCheckMs), 0 when off or paused after the server's list_subscriptions proved wrong, per gateway.",
+      labelNames: ["gateway"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [gateway, g] of sources.gateways)
+          this.set({ gateway }, g.counters.subscriptionChecksActive);
+      },
+    }),
     connects: new Counter({
       name: "mm_ws_connects_total",
       help: "WebSocket connections that reached the `connected` frame, per gateway.",

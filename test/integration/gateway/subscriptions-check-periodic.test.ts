@@ -39,12 +39,13 @@ describe("the periodic subscriptions check", () => {
     expect(lost).toEqual([]);
     await until(() => lost.length > 0, "the periodic check", { clock: mock.clock, advanceMs: 250 });
     expect(lost).toEqual([m.yesTokenId]);
-    expect(feed.client.counters.subscriptionsLost).toEqual({ token_book: 1 });
     expect(feed.client.counters.disconnects).toBe(0);
     await until(() => feed.tracker.state(m.yesTokenId)?.status === "synced", "the book resynced", {
       clock: mock.clock,
       advanceMs: 50,
     });
+    // Counted once the unsubscribe of the old sid was refused (unknown sid), before the resubscribe.
+    expect(feed.client.counters.subscriptionsLost).toEqual({ token_book: 1 });
     // The book follows the exchange again.
     const before = feed.tracker.state(m.yesTokenId)?.lastSeq ?? 0;
     place(mock, { marketId: m.id, side: "buy", price: "0.31", qty: "1" });
@@ -70,7 +71,7 @@ describe("the periodic subscriptions check", () => {
     await client.close();
   });
 
-  it("stops when the server shows it still held a sid its list left out: a wrong list does not resubscribe every minute", async () => {
+  it("pauses when the server shows it still held a sid its list left out: a wrong list does not resubscribe every minute", async () => {
     // Snapshot requests acknowledged (a refusal would be a drop sign, starting checks of its own).
     const polite = ackingSnapshots();
     // Wrong: an empty list while it holds our sid (it answers the unsubscribe as done).
@@ -88,8 +89,16 @@ describe("the periodic subscriptions check", () => {
     expect(srv.commands("list_subscriptions")).toHaveLength(1);
     expect(srv.commands("subscribe")).toHaveLength(2);
     expect(client.counters.disconnects).toBe(0);
+    expect(client.counters.subscriptionChecksActive).toBe(0); // mm_ws_subscription_checks_active
     // A drop sign still starts a check.
     await client.auditSubscriptions();
     expect(srv.commands("list_subscriptions")).toHaveLength(2);
+    // The pause ends after 60 periods (an hour): the checks resume, and the list proves wrong again.
+    await runClock(clock, 3_600_000 + 80_000, 5_000);
+    await until(() => srv.commands("list_subscriptions").length === 3, "the checks to resume");
+    await until(() => srv.commands("unsubscribe").length === 3, "the resumed check's repair");
+    expect(client.counters.subscriptionChecksActive).toBe(0); // paused again
+    expect(client.counters.subscriptionsLost).toEqual({}); // each unsubscribe answered done
+    expect(client.counters.disconnects).toBe(0);
   });
 });

@@ -8,8 +8,15 @@ function rig(intervalMs: number, draws: number[]) {
   const runs: [number, number][] = [];
   let i = 0;
   const random = () => draws[i++ % draws.length] ?? 0.5;
-  const audit = new PeriodicAudit(clock, intervalMs, random, (link) => runs.push([link, clock.now()]));
-  return { clock, runs, audit };
+  const heard: boolean[] = [];
+  const audit = new PeriodicAudit(
+    clock,
+    intervalMs,
+    random,
+    (link) => runs.push([link, clock.now()]),
+    (on) => heard.push(on),
+  );
+  return { clock, runs, audit, heard };
 }
 
 describe("PeriodicAudit", () => {
@@ -54,5 +61,34 @@ describe("PeriodicAudit", () => {
     off.audit.arm(0);
     expect(off.clock.pending).toBe(0);
     expect(off.audit.active).toBe(false);
+  });
+
+  it("pause() holds every link off for 60 periods, then arms each link again; said to onActive", () => {
+    const { clock, runs, audit, heard } = rig(10_000, [0.5]);
+    audit.arm(0);
+    audit.arm(1);
+    expect(audit.pauseMs).toBe(600_000);
+    expect(audit.pause()).toBe(true);
+    expect(audit.active).toBe(false);
+    expect(audit.pause()).toBe(false); // already paused: the pause is not extended
+    audit.arm(2); // a link opened meanwhile: armed when the pause ends
+    clock.advanceBy(599_999);
+    expect(runs).toEqual([]);
+    clock.advanceBy(1);
+    expect(audit.active).toBe(true);
+    clock.advanceBy(10_000);
+    expect(runs.map(([link]) => link).sort()).toEqual([0, 1, 2]);
+    expect(heard).toEqual([false, true]);
+  });
+
+  it("stop() during a pause cancels its end for good", () => {
+    const { clock, runs, audit, heard } = rig(10_000, [0.5]);
+    audit.arm(0);
+    audit.pause();
+    audit.stop();
+    expect(clock.pending).toBe(0);
+    clock.advanceBy(3_600_000);
+    expect(runs).toEqual([]);
+    expect(heard).toEqual([false]);
   });
 });

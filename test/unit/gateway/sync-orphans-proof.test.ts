@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CommandRejectedError, GatewayError } from "../../../src/gateway/errors.js";
-import { harness, subscribedBook } from "../gateway/sync-harness.js";
+import { harness, subscribedBook } from "./sync-harness.js";
 
 /*
  * review21-rsubaudit: the sid a check's unsubscribe left "unproven" (orphans.ts).

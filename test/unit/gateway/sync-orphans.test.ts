@@ -84,3 +84,58 @@ describe("the unsubscribe of a sid the server's list no longer shows", () => {
     expect(h.sync.hasUnproven(0)).toBe(false);
   });
 });
+
+describe("what the unsubscribe's verdict counts (mm_ws_subscriptions_repaired_total)", () => {
+  it("refused invalid_params: the server did drop it, one repair", async () => {
+    const h = harness();
+    await orphaned(h);
+    expect(h.counters.subscriptionsLost).toEqual({}); // not before the verdict
+    h.sent[2]?.fail(new CommandRejectedError("unsubscribe", "invalid_params", "unknown sid 1"));
+    await h.flush();
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
+  });
+
+  it("answered with sids leaving ours out (sids: [], nothing removed): a repair, the list stands", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.reply({ type: "unsubscribed", sids: [] });
+    await h.flush();
+    expect(h.listWrong).toEqual([]);
+    expect(h.sync.hasUnproven(0)).toBe(false);
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
+    expect(h.sent[3]).toMatchObject({ cmd: "subscribe" });
+  });
+
+  it("answered with sids naming ours: done, the list was wrong, no repair", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.reply({ type: "unsubscribed", sids: ["1"] });
+    await h.flush();
+    expect(h.listWrong).toEqual([0]);
+    expect(h.counters.subscriptionsLost).toEqual({});
+  });
+
+  it("unanswered: one repair; the resend's verdict (a stray push) counts nothing more", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.fail(timeout());
+    await h.flush();
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
+    h.sent[3]?.reply({ type: "subscribed", accepted: [{ sid: 2, channel: "token_book", ids: ["1"] }] });
+    await h.flush();
+    expect(h.sync.stray(0, 1)).toBe(true);
+    h.sent[4]?.fail(new CommandRejectedError("unsubscribe", "invalid_params", "unknown sid 1"));
+    await h.flush();
+    expect(h.sync.hasUnproven(0)).toBe(false);
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
+  });
+
+  it("refused internal_error: watched like an unanswered one (busy, not forgetful)", async () => {
+    const h = harness();
+    await orphaned(h);
+    h.sent[2]?.fail(new CommandRejectedError("unsubscribe", "internal_error", "oops"));
+    await h.flush();
+    expect(h.sync.hasUnproven(0)).toBe(true);
+    expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
+  });
+});

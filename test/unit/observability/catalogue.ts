@@ -20,6 +20,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_book_spread: ["gauge", ["market", "outcome"]],
   mm_book_mid: ["gauge", ["market", "outcome"]],
   mm_ws_connections: ["gauge", ["gateway"]],
+  mm_ws_subscription_checks_active: ["gauge", ["gateway"]],
   mm_ws_connects_total: ["counter", ["gateway"]],
   mm_ws_reconnects_total: ["counter", ["gateway"]],
   mm_ws_disconnects_total: ["counter", ["gateway"]],

@@ -147,6 +147,7 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   gateway.counters.subscriptionRefusals["user_fills:not_accepted"] = 1;
   gateway.counters.subscriptionsLost.token_book = 1;
   gateway.counters.connectionsOpen = 1;
+  gateway.counters.subscriptionChecksActive = 1;
   gateway.counters.connectionsOpened = 2;
   gateway.counters.reconnects = 1;
 

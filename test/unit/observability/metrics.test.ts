@@ -149,6 +149,11 @@ describe("createMetrics: values", () => {
     gateway.counters.subscriptionsLost.token_book = 3;
     f = (await scrape(registry)).families;
     expect(sumOf(f, "mm_ws_subscriptions_repaired_total", repaired)).toBe(3);
+    // The periodic checks paused (a wrong list: periodic-audit.ts): a gauge, not silent.
+    expect(sumOf(f, "mm_ws_subscription_checks_active", { gateway: "market" })).toBe(1);
+    gateway.counters.subscriptionChecksActive = 0;
+    f = (await scrape(registry)).families;
+    expect(sumOf(f, "mm_ws_subscription_checks_active", { gateway: "market" })).toBe(0);
     metrics.close();
   });
 
