@@ -80,7 +80,9 @@ export function handleQueueReport(
         return;
       }
       if (outcome.kind === "done" || outcome.kind === "covered") {
-        const doubted = core.store.get(intent.clientOrderId)?.cancelDoubted === true;
+        const cancelled = core.store.get(intent.clientOrderId);
+        // Its replacement waited for this answer (cancel-then-place: order-manager-diff.ts).
+        const doubted = cancelled?.cancelDoubted === true || cancelled?.cancelFirst === true;
         applyCancelOutcome(core.store, intent.clientOrderId, { ok: true }, now);
         // The replacement a cancel-replace held back (engine-in-flight.ts), or that waited for the
         // cancel of an order whose cancel once failed (order-manager-diff.ts), can go now. A token
@@ -226,6 +228,10 @@ function onPlace(
   if (outcome.kind === "accepted") core.requote(intent.tokenId);
   else if (outcome.kind === "rejected") {
     requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
+    // The replacement of an order near its expiry, refused beside it: that order is cancelled first
+    // now, at once (the step sends its cancel and holds the level's placement: nothing to spin on).
+    const { side, level } = intent.quote;
+    if (core.orderRenewal.replacementRefused(intent.tokenId, side, level, now)) core.requote(intent.tokenId);
     // Not at once (a definite reject would spin), but a token quoting on the clock is stepped at the
     // next period, or on a quiet book its level stayed empty until the next event (requote-timer.ts).
     core.requoteTimer.refused(intent.tokenId);

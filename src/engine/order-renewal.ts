@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import type { Side } from "../core/types.js";
 import type { TrackedOrder } from "../execution/order-state.js";
 import type { OrderStore } from "../execution/order-store.js";
 import type { TokenTable } from "./engine-tokens.js";
@@ -50,8 +51,10 @@ export function renewAfterMs(lifetimeMs: number, leadMs: number): number {
  * (no event, a memo that would hold: QuoteMemo.lapse) renews on time too. It is armed when a step
  * places orders (placed) and, each time it fires, for the earliest instant still ahead, or a retry
  * (a quarter of the lead, at least 1 s) while an order it stepped for may still rest: a step that
- * changes nothing costs a strategy run, and a replacement refused outright is sent again. Off
- * (`lifetimeSeconds` 0, a backtest): no order is ever expiring and no timer is set.
+ * changes nothing costs a strategy run, and a replacement held back (the caps, a level waiting for
+ * an answer) is placed then. A replacement refused outright beside its stand-in is not re-sent
+ * there: the stand-in goes first (`replacementRefused`). Off (`lifetimeSeconds` 0, a backtest): no
+ * order is ever expiring and no timer is set.
  */
 export class OrderRenewal {
   readonly #clock: Clock;
@@ -97,6 +100,27 @@ export class OrderRenewal {
     return this.#enabled && o.state === "open" && this.renewAtMs(o) <= now;
   }
 
+  /**
+   * A placement on the token's (side, level) was refused outright at `now`: the expiring orders
+   * resting there were its stand-ins (place-first), and are cancel-then-place from now on
+   * (TrackedOrder.cancelFirst). Most such refusals come back as they are while the stand-in rests
+   * (`insufficient_funds`: a bid's USDC is reserved by the stand-in, and a wallet sized to its quotes
+   * cannot hold each bid twice), each counted towards the wallet's error-rate halt, and the retry
+   * below re-sent it every few seconds until the expiry: one refusal per order and lifetime instead,
+   * and the level is empty for a cancel's and a placement's round trip, before the expiry. Any
+   * definite refusal: the old order is gone within the lead anyway, and a refusal that is not about
+   * the pair (a tick mismatch) is not cured by re-sending it. True when an order was newly marked
+   * (the token is to be stepped: that step cancels it, its answer's step places the replacement).
+   */
+  replacementRefused(tokenId: string, side: Side, level: number, now: number): boolean {
+    let marked = false;
+    for (const o of this.#store.live(tokenId)) {
+      if (o.side !== side || o.level !== level || !this.expiring(o, now)) continue;
+      if (this.#store.markCancelFirst(o)) marked = true;
+    }
+    return marked;
+  }
+
   /** A step created placements at `now`: their renewal instant is armed (if none is earlier). */
   placed(now: number): void {
     if (this.#enabled) this.#arm(now + this.#afterMs);
@@ -138,8 +162,9 @@ export class OrderRenewal {
       // The remembered step would be repeated as it is (nothing it read changed): it must run.
       slot.memo.lapse();
       this.#step(slot.market.tokenId);
-      // Stepped again shortly while the order still rests: a replacement refused outright is tried
-      // again before the expiry (a quiet book brings no other step), not left to it.
+      // Stepped again shortly while the order still rests: a replacement held back, or its stand-in's
+      // cancel that did not go (cancel-then-place), is tried again before the expiry (a quiet book
+      // brings no other step), not left to it.
       next = Math.min(next, now + this.#retryMs);
     }
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);

@@ -22,13 +22,14 @@ export const MISSING_LIVE_URGENCY = 1_000_000;
 
 /**
  * A live order as the diff sees it; `queued` (not yet sent) placements may be superseded;
- * `needsReconcile` and `cancelDoubted` mark an order a cancel of which failed or went unanswered
- * (see TrackedOrder).
+ * `needsReconcile` and `cancelDoubted` mark an order a cancel of which failed or went unanswered,
+ * `cancelFirst` one whose place-first replacement was refused (see TrackedOrder).
  */
 export type LiveOrder = LocalOrder & {
   readonly queued?: boolean;
   readonly needsReconcile?: boolean;
   readonly cancelDoubted?: boolean;
+  readonly cancelFirst?: boolean;
 };
 
 /** Everything one diff reads; `T` is the caller's order type, handed back in `superseded`. */
@@ -73,8 +74,9 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  * - an open order `expiring` (near its on-chain expiry) is never kept, even at the desired price:
  *   it is replaced place-first — it rests on beside its replacement until that one is open and
  *   kept, and is cancelled then (reason `expiring`) — unless its price moved (a requote like any
- *   other) or a cancel of it once failed (cancel-then-place); the replacement is as urgent as a
- *   missing quote (the old one is about to vanish: shed as a calm requote, the level would empty).
+ *   other) or a cancel of it once failed, or a place-first replacement of it was refused outright
+ *   (`cancelFirst`: cancel-then-place); the replacement is as urgent as a missing quote (the old one
+ *   is about to vanish: shed as a calm requote, the level would empty).
  * Orders that are placing (sent), cancelling or unknown are never the subject of an intent.
  * Pure: same input, same output.
  * @example
@@ -125,16 +127,17 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     }
     // Place first, cancel after: an expiring order still at the desired price rests on until its
     // replacement is open (then kept, and it cancelled), so the level is never empty for the
-    // replacement's round trip. Not one a cancel of which once failed: that is cancel-then-place.
+    // replacement's round trip. Not one a cancel of which once failed, nor one beside which a
+    // replacement was refused (the exchange would not have both: the bid's USDC reserved twice):
+    // those are cancel-then-place.
     let standIn: T | undefined;
     if (keep === undefined) {
       for (const o of orders) {
-        if (standIn === undefined && o.state === "open" && o.cancelDoubted !== true && close(o, want, input))
+        if (standIn === undefined && o.state === "open" && !cancelFirst(o) && close(o, want, input))
           standIn = o;
       }
     }
-    if (keep === undefined)
-      for (const o of orders) if (o.state === "open" && o.cancelDoubted === true) blocked = true;
+    if (keep === undefined) for (const o of orders) if (o.state === "open" && cancelFirst(o)) blocked = true;
     if (!blocked)
       for (const o of orders) if (keep === undefined && isQueued(o) && close(o, want, input)) keep = o;
     for (const o of orders) {
@@ -159,15 +162,21 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
 /**
  * An order that may rest on the book while its fate is open: a placement sent and unanswered, an
  * `unknown` one, one whose cancel failed or went unanswered, or one being cancelled again after
- * that. A new placement on its level could rest beside it, so the level waits (for the reconciler,
- * triggered by the same answer, or for the cancel's answer).
+ * that, or one being cancelled before its replacement may go (`cancelFirst`). A new placement on
+ * its level could rest beside it, so the level waits (for the reconciler, triggered by the same
+ * answer, or for the cancel's answer).
  */
 function blocks(o: LiveOrder): boolean {
   return (
     o.state === "unknown" ||
     (o.state === "placing" && o.queued !== true) ||
-    (o.state === "cancelling" && (o.needsReconcile === true || o.cancelDoubted === true))
+    (o.state === "cancelling" && (o.needsReconcile === true || cancelFirst(o)))
   );
+}
+
+/** Whether the order's replacement waits for its cancel (cancel-then-place, not place-first). */
+function cancelFirst(o: LiveOrder): boolean {
+  return o.cancelDoubted === true || o.cancelFirst === true;
 }
 
 /** A placement not sent yet (the diff may supersede it). */

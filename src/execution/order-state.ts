@@ -34,6 +34,12 @@ export interface TrackedOrder extends LocalOrder {
    * not done): however the reconciler settles it, its next cancel-replace waits for the cancel.
    */
   cancelDoubted: boolean;
+  /**
+   * Set for good once a placement replacing it place-first (its on-chain expiry near) was refused
+   * outright: its replacement now waits for its cancel, as the two resting together were refused
+   * (most often the bid's USDC reserved twice: insufficient_funds).
+   */
+  cancelFirst: boolean;
 }
 
 /** States an order never leaves (except that enough fills always make it `filled`). */

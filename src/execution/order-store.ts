@@ -107,6 +107,7 @@ export class OrderStore {
       needsReconcile: false,
       lastCode: undefined,
       cancelDoubted: false,
+      cancelFirst: false,
     };
     this.#byClient.set(o.clientOrderId, o);
     this.#stamps?.sent(o);
@@ -231,6 +232,17 @@ export class OrderStore {
     if (isTerminal(o.state) || u.state === o.state) o.needsReconcile = false;
     refreshFilled(o, now);
     this.#file(o);
+    return true;
+  }
+
+  /**
+   * Marks an order cancel-then-place (TrackedOrder.cancelFirst); false when it already was. Its
+   * token's version moves: a diff worked out before no longer describes it.
+   */
+  markCancelFirst(o: TrackedOrder): boolean {
+    if (o.cancelFirst || this.#byClient.get(o.clientOrderId) !== o) return false;
+    o.cancelFirst = true;
+    this.#bump(o.tokenId);
     return true;
   }
 

@@ -73,7 +73,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     for (const id of first) expect(now).not.toContain(id);
   });
 
-  it("tries again within the lead when the replacements are refused outright", async () => {
+  it("falls back to cancel-then-place at once when the replacements are refused outright", async () => {
     const h = expiring({
       orderExpirySeconds: LIFETIME_S,
       orderRenewLeadMs: 5_000,
@@ -88,6 +88,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     await h.run();
     const start = h.clock.now();
     await h.run(50_000);
+    const before = h.exchange.calls.length;
     h.exchange.scriptPlace(
       { kind: "reject", code: "invalid_amounts" },
       { kind: "reject", code: "invalid_amounts" },
@@ -95,13 +96,17 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     expect(await gaps(h, yes, 20_000)).toEqual([]);
     expect(expired).toBe(0);
     const outcomes = h.eventsOf("place_outcome").filter((e) => e.atMs > start);
-    // Refused at 54 s, placed at the retry a quarter of the lead later.
+    // Refused beside the old orders at 54 s: those are cancelled at once and the replacements placed
+    // on the cancels' answers (this exchange answers at once), not re-sent beside them until the
+    // expiry (each refusal a counted error: order-renewal-funds.test.ts).
     expect(outcomes.map((e) => [e.atMs - start, e.outcome])).toEqual([
       [54_000, "rejected"],
       [54_000, "rejected"],
-      [55_250, "accepted"],
-      [55_250, "accepted"],
+      [54_000, "accepted"],
+      [54_000, "accepted"],
     ]);
+    const ops = h.exchange.calls.slice(before).filter((c) => c.op === "place" || c.op === "cancel");
+    expect(ops.map((c) => c.op)).toEqual(["place", "place", "cancel", "cancel", "place", "place"]);
   });
 
   it("without the setting (0) nothing is replaced and the quote expires: a gap until the reconcile", async () => {

@@ -253,6 +253,32 @@ describe("diffQuotes", () => {
     expect(run([bid(0, 480_000)], [old])).toMatchObject({ cancels: [], places: [] });
   });
 
+  /*
+   * A place-first replacement refused beside its stand-in (a bid's USDC reserved twice:
+   * insufficient_funds) marks the stand-in `cancelFirst` (order-renewal.ts): re-sent beside it,
+   * the replacement would be refused again, each a counted error towards the wallet's halt.
+   */
+  it("replaces an expiring order marked cancelFirst cancel-then-place, its placement waiting for the cancel", () => {
+    const old = tracked({ clientOrderId: "e", orderId: "oe", priceMicro: 480_000, cancelFirst: true });
+    const r = run([bid(0, 480_000)], [old], DEFAULT_TOLERANCE, () => true);
+    expect([r.cancels.map((c) => [c.clientOrderId, c.reason]), r.places]).toEqual([[["e", "expiring"]], []]);
+    // Being cancelled: the level waits for the cancel's answer (the reserved USDC comes back then).
+    const going = tracked({
+      clientOrderId: "e",
+      state: "cancelling",
+      priceMicro: 480_000,
+      cancelFirst: true,
+    });
+    expect(run([bid(0, 480_000)], [going], DEFAULT_TOLERANCE, () => true)).toMatchObject({
+      cancels: [],
+      places: [],
+    });
+    // Another level, or the other side, is not held: the ask stays place-first.
+    const ask0 = tracked({ clientOrderId: "a", orderId: "oa", side: "sell", priceMicro: 520_000 });
+    const both = run([bid(0, 480_000), ask(0, 520_000)], [going, ask0], DEFAULT_TOLERANCE, () => true);
+    expect([both.cancels, both.places.map((p) => p.quote.side)]).toEqual([[], ["sell"]]);
+  });
+
   it("is deterministic", () => {
     const live = [tracked({ clientOrderId: "k", orderId: "ok", priceMicro: 480_000 })];
     const d = [bid(0, 450_000), ask(0, 530_000)];

@@ -37,6 +37,7 @@ export function tracked(p: Partial<TrackedOrder> & { clientOrderId: string }): T
     needsReconcile: false,
     lastCode: undefined,
     cancelDoubted: false,
+    cancelFirst: false,
     adopted: false,
     ...p,
   };
