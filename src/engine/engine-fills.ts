@@ -191,6 +191,9 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
     "fill",
   );
   observePnl(core);
+  // A market event: a refusal's back-off on the requote timer starts over (requote-timer.ts).
+  const slot = core.tokens.get(fill.tokenId);
+  if (slot !== undefined) slot.marketEvents++;
   requoteExposed(core, [fill.tokenId], before);
 }
 

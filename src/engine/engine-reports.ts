@@ -225,8 +225,10 @@ function onPlace(
   if (eff.reconcile) core.reconcileSoon("ambiguous");
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.
-  if (outcome.kind === "accepted") core.requote(intent.tokenId);
-  else if (outcome.kind === "rejected") {
+  if (outcome.kind === "accepted") {
+    core.requoteTimer.reset(intent.tokenId);
+    core.requote(intent.tokenId);
+  } else if (outcome.kind === "rejected") {
     requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
     // The replacement of an order near its expiry, refused beside it: that order is cancelled first
     // now, at once (the step sends its cancel and holds the level's placement: nothing to spin on).

@@ -23,6 +23,11 @@ export interface TokenSlot {
   bookState: BookState | undefined;
   /** Whether the book has been synced (had a snapshot) at least once: its start-up wait is over. */
   everSynced: boolean;
+  /**
+   * Book changes and fills of the token seen so far: a run of refused placements' back-off on the
+   * requote timer starts over after one (requote-timer.ts), as it may be what cures them.
+   */
+  marketEvents: number;
   vol: VolatilityState;
   /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
   quoting: boolean;
@@ -72,6 +77,7 @@ export class TokenTable {
         book: undefined,
         bookState: undefined,
         everSynced: false,
+        marketEvents: 0,
         vol: initVolatility(vol),
         quoting: false,
         awaiting: NOTHING_HELD,
@@ -180,6 +186,7 @@ export class TokenTable {
    */
   observeBook(slot: TokenSlot, book: BookView, market: BookView, now: number): number | undefined {
     slot.book = book;
+    slot.marketEvents++;
     const bid = market.bids.bestPrice();
     const ask = market.asks.bestPrice();
     if (bid === undefined || ask === undefined || bid >= ask) return undefined;

@@ -5,6 +5,21 @@ import type { TokenTable } from "./engine-tokens.js";
 export const REQUOTE_INTERVAL_MIN_MS = 100;
 /** Longest time-driven requote period, ms: an hour. */
 export const REQUOTE_INTERVAL_MAX_MS = 3_600_000;
+/**
+ * Longest wait, ms, before the timer steps again a token whose placements keep being refused
+ * outright (or the period, when longer): a refusal that persists costs one counted error this often.
+ */
+export const REFUSED_BACKOFF_MAX_MS = 30_000;
+
+/** A token whose placement was refused outright: when the timer steps it, and the spacing so far. */
+interface Refusal {
+  /** Time between the timer's steps of the token for this run of refusals, ms (doubling). */
+  spacingMs: number;
+  /** Stepped by the first period at or after this (undefined: stepped, its answers awaited). */
+  dueAtMs: number | undefined;
+  /** The token's TokenSlot.marketEvents when the run began. */
+  readonly events: number;
+}
 
 /**
  * What is wrong with a value of `engine.requoteIntervalMs`, or undefined when it is usable: 0 (off)
@@ -54,8 +69,15 @@ export function requoteIntervalProblem(value: unknown): string | undefined {
  * token off the timer: QuoteMemo.clockedUnremembered) — and a placement refused outright keeps its
  * token on the timer (`refused`): the next period steps it at the new time, which places the level
  * again. It used to wait for the next event, which on a quiet book left the level empty for as long
- * as the book stayed quiet; a refusal that persists is re-sent once a period (an active book re-sends
- * it on every frame anyway), each counted towards the error-rate halt, which stops the repetition.
+ * as the book stayed quiet. A refusal that persists (insufficient_funds, a tick mismatch, a wrong
+ * key) would be re-sent once a period, each counted towards the wallet's error-rate halt: one bad
+ * level tripped it in ~11 s on a quiet book, and again after each halt. So each further refusal in a
+ * row doubles the wait before the timer steps the token again, up to {@link REFUSED_BACKOFF_MAX_MS}
+ * (1, 2, 4 … 30 s at a 1 s period), and the run ends (the next refusal is stepped at the next
+ * period again) with an accepted placement of the token (`reset`), a market event of it (a book
+ * change or a fill, which may be what cures it: TokenSlot.marketEvents) or a step remembered. An
+ * active book still re-sends it on every frame, as it always did: those steps are the events', not
+ * the timer's.
  * A throwing strategy is not stepped again on the timer: it would log an error every period.
  * One timer for the whole engine, on the injected Clock: deterministic on a SimClock.
  */
@@ -66,8 +88,8 @@ export class RequoteTimer {
   readonly #requote: (tokenId: string) => void;
   #timer: TimerId | undefined;
   #stopped = false;
-  /** Tokens a placement of which was refused outright since the last period (`refused`). */
-  readonly #refused = new Set<string>();
+  /** Tokens whose placements were refused outright, in runs of refusals (`refused`). */
+  readonly #refused = new Map<string, Refusal>();
 
   /** `intervalMs` 0: off (quoting on events alone). */
   constructor(clock: Clock, intervalMs: number, tokens: TokenTable, requote: (tokenId: string) => void) {
@@ -88,9 +110,30 @@ export class RequoteTimer {
    * not remembered (its memo would have the timer step it), the next period steps the token.
    */
   refused(tokenId: string): void {
-    if (this.#tokens.get(tokenId)?.memo.clockedUnremembered !== true) return;
-    this.#refused.add(tokenId);
+    const slot = this.#tokens.get(tokenId);
+    if (slot?.memo.clockedUnremembered !== true || this.#intervalMs <= 0) return;
+    let last = this.#refused.get(tokenId);
+    // A market event since (a book change, a fill) may have cured it: the run starts over.
+    if (last !== undefined && last.events !== slot.marketEvents) last = undefined;
+    // Not stepped since the last refusal (another placement of the same step, or of an event's
+    // step): its wait stands. Only the answer to the timer's own step doubles it.
+    if (last?.dueAtMs === undefined) {
+      const cap = Math.max(REFUSED_BACKOFF_MAX_MS, this.#intervalMs);
+      const spacingMs = last === undefined ? this.#intervalMs : Math.min(2 * last.spacingMs, cap);
+      // From the period the refused step ran in (less half a period: the answer's latency), so the
+      // token is stepped `spacingMs` after the step that was refused.
+      const dueAtMs = this.#clock.now() + spacingMs - this.#intervalMs / 2;
+      this.#refused.set(tokenId, { spacingMs, dueAtMs, events: slot.marketEvents });
+    }
     this.want();
+  }
+
+  /**
+   * A placement of the token was accepted: a run of refusals is over, and the next refusal is
+   * stepped again at the next period.
+   */
+  reset(tokenId: string): void {
+    this.#refused.delete(tokenId);
   }
 
   /** Clears the timer for good (the engine stops). */
@@ -107,9 +150,14 @@ export class RequoteTimer {
     let bound = false;
     for (const slot of this.#tokens.slots()) {
       const memo = slot.memo;
-      // Still as the refusal left it (no step since remembered one): stepped at the new time.
-      if (this.#refused.delete(slot.market.tokenId) && memo.clockedUnremembered) {
+      const refusal = this.#refused.get(slot.market.tokenId);
+      // A step since was remembered: the run of refusals is over.
+      if (refusal !== undefined && !memo.clockedUnremembered) this.#refused.delete(slot.market.tokenId);
+      // Still as the refusal left it: stepped at the new time once its wait is over.
+      else if (refusal?.dueAtMs !== undefined) {
         bound = true;
+        if (refusal.dueAtMs > now) continue;
+        refusal.dueAtMs = undefined;
         this.#requote(slot.market.tokenId);
         continue;
       }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../../src/core/clock.js";
 import type { SimClock } from "../../../src/core/sim-clock.js";
+import { toWei } from "../../../src/core/wei.js";
+import { USDC } from "../../../src/venue/ledger.js";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
-import { BANDS, Harness, T0 } from "./support/harness.js";
+import { BANDS, BOT, Harness, T0 } from "./support/harness.js";
 
 /*
  * engine.requoteIntervalMs: quoting steps run on events, but a strategy that reads the clock quotes
@@ -196,6 +198,48 @@ describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
     await h.run(1_000); // one period, the book unchanged
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.46 10", "sell 0.54 10"]);
     expect(s.at.filter((t) => t > start)[0]).toBe(start + 1_000);
+  });
+
+  /*
+   * A refusal that persists (here the bid: the wallet cannot fund it, insufficient_funds) was
+   * re-sent once a period on a quiet book, each counted towards the wallet's error-rate halt (10 in
+   * 30 s): it tripped in ~11 s, and again after each halt. The timer's re-steps now back off, doubling
+   * up to 30 s, and a market event starts the run over.
+   */
+  it("backs off re-stepping a token whose placement keeps being refused: no error-rate halt", async () => {
+    // σ so small that the quotes (0.49 / 0.51) do not move by a tick in the minutes watched.
+    const s = watched({ ...AS, params: { ...AS.params, sigma: Math.sqrt(0.000001) } });
+    const h = new Harness({
+      configured: s,
+      closesAt: () => T0 + 3_600_000,
+      options: { requoteIntervalMs: 1_000 },
+    });
+    s.now = () => h.clock.now();
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, "0.40", "0.60");
+    const { available } = h.venue.balances(BOT).usdc;
+    h.venue.debit(BOT, USDC, available - toWei("1", "usdc")); // a 10-share bid needs 4.90
+    await h.engine.start();
+    await h.run();
+    const refusedAt = () =>
+      h
+        .eventsOf("place_outcome")
+        .filter((e) => e.code === "insufficient_funds")
+        .map((e) => (e.atMs - T0) / 1_000);
+    const halts = () => h.eventsOf("decision").filter((e) => e.decision.reason === "error_rate_halt");
+    await h.run(60_000);
+    expect(h.botQuotes(yes)).toEqual(["sell 0.51 10"]);
+    // At start (its step, and the step on the ask's answer), then 1, 2, 4, 8 and 16 s apart: 7 in
+    // the minute (it was 62), and never 10 in 30 s.
+    expect(refusedAt()).toEqual([0, 0, 1, 3, 7, 15, 31]);
+    expect(halts()).toEqual([]);
+    await h.run(60_000);
+    expect(refusedAt().slice(7)).toEqual([61, 91]); // capped at 30 s apart
+    // A book change starts the run over: re-sent on it (the event's step), then a period later.
+    h.crowdOrder(yes, "buy", "0.30");
+    await h.run(3_000);
+    expect(refusedAt().slice(9)).toEqual([120, 121, 123]);
+    expect(halts()).toEqual([]);
   });
 
   it("stops with the engine", async () => {
