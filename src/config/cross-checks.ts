@@ -105,16 +105,21 @@ export function crossCheck(
 }
 
 /**
- * An order expiry a placement can outlive on its way. The expiry is whole unix seconds from the
- * signing instant rounded down, so up to 1 s of it is gone at once; the request may then take
- * exchange.requestTimeoutMs, and an order that arrives expired is refused (400 expired), a counted
- * order error. 0 (no expiry) is always fine.
+ * An order expiry too short for its quotes to be replaced before it (src/engine/order-renewal.ts).
+ * The expiry is whole unix seconds from the signing instant rounded down, so an order may expire
+ * 1 s before its creation + lifetime; a quote is replaced at half its lifetime at the latest (a
+ * short one: renewAfterMs), and its replacement's placement may take exchange.requestTimeoutMs to
+ * be answered. So lifetime / 2 − 1 s must hold one request timeout: a lifetime of at least
+ * 2 × (requestTimeoutMs + 1 s). Below that the renewal can be due at the old order's earliest
+ * expiry (lifetime 2 s, timeout 1 s: both at 1 s), a gap on the book every lifetime, and a
+ * placement in flight can arrive expired, refused (400 expired), a counted order error. 0 (no
+ * expiry) is always fine.
  */
 function expiryIssue(seconds: number, requestTimeoutMs: number): ConfigIssue | undefined {
-  const least = Math.ceil(requestTimeoutMs / 1000) + 1;
+  const least = Math.ceil((2 * requestTimeoutMs + 2_000) / 1000);
   if (seconds === 0 || seconds >= least) return undefined;
   return {
     field: "signing.orderExpirySeconds",
-    message: `must be 0 (no expiry) or ≥ ${least} (exchange.requestTimeoutMs ${requestTimeoutMs} ms, plus 1 s as expiries are whole seconds), got ${seconds}: a placement may take exchange.requestTimeoutMs to reach the exchange, and one that arrives expired is refused (400 expired)`,
+    message: `must be 0 (no expiry) or ≥ ${least} (2 × (exchange.requestTimeoutMs ${requestTimeoutMs} ms + 1 s)), got ${seconds}: a quote is replaced at half its lifetime at the latest, and its replacement needs a request timeout to rest before the old order's earliest expiry (lifetime − 1 s, as expiries are whole seconds); shorter, the book has a gap every lifetime and a placement in flight can arrive expired (400 expired)`,
   };
 }

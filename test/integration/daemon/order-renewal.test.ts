@@ -16,14 +16,15 @@ const ARG = market("arg-vs-fra-final-arg-win");
 const slots = daemonSlots();
 
 /**
- * signing.orderExpirySeconds as a dead-man's switch: every order expires 3 s after it was signed.
+ * signing.orderExpirySeconds as a dead-man's switch: every order expires 4 s after it was signed
+ * (the shortest lifetime the config allows with a 1 s request timeout: 2 × (timeout + 1 s)).
  * The mock (the spec's exchange) expires resting orders on time (EXPIRED, pushed as
  * order_cancelled reason expired). The daemon used to let each quote expire and requote only once
  * it had learnt the order ended, a gap on every lifetime; now it replaces each quote before its
  * expiry (at half-life for a lifetime this short: order-renewal.ts), placement first.
  */
 describe("quotes replaced before their on-chain expiry (daemon against the mock)", () => {
-  it("a 3 s lifetime over 7 s: no quote of ours expires, both sides quoted throughout", async () => {
+  it("a 4 s lifetime over 7 s: no quote of ours expires, both sides quoted throughout", async () => {
     const m = await startMock();
     slots.mock = m;
     seedMarket(m, ARG, "0.50", "0.60");
@@ -33,7 +34,7 @@ describe("quotes replaced before their on-chain expiry (daemon against the mock)
     });
     slots.daemon = await startDaemon(
       daemonConfig(m, [ARG.slug], {
-        MM_SIGNING_ORDER_EXPIRY_SECONDS: "3",
+        MM_SIGNING_ORDER_EXPIRY_SECONDS: "4",
         MM_EXCHANGE_REQUEST_TIMEOUT_MS: "1000",
         MM_RECONCILE_INTERVAL_MS: "600000",
       }),

@@ -69,15 +69,25 @@ describe("journal.snapshotIntervalMs", () => {
 });
 
 describe("signing.orderExpirySeconds against exchange.requestTimeoutMs", () => {
-  it("refuses an expiry a placement still in flight can outlive; 0 (no expiry) stays valid", () => {
-    expect(linesOf({ MM_SIGNING_ORDER_EXPIRY_SECONDS: "5" })).toEqual([
-      "signing.orderExpirySeconds: must be 0 (no expiry) or ≥ 11 (exchange.requestTimeoutMs 10000 ms, plus 1 s as expiries are whole seconds), got 5: a placement may take exchange.requestTimeoutMs to reach the exchange, and one that arrives expired is refused (400 expired)",
+  /*
+   * A quote is replaced at half its lifetime at the latest (order-renewal.ts), and may expire 1 s
+   * before creation + lifetime: the replacement needs a request timeout in between. The check was
+   * requestTimeoutMs + 1 s, which let a renewal fall due at the old order's earliest expiry
+   * (lifetime 2 s, timeout 1 s), a gap on the book every lifetime.
+   */
+  it("refuses an expiry its quotes cannot be replaced before; 0 (no expiry) stays valid", () => {
+    expect(linesOf({ MM_SIGNING_ORDER_EXPIRY_SECONDS: "21" })).toEqual([
+      "signing.orderExpirySeconds: must be 0 (no expiry) or ≥ 22 (2 × (exchange.requestTimeoutMs 10000 ms + 1 s)), got 21: a quote is replaced at half its lifetime at the latest, and its replacement needs a request timeout to rest before the old order's earliest expiry (lifetime − 1 s, as expiries are whole seconds); shorter, the book has a gap every lifetime and a placement in flight can arrive expired (400 expired)",
     ]);
-    expect(loadConfig({ env: { MM_SIGNING_ORDER_EXPIRY_SECONDS: "11" } }).signing.orderExpirySeconds).toBe(
-      11,
+    expect(loadConfig({ env: { MM_SIGNING_ORDER_EXPIRY_SECONDS: "22" } }).signing.orderExpirySeconds).toBe(
+      22,
     );
-    const short = { MM_SIGNING_ORDER_EXPIRY_SECONDS: "5", MM_EXCHANGE_REQUEST_TIMEOUT_MS: "4000" };
-    expect(loadConfig({ env: short }).signing.orderExpirySeconds).toBe(5);
+    const fast = (s: string) => ({
+      MM_SIGNING_ORDER_EXPIRY_SECONDS: s,
+      MM_EXCHANGE_REQUEST_TIMEOUT_MS: "1000",
+    });
+    expect(linesOf(fast("3"))[0]).toMatch(/^signing\.orderExpirySeconds: must be 0 \(no expiry\) or ≥ 4 /);
+    expect(loadConfig({ env: fast("4") }).signing.orderExpirySeconds).toBe(4);
     expect(loadConfig({ env: {} }).signing.orderExpirySeconds).toBe(0);
   });
 });
