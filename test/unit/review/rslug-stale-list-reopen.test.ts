@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import { Harness } from "../engine/support/harness.js";
+import { logLines as lines, notFound } from "../engine/support/sweep-rig.js";
+
+/*
+ * Review r21 (rslug) of 8cdfd0b + fde23e5. A market held closed whose record 404s by the slug held
+ * has the list read for it (ClosedMarketWatch.#askList); when the list shows it by its id, its
+ * status is now taken from the list (#listWord), an OPEN one reopening the market. fde23e5 teaches
+ * the engine that a list showing a market under a slug it has LEFT is a stale list (a cache, a
+ * lagging replica: "the list taken as stale", SweepSlugs). But listSays only checks the held slug
+ * against the one that 404'd, never the slug the list shows: the very list SweepSlugs calls stale
+ * (its status from before the pause) reopens a market a push paused, and mm quotes into it.
+ */
+
+const RECHECK_MS = 5_000;
+const OLD = "will-it-rain";
+const NEW = "will-it-rain-tomorrow";
+const LATEST = "will-it-rain-tomorrow-in-paris";
+
+describe("a market held PAUSED whose record 404s, the list stale (showing a slug the market left)", () => {
+  it("is not reopened on that stale list's OPEN", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    const ex = { listSlug: OLD, listStatus: "OPEN", recordSlug: OLD, recordStatus: "OPEN" };
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
+      { marketId: "m1", slug: ex.listSlug, status: ex.listStatus },
+    ];
+    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
+      if (slug !== ex.recordSlug) throw notFound();
+      return { status: ex.recordStatus };
+    };
+    const [a] = h.tokens(1);
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    await h.run(RECHECK_MS); // learns OLD
+    ex.listSlug = NEW; // retitled: learns NEW, OLD is a slug it has left
+    ex.recordSlug = NEW;
+    await h.run(2 * RECHECK_MS);
+    expect(h.eventsOf("market_slug").at(-1)?.slug).toBe(NEW);
+    expect(h.botQuotes(a)).toHaveLength(2);
+
+    // Paused by a push (fresh word); retitled again while paused (its record by NEW a 404); the
+    // list served stale from before both: m1 under OLD, OPEN.
+    ex.recordStatus = "PAUSED";
+    ex.recordSlug = LATEST;
+    ex.listSlug = OLD;
+    ex.listStatus = "OPEN";
+    h.venue.setMarketStatus("m1", "PAUSED");
+    await h.run(500);
+    expect(h.botQuotes(a)).toEqual([]);
+    const reopenedBefore = lines(h, "market is now OPEN").length;
+
+    await h.run(6 * RECHECK_MS);
+    expect(lines(h, "the list taken as stale").length).toBeGreaterThan(0); // the engine knows
+    // …yet reopened on it (the line says "by the open-market sweep's market list, by its id").
+    expect(lines(h, "market is now OPEN").slice(reopenedBefore)).toEqual([]);
+    expect(h.botQuotes(a)).toEqual([]);
+  });
+});
