@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { Harness } from "../engine/support/harness.js";
-import { logLines as lines, notFound } from "../engine/support/sweep-rig.js";
+import { Harness } from "./support/harness.js";
+import { logLines as lines, notFound } from "./support/sweep-rig.js";
 
 /*
  * Review r21 (rslug) of 8cdfd0b + fde23e5. A market held closed whose record 404s by the slug held

@@ -14,7 +14,7 @@ import {
   startMock,
   tempJournals,
   WALLET,
-} from "../daemon/support.js";
+} from "./support.js";
 
 /*
  * Review r21 (rslug) of 673e629. The journal says ARG left OLD for MID; while mm was down ARG was
