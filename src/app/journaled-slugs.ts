@@ -1,8 +1,11 @@
 import { existsSync } from "node:fs";
+import BetterSqlite3 from "better-sqlite3";
 import { ConfigError } from "../config/errors.js";
 import { JournalError } from "../journal/errors.js";
+import { checkJournalIntact } from "../journal/integrity.js";
 import { type JournaledSlug, MarketSlugs, readMarketSlugs } from "../journal/market-slugs.js";
-import { openJournalDb } from "../journal/open.js";
+import { migrate, SCHEMA_VERSION } from "../journal/migrations.js";
+import { OPEN_BUSY_TIMEOUT_MS } from "../journal/open.js";
 import type { JournalSettings } from "./journal-settings.js";
 
 /** The market that left a slug and the slug it took last (MarketSlugs.renamedFrom), or undefined. */
@@ -16,8 +19,8 @@ export type SlugLookup = (slug: string) => JournaledSlug | undefined;
  * old one, a 404 from then on: without this a restart exited 2 on a market mm was trading.
  * The file is read on the first lookup only (a start whose slugs are all found never opens it
  * here), before openDaemonJournal opens it for the run; no file yet: nothing known. A journal that
- * cannot be opened (damaged, too new) is the ConfigError on journal.path the run's open would give.
- * Undefined without a journal.
+ * cannot be read (a damaged WAL, too new, unreadable) is a ConfigError on journal.path, as the run's
+ * open would give. Undefined without a journal.
  * @example const renamed = journaledSlugs(settings, account); renamed?.("old-title") // { marketId, slug: "new-title" }
  */
 export function journaledSlugs(
@@ -32,19 +35,34 @@ export function journaledSlugs(
   };
 }
 
+/**
+ * Reads the rows on a read-only connection, which neither checkpoints the WAL nor migrates the file:
+ * the run's own open, right after, is the one that does (openJournalDb). Opened read-write here, it
+ * ended a WAL torn by a power loss for good (the checkpoint) before that open could warn of what the
+ * loss rolled back, and it migrated (wrote) a file before that open's quick_check refused it as
+ * damaged, "its files as they were". A file at an older schema is read as it is: table
+ * `market_slugs` came with version 8, so a file before it has no rows (readMarketSlugs); a file too
+ * new is refused as the run's open refuses it. A WAL that is damaged (not merely torn) is refused
+ * too (checkJournalIntact, without quick_check: the run's open runs it), the torn one's warning left
+ * to the run's open.
+ */
 function readFile(path: string, account: string): MarketSlugs {
   if (path === ":memory:" || !existsSync(path)) return new MarketSlugs([]);
-  let db: ReturnType<typeof openJournalDb>;
   try {
-    // The run's own open follows at once: it runs the quick check and says what a power loss rolled back.
-    db = openJournalDb(path, { mustExist: true, quickCheck: false, warn: () => undefined });
+    checkJournalIntact(path, { quickCheck: false, warn: () => undefined });
+    const db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
+      // At this version and above migrate writes nothing: it refuses a file newer than this mm.
+      if (Number(db.pragma("user_version", { simple: true })) >= SCHEMA_VERSION) migrate(db);
+      return readMarketSlugs(db, account);
+    } finally {
+      db.close();
+    }
   } catch (err) {
-    if (!(err instanceof JournalError)) throw err;
-    throw new ConfigError([{ field: "journal.path", message: err.message }]);
-  }
-  try {
-    return readMarketSlugs(db, account);
-  } finally {
-    db.close();
+    if (err instanceof JournalError) throw new ConfigError([{ field: "journal.path", message: err.message }]);
+    if (!(err instanceof BetterSqlite3.SqliteError)) throw err;
+    const message = `cannot read the journal at ${path} for the slugs its markets took: ${err.message}`;
+    throw new ConfigError([{ field: "journal.path", message }]);
   }
 }
