@@ -127,8 +127,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     // A stop requested during these reads cuts them: StartStoppedError, nothing opened yet. Read
     // without the key when the exchange refuses them to it for a scope (they are public reads); the
     // running market reads then go keyless too (the key would be refused there all run).
-    // A configured slug that is a 404 may be a market an earlier run saw take a new slug: the
-    // journal knows (journaledSlugs, read only then).
+    // A configured slug that is a 404 may be a market an earlier run saw take a new slug, and one
+    // found may be another market's than the one traded under it before: the journal knows
+    // (journaledSlugs, read-only, before the run's open).
     const account = journalAccount(config.exchange.baseUrl, builder.maker);
     const start = await marketsAtStart(
       client,
@@ -151,6 +152,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
             clock,
             logger: logger.child({ component: "journal" }),
             ...(lock === undefined ? {} : { lock }),
+            ...(markets.slugsTaken === undefined ? {} : { slugsTaken: markets.slugsTaken }),
           });
     const recorder = journal?.recorder;
     const exchange =

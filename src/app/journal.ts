@@ -116,6 +116,12 @@ export function openDaemonJournal(
      * close, after the file (and when this open fails).
      */
     readonly lock?: AccountLock;
+    /**
+     * Slugs the start found markets under that the journal did not say they had (retitled while mm
+     * was down: selectMarkets' slugsTaken): journaled first, as the engine's market_slug would be, so
+     * that the journal follows the exchange and this run's restore knows the slugs they left.
+     */
+    readonly slugsTaken?: readonly { marketId: string; slug: string; previous: string }[];
   },
 ): DaemonJournal {
   let db: ReturnType<typeof openJournalDb>;
@@ -139,6 +145,7 @@ export function openDaemonJournal(
       tokens: ctx.tokens,
     });
     ctx.lock?.setRun(run);
+    for (const t of ctx.slugsTaken ?? []) writer.marketSlug(run, { atMs: now, ...t });
     const found = readRestore(db, ctx.account, run);
     const traded = new Set(ctx.tokens.map((t) => t.tokenId));
     const accounts = new Map([...found.accounts].filter(([t]) => traded.has(t)));

@@ -17,8 +17,9 @@ export type SlugLookup = (slug: string) => JournaledSlug | undefined;
  * last (table `market_slugs`, the engine's `market_slug` events). A market retitled while mm ran
  * took its new slug then (the spec derives slugs from titles), but engine.markets still names the
  * old one, a 404 from then on: without this a restart exited 2 on a market mm was trading.
- * The file is read on the first lookup only (a start whose slugs are all found never opens it
- * here), before openDaemonJournal opens it for the run; no file yet: nothing known. A journal that
+ * The start's selection also asks it of the configured slugs found (a slug another market took
+ * since: warned of). The file is read once, on the first lookup, read-only (readFile), before
+ * openDaemonJournal opens it for the run; no file yet: nothing known. A journal that
  * cannot be read (a damaged WAL, too new, unreadable) is a ConfigError on journal.path, as the run's
  * open would give. Undefined without a journal.
  * @example const renamed = journaledSlugs(settings, account); renamed?.("old-title") // { marketId, slug: "new-title" }

@@ -8,8 +8,15 @@ import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
 import { buildPath } from "../exchange/paths.js";
 import type { Market } from "../exchange/types.js";
-import type { JournaledSlug } from "../journal/market-slugs.js";
 import type { SlugLookup } from "./journaled-slugs.js";
+import {
+  journaledMarket,
+  journalOnFound,
+  paramsUnderNewSlugs,
+  type RenamedAtStart,
+  type SlugReusedAtStart,
+  type SlugTakenAtStart,
+} from "./renamed-markets.js";
 import { readUrlOf } from "./start-errors.js";
 import { NO_MARKETS_ISSUE } from "./start-settings.js";
 
@@ -32,16 +39,13 @@ export interface QuotedMarkets {
    * start warns of each (the config should name the new slug). Absent or empty: none.
    */
   readonly renamed?: readonly RenamedAtStart[];
+  /** Slugs the selected markets have that the journal does not know: the run journals them. */
+  readonly slugsTaken?: readonly SlugTakenAtStart[];
+  /** Configured slugs now another market's than the one an earlier run traded under them: warned. */
+  readonly reused?: readonly SlugReusedAtStart[];
 }
 
-/** A configured slug the exchange no longer knows, whose market the journal saw take `slug`. */
-export interface RenamedAtStart {
-  /** The slug engine.markets names (a 404 now). */
-  readonly configured: string;
-  /** The market's slug now, which it is quoted and read by. */
-  readonly slug: string;
-  readonly marketId: string;
-}
+export type { RenamedAtStart, SlugReusedAtStart, SlugTakenAtStart };
 
 /**
  * Resolves `engine.markets` against the exchange: the market list (and GET /api/markets/{slug} for
@@ -52,7 +56,11 @@ export interface RenamedAtStart {
  * `renamed` (the journal: journaledSlugs) knows the market that left it and the exchange still has
  * that market (by its id in the list, or by the slug it took): it is quoted under its slug now,
  * with the settings (tick, minimum size, strategy) the config gives the slug it names (`renamed`
- * in the result: the start warns of it).
+ * in the result: the start warns of it), or, when engine.markets names its slug now too, that
+ * slug's (the market selected once, by its id). The journal is asked of the slugs found too: one now
+ * another market's than the one an earlier run traded under it is quoted as named (`reused`: the
+ * start warns, naming both markets), and a slug the journal does not know a selected market has
+ * (`slugsTaken`) is the run's to journal.
  * @example const q = await selectMarkets(client, config); q.tokens.length // 2 per market
  */
 export async function selectMarkets(
@@ -66,24 +74,34 @@ export async function selectMarkets(
   }
   const listed = await client.markets.list({ limit: LIST_LIMIT });
   const markets = [...listed];
+  // By id: a config naming both the slug a market left and the one it took reads it twice.
+  const add = (m: Market) => {
+    if (!markets.some((x) => x.id === m.id)) markets.push(m);
+  };
   const notFound = new Map<string, ExchangeError>();
   const moved: RenamedAtStart[] = [];
+  const taken: SlugTakenAtStart[] = [];
   for (const slug of unknownSlugs(listed, configured)) {
     const found = await fetchMarket(client, slug);
     if (!(found instanceof ExchangeError)) {
-      markets.push(found);
+      add(found);
       continue;
     }
-    const now = await journaledMarket(client, listed, renamed?.(slug));
-    if (now === undefined) notFound.set(slug, found);
+    const journaled = renamed?.(slug);
+    const now = await journaledMarket(client, markets, journaled, fetchMarket);
+    if (now === undefined || journaled === undefined) notFound.set(slug, found);
     else {
       moved.push({ configured: slug, slug: now.slug, marketId: now.id });
-      if (!markets.includes(now)) markets.push(now);
+      if (now.slug !== journaled.slug)
+        taken.push({ marketId: now.id, slug: now.slug, previous: journaled.slug });
+      add(now);
     }
   }
-  // A market found through the journal is selected, and its settings read, as the config names it.
+  // A market found through the journal is selected as the config names it, and its settings read
+  // as the config names it, unless the config names its slug now too: that slug's own settings win.
   const select = configured.map((s) => moved.find((m) => m.configured === s)?.slug ?? s);
-  const configuredSlug = (slug: string) => moved.find((m) => m.slug === slug)?.configured ?? slug;
+  const configuredSlug = (slug: string) =>
+    configured.includes(slug) ? slug : (moved.find((m) => m.slug === slug)?.configured ?? slug);
   const missing = unknownSlugs(markets, select);
   if (missing.length > 0) {
     const base = publicUrl(config.exchange.baseUrl);
@@ -91,11 +109,12 @@ export async function selectMarkets(
       missing.map((slug) => ({ field: "engine.markets", message: noMarket(slug, base, notFound.get(slug)) })),
     );
   }
-  const tokens = tokenMarkets(markets, paramsUnderNewSlugs(config.markets, moved), select);
+  const tokens = tokenMarkets(markets, paramsUnderNewSlugs(config.markets, moved, configured), select);
   const unquotable = unquotableNamed(markets, select);
   if (tokens.length === 0)
     throw new ConfigError([{ field: "engine.markets", message: nothingQuotable(unquotable) }]);
   const slugById = new Map(markets.map((m) => [m.id, m.slug]));
+  const onFound = journalOnFound(configured, markets, new Set(tokens.map((t) => t.marketId)), renamed);
   const marketByCondition = new Map(tokens.map((t) => [t.conditionId, t.marketId]));
   const strategies = new Map<string, ConfiguredStrategy>();
   const strategyOf = (slug: string): ConfiguredStrategy => {
@@ -120,45 +139,9 @@ export async function selectMarkets(
     marketOfCondition: (c) => marketByCondition.get(c.toLowerCase()),
     slugOf: (id) => slugById.get(id),
     renamed: moved,
+    slugsTaken: [...taken, ...onFound.taken],
+    reused: onFound.reused,
   };
-}
-
-/**
- * The market the journal says left a slug (`journaled`: its id, and the slug it took last): the
- * list's record of that id whatever slug it shows (the exchange's word now), else its record by
- * the journaled slug when it is that market's (a slug since reused by another market is not it).
- */
-async function journaledMarket(
-  client: ExchangeHttpClient,
-  listed: readonly Market[],
-  journaled: JournaledSlug | undefined,
-): Promise<Market | undefined> {
-  if (journaled === undefined) return undefined;
-  const byId = listed.find((m) => m.id === journaled.marketId);
-  if (byId !== undefined) return byId;
-  const found = await fetchMarket(client, journaled.slug);
-  return found instanceof ExchangeError || found.id !== journaled.marketId ? undefined : found;
-}
-
-/**
- * markets.tickSizes and markets.minOrderSizes with each entry of a slug the journal found renamed
- * also under the market's slug now (unless one is set there): the market keeps the tick and minimum
- * size configured for it, not the defaults.
- */
-function paramsUnderNewSlugs(
-  cfg: MmConfig["markets"],
-  moved: readonly RenamedAtStart[],
-): MmConfig["markets"] {
-  if (moved.length === 0) return cfg;
-  const tickSizes = { ...cfg.tickSizes };
-  const minOrderSizes = { ...cfg.minOrderSizes };
-  for (const { configured, slug } of moved) {
-    if (Object.hasOwn(tickSizes, configured) && !Object.hasOwn(tickSizes, slug))
-      tickSizes[slug] = tickSizes[configured] as string;
-    if (Object.hasOwn(minOrderSizes, configured) && !Object.hasOwn(minOrderSizes, slug))
-      minOrderSizes[slug] = minOrderSizes[configured] as string;
-  }
-  return { ...cfg, tickSizes, minOrderSizes };
 }
 
 /** Why a selection leaves no token to quote: every market it names (or the exchange lists) is unquotable. */

@@ -6,7 +6,7 @@ import { rateLimitsFor } from "../exchange/rate-limits.js";
 import { missingScope, publicReadScopeRefused } from "../exchange/scope-refusal.js";
 import type { Logger } from "../observability/logger.js";
 import type { SlugLookup } from "./journaled-slugs.js";
-import { type QuotedMarkets, type RenamedAtStart, selectMarkets } from "./markets.js";
+import { type QuotedMarkets, type RenamedAtStart, type SlugReusedAtStart, selectMarkets } from "./markets.js";
 import { StartStoppedError, startReadError } from "./start-errors.js";
 
 /**
@@ -55,6 +55,7 @@ export async function marketsAtStart(
     })
     .then((read) => {
       for (const r of read.markets.renamed ?? []) warnRenamed(logger, r);
+      for (const r of read.markets.reused ?? []) warnReused(logger, r);
       return read;
     });
   if (stop === undefined) return reading;
@@ -90,6 +91,18 @@ function warnRenamed(logger: Logger, r: RenamedAtStart): void {
   logger.warn(
     { configured: r.configured, slug: r.slug, marketId: r.marketId },
     `engine.markets names "${r.configured}", which the exchange no longer knows (404): an earlier run on this journal saw its market (${r.marketId}) take the slug "${r.slug}", so it is quoted under "${r.slug}"; update engine.markets (and any markets.tickSizes, markets.minOrderSizes or engine.strategyByMarket entry of "${r.configured}") to "${r.slug}"`,
+  );
+}
+
+/**
+ * A configured slug that is now another market's than the one an earlier run on this journal traded
+ * under it and saw leave it: the config names the slug, so its market now is quoted; the market
+ * traded before is not (its position, if any, left as it is), which the operator may not mean.
+ */
+function warnReused(logger: Logger, r: SlugReusedAtStart): void {
+  logger.warn(
+    { configured: r.configured, marketId: r.marketId, left: r.left, slug: r.slug },
+    `engine.markets names "${r.configured}", now the slug of market ${r.marketId}; an earlier run on this journal traded market ${r.left} under it and saw it take the slug "${r.slug}": ${r.marketId} is quoted as configured, ${r.left} is not (any position there is left as it is); to keep trading ${r.left}, name "${r.slug}" in engine.markets`,
   );
 }
 

@@ -92,7 +92,7 @@ describe("a configured slug the market has left, the journal knowing its new one
     );
   });
 
-  it("a config naming the new slug: selected as usual, the journal not asked", async () => {
+  it("a config naming the new slug: selected as usual, nothing renamed (the journal asked of it only for a reused slug)", async () => {
     const asked: string[] = [];
     const q = await selectMarkets(
       fakeClient([MARKET]),
@@ -104,6 +104,8 @@ describe("a configured slug the market has left, the journal knowing its new one
     );
     expect(q.tokens.map((t) => t.slug)).toEqual([NEW, NEW]);
     expect(q.renamed).toEqual([]);
-    expect(asked).toEqual([]);
+    expect(asked).toEqual([NEW]);
+    expect(q.reused).toEqual([]);
+    expect(q.slugsTaken).toEqual([]);
   });
 });
