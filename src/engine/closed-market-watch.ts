@@ -2,21 +2,15 @@ import type { TimerId } from "../core/clock.js";
 import { SETTLED_MARKET_STATUSES } from "../core/types.js";
 import type { EngineCore } from "./engine-core.js";
 import { REFUSED_STATUS } from "./market-refusals.js";
+import { PayoutReads } from "./payout-reads.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "./ports.js";
 import { isNotFound, ReadFailures } from "./read-failures.js";
 import { LIST_WORD, NOT_FOUND_STATUS } from "./sweep-words.js";
 
+export { PAYOUT_READS_GIVE_UP_MS } from "./payout-reads.js";
+
 /** How often, by default (the engine's `marketRecheckMs`), each market held closed has its record read. */
 export const CLOSED_MARKET_READ_MS = 60_000;
-
-/**
- * How long a settled market's record is read for its payouts before it is no longer read: a day
- * from the first read, answered or not, by this run or an earlier one (restore.payoutReadsSince). A resolution's payouts are set with it (the spec: "per-outcome
- * payout vector, set on resolution"), so a record still without them a day later (a market the
- * exchange voided without a vector, say) is taken never to publish them, and is not worth a GET a
- * minute for the rest of the run: its tokens keep their last mark (logged once, warn).
- */
-export const PAYOUT_READS_GIVE_UP_MS = 24 * 3_600_000;
 
 /** A market to read: `known` is its status when the round began; `payouts` says why it is read. */
 interface Due {
@@ -84,18 +78,16 @@ export class ClosedMarketWatch {
   readonly #ask: ((marketId: string) => void) | undefined;
   /** Markets whose record was not found by the slug held, the list asked for them (#askList). */
   readonly #asked = new Map<string, Asked>();
-  /** Settled markets read for their payouts: when the first read (of this run or an earlier one) was. */
-  readonly #unpaidSince: Map<string, number>;
-  /** Settled markets no longer read for their payouts (PAYOUT_READS_GIVE_UP_MS). */
-  readonly #givenUp = new Set<string>();
+  /** Settled markets' day of payout reads (PAYOUT_READS_GIVE_UP_MS). */
+  readonly #payouts: PayoutReads;
   /**
    * Markets whose last read failed, with the count of failures (this watch's) at that failure:
    * read after the others, the longest-failed first. Dropped at a read that answers.
    */
   readonly #failed = new Map<string, number>();
   #failures = 0;
-  /** Markets whose record was not found, the list showing them by their id (#listWord): said once. */
-  readonly #listOnly = new Set<string>();
+  /** Markets whose record was not found, the list showing them by their id: said once (#listWord; OPEN: #listedOpen). */
+  readonly #listOnly = new Map<string, "status" | "open">();
   /** Markets held NOT_FOUND whose record was found still not found (404): said once while held. */
   readonly #stillNotFound = new Set<string>();
   /** Reads that keep failing: warned of once, counted in mm_market_status_reads_failing{watch="closed"}. */
@@ -117,7 +109,7 @@ export class ClosedMarketWatch {
     this.#core = core;
     this.#changed = changed;
     this.#ask = ask;
-    this.#unpaidSince = new Map(core.options.restore.payoutReadsSince);
+    this.#payouts = new PayoutReads(core);
     this.#streaks = new ReadFailures(core, "closed");
   }
 
@@ -155,8 +147,8 @@ export class ClosedMarketWatch {
       if (seen.has(m.marketId)) continue;
       seen.add(m.marketId);
       if (SETTLED_MARKET_STATUSES.has(m.status)) {
-        if (!positions.awaitingPayouts(m.marketId)) this.#unpaidSince.delete(m.marketId);
-        else if (!this.#givenUp.has(m.marketId)) {
+        if (!positions.awaitingPayouts(m.marketId)) this.#payouts.paid(m.marketId);
+        else if (!this.#payouts.givenUp(m.marketId)) {
           unpaid.push({ marketId: m.marketId, known: m.status, payouts: true });
         }
         continue;
@@ -172,7 +164,8 @@ export class ClosedMarketWatch {
     for (const [id, asked] of this.#asked) {
       if (!all.some((d) => d.marketId === id && d.known === asked.known)) this.#asked.delete(id);
     }
-    for (const id of this.#listOnly) if (!all.some((d) => d.marketId === id)) this.#listOnly.delete(id);
+    for (const id of this.#listOnly.keys())
+      if (!all.some((d) => d.marketId === id)) this.#listOnly.delete(id);
     for (const id of this.#stillNotFound) {
       if (!due.some((d) => d.marketId === id && d.known === NOT_FOUND_STATUS)) this.#stillNotFound.delete(id);
     }
@@ -211,7 +204,7 @@ export class ClosedMarketWatch {
     const slug = tokens.slugOf(marketId);
     // The day's bound runs from the first attempt, answered or not: a record that cannot be read
     // is not read a minute forever either.
-    if (d.payouts && this.#gaveUp(marketId, slug)) return true;
+    if (d.payouts && this.#payouts.gaveUp(marketId, slug)) return true;
     let record: MarketRecordStatus;
     try {
       // Once, not the breaker's half-open probe: the next round reads again (the class's doc).
@@ -302,11 +295,16 @@ export class ClosedMarketWatch {
    * found, it has taken it (SweepList): the next round reads by it. Not shown, a market closed by
    * its status is held NOT_FOUND, as a quoted market neither listed nor found by its slug is (the
    * open-market sweep's: it reads the list for it from then on). Shown under the slug that was not
-   * found, its status is taken from the list (#listWord: not a failing read). A settled market not
-   * shown (its status is final): the 404 is a failing read. Dropped when the market's status moved
-   * since (newer words).
+   * found, its status is taken from the list (#listWord: not a failing read), but an OPEN: a list is
+   * served stale, and the sweep never holds a market on its word alone (#confirm); a market held
+   * closed by a push or a record (PAUSED, say) reopened on a list from before was quoted into while
+   * paused. It stays held until its record reads OPEN (the record endpoint catching up), said once
+   * at info; the 404 is then a failing read (the read that reopens it fails: warned of if it lasts).
+   * `stale`: the list shows it under a slug it has left (SweepSlugs: a list from before the rename,
+   * its status from then too): its word is not taken, the 404 a failing read, as for a settled
+   * market not shown (its status is final). Dropped when the market's status moved since.
    */
-  listSays(marketId: string, listed: ListedMarketStatus | undefined): void {
+  listSays(marketId: string, listed: ListedMarketStatus | undefined, stale = false): void {
     const asked = this.#asked.get(marketId);
     if (asked === undefined) return;
     this.#asked.delete(marketId);
@@ -315,11 +313,12 @@ export class ClosedMarketWatch {
     if (this.#stopped || tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.status !== asked.known)
       return;
     if (listed !== undefined && slug !== asked.slug) return;
-    if (listed !== undefined) {
+    const settled = SETTLED_MARKET_STATUSES.has(asked.known);
+    if (listed !== undefined && (listed.status !== "OPEN" || settled)) {
       this.#listWord(marketId, slug, asked, listed);
       return;
     }
-    if (!SETTLED_MARKET_STATUSES.has(asked.known)) {
+    if (listed === undefined && !stale && !settled) {
       this.#core.log.warn(
         { marketId, slug, status: asked.known, err: asked.err },
         "held market is not in the market list and its record is not found (404): held NOT_FOUND",
@@ -327,19 +326,31 @@ export class ClosedMarketWatch {
       this.#changed(marketId, { status: NOT_FOUND_STATUS }, WHILE_CLOSED, LIST_WORD.closedNotFound);
       return;
     }
+    if (listed !== undefined) this.#listedOpen(marketId, slug, asked);
     this.#streaks.failed({ key: marketId, marketId, slug }, asked.err, "read again next round");
     this.#failed.set(marketId, ++this.#failures);
   }
 
+  /** A held market the list shows OPEN, its record a 404: kept held (listSays); said once while so. */
+  #listedOpen(marketId: string, slug: string | undefined, asked: Asked): void {
+    const fields = { marketId, slug, status: asked.known, listed: "OPEN" };
+    const line =
+      "held market's record not found by its slug, the market list shows it OPEN by its id: kept held until its record reads OPEN (a list alone does not reopen a market)";
+    if (this.#listOnly.get(marketId) === "open") this.#core.log.debug(fields, line);
+    else {
+      this.#listOnly.set(marketId, "open");
+      this.#core.log.info(fields, `${line}; said once while so`);
+    }
+  }
+
   /**
-   * The list shows by its id a market whose record was not found by the slug it gives (or by the
-   * slug held, the list showing one the market has left, unconfirmed: SweepSlugs): the record
-   * endpoint lags the list (a market just renamed) or does not serve the record. The market's
-   * status was read, from the list: not a failing read (counted so, it fired a false
-   * MmMarketStatusReadsFailing for a market the list shows every period). Its word is taken, as the
-   * sweep takes it for a market held NOT_FOUND (LIST_WORD.listedById): another status than the one
-   * held is reported (an OPEN one reopens the market); a settled market's payouts there, when it
-   * is read for them. Said once at info while so (#listOnly), debug after.
+   * The list shows by its id, not OPEN (or settled: read for its payouts), a market whose record
+   * was not found by the slug it gives: the record endpoint lags the list (a market just renamed)
+   * or does not serve the record. The market's status was read, from the list: not a failing read
+   * (counted so, it fired a false MmMarketStatusReadsFailing for a market the list shows every
+   * period). Its word is taken, as the sweep takes it for a market held NOT_FOUND
+   * (LIST_WORD.listedById): another status than the one held is reported; a settled market's
+   * payouts there, when it is read for them. Said once at info while so (#listOnly), debug after.
    */
   #listWord(marketId: string, slug: string | undefined, asked: Asked, listed: ListedMarketStatus): void {
     const { log, positions } = this.#core;
@@ -348,9 +359,9 @@ export class ClosedMarketWatch {
     const fields = { marketId, slug, status: asked.known, listed: listed.status };
     const line =
       "held market's record not found by its slug, the market list shows it by its id: its status taken from the list (not a failing read)";
-    if (this.#listOnly.has(marketId)) log.debug(fields, line);
+    if (this.#listOnly.get(marketId) === "status") log.debug(fields, line);
     else {
-      this.#listOnly.add(marketId);
+      this.#listOnly.set(marketId, "status");
       log.info(fields, `${line}; said once while so`);
     }
     if (!SETTLED_MARKET_STATUSES.has(asked.known)) {
@@ -364,27 +375,5 @@ export class ClosedMarketWatch {
       positions.awaitingPayouts(marketId)
     )
       this.#changed(marketId, listed, WHILE_UNPAID, LIST_WORD.listedById);
-  }
-
-  /**
-   * Starts the market's day of payout reads at its first attempt (reported, for the journal), unless
-   * an earlier run began it; true (and logged once) when the day is over: no more reads.
-   */
-  #gaveUp(marketId: string, slug: string | undefined): boolean {
-    const now = this.#core.clock.now();
-    const since = this.#unpaidSince.get(marketId);
-    if (since === undefined) {
-      this.#unpaidSince.set(marketId, now);
-      this.#core.emit({ type: "payout_reads_started", atMs: now, marketId });
-      return false;
-    }
-    if (now - since < PAYOUT_READS_GIVE_UP_MS) return false;
-    this.#unpaidSince.delete(marketId);
-    this.#givenUp.add(marketId);
-    this.#core.log.warn(
-      { marketId, slug, readForMs: now - since },
-      "settled market's payouts not read in a day (its record answered without them, or not at all): no longer read, its tokens keep their last mark",
-    );
-    return true;
   }
 }

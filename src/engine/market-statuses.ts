@@ -56,7 +56,7 @@ export class MarketStatuses {
       core,
       (marketId, record, how, said) => this.recordRead(marketId, record, how, said),
       (marketId) => this.#versions.get(marketId) ?? 0,
-      (marketId, listed) => this.#closed.listSays(marketId, listed),
+      (marketId, listed, stale) => this.#closed.listSays(marketId, listed, stale),
     );
   }
 

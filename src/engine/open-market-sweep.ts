@@ -30,7 +30,8 @@ interface Due {
  * the list shows by its id under a slug other than the one held is back under a new slug (the spec
  * derives slugs from titles): it takes the new one (SweepList), which every later read of its record
  * is by, this round's included (its old slug is a 404 from then on); a slug it has left is taken
- * back only once its record by it reads, at the round's end (SweepSlugs). The list is read too for a
+ * back only once its record by it reads, at the round's end (SweepSlugs), and a list showing one is
+ * stale for that market: it is not in that list (SweepList.take). The list is read too for a
  * market held closed whose record the closed-market watch did not find by its slug (ask: renamed
  * while closed, maybe), its word handed back to the watch (`listed`). A market the
  * list says is not OPEN is held only once its record, the closed-market watch's source, agrees
@@ -66,8 +67,8 @@ export class OpenMarketSweep {
   readonly #list: SweepList;
   /** Markets held closed the closed-market watch asked the list to be read for (ask), until it answers. */
   readonly #asked = new Set<string>();
-  /** The list's word on a market asked for: its record there by its id, or undefined (not shown). */
-  readonly #listed: (marketId: string, listed: ListedMarketStatus | undefined) => void;
+  /** The list's word on a market asked for: its record there by its id, or undefined (not shown, or `stale`). */
+  readonly #listed: (marketId: string, listed: ListedMarketStatus | undefined, stale: boolean) => void;
   #timer: TimerId | undefined;
   #running = false;
   #stopped = false;
@@ -76,7 +77,7 @@ export class OpenMarketSweep {
     core: EngineCore,
     changed: (marketId: string, record: MarketRecordStatus, how: string, said?: string) => void,
     version: (marketId: string) => number,
-    listed: (marketId: string, listed: ListedMarketStatus | undefined) => void = () => {},
+    listed: (marketId: string, listed: ListedMarketStatus | undefined, stale: boolean) => void = () => {},
   ) {
     this.#core = core;
     this.#changed = changed;
@@ -200,7 +201,7 @@ export class OpenMarketSweep {
     // After the slugs are learned: a market asked for shown under a new one is read by it next.
     for (const id of asked) {
       this.#asked.delete(id);
-      if (!this.#stopped) this.#listed(id, byId.get(id));
+      if (!this.#stopped) this.#listed(id, byId.get(id), this.#list.stale(id));
     }
     const now = (d: Due): Due => ({ ...d, slug: this.#core.tokens.slugOf(d.marketId) });
     // Held NOT_FOUND, listed by its id: OPEN there reopens it; another status is confirmed below.

@@ -12,6 +12,8 @@ export class SweepList {
   /** Whether unreadable records of the list were warned of (once a run; debug after). */
   #skipWarned = false;
   readonly #slugs: SweepSlugs;
+  /** Markets the last list showed under a slug they have left (SweepSlugs): its word on them stale. */
+  #stale = new Set<string>();
 
   constructor(core: EngineCore) {
     this.#core = core;
@@ -21,7 +23,10 @@ export class SweepList {
   /**
    * The list's readable records by market id (a quoted market absent from it is read by slug).
    * A traded market shown there under a slug other than the one held takes the new slug (SweepSlugs;
-   * one it has left only once confirmReturns reads its record by it).
+   * one it has left only once confirmReturns reads its record by it). A market shown under a slug it
+   * has left is left out (`stale`): that list is served stale for it (a cache, a lagging replica),
+   * its status there from before the rename, so it neither reopens a market held (a paused one
+   * quoted into) nor vouches for a quoted one (read by its slug instead).
    * @param quoted the markets the sweep reads this round: one among the unreadable records is named
    */
   take(
@@ -31,15 +36,19 @@ export class SweepList {
     const byId = new Map<string, ListedMarketStatus>();
     const unreadable: UnreadableListing[] = [];
     this.#slugs.newList();
+    this.#stale = new Set();
     for (const m of listed) {
       if ("unreadable" in m) unreadable.push(m);
-      else {
-        byId.set(m.marketId, m);
-        if (m.slug !== undefined) this.#slugs.listed(m.marketId, m.slug);
-      }
+      else if (m.slug !== undefined && this.#slugs.listed(m.marketId, m.slug)) this.#stale.add(m.marketId);
+      else byId.set(m.marketId, m);
     }
     if (unreadable.length > 0) this.#skipped(unreadable, quoted);
     return byId;
+  }
+
+  /** Whether the last list showed the market under a slug it has left (left out of take's records). */
+  stale(marketId: string): boolean {
+    return this.#stale.has(marketId);
   }
 
   /**

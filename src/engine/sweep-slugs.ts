@@ -30,12 +30,20 @@ export class SweepSlugs {
     this.#returning = [];
   }
 
-  /** The list shows `marketId` under `slug`: taken when new, kept to confirm when the market left it. */
-  listed(marketId: string, slug: string): void {
+  /**
+   * The list shows `marketId` under `slug`: taken when new, kept to confirm when the market left it.
+   * True in that case: the list is taken as stale for the market (its status there is from before
+   * the rename, say before a pause too) until a record confirms the return.
+   */
+  listed(marketId: string, slug: string): boolean {
     const held = this.#core.tokens.slugOf(marketId);
-    if (held === slug) return;
-    if (this.#left.get(marketId)?.has(slug) === true) this.#returning.push({ marketId, slug });
-    else this.#take(marketId, slug);
+    if (held === slug) return false;
+    if (this.#left.get(marketId)?.has(slug) !== true) {
+      this.#take(marketId, slug);
+      return false;
+    }
+    this.#returning.push({ marketId, slug });
+    return true;
   }
 
   /**

@@ -107,7 +107,7 @@ describe("a market held closed whose record is not found by its slug", () => {
     expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
   });
 
-  it("listed by its id under the slug that is not found (a record lagging the list): the list's status, not a failing read", async () => {
+  it("listed by its id under the slug that is not found (a record lagging the list): the list's status, not a failing read; its OPEN waits for the record", async () => {
     // The record endpoint lagging the list (a market just renamed, its record not yet served by the
     // new slug): the list shows the market by its id every period. Counted as a failing read, it
     // fired a false MmMarketStatusReadsFailing, and the market, listed OPEN, stayed held.
@@ -116,8 +116,10 @@ describe("a market held closed whose record is not found by its slug", () => {
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
       { marketId: "m1", slug: OLD_SLUG, status: listed.status },
     ];
+    const record = { served: false };
     h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
-      throw notFound(); // a record lagging the list
+      if (!record.served) throw notFound(); // a record lagging the list
+      return { status: "OPEN" };
     };
     await closedAtStart(h);
     await h.run(6 * RECHECK_MS);
@@ -130,14 +132,26 @@ describe("a market held closed whose record is not found by its slug", () => {
       1,
     );
 
-    // The list shows it OPEN (its record still a 404): reopened on the list's word, said so.
+    // The list shows it OPEN, its record still a 404: a list alone (served stale, maybe from before
+    // a pause) does not reopen a market held closed; kept held, said once, the read that would
+    // reopen it failing (warned of as it lasts).
     listed.status = "OPEN";
     h.venue.setMarketStatus("m1", "OPEN");
     for (const t of h.tokens()) h.crowdQuote(t, "0.48", "0.52");
+    await h.run(4 * RECHECK_MS);
+    expect(h.botQuotes()).toEqual([]);
+    expect(lines(h, "market is now OPEN")).toEqual([]);
+    expect(
+      lines(h, "kept held until its record reads OPEN").filter((l) => l.includes('"level":30')),
+    ).toHaveLength(1);
+    expect(lines(h, "keeps failing to read").length).toBe(1);
+
+    // Its record reads OPEN: reopened by it, the failing read over.
+    record.served = true;
     await h.run(3 * RECHECK_MS);
     expect(h.botQuotes()).not.toEqual([]);
-    expect(lines(h, `market is now OPEN (${LIST_WORD.listedById})`).length).toBeGreaterThan(0);
-    expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
+    expect(lines(h, "market is now OPEN").length).toBeGreaterThan(0);
+    expect(closedGauge(h).at(-1)).toBe(0);
   });
 
   it("settled, its payouts unknown, not in the list: its 404s are failing payout reads", async () => {

@@ -59,3 +59,47 @@ describe("a market held PAUSED whose record 404s, the list stale (showing a slug
     expect(h.botQuotes(a)).toEqual([]);
   });
 });
+
+describe("a market held NOT_FOUND, the list stale (showing it OPEN under a slug it left)", () => {
+  it("is not reopened on that list (a list that shows it by its slug now would)", async () => {
+    const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
+    const ex = { listed: true, listSlug: OLD, recordSlug: OLD };
+    h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
+      ex.listed ? [{ marketId: "m1", slug: ex.listSlug, status: "OPEN" }] : [];
+    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
+      if (slug !== ex.recordSlug) throw notFound();
+      return { status: "OPEN" };
+    };
+    const [a] = h.tokens(1);
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    await h.run(RECHECK_MS); // learns OLD
+    ex.listSlug = NEW;
+    ex.recordSlug = NEW;
+    await h.run(2 * RECHECK_MS); // learns NEW: OLD is a slug it has left
+    expect(h.eventsOf("market_slug").at(-1)?.slug).toBe(NEW);
+
+    // Retitled again (LATEST), left out of the list: a 404 by NEW, held NOT_FOUND.
+    ex.listed = false;
+    ex.recordSlug = LATEST;
+    await h.run(2 * RECHECK_MS);
+    expect(lines(h, "market is now NOT_FOUND").length).toBeGreaterThan(0);
+    expect(h.botQuotes(a)).toEqual([]);
+
+    // A list served stale from before the first rename: m1 under OLD, OPEN.
+    ex.listed = true;
+    ex.listSlug = OLD;
+    const reopenedBefore = lines(h, "market is now OPEN").length;
+    await h.run(6 * RECHECK_MS);
+    expect(lines(h, "the list taken as stale").length).toBeGreaterThan(0);
+    expect(lines(h, "market is now OPEN").slice(reopenedBefore)).toEqual([]);
+    expect(h.botQuotes(a)).toEqual([]);
+
+    // A list that shows it under its slug now (LATEST, not one it left): reopened, as before.
+    ex.listSlug = LATEST;
+    await h.run(3 * RECHECK_MS);
+    expect(lines(h, "market is now OPEN").slice(reopenedBefore).length).toBeGreaterThan(0);
+  });
+});
