@@ -17,7 +17,7 @@ import type { SignFailures } from "./sign-failures.js";
 /**
  * Applies one order-queue report to the order store and acts on what it means:
  * - placement accepted → open / filled; rejected → the order does not exist, the code goes to the
- *   risk guard's error rate (so does a signing failure, nothing sent, logged once an episode:
+ *   risk guard's error rate (not a 429 withdrawn before its resend: `retryForgone`; so does a signing failure, nothing sent, logged once an episode:
  *   `signFailures`; 409 `market_not_open` instead gates that market: market-refusals.ts;
  *   503 `exchange_unavailable` is first checked against the platform status: platform-watch.ts);
  *   ambiguous → `unknown` (never resent: the order manager places nothing more on that level until
@@ -191,6 +191,7 @@ function onPlace(
         side: intent.quote.side,
         priceMicro: intent.quote.priceMicro,
         sizeMicro: intent.quote.sizeMicro.toString(),
+        ...(r.retryForgone === true ? { retryForgone: true } : {}),
       },
       "placement rejected",
     );
@@ -199,8 +200,11 @@ function onPlace(
     // the level afresh under a new clientOrderId.
     // `market_not_open` is the exchange's word on the market, not on our health (lifecycle pushes
     // may never come): it gates that market for a while instead of counting towards the wallet halt.
+    // A 429 the placement was withdrawn before retrying (`retryForgone`, the first on its level: see
+    // ForgoneRetries) failed no order of ours: the level is quoted afresh. Counted, a start burst
+    // that outran the exchange's window tripped the halt on 429s alone.
     if (outcome.code === MARKET_NOT_OPEN) core.marketRefused(intent.marketId);
-    else core.orderError(outcome.code);
+    else if (r.retryForgone !== true) core.orderError(outcome.code);
     // Usually a fee changed since start (the spec's word on bad_signature): the next placement must
     // be signed with the market's fee now. It still counts: a wrong key must halt quoting.
     if (outcome.code === BAD_SIGNATURE) core.signatureRefused(intent.marketId);

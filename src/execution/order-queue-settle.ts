@@ -1,6 +1,7 @@
 import type { ExchangeError } from "../exchange/exchange-error.js";
 import { missingScope, scopeMissing } from "../exchange/scope-refusal.js";
 import type { CancelAllResult } from "../exchange/types.js";
+import type { ForgoneRetries } from "./forgone-retries.js";
 import type { CancelIntent } from "./intents.js";
 import type { PlaceAnswer, QueuedCancel, QueuedCancelAll, QueuedPlace } from "./order-queue-lanes.js";
 import { isRateLimited, type PlaceSend, type WriteSend } from "./order-queue-send.js";
@@ -27,6 +28,8 @@ export interface SettleTarget {
    */
   cancelsRefused: ExchangeError | undefined;
   readonly maxCancelAttempts: number;
+  /** Which placements' 429s the error-rate halt is spared (see QueueReport `retryForgone`). */
+  readonly forgone: ForgoneRetries;
   report(r: QueueReport): void;
   dropPlace(item: DroppedPlace, reason: PlaceDropReason): void;
   intakeCancel(intent: CancelIntent, orderId: string | undefined): void;
@@ -64,7 +67,18 @@ export function settlePlace(q: SettleTarget, item: QueuedPlace, res: PlaceSend):
     const answer: PlaceAnswer = { outcome, sentAt: res.sentAt, answeredAt: res.answeredAt };
     if (q.requeuePlace(item, answer)) return;
   }
-  q.report({ kind: "place", intent: item.intent, outcome, sentAt: res.sentAt, answeredAt: res.answeredAt });
+  // Not re-queued though its resend was left (attempts counts this send): the engine has withdrawn
+  // it already (superseded, no longer desired, a cancel waiting on it, the stop).
+  const forgone = item.attempts <= 1 && q.forgone.forgoes(item.key, outcome);
+  if (!forgone) q.forgone.answered(item.key, outcome);
+  q.report({
+    kind: "place",
+    intent: item.intent,
+    outcome,
+    sentAt: res.sentAt,
+    answeredAt: res.answeredAt,
+    ...(forgone ? { retryForgone: true } : {}),
+  });
   for (const intent of waiting) {
     if (outcome.kind === "accepted") q.intakeCancel(intent, outcome.result.orderId);
     else if (outcome.kind === "rejected") {

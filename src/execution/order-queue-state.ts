@@ -1,4 +1,5 @@
 import { ExchangeError } from "../exchange/exchange-error.js";
+import { ForgoneRetries } from "./forgone-retries.js";
 import type { CancelAllIntent, CancelIntent, Intent, PlaceIntent } from "./intents.js";
 import {
   CancelLane,
@@ -59,6 +60,8 @@ export class QueueState implements SettleTarget {
   readonly #substitutionPausedUntil = new Map<string, number>();
   /** The latest cancel-all that succeeded, by market ("*" = every market): see coverRateLimited. */
   readonly #cleared = new Map<string, { sentSeq: number; cancelled: number }>();
+  /** Which placements' 429s the error-rate halt is spared (see QueueReport `retryForgone`). */
+  readonly forgone = new ForgoneRetries();
 
   constructor(opts: OrderQueueOptions) {
     this.#o = opts;
@@ -118,7 +121,11 @@ export class QueueState implements SettleTarget {
     } else if (reason === "cancelled_unsent") this.stats.cancelledUnsent++;
     const answer = item.lastAnswer;
     if (answer === undefined) this.report({ kind: "place_dropped", intent, reason });
-    else this.report({ kind: "place", intent, ...answer });
+    else {
+      // Re-queued, so it had its resend left: a 429 it will not get past is forgiven (ForgoneRetries).
+      const forgone = this.forgone.forgoes(quoteKey(intent), answer.outcome);
+      this.report({ kind: "place", intent, ...answer, ...(forgone ? { retryForgone: true } : {}) });
+    }
   }
 
   #intakePlace(intent: PlaceIntent): void {

@@ -84,7 +84,20 @@ export type CancelAllOutcome =
  * SUBSTITUTION_PAUSE_MS), each reported once as usual.
  */
 export type QueueReport =
-  | { kind: "place"; intent: PlaceIntent; outcome: PlaceOrderOutcome; sentAt: number; answeredAt: number }
+  | {
+      kind: "place";
+      intent: PlaceIntent;
+      outcome: PlaceOrderOutcome;
+      sentAt: number;
+      answeredAt: number;
+      /**
+       * Set on a 429 that the placement would have been sent again after, had it not been withdrawn
+       * or shed before that resend, and only on the first such 429 of its quote level since a
+       * placement there was answered otherwise: no order failure, so the error-rate halt does not
+       * count it (see ForgoneRetries).
+       */
+      retryForgone?: true;
+    }
   | { kind: "place_dropped"; intent: PlaceIntent; reason: PlaceDropReason }
   | { kind: "cancel"; intent: CancelIntent; outcome: CancelOutcome }
   | { kind: "cancel_all"; intent: CancelAllIntent; outcome: CancelAllOutcome }
