@@ -62,6 +62,12 @@ export interface DaemonOptions {
    * from here, and releases its lock when the start fails. Default: taken here, before any request.
    */
   readonly claim?: StartClaim;
+  /**
+   * The rate budget's arrival-jitter allowance, ms (RateBudgetOptions.marginMs; default 50 ms, the
+   * network's spread): how much later than our send the exchange may count a request. Paper's is
+   * PAPER_RATE_MARGIN_MS (its mock counts in this event loop).
+   */
+  readonly rateMarginMs?: number;
 }
 
 /** A running daemon. */
@@ -186,7 +192,11 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         orderExpirySeconds: config.signing.orderExpirySeconds,
         orderRenewLeadMs: renewLeadMs(config.exchange.requestTimeoutMs),
         rateLimitPerMin: config.queue.rateLimitPerMin,
-        queue: { concurrency: config.queue.concurrency, ipLimitFactor: config.queue.ipLimitFactor },
+        queue: {
+          concurrency: config.queue.concurrency,
+          ipLimitFactor: config.queue.ipLimitFactor,
+          ...(opts.rateMarginMs === undefined ? {} : { marginMs: opts.rateMarginMs }),
+        },
         ...(journal === undefined ? {} : { restore: journal.restore }),
       },
       listener: (e) => {
