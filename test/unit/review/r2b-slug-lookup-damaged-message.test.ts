@@ -15,7 +15,12 @@ import { ACCOUNT, journalPath } from "../journal/support.js";
  * restore a backup, or copy out what SQLite can read with `sqlite3 <path> .recover` …". The
  * operator loses the diagnosis and the way out at the very start that needs them.
  */
-const settingsOf = (path: string) => ({ path, snapshotIntervalMs: 0, sync: "normal" as const, retentionDays: 0 });
+const settingsOf = (path: string) => ({
+  path,
+  snapshotIntervalMs: 0,
+  sync: "normal" as const,
+  retentionDays: 0,
+});
 
 function damagedJournal(): string {
   const path = journalPath();

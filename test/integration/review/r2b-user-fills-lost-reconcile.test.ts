@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { feedsOn, NO_MARKETS } from "../gateway/feeds-rig.js";
+import { until } from "../gateway/harness.js";
+import { type Answer, politeAnswer, RawServer, runClock } from "../gateway/raw-server.js";
+
+/*
+ * Review r21 (r2b) of ec5cbed/a62d265. The periodic list_subscriptions check runs on /ws/user too
+ * now, so a user_fills subscription the server dropped while the socket lived is found (within a
+ * minute) and subscribed afresh. But the fills matched while the server held no user_fills for us
+ * were pushed to nobody, and Feeds does not reconcile on that loss (GatewayClient.onLost) nor when
+ * user_fills is accepted again (#fillsCatchUp is set only by a reconnect): they reach the engine
+ * only at the next periodic reconcile, a period of quoting on an inventory that misses our own
+ * fills. Feeds' own contract: "A lost user_fills stream makes the engine reconcile at once … and
+ * once more when it is back"; a reconnect, a refusal and a restored retry all do.
+ */
+
+let server: RawServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("Feeds: a user_fills subscription the server dropped, found by the periodic check", () => {
+  it("makes the engine reconcile (its fills of the gap were pushed to nobody)", async () => {
+    const polite = politeAnswer();
+    let fillsSid: unknown;
+    let dropped = false;
+    const answer: Answer = (c, conn) => {
+      if (dropped && c.cmd === "list_subscriptions") {
+        const all = polite(c, conn) as { subscriptions: { sid: unknown }[] };
+        return { ...all, subscriptions: all.subscriptions.filter((s) => s.sid !== fillsSid) };
+      }
+      if (dropped && c.cmd === "unsubscribe" && c.params?.sid === fillsSid)
+        return { type: "error", code: "invalid_params", message: "unknown sid" };
+      const reply = polite(c, conn) as { accepted?: { sid: unknown; channel: string }[] };
+      if (c.cmd === "subscribe" && fillsSid === undefined)
+        fillsSid = reply.accepted?.find((a) => a.channel === "user_fills")?.sid;
+      return reply;
+    };
+    server = await new RawServer(answer).listen();
+    const { f, engine, clock } = feedsOn(server, NO_MARKETS);
+    await f.start();
+    try {
+      expect(fillsSid).toBeDefined();
+      const before = engine.reconciles;
+      dropped = true; // the server forgets user_fills; no notice, the socket lives on
+
+      let lost = 0;
+      f.user.onLost((channel) => {
+        if (channel === "user_fills") lost++;
+      });
+      await runClock(clock, 80_000, 1_000); // a check runs within 45–75 s
+      await until(() => lost > 0, "the periodic check finds user_fills lost", { clock, advanceMs: 250 });
+      await runClock(clock, 2_000, 100);
+      expect(f.user.counters.subscriptionsLost).toEqual({ user_fills: 1 });
+      expect(engine.reconciles).toBeGreaterThan(before);
+    } finally {
+      await f.close();
+    }
+  });
+});
