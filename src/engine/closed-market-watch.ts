@@ -249,7 +249,7 @@ export class ClosedMarketWatch {
     this.#streaks.succeeded({ key: marketId, marketId, slug });
     const fields = { marketId, slug, err };
     const line =
-      "held market's record still not found (404): kept held until its record reads OPEN or the market list shows it OPEN";
+      "held market's record still not found (404): kept held until its record reads OPEN (or, held while quoted, the market list shows it OPEN)";
     if (this.#stillNotFound.has(marketId)) {
       this.#core.log.debug(fields, line);
       return true;

@@ -3,6 +3,7 @@ import type { EngineCore } from "./engine-core.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
 import { SweepList } from "./sweep-list.js";
+import { SweepLost } from "./sweep-lost.js";
 import { LIST_WORD, NOT_FOUND_STATUS, SWEEP_HOW } from "./sweep-words.js";
 
 /** A quoted market to read: OPEN when the round began, and its status version then. */
@@ -25,8 +26,10 @@ interface Due {
  * not show (past its cap, left out, or its record there unreadable: skipped, not failing the list)
  * is read by slug (`marketRecord`), one at a time, those whose read failed last; one whose slug is
  * not found (404) is held too (#notFound), until its record reads OPEN (the closed-market watch)
- * or the list shows it OPEN again by its id (#listedAgain: the list is read for it, even when no
- * market is OPEN), or shows it with another status, which it takes (#lostListed). A traded market
+ * or the list shows it OPEN again by its id (SweepLost.listedAgain: the list is read for it, even
+ * when no market is OPEN), or shows it with another status, which it takes once its record agrees
+ * (SweepLost.confirm); a market held closed before it became NOT_FOUND (the closed-market watch's)
+ * is reopened by its record only, never on the list alone (SweepLost). A traded market
  * the list shows by its id under a slug other than the one held is back under a new slug (the spec
  * derives slugs from titles): it takes the new one (SweepList), which every later read of its record
  * is by, this round's included (its old slug is a 404 from then on); a slug it has left is taken
@@ -65,6 +68,8 @@ export class OpenMarketSweep {
   /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
   readonly #disagreed = new Set<string>();
   readonly #list: SweepList;
+  /** Markets held NOT_FOUND the list shows by their id: reopened, or their record read first. */
+  readonly #lostOnes: SweepLost;
   /** Markets held closed the closed-market watch asked the list to be read for (ask), until it answers. */
   readonly #asked = new Set<string>();
   /** The list's word on a market asked for: its record there by its id, or undefined (not shown, or `stale`). */
@@ -85,6 +90,7 @@ export class OpenMarketSweep {
     this.#listed = listed;
     this.#failures = new ReadFailures(core, "open");
     this.#list = new SweepList(core);
+    this.#lostOnes = new SweepLost(core, changed, version, this.#failures);
   }
 
   /**
@@ -161,7 +167,10 @@ export class OpenMarketSweep {
     const due = this.#due();
     const lost = this.#lost();
     const asked = [...this.#asked];
-    this.#forget(new Set(due.map((d) => d.marketId)), due.length > 0 || lost.length > 0 || asked.length > 0);
+    // Held NOT_FOUND, kept held on a 404 while listed OPEN: its confirm read is still made.
+    const kept = this.#lostOnes.round(lost);
+    const read = new Set([...due.map((d) => d.marketId), ...kept]);
+    this.#forget(read, due.length > 0 || lost.length > 0 || asked.length > 0);
     this.#running = true;
     void this.#sweep(due, lost, asked).finally(() => {
       this.#running = false;
@@ -204,11 +213,14 @@ export class OpenMarketSweep {
       if (!this.#stopped) this.#listed(id, byId.get(id), this.#list.stale(id));
     }
     const now = (d: Due): Due => ({ ...d, slug: this.#core.tokens.slugOf(d.marketId) });
-    // Held NOT_FOUND, listed by its id: OPEN there reopens it; another status is confirmed below.
+    // Held NOT_FOUND, listed by its id: OPEN there reopens one held while quoted; any other
+    // status, and an OPEN of one held closed before, is confirmed by its record below (SweepLost).
     const lostListed: [Due, ListedMarketStatus][] = [];
     for (const d of lost.map(now)) {
       const listedAs = byId.get(d.marketId);
-      if (listedAs?.status === "OPEN") this.#listedAgain(d, listedAs);
+      if (listedAs?.status !== "OPEN") this.#lostOnes.notListedOpen(d.marketId);
+      if (listedAs?.status === "OPEN" && this.#lostOnes.reopensOnList(d))
+        this.#lostOnes.listedAgain(d, listedAs, this.#stopped);
       else if (listedAs !== undefined) lostListed.push([d, listedAs]);
     }
     const absent: Due[] = [];
@@ -236,7 +248,7 @@ export class OpenMarketSweep {
     }
     // Last: these markets are held already, the quoted ones' reads come first.
     for (const [d, listedAs] of lostListed) {
-      if (this.#stopped || !(await this.#lostListed(d, listedAs))) return;
+      if (this.#stopped || !(await this.#lostOnes.confirm(d, listedAs, () => this.#stopped))) return;
     }
     // A slug a market has left, shown again: its record by it says whether it is (SweepSlugs).
     await this.#list.confirmReturns(() => this.#stopped);
@@ -324,55 +336,7 @@ export class OpenMarketSweep {
       "quoted market is not in the market list and its record is not found (404): held, its quotes cancelled, until its record reads OPEN",
     );
     this.#changed(d.marketId, { status: NOT_FOUND_STATUS }, SWEEP_HOW, LIST_WORD.notFound);
-  }
-
-  /**
-   * A market held NOT_FOUND that the list shows OPEN again, by its id: reopened, unless its status
-   * moved since the round began. On the list's word: its record is the closed-market watch's to
-   * read, by the slug the list gives (SweepList; a port whose list names none keeps the old slug,
-   * which a market back under a new one never answers).
-   */
-  #listedAgain(d: Due, listed: ListedMarketStatus | undefined): void {
-    if (listed?.status !== "OPEN" || this.#stopped || this.#version(d.marketId) !== d.version) return;
-    this.#changed(d.marketId, listed, SWEEP_HOW, LIST_WORD.listedAgain);
-  }
-
-  /**
-   * A market held NOT_FOUND that the list shows by its id with a status other than OPEN (CLOSED,
-   * RESOLVED…): it takes that status, so that its lifecycle's handling follows (a resolution
-   * settled, a closed market watched), where it stayed NOT_FOUND for the run. Confirmed by its
-   * record first, as a quoted market the list says is not OPEN is (#confirm): a record found again
-   * is taken (the closed-market watch reopens on it); a record still not found (404: a port whose
-   * list names no slug, the market back under a new one; or a record lagging the list) leaves the
-   * list's word (LIST_WORD.listedById); a read that fails leaves the market
-   * NOT_FOUND until a later period's read answers: it is held already, nothing rests on it. Made
-   * once (it is made again next period); its failures are the closed-market watch's to warn of
-   * (it reads the same record every period). False when the read failed.
-   */
-  async #lostListed(d: Due, listed: ListedMarketStatus): Promise<boolean> {
-    const { exchange, log } = this.#core;
-    if (exchange.marketRecord === undefined || this.#version(d.marketId) !== d.version) return true;
-    let record: MarketRecordStatus = listed;
-    let said: string | undefined = LIST_WORD.listedById;
-    try {
-      record = await exchange.marketRecord(
-        { marketId: d.marketId, slug: d.slug },
-        { once: true, neverProbe: true },
-      );
-      said = undefined;
-    } catch (err) {
-      if (!isNotFound(err)) {
-        const fields = { err, marketId: d.marketId, slug: d.slug, listed: listed.status };
-        log.debug(
-          fields,
-          `held market's record unreadable: kept ${NOT_FOUND_STATUS}, read again next period`,
-        );
-        return false;
-      }
-    }
-    if (this.#stopped || this.#version(d.marketId) !== d.version) return true;
-    this.#changed(d.marketId, record, SWEEP_HOW, said);
-    return true;
+    this.#lostOnes.heldQuoted(d.marketId);
   }
 
   /**

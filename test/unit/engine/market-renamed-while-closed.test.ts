@@ -26,6 +26,12 @@ const closedGauge = (h: Harness): number[] =>
     .filter((e) => e.watch === "closed")
     .map((e) => e.failing);
 
+const openGauge = (h: Harness): number[] =>
+  h
+    .eventsOf("market_reads_failing")
+    .filter((e) => e.watch === "open")
+    .map((e) => e.failing);
+
 /** One market quoted, paused silently, renamed while paused, then opened under its new slug. */
 async function renamedWhilePaused(h: Harness, oldSlugAnswer: () => Error): Promise<string> {
   const state = { slug: OLD_SLUG, status: "OPEN" };
@@ -84,13 +90,15 @@ describe("a market held closed whose record is not found by its slug", () => {
     expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
   });
 
-  it("not in the list either: held NOT_FOUND (not a failing read), reopened once listed OPEN", async () => {
+  it("not in the list either: held NOT_FOUND (not a failing read), reopened once listed OPEN and its record agrees", async () => {
     const h = rig("PAUSED");
     const listed: { current: ListedMarketStatus | undefined } = { current: undefined };
+    const record: { bySlug: string | undefined } = { bySlug: undefined };
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
       listed.current === undefined ? [] : [listed.current];
-    h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
-      throw notFound();
+    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
+      if (slug === undefined || slug !== record.bySlug) throw notFound();
+      return { status: "OPEN" };
     };
     await closedAtStart(h);
 
@@ -98,13 +106,24 @@ describe("a market held closed whose record is not found by its slug", () => {
     expect(lines(h, `market is now NOT_FOUND (${LIST_WORD.closedNotFound})`)).toHaveLength(1);
     expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
 
-    // Held NOT_FOUND, the sweep reads the list for it: shown OPEN by its id, it is reopened.
+    // Held NOT_FOUND, the sweep reads the list for it: shown OPEN by its id under a new slug, its
+    // record there still a 404. Held closed before it became NOT_FOUND: the list alone does not
+    // reopen it (a list served from before a pause would reopen it into the pause).
     listed.current = { marketId: "m1", slug: NEW_SLUG, status: "OPEN" };
     h.venue.setMarketStatus("m1", "OPEN");
     for (const t of h.tokens()) h.crowdQuote(t, "0.48", "0.52");
     await h.run(3 * RECHECK_MS);
+    expect(h.botQuotes()).toEqual([]);
+    expect(lines(h, "(a list alone does not reopen it); said once while so")).toHaveLength(1);
+    // Its confirm read keeps failing (the 404): warned of, as the watch's would be for a PAUSED one.
+    expect(openGauge(h).at(-1)).toBe(1);
+
+    // Its record by the new slug reads OPEN: reopened.
+    record.bySlug = NEW_SLUG;
+    await h.run(3 * RECHECK_MS);
     expect(h.botQuotes()).not.toEqual([]);
     expect(closedGauge(h).filter((n) => n > 0)).toEqual([]);
+    expect(openGauge(h).at(-1)).toBe(0);
   });
 
   it("listed by its id under the slug that is not found (a record lagging the list): the list's status, not a failing read; its OPEN waits for the record", async () => {

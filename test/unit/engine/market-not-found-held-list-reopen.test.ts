@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { Harness } from "../engine/support/harness.js";
-import { logLines as lines, notFound } from "../engine/support/sweep-rig.js";
+import { Harness } from "./support/harness.js";
+import { logLines as lines, notFound } from "./support/sweep-rig.js";
 
 /*
  * Review r21 (r2b) of c682296. That fix made "a market list alone never reopens a held market": a
