@@ -45,7 +45,8 @@ export function journaledSlugs(
  * `market_slugs` came with version 8, so a file before it has no rows (readMarketSlugs); a file too
  * new is refused as the run's open refuses it. A WAL that is damaged (not merely torn) is refused
  * too (checkJournalIntact, without quick_check: the run's open runs it), the torn one's warning left
- * to the run's open.
+ * to the run's open. A file whose damage the read meets (SQLITE_CORRUPT, SQLITE_NOTADB) is refused
+ * as the run's open refuses it (damagedFile).
  */
 function readFile(path: string, account: string): MarketSlugs {
   if (path === ":memory:" || !existsSync(path)) return new MarketSlugs([]);
@@ -63,7 +64,24 @@ function readFile(path: string, account: string): MarketSlugs {
   } catch (err) {
     if (err instanceof JournalError) throw new ConfigError([{ field: "journal.path", message: err.message }]);
     if (!(err instanceof BetterSqlite3.SqliteError)) throw err;
+    if (/^SQLITE_(CORRUPT|NOTADB)/.test(err.code)) damagedFile(path);
     const message = `cannot read the journal at ${path} for the slugs its markets took: ${err.message}`;
     throw new ConfigError([{ field: "journal.path", message }]);
+  }
+}
+
+/**
+ * The lookup's read met a damaged file: the run's open, right after, would refuse it with the
+ * diagnosis and the way out (journal_damaged: restore a backup, or `.recover`); the operator gets
+ * that refusal here, the start's first read of the file, rather than SQLite's bare "database disk
+ * image is malformed". quick_check finds what the read met (it reads every page); a check that
+ * finds nothing leaves the caller's own message.
+ */
+function damagedFile(path: string): void {
+  try {
+    checkJournalIntact(path, { quickCheck: true, warn: () => undefined });
+  } catch (err) {
+    if (err instanceof JournalError) throw new ConfigError([{ field: "journal.path", message: err.message }]);
+    throw err;
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { journaledSlugs } from "../../../src/app/journaled-slugs.js";
+import { ConfigError } from "../../../src/config/errors.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { ACCOUNT, journalPath } from "../journal/support.js";
 
@@ -56,5 +57,22 @@ describe("the start-up slug lookup on a damaged journal", () => {
       expect(lookup).toMatch(/is damaged, so mm did not open it for writing/);
       expect(lookup).toMatch(/\.recover/);
     }
+  });
+
+  it("refuses it on journal.path with the run's open's words, the file left as it was", () => {
+    const path = damagedJournal();
+    const before = readFileSync(path);
+    let refused: unknown;
+    try {
+      journaledSlugs(settingsOf(path), ACCOUNT)?.("some-market");
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(ConfigError);
+    const issues = (refused as ConfigError).issues;
+    expect(issues.map((i) => i.field)).toEqual(["journal.path"]);
+    expect(issues[0]?.message).toMatch(/PRAGMA quick_check finds it damaged/);
+    expect(issues[0]?.message).not.toMatch(/for the slugs its markets took/);
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
