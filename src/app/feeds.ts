@@ -16,6 +16,7 @@ import type { RejectedIds, RestoredIds } from "../gateway/waiters.js";
 import type { Logger } from "../observability/logger.js";
 import { LOST } from "./feed-losses.js";
 import type { QuotedMarkets } from "./markets.js";
+import { OwnStreams } from "./own-streams.js";
 
 export interface FeedsOptions {
   readonly wsUrl: string;
@@ -67,7 +68,8 @@ export interface FeedTuning {
  *   (MarketDataFeed), and one refused for good with a code that can change is asked for again
  *   after 5 s, 10 s, … up to 5 min: each refusal of those retries is one info line. A lost user_fills stream makes the engine reconcile at once, after each
  *   refused retry and once more when it is back: fills reach the engine through the REST backfill
- *   while the stream is lost, as they do when the key cannot subscribe it at all;
+ *   while the stream is lost, as they do when the key cannot subscribe it at all; so does a
+ *   user_fills or user_orders subscription the server dropped while the socket lived (OwnStreams);
  * - a fatal close of either is reported once through `onFatal`.
  * @example const feeds = new Feeds(opts); if (await feeds.start(stopRequested)) … ; await feeds.close();
  */
@@ -78,8 +80,8 @@ export class Feeds {
   readonly #off: (() => void)[] = [];
   #fatal = false;
   #started = false;
-  /** /ws/user reconnected and user_fills is not yet accepted again: reconcile when it is. */
-  #fillsCatchUp = false;
+  /** The gaps of user_fills and user_orders: reconciled, and again once the stream is back. */
+  readonly #own: OwnStreams;
   #frozen: boolean | undefined;
   #closing: Promise<void> | undefined;
 
@@ -115,22 +117,8 @@ export class Feeds {
       tracker.onState((state) => engine.onBookState(state)),
       this.market.client.onEvent((e) => this.#onMarketEvent(e)),
       this.user.onEvent((e) => this.#onUserEvent(e)),
-      // The reconcile of a /ws/user reconnect may read REST before the server takes user_fills
-      // again: a fill matched in between is in neither. One more once the stream is back.
-      this.user.onAccepted((channel) => {
-        if (channel !== "user_fills" || !this.#fillsCatchUp) return;
-        this.#fillsCatchUp = false;
-        o.logger.info("/ws/user: user_fills subscribed again: reconciling the fills of the gap");
-        engine.onReconnect();
-      }),
-      // A fill the gateway could not read is still a fill: the reconcile's REST backfill brings it
-      // in now rather than at the next periodic reconcile.
-      this.user.onRefused((r) => {
-        if (r.channel !== "user_fills") return;
-        o.logger.warn({ rejected: r.rejected, field: r.field }, "unreadable user_fill dropped: reconciling");
-        engine.onReconnect();
-      }),
     );
+    this.#own = new OwnStreams(this.user, engine, o.logger, this.#off);
     for (const [name, client] of [
       ["market", this.market.client],
       ["user", this.user],
@@ -139,7 +127,7 @@ export class Feeds {
         client.onLinkUp((link, reconnect) => {
           if (!reconnect) return;
           o.logger.warn({ gateway: name, link }, `/ws/${name} reconnected: reconciling with the exchange`);
-          if (name === "user") this.#fillsCatchUp = true;
+          if (name === "user") this.#own.reconnected();
           engine.onReconnect();
         }),
         client.onLinkDown((link, info) =>
@@ -321,7 +309,7 @@ export class Feeds {
       : { ids: r.ids.slice(0, MAX_LOGGED_IDS), idCount: r.ids.length };
     logger.warn({ gateway, channel: r.channel, ...ids }, `${r.channel} subscription restored`);
     if (r.channel !== "user_fills") return;
-    this.#fillsCatchUp = false; // this reconcile is the catch-up of the reconnect too
+    this.#own.restored(r.channel); // this reconcile is the catch-up of the reconnect too
     engine.onReconnect();
   }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { feedsOn, NO_MARKETS } from "../gateway/feeds-rig.js";
-import { until } from "../gateway/harness.js";
-import { type Answer, politeAnswer, RawServer, runClock } from "../gateway/raw-server.js";
+import { feedsOn, NO_MARKETS } from "./feeds-rig.js";
+import { until } from "./harness.js";
+import { type Answer, politeAnswer, RawServer, runClock } from "./raw-server.js";
 
 /*
  * Review r21 (r2b) of ec5cbed/a62d265. The periodic list_subscriptions check runs on /ws/user too
@@ -58,4 +58,50 @@ describe("Feeds: a user_fills subscription the server dropped, found by the peri
       await f.close();
     }
   });
+
+  for (const channel of ["user_fills", "user_orders"] as const) {
+    it(`${channel}: reconciles at the loss and once more when the server takes it back`, async () => {
+      const polite = politeAnswer();
+      let sid: unknown;
+      let dropped = false;
+      const answer: Answer = (c, conn) => {
+        if (dropped && c.cmd === "list_subscriptions") {
+          const all = polite(c, conn) as { subscriptions: { sid: unknown }[] };
+          return { ...all, subscriptions: all.subscriptions.filter((s) => s.sid !== sid) };
+        }
+        if (dropped && c.cmd === "unsubscribe" && c.params?.sid === sid)
+          return { type: "error", code: "invalid_params", message: "unknown sid" };
+        const reply = polite(c, conn) as { accepted?: { sid: unknown; channel: string }[] };
+        if (c.cmd === "subscribe" && !dropped)
+          sid = reply.accepted?.find((a) => a.channel === channel)?.sid ?? sid;
+        return reply;
+      };
+      server = await new RawServer(answer).listen();
+      const { f, engine, clock } = feedsOn(server, NO_MARKETS);
+      await f.start();
+      try {
+        expect(sid).toBeDefined();
+        const before = engine.reconciles;
+        const at = { lost: -1, back: -1 };
+        f.user.onLost((ch) => {
+          if (ch !== channel || at.lost >= 0) return;
+          // Listeners run in the order added: Feeds' own ran first.
+          at.lost = engine.reconciles;
+          dropped = false; // the resubscribe is held from the next check on
+        });
+        f.user.onAccepted((ch) => {
+          if (ch === channel && at.lost >= 0 && at.back < 0) at.back = engine.reconciles;
+        });
+        dropped = true;
+        await runClock(clock, 80_000, 1_000);
+        await until(() => at.back >= 0, `${channel} found lost and taken back`, { clock, advanceMs: 250 });
+        expect(at.lost).toBe(before + 1);
+        expect(at.back).toBe(before + 2);
+        await runClock(clock, 2_000, 100);
+        expect(engine.reconciles).toBe(before + 2);
+      } finally {
+        await f.close();
+      }
+    });
+  }
 });
