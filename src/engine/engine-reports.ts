@@ -230,7 +230,7 @@ function onPlace(
   // An answered placement unblocks its level: the book may have moved while it was in flight (the
   // step then could not replace it), and one retired or landing while stopping must be cancelled.
   if (outcome.kind === "accepted") {
-    core.requoteTimer.reset(intent.tokenId);
+    core.requoteTimer.accepted(intent.tokenId, intent.quote.side, intent.quote.level);
     core.requote(intent.tokenId);
   } else if (outcome.kind === "rejected") {
     requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
@@ -240,7 +240,7 @@ function onPlace(
     if (core.orderRenewal.replacementRefused(intent.tokenId, side, level, now)) core.requote(intent.tokenId);
     // Not at once (a definite reject would spin), but a token quoting on the clock is stepped at the
     // next period, or on a quiet book its level stayed empty until the next event (requote-timer.ts).
-    core.requoteTimer.refused(intent.tokenId);
+    core.requoteTimer.refused(intent.tokenId, side, level);
   }
 }
 

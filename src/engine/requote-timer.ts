@@ -1,4 +1,5 @@
 import type { Clock, TimerId } from "../core/clock.js";
+import type { Side } from "../core/types.js";
 import type { TokenTable } from "./engine-tokens.js";
 
 /** Shortest time-driven requote period, ms (0 aside: off). */
@@ -11,13 +12,13 @@ export const REQUOTE_INTERVAL_MAX_MS = 3_600_000;
  */
 export const REFUSED_BACKOFF_MAX_MS = 30_000;
 
-/** A token whose placement was refused outright: when the timer steps it, and the spacing so far. */
+/** A quote level whose placement was refused outright: when the timer steps it, and the spacing so far. */
 interface Refusal {
   /** Time between the timer's steps of the token for this run of refusals, ms (doubling). */
   spacingMs: number;
   /** Stepped by the first period at or after this (undefined: stepped, its answers awaited). */
   dueAtMs: number | undefined;
-  /** The token's TokenSlot.marketEvents when the run began. */
+  /** The token's TokenSlot.marketEvents when the run (or its last refusal's wait) began. */
   readonly events: number;
 }
 
@@ -74,8 +75,11 @@ export function requoteIntervalProblem(value: unknown): string | undefined {
  * level tripped it in ~11 s on a quiet book, and again after each halt. So each further refusal in a
  * row doubles the wait before the timer steps the token again, up to {@link REFUSED_BACKOFF_MAX_MS}
  * (1, 2, 4 … 30 s at a 1 s period), and the run ends (the next refusal is stepped at the next
- * period again) with an accepted placement of the token (`reset`), a market event of it (a book
- * change or a fill, which may be what cures it: TokenSlot.marketEvents) or a step remembered. An
+ * period again) with an accepted placement of that level (`accepted`), a market event of the token
+ * (a book change or a fill, which may be what cures it: TokenSlot.marketEvents) or a step
+ * remembered. Runs are per (side, level): on a token whose quotes move on the clock each step
+ * re-places the other side, accepted, and a run ended by any accepted placement of the token had a
+ * bid the wallet cannot fund re-sent every period again, tripping the halt it is there to spare. An
  * active book still re-sends it on every frame, as it always did: those steps are the events', not
  * the timer's.
  * A throwing strategy is not stepped again on the timer: it would log an error every period.
@@ -88,8 +92,8 @@ export class RequoteTimer {
   readonly #requote: (tokenId: string) => void;
   #timer: TimerId | undefined;
   #stopped = false;
-  /** Tokens whose placements were refused outright, in runs of refusals (`refused`). */
-  readonly #refused = new Map<string, Refusal>();
+  /** Per token, its levels (`side:level`) whose placements were refused outright, in runs (`refused`). */
+  readonly #refused = new Map<string, Map<string, Refusal>>();
 
   /** `intervalMs` 0: off (quoting on events alone). */
   constructor(clock: Clock, intervalMs: number, tokens: TokenTable, requote: (tokenId: string) => void) {
@@ -106,34 +110,45 @@ export class RequoteTimer {
   }
 
   /**
-   * A placement of the token was refused outright: when the step that sent it read the clock and is
-   * not remembered (its memo would have the timer step it), the next period steps the token.
+   * A placement on the token's (side, level) was refused outright: when the step that sent it read
+   * the clock and is not remembered (its memo would have the timer step it), the timer steps the
+   * token at the next period, or later the longer the level's run of refusals.
    */
-  refused(tokenId: string): void {
+  refused(tokenId: string, side: Side, level: number): void {
     const slot = this.#tokens.get(tokenId);
     if (slot?.memo.clockedUnremembered !== true || this.#intervalMs <= 0) return;
-    let last = this.#refused.get(tokenId);
+    let runs = this.#refused.get(tokenId);
+    if (runs === undefined) {
+      runs = new Map();
+      this.#refused.set(tokenId, runs);
+    }
+    const key = `${side}:${level}`;
+    let last = runs.get(key);
     // A market event since (a book change, a fill) may have cured it: the run starts over.
     if (last !== undefined && last.events !== slot.marketEvents) last = undefined;
     // Not stepped since the last refusal (another placement of the same step, or of an event's
-    // step): its wait stands. Only the answer to the timer's own step doubles it.
+    // step: the other side's accepted answer steps the token too): its wait stands. Only the answer
+    // to the timer's own step doubles it.
     if (last?.dueAtMs === undefined) {
       const cap = Math.max(REFUSED_BACKOFF_MAX_MS, this.#intervalMs);
       const spacingMs = last === undefined ? this.#intervalMs : Math.min(2 * last.spacingMs, cap);
       // From the period the refused step ran in (less half a period: the answer's latency), so the
       // token is stepped `spacingMs` after the step that was refused.
       const dueAtMs = this.#clock.now() + spacingMs - this.#intervalMs / 2;
-      this.#refused.set(tokenId, { spacingMs, dueAtMs, events: slot.marketEvents });
+      runs.set(key, { spacingMs, dueAtMs, events: slot.marketEvents });
     }
     this.want();
   }
 
   /**
-   * A placement of the token was accepted: a run of refusals is over, and the next refusal is
-   * stepped again at the next period.
+   * A placement on the token's (side, level) was accepted: that level's run of refusals is over,
+   * and its next refusal is stepped again at the next period. Other levels' runs go on.
    */
-  reset(tokenId: string): void {
-    this.#refused.delete(tokenId);
+  accepted(tokenId: string, side: Side, level: number): void {
+    const runs = this.#refused.get(tokenId);
+    if (runs === undefined) return;
+    runs.delete(`${side}:${level}`);
+    if (runs.size === 0) this.#refused.delete(tokenId);
   }
 
   /** Clears the timer for good (the engine stops). */
@@ -150,15 +165,11 @@ export class RequoteTimer {
     let bound = false;
     for (const slot of this.#tokens.slots()) {
       const memo = slot.memo;
-      const refusal = this.#refused.get(slot.market.tokenId);
-      // A step since was remembered: the run of refusals is over.
-      if (refusal !== undefined && !memo.clockedUnremembered) this.#refused.delete(slot.market.tokenId);
-      // Still as the refusal left it: stepped at the new time once its wait is over.
-      else if (refusal?.dueAtMs !== undefined) {
+      const runs = this.#refused.get(slot.market.tokenId);
+      // A step since was remembered: the runs of refusals are over.
+      if (runs !== undefined && !memo.clockedUnremembered) this.#refused.delete(slot.market.tokenId);
+      else if (runs !== undefined && refusedStep(runs, now, this.#requote, slot.market.tokenId)) {
         bound = true;
-        if (refusal.dueAtMs > now) continue;
-        refusal.dueAtMs = undefined;
-        this.#requote(slot.market.tokenId);
         continue;
       }
       if (!memo.timeBound) continue;
@@ -169,4 +180,25 @@ export class RequoteTimer {
     // calls want): tokens still bound keep the period meanwhile.
     if (bound) this.want();
   }
+}
+
+/**
+ * Steps a token with runs of refusals once the earliest wait is over; true while a run still waits
+ * (the token stays bound to the timer), false when every run was stepped and its answers are
+ * awaited (the token is as its memo says). The step re-sends each empty level of the token, so
+ * every run counts as stepped: the next refusal of any doubles its wait.
+ */
+function refusedStep(
+  runs: ReadonlyMap<string, Refusal>,
+  now: number,
+  requote: (tokenId: string) => void,
+  tokenId: string,
+): boolean {
+  let due = Number.POSITIVE_INFINITY;
+  for (const r of runs.values()) if (r.dueAtMs !== undefined && r.dueAtMs < due) due = r.dueAtMs;
+  if (due === Number.POSITIVE_INFINITY) return false;
+  if (due > now) return true;
+  for (const r of runs.values()) r.dueAtMs = undefined;
+  requote(tokenId);
+  return true;
 }

@@ -2,18 +2,20 @@ import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import { USDC } from "../../../src/venue/ledger.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
-import { BOT, Harness, T0 } from "../engine/support/harness.js";
+import { BOT, Harness, T0 } from "./support/harness.js";
 
 /*
  * review21 r2a — bf217af: the requote timer's back-off for a token whose placement keeps being
- * refused is per token, and an accepted placement of the token (`RequoteTimer.reset`) ends the run.
+ * refused was per token, and an accepted placement of the token (`RequoteTimer.reset`) ended the
+ * run; so did our own ask showing in the book feed (a "book change"). Now per (token, side, level),
+ * ended by that level's accepted placement or a change of the market's book without our orders.
  * A–S reads the clock: on a quiet book its quotes move with T − t, so the timer's back-off steps
  * requote the *other* side (accepted), which resets the refused side's run to one period. The bid
  * the wallet cannot fund is then re-sent every ~period again, each refusal counted towards the
  * wallet-wide error-rate halt: the halt trips, exactly what the back-off is there to prevent (README
  * "Time-driven requotes": "7 refusals in the first minute, then 2 a minute").
  */
-describe("review r2a: refusal back-off vs the other side's accepted requotes", () => {
+describe("refusal back-off vs the other side's accepted requotes (review r2a)", () => {
   it("a bid refused insufficient_funds does not trip the error-rate halt while the ask moves on the clock", async () => {
     // δ/2 = γσ²τ/2 + (1/γ)ln(1 + γ/k) ≈ 0.0033·τ + 0.001: the quotes move a tick about every 3 s;
     // at τ = 120 s they are ~0.10 / ~0.90, inside (0, 1), around the crowd's mid 0.50.
