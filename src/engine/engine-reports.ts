@@ -234,10 +234,9 @@ function onPlace(
     core.requote(intent.tokenId);
   } else if (outcome.kind === "rejected") {
     requoteIfAwaiting(core, intent.tokenId, intent.quote.side);
-    // The replacement of an order near its expiry, refused beside it: that order is cancelled first
-    // now, at once (the step sends its cancel and holds the level's placement: nothing to spin on).
+    // The replacement of an order near its expiry: tried again before that order's expiry.
     const { side, level } = intent.quote;
-    if (core.orderRenewal.replacementRefused(intent.tokenId, side, level, now)) core.requote(intent.tokenId);
+    core.orderRenewal.refused(intent.tokenId, side, level, now);
     // Not at once (a definite reject would spin), but a token quoting on the clock is stepped at the
     // next period, or on a quiet book its level stayed empty until the next event (requote-timer.ts).
     core.requoteTimer.refused(intent.tokenId, side, level);

@@ -39,9 +39,10 @@ export function renewAfterMs(lifetimeMs: number, leadMs: number): number {
  * until mm learns it ended. The engine knows when each order of this run was created
  * (TrackedOrder.createdAtMs, on the injected clock), and an order is signed only after that, so
  * creation + lifetime − 1 s is never later than its real expiry: the safe side. An order within
- * the lead of that is `expiring`: the order manager no longer keeps it even at the desired price,
- * and cancel-replaces it like a requote (its replacement sized beside it while both may rest:
- * engine-in-flight.ts).
+ * the lead of that is `expiring`: the order manager no longer keeps it even at the desired price
+ * and replaces it — an ask placement first where the shares let both rest (its replacement sized
+ * beside it: engine-in-flight.ts), a bid cancel-then-place (its USDC is not there twice:
+ * order-manager-diff.ts).
  *
  * An adopted order (reconcile.onStart adopt) was signed by an earlier run, when is unknown, and
  * may carry a longer expiry or none, which would outlive the dead-man's switch the setting is: it
@@ -52,9 +53,10 @@ export function renewAfterMs(lifetimeMs: number, leadMs: number): number {
  * places orders (placed) and, each time it fires, for the earliest instant still ahead, or a retry
  * (a quarter of the lead, at least 1 s) while an order it stepped for may still rest: a step that
  * changes nothing costs a strategy run, and a replacement held back (the caps, a level waiting for
- * an answer) is placed then. A replacement refused outright beside its stand-in is not re-sent
- * there: the stand-in goes first (`replacementRefused`). Off (`lifetimeSeconds` 0, a backtest): no
- * order is ever expiring and no timer is set.
+ * an answer) is placed then. A replacement refused outright is tried again at the retry until the
+ * old order's earliest expiry (`refused`), also once the old order is gone (a bid's, cancelled
+ * first), so its level is not left empty until the token's next renewal. Off (`lifetimeSeconds`
+ * 0, a backtest): no order is ever expiring and no timer is set.
  */
 export class OrderRenewal {
   readonly #clock: Clock;
@@ -64,6 +66,10 @@ export class OrderRenewal {
   readonly #tokens: TokenTable;
   readonly #store: OrderStore;
   readonly #step: (tokenId: string) => void;
+  readonly #lifetimeMs: number;
+  readonly #leadMs: number;
+  /** Levels being renewed, by levelKey: until when their old order may rest, and whether refused. */
+  readonly #renewing = new Map<string, Renewing>();
   #timer: TimerId | undefined;
   #armedAt = Number.POSITIVE_INFINITY;
   #stopped = false;
@@ -77,7 +83,9 @@ export class OrderRenewal {
   ) {
     this.#clock = clock;
     this.#enabled = timing.lifetimeSeconds > 0;
-    this.#afterMs = renewAfterMs(timing.lifetimeSeconds * 1_000, timing.leadMs);
+    this.#lifetimeMs = timing.lifetimeSeconds * 1_000;
+    this.#leadMs = timing.leadMs;
+    this.#afterMs = renewAfterMs(this.#lifetimeMs, timing.leadMs);
     // A few tries within the lead: each a step, which sends nothing while the level waits.
     this.#retryMs = Math.max(1_000, Math.floor(timing.leadMs / 4));
     this.#tokens = tokens;
@@ -101,24 +109,17 @@ export class OrderRenewal {
   }
 
   /**
-   * A placement on the token's (side, level) was refused outright at `now`: the expiring orders
-   * resting there were its stand-ins (place-first), and are cancel-then-place from now on
-   * (TrackedOrder.cancelFirst). Most such refusals come back as they are while the stand-in rests
-   * (`insufficient_funds`: a bid's USDC is reserved by the stand-in, and a wallet sized to its quotes
-   * cannot hold each bid twice), each counted towards the wallet's error-rate halt, and the retry
-   * below re-sent it every few seconds until the expiry: one refusal per order and lifetime instead,
-   * and the level is empty for a cancel's and a placement's round trip, before the expiry. Any
-   * definite refusal: the old order is gone within the lead anyway, and a refusal that is not about
-   * the pair (a tick mismatch) is not cured by re-sending it. True when an order was newly marked
-   * (the token is to be stepped: that step cancels it, its answer's step places the replacement).
+   * A placement on the token's (side, level) was refused outright at `now`: when that level is
+   * being renewed (its old order was due and may not have expired yet), the token is stepped again
+   * every retry until the old order's earliest expiry, or until the level is quoted by an order not
+   * due. A bid's replacement goes after its old order's cancel: refused, nothing of ours rests there
+   * any more, and a token on a quiet book (bands) has no other step to place it again.
    */
-  replacementRefused(tokenId: string, side: Side, level: number, now: number): boolean {
-    let marked = false;
-    for (const o of this.#store.live(tokenId)) {
-      if (o.side !== side || o.level !== level || !this.expiring(o, now)) continue;
-      if (this.#store.markCancelFirst(o)) marked = true;
-    }
-    return marked;
+  refused(tokenId: string, side: Side, level: number, now: number): void {
+    const r = this.#renewing.get(levelKey(tokenId, side, level));
+    if (r === undefined || r.untilMs <= now) return;
+    r.refused = true;
+    this.#arm(now + this.#retryMs);
   }
 
   /** A step created placements at `now`: their renewal instant is armed (if none is earlier). */
@@ -129,6 +130,7 @@ export class OrderRenewal {
   /** Clears the timer for good (the engine stops). */
   stop(): void {
     this.#stopped = true;
+    this.#renewing.clear();
     this.#disarm();
   }
 
@@ -150,23 +152,67 @@ export class OrderRenewal {
     this.#armedAt = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let next = Number.POSITIVE_INFINITY;
+    const stepped = new Set<string>();
     for (const slot of this.#tokens.slots()) {
+      const tokenId = slot.market.tokenId;
       let due = false;
-      for (const o of this.#store.live(slot.market.tokenId)) {
+      for (const o of this.#store.live(tokenId)) {
         const at = this.renewAtMs(o);
-        if (o.state === "open" && at <= now) due = true;
+        if (o.state === "open" && at <= now) {
+          due = true;
+          this.#renewal(o, now);
+        }
         // Placements in flight are armed for too: they will rest.
         else if (at > now && at < next) next = at;
       }
-      if (!due) continue;
+      if (due) stepped.add(tokenId);
+    }
+    for (const [key, r] of this.#renewing) {
+      // Past the old order's earliest expiry, or quoted again by an order not due: over.
+      if (r.untilMs <= now || this.#quoted(r, now)) this.#renewing.delete(key);
+      else if (r.refused) stepped.add(r.tokenId);
+    }
+    for (const tokenId of stepped) {
       // The remembered step would be repeated as it is (nothing it read changed): it must run.
-      slot.memo.lapse();
-      this.#step(slot.market.tokenId);
-      // Stepped again shortly while the order still rests: a replacement held back, or its stand-in's
-      // cancel that did not go (cancel-then-place), is tried again before the expiry (a quiet book
-      // brings no other step), not left to it.
+      this.#tokens.get(tokenId)?.memo.lapse();
+      this.#step(tokenId);
+      // Stepped again shortly while the old order may still rest: a replacement held back, its
+      // stand-in's cancel that did not go, or a replacement refused is tried again before the
+      // expiry (a quiet book brings no other step), not left to it.
       next = Math.min(next, now + this.#retryMs);
     }
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   }
+
+  /** Notes the level of a due order as being renewed (once per lifetime of it). */
+  #renewal(o: TrackedOrder, now: number): void {
+    const key = levelKey(o.tokenId, o.side, o.level);
+    const known = this.#renewing.get(key);
+    if (known !== undefined && known.untilMs > now) return;
+    // An adopted order's expiry is unknown: the lead is the window its renewal gets.
+    const untilMs = o.adopted ? now + this.#leadMs : o.createdAtMs + this.#lifetimeMs - 1_000;
+    this.#renewing.set(key, { tokenId: o.tokenId, side: o.side, level: o.level, untilMs, refused: false });
+  }
+
+  /** Whether the level holds an order of ours not due for renewal (placing or resting). */
+  #quoted(r: Renewing, now: number): boolean {
+    for (const o of this.#store.live(r.tokenId)) {
+      if (o.side === r.side && o.level === r.level && o.state !== "cancelling" && this.renewAtMs(o) > now)
+        return true;
+    }
+    return false;
+  }
+}
+
+/** A level whose old order fell due: stepped on a refusal until that order's earliest expiry. */
+interface Renewing {
+  readonly tokenId: string;
+  readonly side: Side;
+  readonly level: number;
+  readonly untilMs: number;
+  refused: boolean;
+}
+
+function levelKey(tokenId: string, side: Side, level: number): string {
+  return `${tokenId}\u0000${side}\u0000${level}`;
 }

@@ -23,7 +23,7 @@ export const MISSING_LIVE_URGENCY = 1_000_000;
 /**
  * A live order as the diff sees it; `queued` (not yet sent) placements may be superseded;
  * `needsReconcile` and `cancelDoubted` mark an order a cancel of which failed or went unanswered,
- * `cancelFirst` one whose place-first replacement was refused (see TrackedOrder).
+ * `cancelFirst` one cancelled to be renewed whose replacement waits for that cancel (see TrackedOrder).
  */
 export type LiveOrder = LocalOrder & {
   readonly queued?: boolean;
@@ -57,6 +57,11 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
   readonly places: readonly PlaceIntent[];
   /** Queued placements superseded by this diff: retire them (they were never sent). */
   readonly superseded: readonly T[];
+  /**
+   * Orders among `cancels` whose level's replacement waits for that cancel's answer (bids renewed
+   * before their expiry): mark them cancel-then-place (TrackedOrder.cancelFirst) with the cancel.
+   */
+  readonly cancelFirst: readonly T[];
 }
 
 /**
@@ -72,11 +77,12 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
  * - and an order a cancel of which once failed (`cancelDoubted`) is cancel-then-place: its
  *   replacement waits until its cancel is confirmed, as the exchange may fail that one too;
  * - an open order `expiring` (near its on-chain expiry) is never kept, even at the desired price:
- *   it is replaced place-first — it rests on beside its replacement until that one is open and
- *   kept, and is cancelled then (reason `expiring`) — unless its price moved (a requote like any
- *   other) or a cancel of it once failed, or a place-first replacement of it was refused outright
- *   (`cancelFirst`: cancel-then-place); the replacement is as urgent as a missing quote (the old one
- *   is about to vanish: shed as a calm requote, the level would empty).
+ *   an ask is replaced place-first — it rests on beside its replacement until that one is open and
+ *   kept, and is cancelled then (reason `expiring`) — and a bid cancel-then-place (cancelled now,
+ *   reason `expiring`, listed in `cancelFirst`: its replacement waits for the cancel's answer),
+ *   unless its price moved (a requote like any other) or a cancel of it once failed (cancel-then-
+ *   place); the replacement is as urgent as a missing quote (the old one is about to vanish: shed
+ *   as a calm requote, the level would empty).
  * Orders that are placing (sent), cancelling or unknown are never the subject of an intent.
  * Pure: same input, same output.
  * @example
@@ -107,6 +113,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];
   const superseded: T[] = [];
+  const cancelFirsts: T[] = [];
   for (const l of levels) {
     const want = l.want;
     const orders = l.orders;
@@ -125,16 +132,27 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
       if (keep === undefined && o.state === "open" && close(o, want, input) && expiring?.(o) !== true)
         keep = o;
     }
-    // Place first, cancel after: an expiring order still at the desired price rests on until its
+    // Place first, cancel after: an expiring ask still at the desired price rests on until its
     // replacement is open (then kept, and it cancelled), so the level is never empty for the
-    // replacement's round trip. Not one a cancel of which once failed, nor one beside which a
-    // replacement was refused (the exchange would not have both: the bid's USDC reserved twice):
-    // those are cancel-then-place.
+    // replacement's round trip (the shares for both are the in-flight fit's to grant:
+    // engine-in-flight.ts holds the replacement where they are not held, and the ask is cancelled
+    // first then). Not a bid: the exchange reserves a resting bid's USDC, the engine does not know
+    // the wallet's free USDC, and a wallet sized to its quotes cannot hold each bid twice — its
+    // replacement beside it was refused `insufficient_funds`, every bid of a start's burst at the
+    // same instant every lifetime (the error-rate halt), and a fallback cancel's USDC taken by other
+    // markets' replacements. A bid is cancelled first, at one cancel's round trip of gap. Nor one a
+    // cancel of which once failed: cancel-then-place too.
     let standIn: T | undefined;
+    let renewFirst: T | undefined;
     if (keep === undefined) {
       for (const o of orders) {
-        if (standIn === undefined && o.state === "open" && !cancelFirst(o) && close(o, want, input))
-          standIn = o;
+        if (o.state !== "open" || cancelFirst(o) || !close(o, want, input)) continue;
+        if (o.side === "buy") renewFirst ??= o;
+        else standIn ??= o;
+      }
+      if (renewFirst !== undefined) {
+        blocked = true;
+        cancelFirsts.push(renewFirst);
       }
     }
     if (keep === undefined) for (const o of orders) if (o.state === "open" && cancelFirst(o)) blocked = true;
@@ -156,7 +174,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
       urgencyTicks: urgencyOf(orders, want, input.tickMicro, expiring),
     });
   }
-  return { cancels, places, superseded };
+  return { cancels, places, superseded, cancelFirst: cancelFirsts };
 }
 
 /**

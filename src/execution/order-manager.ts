@@ -84,6 +84,8 @@ export class OrderManager {
         : this.#diffQuotes(token, desired, now, (q) => this.#mint(token, q));
     const out: Intent[] = [];
     for (const o of res.superseded) out.push(...this.#retire(o, "superseded", now));
+    // Before their cancels: the level waits for each one's answer, which steps the token again.
+    for (const o of res.cancelFirst) this.#store.markCancelFirst(o);
     for (const c of res.cancels) {
       this.#store.apply(c.clientOrderId, { kind: "cancel_requested" }, now);
       out.push(c);
@@ -196,7 +198,7 @@ export class OrderManager {
   #minted(res: DiffResult<TrackedOrder>, token: QuotedToken): DiffResult<TrackedOrder> {
     if (res.places.length === 0) return res;
     const places = res.places.map((p) => ({ ...p, clientOrderId: this.#mint(token, p.quote) }));
-    return { cancels: res.cancels, places, superseded: res.superseded };
+    return { ...res, places };
   }
 
   #retire(o: TrackedOrder, reason: string, now: number): CancelIntent[] {

@@ -35,9 +35,9 @@ export interface TrackedOrder extends LocalOrder {
    */
   cancelDoubted: boolean;
   /**
-   * Set for good once a placement replacing it place-first (its on-chain expiry near) was refused
-   * outright: its replacement now waits for its cancel, as the two resting together were refused
-   * (most often the bid's USDC reserved twice: insufficient_funds).
+   * Set when it is cancelled to be renewed before its on-chain expiry cancel-then-place (a bid:
+   * order-manager-diff.ts): its level's replacement waits for the cancel's answer, which steps the
+   * token, as both resting together would need the bid's USDC twice.
    */
   cancelFirst: boolean;
 }

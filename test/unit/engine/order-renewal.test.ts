@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { toWei } from "../../../src/core/wei.js";
 import type { EngineOptions } from "../../../src/engine/engine-deps.js";
 import { renewAfterMs, renewLeadMs } from "../../../src/engine/order-renewal.js";
-import { Harness, type HarnessOptions, oldClientOrderId, T0 } from "./support/harness.js";
+import { BOT, Harness, type HarnessOptions, oldClientOrderId, T0 } from "./support/harness.js";
 import { testSign } from "./support/sign.js";
 
 /*
@@ -62,18 +63,19 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     // Replaced at creation + 60 s − 1 s (the signer's whole seconds) − 5 s: every 54 s.
     const renewals = h.eventsOf("quote").filter((e) => e.atMs > start);
     expect([...new Set(renewals.map((e) => e.atMs - start))]).toEqual([54_000, 108_000, 162_000, 216_000]);
-    // Both quotes, created together, are renewed together, place first: the replacements go out,
-    // and the old orders are cancelled once the replacements rest (their answers' step).
+    // Both quotes, created together, are renewed together: the ask place first (its replacement
+    // goes out, the old ask is cancelled once it rests), the bid cancel-then-place (cancelled at
+    // once, its replacement placed on the cancel's answer: the bid's USDC is not needed twice).
     const sends = h.exchange.calls.filter((c) => c.op === "place" || c.op === "cancel");
     const after = sends.slice(sends.length - 16);
     expect(after.map((c) => c.op)).toEqual(
-      Array.from({ length: 4 }, () => ["place", "place", "cancel", "cancel"]).flat(),
+      Array.from({ length: 4 }, () => ["cancel", "place", "place", "cancel"]).flat(),
     );
     const now = h.botOrders(yes).map((o) => o.id);
     for (const id of first) expect(now).not.toContain(id);
   });
 
-  it("falls back to cancel-then-place at once when the replacements are refused outright", async () => {
+  it("tries a refused replacement again before the old order's expiry, once its old bid is gone too", async () => {
     const h = expiring({
       orderExpirySeconds: LIFETIME_S,
       orderRenewLeadMs: 5_000,
@@ -88,25 +90,25 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     await h.run();
     const start = h.clock.now();
     await h.run(50_000);
-    const before = h.exchange.calls.length;
-    h.exchange.scriptPlace(
-      { kind: "reject", code: "invalid_amounts" },
-      { kind: "reject", code: "invalid_amounts" },
-    );
-    expect(await gaps(h, yes, 20_000)).toEqual([]);
+    // The ask's replacement (placed beside the old ask) is accepted; the bid's (placed on the old
+    // bid's cancel's answer) is refused.
+    h.exchange.scriptPlace({ kind: "pass" }, { kind: "reject", code: "invalid_amounts" });
+    const holes = await gaps(h, yes, 20_000);
     expect(expired).toBe(0);
     const outcomes = h.eventsOf("place_outcome").filter((e) => e.atMs > start);
-    // Refused beside the old orders at 54 s: those are cancelled at once and the replacements placed
-    // on the cancels' answers (this exchange answers at once), not re-sent beside them until the
-    // expiry (each refusal a counted error: order-renewal-funds.test.ts).
-    expect(outcomes.map((e) => [e.atMs - start, e.outcome])).toEqual([
-      [54_000, "rejected"],
-      [54_000, "rejected"],
-      [54_000, "accepted"],
-      [54_000, "accepted"],
+    // Tried again at the renewal retry (max(1 s, lead / 4) later), before the old bid's expiry (59 s
+    // at the earliest), though nothing of ours rests on its level any more and the ask is renewed:
+    // a bands token on a quiet book has no other step, and the level stayed empty until the next
+    // renewal (108 s).
+    expect(outcomes.map((e) => [e.atMs - start, e.intent.quote.side, e.outcome])).toEqual([
+      [54_000, "sell", "accepted"],
+      [54_000, "buy", "rejected"],
+      [55_250, "buy", "accepted"],
     ]);
-    const ops = h.exchange.calls.slice(before).filter((c) => c.op === "place" || c.op === "cancel");
-    expect(ops.map((c) => c.op)).toEqual(["place", "place", "cancel", "cancel", "place", "place"]);
+    // The bid's level was empty from its cancel to the retry, and at no other time.
+    expect(holes.length).toBeGreaterThan(0);
+    expect(holes.map((t) => t - start).filter((t) => t < 54_000 || t > 55_300)).toEqual([]);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 
   it("without the setting (0) nothing is replaced and the quote expires: a gap until the reconcile", async () => {
@@ -162,6 +164,37 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     expect(held.length).toBeGreaterThan(0);
     // Renewed all the same, before the expiry (60.5 s after the first placement).
     expect(h.exchange.of("place")).toHaveLength(4);
+    expect(expired).toBe(0);
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+  });
+
+  it("renews an ask the shares held leave no room beside cancel-then-place, before its expiry", async () => {
+    const h = expiring({ orderExpirySeconds: LIFETIME_S, reconcileIntervalMs: 600_000 }, undefined, {
+      latencyMs: 50,
+    });
+    const [yes] = h.tokens();
+    // 10 shares held: the ask's replacement cannot rest beside the old 10-share ask.
+    h.venue.debit(BOT, yes, toWei("4990", "shares"));
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    let expired = 0;
+    h.venue.subscribe((e) => {
+      if (e.type === "order_expired") expired++;
+    });
+    const asks = () => h.botOrders(yes).filter((o) => o.side === "sell");
+    let most = 0;
+    for (let t = 0; t < 70_000; t += 10) {
+      await h.run(10);
+      most = Math.max(most, asks().length);
+    }
+    // Never two asks (nor an ask the exchange refused for shares), held back for the old one's cancel…
+    expect(most).toBe(1);
+    expect(h.eventsOf("place_outcome").filter((e) => e.outcome === "rejected")).toHaveLength(0);
+    expect(h.eventsOf("decision").some((e) => e.decision.reason === "in_flight_held")).toBe(true);
+    // …and renewed all the same, before the expiry (60.5 s after the first placement).
+    expect(h.exchange.of("place").filter((c) => c.arg.includes(" sell "))).toHaveLength(2);
     expect(expired).toBe(0);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });

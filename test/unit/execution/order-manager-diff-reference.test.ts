@@ -84,7 +84,8 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
             ),
     });
   }
-  return { cancels, places, superseded };
+  // No `expiring` here: no order is renewed cancel-then-place.
+  return { cancels, places, superseded, cancelFirst: [] };
 }
 
 const TICK = 10_000;

@@ -121,7 +121,7 @@ describe("diffQuotes", () => {
     const placing = tracked({ clientOrderId: "p", state: "placing", queued: false, priceMicro: 470_000 });
     const cancelling = tracked({ clientOrderId: "c", side: "sell", state: "cancelling", orderId: "oc" });
     const r = run([bid(0, 480_000)], [placing, cancelling]);
-    expect(r).toEqual({ cancels: [], places: [], superseded: [] });
+    expect(r).toEqual({ cancels: [], places: [], superseded: [], cancelFirst: [] });
   });
 
   it("never places on a level whose order is unknown (no double exposure), but still cancels open ones there", () => {
@@ -142,7 +142,12 @@ describe("diffQuotes", () => {
       state: "cancelling",
       needsReconcile: true,
     });
-    expect(run([bid(0, 480_000)], [doubtful])).toEqual({ cancels: [], places: [], superseded: [] });
+    expect(run([bid(0, 480_000)], [doubtful])).toEqual({
+      cancels: [],
+      places: [],
+      superseded: [],
+      cancelFirst: [],
+    });
     // A cancel still in flight is an ordinary cancel-replace: the new quote goes out at once.
     const inFlight = tracked({ clientOrderId: "c", orderId: "oc", state: "cancelling" });
     expect(run([bid(0, 480_000)], [inFlight]).places.map((p) => p.quote.priceMicro)).toEqual([480_000]);
@@ -158,7 +163,12 @@ describe("diffQuotes", () => {
     expect(r.cancels.map((c) => [c.clientOrderId, c.reason])).toEqual([["f", "requote"]]);
     expect(r.places).toEqual([]);
     // Still wanted where it rests: kept, nothing to wait for.
-    expect(run([bid(0, 470_000)], [found])).toEqual({ cancels: [], places: [], superseded: [] });
+    expect(run([bid(0, 470_000)], [found])).toEqual({
+      cancels: [],
+      places: [],
+      superseded: [],
+      cancelFirst: [],
+    });
     // Being cancelled again: the level still waits for that answer.
     const again = tracked({ clientOrderId: "g", orderId: "og", state: "cancelling", cancelDoubted: true });
     expect(run([bid(0, 480_000)], [again]).places).toEqual([]);
@@ -188,7 +198,12 @@ describe("diffQuotes", () => {
     // An open order on the level is what rests there: the ticks it is off still set the urgency.
     const open = tracked({ clientOrderId: "o", orderId: "oo", priceMicro: 460_000 });
     expect(run([bid(0, 480_000)], [open, queued]).places.map((p) => p.urgencyTicks)).toEqual([2]);
-    expect(run([bid(0, 470_000)], [queued])).toEqual({ cancels: [], places: [], superseded: [] });
+    expect(run([bid(0, 470_000)], [queued])).toEqual({
+      cancels: [],
+      places: [],
+      superseded: [],
+      cancelFirst: [],
+    });
     expect(run([], [queued]).superseded).toEqual([queued]);
   });
 
@@ -216,52 +231,73 @@ describe("diffQuotes", () => {
    * replacement is as urgent as a missing quote, or under a tight budget the queue would shed it
    * as a calm requote and the level go empty at the expiry.
    */
-  it("replaces an expiring open order at the desired price place-first, as urgent as a missing quote", () => {
-    const old = tracked({ clientOrderId: "e", orderId: "oe", priceMicro: 480_000 });
-    const fresh = tracked({ clientOrderId: "f", orderId: "of", side: "sell", priceMicro: 520_000 });
+  it("replaces an expiring ask at the desired price place-first, as urgent as a missing quote", () => {
+    const old = tracked({ clientOrderId: "e", orderId: "oe", side: "sell", priceMicro: 520_000 });
+    const fresh = tracked({ clientOrderId: "f", orderId: "of", priceMicro: 480_000 });
     const isOld = (o: LiveOrder) => o === old;
     const r = run([bid(0, 480_000), ask(0, 520_000)], [old, fresh], DEFAULT_TOLERANCE, isOld);
-    expect(r.cancels).toEqual([]);
+    expect([r.cancels, r.cancelFirst]).toEqual([[], []]);
     expect(r.places.map((p) => [p.quote.side, p.quote.priceMicro, p.urgencyTicks])).toEqual([
-      ["buy", 480_000, MISSING_LIVE_URGENCY],
+      ["sell", 520_000, MISSING_LIVE_URGENCY],
     ]);
     // Its replacement queued or in flight: nothing more, the old one still rests.
-    const queued = tracked({ clientOrderId: "q", state: "placing", queued: true, priceMicro: 480_000 });
-    expect(run([bid(0, 480_000)], [old, queued], DEFAULT_TOLERANCE, isOld)).toMatchObject({
+    const queued = tracked({
+      clientOrderId: "q",
+      side: "sell",
+      state: "placing",
+      queued: true,
+      priceMicro: 520_000,
+    });
+    expect(run([ask(0, 520_000)], [old, queued], DEFAULT_TOLERANCE, isOld)).toMatchObject({
       cancels: [],
       places: [],
     });
-    const sent = tracked({ clientOrderId: "s", state: "placing", priceMicro: 480_000 });
-    expect(run([bid(0, 480_000)], [old, sent], DEFAULT_TOLERANCE, isOld)).toMatchObject({
+    const sent = tracked({ clientOrderId: "s", side: "sell", state: "placing", priceMicro: 520_000 });
+    expect(run([ask(0, 520_000)], [old, sent], DEFAULT_TOLERANCE, isOld)).toMatchObject({
       cancels: [],
       places: [],
     });
     // The replacement open: it stays, the old one goes.
-    const open = tracked({ clientOrderId: "n", orderId: "on", priceMicro: 480_000 });
-    const done = run([bid(0, 480_000)], [old, open], DEFAULT_TOLERANCE, isOld);
+    const open = tracked({ clientOrderId: "n", orderId: "on", side: "sell", priceMicro: 520_000 });
+    const done = run([ask(0, 520_000)], [old, open], DEFAULT_TOLERANCE, isOld);
     expect(done.cancels.map((c) => [c.clientOrderId, c.reason])).toEqual([["e", "expiring"]]);
-    expect(done.places).toEqual([]);
+    expect([done.places, done.cancelFirst]).toEqual([[], []]);
     // Moved as well: a requote like any other (cancel and place together).
-    const moved = run([bid(0, 490_000)], [old], DEFAULT_TOLERANCE, isOld);
+    const moved = run([ask(0, 530_000)], [old], DEFAULT_TOLERANCE, isOld);
     expect(moved.cancels.map((c) => c.reason)).toEqual(["requote"]);
     expect(moved.places).toHaveLength(1);
     // A cancel of it once failed: cancel-then-place, as for a requote.
-    const doubted = tracked({ clientOrderId: "d", orderId: "od", priceMicro: 480_000, cancelDoubted: true });
-    const d = run([bid(0, 480_000)], [doubted], DEFAULT_TOLERANCE, () => true);
+    const doubted = tracked({
+      clientOrderId: "d",
+      orderId: "od",
+      side: "sell",
+      priceMicro: 520_000,
+      cancelDoubted: true,
+    });
+    const d = run([ask(0, 520_000)], [doubted], DEFAULT_TOLERANCE, () => true);
     expect([d.cancels.map((c) => c.reason), d.places]).toEqual([["expiring"], []]);
     // Without the predicate (no expiry), it stays.
-    expect(run([bid(0, 480_000)], [old])).toMatchObject({ cancels: [], places: [] });
+    expect(run([ask(0, 520_000)], [old])).toMatchObject({ cancels: [], places: [] });
   });
 
   /*
-   * A place-first replacement refused beside its stand-in (a bid's USDC reserved twice:
-   * insufficient_funds) marks the stand-in `cancelFirst` (order-renewal.ts): re-sent beside it,
-   * the replacement would be refused again, each a counted error towards the wallet's halt.
+   * A bid's replacement placed beside it needs the bid's USDC twice (the exchange reserves a
+   * resting bid's): in a wallet sized to its quotes it was refused insufficient_funds, every bid of
+   * a burst at once (the error-rate halt). A bid is renewed cancel-then-place: cancelled now, listed
+   * in `cancelFirst` (the order manager marks it so), its replacement waiting for the cancel.
    */
-  it("replaces an expiring order marked cancelFirst cancel-then-place, its placement waiting for the cancel", () => {
-    const old = tracked({ clientOrderId: "e", orderId: "oe", priceMicro: 480_000, cancelFirst: true });
+  it("renews an expiring bid cancel-then-place, its placement waiting for the cancel", () => {
+    const old = tracked({ clientOrderId: "e", orderId: "oe", priceMicro: 480_000 });
     const r = run([bid(0, 480_000)], [old], DEFAULT_TOLERANCE, () => true);
     expect([r.cancels.map((c) => [c.clientOrderId, c.reason]), r.places]).toEqual([[["e", "expiring"]], []]);
+    expect(r.cancelFirst).toEqual([old]);
+    // Moved as well: an ordinary requote (cancel and place together), nothing marked.
+    const moved = run([bid(0, 470_000)], [old], DEFAULT_TOLERANCE, () => true);
+    expect([moved.cancels.map((c) => c.reason), moved.places.length, moved.cancelFirst]).toEqual([
+      ["requote"],
+      1,
+      [],
+    ]);
     // Being cancelled: the level waits for the cancel's answer (the reserved USDC comes back then).
     const going = tracked({
       clientOrderId: "e",

@@ -25,6 +25,8 @@ export interface VenueCall {
  * - `reject`: a definite reject with this code, nothing placed.
  */
 export type PlaceScript =
+  /** Answered by the venue as if unscripted (to script a later placement of a burst). */
+  | { kind: "pass" }
   | { kind: "ambiguous_after" }
   | { kind: "ambiguous_before" }
   | { kind: "reject"; code: string };
@@ -97,7 +99,7 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
     this.#record("place", `${req.clientOrderId} ${req.side} ${req.price} ${req.quantity}`);
     if (this.frozen) return this.#unavailable();
     const s = this.#script.shift();
-    return s === undefined ? this.#inner.place(req) : this.#scripted(s, req);
+    return s === undefined || s.kind === "pass" ? this.#inner.place(req) : this.#scripted(s, req);
   }
 
   cancel(orderId: string): Promise<CancelResult> {

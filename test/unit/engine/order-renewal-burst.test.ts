@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import { USDC } from "../../../src/venue/ledger.js";
-import { BOT, Harness, T0 } from "../engine/support/harness.js";
-import { testSign } from "../engine/support/sign.js";
+import { BOT, Harness, T0 } from "./support/harness.js";
+import { testSign } from "./support/sign.js";
 
 /*
  * review21 r2a — 1dff80c bounds a place-first renewal refused `insufficient_funds` to one refusal
  * per bid and lifetime, each still counted towards the wallet-wide error-rate halt (more than 10 in
  * 30 s). But orders placed together (the start's burst) renew together, every lifetime, so a wallet
  * funded for its quotes but not for each bid twice (the normal sizing) gets one refusal per bid in
- * the same instant. The fexpiry tests used 3 markets, under the threshold.
+ * the same instant. The fexpiry tests used 3 markets, under the threshold. Bids are now renewed
+ * cancel-then-place (order-manager-diff.ts), and a renewal's replacement refused is stepped again
+ * until the old order's earliest expiry (order-renewal.ts).
  */
 
 const LIFETIME_S = 60;
@@ -35,7 +37,7 @@ async function quoting(markets: number): Promise<Harness> {
 
 const bids = (h: Harness) => h.botOrders().filter((o) => o.side === "buy").length;
 
-describe("review r2a: renewal of many bids at once in a wallet funded once", () => {
+describe("renewal of many bids at once in a wallet funded once (review r2a)", () => {
   it("12 markets: the renewal does not trip the wallet-wide error-rate halt", async () => {
     const h = await quoting(12);
     await h.run(2 * LIFETIME_S * 1_000);
