@@ -312,9 +312,13 @@ export class QueueState implements SettleTarget {
   /**
    * Re-queues a placement rejected as retryable (`answer`) when still desired and not superseded;
    * false when not. The answer stays with it (see dropPlace).
+   * Nor while another placement of its quote key is in flight: that one may rest, and this one
+   * sent again would rest beside it, two orders on one level (the engine never sends a second
+   * placement for a level while one is unanswered, so this guards the queue on its own).
    */
   requeuePlace(item: QueuedPlace, answer: PlaceAnswer): boolean {
     if (this.closed || item.attempts > 1 || this.places.byKey(item.key) !== undefined) return false;
+    for (const p of this.inFlightPlaces.values()) if (p !== item && p.key === item.key) return false;
     if (this.awaiting.has(item.intent.clientOrderId) || this.#o.stillDesired?.(item.intent) !== true)
       return false;
     item.lastAnswer = answer;

@@ -93,4 +93,26 @@ describe("OrderQueue: a re-queued placement dropped before its second send", () 
     ]);
     expect(r.of("place").map((p) => p.intent.clientOrderId)).toEqual(["sent"]);
   });
+
+  it("is not re-queued while another placement of its level is in flight: two orders could rest there", async () => {
+    // "a" is answered 503 at t = 10; "b" for the same (token, side, level) was sent at t = 2 and is
+    // answered at t = 12. Re-queued, "a" would be sent again beside "b" (the engine never sends
+    // "b" while "a" is unanswered; the queue must not rely on that).
+    let t = 0;
+    const r = rig({ queue: desired, port: { latency: () => ({ inMs: 1, outMs: 9 - 2 * t++ }) } });
+    r.port.script("place", { kind: "unavailable" });
+    r.queue.enqueue(place("a", { urgency: 9 }));
+    await runUntil(r.clock, 2);
+    r.queue.enqueue(place("b", { urgency: 9, price: 510_000 }));
+    await runUntil(r.clock, 1_000);
+    expect(r.port.of("place").map((c) => [c.clientOrderId, c.sentAt])).toEqual([
+      ["a", 0],
+      ["b", 2],
+    ]);
+    expect(r.queue.stats.requeued).toBe(0);
+    expect(r.of("place").map((p) => [p.intent.clientOrderId, p.outcome.kind])).toEqual([
+      ["a", "rejected"],
+      ["b", "accepted"],
+    ]);
+  });
 });
