@@ -24,14 +24,10 @@ export interface TokenSlot {
   /** Whether the book has been synced (had a snapshot) at least once: its start-up wait is over. */
   everSynced: boolean;
   /**
-   * Changes of the market's book (without our orders: our own placements and cancels showing in
-   * the feed are not news of the market) and fills of the token seen so far: a run of refused
-   * placements' back-off on the requote timer starts over after one (requote-timer.ts), as it may
-   * be what cures them.
+   * Fills of the token seen so far: a run of refused placements' back-off on the requote timer
+   * starts over after one (requote-timer.ts), as it may be what cures them (a sale frees funds).
    */
-  marketEvents: number;
-  /** What the last frame showed of the market's book (marketMark), to tell a change of it. */
-  marketSeen: string | undefined;
+  fillsSeen: number;
   vol: VolatilityState;
   /** Whether the last quoting step wanted any quote (EngineStatus.quotingTokens). */
   quoting: boolean;
@@ -81,8 +77,7 @@ export class TokenTable {
         book: undefined,
         bookState: undefined,
         everSynced: false,
-        marketEvents: 0,
-        marketSeen: undefined,
+        fillsSeen: 0,
         vol: initVolatility(vol),
         quoting: false,
         awaiting: NOTHING_HELD,
@@ -191,9 +186,6 @@ export class TokenTable {
    */
   observeBook(slot: TokenSlot, book: BookView, market: BookView, now: number): number | undefined {
     slot.book = book;
-    const seen = marketMark(market);
-    if (seen !== slot.marketSeen) slot.marketEvents++;
-    slot.marketSeen = seen;
     const bid = market.bids.bestPrice();
     const ask = market.asks.bestPrice();
     if (bid === undefined || ask === undefined || bid >= ask) return undefined;
@@ -201,19 +193,6 @@ export class TokenTable {
     slot.vol = updateVolatility(slot.vol, mid, now);
     return mid;
   }
-}
-
-/**
- * A summary of a book that changes with any order of the crowd joining, leaving or trading at any
- * level (each side's level count, touch and total size), cheap enough for every frame; a level
- * repriced with its size unchanged below the touch is not seen, and cures no refusal either.
- */
-function marketMark(market: BookView): string {
-  const { bids, asks } = market;
-  return (
-    `${bids.length}:${bids.bestPrice()}:${bids.bestSize()}:${bids.sizeThrough(0)}/` +
-    `${asks.length}:${asks.bestPrice()}:${asks.bestSize()}:${asks.sizeThrough(Number.MAX_SAFE_INTEGER)}`
-  );
 }
 
 function outcomeKey(marketId: string, outcome: string): string {

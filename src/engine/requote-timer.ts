@@ -18,7 +18,7 @@ interface Refusal {
   spacingMs: number;
   /** Stepped by the first period at or after this (undefined: stepped, its answers awaited). */
   dueAtMs: number | undefined;
-  /** The token's TokenSlot.marketEvents when the run (or its last refusal's wait) began. */
+  /** The token's TokenSlot.fillsSeen when the run (or its last refusal's wait) began. */
   readonly events: number;
 }
 
@@ -75,9 +75,11 @@ export function requoteIntervalProblem(value: unknown): string | undefined {
  * level tripped it in ~11 s on a quiet book, and again after each halt. So each further refusal in a
  * row doubles the wait before the timer steps the token again, up to {@link REFUSED_BACKOFF_MAX_MS}
  * (1, 2, 4 … 30 s at a 1 s period), and the run ends (the next refusal is stepped at the next
- * period again) with an accepted placement of that level (`accepted`), a market event of the token
- * (a book change or a fill, which may be what cures it: TokenSlot.marketEvents) or a step
- * remembered. Runs are per (side, level): on a token whose quotes move on the clock each step
+ * period again) with an accepted placement of that level (`accepted`), a fill of the token (which
+ * may be what cures it: TokenSlot.fillsSeen) or a step remembered. Not with a book change: every
+ * book frame steps its token itself, and a book netted of our own orders still changed with them
+ * (a cancel seen in the feed before its answer, a placement before the feed shows it), so our own
+ * requotes of the other side restarted the run and the halt tripped anyway. Runs are per (side, level): on a token whose quotes move on the clock each step
  * re-places the other side, accepted, and a run ended by any accepted placement of the token had a
  * bid the wallet cannot fund re-sent every period again, tripping the halt it is there to spare. An
  * active book still re-sends it on every frame, as it always did: those steps are the events', not
@@ -124,8 +126,10 @@ export class RequoteTimer {
     }
     const key = `${side}:${level}`;
     let last = runs.get(key);
-    // A market event since (a book change, a fill) may have cured it: the run starts over.
-    if (last !== undefined && last.events !== slot.marketEvents) last = undefined;
+    // A fill since may have cured it (a sale frees funds): the run starts over. A book frame does
+    // not: it steps the token itself (the re-send is the frame's, not the timer's), and our own
+    // orders moving in and out of the book showed as such frames, restarting the run each time.
+    if (last !== undefined && last.events !== slot.fillsSeen) last = undefined;
     // Not stepped since the last refusal (another placement of the same step, or of an event's
     // step: the other side's accepted answer steps the token too): its wait stands. Only the answer
     // to the timer's own step doubles it.
@@ -135,7 +139,7 @@ export class RequoteTimer {
       // From the period the refused step ran in (less half a period: the answer's latency), so the
       // token is stepped `spacingMs` after the step that was refused.
       const dueAtMs = this.#clock.now() + spacingMs - this.#intervalMs / 2;
-      runs.set(key, { spacingMs, dueAtMs, events: slot.marketEvents });
+      runs.set(key, { spacingMs, dueAtMs, events: slot.fillsSeen });
     }
     this.want();
   }

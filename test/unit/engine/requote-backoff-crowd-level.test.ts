@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import { USDC } from "../../../src/venue/ledger.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
-import { BOT, Harness, T0 } from "../engine/support/harness.js";
+import { BOT, Harness, T0 } from "./support/harness.js";
 
 /*
  * review21 r3 — 4511a12: a book frame counts as a market change only when the book without our
