@@ -1,16 +1,10 @@
 import type { SendOptions } from "./connection.js";
 import { CommandRejectedError, GatewayError } from "./errors.js";
 import { mayMeanDropped } from "./refusal-policy.js";
-import type { Channel, Sid } from "./types.js";
+import type { Channel, LinkSender, Sid } from "./types.js";
 
 /** What the orphan sids need from the sync. */
-export interface OrphanDeps {
-  send(
-    link: number,
-    cmd: string,
-    params: Record<string, unknown>,
-    opts?: SendOptions,
-  ): Promise<Record<string, unknown>>;
+export interface OrphanDeps extends LinkSender {
   /**
    * The server answered the unsubscribe of a sid its list no longer showed as done: it still held
    * it, so that list was wrong.

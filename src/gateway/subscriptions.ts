@@ -1,16 +1,15 @@
 import type { Clock } from "../core/clock.js";
-import type { SendOptions } from "./connection.js";
 import type { GatewayCounters } from "./counters.js";
 import { splitIds } from "./ids.js";
 import { SubscriptionLayout } from "./layout.js";
 import type { BackoffSettings, GatewayLimits } from "./options.js";
 import { PeriodicAudit } from "./periodic-audit.js";
 import { SubscriptionSync } from "./sync.js";
-import { type Channel, isWalletScoped, type Sid } from "./types.js";
+import { type Channel, isWalletScoped, type LinkSender, type Sid } from "./types.js";
 import { type RejectedIds, type RestoredIds, type SubscribeOutcome, SubscribeWaiters } from "./waiters.js";
 
 /** What the manager needs from the client's links. */
-export interface SubscriptionDeps {
+export interface SubscriptionDeps extends LinkSender {
   readonly limits: GatewayLimits;
   readonly counters: GatewayCounters;
   /** Clock, back-off and jitter of the retries of refused subscriptions. */
@@ -23,12 +22,6 @@ export interface SubscriptionDeps {
   isOpen(link: number): boolean;
   /** Makes sure link `index` exists (it connects by itself). */
   ensureLink(link: number): void;
-  send(
-    link: number,
-    cmd: string,
-    params: Record<string, unknown>,
-    opts?: SendOptions,
-  ): Promise<Record<string, unknown>>;
   onRejected(r: RejectedIds): void;
   onRestored(r: RestoredIds): void;
   /** The server holds these ids now (any accepted subscribe or update). */

@@ -1,5 +1,4 @@
 import type { Clock } from "../core/clock.js";
-import type { SendOptions } from "./connection.js";
 import { bump, type GatewayCounters } from "./counters.js";
 import { CommandRejectedError } from "./errors.js";
 import type { PlannedSub, SubscriptionLayout } from "./layout.js";
@@ -8,7 +7,7 @@ import { OrphanSids } from "./orphans.js";
 import { isFinalRefusal, mayMeanDropped, refusalLabel } from "./refusal-policy.js";
 import { parseSubscribed, parseSubscriptionList, refusedGroups, type SubscriptionInfo } from "./replies.js";
 import { SubscriptionRetries } from "./sub-retry.js";
-import { type Channel, isWalletScoped, type Sid } from "./types.js";
+import { type Channel, isWalletScoped, type LinkSender, type Sid } from "./types.js";
 import type { RejectedIds, RestoredIds, SubscribeWaiters } from "./waiters.js";
 
 /**
@@ -29,7 +28,7 @@ export function removalsFirst(held: number, adding: number, removing: number, ca
 }
 
 /** What the sync needs from the client. */
-export interface SyncDeps {
+export interface SyncDeps extends LinkSender {
   readonly layout: SubscriptionLayout;
   readonly waiters: SubscribeWaiters;
   readonly counters: GatewayCounters;
@@ -40,12 +39,6 @@ export interface SyncDeps {
   /** Uniform [0, 1) for the back-off jitter. */
   readonly random: () => number;
   isOpen(link: number): boolean;
-  send(
-    link: number,
-    cmd: string,
-    params: Record<string, unknown>,
-    opts?: SendOptions,
-  ): Promise<Record<string, unknown>>;
   /** The server refused ids (final: no longer wanted; with retryInMs: sent again after it). */
   onRejected(r: RejectedIds): void;
   /** Ids refused with a retryable code were accepted by a later attempt. */

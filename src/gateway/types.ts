@@ -1,3 +1,5 @@
+import type { SendOptions } from "./connection.js";
+
 /** The two WebSocket gateways of the spec: /ws/market (public channels) and /ws/user (private). */
 export type GatewayKind = "market" | "user";
 
@@ -45,3 +47,16 @@ export function isWalletScoped(channel: Channel): boolean {
 
 /** A subscription's server-side handle: connection-local, echoed as the server sent it. */
 export type Sid = number | string;
+
+/**
+ * Sends a command on link `link` of a gateway (client.ts: that link's connection); what the
+ * subscription code (subscriptions.ts, sync.ts, orphans.ts) needs to reach the server.
+ */
+export interface LinkSender {
+  send(
+    link: number,
+    cmd: string,
+    params: Record<string, unknown>,
+    opts?: SendOptions,
+  ): Promise<Record<string, unknown>>;
+}
