@@ -39,6 +39,25 @@ async function gaps(h: Harness, tokenId: string, ms: number): Promise<number[]> 
   return out;
 }
 
+/** Counts the venue's order_expired events from now on. */
+function expiries(h: Harness): () => number {
+  let n = 0;
+  h.venue.subscribe((e) => {
+    if (e.type === "order_expired") n++;
+  });
+  return () => n;
+}
+
+/** Runs `ms` in 10 ms steps; returns the most of our `side` orders on the token resting at once. */
+async function mostResting(h: Harness, tokenId: string, side: "buy" | "sell", ms: number): Promise<number> {
+  let most = 0;
+  for (let t = 0; t < ms; t += 10) {
+    await h.run(10);
+    most = Math.max(most, h.botOrders(tokenId).filter((o) => o.side === side).length);
+  }
+  return most;
+}
+
 describe("engine: quotes replaced before their on-chain expiry", () => {
   it("cancel-replaces a resting quote lead before it expires, on a quiet book: no gap, none expired", async () => {
     // The periodic reconcile out of the window: it is not what replaces them.
@@ -48,10 +67,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
       reconcileIntervalMs: 600_000,
     });
     const [yes] = h.tokens();
-    let expired = 0;
-    h.venue.subscribe((e) => {
-      if (e.type === "order_expired") expired++;
-    });
+    const expired = expiries(h);
     await h.engine.start();
     await h.run();
     const first = h.botOrders(yes).map((o) => o.id);
@@ -59,7 +75,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     const start = h.clock.now();
     // Four lifetimes of a book that never changes.
     expect(await gaps(h, yes, 4 * LIFETIME_S * 1_000)).toEqual([]);
-    expect(expired).toBe(0);
+    expect(expired()).toBe(0);
     // Replaced at creation + 60 s − 1 s (the signer's whole seconds) − 5 s: every 54 s.
     const renewals = h.eventsOf("quote").filter((e) => e.atMs > start);
     expect([...new Set(renewals.map((e) => e.atMs - start))]).toEqual([54_000, 108_000, 162_000, 216_000]);
@@ -82,10 +98,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
       reconcileIntervalMs: 600_000,
     });
     const [yes] = h.tokens();
-    let expired = 0;
-    h.venue.subscribe((e) => {
-      if (e.type === "order_expired") expired++;
-    });
+    const expired = expiries(h);
     await h.engine.start();
     await h.run();
     const start = h.clock.now();
@@ -94,7 +107,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     // bid's cancel's answer) is refused.
     h.exchange.scriptPlace({ kind: "pass" }, { kind: "reject", code: "invalid_amounts" });
     const holes = await gaps(h, yes, 20_000);
-    expect(expired).toBe(0);
+    expect(expired()).toBe(0);
     const outcomes = h.eventsOf("place_outcome").filter((e) => e.atMs > start);
     // Tried again at the renewal retry (max(1 s, lead / 4) later), before the old bid's expiry (59 s
     // at the earliest), though nothing of ours rests on its level any more and the ask is renewed:
@@ -149,22 +162,13 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     await h.run(500);
     await starting;
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-    let expired = 0;
-    h.venue.subscribe((e) => {
-      if (e.type === "order_expired") expired++;
-    });
-    const bids = () => h.botOrders(yes).filter((o) => o.side === "buy");
-    let most = 0;
-    for (let t = 0; t < 70_000; t += 10) {
-      await h.run(10);
-      most = Math.max(most, bids().length);
-    }
-    expect(most).toBe(1);
+    const expired = expiries(h);
+    expect(await mostResting(h, yes, "buy", 70_000)).toBe(1);
     const held = h.eventsOf("decision").filter((e) => e.decision.reason === "in_flight_held");
     expect(held.length).toBeGreaterThan(0);
     // Renewed all the same, before the expiry (60.5 s after the first placement).
     expect(h.exchange.of("place")).toHaveLength(4);
-    expect(expired).toBe(0);
+    expect(expired()).toBe(0);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 
@@ -179,23 +183,14 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
     await h.run(500);
     await starting;
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
-    let expired = 0;
-    h.venue.subscribe((e) => {
-      if (e.type === "order_expired") expired++;
-    });
-    const asks = () => h.botOrders(yes).filter((o) => o.side === "sell");
-    let most = 0;
-    for (let t = 0; t < 70_000; t += 10) {
-      await h.run(10);
-      most = Math.max(most, asks().length);
-    }
+    const expired = expiries(h);
     // Never two asks (nor an ask the exchange refused for shares), held back for the old one's cancel…
-    expect(most).toBe(1);
+    expect(await mostResting(h, yes, "sell", 70_000)).toBe(1);
     expect(h.eventsOf("place_outcome").filter((e) => e.outcome === "rejected")).toHaveLength(0);
     expect(h.eventsOf("decision").some((e) => e.decision.reason === "in_flight_held")).toBe(true);
     // …and renewed all the same, before the expiry (60.5 s after the first placement).
     expect(h.exchange.of("place").filter((c) => c.arg.includes(" sell "))).toHaveLength(2);
-    expect(expired).toBe(0);
+    expect(expired()).toBe(0);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   });
 
