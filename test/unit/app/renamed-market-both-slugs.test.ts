@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { SlugLookup } from "../../../src/app/journaled-slugs.js";
 import { selectMarkets } from "../../../src/app/markets.js";
 import { loadConfig } from "../../../src/config/load.js";
-import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { Market } from "../../../src/exchange/types.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
+import { marketsClient } from "./markets-client.js";
 
 /*
  * Review r21 (rslug) of 673e629: an operator half way through the update the start's warning asks
@@ -18,33 +17,12 @@ const NEW = "brazil-beats-france";
 const MARKET = sampleMarket({ slug: NEW }) as unknown as Market;
 const ID = MARKET.id;
 
-function fakeClient(listed: Market[], byRecord: Market[] = listed): ExchangeHttpClient {
-  return {
-    markets: {
-      list: async () => listed,
-      // A fresh object per read, as a real HTTP client answers.
-      get: async (slug: string) => {
-        const m = byRecord.find((x) => x.slug === slug);
-        if (m !== undefined) return { ...m };
-        throw new ExchangeError({
-          code: "market_not_found",
-          message: "no market",
-          outcome: "rejected",
-          endpoint: "GET /api/markets/{slug}",
-          httpStatus: 404,
-          path: `/api/markets/${slug}`,
-        });
-      },
-    },
-  } as unknown as ExchangeHttpClient;
-}
-
 const journal: SlugLookup = (slug) => (slug === OLD ? { marketId: ID, slug: NEW } : undefined);
 
 describe("engine.markets naming both the slug a market left and the one it took", () => {
   it("the market past the list's cap: its two tokens selected once, not twice", async () => {
     const config = loadConfig({ env: { MM_ENGINE_MARKETS: JSON.stringify([OLD, NEW]) } });
-    const q = await selectMarkets(fakeClient([], [MARKET]), config, journal);
+    const q = await selectMarkets(marketsClient([], [MARKET]), config, journal);
     // Found by the journaled slug for OLD, and by its record for NEW: pushed twice, 4 tokens (the
     // same token ids twice in the engine's markets).
     expect(q.tokens.map((t) => t.tokenId)).toEqual([MARKET.yesTokenId, MARKET.noTokenId]);
@@ -60,7 +38,7 @@ describe("engine.markets naming both the slug a market left and the one it took"
       },
     });
     expect(config.engine.strategy.name).not.toBe("avellaneda-stoikov");
-    const q = await selectMarkets(fakeClient([MARKET]), config, journal);
+    const q = await selectMarkets(marketsClient([MARKET]), config, journal);
     // configuredSlug(NEW) maps back to OLD, which has no entry: the default strategy is used.
     expect(q.strategyFor(q.tokens[0] as never)?.name).toBe("avellaneda-stoikov");
   });

@@ -3,12 +3,11 @@ import type { SlugLookup } from "../../../src/app/journaled-slugs.js";
 import { selectMarkets } from "../../../src/app/markets.js";
 import { marketsAtStart } from "../../../src/app/start-markets.js";
 import { loadConfig } from "../../../src/config/load.js";
-import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { Market } from "../../../src/exchange/types.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
+import { marketsClient } from "./markets-client.js";
 
 /*
  * What the journal says of the configured slugs the exchange knows, and of the slug a market found
@@ -30,26 +29,6 @@ const OTHER = sampleMarket({
   noTokenId: "12",
 }) as unknown as Market;
 
-function fakeClient(listed: Market[]): ExchangeHttpClient {
-  return {
-    markets: {
-      list: async () => listed,
-      get: async (slug: string) => {
-        const m = listed.find((x) => x.slug === slug);
-        if (m !== undefined) return { ...m };
-        throw new ExchangeError({
-          code: "market_not_found",
-          message: "no market",
-          outcome: "rejected",
-          endpoint: "GET /api/markets/{slug}",
-          httpStatus: 404,
-          path: `/api/markets/${slug}`,
-        });
-      },
-    },
-  } as unknown as ExchangeHttpClient;
-}
-
 const configOf = (markets: string[]) => loadConfig({ env: { MM_ENGINE_MARKETS: JSON.stringify(markets) } });
 /** The journal: TRADED left OLD, and took `now` last. */
 const journalAt =
@@ -59,7 +38,7 @@ const journalAt =
 
 describe("the journal's word on the configured slugs the exchange knows", () => {
   it("a slug another market took since: quoted as configured, warned naming both markets", async () => {
-    const client = fakeClient([OTHER, TRADED]);
+    const client = marketsClient([OTHER, TRADED]);
     const q = await selectMarkets(client, configOf([OLD]), journalAt(NEW));
     expect(q.tokens.map((t) => t.marketId)).toEqual([OTHER.id, OTHER.id]);
     expect(q.reused).toEqual([{ configured: OLD, marketId: OTHER.id, left: TRADED.id, slug: NEW }]);
@@ -75,14 +54,14 @@ describe("the journal's word on the configured slugs the exchange knows", () => 
   });
 
   it("…not warned when the config names the traded market's slug now too (it is quoted)", async () => {
-    const q = await selectMarkets(fakeClient([OTHER, TRADED]), configOf([OLD, NEW]), journalAt(NEW));
+    const q = await selectMarkets(marketsClient([OTHER, TRADED]), configOf([OLD, NEW]), journalAt(NEW));
     expect(q.reused).toEqual([]);
     expect(new Set(q.tokens.map((t) => t.marketId))).toEqual(new Set([OTHER.id, TRADED.id]));
   });
 
   it("a market back under the slug it left: that slug journaled (the journal says it took another)", async () => {
     const back = { ...TRADED, slug: OLD };
-    const q = await selectMarkets(fakeClient([back]), configOf([OLD]), journalAt(NEW));
+    const q = await selectMarkets(marketsClient([back]), configOf([OLD]), journalAt(NEW));
     expect(q.reused).toEqual([]);
     expect(q.slugsTaken).toEqual([{ marketId: TRADED.id, slug: OLD, previous: NEW }]);
   });
@@ -90,13 +69,13 @@ describe("the journal's word on the configured slugs the exchange knows", () => 
 
 describe("a market found through the journal under a slug the journal does not know", () => {
   it("its slug now is the run's to journal, the journaled one its previous", async () => {
-    const q = await selectMarkets(fakeClient([TRADED]), configOf([OLD]), journalAt(MID));
+    const q = await selectMarkets(marketsClient([TRADED]), configOf([OLD]), journalAt(MID));
     expect(q.renamed).toEqual([{ configured: OLD, slug: NEW, marketId: TRADED.id }]);
     expect(q.slugsTaken).toEqual([{ marketId: TRADED.id, slug: NEW, previous: MID }]);
   });
 
   it("under the journaled slug: nothing to journal", async () => {
-    const q = await selectMarkets(fakeClient([TRADED]), configOf([OLD]), journalAt(NEW));
+    const q = await selectMarkets(marketsClient([TRADED]), configOf([OLD]), journalAt(NEW));
     expect(q.slugsTaken).toEqual([]);
   });
 
@@ -107,7 +86,7 @@ describe("a market found through the journal under a slug the journal does not k
         MM_MARKETS_TICK_SIZES: JSON.stringify({ [OLD]: "0.001" }),
       },
     });
-    const q = await selectMarkets(fakeClient([TRADED]), config, journalAt(NEW));
+    const q = await selectMarkets(marketsClient([TRADED]), config, journalAt(NEW));
     expect(q.tokens.map((t) => t.tickMicro)).toEqual([10_000, 10_000]); // the default tick, 0.01
   });
 });

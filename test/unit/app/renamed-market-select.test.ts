@@ -3,10 +3,9 @@ import type { SlugLookup } from "../../../src/app/journaled-slugs.js";
 import { selectMarkets } from "../../../src/app/markets.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { loadConfig } from "../../../src/config/load.js";
-import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { Market } from "../../../src/exchange/types.js";
 import { sampleMarket } from "../../support/exchange-fixtures.js";
+import { marketsClient } from "./markets-client.js";
 
 /*
  * A market retitled while mm traded it took its new slug (the open-market sweep), and the journal
@@ -19,27 +18,6 @@ const OLD = "brazil-vs-france-brazil-wins";
 const NEW = "brazil-beats-france";
 const MARKET = sampleMarket({ slug: NEW }) as unknown as Market;
 const ID = MARKET.id;
-
-/** The exchange: lists `listed`; GET /api/markets/{slug} finds `byRecord` by slug, else a 404. */
-function fakeClient(listed: Market[], byRecord: Market[] = listed): ExchangeHttpClient {
-  return {
-    markets: {
-      list: async () => listed,
-      get: async (slug: string) => {
-        const m = byRecord.find((x) => x.slug === slug);
-        if (m !== undefined) return m;
-        throw new ExchangeError({
-          code: "market_not_found",
-          message: "no market",
-          outcome: "rejected",
-          endpoint: "GET /api/markets/{slug}",
-          httpStatus: 404,
-          path: `/api/markets/${slug}`,
-        });
-      },
-    },
-  } as unknown as ExchangeHttpClient;
-}
 
 const config = loadConfig({
   env: {
@@ -62,13 +40,13 @@ const failure = (p: Promise<unknown>) =>
 
 describe("a configured slug the market has left, the journal knowing its new one", () => {
   it("without the journal's word: a config error naming the slug (exit 2), as before", async () => {
-    const err = await failure(selectMarkets(fakeClient([MARKET]), config));
+    const err = await failure(selectMarkets(marketsClient([MARKET]), config));
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).lines().join("\n")).toContain(`no market "${OLD}"`);
   });
 
   it("is quoted under its slug now, with the tick, minimum size and strategy configured for the old one", async () => {
-    const q = await selectMarkets(fakeClient([MARKET]), config, journal);
+    const q = await selectMarkets(marketsClient([MARKET]), config, journal);
     expect(q.renamed).toEqual([{ configured: OLD, slug: NEW, marketId: ID }]);
     expect(q.tokens.map((t) => [t.slug, t.tickMicro, t.minSizeMicro])).toEqual([
       [NEW, 1_000, 7_000_000n],
@@ -80,14 +58,14 @@ describe("a configured slug the market has left, the journal knowing its new one
   });
 
   it("not in the list (past its cap): found by the journaled slug, when that record is the market's", async () => {
-    const q = await selectMarkets(fakeClient([], [MARKET]), config, journal);
+    const q = await selectMarkets(marketsClient([], [MARKET]), config, journal);
     expect(q.tokens.map((t) => t.marketId)).toEqual([ID, ID]);
     // The journaled slug now another market's: not it, the config error stands.
     const other = sampleMarket({
       id: "6f1c1a52-9999-4c53-9d59-0e3e8b6b2a01",
       slug: NEW,
     }) as unknown as Market;
-    expect(await failure(selectMarkets(fakeClient([], [other]), config, journal))).toBeInstanceOf(
+    expect(await failure(selectMarkets(marketsClient([], [other]), config, journal))).toBeInstanceOf(
       ConfigError,
     );
   });
@@ -95,7 +73,7 @@ describe("a configured slug the market has left, the journal knowing its new one
   it("a config naming the new slug: selected as usual, nothing renamed (the journal asked of it only for a reused slug)", async () => {
     const asked: string[] = [];
     const q = await selectMarkets(
-      fakeClient([MARKET]),
+      marketsClient([MARKET]),
       loadConfig({ env: { MM_ENGINE_MARKETS: JSON.stringify([NEW]) } }),
       (slug) => {
         asked.push(slug);
