@@ -1,5 +1,7 @@
+import { expect } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { zeroGatewayCounters } from "../../../src/gateway/counters.js";
+import { GatewayError } from "../../../src/gateway/errors.js";
 import { SubscriptionLayout } from "../../../src/gateway/layout.js";
 import { SubscriptionSync } from "../../../src/gateway/sync.js";
 import { type RejectedIds, type RestoredIds, SubscribeWaiters } from "../../../src/gateway/waiters.js";
@@ -69,3 +71,20 @@ export async function subscribedBook(h: ReturnType<typeof harness>, ids: string[
   h.sent[0]?.reply({ type: "subscribed", accepted: [{ sid: 1, channel: "token_book", ids }], rejected: [] });
   await h.flush();
 }
+
+/**
+ * `h` holding token_book 1 as sid 1, checked against an empty list: the unsubscribe of that orphan
+ * sid (orphans.ts) is h.sent[2].
+ */
+export async function orphaned(h: ReturnType<typeof harness>): Promise<void> {
+  await subscribedBook(h, ["1"]);
+  void h.sync.audit(0);
+  await h.flush();
+  h.sent[1]?.reply({ type: "subscriptions", subscriptions: [] });
+  await h.flush();
+  expect(h.sent[2]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
+}
+
+/** What an unanswered reply-optional unsubscribe fails with (the connection's command timeout). */
+export const unsubscribeTimeout = () =>
+  new GatewayError("command_timeout", "unsubscribe: no reply within 10000 ms");

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CommandRejectedError, GatewayError } from "../../../src/gateway/errors.js";
-import { harness, subscribedBook } from "./sync-harness.js";
+import { CommandRejectedError } from "../../../src/gateway/errors.js";
+import { harness, orphaned, unsubscribeTimeout } from "./sync-harness.js";
 
 /*
  * review21-rsubaudit: the sid a check's unsubscribe left "unproven" (orphans.ts).
  */
-
-/** token_book 1 held as sid 1, checked against an empty list: the unsubscribe of sid 1 is h.sent[2]. */
-async function orphaned(h: ReturnType<typeof harness>): Promise<void> {
-  await subscribedBook(h, ["1"]);
-  void h.sync.audit(0);
-  await h.flush();
-  h.sent[1]?.reply({ type: "subscriptions", subscriptions: [] });
-  await h.flush();
-  expect(h.sent[2]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
-}
-
-const timeout = () => new GatewayError("command_timeout", "unsubscribe: no reply within 10000 ms");
 
 describe("review: an unproven sid the server hands out again", () => {
   // The server did drop sid 1 (its list was right) and stays silent on the unsubscribe of an
@@ -27,7 +15,7 @@ describe("review: an unproven sid the server hands out again", () => {
   it("a push of our own live subscription under a reused sid is not stray, and it is not unsubscribed", async () => {
     const h = harness();
     await orphaned(h);
-    h.sent[2]?.fail(timeout());
+    h.sent[2]?.fail(unsubscribeTimeout());
     await h.flush();
     expect(h.sent[3]).toMatchObject({ cmd: "subscribe" });
     h.sent[3]?.reply({ type: "subscribed", accepted: [{ sid: 1, channel: "token_book", ids: ["1"] }] });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CommandRejectedError, GatewayError } from "../../../src/gateway/errors.js";
-import { harness, subscribedBook } from "./sync-harness.js";
+import { CommandRejectedError } from "../../../src/gateway/errors.js";
+import { harness, orphaned, unsubscribeTimeout } from "./sync-harness.js";
 
 /*
  * The unsubscribe of a sid the server's list no longer showed was an awaited command: a server
@@ -10,24 +10,12 @@ import { harness, subscribedBook } from "./sync-harness.js";
  * so the push is dropped and the unsubscribe sent again (a token is never fed by two sids).
  */
 
-/** `h` holding token_book 1 as sid 1, checked against an empty list: the unsubscribe of sid 1 sent. */
-async function orphaned(h: ReturnType<typeof harness>): Promise<void> {
-  await subscribedBook(h, ["1"]);
-  void h.sync.audit(0);
-  await h.flush();
-  h.sent[1]?.reply({ type: "subscriptions", subscriptions: [] });
-  await h.flush();
-  expect(h.sent[2]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
-}
-
-const timeout = () => new GatewayError("command_timeout", "unsubscribe: no reply within 10000 ms");
-
 describe("the unsubscribe of a sid the server's list no longer shows", () => {
   it("is reply-optional (unanswered, the connection is kept); the ids are subscribed afresh", async () => {
     const h = harness();
     await orphaned(h);
     expect(h.sent[2]?.optional).toBe(true);
-    h.sent[2]?.fail(timeout());
+    h.sent[2]?.fail(unsubscribeTimeout());
     await h.flush();
     expect(h.sent[3]).toMatchObject({
       cmd: "subscribe",
@@ -39,7 +27,7 @@ describe("the unsubscribe of a sid the server's list no longer shows", () => {
   it("unanswered: a push under that sid is stray (dropped) and the unsubscribe goes again, once at a time, until answered", async () => {
     const h = harness();
     await orphaned(h);
-    h.sent[2]?.fail(timeout());
+    h.sent[2]?.fail(unsubscribeTimeout());
     await h.flush();
     h.sent[3]?.reply({ type: "subscribed", accepted: [{ sid: 2, channel: "token_book", ids: ["1"] }] });
     await h.flush();
@@ -77,7 +65,7 @@ describe("the unsubscribe of a sid the server's list no longer shows", () => {
   it("a new socket forgets the watched sids", async () => {
     const h = harness();
     await orphaned(h);
-    h.sent[2]?.fail(timeout());
+    h.sent[2]?.fail(unsubscribeTimeout());
     await h.flush();
     h.sync.reset(0);
     expect(h.sync.stray(0, 1)).toBe(false);
@@ -118,7 +106,7 @@ describe("what the unsubscribe's verdict counts (mm_ws_subscriptions_repaired_to
   it("unanswered: one repair; the resend's verdict (a stray push) counts nothing more", async () => {
     const h = harness();
     await orphaned(h);
-    h.sent[2]?.fail(timeout());
+    h.sent[2]?.fail(unsubscribeTimeout());
     await h.flush();
     expect(h.counters.subscriptionsLost).toEqual({ token_book: 1 });
     h.sent[3]?.reply({ type: "subscribed", accepted: [{ sid: 2, channel: "token_book", ids: ["1"] }] });
