@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import type { ListedMarketStatus } from "../../../src/engine/ports.js";
 import { Harness } from "./support/harness.js";
-import { logLines as lines, notFound } from "./support/sweep-rig.js";
+import { logLines as lines, oneQuoted, recordBy } from "./support/sweep-rig.js";
 
 /*
  * Review r21 (r2b) of c682296. That fix made "a market list alone never reopens a held market": a
@@ -23,15 +23,8 @@ describe("a market a push paused, whose record 404s, left out of one list", () =
     const ex = { listed: true, listStatus: "OPEN", recordSlug: SLUG, recordStatus: "OPEN" };
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
       ex.listed ? [{ marketId: "m1", slug: SLUG, status: ex.listStatus }] : [];
-    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
-      if (slug !== ex.recordSlug) throw notFound();
-      return { status: ex.recordStatus };
-    };
-    const [a] = h.tokens(1);
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    h.exchange.marketRecord = recordBy(ex);
+    const a = await oneQuoted(h);
     await h.run(RECHECK_MS);
     expect(h.botQuotes(a)).toHaveLength(2);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
+import type { ListedMarketStatus } from "../../../src/engine/ports.js";
 import { Harness } from "./support/harness.js";
-import { logLines as lines, notFound } from "./support/sweep-rig.js";
+import { logLines as lines, oneQuoted, recordBy } from "./support/sweep-rig.js";
 
 /*
  * Review r21 (rslug) of 8cdfd0b + fde23e5. A market held closed whose record 404s by the slug held
@@ -18,6 +18,15 @@ const OLD = "will-it-rain";
 const NEW = "will-it-rain-tomorrow";
 const LATEST = "will-it-rain-tomorrow-in-paris";
 
+/** m1 learns OLD, then is retitled NEW and learns it: OLD is a slug it has left. */
+async function learnsOldThenNew(h: Harness, ex: { listSlug: string; recordSlug: string }): Promise<void> {
+  await h.run(RECHECK_MS);
+  ex.listSlug = NEW;
+  ex.recordSlug = NEW;
+  await h.run(2 * RECHECK_MS);
+  expect(h.eventsOf("market_slug").at(-1)?.slug).toBe(NEW);
+}
+
 describe("a market held PAUSED whose record 404s, the list stale (showing a slug the market left)", () => {
   it("is not reopened on that stale list's OPEN", async () => {
     const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
@@ -25,20 +34,9 @@ describe("a market held PAUSED whose record 404s, the list stale (showing a slug
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> => [
       { marketId: "m1", slug: ex.listSlug, status: ex.listStatus },
     ];
-    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
-      if (slug !== ex.recordSlug) throw notFound();
-      return { status: ex.recordStatus };
-    };
-    const [a] = h.tokens(1);
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
-    await h.run(RECHECK_MS); // learns OLD
-    ex.listSlug = NEW; // retitled: learns NEW, OLD is a slug it has left
-    ex.recordSlug = NEW;
-    await h.run(2 * RECHECK_MS);
-    expect(h.eventsOf("market_slug").at(-1)?.slug).toBe(NEW);
+    h.exchange.marketRecord = recordBy(ex);
+    const a = await oneQuoted(h);
+    await learnsOldThenNew(h, ex);
     expect(h.botQuotes(a)).toHaveLength(2);
 
     // Paused by a push (fresh word); retitled again while paused (its record by NEW a 404); the
@@ -63,23 +61,12 @@ describe("a market held PAUSED whose record 404s, the list stale (showing a slug
 describe("a market held NOT_FOUND, the list stale (showing it OPEN under a slug it left)", () => {
   it("is not reopened on that list (a list that shows it by its slug now would)", async () => {
     const h = new Harness({ markets: 1, latencyMs: 50, options: { marketRecheckMs: RECHECK_MS } });
-    const ex = { listed: true, listSlug: OLD, recordSlug: OLD };
+    const ex = { listed: true, listSlug: OLD, recordSlug: OLD, recordStatus: "OPEN" };
     h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
       ex.listed ? [{ marketId: "m1", slug: ex.listSlug, status: "OPEN" }] : [];
-    h.exchange.marketRecord = async ({ slug }): Promise<MarketRecordStatus> => {
-      if (slug !== ex.recordSlug) throw notFound();
-      return { status: "OPEN" };
-    };
-    const [a] = h.tokens(1);
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
-    await h.run(RECHECK_MS); // learns OLD
-    ex.listSlug = NEW;
-    ex.recordSlug = NEW;
-    await h.run(2 * RECHECK_MS); // learns NEW: OLD is a slug it has left
-    expect(h.eventsOf("market_slug").at(-1)?.slug).toBe(NEW);
+    h.exchange.marketRecord = recordBy(ex);
+    const a = await oneQuoted(h);
+    await learnsOldThenNew(h, ex);
 
     // Retitled again (LATEST), left out of the list: a 404 by NEW, held NOT_FOUND.
     ex.listed = false;

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { MarketRecordStatus } from "../../../../src/engine/ports.js";
 import { ExchangeError } from "../../../../src/exchange/exchange-error.js";
 import type { Harness } from "./harness.js";
 
@@ -24,6 +25,27 @@ export async function twoQuoted(h: Harness): Promise<{ a: string; b: string }> {
   expect(h.botQuotes(a)).toHaveLength(2);
   expect(h.botQuotes(b)).toHaveLength(2);
   return { a, b };
+}
+
+/**
+ * m1's record as the exchange holds it, read afresh at each call: `ex.recordStatus` by
+ * `ex.recordSlug`, a 404 by any other slug (the one it left, once retitled).
+ */
+export const recordBy =
+  (ex: { readonly recordSlug: string; readonly recordStatus: string }) =>
+  async ({ slug }: { readonly slug: string | undefined }): Promise<MarketRecordStatus> => {
+    if (slug !== ex.recordSlug) throw notFound();
+    return { status: ex.recordStatus };
+  };
+
+/** One market quoted on a book that never moves, the engine started: its token (quotes not checked). */
+export async function oneQuoted(h: Harness): Promise<string> {
+  const [a] = h.tokens(1);
+  h.crowdQuote(a, "0.48", "0.52");
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  return a;
 }
 
 /** The harness's log lines holding `text`. */
