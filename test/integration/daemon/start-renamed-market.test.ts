@@ -1,13 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
-import { journalAccount } from "../../../src/app/journal.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { ConfigError } from "../../../src/config/errors.js";
-import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
 import { sendJson } from "../../support/http-test-server.js";
+import { journaledRename } from "./journaled-rename.js";
 import { type FrontOverride, frontedMocks } from "./rest-front.js";
 import {
   daemonConfig,
@@ -18,7 +14,6 @@ import {
   startFailure,
   startMock,
   tempJournals,
-  WALLET,
 } from "./support.js";
 
 /*
@@ -34,28 +29,11 @@ const OLD_SLUG = "argentina-vs-france-final-argentina-wins";
 const slots = daemonSlots();
 const newJournal = tempJournals("mm-start-renamed-");
 
-/** A journal whose earlier run of the daemon's account saw ARG leave OLD_SLUG for its slug now. */
-function journaledRename(m: MockExchange): JournalSettings {
-  const journal = newJournal();
-  const db = openJournalDb(journal.path);
-  try {
-    const w = new JournalWriter(db);
-    const account = journalAccount(m.httpUrl, WALLET);
-    const tokens = [{ tokenId: ARG.yesTokenId, marketId: ARG.id, slug: OLD_SLUG, outcome: "YES" }];
-    const run = w.beginRun({ account, session: "earlier", atMs: Date.now() - 60_000, tokens });
-    w.marketSlug(run, { atMs: Date.now() - 30_000, marketId: ARG.id, slug: ARG.slug, previous: OLD_SLUG });
-    w.endRun(run, Date.now() - 1_000, "SIGTERM", 0);
-  } finally {
-    db.close();
-  }
-  return journal;
-}
-
 describe("daemon: engine.markets names a slug its market has left", () => {
   it("the journal knows the market's new slug: it starts, quoting the market under it, and warns", async () => {
     const m = await startMock();
     slots.mock = m;
-    const journal = journaledRename(m);
+    const journal = journaledRename(newJournal(), m, ARG, { from: OLD_SLUG, to: ARG.slug });
     const { logger, sink } = memoryLogger();
     const d = await startDaemon(daemonConfig(m, [OLD_SLUG]), { logger, journal });
     slots.daemon = d;
@@ -80,7 +58,7 @@ describe("daemon: engine.markets names a slug its market has left", () => {
   it("a config naming the new slug: starts as usual, the stale entry not in the way", async () => {
     const m = await startMock();
     slots.mock = m;
-    const journal = journaledRename(m);
+    const journal = journaledRename(newJournal(), m, ARG, { from: OLD_SLUG, to: ARG.slug });
     const { logger, sink } = memoryLogger();
     const d = await startDaemon(daemonConfig(m, [ARG.slug]), { logger, journal });
     slots.daemon = d;

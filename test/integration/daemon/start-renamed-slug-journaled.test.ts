@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { journalAccount } from "../../../src/app/journal.js";
-import type { JournalSettings } from "../../../src/app/journal-settings.js";
 import { readMarketSlugs } from "../../../src/journal/market-slugs.js";
 import { openJournalDb } from "../../../src/journal/open.js";
-import { JournalWriter } from "../../../src/journal/writer.js";
-import type { MockExchange } from "../../../src/mock/mock-exchange.js";
+import { journaledRename } from "./journaled-rename.js";
 import {
   daemonConfig,
   daemonSlots,
@@ -32,27 +30,11 @@ const MID = "argentina-beat-france-in-the-final";
 const slots = daemonSlots();
 const newJournal = tempJournals("mm-review-rslug-");
 
-function journaled(m: MockExchange): JournalSettings {
-  const journal = newJournal();
-  const db = openJournalDb(journal.path);
-  try {
-    const w = new JournalWriter(db);
-    const account = journalAccount(m.httpUrl, WALLET);
-    const tokens = [{ tokenId: ARG.yesTokenId, marketId: ARG.id, slug: OLD, outcome: "YES" }];
-    const run = w.beginRun({ account, session: "earlier", atMs: Date.now() - 60_000, tokens });
-    w.marketSlug(run, { atMs: Date.now() - 30_000, marketId: ARG.id, slug: MID, previous: OLD });
-    w.endRun(run, Date.now() - 1_000, "SIGTERM", 0);
-  } finally {
-    db.close();
-  }
-  return journal;
-}
-
 describe("a start that finds, through the journal, a market under a slug the journal does not know", () => {
   it("journals the market's slug now, so the journal's word follows the exchange", async () => {
     const m = await startMock();
     slots.mock = m;
-    const journal = journaled(m);
+    const journal = journaledRename(newJournal(), m, ARG, { from: OLD, to: MID });
     const { logger } = memoryLogger();
     const d = await startDaemon(daemonConfig(m, [OLD]), { logger, journal });
     slots.daemon = d;
