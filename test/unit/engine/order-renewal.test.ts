@@ -14,6 +14,13 @@ import { testSign } from "./support/sign.js";
 
 const LIFETIME_S = 60;
 
+/** Renewal 5 s ahead; the periodic reconcile out of the window: it is not what replaces them. */
+const RENEWING: Partial<EngineOptions> = {
+  orderExpirySeconds: LIFETIME_S,
+  orderRenewLeadMs: 5_000,
+  reconcileIntervalMs: 600_000,
+};
+
 /** A harness whose signer stamps expiries `lifetime` s from signing, as withExpiry does. */
 function expiring(options: Partial<EngineOptions>, startupPolicy?: "adopt", more?: HarnessOptions): Harness {
   const h: Harness = new Harness({
@@ -60,12 +67,7 @@ async function mostResting(h: Harness, tokenId: string, side: "buy" | "sell", ms
 
 describe("engine: quotes replaced before their on-chain expiry", () => {
   it("cancel-replaces a resting quote lead before it expires, on a quiet book: no gap, none expired", async () => {
-    // The periodic reconcile out of the window: it is not what replaces them.
-    const h = expiring({
-      orderExpirySeconds: LIFETIME_S,
-      orderRenewLeadMs: 5_000,
-      reconcileIntervalMs: 600_000,
-    });
+    const h = expiring(RENEWING);
     const [yes] = h.tokens();
     const expired = expiries(h);
     await h.engine.start();
@@ -92,11 +94,7 @@ describe("engine: quotes replaced before their on-chain expiry", () => {
   });
 
   it("tries a refused replacement again before the old order's expiry, once its old bid is gone too", async () => {
-    const h = expiring({
-      orderExpirySeconds: LIFETIME_S,
-      orderRenewLeadMs: 5_000,
-      reconcileIntervalMs: 600_000,
-    });
+    const h = expiring(RENEWING);
     const [yes] = h.tokens();
     const expired = expiries(h);
     await h.engine.start();
