@@ -20,30 +20,43 @@ afterEach(async () => {
   server = undefined;
 });
 
+/**
+ * A polite server that, while `dropped`, no longer holds our `channel` subscription (`sid`, read off
+ * its subscribe replies while not dropped): its list_subscriptions leaves it out and its unsubscribe
+ * is refused as an unknown sid; no notice, the socket lives on.
+ */
+function dropping(channel: "user_fills" | "user_orders"): {
+  dropped: boolean;
+  sid: unknown;
+  readonly answer: Answer;
+} {
+  const polite = politeAnswer();
+  const answer: Answer = (c, conn) => {
+    if (srv.dropped && c.cmd === "list_subscriptions") {
+      const all = polite(c, conn) as { subscriptions: { sid: unknown }[] };
+      return { ...all, subscriptions: all.subscriptions.filter((s) => s.sid !== srv.sid) };
+    }
+    if (srv.dropped && c.cmd === "unsubscribe" && c.params?.sid === srv.sid)
+      return { type: "error", code: "invalid_params", message: "unknown sid" };
+    const reply = polite(c, conn) as { accepted?: { sid: unknown; channel: string }[] };
+    if (c.cmd === "subscribe" && !srv.dropped)
+      srv.sid = reply.accepted?.find((a) => a.channel === channel)?.sid ?? srv.sid;
+    return reply;
+  };
+  const srv = { dropped: false, sid: undefined as unknown, answer };
+  return srv;
+}
+
 describe("Feeds: a user_fills subscription the server dropped, found by the periodic check", () => {
   it("makes the engine reconcile (its fills of the gap were pushed to nobody)", async () => {
-    const polite = politeAnswer();
-    let fillsSid: unknown;
-    let dropped = false;
-    const answer: Answer = (c, conn) => {
-      if (dropped && c.cmd === "list_subscriptions") {
-        const all = polite(c, conn) as { subscriptions: { sid: unknown }[] };
-        return { ...all, subscriptions: all.subscriptions.filter((s) => s.sid !== fillsSid) };
-      }
-      if (dropped && c.cmd === "unsubscribe" && c.params?.sid === fillsSid)
-        return { type: "error", code: "invalid_params", message: "unknown sid" };
-      const reply = polite(c, conn) as { accepted?: { sid: unknown; channel: string }[] };
-      if (c.cmd === "subscribe" && fillsSid === undefined)
-        fillsSid = reply.accepted?.find((a) => a.channel === "user_fills")?.sid;
-      return reply;
-    };
-    server = await new RawServer(answer).listen();
+    const srv = dropping("user_fills");
+    server = await new RawServer(srv.answer).listen();
     const { f, engine, clock } = feedsOn(server, NO_MARKETS);
     await f.start();
     try {
-      expect(fillsSid).toBeDefined();
+      expect(srv.sid).toBeDefined();
       const before = engine.reconciles;
-      dropped = true; // the server forgets user_fills; no notice, the socket lives on
+      srv.dropped = true; // the server forgets user_fills; no notice, the socket lives on
 
       let lost = 0;
       f.user.onLost((channel) => {
@@ -61,38 +74,24 @@ describe("Feeds: a user_fills subscription the server dropped, found by the peri
 
   for (const channel of ["user_fills", "user_orders"] as const) {
     it(`${channel}: reconciles at the loss and once more when the server takes it back`, async () => {
-      const polite = politeAnswer();
-      let sid: unknown;
-      let dropped = false;
-      const answer: Answer = (c, conn) => {
-        if (dropped && c.cmd === "list_subscriptions") {
-          const all = polite(c, conn) as { subscriptions: { sid: unknown }[] };
-          return { ...all, subscriptions: all.subscriptions.filter((s) => s.sid !== sid) };
-        }
-        if (dropped && c.cmd === "unsubscribe" && c.params?.sid === sid)
-          return { type: "error", code: "invalid_params", message: "unknown sid" };
-        const reply = polite(c, conn) as { accepted?: { sid: unknown; channel: string }[] };
-        if (c.cmd === "subscribe" && !dropped)
-          sid = reply.accepted?.find((a) => a.channel === channel)?.sid ?? sid;
-        return reply;
-      };
-      server = await new RawServer(answer).listen();
+      const srv = dropping(channel);
+      server = await new RawServer(srv.answer).listen();
       const { f, engine, clock } = feedsOn(server, NO_MARKETS);
       await f.start();
       try {
-        expect(sid).toBeDefined();
+        expect(srv.sid).toBeDefined();
         const before = engine.reconciles;
         const at = { lost: -1, back: -1 };
         f.user.onLost((ch) => {
           if (ch !== channel || at.lost >= 0) return;
           // Listeners run in the order added: Feeds' own ran first.
           at.lost = engine.reconciles;
-          dropped = false; // the resubscribe is held from the next check on
+          srv.dropped = false; // the resubscribe is held from the next check on
         });
         f.user.onAccepted((ch) => {
           if (ch === channel && at.lost >= 0 && at.back < 0) at.back = engine.reconciles;
         });
-        dropped = true;
+        srv.dropped = true;
         await runClock(clock, 80_000, 1_000);
         await until(() => at.back >= 0, `${channel} found lost and taken back`, { clock, advanceMs: 250 });
         expect(at.lost).toBe(before + 1);
