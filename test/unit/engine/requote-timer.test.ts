@@ -62,15 +62,19 @@ function timersOf(ms: number): { clock: (c: SimClock) => Clock; set: () => numbe
   };
 }
 
-async function started(
+/**
+ * A harness quoting `strategy` on one token, the crowd's touch 0.40 / 0.60, its market closing
+ * `closesInMs` after T0; the engine not started (the test arranges the exchange first).
+ */
+function rigged(
   strategy: Watched,
   requoteIntervalMs: number,
-  risk?: unknown,
-  engineClock?: (c: SimClock) => Clock,
+  more: { risk?: unknown; engineClock?: ((c: SimClock) => Clock) | undefined; closesInMs?: number } = {},
 ) {
+  const { risk, engineClock, closesInMs = 60_000 } = more;
   const h = new Harness({
     configured: strategy,
-    closesAt: () => T0 + 60_000,
+    closesAt: () => T0 + closesInMs,
     options: { requoteIntervalMs },
     ...(risk === undefined ? {} : { risk }),
     ...(engineClock === undefined ? {} : { engineClock }),
@@ -78,9 +82,20 @@ async function started(
   strategy.now = () => h.clock.now();
   const [yes] = h.tokens();
   h.crowdQuote(yes, "0.40", "0.60");
-  await h.engine.start();
-  await h.run();
   return { h, yes };
+}
+
+/** rigged(), started. */
+async function started(
+  strategy: Watched,
+  requoteIntervalMs: number,
+  risk?: unknown,
+  engineClock?: (c: SimClock) => Clock,
+) {
+  const r = rigged(strategy, requoteIntervalMs, { risk, engineClock });
+  await r.h.engine.start();
+  await r.h.run();
+  return r;
 }
 
 describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
@@ -178,14 +193,7 @@ describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
    */
   it("steps A–S again at the next period after its placements were refused outright", async () => {
     const s = watched(AS);
-    const h = new Harness({
-      configured: s,
-      closesAt: () => T0 + 60_000,
-      options: { requoteIntervalMs: 1_000 },
-    });
-    s.now = () => h.clock.now();
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
+    const { h, yes } = rigged(s, 1_000);
     h.exchange.scriptPlace(
       { kind: "reject", code: "invalid_amounts" },
       { kind: "reject", code: "invalid_amounts" },
@@ -209,14 +217,7 @@ describe("engine: time-driven requotes (engine.requoteIntervalMs)", () => {
   it("backs off re-stepping a token whose placement keeps being refused: no error-rate halt", async () => {
     // σ so small that the quotes (0.49 / 0.51) do not move by a tick in the minutes watched.
     const s = watched({ ...AS, params: { ...AS.params, sigma: Math.sqrt(0.000001) } });
-    const h = new Harness({
-      configured: s,
-      closesAt: () => T0 + 3_600_000,
-      options: { requoteIntervalMs: 1_000 },
-    });
-    s.now = () => h.clock.now();
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
+    const { h, yes } = rigged(s, 1_000, { closesInMs: 3_600_000 });
     const { available } = h.venue.balances(BOT).usdc;
     h.venue.debit(BOT, USDC, available - toWei("1", "usdc")); // a 10-share bid needs 4.90
     await h.engine.start();
