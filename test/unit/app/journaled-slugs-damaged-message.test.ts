@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { journaledSlugs } from "../../../src/app/journaled-slugs.js";
 import { ConfigError } from "../../../src/config/errors.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { ACCOUNT, journalPath } from "../journal/support.js";
+import { lookupThrown } from "./slug-lookup.js";
 
 /*
  * Review r21 (r2b) of b8e1def + d69a200. Since d69a200 every start with a journal and named
@@ -16,12 +16,6 @@ import { ACCOUNT, journalPath } from "../journal/support.js";
  * restore a backup, or copy out what SQLite can read with `sqlite3 <path> .recover` …". The
  * operator loses the diagnosis and the way out at the very start that needs them.
  */
-const settingsOf = (path: string) => ({
-  path,
-  snapshotIntervalMs: 0,
-  sync: "normal" as const,
-  retentionDays: 0,
-});
 
 function damagedJournal(): string {
   const path = journalPath();
@@ -45,13 +39,8 @@ describe("the start-up slug lookup on a damaged journal", () => {
       ownOpen = (err as Error).message;
     }
     expect(ownOpen).toMatch(/is damaged, so mm did not open it for writing/);
-    let lookup = "";
-    try {
-      // A configured slug found at start: asked of the journal at every start (journalOnFound).
-      journaledSlugs(settingsOf(path), ACCOUNT)?.("some-market");
-    } catch (err) {
-      lookup = (err as Error).message;
-    }
+    // A configured slug found at start: asked of the journal at every start (journalOnFound).
+    const lookup = (lookupThrown(path, "some-market") as Error | undefined)?.message ?? "";
     // Either the lookup leaves the refusal to the run's open (nothing thrown here), or it says the same.
     if (lookup !== "") {
       expect(lookup).toMatch(/is damaged, so mm did not open it for writing/);
@@ -62,12 +51,7 @@ describe("the start-up slug lookup on a damaged journal", () => {
   it("refuses it on journal.path with the run's open's words, the file left as it was", () => {
     const path = damagedJournal();
     const before = readFileSync(path);
-    let refused: unknown;
-    try {
-      journaledSlugs(settingsOf(path), ACCOUNT)?.("some-market");
-    } catch (err) {
-      refused = err;
-    }
+    const refused = lookupThrown(path, "some-market");
     expect(refused).toBeInstanceOf(ConfigError);
     const issues = (refused as ConfigError).issues;
     expect(issues.map((i) => i.field)).toEqual(["journal.path"]);

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { journaledSlugs } from "../../../src/app/journaled-slugs.js";
 import { MIGRATIONS } from "../../../src/journal/migrations.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { ACCOUNT, journalPath } from "../journal/support.js";
+import { lookupThrown } from "./slug-lookup.js";
 
 /*
  * Review r21 (rslug) of 673e629. journaledSlugs opens the journal read-write (openJournalDb) with
@@ -25,12 +25,7 @@ describe("the start-up slug lookup on a damaged journal at schema 7", () => {
     file[(root - 1) * pageSize] = 0x00; // the b-tree page's type byte: no valid page type
     writeFileSync(path, file);
     const before = readFileSync(path);
-    const settings = { path, snapshotIntervalMs: 0, sync: "normal" as const, retentionDays: 0 };
-    try {
-      journaledSlugs(settings, ACCOUNT)?.("old-title");
-    } catch {
-      // refusing here is fine too
-    }
+    lookupThrown(path, "old-title"); // refusing here is fine too
     expect(() => openJournalDb(path)).toThrow(/PRAGMA quick_check finds it damaged/);
     expect(readFileSync(path).equals(before)).toBe(true);
   });

@@ -7,6 +7,7 @@ import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 import { HEADER, restartedJournal } from "../journal/restarted-wal.js";
 import { ACCOUNT } from "../journal/support.js";
+import { settingsOf } from "./slug-lookup.js";
 
 /*
  * Review r21 (rslug) of 673e629. At start, a configured slug that 404s has journaledSlugs open the
@@ -23,7 +24,7 @@ describe("a start whose configured slug 404s, on a journal after a power loss", 
     const at = HEADER + (lost - 1) * frameSize;
     previous.copy(wal, at, at, at + frameSize);
     writeFileSync(`${path}-wal`, wal);
-    const settings = { path, snapshotIntervalMs: 0, sync: "normal" as const, retentionDays: 0 };
+    const settings = settingsOf(path);
 
     // The start's market selection: engine.markets names a slug the exchange 404s.
     expect(journaledSlugs(settings, ACCOUNT)?.("old-title")).toBeUndefined();

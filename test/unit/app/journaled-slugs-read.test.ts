@@ -5,18 +5,13 @@ import { ConfigError } from "../../../src/config/errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../../src/journal/migrations.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { ACCOUNT, journalPath } from "../journal/support.js";
+import { lookupThrown, settingsOf } from "./slug-lookup.js";
 
 /*
  * The start-up slug lookup reads the journal on a read-only connection: a file at an older schema
  * is read as it is (no rows before version 8, which added market_slugs), never migrated by it; a
  * file too new is refused on journal.path, as the run's open refuses it.
  */
-const settingsOf = (path: string) => ({
-  path,
-  snapshotIntervalMs: 0,
-  sync: "normal" as const,
-  retentionDays: 0,
-});
 
 describe("the start-up slug lookup's read of the journal", () => {
   it("a schema-7 file: nothing known, the file left at version 7 (the run's open migrates it)", () => {
@@ -38,12 +33,7 @@ describe("the start-up slug lookup's read of the journal", () => {
     db.pragma("wal_checkpoint(TRUNCATE)");
     db.close();
     const before = readFileSync(path);
-    let thrown: unknown;
-    try {
-      journaledSlugs(settingsOf(path), ACCOUNT)?.("old-title");
-    } catch (err) {
-      thrown = err;
-    }
+    const thrown = lookupThrown(path, "old-title");
     expect(thrown).toBeInstanceOf(ConfigError);
     expect(String((thrown as ConfigError).message)).toMatch(/journal\.path/);
     expect(readFileSync(path).equals(before)).toBe(true);
