@@ -191,7 +191,7 @@ export function afterFill(core: EngineCore, fill: Fill, source: "stream" | "back
     "fill",
   );
   observePnl(core);
-  // A market event: a refusal's back-off on the requote timer starts over (requote-timer.ts).
+  // A fill (it may free funds): a refusal's back-off on the requote timer starts over (requote-timer.ts).
   const slot = core.tokens.get(fill.tokenId);
   if (slot !== undefined) slot.fillsSeen++;
   requoteExposed(core, [fill.tokenId], before);
