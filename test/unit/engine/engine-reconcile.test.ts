@@ -55,7 +55,9 @@ function rig(
     clock.advanceTo(to);
     await settle();
   };
-  return { clock, s, runs, errors, failures, advance };
+  /** The runs so far as `reason@ms`, the timelines the tests compare. */
+  const timeline = () => runs.map((x) => `${x.reason}@${x.at}`);
+  return { clock, s, runs, errors, failures, advance, timeline };
 }
 
 describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
@@ -78,7 +80,7 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     void r.s.now("manual");
     void r.s.now("reconnect");
     await r.advance(400);
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual(["ambiguous@100", "manual@150"]);
+    expect(r.timeline()).toEqual(["ambiguous@100", "manual@150"]);
   });
 
   it("follows a failed run, or one that left unknown orders, with another after retryMs", async () => {
@@ -86,11 +88,7 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     await r.s.now("startup");
     await r.advance(1_000);
     expect(r.errors).toEqual(["startup"]);
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
-      "startup@0",
-      "unresolved@300",
-      "unresolved@600",
-    ]);
+    expect(r.timeline()).toEqual(["startup@0", "unresolved@300", "unresolved@600"]);
   });
 
   it("backs off failed runs in a row (retryMs doubling, at most the period), and a success resets it", async () => {
@@ -98,7 +96,7 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     const r = rig({ fail: (n) => n <= 5 || n >= 7 });
     r.s.start();
     await r.advance(6_900);
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+    expect(r.timeline()).toEqual([
       "periodic@1000",
       "unresolved@1300",
       "unresolved@1900",
@@ -128,24 +126,14 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     await r.advance(1_400); // failed at 1000 and 1300: the next follow-up is due at 1900
     r.s.soon("reconnect");
     await r.advance(2_600);
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
-      "periodic@1000",
-      "unresolved@1300",
-      "reconnect@1500",
-      "periodic@2500",
-    ]);
+    expect(r.timeline()).toEqual(["periodic@1000", "unresolved@1300", "reconnect@1500", "periodic@2500"]);
   });
 
   it("follows unknown orders left unresolved after retryMs, also right after failed runs", async () => {
     const r = rig({ fail: (n) => n <= 2, pending: (n) => (n === 3 ? 1 : 0) });
     await r.s.now("startup");
     await r.advance(2_000);
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
-      "startup@0",
-      "unresolved@300",
-      "unresolved@900",
-      "unresolved@1200",
-    ]);
+    expect(r.timeline()).toEqual(["startup@0", "unresolved@300", "unresolved@900", "unresolved@1200"]);
   });
 
   it("backs off the follow-up of orders that only failed reads leave in doubt, not of others (s20)", async () => {
@@ -156,7 +144,7 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     await r.advance(5_000);
     // retryMs, doubled at each stalled run up to the period (then the periodic run alone); a run that
     // left an order in doubt for another reason is followed after retryMs again.
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+    expect(r.timeline()).toEqual([
       "startup@0",
       "unresolved@300",
       "unresolved@900",
@@ -176,7 +164,7 @@ describe("ReconcileScheduler: runs on the Clock, never overlapping", () => {
     await r.advance(5_300);
     // Was (one count for the scheduler): run 6 backed off to the periodic run at 4900 like a's.
     // a's own backoff goes on after it (no restart at retryMs).
-    expect(r.runs.map((x) => `${x.reason}@${x.at}`)).toEqual([
+    expect(r.timeline()).toEqual([
       "startup@0",
       "unresolved@300",
       "unresolved@900",
