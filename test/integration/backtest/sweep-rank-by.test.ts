@@ -23,24 +23,16 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = runBacktestCli;
+/** The synthetic sweep ranked by `rankBy`, without a progress display. */
+const rankSweep = (rankBy: string, ...more: string[]) =>
+  run("--scenario", scenario, "--sweep", sweep, "--rank-by", rankBy, ...more, "--progress", "none");
 
 describe("mm backtest --sweep --rank-by of a synthetic sweep", () => {
   it("refuses before any point runs a --rank-by that is no number: a part, text, a strategy parameter the points lack", async () => {
     // These used to be found only in the first point's summary (strategy parameters, reject codes,
     // latency and queue-model settings were open parts): now the sweep's settings say what is there.
     const refused = async (rankBy: string) => {
-      const r = await run(
-        "--scenario",
-        scenario,
-        "--sweep",
-        sweep,
-        "--rank-by",
-        rankBy,
-        "-w",
-        "1",
-        "--progress",
-        "none",
-      );
+      const r = await rankSweep(rankBy, "-w", "1");
       expect(r.code).toBe(2);
       expect(r.stderr).not.toContain("sweep of");
       return r.stderr;
@@ -55,16 +47,7 @@ describe("mm backtest --sweep --rank-by of a synthetic sweep", () => {
   }, 30_000);
 
   it("ranks by a strategy parameter the grid sets", async () => {
-    const r = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "strategy.params.gamma:asc",
-      "--progress",
-      "none",
-    );
+    const r = await rankSweep("strategy.params.gamma:asc");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ranked by strategy\.params\.gamma/);
   }, 60_000);
@@ -73,30 +56,12 @@ describe("mm backtest --sweep --rank-by of a synthetic sweep", () => {
     // A 30 s path has no Sharpe (two 60 s intervals needed): acrossPaths.sharpe.mean is null in every
     // point, accepted (a number that may be missing), but a ranking by it is only the grid's order,
     // and the sweep says so.
-    const r = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "acrossPaths.sharpe.mean",
-      "--progress",
-      "none",
-    );
+    const r = await rankSweep("acrossPaths.sharpe.mean");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       `mm backtest: warning: rank-by "acrossPaths.sharpe.mean" holds no number in any point's summary: the table keeps the grid's order\n`,
     );
-    const ranked = await run(
-      "--scenario",
-      scenario,
-      "--sweep",
-      sweep,
-      "--rank-by",
-      "pnl",
-      "--progress",
-      "none",
-    );
+    const ranked = await rankSweep("pnl");
     expect(ranked.stderr).not.toContain("holds no number");
   }, 60_000);
 });
