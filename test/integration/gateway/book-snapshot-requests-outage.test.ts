@@ -18,6 +18,24 @@ import { feedSlots, run, snapshotFrame } from "./sim-feed.js";
 const TOKEN = "123456";
 const slots = feedSlots();
 
+/**
+ * A server that holds its (first) subscribe reply until `replySubscribe()` sends it, answering
+ * everything else at once: a slow subscribe ack.
+ */
+async function slowSubscribeServer() {
+  const held: Received[] = [];
+  const polite = politeAnswer();
+  const srv = await new RawServer((c, conn) =>
+    c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
+  ).listen();
+  const replySubscribe = () => {
+    const sub = held[0];
+    const reply = polite(sub as Received, srv.conns[0] as never);
+    srv.conns[0]?.send({ id: sub?.id, ...reply });
+  };
+  return { srv, replySubscribe };
+}
+
 /** A synced feed on a server whose connections after the first `up` ones are dropped at once. */
 async function syncedFeed(up: (n: number) => boolean) {
   const srv = await new RawServer(politeAnswer(), {
@@ -72,12 +90,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
   });
 
   it("a request asked before a slow subscribe was accepted waits for it, then times out and asks as usual", async () => {
-    // The server holds its subscribe reply until the test sends it.
-    const held: Received[] = [];
-    const polite = politeAnswer();
-    const srv = await new RawServer((c, conn) =>
-      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
-    ).listen();
+    const { srv, replySubscribe } = await slowSubscribeServer();
     const { clock, client, feed: f } = slots.feedOn(srv, { timing: { commandTimeoutMs: 600_000 } });
     await f.start();
     const subscribed = f.subscribeBooks([TOKEN]);
@@ -85,9 +98,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     expect(f.tracker.counters).toMatchObject({ snapshotTimeouts: 1, resyncs: 0 });
     expect(client.counters.snapshotRequestsUnsent).toBe(1);
 
-    const sub = held[0];
-    const reply = polite(sub as Received, srv.conns[0] as never);
-    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    replySubscribe();
     await subscribed;
     await run(clock, 10_500); // accepted: its snapshot is waited for, and asked for when missing
     expect(srv.commands("get_book_snapshot").map((c) => c.params)).toEqual([{ tokenId: TOKEN }]);
@@ -95,11 +106,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
   });
 
   it("a book that lost frames before its slow subscribe was accepted asks at once when it is", async () => {
-    const held: Received[] = [];
-    const polite = politeAnswer();
-    const srv = await new RawServer((c, conn) =>
-      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
-    ).listen();
+    const { srv, replySubscribe } = await slowSubscribeServer();
     const { client, feed: f } = slots.feedOn(srv);
     await f.start();
     const subscribed = f.subscribeBooks([TOKEN]);
@@ -113,9 +120,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     expect(f.tracker.state(TOKEN)).toMatchObject({ status: "resyncing", reason: "gap" });
     expect(client.counters.snapshotRequestsUnsent).toBe(1);
 
-    const sub = held[0];
-    const reply = polite(sub as Received, srv.conns[0] as never);
-    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    replySubscribe();
     await subscribed;
     await client.ping();
     // No snapshot follows any more (it came already): asked at once, no timeout waited for.
@@ -125,11 +130,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
   it("a never-synced book whose subscribe was answered book_snapshot_failed ahead of a slow reply asks at once when it is accepted", async () => {
     // A server that pushes the subscribe's one snapshot (a failure here) before its reply, and
     // replies late: the failure's retry (after the 500 ms back-off) cannot go out yet.
-    const held: Received[] = [];
-    const polite = politeAnswer();
-    const srv = await new RawServer((c, conn) =>
-      c.cmd === "subscribe" ? void held.push(c) : polite(c, conn),
-    ).listen();
+    const { srv, replySubscribe } = await slowSubscribeServer();
     const { clock, client, feed: f } = slots.feedOn(srv);
     await f.start();
     const subscribed = f.subscribeBooks([TOKEN]);
@@ -147,9 +148,7 @@ describe("snapshot request metrics during a /ws/market outage", () => {
     expect(client.counters.snapshotRequestsUnsent).toBe(1);
     expect(f.tracker.state(TOKEN)?.lastSeq).toBeUndefined();
 
-    const sub = held[0];
-    const reply = polite(sub as Received, srv.conns[0] as never);
-    srv.conns[0]?.send({ id: sub?.id, ...reply });
+    replySubscribe();
     await subscribed;
     await client.ping();
     // The one snapshot a subscribe brings came already: asked at once, no 10 s wait nor timeout.
