@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { record } from "../../../src/gateway/record/recorder.js";
+import { type RecordableChannel, record } from "../../../src/gateway/record/recorder.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
 import { settle, until } from "../gateway/harness.js";
 import { politeAnswer, RawServer } from "../gateway/raw-server.js";
@@ -43,21 +43,28 @@ const trade = (extra: Record<string, unknown>) => ({
   },
 });
 
+/** `mm record` of TOKEN's `channels` from `srv` into a fresh folder (both removed after the test). */
+function recordFrom(srv: RawServer, channels: readonly RecordableChannel[]) {
+  server = srv;
+  const out = mkdtempSync(join(tmpdir(), "mm-record-malformed-"));
+  dir = out;
+  const abort = new AbortController();
+  const run = record({
+    url: srv.url,
+    apiKey: "k",
+    tokens: [TOKEN],
+    channels,
+    outDir: out,
+    rotate: { maxBytes: 1 << 30, maxAgeMs: 3_600_000 },
+    signal: abort.signal,
+  });
+  return { abort, run };
+}
+
 describe("mm record: malformed frames", () => {
   it("writes those that fail validation as received; those that cannot be a record are counted apart", async () => {
     const srv = await new RawServer(politeAnswer()).listen();
-    server = srv;
-    dir = mkdtempSync(join(tmpdir(), "mm-record-malformed-"));
-    const abort = new AbortController();
-    const run = record({
-      url: srv.url,
-      apiKey: "k",
-      tokens: [TOKEN],
-      channels: ["token_trade_matches"],
-      outDir: dir,
-      rotate: { maxBytes: 1 << 30, maxAgeMs: 3_600_000 },
-      signal: abort.signal,
-    });
+    const { abort, run } = recordFrom(srv, ["token_trade_matches"]);
     await until(() => srv.commands("subscribe").length > 0, "the subscribe");
     await settle(50);
     const conn = srv.conns[0];
@@ -87,18 +94,7 @@ describe("mm record: malformed frames", () => {
         ? { error: { code: "forbidden", message: "no system channel" } }
         : polite(c, conn),
     ).listen();
-    server = srv;
-    dir = mkdtempSync(join(tmpdir(), "mm-record-malformed-"));
-    const abort = new AbortController();
-    const run = record({
-      url: srv.url,
-      apiKey: "k",
-      tokens: [TOKEN],
-      channels: ["token_trade_matches", "system"],
-      outDir: dir,
-      rotate: { maxBytes: 1 << 30, maxAgeMs: 3_600_000 },
-      signal: abort.signal,
-    });
+    const { abort, run } = recordFrom(srv, ["token_trade_matches", "system"]);
     await until(() => srv.commands("subscribe").length >= 2, "both subscribes");
     await settle(50);
     // And one to a command long gone (its id was never ours): a late reply, not malformed either.
