@@ -1,9 +1,22 @@
 import type { ServerResponse } from "node:http";
 import { pino } from "pino";
+import { ExchangeError } from "../../src/exchange/exchange-error.js";
 import type { RecordedRequest, TestHandler } from "./http-test-server.js";
 import { sendJson } from "./http-test-server.js";
 
 /** A logger that writes nothing. */
+/** A call answered 503 exchange_unavailable (retryable: the breaker counts it) at `endpoint`. */
+export const fail503At = (endpoint: string) => (): Promise<never> =>
+  Promise.reject(
+    new ExchangeError({
+      code: "exchange_unavailable",
+      message: "down",
+      outcome: "retryable",
+      endpoint,
+      httpStatus: 503,
+    }),
+  );
+
 export const silentLogger = () => pino({ level: "silent" });
 
 /** A well-formed API key: `<svc>_<env>_<keyId>_<secret>` (secret 43 base64url characters). */

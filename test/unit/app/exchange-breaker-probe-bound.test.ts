@@ -4,8 +4,7 @@ import { loadConfig } from "../../../src/config/load.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import { defaultBreakerVerdict } from "../../../src/exchange/circuit-breaker.js";
 import type { ExchangeHttpClient } from "../../../src/exchange/client.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { silentLogger } from "../../support/exchange-fixtures.js";
+import { fail503At, silentLogger } from "../../support/exchange-fixtures.js";
 import { makeApiKey } from "../config/support.js";
 
 /*
@@ -19,16 +18,7 @@ import { makeApiKey } from "../config/support.js";
 
 const OPEN_MS = 60_000; // config/default.json's circuitBreaker.openMs
 
-const fail503 = () =>
-  Promise.reject(
-    new ExchangeError({
-      code: "exchange_unavailable",
-      message: "down",
-      outcome: "retryable",
-      endpoint: "GET /api/markets",
-      httpStatus: 503,
-    }),
-  );
+const fail503 = fail503At("GET /api/markets");
 const ok = () => Promise.resolve("ok");
 
 /** Opens the client's breaker with failures (config minRequests), then waits out the pause. */

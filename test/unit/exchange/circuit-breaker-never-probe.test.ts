@@ -6,6 +6,7 @@ import {
   defaultBreakerVerdict,
 } from "../../../src/exchange/circuit-breaker.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
+import { fail503At } from "../../support/exchange-fixtures.js";
 
 /*
  * A call that must never be the breaker's half-open probe (RunOptions.neverProbe: the engine's
@@ -15,16 +16,7 @@ import { ExchangeError } from "../../../src/exchange/exchange-error.js";
  * cancels out. Such a call now fails fast while half-open and leaves the probe to another request.
  */
 
-const fail503 = () =>
-  Promise.reject(
-    new ExchangeError({
-      code: "exchange_unavailable",
-      message: "down",
-      outcome: "retryable",
-      endpoint: "GET /x",
-      httpStatus: 503,
-    }),
-  );
+const fail503 = fail503At("GET /x");
 
 async function halfOpen(): Promise<{ breaker: CircuitBreaker; changes: string[] }> {
   const clock = new SimClock(0);
