@@ -15,7 +15,10 @@ export type PointOutcome =
 
 /** A successful point in ranked order. */
 export interface RankedPoint {
-  /** 1 = best. */
+  /**
+   * 1 = best. Points whose values are equal share a rank, and the next distinct value skips the
+   * shared places (1, 1, 3): a tie listed as ranks 1 and 2 reads as a winner that is not one.
+   */
   readonly rank: number;
   readonly point: number;
   readonly params: GridPoint["params"];
@@ -26,7 +29,8 @@ export interface RankedPoint {
 
 /**
  * Ranks the successful points by `metric` in its order; points without a value come last; ties
- * (and points without a value) keep grid order, so the same outcomes always rank the same.
+ * (and points without a value) keep grid order, so the same outcomes always list the same, and
+ * share their rank (competition ranking: 1, 1, 3).
  * @example rankPoints(outcomes, parseMetric("maxDrawdown", "replay"))[0].point // smallest drawdown
  */
 export function rankPoints(outcomes: readonly PointOutcome[], metric: Metric): RankedPoint[] {
@@ -43,5 +47,14 @@ export function rankPoints(outcomes: readonly PointOutcome[], metric: Metric): R
     }
     return a.point - b.point;
   });
-  return rows.map((r, i) => ({ rank: i + 1, ...r }));
+  let rank = 0;
+  return rows.map((r, i) => {
+    const prev = rows[i - 1];
+    if (prev === undefined || !sameValue(prev.value, r.value)) rank = i + 1;
+    return { rank, ...r };
+  });
+}
+
+function sameValue(a: Decimal | undefined, b: Decimal | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.eq(b);
 }

@@ -140,7 +140,7 @@ describe("rankPoints", () => {
     expect(r.map((x) => [x.rank, x.point, x.value?.toFixed()])).toEqual([
       [1, 2, "7.000000000001"],
       [2, 1, "5"],
-      [3, 4, "5"],
+      [2, 4, "5"],
       [4, 5, "-3"],
     ]);
     const asc = rankPoints(outcomes, parseMetric("maxDrawdown", "replay"));
@@ -158,5 +158,16 @@ describe("rankPoints", () => {
     ]);
     const reversed = rankPoints([...outcomes].reverse(), parseMetric("fills", "replay"));
     expect(reversed.map((x) => x.point)).toEqual([1, 2, 5, 4]);
+  });
+
+  it("gives equal values one rank, the next value the place after them, points without a value one rank", () => {
+    expect(rankPoints(outcomes, parseMetric("fills", "replay")).map((x) => [x.rank, x.point])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 5],
+      [4, 4],
+    ]);
+    const noValue: PointOutcome[] = [ok(1, replay("1", "1", null, 1)), ok(2, replay("1", "1", null, 1))];
+    expect(rankPoints(noValue, parseMetric("sharpe", "replay")).map((x) => x.rank)).toEqual([1, 1]);
   });
 });
