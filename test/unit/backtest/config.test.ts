@@ -79,6 +79,13 @@ describe("replay config", () => {
     expect(issues([{}])).toEqual(["strategy: is required"]);
   });
 
+  it("refuses a Sharpe interval under 100 ms, whose grid walk over days of data takes minutes", () => {
+    expect(issues([{ strategy: BANDS, report: { sharpeIntervalMs: 1 } }])).toEqual([
+      "report.sharpeIntervalMs: must be >= 100",
+    ]);
+    expect(issues([{ strategy: BANDS, report: { sharpeIntervalMs: 100 } }])).toEqual([]);
+  });
+
   it("refuses a tick that does not divide 1 (its grid misses 1 − tick), in a replay and a scenario's market", () => {
     const base = { strategy: { name: "bands", params: { bands: [{ offsetTicks: 2, size: "5" }] } } };
     const offGrid = issues([{ ...base, markets: { tick: "0.013", tokens: [] } }]);
