@@ -6,6 +6,9 @@ import type { ChannelEvent } from "./schema/events.js";
 import type { Channel } from "./types.js";
 import type { RejectedIds, RestoredIds } from "./waiters.js";
 
+/** Why a valid push was dropped as not ours (onFrame; the counters.dropped reason). */
+export type DroppedPush = "stray_sid" | "unsolicited";
+
 /** Where and when an event arrived. */
 export interface EventMeta {
   readonly link: number;
@@ -21,7 +24,7 @@ export interface EventMeta {
  */
 export class ClientListeners {
   protected readonly events: Listeners<[ChannelEvent, EventMeta]>;
-  protected readonly frames: Listeners<[Record<string, unknown>, number, number]>;
+  protected readonly frames: Listeners<[Record<string, unknown>, number, number, DroppedPush | undefined]>;
   protected readonly fatals: Listeners<[GatewayFatalError]>;
   protected readonly ups: Listeners<[number, boolean]>;
   protected readonly downs: Listeners<[number, ClosedInfo]>;
@@ -31,6 +34,7 @@ export class ClientListeners {
   protected readonly acceptances: Listeners<[Channel, readonly string[]]>;
   protected readonly refusals: Listeners<[RefusedEvent]>;
   protected readonly losses: Listeners<[Channel, readonly string[]]>;
+  protected readonly holdings: Listeners<[Channel, readonly string[]]>;
 
   constructor(onListenerError: (err: unknown) => void) {
     this.events = new Listeners(onListenerError);
@@ -44,6 +48,7 @@ export class ClientListeners {
     this.acceptances = new Listeners(onListenerError);
     this.refusals = new Listeners(onListenerError);
     this.losses = new Listeners(onListenerError);
+    this.holdings = new Listeners(onListenerError);
   }
 
   /** Typed, validated events of subscribed ids. Returns the removal. */
@@ -51,8 +56,20 @@ export class ClientListeners {
     return this.events.add(fn);
   }
 
-  /** Every push frame as received (before validation), with receive time and link: for recorders. */
-  onFrame(fn: (frame: Record<string, unknown>, recvTs: number, link: number) => void): () => void {
+  /**
+   * Every push frame as received, with receive time and link: for recorders. `dropped` is set on a
+   * valid event the client drops as not ours (counted in counters.dropped under that reason, never
+   * an onEvent): a push of a sid whose unsubscribe went unanswered (`stray_sid`) or of an id no
+   * longer wanted (`unsolicited`); undefined on every other frame, malformed ones included.
+   */
+  onFrame(
+    fn: (
+      frame: Record<string, unknown>,
+      recvTs: number,
+      link: number,
+      dropped: DroppedPush | undefined,
+    ) => void,
+  ): () => void {
     return this.frames.add(fn);
   }
 
@@ -112,5 +129,13 @@ export class ClientListeners {
    */
   onLost(fn: (channel: Channel, ids: readonly string[]) => void): () => void {
     return this.losses.add(fn);
+  }
+
+  /**
+   * A subscriptions check (list_subscriptions) showed the server holding these confirmed ids ([""]
+   * on a wallet-scoped channel): their pushes were flowing up to now. Returns the removal.
+   */
+  onHeld(fn: (channel: Channel, ids: readonly string[]) => void): () => void {
+    return this.holdings.add(fn);
   }
 }

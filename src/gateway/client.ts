@@ -1,4 +1,4 @@
-import { ClientListeners } from "./client-listeners.js";
+import { ClientListeners, type DroppedPush } from "./client-listeners.js";
 import type { ClosedInfo, ConnectedInfo } from "./connection-types.js";
 import { bump, type GatewayCounters, zeroGatewayCounters } from "./counters.js";
 import { GatewayError, type GatewayFatalError } from "./errors.js";
@@ -75,6 +75,7 @@ export class GatewayClient extends ClientListeners {
         );
         this.losses.emit(channel, ids);
       },
+      onHeld: (channel, ids) => this.holdings.emit(channel, ids),
       onListWrong: (link, pausedMs) =>
         opts.logger?.warn(
           { gateway: opts.gateway, link, pausedMs },
@@ -311,18 +312,23 @@ export class GatewayClient extends ClientListeners {
   }
 
   #onPush(link: ConnectionLink, frame: Record<string, unknown>, recvTs: number): void {
-    if (this.frames.size > 0) this.frames.emit(frame, recvTs, link.index);
     const r = parseEventFrame(frame, this.#o.gateway);
     if ("rejected" in r) {
+      if (this.frames.size > 0) this.frames.emit(frame, recvTs, link.index, undefined);
       bump(this.counters.malformed, r.rejected);
       this.lastMalformed = r;
       this.#refused(r, frame, link.index, recvTs);
       return;
     }
     bump(this.counters.framesByType, r.event.type);
-    if (this.#subs.stray(link.index, r.sid)) return void bump(this.counters.dropped, "stray_sid");
-    if (!this.#subs.wants(r.channel, eventKey(r.event) ?? ""))
-      return void bump(this.counters.dropped, "unsolicited");
+    // Judged before the frame listeners hear it, so that a recorder can leave out what we drop.
+    const dropped: DroppedPush | undefined = this.#subs.stray(link.index, r.sid)
+      ? "stray_sid"
+      : this.#subs.wants(r.channel, eventKey(r.event) ?? "")
+        ? undefined
+        : "unsolicited";
+    if (this.frames.size > 0) this.frames.emit(frame, recvTs, link.index, dropped);
+    if (dropped !== undefined) return void bump(this.counters.dropped, dropped);
     this.events.emit(r.event, { link: link.index, sid: r.sid, channel: r.channel, recvTs });
   }
 

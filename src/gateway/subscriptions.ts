@@ -28,6 +28,8 @@ export interface SubscriptionDeps extends LinkSender {
   onAccepted(channel: Channel, ids: readonly string[]): void;
   /** The server was found no longer to hold these ids (sync.ts audit): subscribing them again. */
   onLost(channel: Channel, ids: readonly string[]): void;
+  /** A subscriptions check showed the server holding these confirmed ids (sync.ts audit). */
+  onHeld(channel: Channel, ids: readonly string[]): void;
   /**
    * The server still held a sid its list_subscriptions did not show: the periodic checks pause for
    * `pausedMs` (each would resubscribe what the wrong list leaves out); the drop signs still start one.
@@ -63,6 +65,7 @@ export class SubscriptionManager {
       onRestored: deps.onRestored,
       onAccepted: deps.onAccepted,
       onLost: deps.onLost,
+      onHeld: deps.onHeld,
       onListWrong: (link) => {
         if (this.#periodic.pause()) deps.onListWrong(link, this.#periodic.pauseMs);
       },

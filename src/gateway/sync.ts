@@ -50,6 +50,11 @@ export interface SyncDeps extends LinkSender {
    * are being subscribed again (what they carried meanwhile was lost).
    */
   onLost(channel: Channel, ids: readonly string[]): void;
+  /**
+   * A check's list showed the server holding these confirmed ids ([""]: a wallet-scoped sub): what
+   * they carried reached us up to now (a recorder knows from when a later loss lost it).
+   */
+  onHeld(channel: Channel, ids: readonly string[]): void;
   /** A sid the server's list no longer showed was still held: its list_subscriptions is wrong. */
   onListWrong(link: number): void;
 }
@@ -167,7 +172,11 @@ export class SubscriptionSync {
     if (held === undefined || this.#stale(link, gen)) return;
     let lost = false;
     for (const sub of this.#d.layout.subsOn(link)) {
-      if (sub.sid !== undefined && this.#lost(sub, held.get(String(sub.sid)))) lost = true;
+      if (sub.sid === undefined) continue;
+      if (this.#lost(sub, held.get(String(sub.sid)))) lost = true;
+      // What is still confirmed (all of it, or what a partial loss left) was listed as held.
+      const still = isWalletScoped(sub.channel) ? (sub.sid === undefined ? [] : [""]) : [...sub.confirmed];
+      if (still.length > 0) this.#d.onHeld(sub.channel, still);
     }
     if (lost) void this.request(link);
   }

@@ -24,6 +24,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
   const restored: RestoredIds[] = [];
   const lost: { channel: string; ids: readonly string[] }[] = [];
   const listWrong: number[] = [];
+  const held: { channel: string; ids: readonly string[] }[] = [];
   const clock = new SimClock(0);
   const counters = zeroGatewayCounters();
   let open = true;
@@ -44,6 +45,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     onRestored: (r) => restored.push(r),
     onAccepted: () => undefined,
     onLost: (channel, ids) => lost.push({ channel, ids }),
+    onHeld: (channel, ids) => held.push({ channel, ids }),
     onListWrong: (link) => listWrong.push(link),
   });
   const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -55,6 +57,7 @@ export function harness(limits = { maxIdsPerSubscription: 100, maxSubscriptionsP
     rejected,
     restored,
     lost,
+    held,
     listWrong,
     clock,
     counters,

@@ -177,6 +177,8 @@ describe("SubscriptionSync", () => {
       { channel: "token_book", ids: ["1", "2"] },
       { channel: "token_book", ids: ["4"] },
     ]);
+    // s22: what the list still showed is reported held (a recorder's last sight of those prints).
+    expect(h.held).toEqual([{ channel: "token_book", ids: ["3"] }]);
     expect(h.sent[3]).toMatchObject({ cmd: "unsubscribe", params: { sid: 1 } });
     expect(h.sent).toHaveLength(4);
     h.sent[3]?.reply({ type: "unsubscribed" });
@@ -198,6 +200,7 @@ describe("SubscriptionSync", () => {
     h.sent[1]?.reply({ type: "subscriptions" });
     await h.flush();
     expect(h.lost).toEqual([]);
+    expect(h.held).toEqual([]); // an unreadable list shows nothing held
     expect(h.sent).toHaveLength(2);
     expect(h.layout.isHeld("token_book", "1")).toBe(true);
   });
