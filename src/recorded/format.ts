@@ -59,10 +59,12 @@ export const CARRIED_SID = "carry";
 export const CARRIED_VIA = "rotation";
 
 /**
- * The `sid` of a `prints_missed` frame of `mm record` (`"via": "reconnect"`, data `{tokenId,
- * fromMs, toMs}`): the token's trade prints (token_trade_matches) could not be recorded from fromMs
- * to toMs, its connection being down (toMs the recording's stop when it stopped before they were
- * accepted again); the exchange does not replay them. Not a push: the replay
+ * The `sid` of a `prints_missed` frame of `mm record` (data `{tokenId, fromMs, toMs}`): the token's
+ * trade prints (token_trade_matches) could not be recorded from fromMs to toMs, its `via` saying
+ * why: its connection was down (`"reconnect"`), the server had dropped its subscription on a live
+ * socket (`"dropped"`), or refused its subscribe for a while (`"refused"`); toMs is the recording's
+ * stop when it stopped before they were accepted again. The exchange does not replay prints. Not a
+ * push: the replay
  * lists these stretches (summary `data.printsMissed`) and acts on nothing.
  */
 export const PRINTS_MISSED_SID = "gap";

@@ -9,8 +9,9 @@ interface Missed {
 
 /**
  * The stretches in which the recording could not hold a token's trade prints (`prints_missed`
- * frames of `mm record`, PRINTS_MISSED_SID: its connection was down, and the exchange does not
- * replay them). A fill model driven by prints sees no trade there, and the bot's resting quotes no
+ * frames of `mm record`, PRINTS_MISSED_SID: its connection was down, the server had dropped or
+ * refused its subscription — whatever the `via`, handled alike — and the exchange does not replay
+ * them). A fill model driven by prints sees no trade there, and the bot's resting quotes no
  * fill, however the market traded: the summary says where (`data.printsMissed`). Counts them, sums
  * them, names the tokens and keeps the longest few, so memory stays flat.
  * @example const m = new PrintsMissed(); if (m.take(rec.frame)) continue;

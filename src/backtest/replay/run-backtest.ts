@@ -261,7 +261,8 @@ function replaySummary(
       // Silences between consecutive frames of report.dataGapMs or more: a book left stale by one
       // stays in the exchange's book (and the mirror) until the data moves it.
       gaps: holes.gaps.summary(),
-      // Stretches in which a token's prints were lost to a reconnect of the recorder (absent when none).
+      // Stretches in which a token's prints were lost to the recorder (a reconnect, a dropped or
+      // refused subscription: any `via`), absent when none.
       ...(printsMissed === undefined ? {} : { printsMissed }),
       // Only when there are any, so that complete data gives the summary it always gave.
       ...(holes.cut.length === 0 ? {} : { truncatedFiles: holes.cut.map((f) => basename(f)) }),

@@ -4,6 +4,7 @@ import type { Clock } from "../../core/clock.js";
 import { LiveClock } from "../../core/live-clock.js";
 import type { Logger } from "../../observability/logger.js";
 import { GatewayClient } from "../client.js";
+import type { DroppedPush } from "../client-listeners.js";
 import { total } from "../counters.js";
 import type { GatewayFatalError } from "../errors.js";
 import { MarketDataFeed } from "../market-data-feed.js";
@@ -13,7 +14,7 @@ import type { RejectedIds } from "../waiters.js";
 import { ConditionFollower } from "./condition-follower.js";
 import type { RecordWriteError } from "./errors.js";
 import { LifecycleCarry } from "./lifecycle-carry.js";
-import { MissedPrints } from "./missed-prints.js";
+import { followMissedPrints, MissedPrints } from "./missed-prints.js";
 import { DEFAULT_MAX_PENDING_BYTES, RotatingWriter, type RotationPolicy } from "./rotating-writer.js";
 import { type StatusReadCounts, StatusReads, type StatusSource } from "./status-reads.js";
 
@@ -116,8 +117,9 @@ export interface RecordSummary {
   readonly carried: number;
   readonly reconnects: number;
   /**
-   * Stretches of a token's trade prints lost to a reconnect, written as `prints_missed` frames
-   * (MissedPrints; one still open at the stop ends there); 0 when token_trade_matches is not recorded.
+   * Stretches of a token's trade prints lost to a reconnect, a subscription the server dropped or a
+   * refused subscribe, written as `prints_missed` frames (MissedPrints; one still open at the stop
+   * ends there); 0 when token_trade_matches is not recorded.
    * Only those in the files: a mark refused by a writer that had failed (a stop for a stalled or
    * failed disk during an outage) is not counted.
    */
@@ -135,6 +137,13 @@ export interface RecordSummary {
    * it is an error reply (GatewayConnection), as the gateway reads it.
    */
   readonly malformedUnrecorded: number;
+  /**
+   * Valid pushes of a subscription we do not hold, dropped by the gateway client and never written:
+   * of a sid whose unsubscribe went unanswered (a subscription the server dropped from its list,
+   * still pushing: its ids have a new sid) or of an id no longer wanted (unsubscribed, refused for
+   * good). The client's counters.dropped `stray_sid` and `unsolicited`.
+   */
+  readonly strays: number;
   /** Markets (conditionIds) whose condition_lifecycle was subscribed; 0 when it was not recorded. */
   readonly conditions: number;
   /**
@@ -172,6 +181,8 @@ export interface RecordSummary {
 
 /** The malformed reasons (GatewayConnection) of frames dropped before they reach onFrame. */
 const UNRECORDABLE = ["not_json", "not_object", "missing_type"] as const;
+/** The dropped reasons (GatewayClient onFrame) of pushes not written: not ours. */
+const STRAYS = ["stray_sid", "unsolicited"] as const satisfies readonly DroppedPush[];
 
 /**
  * 30 s: a disk that answers at all answers within that (a busy NFS server, a slow USB stick); one
@@ -265,11 +276,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   const missed = channels.includes("token_trade_matches")
     ? new MissedPrints({ client, clock, write: (frame) => writer.write({ recvTs: clock.now(), frame }) })
     : undefined;
-  if (missed !== undefined) {
-    client.onFrame((_frame, recvTs, link) => missed.frame(link, recvTs));
-    client.onLinkDown((link) => missed.down(link));
-    client.onAccepted((channel, ids) => missed.accepted(channel, ids));
-  }
+  if (missed !== undefined) followMissedPrints(client, missed);
   if (reads !== undefined) {
     client.onAccepted((channel, ids) => reads.accepted(channel, ids));
     client.onEvent((e) => reads.seen(e));
@@ -289,7 +296,10 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
   opts.signal.addEventListener("abort", () => stop(undefined), { once: true });
   client.onFatal((err) => stop(err));
   const warnNoBook = noBookWarner(opts.logger);
-  client.onFrame((frame, recvTs) => {
+  client.onFrame((frame, recvTs, _link, dropped) => {
+    // A push of a subscription we do not hold (strays): the live client drops it, and recorded it
+    // would replay as ours (a print twice, under the old sid and the new one). Counted, not written.
+    if (dropped !== undefined) return;
     // Refused once the writer has stopped (onFailure already stops the recording).
     writer.write({ recvTs, frame: frame as { type: string } });
     warnNoBook(frame);
@@ -353,6 +363,7 @@ export async function record(opts: RecordOptions): Promise<RecordSummary> {
     printsMissed: missed?.written ?? 0,
     malformed: total(c.malformed),
     malformedUnrecorded: UNRECORDABLE.reduce((n, reason) => n + (c.malformed[reason] ?? 0), 0),
+    strays: STRAYS.reduce((n, reason) => n + (c.dropped[reason] ?? 0), 0),
     conditions: conditions.conditions.length,
     statusReads: reads?.counts ?? { recorded: 0, failed: 0, superseded: 0 },
     rejected,

@@ -85,4 +85,81 @@ describe("MissedPrints", () => {
     ]);
     expect(missed.written).toBe(2);
   });
+
+  /*
+   * s22 recwatch: a token_trade_matches subscription the server dropped on a live socket (found by
+   * the client's list_subscriptions check, then subscribed again) and a subscribe refused with a
+   * retryable code (until a retry is accepted) lost prints too, and nothing marked them.
+   */
+  function rig(links: Record<number, string[]> = {}) {
+    const clock = new SetClock(1_000);
+    const written: MarketFrame[] = [];
+    const missed = new MissedPrints({
+      client: { idsOn: (link) => links[link] ?? [] },
+      clock,
+      write: (f) => written.push(f) > 0,
+    });
+    const marks = () => written.map((f) => [f.id, f.via, f.data]);
+    return { clock, missed, marks };
+  }
+
+  it("a dropped subscription is missed from the last time it was known held: accepted, listed, or a print", () => {
+    const { clock, missed, marks } = rig();
+    missed.accepted("token_trade_matches", ["1", "2", "3"]); // held at 1_000
+    clock.t = 2_000;
+    missed.held("token_trade_matches", ["2", "3"]); // a check listed them
+    missed.held("token_book", ["1"]); // another channel's listing says nothing of prints
+    missed.printed("3", 2_500);
+    missed.printed("3", 2_400); // an older receive time moves nothing back
+    clock.t = 3_000;
+    missed.lost("token_trade_matches", ["1", "2", "3"]);
+    missed.lost("token_book", ["4"]);
+    missed.printed("2", 3_100); // open: a print (say, of the resubscribe) moves nothing
+    missed.held("token_trade_matches", ["1"]); // open: nothing either
+    clock.t = 4_000;
+    missed.accepted("token_trade_matches", ["1", "2", "3"]);
+    expect(marks()).toEqual([
+      ["1", "dropped", { tokenId: "1", fromMs: 1_000, toMs: 4_000 }],
+      ["2", "dropped", { tokenId: "2", fromMs: 2_000, toMs: 4_000 }],
+      ["3", "dropped", { tokenId: "3", fromMs: 2_500, toMs: 4_000 }],
+    ]);
+  });
+
+  it("a retryable refusal is missed from the refusal to the accepting retry; a final one opens nothing", () => {
+    const { clock, missed, marks } = rig();
+    const refused = { channel: "token_trade_matches", code: "internal_error", message: "" } as const;
+    missed.refused({ ...refused, ids: ["1"], retryInMs: 500, attempt: 1 });
+    missed.refused({ ...refused, ids: ["2"], code: "forbidden" });
+    missed.refused({ ...refused, channel: "token_book", ids: ["3"], retryInMs: 500, attempt: 1 });
+    clock.t = 1_500;
+    missed.refused({ ...refused, ids: ["1"], retryInMs: 1_000, attempt: 2 }); // still from the first
+    clock.t = 2_500;
+    missed.accepted("token_trade_matches", ["1", "2"]);
+    expect(marks()).toEqual([["1", "refused", { tokenId: "1", fromMs: 1_000, toMs: 2_500 }]]);
+  });
+
+  it("a stretch opens once: a reconnect during a refused subscribe's back-off keeps its start and cause", () => {
+    const { clock, missed, marks } = rig({ 0: ["1", "2"] });
+    missed.accepted("token_trade_matches", ["2"]);
+    clock.t = 1_200;
+    missed.refused({
+      channel: "token_trade_matches",
+      ids: ["1"],
+      code: "internal_error",
+      message: "",
+      retryInMs: 500,
+      attempt: 1,
+    });
+    missed.frame(0, 1_100); // the link's last frame, before "2" was last seen held
+    clock.t = 1_300;
+    missed.held("token_trade_matches", ["2"]);
+    clock.t = 2_000;
+    missed.down(0);
+    clock.t = 3_000;
+    missed.accepted("token_trade_matches", ["1", "2"]);
+    expect(marks()).toEqual([
+      ["1", "refused", { tokenId: "1", fromMs: 1_200, toMs: 3_000 }],
+      ["2", "reconnect", { tokenId: "2", fromMs: 1_300, toMs: 3_000 }],
+    ]);
+  });
 });
