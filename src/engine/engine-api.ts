@@ -83,4 +83,10 @@ export interface EngineStatus {
    * drawdown carried over from an earlier run, else 0).
    */
   readonly drawdownMicro: bigint;
+  /**
+   * Per token, its quote levels held empty by the refused-placement back-off: a placement refused
+   * outright whose level waits for the requote timer's next step (1 → 30 s, requote-timer.ts).
+   * Tokens with none are absent; the whole field is absent where no engine keeps it (fakes).
+   */
+  readonly backedOffLevels?: ReadonlyMap<string, number>;
 }

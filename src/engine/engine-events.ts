@@ -1,6 +1,6 @@
 import type { Fill } from "../core/trading.js";
 import type { SearchAnswer } from "../execution/history-search.js";
-import type { PlaceIntent } from "../execution/intents.js";
+import type { CancelReason, PlaceIntent } from "../execution/intents.js";
 import type { FeeAmount } from "../execution/inventory-math.js";
 import type { CancelAllOutcome, CancelOutcome, PlaceDropReason } from "../execution/order-queue-types.js";
 import type { PositionDrift } from "../execution/reconcile-positions.js";
@@ -118,17 +118,33 @@ export type EngineEvent =
       readonly intent: PlaceIntent;
       readonly reason: PlaceDropReason;
     }
+  /**
+   * The engine asked for a cancel (`order`: one order, a queued placement's drop included) or a
+   * cancel-all (`market`, `wallet`), for `reason`; reported as it is handed to the queue.
+   */
+  | {
+      readonly type: "cancel_requested";
+      readonly atMs: number;
+      readonly reason: CancelReason;
+      readonly scope: "order" | "market" | "wallet";
+      readonly marketId: string | undefined;
+      /** Undefined for a cancel-all. */
+      readonly clientOrderId: string | undefined;
+    }
   | {
       readonly type: "cancel_outcome";
       readonly atMs: number;
       readonly clientOrderId: string;
       readonly outcome: CancelOutcome["kind"];
+      /** Why it was asked for (the intent's reason). */
+      readonly reason: CancelReason;
     }
   | {
       readonly type: "cancel_all_outcome";
       readonly atMs: number;
       readonly marketId: string | undefined;
       readonly outcome: CancelAllOutcome["kind"];
+      readonly reason: CancelReason;
     }
   /** A fill of ours was applied (duplicates are not reported). */
   | {

@@ -49,7 +49,7 @@ export async function prepareStart(
   if (core.options.startupPolicy !== "cancel") return { sinceMs, cancelledAtStart: 0 };
   const open = await core.exchange.openOrders();
   if (open.length === 0) return { sinceMs, cancelledAtStart: 0 };
-  const intent: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: "startup_cancel" };
+  const intent: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason: "startup" };
   const answered = waiters.wait(intent);
   core.send([intent]);
   const ok = await answered;
@@ -117,9 +117,11 @@ async function cancelEverything(
   limit: Deadline,
 ): Promise<StopCount> {
   const markets = marketsWithOrders(core);
-  const intents: Intent[] = markets.map((marketId) => ({ kind: "cancel_all", marketId, reason }));
-  intents.push(...core.om.killAll(reason, now));
-  for (const m of markets) intents.push(...core.om.cancelMarket(m, reason, now));
+  // The stop's own words (SIGTERM, a fatal close…) are logged; every cancel it asks for is `shutdown`.
+  const why = "shutdown";
+  const intents: Intent[] = markets.map((marketId) => ({ kind: "cancel_all", marketId, reason: why }));
+  intents.push(...core.om.killAll(why, now));
+  for (const m of markets) intents.push(...core.om.cancelMarket(m, why, now));
   core.send(intents);
   if ((await untilDeadline(core.clock, core.queue.close(), limit)) === TIMED_OUT) {
     core.log.warn({ reason }, "shutdown: the queue did not drain in time");

@@ -8,6 +8,7 @@ import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, type RiskReason, tokenDecision } from "../risk/decision.js";
 import type { BookHealth } from "../risk/gates.js";
 import type { InventoryExposure } from "../risk/inventory-caps.js";
+import { namedCancels } from "./cancel-reasons.js";
 import type { EngineCore } from "./engine-core.js";
 import { fitToLiveOrders, NOTHING_HELD } from "./engine-in-flight.js";
 import type { TokenSlot } from "./engine-tokens.js";
@@ -197,10 +198,11 @@ function runStep(
   const fit = fitToLiveOrders(core, slot, token, inventory, allowed, now);
   core.decisions.inFlight(tokenId, fit.decisions, now);
   slot.awaiting = fit.held;
+  const diffed = core.om.diff(token, fit.desired, now, fit.preview);
   const intents = finish(
     core,
     tokenId,
-    core.om.diff(token, fit.desired, now, fit.preview),
+    namedCancels(diffed, core.store, decisions, fit.decisions),
     allowed.length,
     now,
   );

@@ -67,11 +67,15 @@ export function handleQueueReport(
         atMs: now,
         clientOrderId: intent.clientOrderId,
         outcome: outcome.kind,
+        reason: intent.reason,
       });
       const counted = (outcome.kind === "failed" || outcome.kind === "ambiguous") && outcome.requestError;
       if (core.store.get(intent.clientOrderId) === undefined) {
         if (outcome.kind === "failed" || outcome.kind === "ambiguous") {
-          core.log.warn({ orderId: intent.orderId, outcome: outcome.kind }, "orphan cancel did not confirm");
+          core.log.warn(
+            { orderId: intent.orderId, outcome: outcome.kind, reason: intent.reason },
+            "orphan cancel did not confirm",
+          );
           // A request sent like any other cancel: an exchange refusing every orphan cancel is as
           // unhealthy as one refusing ours, and the orphan rests on at a price nobody chose.
           if (counted) core.orderError(outcome.error.code);
@@ -106,11 +110,20 @@ export function handleQueueReport(
     }
     case "cancel_all": {
       const { intent, outcome } = r;
-      core.emit({ type: "cancel_all_outcome", atMs: now, marketId: intent.marketId, outcome: outcome.kind });
+      core.emit({
+        type: "cancel_all_outcome",
+        atMs: now,
+        marketId: intent.marketId,
+        outcome: outcome.kind,
+        reason: intent.reason,
+      });
       if (outcome.kind === "done") {
         applyCancelAllOutcome(core.store, intent.marketId, now);
       } else {
-        core.log.warn({ marketId: intent.marketId, code: outcome.error.code }, `cancel-all ${outcome.kind}`);
+        core.log.warn(
+          { marketId: intent.marketId, code: outcome.error.code, reason: intent.reason },
+          `cancel-all ${outcome.kind}`,
+        );
         if (outcome.requestError) core.orderError(outcome.error.code);
         core.reconcileSoon("ambiguous");
       }

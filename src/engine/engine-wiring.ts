@@ -14,6 +14,7 @@ import { RateBudget } from "../execution/rate-budget.js";
 import { budgetGate } from "../execution/rate-budget-wait.js";
 import { RestoredFees } from "../execution/restored-fees.js";
 import type { RiskDecision } from "../risk/decision.js";
+import { emitCancelRequests, gateCancelReason } from "./cancel-reasons.js";
 import type { EngineCore } from "./engine-core.js";
 import { DecisionLog } from "./engine-decisions.js";
 import type { EngineDeps, EngineRestore, ResolvedEngineOptions } from "./engine-deps.js";
@@ -222,7 +223,11 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     requoteTimer: new RequoteTimer(clock, options.requoteIntervalMs, tokens, (t) => hooks.requote(t)),
     orderRenewal: renewal,
     reconcileSoon: (reason) => hooks.reconcileSoon(reason),
-    send: (intents: readonly Intent[]) => queue.enqueueAll(intents),
+    send: (intents: readonly Intent[]) => {
+      // Counted as asked for (mm_order_cancel_requests_total), before the queue may answer any.
+      emitCancelRequests(intents, clock.now(), emit);
+      queue.enqueueAll(intents);
+    },
     enforce: (d) => hooks.enforce(d),
     marketRefused: (marketId) => hooks.marketRefused(marketId),
     signatureRefused: (marketId) => fees.refused(marketId),
@@ -242,11 +247,11 @@ export function enforceDecision(core: EngineCore, d: RiskDecision): void {
   decisions.event(d, now);
   if (d.scope === "wallet") {
     // A halt that ends with time is requoted at its end by the engine's HaltEndWatch.
-    core.send(om.killAll(d.reason, now));
+    core.send(om.killAll(gateCancelReason(d), now));
   } else if (d.scope === "market" && d.marketId !== undefined) {
-    core.send(om.cancelMarket(d.marketId, d.reason, now));
+    core.send(om.cancelMarket(d.marketId, gateCancelReason(d), now));
   } else if (d.scope === "token" && d.tokenId !== undefined) {
-    core.send(om.cancelAllFor(d.tokenId, d.reason, now));
+    core.send(om.cancelAllFor(d.tokenId, gateCancelReason(d), now));
   }
 }
 

@@ -64,6 +64,7 @@ import { marketBook, quoteToken } from "./engine-quote.js";
 import { type ReconcileRun, ReconcileScheduler } from "./engine-reconcile.js";
 import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
+import { engineStatus } from "./engine-status.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
 import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
@@ -308,21 +309,7 @@ export class TradingEngine implements Engine {
   }
 
   status(): EngineStatus {
-    const { store, queue, risk, tokens, positions } = this.#core;
-    let openOrders = 0;
-    for (const o of store.all()) if (o.state === "open" || o.state === "cancelling") openOrders++;
-    let quotingTokens = 0;
-    for (const s of tokens.slots()) if (s.quoting) quotingTokens++;
-    return {
-      started: this.#started,
-      reconciled: this.#started && this.#scheduler.runs > 0,
-      quotingTokens,
-      openOrders,
-      inFlight: queue.depth().inFlight,
-      killSwitch: risk.killSwitchActive(),
-      pnlMicro: positions.pnlMicro,
-      drawdownMicro: risk.killSwitchDrawdownMicro,
-    };
+    return engineStatus(this.#core, this.#started, this.#started && this.#scheduler.runs > 0);
   }
 
   rearmKillSwitch(): boolean {

@@ -155,6 +155,27 @@ export class RequoteTimer {
     if (runs.size === 0) this.#refused.delete(tokenId);
   }
 
+  /**
+   * Per token, how many of its levels the back-off holds empty: runs whose next step is
+   * still the timer's to make (not stepped since their last refusal), on a token whose runs are
+   * still alive (no step remembered since, no fill since the run began: either ends the wait, the
+   * fill by stepping the token itself). Read at scrape time (`mm_quote_levels_backed_off`); a
+   * busy book re-sends such a level on its own frames meanwhile, as it always did.
+   */
+  backedOff(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [tokenId, runs] of this.#refused) {
+      const slot = this.#tokens.get(tokenId);
+      if (slot?.memo.clockedUnremembered !== true) continue;
+      let n = 0;
+      for (const r of runs.values()) {
+        if (r.dueAtMs !== undefined && r.events === slot.fillsSeen) n++;
+      }
+      if (n > 0) out.set(tokenId, n);
+    }
+    return out;
+  }
+
   /** Clears the timer for good (the engine stops). */
   stop(): void {
     this.#stopped = true;

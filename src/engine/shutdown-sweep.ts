@@ -1,7 +1,7 @@
 import { backoffDelay } from "../book/tracker-config.js";
 import { ExchangeError, keyRefused } from "../exchange/exchange-error.js";
 import type { Order } from "../exchange/types.js";
-import type { CancelAllIntent, CancelIntent } from "../execution/intents.js";
+import type { CancelAllIntent, CancelIntent, CancelReason } from "../execution/intents.js";
 import { cancelOf } from "../execution/order-manager.js";
 import { isTerminal } from "../execution/order-state.js";
 import { orphanCancels } from "../execution/reconcile-orphans.js";
@@ -65,7 +65,7 @@ export async function sweepOpenOrders(
     if (!paused) await limit.pause(pauses.next());
     if (limit.passed)
       return listed === undefined ? unconfirmed(core, "deadline") : { openOrders: listed.length };
-    const cleared = await cancelRound(core, waiters, `${reason}_final`, listed, limit);
+    const cleared = await cancelRound(core, waiters, reason, listed, limit);
     if (cleared && listed === undefined && believedLive(core) === 0) return { openOrders: 0 };
     const read = await readRetrying(core, limit, pauses);
     if (read.listed === undefined) return unconfirmed(core, limit.passed ? "deadline" : "read_refused");
@@ -107,10 +107,11 @@ async function refusedCancels(
 async function cancelRound(
   core: EngineCore,
   waiters: CancelAllWaiters,
-  reason: string,
+  stop: string,
   listed: readonly Order[] | undefined,
   limit: Deadline,
 ): Promise<boolean> {
+  const reason = "shutdown";
   const all: CancelAllIntent = { kind: "cancel_all", marketId: undefined, reason };
   const answered = waiters.wait(all);
   core.send([all]);
@@ -123,7 +124,7 @@ async function cancelRound(
       ? knownCancels(core, reason)
       : orphanCancels(listed, (o) => core.tokens.tokenOf(o), reason);
   core.log.warn(
-    { reason, orders: singles.length, listed: listed !== undefined },
+    { reason, stop, orders: singles.length, listed: listed !== undefined },
     "shutdown: cancel-all did not succeed, cancelling one by one",
   );
   core.send(singles);
@@ -132,7 +133,7 @@ async function cancelRound(
 }
 
 /** A cancel of every order the engine believes live and knows the exchange id of. */
-function knownCancels(core: EngineCore, reason: string): CancelIntent[] {
+function knownCancels(core: EngineCore, reason: CancelReason): CancelIntent[] {
   const out: CancelIntent[] = [];
   for (const o of core.store.all()) {
     if (!isTerminal(o.state) && o.orderId !== undefined) out.push(cancelOf(o, reason));

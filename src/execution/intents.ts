@@ -7,6 +7,45 @@ import type { DesiredQuote } from "../core/trading.js";
  */
 export type Intent = PlaceIntent | CancelIntent | CancelAllIntent;
 
+/**
+ * Why the engine asks for a cancel (or a cancel-all), one closed set: the metrics label of
+ * `mm_order_cancel_requests_total`, the `reason` of the journal's cancel rows, the log's `reason`.
+ * - requote: the level's desired price or size moved past the tolerance (cancel-replace);
+ * - duplicate: a second open order on a level whose first stays;
+ * - not_desired: the strategy no longer quotes the level (one-sided book, a band skipped…);
+ * - superseded: a queued placement replaced before it was sent (no request is made);
+ * - expiring: renewed before its on-chain expiry (order-renewal.ts);
+ * - risk_limit: a risk limit dropped the level's quote (size, notional, inventory caps, price band…);
+ * - the risk gates (decision.ts GateReason): kill_switch, platform_frozen, error_rate_halt,
+ *   market_not_open (closed, paused, resolved, past its close), book_crossed, book_resyncing
+ *   (a gap, a resync, no snapshot yet), book_stale;
+ * - quoting_disabled (before start, while stopping), no_strategy (a token with no strategy);
+ * - startup: the start-up cancel-all of what an earlier run left (policy `cancel`);
+ * - shutdown: the stop's cancels and cancel-alls (the stop's own words are logged beside);
+ * - orphan: an order open on the exchange that is not ours to keep (the reconcile's strays).
+ */
+export const CANCEL_REASONS = [
+  "requote",
+  "duplicate",
+  "not_desired",
+  "superseded",
+  "expiring",
+  "risk_limit",
+  "kill_switch",
+  "platform_frozen",
+  "error_rate_halt",
+  "market_not_open",
+  "book_crossed",
+  "book_resyncing",
+  "book_stale",
+  "quoting_disabled",
+  "no_strategy",
+  "startup",
+  "shutdown",
+  "orphan",
+] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+
 export interface PlaceIntent {
   readonly kind: "place";
   readonly tokenId: string;
@@ -28,12 +67,12 @@ export interface CancelIntent {
   readonly clientOrderId: string;
   /** The exchange id; undefined while the placement is still in flight. */
   readonly orderId: string | undefined;
-  readonly reason: string;
+  readonly reason: CancelReason;
 }
 
 export interface CancelAllIntent {
   readonly kind: "cancel_all";
   /** Undefined = every market of the wallet (the kill switch). */
   readonly marketId: string | undefined;
-  readonly reason: string;
+  readonly reason: CancelReason;
 }

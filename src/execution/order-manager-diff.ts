@@ -1,5 +1,5 @@
 import type { DesiredQuote, LocalOrder } from "../core/trading.js";
-import type { CancelIntent, PlaceIntent } from "./intents.js";
+import type { CancelIntent, CancelReason, PlaceIntent } from "./intents.js";
 
 /** When a live quote is close enough to the desired one to leave it resting. */
 export interface QuoteTolerance {
@@ -238,7 +238,7 @@ function close(
 }
 
 /** Why an open order on a level with a desired quote is cancelled (it is not the one kept). */
-function cancelReason<T extends LiveOrder>(o: T, want: DesiredQuote, input: DiffInput<T>): string {
+function cancelReason<T extends LiveOrder>(o: T, want: DesiredQuote, input: DiffInput<T>): CancelReason {
   if (!close(o, want, input)) return "requote";
   return input.expiring?.(o) === true ? "expiring" : "duplicate";
 }
@@ -246,7 +246,7 @@ function cancelReason<T extends LiveOrder>(o: T, want: DesiredQuote, input: Diff
 function cancelIntent(
   input: Pick<DiffInput, "tokenId" | "marketId">,
   o: LocalOrder,
-  reason: string,
+  reason: CancelReason,
 ): CancelIntent {
   return {
     kind: "cancel",

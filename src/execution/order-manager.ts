@@ -1,6 +1,6 @@
 import { clientOrderId } from "../core/ids.js";
 import type { DesiredQuote } from "../core/trading.js";
-import type { CancelAllIntent, CancelIntent, Intent } from "./intents.js";
+import type { CancelAllIntent, CancelIntent, CancelReason, Intent } from "./intents.js";
 import { DEFAULT_TOLERANCE, type DiffResult, diffQuotes, type QuoteTolerance } from "./order-manager-diff.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
@@ -117,13 +117,13 @@ export class OrderManager {
    * cannot be cancelled yet; the engine keeps the token's desired quotes empty, so the next diff cancels
    * each of them as soon as it becomes open.
    */
-  cancelAllFor(tokenId: string, reason: string, now: number): CancelIntent[] {
+  cancelAllFor(tokenId: string, reason: CancelReason, now: number): CancelIntent[] {
     // Only non-terminal orders can be retired or cancelled: the token's live list holds them all.
     return this.#cancelIn(this.#store.live(tokenId), reason, now);
   }
 
   /** Like cancelAllFor, for every token of a market (market paused or not OPEN, platform frozen). */
-  cancelMarket(marketId: string, reason: string, now: number): CancelIntent[] {
+  cancelMarket(marketId: string, reason: CancelReason, now: number): CancelIntent[] {
     return this.#cancelIn(
       [...this.#store.all()].filter((o) => o.marketId === marketId),
       reason,
@@ -135,7 +135,7 @@ export class OrderManager {
    * The kill switch: one cancel-all for the whole wallet. Nothing changes locally until it is answered
    * (applyCancelAllOutcome); queued placements are dropped at once.
    */
-  killAll(reason: string, now: number): Intent[] {
+  killAll(reason: CancelReason, now: number): Intent[] {
     const out: Intent[] = [];
     for (const o of [...this.#store.all()]) {
       if (o.state === "placing" && o.queued) out.push(...this.#retire(o, reason, now));
@@ -145,7 +145,7 @@ export class OrderManager {
     return out;
   }
 
-  #cancelIn(orders: readonly TrackedOrder[], reason: string, now: number): CancelIntent[] {
+  #cancelIn(orders: readonly TrackedOrder[], reason: CancelReason, now: number): CancelIntent[] {
     const out: CancelIntent[] = [];
     for (const o of orders) {
       if (o.state === "placing" && o.queued) out.push(...this.#retire(o, reason, now));
@@ -201,16 +201,16 @@ export class OrderManager {
     return { ...res, places };
   }
 
-  #retire(o: TrackedOrder, reason: string, now: number): CancelIntent[] {
+  #retire(o: TrackedOrder, reason: CancelReason, now: number): CancelIntent[] {
     return this.#store.apply(o.clientOrderId, { kind: "dropped" }, now) ? [cancelOf(o, reason)] : [];
   }
 }
 
 /**
  * The cancel intent of one tracked order (by its exchange id once known).
- * @example core.send([cancelOf(order, "shutdown_final")])
+ * @example core.send([cancelOf(order, "shutdown")])
  */
-export function cancelOf(o: TrackedOrder, reason: string): CancelIntent {
+export function cancelOf(o: TrackedOrder, reason: CancelReason): CancelIntent {
   return {
     kind: "cancel",
     tokenId: o.tokenId,

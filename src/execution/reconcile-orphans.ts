@@ -1,6 +1,6 @@
 import { toWei } from "../core/wei.js";
 import type { Order } from "../exchange/types.js";
-import type { CancelIntent } from "./intents.js";
+import type { CancelIntent, CancelReason } from "./intents.js";
 import type { TrackedOrder } from "./order-state.js";
 import type { OrderStore } from "./order-store.js";
 import { remoteFilled } from "./reconcile-open-orders.js";
@@ -18,7 +18,7 @@ const OUR_ID = /^mm-[a-z0-9]{1,16}-[0-9a-f]{10}-([bs])(\d+)-\d+$/;
 export function orphanCancels(
   orphans: readonly Order[],
   tokenOf: TokenOfOrder,
-  reason = "orphan",
+  reason: CancelReason = "orphan",
 ): CancelIntent[] {
   return orphans.map((o) => ({
     kind: "cancel",

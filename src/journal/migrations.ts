@@ -245,6 +245,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX market_slugs_previous ON market_slugs (previous);
     `,
   },
+  {
+    version: 9,
+    name: "why each cancel was asked for",
+    // A cancel or cancel-all row carries the reason the engine asked for it (intents.ts
+    // CancelReason: requote, expiring, kill_switch, shutdown…), so an operator reading the journal
+    // sees why quotes left the book. NULL in older rows, in placement rows and in `closed` rows (no
+    // request was made).
+    sql: `
+      ALTER TABLE outcomes ADD COLUMN reason TEXT;
+    `,
+  },
 ];
 
 function version(db: Database): number {

@@ -24,7 +24,7 @@ export const UNSENT_FLUSH_MS = 5_000;
  * Writes the engine's events into the journal, synchronously, each as it happens, so that what the
  * engine did before a crash is on disk when the process dies:
  * - place_sent → the intent (before the request leaves: the listener runs before the send);
- *   place / cancel / cancel-all outcomes of requests made; the answer found after the fact of a
+ *   place / cancel / cancel-all outcomes of requests made (a cancel's with why it was asked for); the answer found after the fact of a
  *   placement answered ambiguously (at a reconcile: `placements_answered`, or found live) or of an earlier run's placement sent without a
  *   definite answer (`placements_resolved`, at start): PlacementAnswers;
  * - place_dropped, and a cancel that needed no request (`not_sent`) → counted per UTC hour, market and
@@ -216,6 +216,7 @@ export class JournalRecorder {
           clientOrderId: e.clientOrderId,
           outcome: e.outcome,
           atMs: e.atMs,
+          reason: e.reason,
         });
         return true;
       case "cancel_all_outcome":
@@ -225,6 +226,7 @@ export class JournalRecorder {
           marketId: e.marketId,
           outcome: e.outcome,
           atMs: e.atMs,
+          reason: e.reason,
         });
         return true;
       case "fill":

@@ -1,6 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { Fill } from "../core/trading.js";
 import type { EngineEvent } from "../engine/engine-events.js";
+import type { CancelReason } from "../execution/intents.js";
 import type { FeeAmount, TokenAccount } from "../execution/inventory-math.js";
 import type { NewOrder } from "../execution/order-store.js";
 import { accountColumns, feeValuePico } from "./codec.js";
@@ -54,6 +55,8 @@ export interface OutcomeRecord {
   readonly code: string | undefined;
   readonly latencyMs: number | undefined;
   readonly atMs: number;
+  /** Why a cancel or cancel-all was asked for (intents.ts CancelReason); absent for placements. */
+  readonly reason?: CancelReason | undefined;
 }
 
 export type AccountReason = "restore" | "fill" | "reconcile" | "snapshot" | "stop";
@@ -139,8 +142,8 @@ export class JournalWriter {
          VALUES (@run, @clientOrderId, @tokenId, @marketId, @side, @level, @priceMicro, @sizeMicro, @sent, @atMs)`,
       ),
       outcome: db.prepare(
-        `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
-         VALUES (@run, @op, @clientOrderId, @marketId, @outcome, @orderId, @code, @latencyMs, @atMs)`,
+        `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms, reason)
+         VALUES (@run, @op, @clientOrderId, @marketId, @outcome, @orderId, @code, @latencyMs, @atMs, @reason)`,
       ),
       closed: db.prepare(
         `INSERT INTO outcomes (run_id, op, client_order_id, market_id, outcome, order_id, code, latency_ms, at_ms)
@@ -220,6 +223,7 @@ export class JournalWriter {
       code: o.code ?? null,
       latencyMs: o.latencyMs === undefined ? null : wholeMs(o.latencyMs),
       atMs: wholeMs(o.atMs),
+      reason: o.reason ?? null,
     });
   }
 

@@ -45,6 +45,9 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
     case "place_dropped":
       o.dropped.inc({ reason: e.reason });
       return;
+    case "cancel_requested":
+      o.cancelRequests.inc({ reason: e.reason });
+      return;
     case "cancel_outcome":
       o.cancels.inc({ result: e.outcome });
       if (e.outcome === "ambiguous") o.ambiguous.inc({ op: "cancel" });

@@ -66,6 +66,12 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
       labelNames: ["result"] as const,
       registers,
     }),
+    cancelRequests: new Counter({
+      name: "mm_order_cancel_requests_total",
+      help: "Cancels and cancel-alls the engine asked for, by reason (requote, expiring, risk_limit, kill_switch, book_stale, shutdown, orphan…).",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
     cancelAlls: new Counter({
       name: "mm_order_cancel_alls_total",
       help: "Cancel-all outcomes, by scope (market, wallet) and result (done, failed, ambiguous).",
@@ -101,6 +107,19 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
           if (o.state === "open" || o.state === "cancelling")
             this.inc({ market: labels.ofToken(o.tokenId).market });
         }
+      },
+    }),
+    backedOff: new Gauge({
+      name: "mm_quote_levels_backed_off",
+      help: "Quote levels held empty by the refused-placement back-off (waiting 1 → 30 s for the requote timer's next try), per market.",
+      labelNames: ["market"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const m of labels.marketValues()) this.set({ market: m }, 0);
+        const levels = sources.engine?.status().backedOffLevels;
+        if (levels === undefined) return;
+        for (const [tokenId, n] of levels) this.inc({ market: labels.ofToken(tokenId).market }, n);
       },
     }),
     unknown: new Gauge({

@@ -1,3 +1,4 @@
+import { CANCEL_REASONS } from "../../execution/intents.js";
 import { GATE_REASONS_BY_SCOPE, HALT_STATUSES } from "./halt-reasons.js";
 import type { MarketLabels } from "./market-labels.js";
 import { horizonLabel } from "./markout.js";
@@ -38,6 +39,7 @@ export function initialSeries(f: Families, horizonsMs: readonly number[], nowMs:
   for (const lane of LANES) o.queueDepth.set({ lane }, 0);
   for (const reason of DROP_REASONS) o.dropped.inc({ reason }, 0);
   for (const result of CANCEL_RESULTS) o.cancels.inc({ result }, 0);
+  for (const reason of CANCEL_REASONS) o.cancelRequests.inc({ reason }, 0);
   for (const scope of ["market", "wallet"] as const) {
     for (const result of CANCEL_ALL_RESULTS) o.cancelAlls.inc({ scope, result }, 0);
   }

@@ -78,7 +78,7 @@ describe("latency: the order-entry lane keeps send order at equal arrival times"
       marketId: "m1",
       clientOrderId: "c1",
       orderId: "cancelled-order",
-      reason: "test",
+      reason: "requote",
     });
     expect(clock.nextDeadline()).toBe(100); // the queue's wake timer, armed first
     void ex.openOrders(); // the reconciler's read, sent at 0 ms, reaches the venue at 100 ms

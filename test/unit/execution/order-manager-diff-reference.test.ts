@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DesiredQuote, LocalOrderState } from "../../../src/core/trading.js";
-import type { CancelIntent, PlaceIntent } from "../../../src/execution/intents.js";
+import type { CancelIntent, CancelReason, PlaceIntent } from "../../../src/execution/intents.js";
 import {
   type DiffInput,
   type DiffResult,
@@ -33,7 +33,7 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
     else l.orders.push(o);
   }
   const close = (o: T, want: DesiredQuote) => withinTolerance(o, want, input.tickMicro, input.tolerance);
-  const cancel = (o: T, reason: string): CancelIntent => ({
+  const cancel = (o: T, reason: CancelReason): CancelIntent => ({
     kind: "cancel",
     tokenId: input.tokenId,
     marketId: input.marketId,

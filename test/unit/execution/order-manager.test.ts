@@ -86,13 +86,13 @@ describe("OrderManager", () => {
     applyPlaceOutcome(store, a?.clientOrderId ?? "", accepted("oa"), 0);
     om.diff(token, [bid, ask], 1); // ask queued
     om.diff(other, [bid], 1);
-    const out = om.cancelAllFor(TOKEN, "stale_book", 2);
+    const out = om.cancelAllFor(TOKEN, "book_stale", 2);
     expect(out.map((c) => [c.orderId, c.reason])).toEqual([
-      ["oa", "stale_book"],
-      [undefined, "stale_book"],
+      ["oa", "book_stale"],
+      [undefined, "book_stale"],
     ]);
     expect(store.live("2002")).toHaveLength(1);
-    expect(om.cancelMarket(MARKET, "paused", 3)).toHaveLength(1); // the other token's queued one
+    expect(om.cancelMarket(MARKET, "market_not_open", 3)).toHaveLength(1); // the other token's queued one
   });
 
   it("killAll sends one wallet-wide cancel-all; its answer cancels what was open", () => {
@@ -101,8 +101,8 @@ describe("OrderManager", () => {
     const cid = a?.clientOrderId ?? "";
     markPlacementSent(store, cid, 0);
     applyPlaceOutcome(store, cid, accepted("oa"), 0);
-    expect(om.killAll("drawdown", 1)).toEqual([
-      { kind: "cancel_all", marketId: undefined, reason: "drawdown" },
+    expect(om.killAll("kill_switch", 1)).toEqual([
+      { kind: "cancel_all", marketId: undefined, reason: "kill_switch" },
     ]);
     expect(applyCancelAllOutcome(store, undefined, 2)).toBe(1);
     expect(store.get(cid)?.state).toBe("cancelled");
@@ -143,7 +143,7 @@ describe("outcomes", () => {
       expect(om.diff(token, [q, ask], t).filter((i) => i.kind === "place" && i.quote.side === "buy")).toEqual(
         [],
       );
-      expect(om.cancelAllFor(TOKEN, "x", t).some((c) => c.clientOrderId === cid)).toBe(false);
+      expect(om.cancelAllFor(TOKEN, "book_stale", t).some((c) => c.clientOrderId === cid)).toBe(false);
     }
     // Resolved by the reconciler (found open by clientOrderId): now it is diffed like any order.
     store.reconcile({ clientOrderId: cid, orderId: "o1", state: "open", reason: "found_open" }, 60);

@@ -57,7 +57,7 @@ describe("queue: a superseding placement keeps its place in line on the engine's
       marketId: "m1",
       clientOrderId: "old",
       orderId: undefined,
-      reason: "stale_book",
+      reason: "book_stale",
     };
     r.queue.enqueue(place("first", { token: "a" }));
     r.queue.enqueue(place("old", { token: "b", price: 480_000 }));

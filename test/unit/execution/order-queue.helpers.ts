@@ -27,11 +27,11 @@ export function place(
 }
 
 export function cancel(coid: string, orderId: string | undefined, market = "m1"): CancelIntent {
-  return { kind: "cancel", tokenId: "t1", marketId: market, clientOrderId: coid, orderId, reason: "test" };
+  return { kind: "cancel", tokenId: "t1", marketId: market, clientOrderId: coid, orderId, reason: "requote" };
 }
 
 export function cancelAll(marketId: string | undefined): CancelAllIntent {
-  return { kind: "cancel_all", marketId, reason: marketId === undefined ? "kill switch" : "market paused" };
+  return { kind: "cancel_all", marketId, reason: marketId === undefined ? "kill_switch" : "market_not_open" };
 }
 
 /** The engine's OrderBuilder stand-in: a deterministic request per intent (the fake never checks signatures). */

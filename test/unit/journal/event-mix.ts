@@ -109,6 +109,7 @@ export function feedSoakMix(
         atMs: at,
         clientOrderId: intentOf(seq++).clientOrderId,
         outcome: "not_sent",
+        reason: "superseded",
       });
     }
     const n = seq++;
@@ -138,6 +139,7 @@ export function feedSoakMix(
         atMs: at + 5,
         clientOrderId: intent.clientOrderId,
         outcome: "failed",
+        reason: "requote",
       });
     }
     if (fate.filledMicro > 0n) {
@@ -161,6 +163,7 @@ export function feedSoakMix(
         atMs: at + 30,
         clientOrderId: intent.clientOrderId,
         outcome: fate.cancel,
+        reason: "requote",
       });
     }
   }

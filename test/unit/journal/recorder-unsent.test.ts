@@ -29,6 +29,7 @@ const notSent = (atMs: number): EngineEvent => ({
   atMs,
   clientOrderId: "c",
   outcome: "not_sent",
+  reason: "superseded",
 });
 
 function setup(snapshotIntervalMs = 0) {

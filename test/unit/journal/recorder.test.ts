@@ -77,8 +77,20 @@ describe("JournalRecorder", () => {
         intent: { ...intent, clientOrderId: "c4" },
         reason: "superseded",
       },
-      { type: "cancel_outcome", atMs: T0 + 9, clientOrderId: intent.clientOrderId, outcome: "done" },
-      { type: "cancel_all_outcome", atMs: T0 + 10, marketId: undefined, outcome: "done" },
+      {
+        type: "cancel_outcome",
+        atMs: T0 + 9,
+        clientOrderId: intent.clientOrderId,
+        outcome: "done",
+        reason: "requote",
+      },
+      {
+        type: "cancel_all_outcome",
+        atMs: T0 + 10,
+        marketId: undefined,
+        outcome: "done",
+        reason: "kill_switch",
+      },
     ];
     for (const e of events) rec.onEvent(e);
     expect(
@@ -190,7 +202,13 @@ describe("JournalRecorder", () => {
   it("never throws into the engine when a write fails: counts it and logs once per 10 s", () => {
     const { db, rec, sink, clock } = setup();
     db.close();
-    const sent: EngineEvent = { type: "cancel_outcome", atMs: T0, clientOrderId: "c", outcome: "done" };
+    const sent: EngineEvent = {
+      type: "cancel_outcome",
+      atMs: T0,
+      clientOrderId: "c",
+      outcome: "done",
+      reason: "requote",
+    };
     expect(() => {
       rec.onEvent(sent);
       rec.onEvent(sent);

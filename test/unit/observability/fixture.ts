@@ -201,9 +201,9 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
     latencyMs: 4,
   });
   on({ type: "place_dropped", atMs: at, intent: intent("2001", "m2", "c5"), reason: "shed" });
-  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "done" });
-  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "ambiguous" });
-  on({ type: "cancel_all_outcome", atMs: at, marketId: undefined, outcome: "done" });
+  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "done", reason: "requote" });
+  on({ type: "cancel_outcome", atMs: at, clientOrderId: "c1", outcome: "ambiguous", reason: "requote" });
+  on({ type: "cancel_all_outcome", atMs: at, marketId: undefined, outcome: "done", reason: "kill_switch" });
 
   // Fills: a taker buy while its placement is in flight, then a maker sell of a resting order.
   const applied = (f: Fill, source: "stream" | "backfill") => {

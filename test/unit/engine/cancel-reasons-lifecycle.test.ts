@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { toWei } from "../../../src/core/wei.js";
+import { USDC } from "../../../src/venue/ledger.js";
+import { parseStrategyConfig } from "../../../strategies/registry.js";
+import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
+import { BOT, oldClientOrderId, T0 } from "./support/harness.js";
+
+/*
+ * The cancels of the engine's own life carry their reason too (intents.ts CancelReason): the
+ * start-up cancel-all (`startup`), the stop's cancels and cancel-alls (`shutdown`, whatever words
+ * the stop was given) and the reconcile's cancels of orders not ours to keep (`orphan`); and a level
+ * held empty by the refused-placement back-off shows in mm_quote_levels_backed_off.
+ */
+
+let rig: CancelReasonsRig | undefined;
+afterEach(() => {
+  rig?.close();
+  rig = undefined;
+});
+
+describe("cancel reasons of start, stop and reconcile", () => {
+  it("startup: the start-up cancel-all of an earlier run's orders", async () => {
+    rig = new CancelReasonsRig();
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    r.h.leftover(yes, "buy", "0.40", oldClientOrderId(yes, "buy", 1));
+    await r.h.engine.start();
+    await r.h.run();
+    expect(r.requested()).toEqual(["startup"]);
+    expect(await r.counted()).toEqual({ startup: 1 });
+    expect(r.journaled("cancel_all")).toEqual(["startup"]);
+  });
+
+  it("shutdown: every cancel and cancel-all of the stop, not the stop's own words", async () => {
+    rig = new CancelReasonsRig({ markets: 2 });
+    const r = rig;
+    for (let i = 1; i <= 2; i++) r.h.crowdQuote(r.h.tokens(i)[0], "0.48", "0.52");
+    await r.h.engine.start();
+    await r.h.run();
+    expect(r.h.botOrders()).toHaveLength(4);
+    const stopping = r.h.engine.stop("SIGTERM", 5_000);
+    await r.h.run(5_000);
+    expect(await stopping).toEqual({ openOrders: 0 });
+    expect(new Set(r.requested())).toEqual(new Set(["shutdown"]));
+    const counted = await r.counted();
+    expect(Object.keys(counted)).toEqual(["shutdown"]);
+    // Two market cancel-alls, the wallet's, and the four orders' own cancels riding along.
+    expect(counted.shutdown).toBe(7);
+    expect(new Set(r.journaled("cancel_all"))).toEqual(new Set(["shutdown"]));
+    expect(new Set(r.journaled("cancel"))).toEqual(new Set(["shutdown"]));
+  });
+
+  it("orphan: an order of the wallet that is not ours, found by the periodic reconcile", async () => {
+    rig = new CancelReasonsRig();
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    await r.h.engine.start();
+    await r.h.run();
+    const stray = r.h.leftover(yes, "buy", "0.30"); // placed by another process, no clientOrderId
+    await r.h.run(31_000);
+    expect(r.h.botOrders().map((o) => o.id)).not.toContain(stray);
+    expect(r.requested()).toEqual(["orphan"]);
+    expect(await r.counted()).toEqual({ orphan: 1 });
+    expect(r.journaled("cancel")).toEqual(["orphan"]);
+  });
+});
+
+describe("mm_quote_levels_backed_off", () => {
+  it("counts a bid level the refusal back-off holds empty, and drops to 0 once it is accepted", async () => {
+    // A–S reads the clock (the timer steps it); the wallet cannot fund its 10-share bid.
+    rig = new CancelReasonsRig({
+      configured: parseStrategyConfig({
+        name: "avellaneda-stoikov",
+        params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
+      }),
+      closesAt: () => T0 + 120_000,
+      options: { requoteIntervalMs: 1_000 },
+    });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.40", "0.60");
+    const { available } = r.h.venue.balances(BOT).usdc;
+    r.h.venue.debit(BOT, USDC, available - toWei("0.5", "usdc"));
+    await r.h.engine.start();
+    await r.h.run(5_000);
+    expect(r.h.eventsOf("place_outcome").some((e) => e.code === "insufficient_funds")).toBe(true);
+    expect(r.h.engine.status().backedOffLevels).toEqual(new Map([[yes, 1]]));
+    expect(await r.scraped("mm_quote_levels_backed_off")).toBe(1);
+    r.h.venue.credit(BOT, USDC, toWei("1000", "usdc"));
+    await r.h.run(31_000); // the back-off's next step (≤ 30 s) places it, accepted now
+    expect(r.h.botOrders(yes).some((o) => o.side === "buy")).toBe(true);
+    expect(r.h.engine.status().backedOffLevels).toEqual(new Map());
+    expect(await r.scraped("mm_quote_levels_backed_off")).toBe(0);
+  });
+});
