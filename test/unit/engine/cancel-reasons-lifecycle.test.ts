@@ -51,6 +51,32 @@ describe("cancel reasons of start, stop and reconcile", () => {
     expect(new Set(r.journaled("cancel"))).toEqual(new Set(["shutdown"]));
   });
 
+  it("quoting_disabled: placements in flight at the stop, accepted after it, are cancelled by the stopped steps", async () => {
+    rig = new CancelReasonsRig({ latencyMs: 20 });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    const starting = r.h.engine.start();
+    await r.h.run(500);
+    await starting;
+    r.h.crowdQuote(yes, "0.50", "0.54"); // requotes in flight when the stop comes
+    await r.h.run(5);
+    const stopping = r.h.engine.stop("SIGTERM", 5_000);
+    await r.h.run(5_000);
+    expect(await stopping).toEqual({ openOrders: 0 });
+    expect(r.requested()).toEqual([
+      "requote",
+      "requote",
+      "shutdown",
+      "shutdown",
+      "quoting_disabled",
+      "quoting_disabled",
+    ]);
+    expect(await r.counted()).toEqual({ requote: 2, shutdown: 2, quoting_disabled: 2 });
+    expect(r.journaled("cancel")).toEqual(["requote", "requote", "quoting_disabled", "quoting_disabled"]);
+    expect(r.journaled("cancel_all")).toEqual(["shutdown", "shutdown"]);
+  });
+
   it("orphan: an order of the wallet that is not ours, found by the periodic reconcile", async () => {
     rig = new CancelReasonsRig();
     const r = rig;
@@ -64,6 +90,39 @@ describe("cancel reasons of start, stop and reconcile", () => {
     expect(r.requested()).toEqual(["orphan"]);
     expect(await r.counted()).toEqual({ orphan: 1 });
     expect(r.journaled("cancel")).toEqual(["orphan"]);
+  });
+});
+
+describe("cancel reasons of adopted orders", () => {
+  it("duplicate: two earlier orders adopted on one level, the second cancelled", async () => {
+    rig = new CancelReasonsRig({ options: { startupPolicy: "adopt" } });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    // Both at the desired bid, both naming bid level 0 in their clientOrderId.
+    r.h.leftover(yes, "buy", "0.47", oldClientOrderId(yes, "buy", 1));
+    r.h.leftover(yes, "buy", "0.47", oldClientOrderId(yes, "buy", 2));
+    await r.h.engine.start();
+    await r.h.run();
+    expect(r.h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
+    expect(r.requested()).toEqual(["duplicate"]);
+    expect(await r.counted()).toEqual({ duplicate: 1 });
+    expect(r.journaled("cancel")).toEqual(["duplicate"]);
+  });
+
+  it("no_strategy: an earlier order adopted on a token quoted without a strategy", async () => {
+    rig = new CancelReasonsRig({ options: { startupPolicy: "adopt" }, unquoted: ["12"] });
+    const r = rig;
+    const [yes, no] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    r.h.crowdQuote(no, "0.48", "0.52");
+    r.h.leftover(no, "sell", "0.60", oldClientOrderId(no, "sell", 1));
+    await r.h.engine.start();
+    await r.h.run();
+    expect(r.h.botQuotes(no)).toEqual([]);
+    expect(r.requested()).toEqual(["no_strategy"]);
+    expect(await r.counted()).toEqual({ no_strategy: 1 });
+    expect(r.journaled("cancel")).toEqual(["no_strategy"]);
   });
 });
 

@@ -39,6 +39,8 @@ export interface HarnessOptions {
   readonly botShares?: string;
   /** A strategy object to quote with instead of parsing `strategy` (tests that watch its calls). */
   readonly configured?: ConfiguredStrategy;
+  /** Tokens quoted without a strategy (EngineDeps.strategyFor answers undefined for them). */
+  readonly unquoted?: readonly string[];
   /** The engine's sign dependency, built from the harness's markets; default testSign. */
   readonly sign?: (markets: readonly TokenMarket[]) => EngineDeps["sign"];
   /** Market i's closesAtMs (undefined: none); default T0 + 1 h for every market. */
@@ -111,7 +113,7 @@ export class Harness {
       exchange: this.exchange,
       sign: o.sign?.(this.markets) ?? (async (i) => testSign(i, this.markets)),
       markets: this.markets,
-      strategyFor: () => strategy,
+      strategyFor: (m) => (o.unquoted?.includes(m.tokenId) === true ? undefined : strategy),
       risk: new RiskGuard(parseRiskConfig(o.risk ?? {})),
       logger: pino({ level: "debug" }, this.logs),
       options: { session: "t1", reconcileIntervalMs: 30_000, ...o.options },
