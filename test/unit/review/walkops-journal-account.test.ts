@@ -53,7 +53,11 @@ describe("walkops: the journal account of one exchange written two ways", () => 
   it("the run lock refuses a second daemon of the wallet whose baseUrl spells the exchange otherwise", () => {
     const dir = mkdtempSync(join(tmpdir(), "mm-walkops-lock-"));
     dirs.push(dir);
-    const journal: JournalSettings = { path: join(dir, "journal.sqlite"), snapshotIntervalMs: 60_000, sync: "normal" };
+    const journal: JournalSettings = {
+      path: join(dir, "journal.sqlite"),
+      snapshotIntervalMs: 60_000,
+      sync: "normal",
+    };
     const clock = new SimClock(1_700_000_000_000);
     const first = lockDaemonJournal(journal, {
       baseUrl: loadedBaseUrl("https://api.exchange.example"),
