@@ -4,6 +4,7 @@ import type { Clock } from "../core/clock.js";
 import { publicUrl } from "../core/public-url.js";
 import { weiToString } from "../core/wei.js";
 import { type AccountLock, lockJournalAccount } from "../journal/account-lock.js";
+import { accountName } from "../journal/account-name.js";
 import { JournalError } from "../journal/errors.js";
 import {
   findGoneOrders,
@@ -26,12 +27,14 @@ import type { Logger } from "../observability/logger.js";
 import type { JournalSettings } from "./journal-settings.js";
 
 /**
- * The account a run journals under, and restores from: the exchange's base URL and the maker wallet.
- * In paper mode the base URL is the mock's, so only runs on the same port share an account.
- * @example journalAccount("http://127.0.0.1:8080", "0xAbC…") // "http://127.0.0.1:8080|0xabc…"
+ * The account a run journals under, restores from and locks: the exchange's base URL in its one
+ * spelling (scheme and host lowercased, default port and trailing slash dropped: accountName) and
+ * the maker wallet. In paper mode the base URL is the mock's, so only runs on the same port share an
+ * account.
+ * @example journalAccount("HTTP://127.0.0.1:8080/", "0xAbC…") // "http://127.0.0.1:8080|0xabc…"
  */
 export function journalAccount(baseUrl: string, maker: string): string {
-  return `${baseUrl}|${maker.toLowerCase()}`;
+  return accountName(baseUrl, maker);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import convict from "convict";
 import { getAddress } from "viem";
+import { canonicalBaseUrl } from "../core/base-url.js";
 import type { Address } from "../core/types.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
 import { withRiskDefaults } from "../risk/config.js";
@@ -124,7 +125,6 @@ function nearMissEnv(env: NodeJS.ProcessEnv): ConfigIssue[] {
 
 const address = (s: string): Address => getAddress(s);
 const optionalAddress = (s: string): Address | null => (s === "" ? null : getAddress(s));
-const trimSlash = (url: string): string => url.replace(/\/+$/, "");
 
 function typed(
   raw: RawConfig,
@@ -136,8 +136,10 @@ function typed(
     files,
     exchange: {
       ...exchange,
-      baseUrl: trimSlash(exchange.baseUrl),
-      wsUrl: trimSlash(exchange.wsUrl),
+      // One spelling of each (canonicalBaseUrl): the HTTP client, the WebSocket URLs, the
+      // journal's account and its run lock all see the same exchange the same way.
+      baseUrl: canonicalBaseUrl(exchange.baseUrl),
+      wsUrl: canonicalBaseUrl(exchange.wsUrl),
       userWallet: optionalAddress(exchange.userWallet),
     },
     retry: { ...raw.retry },

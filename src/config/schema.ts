@@ -74,13 +74,13 @@ const ms = (doc: string, def: number, env: `MM_${string}`, min: number, max: num
 export const schema = {
   exchange: {
     baseUrl: setting({
-      doc: "Base URL of the exchange HTTP API ({base_url} in the spec); endpoint paths such as /api/markets are appended.",
+      doc: "Base URL of the exchange HTTP API ({base_url} in the spec); endpoint paths such as /api/markets are appended. Used in one spelling (scheme and host lowercased, default port and trailing slash dropped, a path prefix kept), which with the wallet names the journal's account.",
       format: "mm-http-url",
       default: "http://127.0.0.1:8080",
       env: "MM_EXCHANGE_BASE_URL",
     }),
     wsUrl: setting({
-      doc: "Base URL of the WebSocket gateways ({ws_url} in the spec); /ws/market and /ws/user are appended.",
+      doc: "Base URL of the WebSocket gateways ({ws_url} in the spec); /ws/market and /ws/user are appended. Used in one spelling, as exchange.baseUrl.",
       format: "mm-ws-url",
       default: "ws://127.0.0.1:8080",
       env: "MM_EXCHANGE_WS_URL",

@@ -1,4 +1,5 @@
 import type { Database } from "better-sqlite3";
+import { canonicalAccountName } from "./account-name.js";
 import { JournalError } from "./errors.js";
 
 /** One step of the schema's history: applied once, in order, inside a transaction. */
@@ -7,6 +8,8 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /** A data step SQL cannot say, run after `sql` in the same transaction. */
+  readonly apply?: (db: Database) => void;
 }
 
 /** A decimal integer stored as TEXT (pico-USDC can outgrow SQLite's 64-bit INTEGER). */
@@ -256,7 +259,29 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outcomes ADD COLUMN reason TEXT;
     `,
   },
+  {
+    version: 10,
+    name: "one spelling of each run's account",
+    // Earlier mm keyed runs on exchange.baseUrl as configured: `HTTPS://API.x:443` and
+    // `https://api.x` were two accounts of one exchange, so a restart under the other spelling
+    // forgot a tripped kill switch and PnL, escaped the run lock, and mm report listed the wallet
+    // twice. Every query compares runs.account as text (the restore, the lock, prune's same-account
+    // joins, the report): rewriting the rows once, as today's mm names the account, keeps them all
+    // right with no change, where matching spellings at each read would need every one of them.
+    sql: "",
+    apply: respellAccounts,
+  },
 ];
+
+/** Migration 10: each runs.account in the spelling accountName gives it now. */
+function respellAccounts(db: Database): void {
+  const stored = db.prepare("SELECT DISTINCT account FROM runs").pluck().all() as string[];
+  const update = db.prepare("UPDATE runs SET account = ? WHERE account = ?");
+  for (const account of stored) {
+    const canonical = canonicalAccountName(account);
+    if (canonical !== account) update.run(canonical, account);
+  }
+}
 
 function version(db: Database): number {
   return Number(db.pragma("user_version", { simple: true }));
@@ -305,6 +330,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
         refuseNewer(now, known);
         if (now >= m.version) return;
         db.exec(m.sql);
+        m.apply?.(db);
         db.pragma(`user_version = ${m.version}`);
       }).immediate();
     } catch (err) {

@@ -44,7 +44,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe("walkops: the journal account of one exchange written two ways", () => {
+describe("the journal account of one exchange written two ways", () => {
   it("is one account whichever way exchange.baseUrl spells the same origin", () => {
     const accounts = SAME_EXCHANGE.map((u) => journalAccount(loadedBaseUrl(u), MAKER));
     expect(new Set(accounts).size).toBe(1);
