@@ -25,6 +25,7 @@ import { journaledSlugs } from "./journaled-slugs.js";
 import type { QuotedMarkets } from "./markets.js";
 import { withExpiry } from "./order-expiry.js";
 import { type DaemonOutcome, refusedStart } from "./outcome.js";
+import { actOnSignerWallet, checkSignerWallet } from "./signer-wallet.js";
 import { claimStart, type StartClaim } from "./start-claim.js";
 import { engineStartError } from "./start-errors.js";
 import { marketsAtStart } from "./start-markets.js";
@@ -102,7 +103,8 @@ export interface Daemon {
  * good (4401 revoked/expired/suspended, 1008) stops the daemon: it cancels what it still can and
  * `done` resolves with exit code 3 naming the reason.
  * Throws ConfigError (missing secrets, no or unknown markets, another daemon of the account live on
- * the journal: refused before any request, see lockDaemonJournal), StartReadError when the markets or
+ * the journal: refused before any request, see lockDaemonJournal; a private key of another wallet
+ * than the API key's, before the journal opens: checkSignerWallet), StartReadError when the markets or
  * a later start-up read (positions, open orders, the start-up reconcile's) cannot be read (it names
  * exchange.baseUrl and the URL read), StartStoppedError when a stop was requested before or during
  * the market reads (nothing opened), the exchange's error when a start-up call is refused with 401
@@ -147,6 +149,10 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     );
     const markets = start.markets;
     keyless = start.keyless;
+    // Is the signing key the API key's wallet? Before the journal opens (a wrong key would start a
+    // new account there) and before any order is sent; after the market reads, which name a wrong
+    // exchange.baseUrl first. A stop requested meanwhile is seen by the steps that follow.
+    actOnSignerWallet(await checkSignerWallet(client.withdrawals, config, opts.stopRequested), logger);
     const reporter = new DaemonReporter(logger, markets, clock);
     journal =
       opts.journal === undefined
