@@ -26,6 +26,11 @@ const QUIET_PANELS: Readonly<Record<string, string>> = {
  */
 const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>> = {
   MmDown: { reason: "needs the scraped bot to be down", probe: 'up{job="mm"}' },
+  MmCrashLoop: {
+    reason:
+      "needs the bot restarted three times in 15 minutes; the run starts it once. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: 'changes(process_start_time_seconds{job="mm"}[15m])',
+  },
   MmKillSwitchActive: {
     reason: "needs a real drawdown beyond risk.killSwitch.maxDrawdown; the mock has no fault that moves PnL",
     probe: "max(mm_risk_kill_switch)",
