@@ -164,7 +164,10 @@ export class DaemonRun {
     const { config, clock, logger, engine, client, reporter, journal, onStopping } = this.#p;
     this.#stopping ??= (async () => {
       onStopping?.(reason);
-      // The engine gets most of the budget; closing sockets afterwards takes milliseconds.
+      // The engine gets 80% of the budget; the rest is a deliberate reserve for what must follow
+      // the cancels before the lifecycle's bound at shutdown.timeoutMs cuts the stop (exit 1,
+      // "the stop overran"): closing the gateways (a WebSocket close handshake each), the journal's
+      // stop row and the HTTP pool. README (When cancel-all does not work) says so.
       const budget = Math.max(100, Math.floor(config.shutdown.timeoutMs * 0.8));
       let open = -1;
       let left: StopCount | undefined;

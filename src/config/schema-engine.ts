@@ -189,7 +189,7 @@ export const engineSchema = {
   },
   shutdown: {
     timeoutMs: setting({
-      doc: "On SIGINT/SIGTERM/SIGHUP, time allowed to cancel every quote before the process gives up and exits 1, in ms; at least 1000 (a cancel-all and the read that confirms it are two round trips to the exchange).",
+      doc: "On SIGINT/SIGTERM/SIGHUP, the bound of the whole stop, in ms: the cancels are tried for its first 80% (what is still open then exits 1), the rest is kept for closing the connections and the journal, and a stop still running at the bound is cut, exit 1; at least 1000 (a cancel-all and the read that confirms it are two round trips to the exchange).",
       format: "mm-int",
       default: 10_000,
       env: "MM_SHUTDOWN_TIMEOUT_MS",
