@@ -21,13 +21,13 @@ const TRIP = {
 } as const;
 
 /**
- * A journal an earlier mm wrote (schema 8) under `exchange.baseUrl` as configured: a run under an
+ * A journal an earlier mm wrote (schema 9: the writer of today needs its cancel reasons) under `exchange.baseUrl` as configured: a run under an
  * odd spelling of the exchange tripped the kill switch, a later one ran under the plain spelling,
  * and one ran on another exchange written oddly too.
  */
 function olderJournal(): string {
   const path = journalPath();
-  const db = openJournalDb(path, { migrations: MIGRATIONS.slice(0, 8) });
+  const db = openJournalDb(path, { migrations: MIGRATIONS.slice(0, 9) });
   const w = new JournalWriter(db);
   const r1 = w.beginRun({ account: `HTTP://127.0.0.1:18080|${MAKER}`, session: "s1", atMs: 1, tokens: [] });
   w.killSwitch(r1, TRIP);
