@@ -5,6 +5,7 @@ export * from "./errors.js";
 export * from "./fees.js";
 export * from "./ids.js";
 export * from "./live-clock.js";
+export * from "./mark.js";
 export * from "./sim-clock.js";
 export * from "./ticks.js";
 export * from "./types.js";

@@ -1,3 +1,5 @@
+import type { BookView } from "../book/order-book.js";
+import { markAfterBook2 } from "../core/mark.js";
 import { PICO_PER_MICRO, unrealisedPico } from "../execution/inventory-math.js";
 import { fmtSize } from "../risk/decision.js";
 import type { EngineCore } from "./engine-core.js";
@@ -116,7 +118,22 @@ export function shiftForFirstMark(core: EngineCore, tokenId: string, fromMicro?:
 }
 
 /**
- * A book's mid marks its token; the kill switch sees the PnL it moved (a first mark of this run,
+ * A book marks its token by the one rule (core/mark.ts markAfterBook2): its mid when two-sided, else
+ * its last mark bounded by the side that is left (a long is worth no more than the best ask). `market`
+ * is the book without our own orders (engine-quote.ts marketBook). A crossed or empty book marks nothing.
+ */
+export function markFromBook(core: EngineCore, tokenId: string, market: BookView): void {
+  const last = core.positions.markOf(tokenId);
+  const mark2 = markAfterBook2(
+    last === undefined ? undefined : 2 * last,
+    market.bids.bestPrice(),
+    market.asks.bestPrice(),
+  );
+  if (mark2 !== undefined) markToken(core, tokenId, mark2 / 2);
+}
+
+/**
+ * A book's mark (markFromBook) marks its token; the kill switch sees the PnL it moved (a first mark of this run,
  * the journal's restored one replaced included: shiftForFirstMark).
  */
 export function markToken(core: EngineCore, tokenId: string, midMicro: number): void {

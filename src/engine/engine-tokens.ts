@@ -182,16 +182,15 @@ export class TokenTable {
 
   /**
    * Keeps a token's new book and folds the mid of `market` (the book without our orders: see
-   * marketBook) into its σ estimator; returns that mid in micro-units (may be fractional).
+   * marketBook) into its σ estimator. Only a two-sided uncrossed book has a mid σ can follow: a
+   * one-sided one bounds the PnL mark (engine-kill-switch.ts markFromBook) but is no price move.
    */
-  observeBook(slot: TokenSlot, book: BookView, market: BookView, now: number): number | undefined {
+  observeBook(slot: TokenSlot, book: BookView, market: BookView, now: number): void {
     slot.book = book;
     const bid = market.bids.bestPrice();
     const ask = market.asks.bestPrice();
-    if (bid === undefined || ask === undefined || bid >= ask) return undefined;
-    const mid = (bid + ask) / 2;
-    slot.vol = updateVolatility(slot.vol, mid, now);
-    return mid;
+    if (bid === undefined || ask === undefined || bid >= ask) return;
+    slot.vol = updateVolatility(slot.vol, (bid + ask) / 2, now);
   }
 }
 

@@ -52,7 +52,7 @@ import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
 import { FillIntake } from "./engine-fills.js";
 import {
-  markToken,
+  markFromBook,
   observeStartPnl,
   rearmKillSwitch,
   reportKillSwitchTrip,
@@ -223,8 +223,9 @@ export class TradingEngine implements Engine {
     // exchange's mid, and read as market moves they fed back into A–S / GLFT spreads and the PnL.
     // σ is a rate per second of elapsed time: on the monotonic clock, a step of the wall clock is
     // not one long interval that all but replaces its history (SimClock: the same time as now()).
-    const mid = tokens.observeBook(slot, book, marketBook(this.#core, slot, book), monotonicNow(clock));
-    if (mid !== undefined) markToken(this.#core, tokenId, mid);
+    const market = marketBook(this.#core, slot, book);
+    tokens.observeBook(slot, book, market, monotonicNow(clock));
+    markFromBook(this.#core, tokenId, market);
     this.#requote(tokenId);
   }
 

@@ -12,7 +12,7 @@ export interface SharpeFigures {
 }
 
 /**
- * The equity curve (total PnL marked at the mid, in half-pico-USDC so a mid of x.5 micro is exact)
+ * The equity curve (total PnL at the marks, Recorder.mid2, in half-pico-USDC so a mid of x.5 micro is exact)
  * observed after every market event and fill. Max drawdown is exact over those observations.
  * The Sharpe ratio samples the curve on a fixed grid of simulated time (every `intervalMs` from
  * the start; each grid point takes the equity as of that time, every observation at or before it

@@ -28,8 +28,8 @@ export interface MarkoutFigures {
 /**
  * Markouts of the bot's fills: for a fill at time t, price p, quantity q, and each horizon h, the
  * value sign·(mid(t + h) − p)·q (sign +1 buy, −1 sell: positive = the market moved our way).
- * mid(t + h) is the mark after every market event and fill at or before t + h (the exchange's mid;
- * a fill moves it for a token marked at its last trade); a horizon is settled when the first market
+ * mid(t + h) is the mark after every market event and fill at or before t + h (the exchange's mid,
+ * bounded by the side left of a one-sided book: Recorder.mid2; a fill moves it for a token marked at its last trade); a horizon is settled when the first market
  * event or fill after it arrives (`resolve`, before either moves the mark) or at the end, where one
  * past the end is settled at its token's payout if its market resolved, else left unresolved.
  * Pending fills are kept per horizon in time order, so memory is bounded by the fills within the

@@ -1,3 +1,4 @@
+import { markAfterBook2 } from "../../core/mark.js";
 import type { ReportSettings } from "../settings.js";
 import type { BotOrders } from "../sim/bot-orders.js";
 import type { SimSession } from "../sim/session.js";
@@ -13,8 +14,9 @@ export interface RunFigures {
   readonly endMs: number;
   readonly accountant: Accountant;
   /**
-   * Per token: bid + ask of the last uncrossed two-sided exchange book (micro), the mark; for a
-   * token whose book was never so, twice its last fill's price.
+   * Per token, twice the mark (micro): the live engine's (core/mark.ts markAfterBook2), bid + ask
+   * of the last uncrossed two-sided exchange book, bounded by the side left of a one-sided one;
+   * before a two-sided book, a fill sets it at its price.
    */
   readonly marks2: ReadonlyMap<string, bigint>;
   readonly equity2: bigint;
@@ -37,7 +39,7 @@ export class Recorder {
   readonly #uptime: QuoteUptime;
   readonly #markouts: Markouts;
   readonly #mid2 = new Map<string, bigint>();
-  /** Tokens whose exchange book has been two-sided and uncrossed: from then on only a mid marks them. */
+  /** Tokens whose exchange book has been two-sided and uncrossed: from then on only books mark them, not fills. */
   readonly #twoSided = new Set<string>();
   /** Tokens of a resolved market: marked at their payout for good. */
   readonly #paid = new Set<string>();
@@ -79,12 +81,13 @@ export class Recorder {
         const b = session.books.book(tokenId);
         const bid = b.bids.bestPrice();
         const ask = b.asks.bestPrice();
-        // A crossed or locked book (bid >= ask) is the data's error, not a price: like the live
-        // engine (EngineTokens.observeBook) the mark stays at the last uncrossed mid.
-        if (bid !== undefined && ask !== undefined && bid < ask) {
-          this.#mid2.set(tokenId, BigInt(bid + ask));
-          this.#twoSided.add(tokenId);
-        }
+        // The live engine's rule (core/mark.ts): the mid of a two-sided uncrossed book; one side
+        // left bounds the last mark (a long is worth no more than the ask); a crossed, locked or
+        // empty book marks nothing.
+        const last = this.#mid2.get(tokenId);
+        const mark2 = markAfterBook2(last === undefined ? undefined : Number(last), bid, ask);
+        if (mark2 !== undefined) this.#mid2.set(tokenId, BigInt(mark2));
+        if (bid !== undefined && ask !== undefined && bid < ask) this.#twoSided.add(tokenId);
       }
       this.#observe(clock.now());
     });
@@ -94,7 +97,8 @@ export class Recorder {
       this.#markouts.resolve(f.tsMs, (t) => this.#mid2.get(t));
       this.accountant.apply(f);
       // No uncrossed two-sided book yet: the last trade is the best price there is (the first one would
-      // value the position, and mark out every later fill, at a price the market has left).
+      // value the position, and mark out every later fill, at a price the market has left; a one-sided
+      // book since bounds it at its next change).
       if (!this.#twoSided.has(f.tokenId) && !this.#paid.has(f.tokenId))
         this.#mid2.set(f.tokenId, 2n * f.price);
       this.#inventory.update(f.tokenId, f.tsMs, this.accountant.ledger(f.tokenId).q);
@@ -111,9 +115,10 @@ export class Recorder {
   }
 
   /**
-   * Mark of a token: bid + ask of its last two-sided book with bid < ask, micro (twice the mid);
-   * until its book has been so, twice the price of its last fill; once its market resolved with
-   * payouts, twice its payout.
+   * Mark of a token, micro, twice (bid + ask of a two-sided book): the live engine's rule
+   * (core/mark.ts markAfterBook2: the mid of its last two-sided book with bid < ask, bounded since
+   * by the side left of a one-sided one); until its book has been two-sided, a fill also sets it,
+   * at twice its price; once its market resolved with payouts, twice its payout.
    */
   mid2(tokenId: string): bigint | undefined {
     return this.#mid2.get(tokenId);

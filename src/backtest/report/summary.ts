@@ -13,8 +13,9 @@ export type RunSummary = ReturnType<typeof buildRunSummary>;
  * are emitted sorted, so the same run gives byte-identical JSON.
  *
  * - pnl.total = cash + Σ position × mark; realised (average cost, net of fees) + unrealised = total;
- *   positions are relative to the wallet at the start; marks are the exchange's last uncrossed
- *   two-sided mid (a token whose book was never so: its last fill's price);
+ *   positions are relative to the wallet at the start; marks are the live engine's (core/mark.ts):
+ *   the exchange's last uncrossed two-sided mid, bounded by the side left of a one-sided book (a
+ *   token whose book was never two-sided: also its fills' prices);
  * - fees: USDC fees, share fees (BUY side) and their value at the fill prices;
  * - drawdown.max: largest fall of total PnL from a running peak over every market event and fill;
  * - sharpe: see EquityCurve; quoteUptime: mean over tokens of the time both sides rested;

@@ -6,8 +6,8 @@ import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
 
 /*
  * The report's mark (PnL, drawdown, markouts) of a crossed or locked exchange book. The live engine
- * never marks there (EngineTokens.observeBook: bid >= ask → no mid, so neither σ nor the PnL
- * moves), README calls a crossed recorded book the data's error (a stale level across a gap), and
+ * never marks there (core/mark.ts markAfterBook2: bid >= ask marks nothing, so the PnL does not
+ * move), README calls a crossed recorded book the data's error (a stale level across a gap), and
  * the tracker flags it not quotable: the Recorder keeps the last uncrossed mid. (Found by review18:
  * on the imported Polymarket capture, whose last 493 rows are crossed, the bot's 10 shares bought
  * at 0.19 were marked at the crossed "mid" 0.18, PnL −0.1 and drawdown 0.25, where the last

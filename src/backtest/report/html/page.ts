@@ -103,9 +103,9 @@ function tokenSection(t: TokenTimeline, i: number): string {
 ${figure(
   "price",
   i,
-  "Our quotes against the mark (the exchange's last uncrossed mid; before there is one, the last fill's price; once resolved, the payout), fills marked (▲ buy, ▼ sell; filled = maker, hollow = taker)",
+  "Our quotes against the mark (the exchange's last uncrossed mid, within the side left of a one-sided book; before a two-sided book, fills' prices too; once resolved, the payout), fills marked (▲ buy, ▼ sell; filled = maker, hollow = taker)",
   [
-    ["mid", "mark (exchange mid)"],
+    ["mid", "mark (exchange mid, bounded)"],
     ["bid", "our best bid"],
     ["ask", "our best ask"],
   ],

@@ -28,8 +28,9 @@ export interface TokenTimeline {
   readonly outcome: string;
   /**
    * The mark the summary and the equity line value the position at, price units: the exchange's
-   * mid (of its last uncrossed two-sided book); before the book has one, the last fill's price;
-   * once the market resolved, the payout. Charted as "mark".
+   * mid (of its last uncrossed two-sided book), bounded by the side left of a one-sided book
+   * (core/mark.ts); before a two-sided book, a fill also sets it at its price; once the market
+   * resolved, the payout. Charted as "mark".
    */
   readonly mid: SeriesJson;
   /** Our best resting bid and ask at the venue, price units (null: no order on that side). */
@@ -72,7 +73,8 @@ interface TokenState {
  * Samples what the HTML report charts, from the same hooks as the Recorder and after it (so the
  * accountant and the marks it reads are current): the total PnL at every observation of the
  * Recorder's equity curve (after each market event, fill and resolution), per token the mark (the
- * mid; the last fill's price before the book has one; the payout once resolved), our best resting bid and ask (the bot's orders as the venue holds them),
+ * Recorder's: the mid, bounded by a one-sided book; fills' prices too before a two-sided book; the
+ * payout once resolved), our best resting bid and ask (the bot's orders as the venue holds them),
  * the position and the fills. Optional: a run without an HTML report creates none, so the JSON summary
  * and the replay's speed do not depend on it. Memory: O(tokens × maxPoints + tokens × maxFills).
  */
