@@ -1,10 +1,13 @@
 import type { BookState } from "../book/book-state.js";
 import type { Logger } from "../observability/logger.js";
-import type { RiskDecision } from "../risk/decision.js";
+import type { RiskDecision, RiskReason } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
 import { ALL_QUOTES, allIn, countUnjudged, decisionKey, describe, unjudged } from "./judged-quotes.js";
 import { OversizeNotice } from "./oversize-notice.js";
 import type { ResyncGroup } from "./resync-group.js";
+
+/** Gates of a whole market: one of its tokens speaks for it in the log (its start and its end). */
+const MARKET_GATES: ReadonlySet<RiskReason> = new Set(["market_not_open", "market_unquotable"]);
 
 type Level = "info" | "debug";
 
@@ -163,7 +166,7 @@ export class DecisionLog {
     const all = carried === 0 ? decisions : [...decisions, ...unjudged(prev?.decisions ?? [], mask)];
     const keys = new Set<string>();
     for (const d of all) keys.add(decisionKey(d));
-    const gatedMarket = decisions.find((d) => d.reason === "market_not_open")?.marketId;
+    const gatedMarket = decisions.find((d) => MARKET_GATES.has(d.reason))?.marketId;
     const kept = gatedMarket !== undefined && prev?.gatedMarket === gatedMarket;
     if (!kept && prev?.gatedMarket !== undefined) {
       // The market reopened while the token keeps another decision (no shares to sell, a cap): the
@@ -182,7 +185,7 @@ export class DecisionLog {
       // Only what is new is news: a decision already standing was logged when it appeared.
       for (const d of decisions) {
         if (prev?.keys.has(decisionKey(d)) === true) continue;
-        const level = d.reason === "market_not_open" ? (speaks ? "info" : "debug") : this.#level(d);
+        const level = MARKET_GATES.has(d.reason) ? (speaks ? "info" : "debug") : this.#level(d);
         this.#write(d, level);
         if (level === "info") shown = true;
       }
@@ -194,7 +197,7 @@ export class DecisionLog {
       for (const d of prev.decisions) {
         const k = decisionKey(d);
         if (keys.has(k)) stays = true;
-        else if (d.reason !== "market_not_open") ended.push(describe(d));
+        else if (!MARKET_GATES.has(d.reason)) ended.push(describe(d));
       }
       if (stays) shown ||= prev.shown;
       // A whole set replaced (a gate over a limit, a limit after a gate) reads from its new lines.
@@ -271,7 +274,7 @@ export class DecisionLog {
     this.#write(d, level);
     if (d.scope === "token" && d.tokenId !== undefined) {
       this.#evented.set(d.tokenId, { sig: signature([d]), shown: level === "info" });
-    } else if (d.scope === "market" && d.marketId !== undefined && d.reason === "market_not_open") {
+    } else if (d.scope === "market" && d.marketId !== undefined && MARKET_GATES.has(d.reason)) {
       const gate = this.#markets.get(d.marketId);
       if (gate === undefined) this.#markets.set(d.marketId, { holders: new Set(), announced: true });
       else gate.announced = true;

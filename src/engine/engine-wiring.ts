@@ -182,6 +182,8 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     exchange,
     log,
     tokens,
+    risk,
+    enforce: (d) => hooks.enforce(d),
     quotingEnabled: () => hooks.quotingEnabled(),
     requote: (t) => hooks.requote(t),
   });

@@ -66,9 +66,9 @@ import { type ReconcileMemory, reconcileOnce } from "./engine-reconcile-run.js";
 import { CancelAllWaiters, handleQueueReport } from "./engine-reports.js";
 import { engineStatus } from "./engine-status.js";
 import { buildCore, enforceDecision } from "./engine-wiring.js";
+import { holdUnquotableAtStart } from "./fee-cap.js";
 import { FirstSnapshotWatch } from "./first-snapshot-watch.js";
 import { HaltEndWatch } from "./halt-end.js";
-import { warnImpossibleLimits } from "./impossible-limits.js";
 import { MarketCloses } from "./market-closes.js";
 import { DriftRecordGate } from "./market-record-read.js";
 import { MarketStatuses } from "./market-statuses.js";
@@ -207,9 +207,8 @@ export class TradingEngine implements Engine {
     observeStartPnl(this.#core);
     // A market closed by its status may reopen without a push: its record is read once a minute.
     this.#markets.start();
-    // A limit no quote can pass (below a market's minimum size) is named once, before quoting nothing.
-    const quoted = [...tokens.slots()].filter((s) => s.strategy !== undefined).map((s) => s.market);
-    warnImpossibleLimits(log, this.#core.risk.config, quoted);
+    // Markets no quote can pass (a limit below their minimum size, a fee above the cap), before quoting.
+    holdUnquotableAtStart(this.#core);
     this.#core.requoteAll();
     log.info({ tokens: tokens.size, policy: options.startupPolicy, adopted }, "engine started");
     this.#core.emit({ type: "started", atMs: clock.now(), adopted, cancelledAtStart: prep.cancelledAtStart });
@@ -219,10 +218,9 @@ export class TradingEngine implements Engine {
     const { clock, tokens } = this.#core;
     const slot = tokens.get(tokenId);
     if (slot === undefined) return;
-    // σ and the PnL mark follow the market without us: our own quotes at the touch move the
-    // exchange's mid, and read as market moves they fed back into A–S / GLFT spreads and the PnL.
-    // σ is a rate per second of elapsed time: on the monotonic clock, a step of the wall clock is
-    // not one long interval that all but replaces its history (SimClock: the same time as now()).
+    // σ and the PnL mark follow the market without us: our own quotes at the touch move its mid, and
+    // read as market moves fed back into A–S / GLFT spreads and the PnL. σ's time is monotonic: a
+    // step of the wall clock is not one long interval replacing its history (SimClock: now()).
     const market = marketBook(this.#core, slot, book);
     tokens.observeBook(slot, book, market, monotonicNow(clock));
     markFromBook(this.#core, tokenId, market);

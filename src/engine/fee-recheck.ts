@@ -1,6 +1,9 @@
 import type { Clock } from "../core/clock.js";
 import type { Logger } from "../observability/logger.js";
+import type { RiskDecision } from "../risk/decision.js";
+import type { RiskGuard } from "../risk/guard.js";
 import type { TokenTable } from "./engine-tokens.js";
+import { judgeMarketFee } from "./fee-cap.js";
 import type { ExchangePort } from "./ports.js";
 
 /** The placement reject code for a signature that does not recover to the wallet. */
@@ -20,6 +23,9 @@ export interface FeeRecheckDeps {
   readonly exchange: Pick<ExchangePort, "marketRecord">;
   readonly log: Logger;
   readonly tokens: TokenTable;
+  /** Holds a market whose new fee is above the cap (fee-cap.ts). */
+  readonly risk: RiskGuard;
+  enforce(decision: RiskDecision | undefined): void;
   /** False once the engine stops: no read starts then. */
   quotingEnabled(): boolean;
   requote(tokenId: string): void;
@@ -78,14 +84,15 @@ export class FeeRecheck {
 /**
  * Takes the feeTakerBps of a market record read for any reason (`after`: what prompted the read,
  * for the log) onto the market's tokens: when it differs from theirs, the next placements are signed
- * with it and the tokens are requoted (logged at warn). `undefined` (the port does not say) changes
- * nothing. The open market's reads go through here (a bad_signature's recheck, and the reads for a
+ * with it and the tokens are requoted (logged at warn); a fee above the cap holds the market
+ * unquotable, one back within it lets it be quoted (fee-cap.ts). `undefined` (the port does not say)
+ * changes nothing. The open market's reads go through here (a bad_signature's recheck, and the reads for a
  * market_not_open refusal or a position drift: readSettledRecord), so whichever comes first
  * catches a fee change.
  * @returns whether the fee changed.
  */
 export function takeRecordFee(
-  deps: Pick<FeeRecheckDeps, "log" | "tokens" | "requote">,
+  deps: Pick<FeeRecheckDeps, "log" | "tokens" | "requote" | "risk" | "enforce">,
   marketId: string,
   fee: number | null | undefined,
   after: string,
@@ -97,6 +104,8 @@ export function takeRecordFee(
     { marketId, slug: tokens.slugOf(marketId), feeTakerBps: fee, previous: before, after },
     `market's feeTakerBps changed (its record, read after ${after}): orders are signed with the new one`,
   );
+  // Before the requote: its step must find the market held when the new fee is above the cap.
+  judgeMarketFee(deps, marketId, fee);
   for (const t of tokens.tokensOf(marketId)) deps.requote(t);
   return true;
 }

@@ -4,13 +4,14 @@ import { weiToString } from "../core/wei.js";
 
 /**
  * Every reason the risk guard can give, stable: safe to log, to branch on and to use as a metric
- * label. Gates (the first seven) stop all quoting in their scope; the rest act on single quotes.
+ * label. Gates (the first eight) stop all quoting in their scope; the rest act on single quotes.
  */
 export const RISK_REASONS = [
   "kill_switch",
   "platform_frozen",
   "error_rate_halt",
   "market_not_open",
+  "market_unquotable",
   "book_crossed",
   "book_resyncing",
   "book_stale",
@@ -40,6 +41,7 @@ export type GateReason = Extract<
   | "platform_frozen"
   | "error_rate_halt"
   | "market_not_open"
+  | "market_unquotable"
   | "book_crossed"
   | "book_resyncing"
   | "book_stale"
@@ -105,7 +107,7 @@ export function walletDecision(reason: GateReason, detail: Detail = {}): RiskDec
   };
 }
 
-/** A cancel-all of one market (it left OPEN). */
+/** A cancel-all of one market (it left OPEN, or cannot be quoted: market_unquotable). */
 export function marketDecision(reason: GateReason, marketId: string, detail: Detail = {}): RiskDecision {
   return { ...walletDecision(reason, detail), scope: "market", marketId };
 }

@@ -46,8 +46,8 @@ interface TokenMemo {
  * The last word before quotes reach the order manager. Pure: no I/O, no clock of its own — every
  * time-dependent call takes `now`. Gates, first match wins, each meaning "no quote, cancel the live
  * ones": kill_switch, platform_frozen, error_rate_halt (wallet-wide), market_not_open (the market:
- * a status other than OPEN, or `now` past its closesAt), book_crossed, book_resyncing, book_stale
- * (the token). Then every quote is checked on its own: its price on the grid, in the band and
+ * a status other than OPEN, or `now` past its closesAt), market_unquotable (the market: OPEN but
+ * unquotable, onMarketUnquotable), book_crossed, book_resyncing, book_stale (the token). Then every quote is checked on its own: its price on the grid, in the band and
  * never through the touch of the book the strategy priced from, and no bid of ours at or above an
  * ask of ours (quote-prices.ts; whatever the strategy, not only the shipped ones' clamps), then its
  * size (quote-limits.ts); each side is fitted into the inventory caps and, for asks, the shares
@@ -65,6 +65,8 @@ export class RiskGuard {
   readonly #errors: ErrorRateHalt;
   #frozen = false;
   readonly #marketStatus = new Map<string, string>();
+  /** Markets held unquotable though OPEN (onMarketUnquotable), with why. */
+  readonly #unquotable = new Map<string, string>();
   /** Markets whose closesAt the engine reported passed (onMarketClosed decides once). */
   readonly #closed = new Set<string>();
   readonly #tokens = new Map<string, TokenMemo>();
@@ -213,6 +215,31 @@ export class RiskGuard {
   }
 
   /**
+   * A market that is OPEN but cannot be quoted, and why (`why`, the halt's status label, e.g.
+   * FEE_TOO_HIGH: its feeTakerBps above the cap every order's feeRateBps is held to, so no order
+   * there can be signed), or quotable again (`why` undefined). Gated as `market_unquotable`, apart
+   * from its status (a status report does not lift it). A market cancel-all when it becomes so.
+   */
+  onMarketUnquotable(
+    marketId: string,
+    why: string | undefined,
+    detail: Readonly<Record<string, string | number | boolean>> = {},
+  ): RiskDecision | undefined {
+    const was = this.#unquotable.has(marketId);
+    if (why === undefined) {
+      this.#unquotable.delete(marketId);
+      return undefined;
+    }
+    this.#unquotable.set(marketId, why);
+    return was ? undefined : marketDecision("market_unquotable", marketId, { status: why, ...detail });
+  }
+
+  /** Why a market is held unquotable (onMarketUnquotable); undefined when it is not. */
+  marketUnquotable(marketId: string): string | undefined {
+    return this.#unquotable.get(marketId);
+  }
+
+  /**
    * The clock has passed the market's closesAt (the engine's timer, market-closes.ts): a market
    * cancel-all, once per market. The gate itself needs no report: `mustCancel` and `filter` compare
    * `now` with the closesAt of the token's market and hold from the first millisecond after it,
@@ -302,6 +329,7 @@ export class RiskGuard {
     const reported = memo.marketId === undefined ? undefined : this.#marketStatus.get(memo.marketId);
     const status = reported ?? memo.status;
     if (status !== undefined && marketGate(status) !== undefined) return "market_not_open";
+    if (memo.marketId !== undefined && this.#unquotable.has(memo.marketId)) return "market_unquotable";
     return memo.book === undefined ? undefined : bookGate(memo.book);
   }
 }

@@ -1,4 +1,5 @@
 import { MARKET_STATUSES } from "../../core/types.js";
+import { FEE_TOO_HIGH_STATUS } from "../../engine/fee-cap.js";
 import { REFUSED_STATUS } from "../../engine/market-refusals.js";
 import { NOT_FOUND_STATUS } from "../../engine/sweep-words.js";
 import type { GateReason, RiskDecision } from "../../risk/decision.js";
@@ -10,7 +11,7 @@ import type { GateReason, RiskDecision } from "../../risk/decision.js";
  */
 export const GATE_REASONS_BY_SCOPE: Readonly<Record<"wallet" | "market", readonly GateReason[]>> = {
   wallet: ["kill_switch", "platform_frozen", "error_rate_halt"],
-  market: ["market_not_open"],
+  market: ["market_not_open", "market_unquotable"],
 };
 
 /** A market status that is none of the spec's nor the engine's (the label stays bounded). */
@@ -20,16 +21,28 @@ export const OTHER_STATUS = "other";
  * Every `status` label a market halt can carry: the spec's statuses but OPEN (which halts nothing),
  * NOT_OPEN (a placement refused `market_not_open` with no word on the status: market-refusals.ts),
  * NOT_FOUND (a quoted market the open-market sweep found neither listed nor by its slug: gone from
- * the exchange, which an operator must tell from a status the exchange sent outside the spec) and
- * `other`.
+ * the exchange, which an operator must tell from a status the exchange sent outside the spec),
+ * FEE_TOO_HIGH (`market_unquotable`: an OPEN market whose feeTakerBps is above the cap, fee-cap.ts)
+ * and `other`.
  */
 export const HALT_STATUSES: readonly string[] = [
   ...MARKET_STATUSES.filter((s) => s !== "OPEN"),
   REFUSED_STATUS,
   NOT_FOUND_STATUS,
+  FEE_TOO_HIGH_STATUS,
   OTHER_STATUS,
 ];
 const KNOWN = new Set(HALT_STATUSES);
+
+/**
+ * The `status` labels a market halt of `reason` can carry: market_unquotable's are its whys
+ * (FEE_TOO_HIGH), market_not_open's every other one (its zero series are made for these only).
+ * @example haltStatusesOf("market_unquotable") // ["FEE_TOO_HIGH", "other"]
+ */
+export function haltStatusesOf(reason: GateReason): readonly string[] {
+  const unquotable = reason === "market_unquotable";
+  return HALT_STATUSES.filter((s) => s === OTHER_STATUS || (s === FEE_TOO_HIGH_STATUS) === unquotable);
+}
 
 /**
  * The `status` label of a halt: for a market halt, the status that gated the market (its closesAt

@@ -1,5 +1,5 @@
 import { CANCEL_REASONS } from "../../execution/intents.js";
-import { GATE_REASONS_BY_SCOPE, HALT_STATUSES } from "./halt-reasons.js";
+import { GATE_REASONS_BY_SCOPE, haltStatusesOf } from "./halt-reasons.js";
 import type { MarketLabels } from "./market-labels.js";
 import { horizonLabel } from "./markout.js";
 import type { Families } from "./recorders.js";
@@ -45,7 +45,7 @@ export function initialSeries(f: Families, horizonsMs: readonly number[], nowMs:
   }
   for (const reason of GATE_REASONS_BY_SCOPE.wallet) t.halts.inc({ reason, scope: "wallet" }, 0);
   for (const reason of GATE_REASONS_BY_SCOPE.market) {
-    for (const status of HALT_STATUSES) t.halts.inc({ reason, scope: "market", status }, 0);
+    for (const status of haltStatusesOf(reason)) t.halts.inc({ reason, scope: "market", status }, 0);
   }
   for (const reason of RECONCILE_REASONS) {
     t.reconcileRuns.inc({ reason, result: "ok" }, 0);

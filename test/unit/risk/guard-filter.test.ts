@@ -68,6 +68,7 @@ describe("RiskGuard.filter on quotes", () => {
       note(g().filter(ctx({ book }), QUOTES, 0).decisions);
     }
     note(g().filter(ctx({ market: { status: "PAUSED" } }), QUOTES, 0).decisions);
+    note([g().onMarketUnquotable("mkt-1", "FEE_TOO_HIGH", { feeTakerBps: 1500 })]);
     const w = g();
     note([w.onPlatformStatus(true), w.onPnl(0n, 0), w.onPnl(-sh(200), 1)]);
     const e = g();

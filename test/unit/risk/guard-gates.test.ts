@@ -54,3 +54,27 @@ describe("RiskGuard gates: no quote, cancel the token's live quotes", () => {
     expect(gate(60_004)).toBe("market_not_open"); // the 60 s cool-down from t = 4 is over
   });
 });
+
+describe("RiskGuard: a market held unquotable though OPEN (onMarketUnquotable)", () => {
+  it("gates its tokens market_unquotable, a market cancel-all once, until it is lifted; a status report does not lift it", () => {
+    const guard = new RiskGuard(smallConfig());
+    expect(guard.filter(ctx(), QUOTES, 0).allowed).toEqual(QUOTES);
+    expect(guard.onMarketUnquotable("mkt-1", "FEE_TOO_HIGH", { feeTakerBps: 1500 })).toMatchObject({
+      reason: "market_unquotable",
+      action: "cancel",
+      scope: "market",
+      marketId: "mkt-1",
+      detail: { status: "FEE_TOO_HIGH", feeTakerBps: 1500 },
+    });
+    expect(guard.onMarketUnquotable("mkt-1", "FEE_TOO_HIGH")).toBeUndefined();
+    expect(guard.marketUnquotable("mkt-1")).toBe("FEE_TOO_HIGH");
+    expect(guard.onMarketStatus("mkt-1", "OPEN")).toBeUndefined();
+    expect(guard.mustCancel("tok-yes", 0)).toBe("market_unquotable");
+    const res = guard.filter(ctx(), QUOTES, 0);
+    expect(res.allowed).toEqual([]);
+    expect(res.decisions.map((d) => [d.reason, d.scope])).toEqual([["market_unquotable", "token"]]);
+    expect(guard.onMarketUnquotable("mkt-1", undefined)).toBeUndefined();
+    expect(guard.marketUnquotable("mkt-1")).toBeUndefined();
+    expect(guard.filter(ctx(), QUOTES, 0).allowed).toEqual(QUOTES);
+  });
+});

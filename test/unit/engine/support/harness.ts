@@ -47,6 +47,11 @@ export interface HarnessOptions {
   readonly closesAt?: (market: number) => number | undefined;
   /** Market i's status at start (the venue's and the engine's market list); default OPEN. */
   readonly status?: (market: number) => MarketStatus;
+  /**
+   * Market i's feeTakerBps in the engine's market list (default 0); the venue's is 0 whatever this
+   * says, as it registers no fee above the cap.
+   */
+  readonly fee?: (market: number) => number | null;
   /** Market i's payoutNumerators in the engine's market list (a resolved market's record). */
   readonly payouts?: (market: number) => Record<string, string> | undefined;
   /** Whether the exchange answers GET /api/platform/status (VenueExchange.platformFrozen). */
@@ -93,7 +98,7 @@ export class Harness {
     this.venue = new SimVenue({ clock: this.clock, ids: counterVenueIds() });
     const closesAt = o.closesAt ?? (() => T0 + 3_600_000);
     for (let i = 1; i <= (o.markets ?? 1); i++)
-      this.#addMarket(i, closesAt(i), o.status?.(i) ?? "OPEN", o.payouts?.(i));
+      this.#addMarket(i, closesAt(i), o.status?.(i) ?? "OPEN", o.payouts?.(i), o.fee?.(i) ?? 0);
     for (const w of [BOT, CROWD, TAKER]) {
       this.venue.credit(w, USDC, toWei("100000", "usdc"));
       for (const m of this.markets) this.venue.credit(w, m.tokenId, toWei(o.botShares ?? "5000", "shares"));
@@ -269,6 +274,7 @@ export class Harness {
     closesAtMs: number | undefined,
     status: MarketStatus,
     payouts: Record<string, string> | undefined,
+    fee: number | null,
   ): void {
     const marketId = `m${i}`;
     const [yes, no] = this.tokens(i);
@@ -289,7 +295,7 @@ export class Harness {
       conditionId: `0xc${i}`,
       tickMicro: 10_000,
       minSizeMicro: 1_000_000n,
-      feeTakerBps: 0,
+      feeTakerBps: fee,
       negRisk: false,
       closesAtMs,
       status,
