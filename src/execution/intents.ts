@@ -17,7 +17,8 @@ export type Intent = PlaceIntent | CancelIntent | CancelAllIntent;
  * - expiring: renewed before its on-chain expiry (order-renewal.ts);
  * - risk_limit: a risk limit dropped the level's quote (size, notional, inventory caps, price band…);
  * - the risk gates (decision.ts GateReason): kill_switch, platform_frozen, error_rate_halt,
- *   market_not_open (closed, paused, resolved, past its close), book_crossed, book_resyncing
+ *   market_not_open (closed, paused, resolved, past its close), market_unquotable (its fee rate
+ *   above the signable cap), book_crossed, book_resyncing
  *   (a gap, a resync, no snapshot yet), book_stale;
  * - quoting_disabled (before start, while stopping), no_strategy (a token with no strategy);
  * - startup: the start-up cancel-all of what an earlier run left (policy `cancel`);
@@ -35,6 +36,7 @@ export const CANCEL_REASONS = [
   "platform_frozen",
   "error_rate_halt",
   "market_not_open",
+  "market_unquotable",
   "book_crossed",
   "book_resyncing",
   "book_stale",
