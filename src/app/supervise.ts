@@ -49,12 +49,14 @@ export async function superviseDaemon(
     }
   } catch (err) {
     if (err instanceof StartReadError) {
-      notify(`could not read ${err.subject} at start: ${err.message}; nothing was quoted; exit 1`);
+      notify(
+        `could not read ${err.subject} at start: ${err.message}; nothing was quoted; exit 1${codeOf(err.code)}`,
+      );
       return finish(DAEMON_EXIT.failed, deps);
     }
     if (err instanceof GatewayFatalError && wrongGatewayUrl(err)) {
       notify(
-        `could not open /ws/${err.gateway} at start: exchange.wsUrl: ${upgradeAnswer(err)}; check the setting; nothing was quoted; exit 1`,
+        `could not open /ws/${err.gateway} at start: exchange.wsUrl: ${upgradeAnswer(err)}; check the setting; nothing was quoted; exit 1${codeOf(err.code)}`,
       );
       return finish(DAEMON_EXIT.failed, deps);
     }
@@ -62,17 +64,25 @@ export async function superviseDaemon(
     if (auth === undefined && err instanceof MmError && err.code === "engine_start_failed") {
       // The engine's own start-up checks (the exchange's failed reads are StartReadErrors above).
       const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
-      notify(`could not start: ${err.message}${cause}; nothing was quoted; exit 1`);
+      notify(`could not start: ${err.message}${cause}; nothing was quoted; exit 1${codeOf(err.code)}`);
       return finish(DAEMON_EXIT.failed, deps);
     }
     if (err instanceof ConfigError || auth === undefined) throw err;
     const left = err instanceof RefusedStartError ? `; ${restingText(err.resting)}` : "";
     notify(
-      `the exchange refused the API key (${fatalAuthReason(err) ?? auth}) at start-up; nothing was quoted${left}; exit 3`,
+      `the exchange refused the API key (${fatalAuthReason(err) ?? auth}) at start-up; nothing was quoted${left}; exit 3${codeOf(auth)}`,
     );
     code = DAEMON_EXIT.fatal;
   }
   return finish(code, deps);
+}
+
+/**
+ * A failed start's line ends with the error's code, as every mm error line does (src/cli/command.ts
+ * errorLine), for a grep or a log shipper to key on.
+ */
+function codeOf(code: string): string {
+  return ` (code ${code})`;
 }
 
 /** Arms the backstop exit (see superviseDaemon) and returns `code`. */

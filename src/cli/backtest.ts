@@ -19,7 +19,7 @@ import {
   SWEEP_HELP,
   SWEEP_OPTIONS,
 } from "./backtest-sweep.js";
-import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, inputError, UsageError } from "./command.js";
 import { requireOutputFolders } from "./output-folder.js";
 
 const OPTIONS = {
@@ -170,8 +170,7 @@ export const backtestCommand: Command = {
       return EXIT.ok;
     } catch (err) {
       if (isInputError(err)) {
-        io.stderr(`mm backtest: ${(err as Error).message}\n`);
-        return EXIT.usage;
+        return inputError("backtest", err, io);
       }
       throw err;
     }

@@ -30,6 +30,43 @@ export class UsageError extends MmError {
   }
 }
 
+/**
+ * The code an error line names: an MmError's own, or a Node system error's (ENOENT, EACCES…); bad
+ * options (node:util parseArgs) are `usage_error` like UsageError; anything else, a bug,
+ * `unexpected_error`.
+ * @example errorCode(new UsageError("--seed must be an integer")) // "usage_error"
+ */
+export function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || code === "") return "unexpected_error";
+  return code.startsWith("ERR_PARSE_ARGS_") ? "usage_error" : code;
+}
+
+/**
+ * An error as every mm command prints it on stderr: `<prefix><message> (code <code>)`, so a grep or
+ * a log shipper can key on the code. A message of several lines (a list of problems) gets the code on
+ * its first line, before that line's closing colon: `sweep file is invalid (code sweep_invalid):`.
+ * @example errorLine("mm backtest: ", "--out -: stdout is not supported", "output_stdout_unsupported")
+ * // "mm backtest: --out -: stdout is not supported (code output_stdout_unsupported)\n"
+ */
+export function errorLine(prefix: string, message: string, code: string): string {
+  const cut = message.indexOf("\n");
+  const first = cut < 0 ? message : message.slice(0, cut);
+  const rest = cut < 0 ? "" : message.slice(cut);
+  const tagged = first.endsWith(":") ? `${first.slice(0, -1)} (code ${code}):` : `${first} (code ${code})`;
+  return `${prefix}${tagged}${rest}\n`;
+}
+
+/**
+ * Prints an error a command counts as bad input (exit 2) as `mm <name>: <message> (code <code>)`,
+ * the form main gives every other failure, and returns EXIT.usage.
+ * @example catch (err) { if (err instanceof JournalError) return inputError("report", err, io); throw err; }
+ */
+export function inputError(name: string, err: unknown, io: CliIo): number {
+  io.stderr(errorLine(`mm ${name}: `, err instanceof Error ? err.message : String(err), errorCode(err)));
+  return EXIT.usage;
+}
+
 /** Exit codes of every mm command. */
 export const EXIT = { ok: 0, unexpected: 1, usage: 2 } as const;
 

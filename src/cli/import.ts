@@ -5,7 +5,7 @@ import {
   importPolymarketPriceChanges,
   POLYMARKET_PRICE_CHANGE_CSV,
 } from "../backtest/import/polymarket-price-changes.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, inputError, UsageError } from "./command.js";
 
 const FORMATS = [POLYMARKET_PRICE_CHANGE_CSV] as const;
 
@@ -90,8 +90,7 @@ export const importCommand: Command = {
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (err instanceof ImportError || (typeof code === "string" && PATH_ERRORS.has(code))) {
-        io.stderr(`mm import: ${(err as Error).message}\n`);
-        return EXIT.usage;
+        return inputError("import", err, io);
       }
       throw err;
     }

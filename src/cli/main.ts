@@ -9,7 +9,7 @@ import { secretShape } from "../config/secret-shapes.js";
 import { parseApiKey } from "../core/api-key.js";
 import { ScenarioError } from "../mock/scenario/load.js";
 import { expandSecrets, scrub } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, errorCode, errorLine, UsageError } from "./command.js";
 import { COMMANDS } from "./commands.js";
 
 function usage(): string {
@@ -68,7 +68,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(rest, safe);
   } catch (err) {
-    return report(err, command, safe);
+    return reportFailure(err, command, safe);
   }
 }
 
@@ -94,27 +94,34 @@ function find(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-function report(err: unknown, command: Command, io: CliIo): number {
+/**
+ * The one place a command's failure reaches stderr: every line names the error's code
+ * (errorLine; a command prints the errors it counts as bad input itself, in the same form:
+ * inputError). Config, scenario and usage errors exit 2, anything else 1.
+ */
+function reportFailure(err: unknown, command: Command, io: CliIo): number {
+  const code = errorCode(err);
   if (err instanceof ConfigError) {
     io.stderr(
       err
         .lines()
-        .map((line) => `config error: ${line}\n`)
+        .map((line) => errorLine("config error: ", line, code))
         .join(""),
     );
     return EXIT.usage;
   }
   if (err instanceof ScenarioError) {
-    io.stderr(
-      err.issues.map((line) => `scenario error: ${line} (in ${String(err.details.file)})\n`).join(""),
-    );
+    const file = String(err.details.file);
+    io.stderr(err.issues.map((line) => errorLine("scenario error: ", `${line} (in ${file})`, code)).join(""));
     return EXIT.usage;
   }
+  const prefix = `mm ${command.name}: `;
+  const message = err instanceof Error ? err.message : String(err);
   if (err instanceof UsageError || isParseArgsError(err)) {
-    io.stderr(`mm ${command.name}: ${(err as Error).message}\nRun 'mm ${command.name} --help' for usage.\n`);
+    io.stderr(`${errorLine(prefix, message, code)}Run 'mm ${command.name} --help' for usage.\n`);
     return EXIT.usage;
   }
-  io.stderr(`mm ${command.name}: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+  io.stderr(errorLine(prefix, `unexpected error: ${message}`, code));
   return EXIT.unexpected;
 }
 

@@ -16,7 +16,7 @@ import {
   TOKEN_CHANNELS,
 } from "../gateway/record/recorder.js";
 import { createLogger } from "../observability/logger.js";
-import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, errorCode, errorLine, flagsOrHelp, UsageError } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
 const OPTIONS = {
@@ -194,13 +194,16 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
         })}\n`,
       );
       if (fatal !== undefined) {
-        io.stderr(`mm record: the gateway closed the connection for good: ${fatal.code}\n`);
+        io.stderr(
+          errorLine("mm record: ", `the gateway closed the connection for good: ${fatal.code}`, fatal.code),
+        );
       }
       if (writeError !== undefined && writeError !== drainAbandoned) {
-        io.stderr(`mm record: writing failed: ${(writeError as Error).message}\n`);
+        const message = `writing failed: ${(writeError as Error).message}`;
+        io.stderr(errorLine("mm record: ", message, errorCode(writeError)));
       }
       if (drainAbandoned !== undefined) {
-        io.stderr(`mm record: ${drainAbandoned.message}\n`);
+        io.stderr(errorLine("mm record: ", drainAbandoned.message, drainAbandoned.code));
         (deps.forceExit ?? ((code) => endProcess(code, io)))(EXIT.unexpected);
       }
       return fatal === undefined && writeError === undefined ? EXIT.ok : EXIT.unexpected;

@@ -3,7 +3,7 @@ import { JournalError } from "../journal/errors.js";
 import { type JournalReader, openJournalReader } from "../journal/open-read.js";
 import { buildReport } from "../journal/report.js";
 import { reportJson, reportText } from "../journal/report-format.js";
-import { type CliIo, type Command, EXIT, flagsOrHelp, UsageError } from "./command.js";
+import { type CliIo, type Command, EXIT, flagsOrHelp, inputError, UsageError } from "./command.js";
 import { CONFIG_OPTION, CONFIG_OPTION_HELP, loadConfigFromFlags } from "./config-option.js";
 
 const OPTIONS = {
@@ -60,10 +60,10 @@ export const reportCommand: Command = {
       });
     } catch (err) {
       if (!(err instanceof JournalError)) throw err;
-      io.stderr(`mm report: ${err.message}\n`);
+      const code = inputError("report", err, io);
       // A newcomer's first report usually follows `npm start`, whose journal is in a temp folder.
       if (err.code === "journal_not_found") io.stderr(NOT_FOUND_HINT);
-      return EXIT.usage;
+      return code;
     }
     try {
       const report = buildReport(reader.db, sinceMs === undefined ? {} : { sinceMs });

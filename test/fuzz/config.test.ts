@@ -265,7 +265,7 @@ describe("fuzz: configuration files and environment", () => {
               if (!(e instanceof ConfigError)) throw e;
               expected = e
                 .lines()
-                .map((l) => `config error: ${l}\n`)
+                .map((l) => `config error: ${l} (code config_invalid)\n`)
                 .join("");
             }
             expect(err).toBe(expected);

@@ -24,6 +24,6 @@ describe("mm backtest on a corrupt recording", () => {
     appendFileSync(data, gzipSync("not json\n")); // a second gzip member: line 51
     const r = await runBacktestCli("--config", "config/backtest/bands-replay.json", "--data", data);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toBe(`mm backtest: ${data}:51: not JSON\n`);
+    expect(r.stderr).toBe(`mm backtest: ${data}:51: not JSON (code bad_record)\n`);
   });
 });

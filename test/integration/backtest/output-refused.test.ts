@@ -69,7 +69,7 @@ describe("mm backtest: an output naming another output or an input", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `mm backtest: --out ${out} is named like a recording (*.jsonl.gz): a replay of its folder would read it as data; ` +
-        "a backtest writes JSON or HTML, name it e.g. .json or .html\n",
+        "a backtest writes JSON or HTML, name it e.g. .json or .html (code output_recording_name)\n",
     );
     expect(existsSync(out)).toBe(false);
     // --html too, given with a path of its own (./recordings/… from the folder above), and a link

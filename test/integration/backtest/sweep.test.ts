@@ -281,7 +281,9 @@ describe("mm backtest --sweep: bad input", () => {
     const bad = file("bad-sweep.json", { grid: { gamma: ["0.05", 1], k: [] } });
     const r1 = await run("--scenario", scenario, "--sweep", bad, "--progress", "none");
     expect(r1.code).toBe(2);
-    expect(r1.stderr).toContain("sweep file is invalid:\n  grid.k: must be a non-empty array of values");
+    expect(r1.stderr).toContain(
+      "sweep file is invalid (code sweep_invalid):\n  grid.k: must be a non-empty array of values",
+    );
     const wrong = file("wrong-sweep.json", { grid: { gamma: ["0.05", 1] } });
     const r2 = await run("--scenario", scenario, "--sweep", wrong, "--progress", "none");
     expect(r2.code).toBe(2);

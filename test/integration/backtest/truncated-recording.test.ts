@@ -97,7 +97,9 @@ describe("replay of a crash-killed recording", () => {
     writeFileSync(bad, recordLine(frame(51))); // plain JSON under a .jsonl.gz name
     const r = await runBacktestCli("--config", "config/backtest/bands-replay.json", "--data", sub);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`mm backtest: ${bad}: not a valid gzip file (incorrect header check)\n`);
+    expect(r.stderr).toBe(
+      `mm backtest: ${bad}: not a valid gzip file (incorrect header check) (code bad_gzip)\n`,
+    );
     expect(r.stdout).toBe("");
   });
 });

@@ -78,12 +78,12 @@ describe("mm (child process)", () => {
     expect(r.stdout).toBe("");
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toEqual([
-      `config error: unknownGroup: unknown setting (in ${a})`,
-      `config error: exchange.baseUrl: must start with http:// or https://, got "ftp://x.invalid" (in ${a})`,
-      `config error: retry.maxAttempts: must be ≤ 10, got 99 (in ${a})`,
-      'config error: signing.chainId: must be an integer, got "zero" (from env MM_SIGNING_CHAIN_ID)',
-      `config error: log.level: must be one of fatal, error, warn, info, debug, trace, silent, got "loud" (in ${b})`,
-      "config error: exchange.userWallet: required when exchange.partnerKind is multi_wallet (it is sent as X-User-Wallet)",
+      `config error: unknownGroup: unknown setting (in ${a}) (code config_invalid)`,
+      `config error: exchange.baseUrl: must start with http:// or https://, got "ftp://x.invalid" (in ${a}) (code config_invalid)`,
+      `config error: retry.maxAttempts: must be ≤ 10, got 99 (in ${a}) (code config_invalid)`,
+      'config error: signing.chainId: must be an integer, got "zero" (from env MM_SIGNING_CHAIN_ID) (code config_invalid)',
+      `config error: log.level: must be one of fatal, error, warn, info, debug, trace, silent, got "loud" (in ${b}) (code config_invalid)`,
+      "config error: exchange.userWallet: required when exchange.partnerKind is multi_wallet (it is sent as X-User-Wallet) (code config_invalid)",
     ]);
   });
 
@@ -134,9 +134,9 @@ describe("mm (child process)", () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      "config error: exchange.userWallet: looks like a private key, which belongs only in its secret setting (from env MM_EXCHANGE_USER_WALLET)",
-      'config error: secrets.apiKey: must have the shape <svc>_<env>_<keyId>_<secret>: <env> must be "live" or "test" (from env MM_API_KEY)',
-      `config error: secrets.privateKeyFile: ${pk} is accessible by group or others (mode 0644); run chmod 600 on it`,
+      "config error: exchange.userWallet: looks like a private key, which belongs only in its secret setting (from env MM_EXCHANGE_USER_WALLET) (code config_invalid)",
+      'config error: secrets.apiKey: must have the shape <svc>_<env>_<keyId>_<secret>: <env> must be "live" or "test" (from env MM_API_KEY) (code config_invalid)',
+      `config error: secrets.privateKeyFile: ${pk} is accessible by group or others (mode 0644); run chmod 600 on it (code config_invalid)`,
     ]);
     for (const s of [badKey, secret, PRIVATE_KEY.slice(2)]) expect(r.stderr + r.stdout).not.toContain(s);
   });
@@ -152,8 +152,8 @@ describe("mm (child process)", () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      "config error: engine.strategyByMarket: looks like a private key, which belongs only in its secret setting (from env MM_ENGINE_STRATEGY_BY_MARKET)",
-      "config error: risk: looks like a private key, which belongs only in its secret setting (from env MM_RISK)",
+      "config error: engine.strategyByMarket: looks like a private key, which belongs only in its secret setting (from env MM_ENGINE_STRATEGY_BY_MARKET) (code config_invalid)",
+      "config error: risk: looks like a private key, which belongs only in its secret setting (from env MM_RISK) (code config_invalid)",
     ]);
     expect(r.stdout).toBe("");
     expect(r.stderr).not.toContain(PRIVATE_KEY.slice(2, 22));

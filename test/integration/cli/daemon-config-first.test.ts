@@ -29,9 +29,9 @@ async function busyPort(): Promise<{ port: number; server: Server }> {
 }
 
 const MISSING = [
-  "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
-  "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
-  'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
+  "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE) (code config_invalid)",
+  "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE) (code config_invalid)",
+  'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market (code config_invalid)',
 ];
 
 let dir: string;
@@ -65,7 +65,7 @@ describe("mm run / mm paper check the configuration before the metrics server (r
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `${[...MISSING, `config error: metrics.port: port ${busy.port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)`].join("\n")}\n`,
+      `${[...MISSING, `config error: metrics.port: port ${busy.port} on 127.0.0.1 is in use (from env MM_METRICS_PORT) (code config_invalid)`].join("\n")}\n`,
     );
   });
 
@@ -80,7 +80,7 @@ describe("mm run / mm paper check the configuration before the metrics server (r
     expect(r.code).toBe(2);
     expect(r.stdout).not.toContain("metrics at");
     expect(r.stderr).toMatch(
-      /^config error: scenario: paper mode signs as the first wallet 0x[0-9a-f]{40}, which is banned\n/,
+      /^config error: scenario: paper mode signs as the first wallet 0x[0-9a-f]{40}, which is banned \(code config_invalid\)\n/,
     );
   });
 });

@@ -106,7 +106,7 @@ describe("mm run on a journal whose account another mm runs", () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^config error: journal\.path: account .* is already being run/);
     expect(lines[1]).toBe(
-      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)`,
+      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT) (code config_invalid)`,
     );
   });
 });

@@ -62,7 +62,7 @@ describe("mm paper: a busy port the operator asked for is an error, not a silent
     const r = await paper(["--port", String(port)], { MM_METRICS_PORT: "0" });
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      `config error: --port: port ${port} on 127.0.0.1 is in use: leave --port out (8080, or a free port when it is busy) or use --port 0 for a free one\n`,
+      `config error: --port: port ${port} on 127.0.0.1 is in use: leave --port out (8080, or a free port when it is busy) or use --port 0 for a free one (code config_invalid)\n`,
     );
     expect(r.out).not.toContain("metrics at");
   });
@@ -73,7 +73,7 @@ describe("mm paper: a busy port the operator asked for is an error, not a silent
     expect(r.code).toBe(2);
     // Was: "…is in use" alone, the variable unnamed (an exported MM_METRICS_PORT is easily forgotten).
     expect(r.err).toBe(
-      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT)\n`,
+      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (from env MM_METRICS_PORT) (code config_invalid)\n`,
     );
   });
 
@@ -85,7 +85,9 @@ describe("mm paper: a busy port the operator asked for is an error, not a silent
     writeFileSync(file, JSON.stringify({ metrics: { port } }));
     const r = await paper(["--port", "0", "--config", file], {});
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`config error: metrics.port: port ${port} on 127.0.0.1 is in use (in ${file})\n`);
+    expect(r.err).toBe(
+      `config error: metrics.port: port ${port} on 127.0.0.1 is in use (in ${file}) (code config_invalid)\n`,
+    );
   });
 });
 

@@ -42,8 +42,8 @@ describe("mm run / mm paper on the command line", () => {
     expect(await main(["run"], a)).toBe(2);
     expect(a.err()).toBe(
       [
-        "config error: engine.strategy.params.gamma: must be > 0 (from env MM_ENGINE_STRATEGY)",
-        "config error: engine.strategy.params.orderSize: required (a decimal string) (from env MM_ENGINE_STRATEGY)",
+        "config error: engine.strategy.params.gamma: must be > 0 (from env MM_ENGINE_STRATEGY) (code config_invalid)",
+        "config error: engine.strategy.params.orderSize: required (a decimal string) (from env MM_ENGINE_STRATEGY) (code config_invalid)",
         "",
       ].join("\n"),
     );
@@ -61,9 +61,9 @@ describe("mm run / mm paper on the command line", () => {
     expect(await main(["run"], a)).toBe(2);
     expect(a.err()).toBe(
       [
-        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
-        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
-        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
+        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE) (code config_invalid)",
+        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE) (code config_invalid)",
+        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market (code config_invalid)',
         "",
       ].join("\n"),
     );
@@ -81,10 +81,10 @@ describe("mm run / mm paper on the command line", () => {
     // Named with the missing start settings, in one attempt (review17 Q2).
     expect(a.err()).toBe(
       [
-        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE)",
-        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE)",
-        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market',
-        "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0 (from env MM_METRICS_HOST)",
+        "config error: secrets.apiKey: required: set MM_API_KEY or secrets.apiKeyFile (MM_API_KEY_FILE) (code config_invalid)",
+        "config error: secrets.privateKey: required: set MM_PRIVATE_KEY or secrets.privateKeyFile (MM_PRIVATE_KEY_FILE) (code config_invalid)",
+        'config error: engine.markets: nothing to quote: list market slugs, or ["*"] for every market (code config_invalid)',
+        "config error: metrics.host: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL): use one of its addresses, 127.0.0.1 or 0.0.0.0 (from env MM_METRICS_HOST) (code config_invalid)",
         "",
       ].join("\n"),
     );

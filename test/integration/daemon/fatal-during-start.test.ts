@@ -61,7 +61,7 @@ async function supervisedStart(meanwhile: (m: MockExchange, sink: CollectingStre
 function expectRefusedAtStart(run: SupervisedStart, code: string): void {
   expect(run.code).toBe(DAEMON_EXIT.fatal);
   expect(run.lines.at(-1), run.lines.join("")).toBe(
-    `mm run: the exchange refused the API key (${code}) at start-up; nothing was quoted; exit 3\n`,
+    `mm run: the exchange refused the API key (${code}) at start-up; nothing was quoted; exit 3 (code ${code})\n`,
   );
   const msgs = run.sink.records().map((r) => String(r.msg));
   // The run's stop ended before the outcome was known (it used to run on after it, in the background).

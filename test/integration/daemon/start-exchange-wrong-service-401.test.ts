@@ -49,7 +49,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
       `mm run: could not read the markets at start: exchange.baseUrl ${url}: GET /api/markets at ` +
         `${url}/api/markets?limit=500: HTTP 401 without the exchange API's error body: got ` +
         `${JSON.stringify(`${LOGIN_PAGE.slice(0, 120)}…`)}; the answer is not the exchange API's ` +
-        "(its 401s carry a code naming the key's problem): check the setting; nothing was quoted; exit 1\n",
+        "(its 401s carry a code naming the key's problem): check the setting; nothing was quoted; exit 1 (code start_read_failed)\n",
     );
     expect(run.stderr).not.toContain("refused the API key");
   });
@@ -66,7 +66,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
     expect(run.stderr).toContain(
       `HTTP 401 without the exchange API's error body: got ${JSON.stringify('{"message":"Unauthorized"}')}`,
     );
-    expect(run.stderr).toMatch(/; nothing was quoted; exit 1\n$/);
+    expect(run.stderr).toMatch(/; nothing was quoted; exit 1 \(code start_read_failed\)\n$/);
     expect(run.stderr).not.toContain("refused the API key");
   });
 
@@ -79,7 +79,7 @@ describe("daemon: exchange.baseUrl answers 401 at start", () => {
     const run = await supervisedRun(daemonConfig(m, [ARG.slug], { MM_EXCHANGE_BASE_URL: url }));
     expect(run.code).toBe(DAEMON_EXIT.fatal);
     expect(run.stderr).toBe(
-      "mm run: the exchange refused the API key (api_key_revoked) at start-up; nothing was quoted; exit 3\n",
+      "mm run: the exchange refused the API key (api_key_revoked) at start-up; nothing was quoted; exit 3 (code api_key_revoked)\n",
     );
   });
 });

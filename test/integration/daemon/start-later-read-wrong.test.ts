@@ -67,7 +67,7 @@ describe("daemon: a later start-up read answered 200 with something that is not 
         `^mm run: could not read the wallet's positions at start: exchange.baseUrl ${run.url}: ` +
           `GET /api/me/positions at ${run.url}/api/me/positions[^:]*: HTTP 200 malformed_response: ` +
           "body.positions: expected an array, got undefined; the answer is not the exchange API's: " +
-          "check the setting; nothing was quoted; exit 1\n$",
+          "check the setting; nothing was quoted; exit 1 \\(code start_read_failed\\)\n$",
       ),
     );
     expect(run.paths).not.toContain("/api/orders/place");
@@ -82,7 +82,7 @@ describe("daemon: a later start-up read answered 200 with something that is not 
     expect(run.lines.join("")).toBe(
       `mm run: could not start: the wallet's positions answer gives token ${ARG.yesTokenId} a quantity ` +
         'that is no exact number of shares (a decimal string of at most 6 decimals): "1.1234567": ' +
-        "quantity has more than 6 decimals; nothing was quoted; exit 1\n",
+        "quantity has more than 6 decimals; nothing was quoted; exit 1 (code engine_start_failed)\n",
     );
   });
 
@@ -108,7 +108,7 @@ describe("daemon: a later start-up read answered 200 with something that is not 
     );
     expect(line).toContain("HTTP 200 malformed_response: body.trades: expected an array, got");
     expect(line).toMatch(
-      /the answer is not the exchange API's: check the setting; nothing was quoted; exit 1\n$/,
+      /the answer is not the exchange API's: check the setting; nothing was quoted; exit 1 \(code start_read_failed\)\n$/,
     );
   });
 

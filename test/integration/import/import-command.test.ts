@@ -123,7 +123,7 @@ describe("mm import (run() with a CliIo)", () => {
     expect(await importCommand.run([...CMD, "in.csv", "no/such/dir/out.jsonl.gz"], cli)).toBe(2);
     const folder = join(dir, "no/such/dir");
     expect(out.stderr).toBe(
-      `mm import: cannot write ${join(folder, "out.jsonl.gz")}: its folder ${folder} does not exist (create it first: mkdir -p ${folder})\n`,
+      `mm import: cannot write ${join(folder, "out.jsonl.gz")}: its folder ${folder} does not exist (create it first: mkdir -p ${folder}) (code output_dir_missing)\n`,
     );
     expect(existsSync(join(dir, "no"))).toBe(false);
   });
@@ -135,7 +135,7 @@ describe("mm import (run() with a CliIo)", () => {
     const { io: cli, out } = io();
     expect(await importCommand.run([...CMD, "in.csv", "afile/out.jsonl.gz"], cli)).toBe(2);
     expect(out.stderr).toBe(
-      `mm import: cannot write ${join(dir, "afile/out.jsonl.gz")}: ${join(dir, "afile")} is not a folder\n`,
+      `mm import: cannot write ${join(dir, "afile/out.jsonl.gz")}: ${join(dir, "afile")} is not a folder (code output_dir_not_folder)\n`,
     );
     expect(readdirSync(dir).sort()).toEqual(["afile", "in.csv"]);
     expect(await importCommand.run([...CMD, "afile/in.csv", "out.jsonl.gz"], cli)).toBe(2);
@@ -147,7 +147,7 @@ describe("mm import (run() with a CliIo)", () => {
     const { io: cli, out } = io();
     expect(await importCommand.run([...CMD, "--force", "in.csv", "./in.csv"], cli)).toBe(2);
     expect(out.stderr).toBe(
-      `mm import: ${join(dir, "in.csv")} is the input: write the import to another file\n`,
+      `mm import: ${join(dir, "in.csv")} is the input: write the import to another file (code output_is_input)\n`,
     );
     expect(readdirSync(dir)).toEqual(["in.csv"]);
     expect(readFileSync(join(dir, "in.csv"), "utf8")).toBe(CSV);
@@ -158,11 +158,11 @@ describe("mm import (run() with a CliIo)", () => {
     const { io: cli, out } = io();
     expect(await importCommand.run([...CMD, "in.csv", "-"], cli)).toBe(2);
     expect(out.stderr).toBe(
-      'mm import: OUT -: stdout is not supported, name a file (./- for a file called "-")\n',
+      'mm import: OUT -: stdout is not supported, name a file (./- for a file called "-") (code output_stdout_unsupported)\n',
     );
     expect(await importCommand.run([...CMD, "-", "out.jsonl.gz"], cli)).toBe(2);
     expect(out.stderr).toContain(
-      'mm import: IN -: stdin is not supported, name a file (./- for a file called "-")\n',
+      'mm import: IN -: stdin is not supported, name a file (./- for a file called "-") (code input_stdin_unsupported)\n',
     );
     expect(out.stdout).toBe("");
     expect(readdirSync(dir)).toEqual(["in.csv"]);

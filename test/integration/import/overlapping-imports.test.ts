@@ -120,7 +120,7 @@ describe("mm import into a directory that already holds the capture", () => {
     expect(code).toBe(2);
     expect(again.out.stderr).toMatch(
       new RegExp(
-        `^mm import: ${join(dir, "b.jsonl.gz")}: ${dir} already holds this capture as a\\.jsonl\\.gz \\(same input, sha256 [0-9a-f]{12}\\): .*Nothing was written\\.\\n$`,
+        `^mm import: ${join(dir, "b.jsonl.gz")}: ${dir} already holds this capture as a\\.jsonl\\.gz \\(same input, sha256 [0-9a-f]{12}\\): .*Nothing was written\\. \\(code already_imported\\)\\n$`,
       ),
     );
     expect(readdirSync(dir)).toEqual(["a.jsonl.gz"]);

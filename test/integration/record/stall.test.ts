@@ -55,7 +55,9 @@ describe("mm record on a stalled disk", () => {
 
     expect(code).toBe(1);
     expect(ac.signal.aborted).toBe(false); // it stopped by itself
-    expect(err.join("")).toMatch(/mm record: writing failed: the disk did not keep up: .* \(limit 64 KiB\)/);
+    expect(err.join("")).toMatch(
+      /mm record: writing failed: the disk did not keep up: .* \(limit 64 KiB\).* \(code write_stalled\)\n/,
+    );
     const summary = JSON.parse(out.join("")) as {
       frames: number;
       recvTsClamped: number;

@@ -169,8 +169,8 @@ describe("mm config", () => {
     const code = await new Promise<number | null>((done) => child.on("close", done));
     expect(code).toBe(2);
     expect(stderr.trimEnd().split("\n")).toEqual([
-      "config error: circuitBreaker.failureRatio: must be < 1, got 1: the breaker opens when more than this fraction of the requests failed, so 1 would never open it (from env MM_CIRCUIT_BREAKER_FAILURE_RATIO)",
-      "config error: risk.errorRate.maxErrors: must be an integer in [1, 1000000], got 0: quoting halts on more than maxErrors errors in the window, so 0 would halt every market on the first rejected order (from env MM_RISK)",
+      "config error: circuitBreaker.failureRatio: must be < 1, got 1: the breaker opens when more than this fraction of the requests failed, so 1 would never open it (from env MM_CIRCUIT_BREAKER_FAILURE_RATIO) (code config_invalid)",
+      "config error: risk.errorRate.maxErrors: must be an integer in [1, 1000000], got 0: quoting halts on more than maxErrors errors in the window, so 0 would halt every market on the first rejected order (from env MM_RISK) (code config_invalid)",
     ]);
   }, 30_000);
 });

@@ -17,7 +17,7 @@ import { packageRoot } from "../../../src/config/paths.js";
 
 /** A line without the echoed value and the file's folder. */
 const norm = (line: string): string =>
-  line.replace(/, got "[^"]*"/, "").replace(/\(in [^)]*?([^/)]+)\)$/, "(in $1)");
+  line.replace(/, got "[^"]*"/, "").replace(/\(in [^)]*?([^/)]+)\)( \(code \w+\))?$/, "(in $1)$2");
 
 const dir = mkdtempSync(join(tmpdir(), "mm-docs-cfg-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

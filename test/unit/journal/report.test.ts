@@ -198,7 +198,7 @@ describe("mm report figures", () => {
     const path = `${twoRunJournal()}.absent`;
     expect(await reportCommand.run(["--journal", path], io)).toBe(2);
     expect(err.join("")).toBe(
-      `mm report: no journal at ${path}\n` +
+      `mm report: no journal at ${path} (code journal_not_found)\n` +
         "mm report: mm run keeps its journal at journal.path (else the default data file, see --help); " +
         "mm paper a new one per run, named in its last log line: pass it with --journal PATH\n",
     );
