@@ -8,7 +8,7 @@ import { queueModelSummary } from "../backtest/replay/queue-model-config.js";
 import { parseReplayConfig } from "../backtest/replay/replay-config.js";
 import { summaryJson } from "../backtest/report/summary.js";
 import { latencySummary } from "../backtest/sim/latency.js";
-import { expandGrid, parseSweepFile, pointStrategies } from "../backtest/sweep/grid.js";
+import { readSweepFile, sweepStrategies } from "../backtest/sweep/grid.js";
 import {
   DEFAULT_METRIC,
   parseMetric,
@@ -155,7 +155,9 @@ export async function runSweepCommand(
   );
   const sweepPath = resolve(io.cwd, f.sweep as string);
   const sweepText = await readFile(sweepPath, "utf8");
-  const spec = withPath(sweepPath, () => parseSweepFile(JSON.parse(sweepText)), "sweep_invalid");
+  // Not thrown yet: the values the strategy refuses are named with the file's other problems.
+  const read = withPath(sweepPath, () => readSweepFile(JSON.parse(sweepText)), "sweep_invalid");
+  const { spec } = read;
   const kind: SummaryKind = a.scenarios.length > 0 ? "synthetic" : "replay";
   const files = (kind === "synthetic" ? a.scenarios : a.configs).map((p) => resolve(io.cwd, p));
   const layers = await Promise.all(files.map((p) => readJson(io, p)));
@@ -182,7 +184,6 @@ export async function runSweepCommand(
     const config = withLayerFiles(files, layers, () => parseReplayConfig(layers));
     base = config.strategyRaw;
     const data = resolve(io.cwd, a.data as string);
-    await dataFiles(data);
     task = (strategy) => ({ kind, configLayers: layers, data, ...seed, strategy });
     context = (strategies) => ({
       strategies,
@@ -192,8 +193,9 @@ export async function runSweepCommand(
       tokens: config.tokens?.length,
     });
   }
-  const points = expandGrid(spec.axes);
-  const strategies = withPath(sweepPath, () => pointStrategies(spec, base, points));
+  const { points, strategies } = withPath(sweepPath, () => sweepStrategies(read, base));
+  // A bad sweep file is named before a missing or unreadable --data, as it was before.
+  if (kind === "replay") await dataFiles(resolve(io.cwd, a.data as string));
   const tasks = strategies.map(task);
   const rankBy = f["rank-by"] ?? spec.rankBy ?? DEFAULT_METRIC;
   const metric = parseMetric(rankBy, kind, context(strategies));

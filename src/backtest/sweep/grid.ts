@@ -32,6 +32,13 @@ export interface GridPoint {
 
 const KEYS = ["description", "strategy", "grid", "rankBy"];
 
+/** A sweep file read without throwing: the spec as far as it is usable, and every problem found. */
+export interface SweepRead {
+  /** Axes that are not paths or hold no array of values, or set a parameter an earlier axis sets, are left out. */
+  readonly spec: SweepSpec;
+  readonly issues: readonly string[];
+}
+
 /**
  * Validates a sweep file (JSON, see docs): `{ "strategy"?: name, "grid": { key: [values…] },
  * "rankBy"?: metric, "description"?: text }`. Throws BacktestError `sweep_invalid` naming every
@@ -39,9 +46,21 @@ const KEYS = ["description", "strategy", "grid", "rankBy"];
  * @example parseSweepFile({ grid: { gamma: [0.05, 0.1], k: [1.5, 3] } }).axes.length // 2
  */
 export function parseSweepFile(raw: unknown): SweepSpec {
+  const { spec, issues } = readSweepFile(raw);
+  if (issues.length > 0) throw invalid(issues);
+  return spec;
+}
+
+/**
+ * parseSweepFile without the throw: the file's own problems are listed, so that sweepStrategies can
+ * name them together with the values the strategy refuses (every problem at once).
+ * @example readSweepFile({ grid: { gamma: [2, 2] } }).issues // ["grid.gamma[1]: repeats grid.gamma[0] (2)"]
+ */
+export function readSweepFile(raw: unknown): SweepRead {
   const issues: string[] = [];
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw invalid(["(root): must be a JSON object"]);
+    const spec = { description: undefined, strategy: undefined, rankBy: undefined, axes: [] };
+    return { spec, issues: ["(root): must be a JSON object"] };
   }
   const o = raw as Record<string, unknown>;
   for (const k of Object.keys(o)) if (!KEYS.includes(k)) issues.push(`${k}: unknown setting`);
@@ -58,12 +77,35 @@ export function parseSweepFile(raw: unknown): SweepSpec {
     rankBy: text("rankBy"),
     axes: readAxes(o.grid, issues),
   };
-  if (issues.length === 0) {
-    const n = gridSize(spec.axes);
-    if (n > MAX_POINTS) issues.push(`grid: ${n} points, more than the ${MAX_POINTS} a sweep may run`);
-  }
+  const n = gridSize(spec.axes);
+  if (n > MAX_POINTS) issues.push(`grid: ${n} points, more than the ${MAX_POINTS} a sweep may run`);
+  return { spec, issues };
+}
+
+/**
+ * The whole check of a sweep file against the config's strategy entry: every point and its
+ * strategy entry (pointStrategies), or one BacktestError `sweep_invalid` naming every problem
+ * found — the file's own (readSweepFile), a strategy that is not the config's, each value and
+ * point the strategy refuses. Points are checked unless the strategy differs or the grid is over
+ * MAX_POINTS.
+ * @example const { points, strategies } = sweepStrategies(readSweepFile(raw), config.strategyRaw);
+ */
+export function sweepStrategies(
+  read: SweepRead,
+  baseStrategy: unknown,
+): { points: GridPoint[]; strategies: unknown[] } {
+  const { spec } = read;
+  const issues = [...read.issues];
+  const name = ((baseStrategy ?? {}) as { name?: unknown }).name;
+  const mismatch = spec.strategy !== undefined && name !== spec.strategy;
+  if (mismatch) issues.push(strategyMismatch(spec.strategy, name));
+  // No points worth checking: each of these cases has put its problem in `issues`.
+  if (mismatch || spec.axes.length === 0 || gridSize(spec.axes) > MAX_POINTS) throw invalid(issues);
+  const points = expandGrid(spec.axes);
+  const checked = checkPoints(spec, baseStrategy, points);
+  issues.push(...checked.issues);
   if (issues.length > 0) throw invalid(issues);
-  return spec;
+  return { points, strategies: checked.strategies };
 }
 
 function readAxes(grid: unknown, issues: string[]): GridAxis[] {
@@ -95,7 +137,11 @@ function readAxes(grid: unknown, issues: string[]): GridAxis[] {
     });
     // Compared as parsed paths: "bands[00].size" is "bands[0].size" spelled differently.
     const clash = axes.find((a) => overlaps(pathText(a.steps), pathText(steps)));
-    if (clash !== undefined) issues.push(`grid.${key}: overlaps grid.${clash.key}`);
+    if (clash !== undefined) {
+      // Left out of the points checked: its values would land on the other axis's, blamed twice.
+      issues.push(`grid.${key}: overlaps grid.${clash.key}`);
+      continue;
+    }
     axes.push({ key, steps, values });
   }
   return axes;
@@ -147,12 +193,26 @@ export function pointStrategies(
   baseStrategy: unknown,
   points: readonly GridPoint[],
 ): unknown[] {
-  const base = (baseStrategy ?? {}) as { name?: unknown; params?: unknown };
+  const base = (baseStrategy ?? {}) as { name?: unknown };
   if (spec.strategy !== undefined && base.name !== spec.strategy) {
-    throw invalid([
-      `strategy: the sweep is for ${JSON.stringify(spec.strategy)} but the config's strategy is ${JSON.stringify(base.name)}`,
-    ]);
+    throw invalid([strategyMismatch(spec.strategy, base.name)]);
   }
+  const { issues, strategies } = checkPoints(spec, baseStrategy, points);
+  if (issues.length > 0) throw invalid(issues);
+  return strategies;
+}
+
+function strategyMismatch(wanted: string, got: unknown): string {
+  return `strategy: the sweep is for ${JSON.stringify(wanted)} but the config's strategy is ${JSON.stringify(got)}`;
+}
+
+// Every point's entry through the strategy's validator, each problem named once.
+function checkPoints(
+  spec: SweepSpec,
+  baseStrategy: unknown,
+  points: readonly GridPoint[],
+): { issues: string[]; strategies: unknown[] } {
+  const base = (baseStrategy ?? {}) as { name?: unknown; params?: unknown };
   const issues = new Set<string>();
   const out: unknown[] = [];
   for (const p of points) {
@@ -177,8 +237,7 @@ export function pointStrategies(
       for (const i of list) issues.add(blame(spec.axes, p, i.field, i.message));
     }
   }
-  if (issues.size > 0) throw invalid([...issues]);
-  return out;
+  return { issues: [...issues], strategies: out };
 }
 
 // A problem with `params.gamma` is the grid value's; others belong to the point as a whole.

@@ -297,6 +297,25 @@ describe("mm backtest --sweep: bad input", () => {
     expect(r4.stderr).toMatch(/nojson\.json: not JSON/);
   });
 
+  it("names every problem of the sweep file at once: repeats, refused values, unknown keys", async () => {
+    // Session 21: a repeat and a refused value in one axis reported the repeat only; the refused
+    // "0.05" showed once the repeat was fixed, though README says every problem is named at once.
+    const bad = file("many-problems.json", { grid: { gamma: [2, "0.05", 2], k: [1, 1] }, rankby: "pnl" });
+    const r = await run("--scenario", scenario, "--sweep", bad, "--progress", "none");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      [
+        `mm backtest: ${bad}: sweep file is invalid (code sweep_invalid):`,
+        "  rankby: unknown setting",
+        "  grid.gamma[2]: repeats grid.gamma[0] (2)",
+        "  grid.k[1]: repeats grid.k[0] (1)",
+        '  grid.gamma = "0.05": must be a JSON number: 0.05, not "0.05"',
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("exits 2 before any point runs when the config's engine.requoteIntervalMs is one the daemon refuses", async () => {
     // The grid sets strategy parameters only: every point takes the config's engine section, so
     // a bad period there is every point's, refused with the config before a worker starts.

@@ -7,6 +7,8 @@ import {
   paramsText,
   parseSweepFile,
   pointStrategies,
+  readSweepFile,
+  sweepStrategies,
 } from "../../../../src/backtest/sweep/grid.js";
 
 const AS = {
@@ -181,6 +183,41 @@ describe("pointStrategies", () => {
     const spec = parseSweepFile({ strategy: "glft", grid: { gamma: [1] } });
     expect(issuesOf(() => pointStrategies(spec, AS, expandGrid(spec.axes)))).toEqual([
       'strategy: the sweep is for "glft" but the config\'s strategy is "avellaneda-stoikov"',
+    ]);
+  });
+});
+
+describe("sweepStrategies", () => {
+  it("names the file's own problems with the values the strategy refuses, in one error", () => {
+    const raw = { strategy: "avellaneda-stoikov", grid: { gamma: [2, "0.05", 2, -1], "k.x": [1] }, extra: 1 };
+    expect(issuesOf(() => sweepStrategies(readSweepFile(raw), AS))).toEqual([
+      "extra: unknown setting",
+      "grid.gamma[2]: repeats grid.gamma[0] (2)",
+      "grid.k.x: the config's strategy.params.k is not an object",
+      'grid.gamma = "0.05": must be a JSON number: 0.05, not "0.05"',
+      "grid.gamma = -1: must be > 0",
+    ]);
+  });
+
+  it("checks no point against another strategy's validator, nor a grid over the limit", () => {
+    const other = readSweepFile({ strategy: "glft", grid: { gamma: [1, 1] } });
+    expect(issuesOf(() => sweepStrategies(other, AS))).toEqual([
+      "grid.gamma[1]: repeats grid.gamma[0] (1)",
+      'strategy: the sweep is for "glft" but the config\'s strategy is "avellaneda-stoikov"',
+    ]);
+    const values = Array.from({ length: 101 }, (_, i) => i + 1);
+    const huge = readSweepFile({ grid: { gamma: values, k: values, x: [0] } });
+    expect(issuesOf(() => sweepStrategies(huge, AS))).toEqual([
+      `grid: ${101 * 101} points, more than the ${MAX_POINTS} a sweep may run`,
+    ]);
+  });
+
+  it("gives every point's strategy entry when the file is sound", () => {
+    const { points, strategies } = sweepStrategies(readSweepFile({ grid: { gamma: [0.5, 2] } }), AS);
+    expect(points.map((p) => p.point)).toEqual([1, 2]);
+    expect(strategies).toEqual([
+      { ...AS, params: { ...AS.params, gamma: 0.5 } },
+      { ...AS, params: { ...AS.params, gamma: 2 } },
     ]);
   });
 });
