@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { holdEarlySignals } from "../app/early-signals.js";
 import { keepRunningWithoutOutput } from "../app/lost-output.js";
@@ -137,8 +137,37 @@ export function processIo(): CliIo {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
-    cwd: process.cwd(),
+    cwd: callerCwd(process.env, process.cwd()),
   };
+}
+
+/**
+ * The folder a command's relative paths (--config, --data, --out, --journal…) are resolved from:
+ * the caller's (INIT_CWD, which npm sets to the folder it was run in) when this package's own
+ * `npm run mm` script runs mm, as npm runs a script from the package root; otherwise the process's
+ * working directory. `npm start`, `node bin/mm.js` and `tsx src/cli/main.ts` are not affected,
+ * nor another package's script called "mm" (npm_package_json names the package whose script runs).
+ * @example callerCwd({ npm_lifecycle_event: "mm", npm_package_json: "/repo/package.json", INIT_CWD: "/home/me/data" }, "/repo", "/repo") // "/home/me/data"
+ */
+export function callerCwd(env: NodeJS.ProcessEnv, cwd: string, root: string = packageRoot()): string {
+  const init = env.INIT_CWD;
+  const manifest = env.npm_package_json;
+  if (env.npm_lifecycle_event !== "mm" || manifest === undefined || init === undefined || !isAbsolute(init)) {
+    return cwd;
+  }
+  return samePath(dirname(manifest), root) ? init : cwd;
+}
+
+// Compared as real paths: npm may name the package through a symlink (npm --prefix link/).
+function samePath(a: string, b: string): boolean {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { LOG_LEVELS } from "../config/schema.js";
 import { createMockExchange } from "../mock/mock-exchange.js";
 import { defaultScenarioPath, loadScenario } from "../mock/scenario/load.js";
@@ -49,7 +50,7 @@ export const mockCommand: Command = {
         `--log-level: must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`,
       );
     }
-    const scenarioFile = values.scenario ?? defaultScenarioPath();
+    const scenarioFile = resolve(io.cwd, values.scenario ?? defaultScenarioPath());
     const scenario = loadScenario(scenarioFile);
     const logger = createLogger({ level });
     const mock = await createMockExchange({

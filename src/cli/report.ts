@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { runJournalSettings } from "../app/journal-settings.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalReader, openJournalReader } from "../journal/open-read.js";
@@ -52,7 +53,8 @@ export const reportCommand: Command = {
     const values = flagsOrHelp(argv, OPTIONS, HELP, io);
     if (values === undefined) return EXIT.ok;
     const sinceMs = values.since === undefined ? undefined : parseSince(values.since);
-    const path = values.journal ?? configuredJournal(values.config, io);
+    const path =
+      values.journal === undefined ? configuredJournal(values.config, io) : resolve(io.cwd, values.journal);
     let reader: JournalReader;
     try {
       reader = await openJournalReader(path, {
