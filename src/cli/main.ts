@@ -62,7 +62,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const command = find(first);
   if (command === undefined) {
     const what = first.startsWith("-") ? "unknown option" : "unknown command";
-    safe.stderr(`mm: ${what} ${JSON.stringify(first)}\n\n${usage()}`);
+    safe.stderr(`${errorLine("mm: ", `${what} ${JSON.stringify(first)}`, "usage_error")}\n${usage()}`);
     return EXIT.usage;
   }
   try {

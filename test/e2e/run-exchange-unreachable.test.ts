@@ -31,7 +31,7 @@ describe("mm run: the exchange's REST API cannot be reached at start", () => {
     expect(line).toContain(`exchange.baseUrl ${baseUrl}`);
     expect(line).toContain("GET /api/markets");
     expect(line).toContain("ECONNREFUSED");
-    expect(line).toMatch(/exit 1$/);
+    expect(line).toMatch(/exit 1 \(code start_read_failed\)$/);
     const everything = err + JSON.stringify(slots.mm.records);
     expect(everything).not.toContain(API_KEY.split("_")[3] as string);
     expect(everything).not.toContain(PRIVATE_KEY.slice(2));

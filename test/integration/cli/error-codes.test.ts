@@ -92,6 +92,15 @@ describe("every mm command names the error's code on its error line", () => {
     });
   }
 
+  it("mm with an unknown command or option: usage_error", async () => {
+    const r = await mm(["frobnicate"]);
+    expect(r.code).toBe(2);
+    expect(r.err.split("\n")[0]).toBe('mm: unknown command "frobnicate" (code usage_error)');
+    expect((await mm(["--frobnicate"])).err.split("\n")[0]).toBe(
+      'mm: unknown option "--frobnicate" (code usage_error)',
+    );
+  });
+
   it("README's output_dir_missing example is the line mm backtest prints", async () => {
     const readme = readFileSync(join(packageRoot(), "README.md"), "utf8").replace(/\s+/g, " ");
     const quoted = /`(mm backtest: --out \/tmp\/no\/such\/summary\.json: [^`]*)`/.exec(readme)?.[1];
