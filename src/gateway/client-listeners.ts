@@ -59,8 +59,10 @@ export class ClientListeners {
   /**
    * Every push frame as received, with receive time and link: for recorders. `dropped` is set on a
    * valid event the client drops as not ours (counted in counters.dropped under that reason, never
-   * an onEvent): a push of a sid whose unsubscribe went unanswered (`stray_sid`) or of an id no
-   * longer wanted (`unsolicited`); undefined on every other frame, malformed ones included.
+   * an onEvent): a push of a sid whose unsubscribe went unanswered (`stray_sid`; not while a
+   * subscribe or update_subscription is in flight on the link, whose reply may give us that very
+   * sid: orphans.ts) or of an id no longer wanted (`unsolicited`); undefined on every other frame,
+   * malformed ones included.
    */
   onFrame(
     fn: (

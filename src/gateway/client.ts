@@ -321,7 +321,9 @@ export class GatewayClient extends ClientListeners {
       return;
     }
     bump(this.counters.framesByType, r.event.type);
-    // Judged before the frame listeners hear it, so that a recorder can leave out what we drop.
+    // Judged before the frame listeners hear it, so that a recorder can leave out what we drop. A
+    // push under a sid we unsubscribed unanswered is ours when it runs ahead of the subscribe reply
+    // that gives us that sid again: stray() keeps it while a subscribe is in flight (orphans.ts).
     const dropped: DroppedPush | undefined = this.#subs.stray(link.index, r.sid)
       ? "stray_sid"
       : this.#subs.wants(r.channel, eventKey(r.event) ?? "")

@@ -33,6 +33,13 @@ const OPTIONAL: SendOptions = { replyOptional: true };
  * carrying it shows the server still holds it, so that push is dropped (the new sid carries the
  * same) and the unsubscribe is sent again, until the server answers it. A sid one of our
  * subscriptions is given again (a server reusing its numbers) is ours: claimed() forgets it here.
+ * A server may push a subscription's first frame ahead of its subscribe reply, so while a subscribe
+ * or update_subscription is in flight on the link (asking()) a push under an unproven sid may be
+ * ours: it is kept (delivered, recorded) and nothing is sent; once every such command on the link
+ * is answered the replies have decided: a sid one of them claimed is ours, one still unproven was
+ * stray after all, and its unsubscribe goes again. Kept strays are duplicates (the new sid carries
+ * the same ids) for at most that round trip; dropped, a frame of ours (a book's only snapshot after
+ * the resubscribe) would be lost, and the resent unsubscribe would remove the subscription just made.
  * The repair is counted (onRepaired) on the first unsubscribe's verdict, unless answered as done.
  * Everything of a link is forgotten with its socket (reset).
  */
@@ -44,6 +51,15 @@ export class OrphanSids {
   readonly #unproven = new Map<number, Set<string>>();
   /** Unproven sids with an unsubscribe in flight (one at a time however many pushes show them). */
   readonly #resending = new Set<string>();
+  /**
+   * Resent unsubscribes (as in #resending) whose sid a subscribe reply claimed meanwhile: the server
+   * took the unsubscribe first, so left unanswered it says nothing of the sid now ours.
+   */
+  readonly #reclaimed = new Set<string>();
+  /** Subscribe and update_subscription commands in flight, per link (one token each). */
+  readonly #asking = new Map<number, Set<object>>();
+  /** Unproven sids pushed on while `#asking` was not empty, per link: decided once it is. */
+  readonly #pushed = new Map<number, Map<string, Sid>>();
 
   constructor(deps: OrphanDeps) {
     this.#d = deps;
@@ -64,13 +80,36 @@ export class OrphanSids {
       if (String(waiting) === key) this.#waiting.get(link)?.delete(waiting);
     }
     this.#unproven.get(link)?.delete(key);
+    if (this.#resending.has(`${link}:${key}`)) this.#reclaimed.add(`${link}:${key}`);
+  }
+
+  /**
+   * Runs `run` (a subscribe or update_subscription on `link`, up to the handling of its reply)
+   * with the link's pushes under unproven sids kept rather than judged stray; when the last such
+   * command of the link ends, an unproven sid pushed on meanwhile that no reply claimed has its
+   * unsubscribe sent again.
+   */
+  async asking<T>(link: number, run: () => Promise<T>): Promise<T> {
+    const asking = this.#asking.get(link) ?? new Set<object>();
+    this.#asking.set(link, asking);
+    const token = {};
+    asking.add(token);
+    try {
+      return await run();
+    } finally {
+      // A command of a socket reset() forgot decides nothing on the new one.
+      if (asking.delete(token) && asking.size === 0 && this.#asking.get(link) === asking) this.#decide(link);
+    }
   }
 
   /** The link has a new socket: the old one's sids are gone with it. */
   reset(link: number): void {
     this.#waiting.delete(link);
     this.#unproven.delete(link);
-    for (const key of [...this.#resending]) if (key.startsWith(`${link}:`)) this.#resending.delete(key);
+    this.#asking.delete(link);
+    this.#pushed.delete(link);
+    for (const set of [this.#resending, this.#reclaimed])
+      for (const key of [...set]) if (key.startsWith(`${link}:`)) set.delete(key);
   }
 
   /** True when `link` has a sid whose unsubscribe the server left unanswered. */
@@ -93,17 +132,37 @@ export class OrphanSids {
 
   /**
    * True when a push carrying `sid` on `link` comes from a sid whose unsubscribe went unanswered:
-   * the server still holds it. The caller drops the push; the unsubscribe is sent again.
+   * the server still holds it. The caller drops the push; the unsubscribe is sent again. False
+   * while a subscribe or update_subscription is in flight there (asking()): its reply may give
+   * that very sid to us, so the push is kept and its reply decides.
    */
   stray(link: number, sid: Sid): boolean {
     const unproven = this.#unproven.get(link);
     if (unproven === undefined || !unproven.has(String(sid))) return false;
-    const key = `${link}:${String(sid)}`;
-    if (!this.#resending.has(key)) {
-      this.#resending.add(key);
-      void this.#unsubscribeOne(link, sid).finally(() => this.#resending.delete(key));
+    if ((this.#asking.get(link)?.size ?? 0) > 0) {
+      this.#pushed.set(link, (this.#pushed.get(link) ?? new Map()).set(String(sid), sid));
+      return false;
     }
+    this.#resend(link, sid);
     return true;
+  }
+
+  /** The replies are in: a sid pushed on meanwhile and still unproven is the server's stray. */
+  #decide(link: number): void {
+    const pushed = this.#pushed.get(link);
+    this.#pushed.delete(link);
+    for (const [key, sid] of pushed ?? []) if (this.#unproven.get(link)?.has(key)) this.#resend(link, sid);
+  }
+
+  /** Sends the unsubscribe of an unproven sid again, unless one is already in flight. */
+  #resend(link: number, sid: Sid): void {
+    const key = `${link}:${String(sid)}`;
+    if (this.#resending.has(key)) return;
+    this.#resending.add(key);
+    void this.#unsubscribeOne(link, sid).finally(() => {
+      this.#resending.delete(key);
+      this.#reclaimed.delete(key);
+    });
   }
 
   /**
@@ -123,8 +182,10 @@ export class OrphanSids {
       const unanswered =
         err instanceof CommandRejectedError ||
         (err instanceof GatewayError && err.code === "command_timeout");
+      const ours = this.#reclaimed.has(`${link}:${key}`); // claimed while this one was unanswered
       if (unknownSid) this.#unproven.get(link)?.delete(key);
-      else if (unanswered) this.#unproven.set(link, (this.#unproven.get(link) ?? new Set()).add(key));
+      else if (unanswered && !ours)
+        this.#unproven.set(link, (this.#unproven.get(link) ?? new Set()).add(key));
       // Anything else (the socket lost): reset() forgets the link's sids, its reconnect resubscribes.
       if (unknownSid || unanswered) repaired();
       return;

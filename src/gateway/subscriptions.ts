@@ -162,7 +162,8 @@ export class SubscriptionManager {
 
   /**
    * True when a push carrying `sid` on `link` comes from a sid we unsubscribed and the server never
-   * answered (it still holds it): the caller drops the push, the unsubscribe is sent again.
+   * answered (it still holds it): the caller drops the push, the unsubscribe is sent again. Never
+   * while a subscribe or update_subscription is in flight on the link: its reply decides (orphans.ts).
    */
   stray(link: number, sid: Sid): boolean {
     return this.#sync.stray(link, sid);

@@ -112,10 +112,7 @@ export class SubscriptionSync {
     this.#retries.stop();
   }
 
-  /**
-   * True when a push carrying `sid` on `link` is from a sid the server was asked to drop and never
-   * answered: the caller drops it (orphans.ts).
-   */
+  /** True when a push under `sid` on `link` is from a sid the server holds, not we: dropped (orphans.ts). */
   stray(link: number, sid: Sid): boolean {
     return this.#orphans.stray(link, sid);
   }
@@ -239,7 +236,9 @@ export class SubscriptionSync {
       return this.#unsubscribe(link, gen, sub);
     }
     if (sub.sid === undefined) {
-      return this.#retries.waiting(sub) ? undefined : this.#subscribe(link, gen, sub);
+      if (this.#retries.waiting(sub)) return;
+      // Up to its reply's handling (a sid it claims): pushes ahead of it may be ours (orphans.ts).
+      return this.#orphans.asking(link, () => this.#subscribe(link, gen, sub));
     }
     const add = [...sub.ids].filter((id) => !sub.confirmed.has(id) && !this.#retries.held(sub, id));
     const remove = [...sub.confirmed].filter((id) => !sub.ids.has(id));
@@ -251,7 +250,7 @@ export class SubscriptionSync {
     if (sending.length > 0) params.add_ids = sending;
     if (remove.length > 0) params.remove_ids = remove;
     try {
-      await this.#d.send(link, "update_subscription", params);
+      await this.#orphans.asking(link, () => this.#d.send(link, "update_subscription", params));
     } catch (err) {
       if (this.#stale(link, gen) || !(err instanceof CommandRejectedError)) return;
       // invalid_params may be about the sid, not the ids: a sid the server dropped (it answers

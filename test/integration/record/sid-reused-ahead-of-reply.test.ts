@@ -4,17 +4,17 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { settle, until } from "../gateway/harness.js";
 import { type Answer, RawServer } from "../gateway/raw-server.js";
-import { print, recordOn, recordRoot } from "../record/drop-server.js";
-import { readAll } from "../record/record-io.js";
+import { print, recordOn, recordRoot } from "./drop-server.js";
+import { readAll } from "./record-io.js";
 
 /*
- * review22 rrec: the recorder now leaves out every push the client judges `stray_sid`. A sid is
- * judged stray while it is "unproven" (its orphan unsubscribe went unanswered). A server that
- * hands out the lowest free sid gives that very number to the resubscribe that repairs the drop,
- * and a push can come ahead of its subscribe reply (README: "a book_snapshot_failed pushed ahead
- * of a late subscribe reply"). That push is ours, yet dropped as stray and not recorded (a print
- * lost with no prints_missed mark around it: the mark closed at the reply, after the print); and
- * the stray verdict re-sends `unsubscribe` for the sid, which now kills the fresh subscription.
+ * The recorder leaves out every push the client judges `stray_sid`: one under a sid whose orphan
+ * unsubscribe went unanswered ("unproven"). A server that hands out the lowest free sid gives that
+ * very number to the resubscribe that repairs the drop, and a push can come ahead of its subscribe
+ * reply (README: "a book_snapshot_failed pushed ahead of a late subscribe reply"). That push is
+ * ours: judged stray it was not recorded (a book's only snapshot lost), and the stray verdict
+ * re-sent `unsubscribe` for the sid, which removed the fresh subscription. While a subscribe is in
+ * flight the push is kept and nothing is sent; the reply decides (orphans.ts).
  */
 
 const root = recordRoot();
