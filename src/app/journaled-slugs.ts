@@ -42,7 +42,10 @@ export function journaledSlugs(
  * ended a WAL torn by a power loss for good (the checkpoint) before that open could warn of what the
  * loss rolled back, and it migrated (wrote) a file before that open's quick_check refused it as
  * damaged, "its files as they were". A file at an older schema is read as it is: table
- * `market_slugs` came with version 8, so a file before it has no rows (readMarketSlugs); a file too
+ * `market_slugs` came with version 8, so a file before it has no rows, and a file before version 10
+ * holds runs.account as exchange.baseUrl was configured then, matched by its canonical spelling
+ * (readMarketSlugs): else an odd old spelling lost a retitled market's word, the start exited 2
+ * before the run's open migrated the file, and so did every restart. A file too
  * new is refused as the run's open refuses it. A WAL that is damaged (not merely torn) is refused
  * too (checkJournalIntact, without quick_check: the run's open runs it), the torn one's warning left
  * to the run's open. A file whose damage the read meets (SQLITE_CORRUPT, SQLITE_NOTADB) is refused

@@ -1,4 +1,6 @@
 import type { Database } from "better-sqlite3";
+import { canonicalAccountName } from "./account-name.js";
+import { SCHEMA_VERSION } from "./migrations.js";
 
 /** A traded market as the journal last knew it: its id and the slug it last took. */
 export interface JournaledSlug {
@@ -53,19 +55,27 @@ export class MarketSlugs {
 }
 
 /**
- * The slugs the runs of `account` (exchange base URL + wallet) journaled their traded markets as
- * taking; another account's rows are not read, as for every restore. A file at a schema before
- * version 8 has no such table: none (a reader of an older file that was not migrated).
+ * The slugs the runs of `account` (exchange base URL + wallet, as accountName spells it) journaled
+ * their traded markets as taking; another account's rows are not read, as for every restore. A file
+ * at a schema before version 8 has no such table: none (a reader of an older file that was not
+ * migrated). A file below the current schema (read as it is, before the run's open migrates it:
+ * journaledSlugs) may still hold runs.account as an earlier mm wrote it, exchange.baseUrl as
+ * configured (migration 10 respells it): its runs are matched by that string's canonical spelling
+ * (canonicalAccountName), or `HTTPS://API.x:443|0x…` would not be the account `https://api.x|0x…`
+ * asks for, and its journaled slugs would be lost until the file migrates.
  * @example readMarketSlugs(db, account).renamedFrom("old-title")
  */
 export function readMarketSlugs(db: Database, account: string): MarketSlugs {
   const has = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'market_slugs'").get();
   if (has === undefined) return new MarketSlugs([]);
-  const rows = db
-    .prepare(
-      `SELECT s.market_id, s.slug, s.previous FROM market_slugs s JOIN runs r ON r.run_id = s.run_id
-       WHERE r.account = ? ORDER BY s.id`,
-    )
-    .all(account) as { market_id: string; slug: string; previous: string | null }[];
+  const select =
+    "SELECT s.market_id, s.slug, s.previous, r.account FROM market_slugs s JOIN runs r ON r.run_id = s.run_id";
+  type Row = { market_id: string; slug: string; previous: string | null; account: string };
+  const current = Number(db.pragma("user_version", { simple: true })) >= SCHEMA_VERSION;
+  const rows = current
+    ? (db.prepare(`${select} WHERE r.account = ? ORDER BY s.id`).all(account) as Row[])
+    : (db.prepare(`${select} ORDER BY s.id`).all() as Row[]).filter(
+        (r) => canonicalAccountName(r.account) === account,
+      );
   return new MarketSlugs(rows.map((r) => ({ marketId: r.market_id, slug: r.slug, previous: r.previous })));
 }

@@ -4,8 +4,8 @@ import { journaledSlugs } from "../../../src/app/journaled-slugs.js";
 import { MIGRATIONS } from "../../../src/journal/migrations.js";
 import { openJournalDb } from "../../../src/journal/open.js";
 import { JournalWriter } from "../../../src/journal/writer.js";
-import { settingsOf } from "../app/slug-lookup.js";
 import { journalPath } from "../journal/support.js";
+import { settingsOf } from "./slug-lookup.js";
 
 /*
  * Review s22 (rops): the start's slug lookup (journaledSlugs) reads the journal read-only BEFORE the
@@ -13,7 +13,8 @@ import { journalPath } from "../journal/support.js";
  * asks for is the canonical spelling, but an un-migrated (schema 9) file still holds runs.account as
  * the operator once wrote exchange.baseUrl. So the journal's word on a retitled market is lost on
  * the first start after the upgrade: the configured old slug is a 404, the start exits 2 before the
- * journal opens, so the file is never migrated and every restart exits 2 the same way.
+ * journal opens, so the file is never migrated and every restart exits 2 the same way. Fixed:
+ * readMarketSlugs matches an older file's runs by their account's canonical spelling.
  */
 
 const MAKER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
@@ -48,5 +49,11 @@ describe("the start's slug lookup on a journal an earlier mm wrote under an odd 
       marketId: MARKET,
       slug: "new-title",
     });
+  });
+
+  it("an un-migrated file's other account (http, not https) stays another account's", () => {
+    const path = schema9Journal(`HTTP://API.exchange.example|${MAKER}`);
+    const account = journalAccount("https://api.exchange.example", MAKER);
+    expect(journaledSlugs(settingsOf(path), account)?.("old-title")).toBeUndefined();
   });
 });
