@@ -107,11 +107,12 @@ export interface Daemon {
  * than the API key's, before the journal opens: checkSignerWallet), StartReadError when the markets or
  * a later start-up read (positions, open orders, the start-up reconcile's) cannot be read (it names
  * exchange.baseUrl and the URL read), StartStoppedError when a stop was requested before or during
- * the market reads (nothing opened), the exchange's error when a start-up call is refused with 401
- * (it names the key's problem), or the gateway's fatal error; everything opened is closed first,
- * the journal's run ended with reason `start failed: <code>` (when such a refusal began the run's
- * own stop meanwhile, by that stop, which journals it: the refusal is then what is thrown, once it
- * has ended, as a RefusedStartError carrying the orders that stop left resting when it left any).
+ * the market reads or the key's wallet read (nothing opened), the exchange's error when a start-up
+ * call is refused with 401 (it names the key's problem), or the gateway's fatal error; everything
+ * opened is closed first, the journal's run ended with reason `start failed: <code>` (when such a
+ * refusal began the run's own stop meanwhile, by that stop, which journals it: the refusal is then
+ * what is thrown, once it has ended, as a RefusedStartError carrying the orders that stop left
+ * resting when it left any).
  * @example
  * const d = await startDaemon(config, { logger });
  * process.once("SIGTERM", () => void d.stop("SIGTERM"));
@@ -151,7 +152,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
     keyless = start.keyless;
     // Is the signing key the API key's wallet? Before the journal opens (a wrong key would start a
     // new account there) and before any order is sent; after the market reads, which name a wrong
-    // exchange.baseUrl first. A stop requested meanwhile is seen by the steps that follow.
+    // exchange.baseUrl first. A stop requested meanwhile ends the start as one during the market
+    // reads does (StartStoppedError, nothing opened): it must not journal an empty run.
     actOnSignerWallet(await checkSignerWallet(client.withdrawals, config, opts.stopRequested), logger);
     const reporter = new DaemonReporter(logger, markets, clock);
     journal =

@@ -1,16 +1,27 @@
 import { ConfigError } from "../config/errors.js";
 import type { MmConfig } from "../config/types.js";
 import { ExchangeError } from "../exchange/exchange-error.js";
+import type { ReadOptions } from "../exchange/markets.js";
 import type { Logger } from "../observability/logger.js";
+import { StartStoppedError } from "./start-errors.js";
 
 /** The one read the check makes: GET /api/me/withdrawals, whose body names the acting wallet. */
 export interface WalletSource {
-  list(query: { limit: number }): Promise<{ readonly walletAddress: string }>;
+  list(query: { limit: number }, opts: ReadOptions): Promise<{ readonly walletAddress: string }>;
 }
+
+/**
+ * The most the check's read may take, ms (capped by exchange.requestTimeoutMs). The check is a
+ * courtesy whose failure is only warned of: the client's retries (3 attempts, each up to the request
+ * timeout, a 429's Retry-After waited as sent, up to a minute, twice) would hold the start for
+ * nothing. A limit=1 read of a healthy exchange answers well within it.
+ */
+export const SIGNER_READ_TIMEOUT_MS = 3_000;
 
 /** What the check found: the same wallet, another one (the start's error), or nothing it could read. */
 export type SignerWallet =
-  | { readonly kind: "same" | "no_key" | "stopped" }
+  | { readonly kind: "same" | "no_key" }
+  | { readonly kind: "stopped"; readonly reason: string }
   | { readonly kind: "other"; readonly error: ConfigError }
   | { readonly kind: "unread"; readonly code: string; readonly err: unknown };
 
@@ -20,8 +31,10 @@ export type SignerWallet =
  * needs anyway); every order's signature must recover to it, and its maker must be it or its vault
  * (placement rule 1, `maker_mismatch`). A valid key of another wallet would otherwise start, report
  * ready, and have every placement refused until the error-rate halt.
- * Never rejects; a `stop` requested before the answer ends the wait (`stopped`: the read is left to
- * the client's close). The verdict is acted on by actOnSignerWallet.
+ * The read is made once (no retry) and bounded by SIGNER_READ_TIMEOUT_MS: what it cannot read in that
+ * is `unread`, warned of, and the start goes on.
+ * Never rejects; a `stop` requested before the answer ends the wait (`stopped`, with the stop's
+ * reason: the read is left to the client's close). The verdict is acted on by actOnSignerWallet.
  * @example actOnSignerWallet(await checkSignerWallet(client.withdrawals, config, stopRequested), logger);
  */
 export async function checkSignerWallet(
@@ -31,17 +44,22 @@ export async function checkSignerWallet(
 ): Promise<SignerWallet> {
   const key = config.secrets.privateKey;
   if (key === undefined) return { kind: "no_key" };
-  if (stop?.aborted === true) return { kind: "stopped" };
+  const stopped = (s: AbortSignal) =>
+    ({ kind: "stopped", reason: String(s.reason ?? "stop requested") }) as const;
+  if (stop?.aborted === true) return stopped(stop);
   let acting: string;
   let onAbort: () => void = () => undefined;
-  const stopped = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    stop?.addEventListener("abort", onAbort, { once: true });
+  const aborted = new Promise<ReturnType<typeof stopped>>((resolve) => {
+    if (stop === undefined) return;
+    onAbort = () => resolve(stopped(stop));
+    stop.addEventListener("abort", onAbort, { once: true });
   });
+  const timeoutMs = Math.min(SIGNER_READ_TIMEOUT_MS, config.exchange.requestTimeoutMs);
   try {
-    const page = await Promise.race([source.list({ limit: 1 }), stopped]);
-    if (page === undefined) return { kind: "stopped" };
-    acting = page.walletAddress;
+    const read = source.list({ limit: 1 }, { maxAttempts: 1, timeoutMs }).then((page) => page.walletAddress);
+    const got = await Promise.race([read, aborted]);
+    if (typeof got !== "string") return got;
+    acting = got;
   } catch (err) {
     const code = err instanceof ExchangeError ? err.code : err instanceof Error ? err.name : "error";
     return { kind: "unread", code, err };
@@ -65,11 +83,14 @@ export async function checkSignerWallet(
 
 /**
  * Throws the verdict's ConfigError on secrets.privateKey (exit 2, no order sent) when the exchange
- * names another wallet. A read that failed is warned of and the start goes on: the check is a
+ * names another wallet, and a StartStoppedError when a stop was requested during the read: as for
+ * one during the market reads, nothing is opened (no journal run, no gateway), the lifecycle ends
+ * with the request's outcome. A read that failed is warned of and the start goes on: the check is a
  * courtesy, and the start's own reads report an exchange that is down or a key it refuses.
  */
 export function actOnSignerWallet(verdict: SignerWallet, logger: Logger): void {
   if (verdict.kind === "other") throw verdict.error;
+  if (verdict.kind === "stopped") throw new StartStoppedError(verdict.reason);
   if (verdict.kind !== "unread") return;
   logger.warn(
     { err: verdict.err, code: verdict.code },

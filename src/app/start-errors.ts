@@ -6,7 +6,7 @@ import { scopeMissing } from "../exchange/scope-refusal.js";
 
 /**
  * The daemon's start was abandoned because a stop was requested before there was anything to stop
- * (while the markets were read): nothing was opened or placed. The lifecycle turns it into the
+ * (while the markets, or the key's wallet, were read): nothing was opened or placed. The lifecycle turns it into the
  * request's own outcome (exit 0), never an error.
  */
 export class StartStoppedError extends MmError {

@@ -33,6 +33,11 @@ export interface CallSpec<T> {
    */
   maxAttempts?: number;
   /**
+   * Time allowed for each attempt, ms, in place of the client's timeoutMs (TransportRequest.timeoutMs):
+   * shorter for a courtesy read whose caller goes on without its answer.
+   */
+  timeoutMs?: number;
+  /**
    * Never the circuit breaker's half-open probe (RunOptions.neverProbe), unless it has been
    * half-open with no probe for its neverProbeAfterMs: for a best-effort read whose failing answer
    * must not decide, for every request, cancels included, that the exchange is still down.
@@ -175,7 +180,13 @@ export class ExchangeCaller {
     path: string,
     ticket: GateTicket | undefined,
   ): Promise<T> {
-    const req = { method: spec.method, route: spec.route, path, body: spec.body };
+    const req = {
+      method: spec.method,
+      route: spec.route,
+      path,
+      body: spec.body,
+      ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+    };
     const res = await this.#o.transport.send(req);
     const accepted = spec.acceptStatus?.includes(res.status) === true;
     let error = accepted

@@ -20,6 +20,8 @@ export interface ReadOptions {
   readonly maxAttempts?: number;
   /** Not the circuit breaker's half-open probe, unless overdue (CallSpec.neverProbe). */
   readonly neverProbe?: boolean;
+  /** Time allowed for each attempt, ms, in place of the client's (CallSpec.timeoutMs). */
+  readonly timeoutMs?: number;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
 } from "./assumptions.js";
 import type { ExchangeCaller } from "./caller.js";
 import { ExchangeError } from "./exchange-error.js";
+import type { ReadOptions } from "./markets.js";
 import { normaliseWithdrawal, normaliseWithdrawalList } from "./records.js";
 import type { Withdrawal, WithdrawalListPage, WithdrawalListQuery } from "./types.js";
 
@@ -20,13 +21,17 @@ export class WithdrawalsApi {
     this.#caller = caller;
   }
 
-  /** GET /api/me/withdrawals (one page; pass `nextCursor` back as `cursor`). */
-  list(query: WithdrawalListQuery = {}): Promise<WithdrawalListPage> {
+  /**
+   * GET /api/me/withdrawals (one page; pass `nextCursor` back as `cursor`); `opts` bounds its
+   * attempts and their timeout (the start's wallet check: checkSignerWallet).
+   */
+  list(query: WithdrawalListQuery = {}, opts: ReadOptions = {}): Promise<WithdrawalListPage> {
     return this.#caller.call({
       method: "GET",
       route: "/api/me/withdrawals",
       query: { ...query },
       parse: normaliseWithdrawalList,
+      ...opts,
     });
   }
 
