@@ -28,7 +28,9 @@ export function gateCancelReason(d: Pick<RiskDecision, "reason">): CancelReason 
  * came through, so an order whose level the risk guard dropped (a limit, a price check) or whose
  * replacement the in-flight fit held back (engine-in-flight.ts: the level is still requoted, its
  * placement waits) is `not_desired` there. Such a cancel becomes `risk_limit`, respectively
- * `requote`. Returns `intents` itself when nothing changes (the usual step: no drop), else a copy.
+ * `requote` — or, for a queued placement never sent (withdrawn: its cancel has no orderId),
+ * `risk_limit`, respectively `superseded` (a newer quote for the level replaced it; it waits).
+ * Returns `intents` itself when nothing changes (the usual step: no drop), else a copy.
  */
 export function namedCancels(
   intents: readonly Intent[],
@@ -43,7 +45,7 @@ export function namedCancels(
     if (c.kind !== "cancel" || c.reason !== "not_desired") continue;
     const o = store.get(c.clientOrderId);
     if (o === undefined) continue;
-    const reason = levelReason(guard, fit, o.side, o.level);
+    const reason = levelReason(guard, fit, o.side, o.level, c.orderId === undefined);
     if (reason === undefined) continue;
     out ??= [...intents];
     out[i] = { ...c, reason };
@@ -61,9 +63,12 @@ function levelReason(
   fit: readonly RiskDecision[],
   side: string,
   level: number,
+  unsent: boolean,
 ): CancelReason | undefined {
   for (const d of guard) if (d.action === "drop" && d.side === side && d.level === level) return "risk_limit";
-  for (const d of fit) if (d.action === "drop" && d.side === side && d.level === level) return "requote";
+  for (const d of fit) {
+    if (d.action === "drop" && d.side === side && d.level === level) return unsent ? "superseded" : "requote";
+  }
   return undefined;
 }
 

@@ -62,9 +62,9 @@ export function fitToLiveOrders(
   if (fitsAnyway(live, allowed, limits)) return untouchedBy(allowed, undefined);
   const preview = core.om.preview(token, allowed, now);
   // Untouched, the order manager applies this very diff: it is not worked out twice.
-  const { places: planned, superseded } = preview.result;
+  const { places: planned, superseded, withdrawn } = preview.result;
   if (planned.length === 0) return untouchedBy(allowed, preview);
-  const retired = new Set(superseded);
+  const retired = new Set([...superseded, ...withdrawn]);
   const committed = { buy: 0n, sell: 0n };
   for (const o of live) if (!retired.has(o)) committed[o.side] += remaining(o);
   const places = planned.map((p) => p.quote);

@@ -32,7 +32,7 @@ export type LiveOrder = LocalOrder & {
   readonly cancelFirst?: boolean;
 };
 
-/** Everything one diff reads; `T` is the caller's order type, handed back in `superseded`. */
+/** Everything one diff reads; `T` is the caller's order type, handed back in `superseded` / `withdrawn`. */
 export interface DiffInput<T extends LiveOrder = LiveOrder> {
   readonly tokenId: string;
   readonly marketId: string;
@@ -55,8 +55,18 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
   /** Cancels first (they free exposure and budget), then placements, each in (side, level) order. */
   readonly cancels: readonly CancelIntent[];
   readonly places: readonly PlaceIntent[];
-  /** Queued placements superseded by this diff: retire them (they were never sent). */
+  /**
+   * Queued placements superseded by this diff, on levels it quotes anew or keeps another order on:
+   * retire them (they were never sent).
+   */
   readonly superseded: readonly T[];
+  /**
+   * Queued placements on levels with no desired quote (the strategy stopped quoting the level, or
+   * the risk guard or the in-flight fit dropped its quote): retire them too. Apart from `superseded`
+   * because nothing replaced them: their cancel is named like an open order's there (`not_desired`,
+   * then engine/cancel-reasons.ts namedCancels), not counted as churn.
+   */
+  readonly withdrawn: readonly T[];
   /**
    * Orders among `cancels` whose level's replacement waits for that cancel's answer (bids renewed
    * before their expiry): mark them cancel-then-place (TrackedOrder.cancelFirst) with the cancel.
@@ -66,7 +76,7 @@ export interface DiffResult<T extends LiveOrder = LiveOrder> {
 
 /**
  * Diffs desired quotes against live orders, level by level (key = side + level):
- * - no desired quote → cancel the level's open orders, retire its queued placements;
+ * - no desired quote → cancel the level's open orders, retire its queued placements (`withdrawn`);
  * - an open order within tolerance → keep it (and cancel any extra open order on the level);
  * - a queued placement within tolerance → keep it; otherwise the level is cancel-replaced: cancel the
  *   open orders, retire the queued placements, and place the desired quote
@@ -113,6 +123,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];
   const superseded: T[] = [];
+  const withdrawn: T[] = [];
   const cancelFirsts: T[] = [];
   for (const l of levels) {
     const want = l.want;
@@ -121,7 +132,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
     for (const o of orders) if (blocks(o)) blocked = true;
     if (want === undefined) {
       for (const o of orders) if (o.state === "open") cancels.push(cancelIntent(input, o, "not_desired"));
-      for (const o of orders) if (isQueued(o)) superseded.push(o);
+      for (const o of orders) if (isQueued(o)) withdrawn.push(o);
       continue;
     }
     // The first open order within tolerance stays, else (unless the level is blocked: nothing new
@@ -174,7 +185,7 @@ export function diffQuotes<T extends LiveOrder>(input: DiffInput<T>): DiffResult
       urgencyTicks: urgencyOf(orders, want, input.tickMicro, expiring),
     });
   }
-  return { cancels, places, superseded, cancelFirst: cancelFirsts };
+  return { cancels, places, superseded, withdrawn, cancelFirst: cancelFirsts };
 }
 
 /**

@@ -45,7 +45,8 @@ export interface OrderManagerOptions {
  *   (session, token, side, level, seq; seq is per manager and only ever grows);
  * - a cancel moves the order to `cancelling`;
  * - a queued placement superseded before it was sent is retired (state `cancelled`) and a cancel intent
- *   without orderId tells the queue to drop it.
+ *   without orderId tells the queue to drop it (reason `superseded`; `not_desired` when its level
+ *   is no longer quoted at all).
  * The engine reports sends and answers through order-manager-outcomes.ts.
  * @example
  * const om = new OrderManager({ session: "a1", store });
@@ -75,7 +76,7 @@ export class OrderManager {
    * Diffs `desired` against the token's live orders (see diffQuotes) and records the result in the store.
    * `preview`: this call's preview (see preview()), used instead of diffing again when the token's
    * orders have not changed since; otherwise ignored.
-   * @returns cancels (including drops of superseded queued placements), then placements.
+   * @returns cancels (including drops of superseded or withdrawn queued placements), then placements.
    */
   diff(token: QuotedToken, desired: readonly DesiredQuote[], now: number, preview?: DiffPreview): Intent[] {
     const res =
@@ -84,6 +85,9 @@ export class OrderManager {
         : this.#diffQuotes(token, desired, now, (q) => this.#mint(token, q));
     const out: Intent[] = [];
     for (const o of res.superseded) out.push(...this.#retire(o, "superseded", now));
+    // Nothing replaced these: their level is no longer quoted, like an open order's `not_desired`
+    // cancel (the engine names a risk limit's drop apart: cancel-reasons.ts namedCancels).
+    for (const o of res.withdrawn) out.push(...this.#retire(o, "not_desired", now));
     // Before their cancels: the level waits for each one's answer, which steps the token again.
     for (const o of res.cancelFirst) this.#store.markCancelFirst(o);
     for (const c of res.cancels) {

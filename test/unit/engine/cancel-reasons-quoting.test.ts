@@ -157,4 +157,61 @@ describe("cancel reasons of the quoting step", () => {
     // Nothing was sent for it: the journal counts it among the unsent cancels, no cancel row.
     expect(r.journaled("cancel")).not.toContain("superseded");
   });
+
+  it("risk_limit, not superseded: a queued placement withdrawn because the guard dropped its level", async () => {
+    // Review 22: the diff retired every queued placement as `superseded`, though nothing replaced
+    // these — the order-size limit emptied their levels — so the limit's drops read as churn.
+    const s = switchable("2");
+    rig = new CancelReasonsRig({
+      latencyMs: 50,
+      options: { queue: { concurrency: 1 } },
+      risk: { order: { maxSize: "5", oversize: "drop" } },
+      configured: s.strategy,
+    });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    const starting = r.h.engine.start();
+    await r.h.run(500);
+    await starting;
+    expect(r.h.botQuotes(yes)).toHaveLength(2);
+    // The crowd moves: the cancels go first, one request at a time; the replacements wait queued.
+    r.h.crowdQuote(yes, "0.44", "0.48");
+    await r.h.run(10);
+    // Now the strategy asks for more than the order-size limit: the guard drops both levels.
+    s.set("10");
+    r.h.crowdQuote(yes, "0.43", "0.48");
+    await r.h.run(1_000);
+    expect(r.h.botQuotes(yes)).toEqual([]);
+    const dropped = r.h.eventsOf("decision").filter((e) => e.decision.reason === "order_size_exceeded");
+    expect(dropped.length).toBeGreaterThan(0);
+    // The queued replacements were withdrawn because the limit dropped their levels.
+    expect(r.requested()).not.toContain("superseded");
+    expect((await r.counted()).superseded ?? 0).toBe(0);
+    expect((await r.counted()).risk_limit ?? 0).toBeGreaterThanOrEqual(1);
+  });
+
+  it("not_desired, not superseded: a queued placement on a level the strategy stopped quoting", async () => {
+    const s = switchable();
+    rig = new CancelReasonsRig({
+      latencyMs: 50,
+      options: { queue: { concurrency: 1 } },
+      configured: s.strategy,
+    });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.48", "0.52");
+    const starting = r.h.engine.start();
+    await r.h.run(500);
+    await starting;
+    r.h.crowdQuote(yes, "0.44", "0.48");
+    await r.h.run(10); // both cancels on their way, both replacements queued
+    s.set("10", "buy"); // the ask's level is no longer quoted: its queued replacement is withdrawn
+    r.h.crowdQuote(yes, "0.44", "0.49");
+    await r.h.run(1_000);
+    expect(r.h.botQuotes(yes)).toEqual(["buy 0.43 10"]);
+    expect(r.requested().sort()).toEqual(["not_desired", "requote", "requote"]);
+    // Never sent: no cancel row, counted among the unsent.
+    expect(r.journaled("cancel")).toEqual(["requote", "requote"]);
+  });
 });

@@ -44,6 +44,7 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];
   const superseded: T[] = [];
+  const withdrawn: T[] = [];
   const sorted = [...levels.values()].sort((a, b) =>
     a.side === b.side ? a.level - b.level : a.side < b.side ? -1 : 1,
   );
@@ -59,7 +60,7 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
     const want = l.want;
     if (want === undefined) {
       for (const o of open) cancels.push(cancel(o, "not_desired"));
-      superseded.push(...queued);
+      withdrawn.push(...queued);
       continue;
     }
     const keepOpen = open.find((o) => close(o, want));
@@ -85,7 +86,7 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
     });
   }
   // No `expiring` here: no order is renewed cancel-then-place.
-  return { cancels, places, superseded, cancelFirst: [] };
+  return { cancels, places, superseded, withdrawn, cancelFirst: [] };
 }
 
 const TICK = 10_000;

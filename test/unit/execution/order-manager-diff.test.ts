@@ -121,7 +121,7 @@ describe("diffQuotes", () => {
     const placing = tracked({ clientOrderId: "p", state: "placing", queued: false, priceMicro: 470_000 });
     const cancelling = tracked({ clientOrderId: "c", side: "sell", state: "cancelling", orderId: "oc" });
     const r = run([bid(0, 480_000)], [placing, cancelling]);
-    expect(r).toEqual({ cancels: [], places: [], superseded: [], cancelFirst: [] });
+    expect(r).toEqual({ cancels: [], places: [], superseded: [], withdrawn: [], cancelFirst: [] });
   });
 
   it("never places on a level whose order is unknown (no double exposure), but still cancels open ones there", () => {
@@ -146,6 +146,7 @@ describe("diffQuotes", () => {
       cancels: [],
       places: [],
       superseded: [],
+      withdrawn: [],
       cancelFirst: [],
     });
     // A cancel still in flight is an ordinary cancel-replace: the new quote goes out at once.
@@ -167,6 +168,7 @@ describe("diffQuotes", () => {
       cancels: [],
       places: [],
       superseded: [],
+      withdrawn: [],
       cancelFirst: [],
     });
     // Being cancelled again: the level still waits for that answer.
@@ -202,9 +204,13 @@ describe("diffQuotes", () => {
       cancels: [],
       places: [],
       superseded: [],
+      withdrawn: [],
       cancelFirst: [],
     });
-    expect(run([], [queued]).superseded).toEqual([queued]);
+    // No desired quote on the level at all: nothing replaced it, it is withdrawn (named apart).
+    const gone = run([], [queued]);
+    expect(gone.superseded).toEqual([]);
+    expect(gone.withdrawn).toEqual([queued]);
   });
 
   it("cancels extra open orders on a level, keeping the one that fits", () => {

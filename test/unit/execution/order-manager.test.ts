@@ -70,12 +70,35 @@ describe("OrderManager", () => {
     const { om, store } = setup();
     const [p] = om.diff(token, [bid], 0) as PlaceIntent[];
     const intents = om.diff(token, [{ ...bid, priceMicro: 470_000 }], 1);
-    expect(intents[0]).toMatchObject({ kind: "cancel", clientOrderId: p?.clientOrderId, orderId: undefined });
+    expect(intents[0]).toMatchObject({
+      kind: "cancel",
+      clientOrderId: p?.clientOrderId,
+      orderId: undefined,
+      reason: "superseded",
+    });
     // Nothing of ours rests on the level (the placement it replaces was never sent): a missing quote.
     expect(intents[1]).toMatchObject({ kind: "place", urgencyTicks: MISSING_LIVE_URGENCY });
     expect(store.get(p?.clientOrderId ?? "")?.state).toBe("cancelled");
     expect(markPlacementDropped(store, p?.clientOrderId ?? "", 2)).toBe(true);
     expect(store.illegalTransitions).toBe(0);
+  });
+
+  it("a queued placement on a level no longer quoted is withdrawn `not_desired`, not superseded", () => {
+    // Nothing replaced it (review 22): the engine names a risk limit's drop apart (namedCancels).
+    const { om, store } = setup();
+    const [p] = om.diff(token, [bid], 0) as PlaceIntent[];
+    const intents = om.diff(token, [], 1);
+    expect(intents).toEqual([
+      {
+        kind: "cancel",
+        tokenId: TOKEN,
+        marketId: MARKET,
+        clientOrderId: p?.clientOrderId,
+        orderId: undefined,
+        reason: "not_desired",
+      },
+    ]);
+    expect(store.get(p?.clientOrderId ?? "")?.state).toBe("cancelled");
   });
 
   it("cancelAllFor pulls open quotes and queued placements of one token only", () => {
