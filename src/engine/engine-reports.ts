@@ -1,5 +1,5 @@
 import type { Side } from "../core/types.js";
-import type { PlaceIntent } from "../execution/intents.js";
+import type { CancelIntent, PlaceIntent } from "../execution/intents.js";
 import {
   applyCancelAllOutcome,
   applyCancelOutcome,
@@ -7,7 +7,7 @@ import {
   markPlacementDropped,
 } from "../execution/order-manager-outcomes.js";
 import { SIGN_FAILED } from "../execution/order-queue-send.js";
-import type { QueueReport } from "../execution/order-queue-types.js";
+import type { CancelOutcome, QueueReport } from "../execution/order-queue-types.js";
 import type { EngineCore } from "./engine-core.js";
 import { answeredByFill } from "./engine-fills.js";
 import { BAD_SIGNATURE } from "./fee-recheck.js";
@@ -23,7 +23,8 @@ import type { SignFailures } from "./sign-failures.js";
  *   ambiguous → `unknown` (never resent: the order manager places nothing more on that level until
  *   it is resolved), a reconcile is scheduled, and its code goes to the error rate too;
  * - placement dropped unsent → it never existed;
- * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → the reconciler finds out
+ * - cancel done / covered by a cancel-all → cancelled; failed or ambiguous → logged with its reason
+ *   (logCancelFailure), the reconciler finds out
  *   (and a retryable failure leaves the order open, so the next step cancels it again); a failed or
  *   ambiguous request counts once towards the error rate, however many intents it answered
  *   (requestError);
@@ -102,6 +103,7 @@ export function handleQueueReport(
           { ok: false, error: outcome.error },
           now,
         );
+        logCancelFailure(core, intent, outcome);
         if (counted) core.orderError(outcome.error.code);
         if (eff.reconcile) core.reconcileSoon("ambiguous");
         core.requote(intent.tokenId);
@@ -254,6 +256,38 @@ function onPlace(
     // next period, or on a quiet book its level stayed empty until the next event (requote-timer.ts).
     core.requoteTimer.refused(intent.tokenId, side, level);
   }
+}
+
+/**
+ * The codes of a cancel that found its order already gone (filled, cancelled, expired, or never known
+ * by that id): a cancel racing a fill, the usual way a requote meets a taker. The same set the
+ * error-rate halt leaves uncounted by default (risk/config.ts ignoreCodes).
+ */
+const GONE_CODES: ReadonlySet<string> = new Set(["not_cancellable", "order_not_found", "order_id_unknown"]);
+
+/**
+ * One line per failed or ambiguous cancel of one of our orders, with why it was asked for: a warn,
+ * except for a cancel that lost the race against a fill or expiry (GONE_CODES, definite): an info,
+ * since each fill that crosses a requote makes one and the reconciler settles it — at warn, they
+ * would bury the failures that matter (a refusal, a 5xx after the queue's retries, an unanswered
+ * cancel whose order may still rest). One per intent answered, bounded by the queue's cancel rate.
+ */
+function logCancelFailure(
+  core: EngineCore,
+  intent: CancelIntent,
+  outcome: Extract<CancelOutcome, { kind: "failed" | "ambiguous" }>,
+): void {
+  const code = outcome.error.code;
+  const fields = {
+    tokenId: intent.tokenId,
+    clientOrderId: intent.clientOrderId,
+    orderId: intent.orderId,
+    outcome: outcome.kind,
+    code,
+    reason: intent.reason,
+  };
+  if (outcome.kind === "failed" && GONE_CODES.has(code)) core.log.info(fields, "cancel found the order gone");
+  else core.log.warn(fields, `cancel ${outcome.kind}`);
 }
 
 /**
