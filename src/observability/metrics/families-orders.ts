@@ -68,7 +68,7 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     cancelRequests: new Counter({
       name: "mm_order_cancel_requests_total",
-      help: "Cancels and cancel-alls the engine asked for, by reason (requote, expiring, risk_limit, kill_switch, book_stale, shutdown, orphan…).",
+      help: "Cancels and cancel-alls the engine asked for, by reason (requote, superseded, risk_limit, kill_switch, book_stale, shutdown, orphan…); withdrawals of queued placements never sent count too (no request: also in mm_orders_dropped_total).",
       labelNames: ["reason"] as const,
       registers,
     }),
