@@ -73,8 +73,8 @@ export function requoteIntervalProblem(value: unknown): string | undefined {
  * as the book stayed quiet. A refusal that persists (insufficient_funds, a tick mismatch, a wrong
  * key) would be re-sent once a period, each counted towards the wallet's error-rate halt: one bad
  * level tripped it in ~11 s on a quiet book, and again after each halt. So each further refusal in a
- * row doubles the wait before the timer steps the token again, up to {@link REFUSED_BACKOFF_MAX_MS}
- * (1, 2, 4 … 30 s at a 1 s period), and the run ends (the next refusal is stepped at the next
+ * row doubles the wait before the timer steps the token again, from one period up to
+ * {@link REFUSED_BACKOFF_MAX_MS} or the period when longer (1, 2, 4 … 30 s at a 1 s period), and the run ends (the next refusal is stepped at the next
  * period again) with an accepted placement of that level (`accepted`), a fill of the token (which
  * may be what cures it: TokenSlot.fillsSeen) or a step remembered. Not with a book change: every
  * book frame steps its token itself, and a book netted of our own orders still changed with them
@@ -114,9 +114,12 @@ export class RequoteTimer {
   /**
    * A placement on the token's (side, level) was refused outright: when the step that sent it read
    * the clock and is not remembered (its memo would have the timer step it), the timer steps the
-   * token at the next period, or later the longer the level's run of refusals.
+   * token at the next period, or later the longer the level's run of refusals. Nothing once stopped:
+   * a placement sent before the stop and refused after it started a run of its own, shown as a
+   * level backed off (`backedOff`) on an engine that quotes no more, until a later step of it.
    */
   refused(tokenId: string, side: Side, level: number): void {
+    if (this.#stopped) return;
     const slot = this.#tokens.get(tokenId);
     if (slot?.memo.clockedUnremembered !== true || this.#intervalMs <= 0) return;
     let runs = this.#refused.get(tokenId);

@@ -153,4 +153,42 @@ describe("mm_quote_levels_backed_off", () => {
     expect(r.h.engine.status().backedOffLevels).toEqual(new Map());
     expect(await r.scraped("mm_quote_levels_backed_off")).toBe(0);
   });
+
+  it("counts no level for a placement refused after the stop began", async () => {
+    // Review 22: RequoteTimer.refused ignored the stop, so a refusal answered after it started a
+    // run of its own, counted until a later step of the stopped engine (if one came: here the
+    // answer to the stop's cancel-all, 5 ms on).
+    rig = new CancelReasonsRig({
+      configured: parseStrategyConfig({
+        name: "avellaneda-stoikov",
+        params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
+      }),
+      closesAt: () => T0 + 120_000,
+      options: { requoteIntervalMs: 1_000 },
+      latencyMs: 50,
+    });
+    const r = rig;
+    const [yes] = r.h.tokens();
+    r.h.crowdQuote(yes, "0.40", "0.60");
+    const { available } = r.h.venue.balances(BOT).usdc;
+    r.h.venue.debit(BOT, USDC, available - toWei("0.5", "usdc"));
+    const starting = r.h.engine.start();
+    const sentBids = () => r.h.eventsOf("place_sent").filter((e) => e.order?.side === "buy").length;
+    const refusals = () =>
+      r.h.eventsOf("place_outcome").filter((e) => e.code === "insufficient_funds").length;
+    // The first bid is refused as the ask is accepted; that answer's step sends the bid again (its
+    // step read the clock: the refusal would start a back-off run), and the stop comes while it is
+    // on its way, its cancel-alls answered just after the bid's refusal.
+    for (let i = 0; i < 200 && sentBids() < 2; i++) await r.h.run(10);
+    await starting;
+    await r.h.run(5);
+    expect([sentBids(), refusals()]).toEqual([2, 1]);
+    const stopping = r.h.engine.stop("SIGTERM", 5_000);
+    for (let i = 0; i < 200 && refusals() < 2; i++) await r.h.run(1);
+    expect(refusals()).toBe(2); // the bid, sent before the stop, refused after it
+    expect(r.h.engine.status().backedOffLevels).toEqual(new Map());
+    expect(await r.scraped("mm_quote_levels_backed_off")).toBe(0);
+    await r.h.run(5_000);
+    expect(await stopping).toEqual({ openOrders: 0 });
+  });
 });
