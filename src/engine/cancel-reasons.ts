@@ -1,17 +1,13 @@
 import type { CancelReason, Intent } from "../execution/intents.js";
 import type { OrderStore } from "../execution/order-store.js";
-import type { GateReason, RiskDecision } from "../risk/decision.js";
+import { GATE_REASONS, type GateReason, type RiskDecision } from "../risk/decision.js";
 import type { EngineEvent } from "./engine-events.js";
 
-const GATES: ReadonlySet<string> = new Set<GateReason>([
-  "kill_switch",
-  "platform_frozen",
-  "error_rate_halt",
-  "market_not_open",
-  "book_crossed",
-  "book_resyncing",
-  "book_stale",
-]);
+/*
+ * Built from the gate list itself, so a new gate is a cancel reason here without a second edit; the
+ * `satisfies` makes tsc refuse a gate that CANCEL_REASONS (intents.ts) does not name.
+ */
+const GATES: ReadonlySet<string> = new Set(GATE_REASONS satisfies readonly CancelReason[]);
 
 /**
  * The cancel reason of an enforced risk decision: a gate's own reason (every wallet, market and

@@ -4,7 +4,8 @@ import { weiToString } from "../core/wei.js";
 
 /**
  * Every reason the risk guard can give, stable: safe to log, to branch on and to use as a metric
- * label. Gates (the first eight) stop all quoting in their scope; the rest act on single quotes.
+ * label. Gates (the first eight, GATE_REASONS) stop all quoting in their scope; the rest act on single
+ * quotes.
  */
 export const RISK_REASONS = [
   "kill_switch",
@@ -34,18 +35,25 @@ export const RISK_REASONS = [
 ] as const;
 export type RiskReason = (typeof RISK_REASONS)[number];
 
+/**
+ * The gates: reasons that stop every quote in their scope and ask for the live ones to be cancelled.
+ * One list that GateReason derives from, so that whatever enumerates the gates (cancel-reasons.ts
+ * GATES: a gate's cancels carry the gate's own name) cannot miss a new one (review22: the fee hold's
+ * market_unquotable was left out and its cancels read risk_limit).
+ */
+export const GATE_REASONS = [
+  "kill_switch",
+  "platform_frozen",
+  "error_rate_halt",
+  "market_not_open",
+  "market_unquotable",
+  "book_crossed",
+  "book_resyncing",
+  "book_stale",
+] as const satisfies readonly RiskReason[];
+
 /** A gate: a reason that stops every quote in its scope and asks for the live ones to be cancelled. */
-export type GateReason = Extract<
-  RiskReason,
-  | "kill_switch"
-  | "platform_frozen"
-  | "error_rate_halt"
-  | "market_not_open"
-  | "market_unquotable"
-  | "book_crossed"
-  | "book_resyncing"
-  | "book_stale"
->;
+export type GateReason = (typeof GATE_REASONS)[number];
 
 /**
  * A fault of the quote's own price or shape (invalid_quote, price_off_tick, price_out_of_band,
