@@ -19,18 +19,23 @@
  * exact), from its mark before (`last2`, also twice; undefined when it has none) and the book's best
  * bid and ask (micro-units, undefined for an empty side):
  * - bid < ask: the mid, bid + ask;
- * - only asks: min(last, ask); with no mark yet, the ask;
- * - only bids: max(last, bid); with no mark yet, the bid;
+ * - only asks: min(last, ask); only bids: max(last, bid); with no mark yet, undefined;
  * - bid ≥ ask (crossed or locked: the data's error, not a price), or no level at all: undefined,
  *   the book marks nothing and the last mark stays.
  *
- * A token's first mark taken from one side is that side's price, not "no mark": a position is then
- * valued within the book's bound (a long at no more than the ask) instead of at its cost, which
- * could sit far above every price offered. The bound may overstate what a long bought below a lone
- * ask is worth; the first two-sided book corrects it (for the kill switch, a drawdown from that
- * peak: it errs towards tripping).
+ * A one-sided book only bounds a mark the token already has (a two-sided book's, a payout's, the
+ * journal's restored one, or a fill's in the backtest recorder): it is half a price, so it is never
+ * a token's first mark. A restored position's first mark of
+ * the run is no gain or loss of this run (engine-kill-switch.ts shiftForFirstMark moves the peak by
+ * it), so a one-sided first mark bought the kill switch nothing, while the step from that side to
+ * the first two-sided mid read as this run's PnL although the market had not moved: a lone ask above
+ * the later mid was a false drawdown (a restored long at cost tripped a 1 USDC switch, and the trip
+ * outlives restarts), a lone bid below it a false gain that wore down a carried drawdown
+ * (review22, rmark). Until its first two-sided book a token without a mark is counted at cost by the
+ * engine, and at its last fill's price by the backtest recorder.
  * @example markAfterBook2(1_000_000, undefined, 20_000) // 40_000: only asks at 0.02, last mid 0.50
  * @example markAfterBook2(undefined, 480_000, 520_000) // 1_000_000: the mid 0.50
+ * @example markAfterBook2(undefined, undefined, 600_000) // undefined: no mark yet, only asks
  */
 export function markAfterBook2(
   last2: number | undefined,
@@ -39,7 +44,8 @@ export function markAfterBook2(
 ): number | undefined {
   if (bidMicro !== undefined && askMicro !== undefined)
     return bidMicro < askMicro ? bidMicro + askMicro : undefined;
-  if (askMicro !== undefined) return last2 === undefined ? 2 * askMicro : Math.min(last2, 2 * askMicro);
-  if (bidMicro !== undefined) return last2 === undefined ? 2 * bidMicro : Math.max(last2, 2 * bidMicro);
+  if (last2 === undefined) return undefined;
+  if (askMicro !== undefined) return Math.min(last2, 2 * askMicro);
+  if (bidMicro !== undefined) return Math.max(last2, 2 * bidMicro);
   return undefined;
 }

@@ -119,8 +119,11 @@ export function shiftForFirstMark(core: EngineCore, tokenId: string, fromMicro?:
 
 /**
  * A book marks its token by the one rule (core/mark.ts markAfterBook2): its mid when two-sided, else
- * its last mark bounded by the side that is left (a long is worth no more than the best ask). `market`
- * is the book without our own orders (engine-quote.ts marketBook). A crossed or empty book marks nothing.
+ * its last mark bounded by the side that is left (a long is worth no more than the best ask). A token
+ * with no mark yet gets none from one side: a restored position's first mark is not this run's PnL
+ * (shiftForFirstMark), so a one-sided first mark made the step to the first mid read as if it were.
+ * `market` is the book without our own orders (engine-quote.ts marketBook). A crossed or empty book
+ * marks nothing.
  */
 export function markFromBook(core: EngineCore, tokenId: string, market: BookView): void {
   const last = core.positions.markOf(tokenId);

@@ -11,9 +11,8 @@ import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
  * summary use that mark; the line steps there at the fill, not at the next book frame (or never,
  * if none follows, where it would end at a price the summary does not mark at). Found by review18.
  *
- * Hand-worked: an empty book at 0 (no mark: a one-sided one would mark at its side, core/mark.ts);
- * taker buy 1 @ 0.40 at 1 s; a book frame of bids only at 0.40 at 2 s (it bounds the mark from
- * below: line 0.40); taker buy 1 @ 0.30 at 3 s; close at 4 s. The summary marks at 0.30 (PnL −0.10), so the line steps to
+ * Hand-worked (bids only): taker buy 1 @ 0.40 at 1 s; a book frame at 2 s (line 0.40); taker buy
+ * 1 @ 0.30 at 3 s; close at 4 s. The summary marks at 0.30 (PnL −0.10), so the line steps to
  * 0.30 at 3 s and ends there, as the equity line ends at −0.10.
  */
 const buy = (t: number, price: bigint) =>
@@ -33,7 +32,7 @@ describe("the HTML price chart of a token marked at its last fill", () => {
     const report = { sharpeIntervalMs: 60_000, markoutsMs: [1_000] };
     const rec = new Recorder(w.session, w.bot, report, 0);
     const tl = new Timeline(w.session, w.bot, rec, 0);
-    w.book(0, undefined, undefined);
+    w.book(0, 400_000, undefined);
     w.fill(buy(1_000, 400_000n));
     w.book(2_000, 400_000, undefined);
     w.fill(buy(3_000, 300_000n));

@@ -25,8 +25,8 @@ describe("markAfterBook2: the mark a book gives, within [best bid, best ask]", (
     expect(markAfterBook2(1_000_000, 480_000, undefined)).toBe(1_000_000);
   });
 
-  it("no mark yet and one side: that side's price", () => {
-    expect(markAfterBook2(undefined, undefined, 600_000)).toBe(1_200_000);
-    expect(markAfterBook2(undefined, 300_000, undefined)).toBe(600_000);
+  it("no mark yet and one side: no mark (half a price is never a first mark)", () => {
+    expect(markAfterBook2(undefined, undefined, 600_000)).toBeUndefined();
+    expect(markAfterBook2(undefined, 300_000, undefined)).toBeUndefined();
   });
 });
