@@ -66,7 +66,7 @@ export class FeeRecheck {
     void exchange.marketRecord({ marketId, slug }).then(
       (record) => {
         this.#reads.set(marketId, clock.now());
-        if (!takeRecordFee(this.#deps, marketId, record.feeTakerBps, "a bad_signature")) {
+        if (!takeRecordFee(this.#deps, marketId, record.feeTakerBps, "after a bad_signature")) {
           log.debug(
             { marketId, slug, feeTakerBps: record.feeTakerBps },
             "market's fee unchanged after a bad_signature",
@@ -82,27 +82,29 @@ export class FeeRecheck {
 }
 
 /**
- * Takes the feeTakerBps of a market record read for any reason (`after`: what prompted the read,
- * for the log) onto the market's tokens: when it differs from theirs, the next placements are signed
- * with it and the tokens are requoted (logged at warn); a fee above the cap holds the market
- * unquotable, one back within it lets it be quoted (fee-cap.ts). `undefined` (the port does not say)
- * changes nothing. The open market's reads go through here (a bad_signature's recheck, and the reads for a
- * market_not_open refusal or a position drift: readSettledRecord), so whichever comes first
- * catches a fee change.
+ * Takes the feeTakerBps of a market record read for any reason (`how`: how it was read, for the log
+ * line "its record, read <how>": "after a bad_signature", "by the open-market sweep") onto the
+ * market's tokens: when it differs from theirs, the next placements are signed with it and the
+ * tokens are requoted (logged at warn); a fee above the cap holds the market unquotable, one back
+ * within it lets it be quoted (fee-cap.ts). `undefined` (the port does not say) changes nothing.
+ * Every read of an open market's record goes through here: the open-market sweep's, once a period
+ * (its list's records included), a bad_signature's recheck, and the reads for a market_not_open
+ * refusal or a position drift (readSettledRecord), so whichever comes first catches a fee change,
+ * the sweep within a period at most.
  * @returns whether the fee changed.
  */
 export function takeRecordFee(
   deps: Pick<FeeRecheckDeps, "log" | "tokens" | "requote" | "risk" | "enforce">,
   marketId: string,
   fee: number | null | undefined,
-  after: string,
+  how: string,
 ): boolean {
   const { log, tokens } = deps;
   const before = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.feeTakerBps;
   if (fee === undefined || !tokens.setMarketFee(marketId, fee)) return false;
   log.warn(
-    { marketId, slug: tokens.slugOf(marketId), feeTakerBps: fee, previous: before, after },
-    `market's feeTakerBps changed (its record, read after ${after}): orders are signed with the new one`,
+    { marketId, slug: tokens.slugOf(marketId), feeTakerBps: fee, previous: before, read: how },
+    `market's feeTakerBps changed (its record, read ${how}): orders are signed with the new one`,
   );
   // Before the requote: its step must find the market held when the new fee is above the cap.
   judgeMarketFee(deps, marketId, fee);

@@ -32,7 +32,7 @@ export async function readSettledRecord(
   try {
     const record = await exchange.marketRecord({ marketId, slug });
     // The record also says the market's fee now: a changed one is taken whatever prompted the read.
-    takeRecordFee(core, marketId, record.feeTakerBps, after);
+    takeRecordFee(core, marketId, record.feeTakerBps, `after ${after}`);
     if (!SETTLED_MARKET_STATUSES.has(record.status)) {
       log.debug({ marketId, slug, status: record.status, after }, "market's record: not settled");
       notSettled?.(record);

@@ -1,5 +1,6 @@
 import type { TimerId } from "../core/clock.js";
 import type { EngineCore } from "./engine-core.js";
+import { takeRecordFee } from "./fee-recheck.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
 import { SweepList } from "./sweep-list.js";
@@ -21,6 +22,8 @@ interface Due {
  * of it is a placement refused `market_not_open`, and a market whose book never moves is never
  * requoted, so its quotes rested at pre-pause prices through the pause and were stale at the resume.
  * The closed-market watch then reads the held market's record until it says OPEN, which reopens it.
+ * An OPEN market's feeTakerBps, which the list and the record carry, is taken as well (#take): a
+ * market held for a fee above the cap is let go, or a quoted one held, within a period.
  *
  * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
  * not show (past its cap, left out, or its record there unreadable: skipped, not failing the list)
@@ -343,11 +346,19 @@ export class OpenMarketSweep {
    * A market's status was read: reported when it is not OPEN and nothing moved it meanwhile.
    * `listWord` (its line's words, LIST_WORD): the record was not read (its read failed, or the round
    * ended before it) and the list's word is taken; no read answered, so no failure is cleared.
+   * An OPEN record's fee (the list's or the market's own record: both carry feeTakerBps) is taken
+   * (takeRecordFee): a market held for a fee above the cap is quoted again within a period of its fee
+   * coming back within it, and a fee raised above the cap holds the market at the next period, where
+   * before only a refusal's or a drift's read did either (in practice, a hold lasted until a restart).
    */
   #take(d: Due, record: MarketRecordStatus, listWord?: string): void {
     if (listWord === undefined)
       this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
-    if (this.#stopped || record.status === "OPEN") return;
+    if (this.#stopped) return;
+    if (record.status === "OPEN") {
+      takeRecordFee(this.#core, d.marketId, record.feeTakerBps, SWEEP_HOW);
+      return;
+    }
     // A push or a refusal that moved the status while the read was out is newer than the answer.
     if (this.#version(d.marketId) !== d.version) return;
     this.#changed(d.marketId, record, SWEEP_HOW, listWord);

@@ -95,7 +95,8 @@ export interface MarketRecordStatus {
   readonly payouts?: Readonly<Record<string, string>>;
   /**
    * The market's feeTakerBps now (null: the platform default); absent when the port does not say.
-   * Read again after a placement refused `bad_signature` (fee-recheck.ts).
+   * Taken from every read of an open market (fee-recheck.ts takeRecordFee): the open-market sweep's
+   * list each period, a bad_signature's recheck, a refusal's or a drift's record read.
    */
   readonly feeTakerBps?: number | null;
 }

@@ -43,7 +43,7 @@ describe("a market's fee read above the cap, then back within it", () => {
       },
       requote: (tokenId: string) => requoted.push({ tokenId, held: risk.marketUnquotable("m1") }),
     };
-    expect(takeRecordFee(deps, "m1", 1500, "a bad_signature")).toBe(true);
+    expect(takeRecordFee(deps, "m1", 1500, "after a bad_signature")).toBe(true);
     expect(risk.marketUnquotable("m1")).toBe("FEE_TOO_HIGH");
     expect(enforced.map((d) => [d.reason, d.scope, d.marketId])).toEqual([
       ["market_unquotable", "market", "m1"],
@@ -53,11 +53,11 @@ describe("a market's fee read above the cap, then back within it", () => {
       { tokenId: "12", held: "FEE_TOO_HIGH" },
     ]);
     // Another fee still above the cap: no second warning or cancel-all.
-    expect(takeRecordFee(deps, "m1", 2000, "a bad_signature")).toBe(true);
+    expect(takeRecordFee(deps, "m1", 2000, "after a bad_signature")).toBe(true);
     expect(enforced).toHaveLength(1);
     expect(sink.records().filter((r) => String(r.msg).includes("is above the cap"))).toHaveLength(1);
     requoted.length = 0;
-    expect(takeRecordFee(deps, "m1", 30, "the refusal")).toBe(true);
+    expect(takeRecordFee(deps, "m1", 30, "after the refusal")).toBe(true);
     expect(risk.marketUnquotable("m1")).toBeUndefined();
     expect(requoted).toEqual([
       { tokenId: "11", held: undefined },
