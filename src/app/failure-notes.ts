@@ -1,3 +1,5 @@
+import { errorCode, withCode } from "../core/error-code.js";
+
 /**
  * How many distinct failures (by reason and message) are named; past that, recurrences and new ones
  * alike are only counted. A throw whose message carries a changing id must not flood stderr either.
@@ -12,7 +14,9 @@ const FRAMES_AFTER_FIRST = 2;
  * whole stack; each later one whose reason and message are new gets its message and top frames, up
  * to NAMED_FAILURES distinct ones; every other (a recurrence: a throw in a per-frame handler fires
  * hundreds of times a second while the stop cancels) is counted, and {@link flush} says how many
- * once the stop ends. Every line goes through `notify`, the scrubbed stderr.
+ * once the stop ends. A named failure's first line ends with its code (an MmError's own, a Node
+ * system error's, else `unexpected_error`), as every mm error line does, for a log shipper to key on.
+ * Every line goes through `notify`, the scrubbed stderr.
  * @example const notes = new FailureNotes(notify); notes.failed("uncaughtException", err); notes.flush();
  */
 export class FailureNotes {
@@ -32,9 +36,10 @@ export class FailureNotes {
     const full = describeFailure(failure);
     const [message = ""] = full.split("\n", 1);
     const key = `${reason}: ${message}`;
+    const code = errorCode(failure);
     if (this.#named.size === 0) {
       this.#named.add(key);
-      this.#notify(`${reason}: ${full}`);
+      this.#notify(withCode(`${reason}: ${full}`, code));
       return true;
     }
     if (this.#named.has(key) || this.#named.size >= NAMED_FAILURES) {
@@ -48,7 +53,7 @@ export class FailureNotes {
       .slice(1)
       .filter((l) => l.trimStart().startsWith("at "))
       .slice(0, FRAMES_AFTER_FIRST);
-    this.#notify([`${reason}: ${message}`, ...frames].join("\n"));
+    this.#notify([withCode(`${reason}: ${message}`, code), ...frames].join("\n"));
     return true;
   }
 

@@ -1,3 +1,4 @@
+import { withCode } from "../core/error-code.js";
 import type { Daemon } from "./daemon.js";
 import { takeEarlySignals } from "./early-signals.js";
 import { FailureNotes } from "./failure-notes.js";
@@ -91,7 +92,8 @@ export interface LifecycleOptions {
 /**
  * Runs a daemon until it stops: a stop request (SIGINT/SIGTERM/SIGHUP) makes it cancel every quote
  * and close; a second request, or a stop that overruns `shutdownTimeoutMs`, ends with exit code 1
- * at once (through `forceExit`, since whatever hangs may keep the process alive). A hangup while
+ * at once (through `forceExit`, since whatever hangs may keep the process alive), its line ending
+ * `(code stop_abandoned)` or `(code stop_overran)`. A hangup while
  * stopping is not a second request (see HANGUP): the stop goes on. A request that
  * arrives while the daemon is still starting aborts `stopRequested`, which `start` hands to the
  * daemon: it quotes nothing (an engine still starting stops there), and it is stopped as soon as
@@ -121,7 +123,9 @@ export async function runUntilStopped(
     timer = setTimeout(() => {
       const outcome = { exitCode: DAEMON_EXIT.failed, reason: `the stop overran ${o.shutdownTimeoutMs} ms` };
       failures.flush();
-      o.notify(`${outcome.reason}: exiting with code 1; some quotes may still be open`);
+      o.notify(
+        withCode(`${outcome.reason}: exiting with code 1; some quotes may still be open`, "stop_overran"),
+      );
       overran(outcome);
       o.forceExit?.(outcome.exitCode);
     }, o.shutdownTimeoutMs);
@@ -150,7 +154,13 @@ export async function runUntilStopped(
     }
     if (requested !== undefined) {
       failures.flush();
-      o.notify(`second ${reason} while stopping: exiting now with code 1; some quotes may still be open`);
+      // Its own code: the operator cut the stop short, unlike a stop that overran on its own.
+      o.notify(
+        withCode(
+          `second ${reason} while stopping: exiting now with code 1; some quotes may still be open`,
+          "stop_abandoned",
+        ),
+      );
       overran({ exitCode: DAEMON_EXIT.failed, reason: `second ${reason}` });
       o.forceExit?.(DAEMON_EXIT.failed);
       return;

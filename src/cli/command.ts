@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
+import { errorCode, withCode } from "../core/error-code.js";
 import { MmError } from "../core/errors.js";
 
 /** What a subcommand may touch: output streams, the environment and the working directory. */
@@ -30,17 +31,8 @@ export class UsageError extends MmError {
   }
 }
 
-/**
- * The code an error line names: an MmError's own, or a Node system error's (ENOENT, EACCES…); bad
- * options (node:util parseArgs) are `usage_error` like UsageError; anything else, a bug,
- * `unexpected_error`.
- * @example errorCode(new UsageError("--seed must be an integer")) // "usage_error"
- */
-export function errorCode(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== "string" || code === "") return "unexpected_error";
-  return code.startsWith("ERR_PARSE_ARGS_") ? "usage_error" : code;
-}
+// The code an error line names lives in core: the daemon's lifecycle (src/app) names codes too.
+export { errorCode };
 
 /**
  * An error as every mm command prints it on stderr: `<prefix><message> (code <code>)`, so a grep or
@@ -50,11 +42,7 @@ export function errorCode(err: unknown): string {
  * // "mm backtest: --out -: stdout is not supported (code output_stdout_unsupported)\n"
  */
 export function errorLine(prefix: string, message: string, code: string): string {
-  const cut = message.indexOf("\n");
-  const first = cut < 0 ? message : message.slice(0, cut);
-  const rest = cut < 0 ? "" : message.slice(cut);
-  const tagged = first.endsWith(":") ? `${first.slice(0, -1)} (code ${code}):` : `${first} (code ${code})`;
-  return `${prefix}${tagged}${rest}\n`;
+  return `${prefix}${withCode(message, code)}\n`;
 }
 
 /**

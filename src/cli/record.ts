@@ -226,12 +226,18 @@ export const recordCommand: Command = createRecordCommand();
  * (the timer is unref'd). process.exit(code) cannot end it while a file operation is stuck on
  * libuv's thread pool: exiting joins those threads first and would wait on the stuck one for ever.
  * So when a file operation is still pending then, the process kills itself (SIGKILL: exit status
- * 137, which shells and supervisors see as a failure, as they do 1).
+ * 137, which shells and supervisors see as a failure, as they do 1), saying so with `(code disk_hung)`.
  */
 function endProcess(code: number, io: CliIo): void {
   setTimeout(() => {
     if (!process.getActiveResourcesInfo().some((r) => r.startsWith("FSReq"))) process.exit(code);
-    io.stderr("mm record: a file operation on the disk never returned: ending the process (SIGKILL)\n");
+    io.stderr(
+      errorLine(
+        "mm record: ",
+        "a file operation on the disk never returned: ending the process (SIGKILL)",
+        "disk_hung",
+      ),
+    );
     process.kill(process.pid, "SIGKILL");
   }, FORCE_EXIT_AFTER_MS).unref();
 }

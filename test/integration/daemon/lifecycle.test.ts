@@ -235,7 +235,7 @@ describe("runUntilStopped: a failure (an uncaught error)", () => {
     r.fire("uncaughtException", new Error("boom again"));
     expect(await run).toEqual({ exitCode: 1, reason: "uncaughtException" });
     expect(daemon.reasons).toEqual(["uncaughtException"]);
-    expect(lines[0]).toMatch(/^uncaughtException: Error: boom\n {4}at /);
+    expect(lines[0]).toMatch(/^uncaughtException: Error: boom \(code unexpected_error\)\n {4}at /);
     expect(lines).toContain(
       "uncaughtException: cancelling every quote, then exiting with code 1 (at most 1000 ms)",
     );

@@ -54,10 +54,12 @@ describe("runUntilStopped: a failure that recurs while stopping", () => {
     expect((await run).exitCode).toBe(1);
     const named = lines.filter((l) => l.startsWith("unhandledRejection: Error: order "));
     expect(named.map((l) => l.split("\n")[0])).toEqual(
-      [0, 1, 2, 3, 4].map((i) => `unhandledRejection: Error: order ${i} gone`),
+      [0, 1, 2, 3, 4].map((i) => `unhandledRejection: Error: order ${i} gone (code unexpected_error)`),
     );
     // The first in full; the others with their top frames only.
-    expect(named[0]).toBe(`unhandledRejection: ${errors[0]?.stack}`);
+    expect(named[0]).toBe(
+      `unhandledRejection: ${errors[0]?.stack}`.replace("\n", " (code unexpected_error)\n"),
+    );
     for (const l of named.slice(1)) {
       expect(l.split("\n").length).toBeLessThanOrEqual(3);
       expect(l.split("\n")[1]).toMatch(/^\s+at /);

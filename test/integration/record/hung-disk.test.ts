@@ -156,7 +156,9 @@ describe("mm record on a disk that never answers", () => {
       // process.exit(1) would wait for the stuck thread: the process ends itself with SIGKILL.
       expect(c.code).toBe("SIGKILL");
       expect(c.stderr).toContain("gave up waiting for it");
-      expect(c.stderr).toContain("a file operation on the disk never returned: ending the process (SIGKILL)");
+      expect(c.stderr).toContain(
+        "a file operation on the disk never returned: ending the process (SIGKILL) (code disk_hung)",
+      );
       expect(JSON.parse(c.stdout)).toMatchObject({ drainAbandoned: { file: expect.any(String) } });
     } finally {
       if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
