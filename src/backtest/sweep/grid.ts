@@ -77,7 +77,9 @@ export function readSweepFile(raw: unknown): SweepRead {
     rankBy: text("rankBy"),
     axes: readAxes(o.grid, issues),
   };
-  const n = gridSize(spec.axes);
+  // As written, not as kept: an axis left out for another problem (an overlap, a key that is no
+  // path) still counts, or its size problem would only surface once that one is fixed.
+  const n = writtenSize(o.grid);
   if (n > MAX_POINTS) issues.push(`grid: ${n} points, more than the ${MAX_POINTS} a sweep may run`);
   return { spec, issues };
 }
@@ -145,6 +147,15 @@ function readAxes(grid: unknown, issues: string[]): GridAxis[] {
     axes.push({ key, steps, values });
   }
   return axes;
+}
+
+// The grid's size as the file writes it: every key holding a non-empty array, kept as an axis or not.
+function writtenSize(grid: unknown): number {
+  if (typeof grid !== "object" || grid === null || Array.isArray(grid)) return 0;
+  let n = 1;
+  for (const values of Object.values(grid))
+    if (Array.isArray(values) && values.length > 0) n *= values.length;
+  return n;
 }
 
 // "bands" and "bands[0].margin" would set the same parameter twice.
