@@ -193,7 +193,13 @@ export async function runSweepCommand(
       tokens: config.tokens?.length,
     });
   }
-  const { points, strategies } = withPath(sweepPath, () => sweepStrategies(read, base));
+  // The file's rankBy (unless --rank-by overrides it) is named with the file's other problems.
+  const fileRank = f["rank-by"] === undefined ? spec.rankBy : undefined;
+  const rankProblem =
+    fileRank === undefined
+      ? undefined
+      : (strategies: readonly unknown[]) => rankByProblem(fileRank, kind, context(strategies));
+  const { points, strategies } = withPath(sweepPath, () => sweepStrategies(read, base, rankProblem));
   // A bad sweep file is named before a missing or unreadable --data, as it was before.
   if (kind === "replay") await dataFiles(resolve(io.cwd, a.data as string));
   const tasks = strategies.map(task);
@@ -278,6 +284,20 @@ async function readJson(io: CliIo, file: string): Promise<unknown> {
   const path = resolve(io.cwd, file);
   const text = await readFile(path, "utf8");
   return withPath(path, () => JSON.parse(text));
+}
+
+// A sweep file's rankBy as one of its problems (`rankBy = "x": …`, like a refused grid value), or
+// undefined when it is fine.
+function rankByProblem(text: string, kind: SummaryKind, ctx: SummaryContext): string | undefined {
+  try {
+    parseMetric(text, kind, ctx);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof BacktestError) || err.code !== "rank_by_invalid") throw err;
+    const said = `rank-by ${JSON.stringify(text)}: `;
+    const rest = err.message.startsWith(said) ? err.message.slice(said.length) : err.message;
+    return `rankBy = ${JSON.stringify(text)}: ${rest}`;
+  }
 }
 
 // Names the file in a parse or validation error (the caller maps BacktestError to exit 2).

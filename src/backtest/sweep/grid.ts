@@ -89,24 +89,32 @@ export function readSweepFile(raw: unknown): SweepRead {
  * strategy entry (pointStrategies), or one BacktestError `sweep_invalid` naming every problem
  * found — the file's own (readSweepFile), a strategy that is not the config's, each value and
  * point the strategy refuses. Points are checked unless the strategy differs or the grid is over
- * MAX_POINTS.
+ * MAX_POINTS. `rankProblem`, when given, names what is wrong with the file's `rankBy` for the
+ * points' strategy entries (none when they were not checked): asked only when the file has other
+ * problems, so a bad `rankBy` is named with them, not after they are fixed (alone, the caller's own
+ * check reports it).
  * @example const { points, strategies } = sweepStrategies(readSweepFile(raw), config.strategyRaw);
  */
 export function sweepStrategies(
   read: SweepRead,
   baseStrategy: unknown,
+  rankProblem?: (strategies: readonly unknown[]) => string | undefined,
 ): { points: GridPoint[]; strategies: unknown[] } {
   const { spec } = read;
   const issues = [...read.issues];
+  const fail = (strategies: readonly unknown[]): BacktestError => {
+    const rank = rankProblem?.(strategies);
+    return invalid(rank === undefined ? issues : [...issues, rank]);
+  };
   const name = ((baseStrategy ?? {}) as { name?: unknown }).name;
   const mismatch = spec.strategy !== undefined && name !== spec.strategy;
   if (mismatch) issues.push(strategyMismatch(spec.strategy, name));
   // No points worth checking: each of these cases has put its problem in `issues`.
-  if (mismatch || spec.axes.length === 0 || gridSize(spec.axes) > MAX_POINTS) throw invalid(issues);
+  if (mismatch || spec.axes.length === 0 || gridSize(spec.axes) > MAX_POINTS) throw fail([]);
   const points = expandGrid(spec.axes);
   const checked = checkPoints(spec, baseStrategy, points);
   issues.push(...checked.issues);
-  if (issues.length > 0) throw invalid(issues);
+  if (issues.length > 0) throw fail(checked.strategies);
   return { points, strategies: checked.strategies };
 }
 
