@@ -3,11 +3,12 @@ import type { Side } from "../core/types.js";
 import { weiToString } from "../core/wei.js";
 
 /**
- * Every reason the risk guard can give, stable: safe to log, to branch on and to use as a metric
- * label. Gates (the first eight, GATE_REASONS) stop all quoting in their scope; the rest act on single
- * quotes.
+ * The gates: reasons that stop every quote in their scope and ask for the live ones to be cancelled.
+ * One list that GateReason derives from, so that whatever enumerates the gates (cancel-reasons.ts
+ * GATES: a gate's cancels carry the gate's own name) cannot miss a new one (review22: the fee hold's
+ * market_unquotable was left out and its cancels read risk_limit).
  */
-export const RISK_REASONS = [
+export const GATE_REASONS = [
   "kill_switch",
   "platform_frozen",
   "error_rate_halt",
@@ -16,6 +17,15 @@ export const RISK_REASONS = [
   "book_crossed",
   "book_resyncing",
   "book_stale",
+] as const;
+
+/**
+ * Every reason the risk guard can give, stable: safe to log, to branch on and to use as a metric
+ * label. Gates (the first eight, GATE_REASONS) stop all quoting in their scope; the rest act on single
+ * quotes.
+ */
+export const RISK_REASONS = [
+  ...GATE_REASONS,
   "invalid_quote",
   "price_off_tick",
   "price_out_of_band",
@@ -34,23 +44,6 @@ export const RISK_REASONS = [
   "in_flight_held",
 ] as const;
 export type RiskReason = (typeof RISK_REASONS)[number];
-
-/**
- * The gates: reasons that stop every quote in their scope and ask for the live ones to be cancelled.
- * One list that GateReason derives from, so that whatever enumerates the gates (cancel-reasons.ts
- * GATES: a gate's cancels carry the gate's own name) cannot miss a new one (review22: the fee hold's
- * market_unquotable was left out and its cancels read risk_limit).
- */
-export const GATE_REASONS = [
-  "kill_switch",
-  "platform_frozen",
-  "error_rate_halt",
-  "market_not_open",
-  "market_unquotable",
-  "book_crossed",
-  "book_resyncing",
-  "book_stale",
-] as const satisfies readonly RiskReason[];
 
 /** A gate: a reason that stops every quote in its scope and asks for the live ones to be cancelled. */
 export type GateReason = (typeof GATE_REASONS)[number];
