@@ -44,7 +44,10 @@ function lagging() {
     return { kind: "rejected", code: "bad_signature", retryable: false, error };
   };
   // The record says the fee now; the list (GET /api/markets) still serves the old one.
-  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({ status: "OPEN", feeTakerBps: state.fee });
+  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({
+    status: "OPEN",
+    feeTakerBps: state.fee,
+  });
   h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
     h.venue.markets().map((m) => ({ marketId: m.marketId, status: m.status, feeTakerBps: state.listFee }));
   return { h, state };
@@ -87,9 +90,9 @@ describe("review r3: the sweep's list fee lagging the market's record", () => {
       pullBestBid(h, a);
       await h.run(1_000);
     }
-    expect(h.logs.records().filter((r) => r.msg === "market's feeTakerBps is within the cap again: quoted")).toEqual(
-      [],
-    );
+    expect(
+      h.logs.records().filter((r) => r.msg === "market's feeTakerBps is within the cap again: quoted"),
+    ).toEqual([]);
     expect(badSignatures(h)).toBe(learnt);
     expect(h.botQuotes(a)).toEqual([]);
   });
