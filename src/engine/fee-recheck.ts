@@ -87,10 +87,11 @@ export class FeeRecheck {
  * market's tokens: when it differs from theirs, the next placements are signed with it and the
  * tokens are requoted (logged at warn); a fee above the cap holds the market unquotable, one back
  * within it lets it be quoted (fee-cap.ts). `undefined` (the port does not say) changes nothing.
- * Every read of an open market's record goes through here: the open-market sweep's, once a period
- * (its list's records included), a bad_signature's recheck, and the reads for a market_not_open
- * refusal or a position drift (readSettledRecord), so whichever comes first catches a fee change,
- * the sweep within a period at most.
+ * Every read of an open market's record goes through here: the open-market sweep's (a market its
+ * list shows with another fee than the one held is read, listFeeDiffers), a bad_signature's recheck,
+ * and the reads for a market_not_open refusal or a position drift (readSettledRecord), so whichever
+ * comes first catches a fee change. Never the list's fee itself: a list lagging the record put the
+ * old fee back, or lifted a fee hold, every period (review22 r3).
  * @returns whether the fee changed.
  */
 export function takeRecordFee(
@@ -100,7 +101,7 @@ export function takeRecordFee(
   how: string,
 ): boolean {
   const { log, tokens } = deps;
-  const before = tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.feeTakerBps;
+  const before = heldFee(tokens, marketId);
   if (fee === undefined || !tokens.setMarketFee(marketId, fee)) return false;
   log.warn(
     { marketId, slug: tokens.slugOf(marketId), feeTakerBps: fee, previous: before, read: how },
@@ -110,4 +111,25 @@ export function takeRecordFee(
   judgeMarketFee(deps, marketId, fee);
   for (const t of tokens.tokensOf(marketId)) deps.requote(t);
   return true;
+}
+
+/** The feeTakerBps the market's tokens are signed with now (undefined: no token of it is held). */
+function heldFee(tokens: TokenTable, marketId: string): number | null | undefined {
+  return tokens.get(tokens.tokensOf(marketId)[0] ?? "")?.market.feeTakerBps;
+}
+
+/**
+ * Whether a market list's feeTakerBps for a market differs from the one its tokens are signed with:
+ * the open-market sweep then reads the market's record and takes the record's fee (takeRecordFee),
+ * never the list's, which can lag the record. A list that does not say (undefined) or says null
+ * (the platform default, also what a record missing the field reads as) is no difference.
+ */
+export function listFeeDiffers(
+  tokens: TokenTable,
+  marketId: string,
+  listed: number | null | undefined,
+): boolean {
+  if (listed === undefined || listed === null) return false;
+  const held = heldFee(tokens, marketId);
+  return held !== undefined && held !== listed;
 }

@@ -1,6 +1,6 @@
 import type { TimerId } from "../core/clock.js";
 import type { EngineCore } from "./engine-core.js";
-import { takeRecordFee } from "./fee-recheck.js";
+import { listFeeDiffers, takeRecordFee } from "./fee-recheck.js";
 import type { ListedMarketStatus, MarketRecordStatus, UnreadableListing } from "./ports.js";
 import { isNotFound, LIST_KEY, ReadFailures } from "./read-failures.js";
 import { SweepList } from "./sweep-list.js";
@@ -22,8 +22,9 @@ interface Due {
  * of it is a placement refused `market_not_open`, and a market whose book never moves is never
  * requoted, so its quotes rested at pre-pause prices through the pause and were stale at the resume.
  * The closed-market watch then reads the held market's record until it says OPEN, which reopens it.
- * An OPEN market's feeTakerBps, which the list and the record carry, is taken as well (#take): a
- * market held for a fee above the cap is let go, or a quoted one held, within a period.
+ * An OPEN market's fee is taken from its record only (#take): one the list shows with another fee
+ * than the one held has its record read (#confirm); the list's fee alone, lagging the record, put an
+ * old fee back (or lifted a fee hold) every period, its orders refused bad_signature.
  *
  * One GET /api/markets reads every status at once (`listedMarkets`); a quoted market the list does
  * not show (past its cap, left out, or its record there unreadable: skipped, not failing the list)
@@ -70,6 +71,8 @@ export class OpenMarketSweep {
   #failureCount = 0;
   /** Markets the list says are not OPEN while their record says OPEN (logged once while so). */
   readonly #disagreed = new Set<string>();
+  /** Markets whose fee in the list is not their record's (logged once while so). */
+  readonly #feeLags = new Set<string>();
   readonly #list: SweepList;
   /** Markets held NOT_FOUND the list shows by their id: reopened, or their record read first. */
   readonly #lostOnes: SweepLost;
@@ -189,6 +192,7 @@ export class OpenMarketSweep {
     this.#failures.keepOnly((key) => (key === LIST_KEY ? listRead : read.has(key)));
     for (const id of this.#failed.keys()) if (!read.has(id)) this.#failed.delete(id);
     for (const id of this.#disagreed) if (!read.has(id)) this.#disagreed.delete(id);
+    for (const id of this.#feeLags) if (!read.has(id)) this.#feeLags.delete(id);
   }
 
   async #sweep(due: readonly Due[], lost: readonly Due[], asked: readonly string[]): Promise<void> {
@@ -228,20 +232,30 @@ export class OpenMarketSweep {
     }
     const absent: Due[] = [];
     const notOpen: [Due, ListedMarketStatus][] = [];
+    const feeMoved: [Due, ListedMarketStatus][] = [];
+    const { marketRecord } = exchange;
     for (const d of due.map(now)) {
       const record = byId.get(d.marketId);
       if (record === undefined) absent.push(d);
       else if (record.status !== "OPEN") notOpen.push([d, record]);
       else {
         this.#disagreed.delete(d.marketId); // the list agrees with the record again
-        this.#take(d, record);
+        // Another fee than the one held: its record says which is current (#confirm).
+        if (marketRecord !== undefined && listFeeDiffers(this.#core.tokens, d.marketId, record.feeTakerBps))
+          feeMoved.push([d, record]);
+        else {
+          this.#feeLags.delete(d.marketId);
+          this.#take(d, { status: "OPEN" }); // not the list's fee: only a record's is taken
+        }
       }
     }
-    for (const [i, [d, listedAs]] of notOpen.entries()) {
+    for (const [i, [d, listedAs]] of [...notOpen, ...feeMoved].entries()) {
       if (this.#stopped) return;
       if (await this.#confirm(d, listedAs)) continue;
       // A failed read ends the round (the shared breaker): the rest are held on the list's word.
-      for (const [rest, restListed] of notOpen.slice(i + 1)) this.#take(rest, restListed, LIST_WORD.unread);
+      // Those OPEN there keep the fee held (#take takes no fee on the list's word).
+      for (const [rest, restListed] of [...notOpen, ...feeMoved].slice(i + 1))
+        this.#take(rest, restListed, LIST_WORD.unread);
       return;
     }
     // Stable: those never failed keep their order, the longest-failed go last.
@@ -268,7 +282,9 @@ export class OpenMarketSweep {
    * line says so (LIST_WORD). This read keeps the client's retries (not `once`): it is made only
    * when the list says not OPEN, and one blip on it would hold an OPEN market for a period (a
    * cancel-all, a halt, a reopen) in the very case it is there for, a list lagging the record.
-   * False when the read failed.
+   * A list saying OPEN with a fee other than the one held (listFeeDiffers) is read the same way, and
+   * the record's fee taken (#take): a list lagging it is logged once at info while so; a failed read
+   * leaves the fee held. False when the read failed.
    */
   async #confirm(d: Due, listed: ListedMarketStatus): Promise<boolean> {
     const { exchange, log } = this.#core;
@@ -283,11 +299,15 @@ export class OpenMarketSweep {
       record = await exchange.marketRecord({ marketId: d.marketId, slug: d.slug }, { neverProbe: true });
     } catch (err) {
       const target = { key: d.marketId, marketId: d.marketId, slug: d.slug };
-      this.#failures.failed(target, err, `held on the list's word (${listed.status})`);
+      const [fee, status] = [listed.feeTakerBps, listed.status]; // OPEN: read for its fee, not taken
+      const next =
+        status === "OPEN" ? `the list's fee ${fee} not taken` : `held on the list's word (${status})`;
+      this.#failures.failed(target, err, next);
       this.#take(d, listed, LIST_WORD.unreadable);
       return false;
     }
-    if (record.status === "OPEN" && !this.#stopped && !this.#disagreed.has(d.marketId)) {
+    if (listed.status === "OPEN") this.#feeLag(d, listed, record);
+    else if (record.status === "OPEN" && !this.#stopped && !this.#disagreed.has(d.marketId)) {
       this.#disagreed.add(d.marketId);
       log.info(
         { marketId: d.marketId, slug: d.slug, listed: listed.status, record: record.status },
@@ -296,6 +316,20 @@ export class OpenMarketSweep {
     }
     this.#take(d, record);
     return true;
+  }
+
+  /** The list's fee was not the one held, and the record's is not the list's: said once while so. */
+  #feeLag(d: Due, listed: ListedMarketStatus, record: MarketRecordStatus): void {
+    if (record.feeTakerBps === undefined || record.feeTakerBps === listed.feeTakerBps) {
+      this.#feeLags.delete(d.marketId);
+      return;
+    }
+    if (this.#stopped || this.#feeLags.has(d.marketId)) return;
+    this.#feeLags.add(d.marketId);
+    this.#core.log.info(
+      { marketId: d.marketId, slug: d.slug, listed: listed.feeTakerBps, record: record.feeTakerBps },
+      "the market list shows another feeTakerBps than the market's record: the record's is taken (the list's is read again each period); said once while they disagree",
+    );
   }
 
   /** Reads a market the list did not show by its slug; false when the read failed. */
@@ -346,17 +380,15 @@ export class OpenMarketSweep {
    * A market's status was read: reported when it is not OPEN and nothing moved it meanwhile.
    * `listWord` (its line's words, LIST_WORD): the record was not read (its read failed, or the round
    * ended before it) and the list's word is taken; no read answered, so no failure is cleared.
-   * An OPEN record's fee (the list's or the market's own record: both carry feeTakerBps) is taken
-   * (takeRecordFee): a market held for a fee above the cap is quoted again within a period of its fee
-   * coming back within it, and a fee raised above the cap holds the market at the next period, where
-   * before only a refusal's or a drift's read did either (in practice, a hold lasted until a restart).
+   * An OPEN record's fee is taken (takeRecordFee), a read record's only: a list's OPEN entry comes
+   * without its fee, or with `listWord` (a list lagging the record undid it every period: review22 r3).
    */
   #take(d: Due, record: MarketRecordStatus, listWord?: string): void {
     if (listWord === undefined)
       this.#failures.succeeded({ key: d.marketId, marketId: d.marketId, slug: d.slug });
     if (this.#stopped) return;
     if (record.status === "OPEN") {
-      takeRecordFee(this.#core, d.marketId, record.feeTakerBps, SWEEP_HOW);
+      if (listWord === undefined) takeRecordFee(this.#core, d.marketId, record.feeTakerBps, SWEEP_HOW);
       return;
     }
     // A push or a refusal that moved the status while the read was out is newer than the answer.

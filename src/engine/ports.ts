@@ -95,8 +95,9 @@ export interface MarketRecordStatus {
   readonly payouts?: Readonly<Record<string, string>>;
   /**
    * The market's feeTakerBps now (null: the platform default); absent when the port does not say.
-   * Taken from every read of an open market (fee-recheck.ts takeRecordFee): the open-market sweep's
-   * list each period, a bad_signature's recheck, a refusal's or a drift's record read.
+   * Taken from every read of an open market's record (fee-recheck.ts takeRecordFee): the open-market
+   * sweep's (made when its list shows another fee than the one held; the list's own is never taken),
+   * a bad_signature's recheck, a refusal's or a drift's.
    */
   readonly feeTakerBps?: number | null;
 }

@@ -12,13 +12,19 @@ import { twoQuoted } from "./support/sweep-rig.js";
  * for a fee above the cap (fee-cap.ts) was let go only by a read that a bad_signature, a refusal or
  * a drift prompted, none of which a market with nothing placed there makes, so the hold lasted until
  * a restart (review22, rmark); and a fee raised above the cap was learnt only from a refused order.
+ * The list's fee is not taken itself (it can lag the record: open-market-sweep-fee-lag.test.ts): a
+ * fee there other than the one held has the market's record read, and the record's fee is taken.
  */
 
 const RECHECK_MS = 5_000;
 
-/** A harness of two markets whose list says `fees`' fee per market, its signer checking the fee as the real one does. */
+/**
+ * A harness of two markets whose list and records say `fees`' fee per market (`reads`: the markets
+ * whose record was read), its signer checking the fee as the real one does.
+ */
 function listing(fees: Map<string, number>, start: (i: number) => number) {
   const signed: { marketId: string; fee: number | null | undefined }[] = [];
+  const reads: string[] = [];
   const h = new Harness({
     markets: 2,
     latencyMs: 50,
@@ -34,7 +40,11 @@ function listing(fees: Map<string, number>, start: (i: number) => number) {
     h.venue
       .markets()
       .map((m) => ({ marketId: m.marketId, status: m.status, feeTakerBps: fees.get(m.marketId) ?? 0 }));
-  return { h, signed };
+  h.exchange.marketRecord = async ({ marketId }) => {
+    reads.push(marketId);
+    return { status: "OPEN", feeTakerBps: fees.get(marketId) ?? 0 };
+  };
+  return { h, signed, reads };
 }
 
 const signFailures = (h: Harness) =>
@@ -47,7 +57,7 @@ describe("open-market sweep: the list's feeTakerBps", () => {
       ["m1", 1500],
       ["m2", 0],
     ]);
-    const { h, signed } = listing(fees, (i) => (i === 1 ? 1500 : 0));
+    const { h, signed, reads } = listing(fees, (i) => (i === 1 ? 1500 : 0));
     const [a] = h.tokens(1);
     const [b] = h.tokens(2);
     h.crowdQuote(a, "0.48", "0.52");
@@ -60,9 +70,11 @@ describe("open-market sweep: the list's feeTakerBps", () => {
     // Still above the cap at the next period: still held, no second warning.
     await h.run(RECHECK_MS);
     expect(h.botQuotes(a)).toEqual([]);
+    expect(reads).toEqual([]); // the list shows the fees held: no record read
     fees.set("m1", 30);
     await h.run(RECHECK_MS);
     expect(h.botQuotes(a)).toHaveLength(2);
+    expect(reads).toEqual(["m1"]); // the list's 30 had its record read, whose 30 was taken
     expect(h.logs.text()).toContain(`market's feeTakerBps changed (its record, read ${SWEEP_HOW})`);
     expect(
       h.logs.records().filter((r) => r.msg === "market's feeTakerBps is within the cap again: quoted"),
@@ -76,11 +88,12 @@ describe("open-market sweep: the list's feeTakerBps", () => {
       ["m1", 0],
       ["m2", 0],
     ]);
-    const { h } = listing(fees, () => 0);
+    const { h, reads } = listing(fees, () => 0);
     const { a, b } = await twoQuoted(h);
     fees.set("m1", 1500);
     await h.run(RECHECK_MS);
     expect(h.botQuotes(a)).toEqual([]);
+    expect(reads).toEqual(["m1"]);
     expect(h.botQuotes(b)).toHaveLength(2);
     expect(
       h.logs.records().filter((r) => String(r.msg).startsWith("market's feeTakerBps 1500 is above the cap")),

@@ -3,11 +3,12 @@ import type { PlaceOrderRequest } from "../../../src/core/types.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
-import { CROWD, Harness } from "../engine/support/harness.js";
-import { testSign } from "../engine/support/sign.js";
+import { CROWD, Harness } from "./support/harness.js";
+import { testSign } from "./support/sign.js";
 
 /*
- * review22 r3 — f48c0a8 makes the open-market sweep take every OPEN market's feeTakerBps from its
+ * review22 r3 (the fix: the sweep reads the record of a market its list shows with another fee than
+ * the one held, and takes the record's fee, never the list's) — f48c0a8 made the open-market sweep take every OPEN market's feeTakerBps from its
  * once-a-period list. The list can lag the record (the sweep's own #confirm says so for the status:
  * "a list that disagrees with the record (served stale after a resume, say)"), and for the status a
  * list alone never holds (nor, for a market held closed, reopens) a market: its record is read first.
@@ -22,7 +23,14 @@ import { testSign } from "../engine/support/sign.js";
 const RECHECK_MS = 12_000; // over FEE_RECHECK_EVERY_MS: each period's refusals get their own read
 
 function lagging() {
-  const state = { fee: 0, listFee: 0, signed: new Map<string, number | null>() };
+  const state = {
+    fee: 0,
+    listFee: 0 as number | null | undefined,
+    signed: new Map<string, number | null>(),
+    reads: 0,
+    /** The next record reads that fail. */
+    failing: 0,
+  };
   const h = new Harness({
     latencyMs: 50,
     options: { marketRecheckMs: RECHECK_MS },
@@ -44,12 +52,20 @@ function lagging() {
     return { kind: "rejected", code: "bad_signature", retryable: false, error };
   };
   // The record says the fee now; the list (GET /api/markets) still serves the old one.
-  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({
-    status: "OPEN",
-    feeTakerBps: state.fee,
-  });
+  h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
+    state.reads++;
+    if (state.failing > 0) {
+      state.failing--;
+      throw new Error("socket hang up");
+    }
+    return { status: "OPEN", feeTakerBps: state.fee };
+  };
   h.exchange.listedMarkets = async (): Promise<ListedMarketStatus[]> =>
-    h.venue.markets().map((m) => ({ marketId: m.marketId, status: m.status, feeTakerBps: state.listFee }));
+    h.venue.markets().map((m) => ({
+      marketId: m.marketId,
+      status: m.status,
+      ...(state.listFee === undefined ? {} : { feeTakerBps: state.listFee }),
+    }));
   return { h, state };
 }
 
@@ -64,7 +80,7 @@ function pullBestBid(h: Harness, tokenId: string): void {
 const badSignatures = (h: Harness) =>
   h.eventsOf("place_outcome").filter((e) => e.code === "bad_signature").length;
 
-describe("review r3: the sweep's list fee lagging the market's record", () => {
+describe("open-market sweep: its list's fee lagging the market's record", () => {
   it("a fee hold learnt from the record is not lifted each period by a list still showing the old fee", async () => {
     const { h, state } = lagging();
     const [a] = h.tokens();
@@ -120,5 +136,69 @@ describe("review r3: the sweep's list fee lagging the market's record", () => {
     }
     expect(badSignatures(h)).toBe(learnt);
     expect([...state.signed.values()].at(-1)).toBe(30);
+  });
+
+  it("a list whose fee lags is read against the record each period, said once at info", async () => {
+    const { h, state } = lagging();
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    // The list shows the fee held (0): no difference, no read.
+    await h.run(RECHECK_MS * 2);
+    expect(state.reads).toBe(0);
+    // The list says 30, the record still 0 (the record lags the list, or the list is wrong): not taken.
+    state.listFee = 30;
+    await h.run(RECHECK_MS * 3);
+    expect(state.reads).toBe(3);
+    expect([...state.signed.values()].every((f) => f === 0)).toBe(true);
+    expect(h.logs.text()).not.toContain("market's feeTakerBps changed");
+    const lag = "the market list shows another feeTakerBps than the market's record";
+    expect(h.logs.records().filter((r) => String(r.msg).startsWith(lag))).toHaveLength(1);
+    // The record comes to say 30: taken at the next period's read.
+    state.fee = 30;
+    await h.run(RECHECK_MS);
+    expect(h.logs.text()).toContain(
+      "market's feeTakerBps changed (its record, read by the open-market sweep)",
+    );
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  it("a list entry with no fee, or a null one, is no difference: no read, the fee held kept", async () => {
+    const { h, state } = lagging();
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    state.fee = 30; // the record would say 30: only a read of it would change the fee
+    state.listFee = undefined;
+    await h.run(RECHECK_MS * 2);
+    state.listFee = null;
+    await h.run(RECHECK_MS * 2);
+    expect(state.reads).toBe(0);
+    expect(h.logs.text()).not.toContain("market's feeTakerBps changed");
+    expect(h.botQuotes(a)).toHaveLength(2);
+  });
+
+  it("a record read that fails leaves the fee held, the list's not taken; read again next period", async () => {
+    const { h, state } = lagging();
+    const [a] = h.tokens();
+    h.crowdQuote(a, "0.48", "0.52");
+    const starting = h.engine.start();
+    await h.run(500);
+    await starting;
+    state.fee = 1500;
+    state.listFee = 1500;
+    state.failing = 1;
+    await h.run(RECHECK_MS);
+    expect(state.reads).toBe(1);
+    expect(h.logs.text()).not.toContain("market's feeTakerBps changed");
+    expect(h.botQuotes(a)).toHaveLength(2); // not held on the list's word
+    await h.run(RECHECK_MS);
+    expect(state.reads).toBe(2);
+    expect(h.botQuotes(a)).toEqual([]); // held once its record says 1500
+    expect(badSignatures(h)).toBe(0);
   });
 });
