@@ -6,7 +6,7 @@ import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
 import { parseMetric } from "../../../src/backtest/sweep/metric.js";
 import { rankPoints } from "../../../src/backtest/sweep/rank.js";
 import { fillsOf, world } from "./support/mirror-world.js";
-import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
+import { fakeWorld, makerFill, TOKEN, usdc } from "./support/recorder-world.js";
 
 /**
  * The replay's JSON summary figure by figure against a tiny run computed by hand: the Recorder
@@ -26,15 +26,7 @@ describe("the replay summary against a run computed by hand", () => {
     w.book(0, 490_000, 510_000); // mid 0.50
     w.join(5_000, "sell");
     // Maker buy 10 @ 0.49 (pays 4.9): q 10, cost 4.9.
-    w.fill({
-      tsMs: 10_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 10_000_000n,
-      notional: 4_900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(10_000, "buy", 490_000n, 10_000_000n));
     w.leave(10_000, "buy");
     w.book(20_000, 510_000, 530_000); // mid 0.52
     // Taker sell 4 @ 0.51, fee 0.02 USDC: cash +2.02; closes 4 of 10 at cost 1.96 → realised 0.06.
@@ -51,15 +43,7 @@ describe("the replay summary against a run computed by hand", () => {
     w.leave(90_000, "sell");
     w.book(100_000, 450_000, 470_000); // mid 0.46
     // Maker buy 2 @ 0.45 (pays 0.9): q 8, cost 3.84, cash −3.78.
-    w.fill({
-      tsMs: 175_000,
-      side: "buy",
-      role: "maker",
-      price: 450_000n,
-      quantity: 2_000_000n,
-      notional: 900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(175_000, "buy", 450_000n, 2_000_000n));
     w.leave(175_000, "buy");
     w.book(180_000, 450_000, 470_000);
     const s = buildRunSummary(rec.close(180_000), [TOKEN], COUNTS);
@@ -101,15 +85,7 @@ describe("the replay summary against a run computed by hand", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, REPORT, 0);
     w.book(0, 490_000, 510_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 10_000_000n,
-      notional: 4_900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 490_000n, 10_000_000n));
     w.book(2_000, 600_000, 620_000); // mid 0.61
     w.resolve(3_000, 1_000_000); // YES wins: 1 USDC a share
     w.book(4_000, 10_000, 20_000); // a stale book after the resolution
@@ -124,15 +100,7 @@ describe("the replay summary against a run computed by hand", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, REPORT, 0);
     w.book(0, 490_000, 510_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 1_000_000n,
-      notional: 490_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 490_000n, 1_000_000n));
     w.book(30_000, 500_000, 520_000);
     w.book(90_000, 520_000, 540_000);
     const s = buildRunSummary(rec.close(119_999), [TOKEN], COUNTS);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Recorder } from "../../../src/backtest/report/recorder.js";
 import { buildRunSummary } from "../../../src/backtest/report/summary.js";
 import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
-import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
+import { fakeWorld, makerFill, TOKEN } from "./support/recorder-world.js";
 
 /*
  * The report's mark (PnL, drawdown, markouts) of a crossed or locked exchange book. The live engine
@@ -23,15 +23,7 @@ describe("a crossed or locked exchange book", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, { sharpeIntervalMs: 60_000, markoutsMs: [1_000] }, 0);
     w.book(0, 490_000, 510_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 10_000_000n,
-      notional: 4_900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 490_000n, 10_000_000n));
     w.book(2_000, 600_000, 500_000); // crossed
     w.book(3_000, 450_000, 450_000); // locked (README: counts as crossed)
     const s = buildRunSummary(rec.close(4_000), [TOKEN], noRequests());
@@ -48,15 +40,7 @@ describe("a crossed or locked exchange book", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, { sharpeIntervalMs: 60_000, markoutsMs: [1_000] }, 0);
     w.book(0, 600_000, 500_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 10_000_000n,
-      notional: 4_900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 490_000n, 10_000_000n));
     w.book(2_000, 600_000, 500_000);
     const s = buildRunSummary(rec.close(4_000), [TOKEN], noRequests());
     expect(s.tokens[0]?.mark).toBe("0.49");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Recorder } from "../../../src/backtest/report/recorder.js";
 import { buildRunSummary } from "../../../src/backtest/report/summary.js";
 import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
-import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
+import { fakeWorld, makerFill, TOKEN } from "./support/recorder-world.js";
 
 /*
  * The report's mark (PnL, drawdown, markouts) of a one-sided exchange book, by the live engine's
@@ -20,15 +20,7 @@ describe("a one-sided exchange book", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, SETTINGS, 0);
     w.book(0, 490_000, 510_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 490_000n,
-      quantity: 10_000_000n,
-      notional: 4_900_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 490_000n, 10_000_000n));
     w.book(2_000, undefined, 20_000);
     const s = buildRunSummary(rec.close(4_000), [TOKEN], noRequests());
     expect(s.tokens[0]?.mark).toBe("0.02");
@@ -43,15 +35,7 @@ describe("a one-sided exchange book", () => {
     const w = fakeWorld();
     const rec = new Recorder(w.session, w.bot, SETTINGS, 0);
     w.book(0, 490_000, 510_000);
-    w.fill({
-      tsMs: 1_000,
-      side: "sell",
-      role: "maker",
-      price: 510_000n,
-      quantity: 10_000_000n,
-      notional: 5_100_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "sell", 510_000n, 10_000_000n));
     w.book(2_000, 980_000, undefined);
     w.book(3_000, 400_000, undefined);
     const s = buildRunSummary(rec.close(4_000), [TOKEN], noRequests());
@@ -68,15 +52,7 @@ describe("a one-sided exchange book", () => {
     const rec = new Recorder(w.session, w.bot, SETTINGS, 0);
     w.book(0, undefined, 600_000);
     expect(rec.mid2(TOKEN.tokenId)).toBeUndefined();
-    w.fill({
-      tsMs: 1_000,
-      side: "buy",
-      role: "maker",
-      price: 400_000n,
-      quantity: 10_000_000n,
-      notional: 4_000_000n,
-      fee: usdc(0n),
-    });
+    w.fill(makerFill(1_000, "buy", 400_000n, 10_000_000n));
     expect(rec.mid2(TOKEN.tokenId)).toBe(800_000n);
     w.book(2_000, undefined, 300_000);
     const s = buildRunSummary(rec.close(4_000), [TOKEN], noRequests());

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Recorder } from "../../../src/backtest/report/recorder.js";
 import { buildRunSummary } from "../../../src/backtest/report/summary.js";
 import { noRequests } from "../../../src/backtest/sim/venue-exchange.js";
-import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
+import { fakeWorld, makerFill, TOKEN } from "./support/recorder-world.js";
 
 /*
  * A markout whose horizon passes the end of the data is unknown — unless the token's market
@@ -16,15 +16,7 @@ import { fakeWorld, TOKEN, usdc } from "./support/recorder-world.js";
 
 const REPORT = { sharpeIntervalMs: 60_000, markoutsMs: [1_000, 10_000, 60_000] };
 
-const BUY = {
-  tsMs: 1_000,
-  side: "buy",
-  role: "maker",
-  price: 490_000n,
-  quantity: 10_000_000n,
-  notional: 4_900_000n,
-  fee: usdc(0n),
-} as const;
+const BUY = makerFill(1_000, "buy", 490_000n, 10_000_000n);
 
 describe("markouts past the end of the data", () => {
   it("are settled at the payout when the token's market resolved before the end", () => {

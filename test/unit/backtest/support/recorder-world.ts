@@ -5,9 +5,9 @@ import type { TokenMarket } from "../../../../src/core/trading.js";
 import type { Side } from "../../../../src/core/types.js";
 
 /*
- * A hand-driven world for the backtest Recorder's tests (report-hand-figures,
- * report-markout-last-trade-mark, report-markout-resolved): one token, and a session fake that carries only what the
- * Recorder listens to, so figures can be worked out by hand.
+ * A hand-driven world for the backtest Recorder's tests (report-hand-figures, report-mark-*,
+ * report-markout-last-trade-mark, report-markout-resolved): one token, and a session fake that
+ * carries only what the Recorder listens to, so figures can be worked out by hand.
  */
 
 /** The one token of the fake world. */
@@ -87,3 +87,19 @@ export function fakeWorld() {
 
 /** A fee of `amount` micro-USDC. */
 export const usdc = (amount: bigint) => ({ asset: "usdc" as const, amount });
+
+/**
+ * A fee-free maker fill of `quantity` shares at `price` (both micro) at `tsMs`: its notional is
+ * price × quantity, so a test names only what its hand-worked figures use.
+ */
+export function makerFill(tsMs: number, side: Side, price: bigint, quantity: bigint) {
+  return {
+    tsMs,
+    side,
+    role: "maker",
+    price,
+    quantity,
+    notional: (price * quantity) / 1_000_000n,
+    fee: usdc(0n),
+  } as const;
+}
