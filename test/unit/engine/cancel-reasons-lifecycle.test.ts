@@ -54,11 +54,7 @@ describe("cancel reasons of start, stop and reconcile", () => {
   it("quoting_disabled: placements in flight at the stop, accepted after it, are cancelled by the stopped steps", async () => {
     rig = new CancelReasonsRig({ latencyMs: 20 });
     const r = rig;
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.48", "0.52");
-    const starting = r.h.engine.start();
-    await r.h.run(500);
-    await starting;
+    const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.50", "0.54"); // requotes in flight when the stop comes
     await r.h.run(5);
     const stopping = r.h.engine.stop("SIGTERM", 5_000);

@@ -23,11 +23,7 @@ afterEach(() => {
 async function quoting(): Promise<{ r: CancelReasonsRig; yes: string }> {
   rig = new CancelReasonsRig({ latencyMs: 50 });
   const r = rig;
-  const [yes] = r.h.tokens();
-  r.h.crowdQuote(yes, "0.48", "0.52");
-  const starting = r.h.engine.start();
-  await r.h.run(500);
-  await starting;
+  const yes = await r.startQuoting();
   expect(r.h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   return { r, yes };
 }

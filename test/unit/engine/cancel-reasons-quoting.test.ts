@@ -99,11 +99,7 @@ describe("cancel reasons of the quoting step", () => {
       latencyMs: 50,
     });
     const r = rig;
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.48", "0.52");
-    const starting = r.h.engine.start();
-    await r.h.run(500);
-    await starting;
+    const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.49", "0.53");
     await r.h.run(20);
     expect(r.h.eventsOf("decision").some((e) => e.decision.reason === "in_flight_held")).toBe(true);
@@ -142,11 +138,7 @@ describe("cancel reasons of the quoting step", () => {
   it("superseded: a queued placement is replaced before it is sent (no request: counted, not_sent)", async () => {
     rig = new CancelReasonsRig({ latencyMs: 50, options: { queue: { concurrency: 1 } } });
     const r = rig;
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.48", "0.52");
-    const starting = r.h.engine.start();
-    await r.h.run(500);
-    await starting;
+    const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.44", "0.48");
     await r.h.run(10); // one request at a time: the cancels go first, the new placements wait queued
     r.h.crowdQuote(yes, "0.40", "0.44");
@@ -169,11 +161,7 @@ describe("cancel reasons of the quoting step", () => {
       configured: s.strategy,
     });
     const r = rig;
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.48", "0.52");
-    const starting = r.h.engine.start();
-    await r.h.run(500);
-    await starting;
+    const yes = await r.startQuoting();
     expect(r.h.botQuotes(yes)).toHaveLength(2);
     // The crowd moves: the cancels go first, one request at a time; the replacements wait queued.
     r.h.crowdQuote(yes, "0.44", "0.48");
@@ -199,11 +187,7 @@ describe("cancel reasons of the quoting step", () => {
       configured: s.strategy,
     });
     const r = rig;
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.48", "0.52");
-    const starting = r.h.engine.start();
-    await r.h.run(500);
-    await starting;
+    const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.44", "0.48");
     await r.h.run(10); // both cancels on their way, both replacements queued
     s.set("10", "buy"); // the ask's level is no longer quoted: its queued replacement is withdrawn

@@ -68,6 +68,19 @@ export class CancelReasonsRig {
     ).map((r) => r.reason);
   }
 
+  /**
+   * Starts the engine quoting token 1's yes against a crowd at 0.48/0.52 and runs 500 ms, enough
+   * for the start to return when the venue answers late (`latencyMs`): the yes token.
+   */
+  async startQuoting(): Promise<string> {
+    const [yes] = this.h.tokens();
+    this.h.crowdQuote(yes, "0.48", "0.52");
+    const starting = this.h.engine.start();
+    await this.h.run(500);
+    await starting;
+    return yes;
+  }
+
   /** The reasons of the engine's cancel_requested events, in order. */
   requested(): CancelReason[] {
     return this.h.eventsOf("cancel_requested").map((e) => e.reason);
