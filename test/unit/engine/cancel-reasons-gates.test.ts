@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gateCancelReason } from "../../../src/engine/cancel-reasons.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
 import { GATE_REASONS, marketDecision } from "../../../src/risk/decision.js";
-import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
+import { type CancelReasonsRig, cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
 import { type HarnessOptions, oldClientOrderId } from "./support/harness.js";
 
 /*
@@ -13,16 +13,11 @@ import { type HarnessOptions, oldClientOrderId } from "./support/harness.js";
  * unquotable for its fee) and a token's (stale, resyncing, crossed book).
  */
 
-let rig: CancelReasonsRig | undefined;
-afterEach(() => {
-  rig?.close();
-  rig = undefined;
-});
+const newRig = cancelReasonsRigs();
 
 /** A rig quoting `markets` markets' yes tokens against a crowd at 0.48/0.52, started and settled. */
 async function quoting(o: HarnessOptions = {}): Promise<CancelReasonsRig> {
-  rig = new CancelReasonsRig(o);
-  const r = rig;
+  const r = newRig(o);
   for (let i = 1; i <= (o.markets ?? 1); i++) r.h.crowdQuote(r.h.tokens(i)[0], "0.48", "0.52");
   await r.h.engine.start();
   await r.h.run();
@@ -140,8 +135,7 @@ describe("cancel reasons of the risk gates", () => {
   });
 
   it("market_unquotable: an earlier run's order adopted on a market listed at 1500 bps is cancelled for it", async () => {
-    rig = new CancelReasonsRig({ options: { startupPolicy: "adopt" }, fee: () => 1500 });
-    const r = rig;
+    const r = newRig({ options: { startupPolicy: "adopt" }, fee: () => 1500 });
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     r.h.leftover(yes, "buy", "0.47", oldClientOrderId(yes, "buy", 1));

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import { USDC } from "../../../src/venue/ledger.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
-import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
+import { cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
 import { BOT, oldClientOrderId, T0 } from "./support/harness.js";
 
 /*
@@ -12,16 +12,11 @@ import { BOT, oldClientOrderId, T0 } from "./support/harness.js";
  * held empty by the refused-placement back-off shows in mm_quote_levels_backed_off.
  */
 
-let rig: CancelReasonsRig | undefined;
-afterEach(() => {
-  rig?.close();
-  rig = undefined;
-});
+const newRig = cancelReasonsRigs();
 
 describe("cancel reasons of start, stop and reconcile", () => {
   it("startup: the start-up cancel-all of an earlier run's orders", async () => {
-    rig = new CancelReasonsRig();
-    const r = rig;
+    const r = newRig();
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     r.h.leftover(yes, "buy", "0.40", oldClientOrderId(yes, "buy", 1));
@@ -33,8 +28,7 @@ describe("cancel reasons of start, stop and reconcile", () => {
   });
 
   it("shutdown: every cancel and cancel-all of the stop, not the stop's own words", async () => {
-    rig = new CancelReasonsRig({ markets: 2 });
-    const r = rig;
+    const r = newRig({ markets: 2 });
     for (let i = 1; i <= 2; i++) r.h.crowdQuote(r.h.tokens(i)[0], "0.48", "0.52");
     await r.h.engine.start();
     await r.h.run();
@@ -52,8 +46,7 @@ describe("cancel reasons of start, stop and reconcile", () => {
   });
 
   it("quoting_disabled: placements in flight at the stop, accepted after it, are cancelled by the stopped steps", async () => {
-    rig = new CancelReasonsRig({ latencyMs: 20 });
-    const r = rig;
+    const r = newRig({ latencyMs: 20 });
     const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.50", "0.54"); // requotes in flight when the stop comes
     await r.h.run(5);
@@ -74,8 +67,7 @@ describe("cancel reasons of start, stop and reconcile", () => {
   });
 
   it("orphan: an order of the wallet that is not ours, found by the periodic reconcile", async () => {
-    rig = new CancelReasonsRig();
-    const r = rig;
+    const r = newRig();
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     await r.h.engine.start();
@@ -91,8 +83,7 @@ describe("cancel reasons of start, stop and reconcile", () => {
 
 describe("cancel reasons of adopted orders", () => {
   it("duplicate: two earlier orders adopted on one level, the second cancelled", async () => {
-    rig = new CancelReasonsRig({ options: { startupPolicy: "adopt" } });
-    const r = rig;
+    const r = newRig({ options: { startupPolicy: "adopt" } });
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     // Both at the desired bid, both naming bid level 0 in their clientOrderId.
@@ -107,8 +98,7 @@ describe("cancel reasons of adopted orders", () => {
   });
 
   it("no_strategy: an earlier order adopted on a token quoted without a strategy", async () => {
-    rig = new CancelReasonsRig({ options: { startupPolicy: "adopt" }, unquoted: ["12"] });
-    const r = rig;
+    const r = newRig({ options: { startupPolicy: "adopt" }, unquoted: ["12"] });
     const [yes, no] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     r.h.crowdQuote(no, "0.48", "0.52");
@@ -125,7 +115,7 @@ describe("cancel reasons of adopted orders", () => {
 describe("mm_quote_levels_backed_off", () => {
   it("counts a bid level the refusal back-off holds empty, and drops to 0 once it is accepted", async () => {
     // A–S reads the clock (the timer steps it); the wallet cannot fund its 10-share bid.
-    rig = new CancelReasonsRig({
+    const r = newRig({
       configured: parseStrategyConfig({
         name: "avellaneda-stoikov",
         params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
@@ -133,7 +123,6 @@ describe("mm_quote_levels_backed_off", () => {
       closesAt: () => T0 + 120_000,
       options: { requoteIntervalMs: 1_000 },
     });
-    const r = rig;
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.40", "0.60");
     const { available } = r.h.venue.balances(BOT).usdc;
@@ -154,7 +143,7 @@ describe("mm_quote_levels_backed_off", () => {
     // Review 22: RequoteTimer.refused ignored the stop, so a refusal answered after it started a
     // run of its own, counted until a later step of the stopped engine (if one came: here the
     // answer to the stop's cancel-all, 5 ms on).
-    rig = new CancelReasonsRig({
+    const r = newRig({
       configured: parseStrategyConfig({
         name: "avellaneda-stoikov",
         params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
@@ -163,7 +152,6 @@ describe("mm_quote_levels_backed_off", () => {
       options: { requoteIntervalMs: 1_000 },
       latencyMs: 50,
     });
-    const r = rig;
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.40", "0.60");
     const { available } = r.h.venue.balances(BOT).usdc;

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
+import { type CancelReasonsRig, cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
 
 /*
  * A failed or ambiguous cancel of one of our own orders logs one line with its clientOrderId, code
@@ -13,16 +13,11 @@ import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
 const INFO = 30;
 const WARN = 40;
 
-let rig: CancelReasonsRig | undefined;
-afterEach(() => {
-  rig?.close();
-  rig = undefined;
-});
+const newRig = cancelReasonsRigs();
 
 /** A rig quoting token 1's yes at 0.47/0.53, its answers 50 ms on. */
 async function quoting(): Promise<{ r: CancelReasonsRig; yes: string }> {
-  rig = new CancelReasonsRig({ latencyMs: 50 });
-  const r = rig;
+  const r = newRig({ latencyMs: 50 });
   const yes = await r.startQuoting();
   expect(r.h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
   return { r, yes };

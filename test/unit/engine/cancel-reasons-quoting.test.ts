@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EngineOptions } from "../../../src/engine/engine-deps.js";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
-import { CancelReasonsRig } from "./support/cancel-reasons-rig.js";
+import { type CancelReasonsRig, cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
 import type { HarnessOptions } from "./support/harness.js";
 import { testSign } from "./support/sign.js";
 
@@ -13,21 +13,17 @@ import { testSign } from "./support/sign.js";
  * a free string (or none the operator could see): no counter, NULL in the journal.
  */
 
-let rig: CancelReasonsRig | undefined;
-afterEach(() => {
-  rig?.close();
-  rig = undefined;
-});
+const newRig = cancelReasonsRigs();
 
 /** A rig quoting token 1's yes against a crowd at 0.48/0.52, started and settled. */
 async function quoting(o: HarnessOptions = {}): Promise<CancelReasonsRig> {
-  rig = new CancelReasonsRig(o);
-  const [yes] = rig.h.tokens();
-  rig.h.crowdQuote(yes, "0.48", "0.52");
-  await rig.h.engine.start();
-  await rig.h.run();
-  expect(rig.h.botQuotes(yes)).toHaveLength(2);
-  return rig;
+  const r = newRig(o);
+  const [yes] = r.h.tokens();
+  r.h.crowdQuote(yes, "0.48", "0.52");
+  await r.h.engine.start();
+  await r.h.run();
+  expect(r.h.botQuotes(yes)).toHaveLength(2);
+  return r;
 }
 
 /** A bands strategy the test switches at run time (its quotes filtered by `only`, when set). */
@@ -94,11 +90,10 @@ describe("cancel reasons of the quoting step", () => {
   it("requote, not not_desired: a replacement the in-flight fit holds back still requotes its level", async () => {
     // Each old order takes the whole hard cap: its replacement waits for its cancel (engine-in-flight.ts),
     // so the diff saw no desired quote on the level.
-    rig = new CancelReasonsRig({
+    const r = newRig({
       risk: { inventory: { perMarket: { soft: "10", hard: "10" } } },
       latencyMs: 50,
     });
-    const r = rig;
     const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.49", "0.53");
     await r.h.run(20);
@@ -116,14 +111,13 @@ describe("cancel reasons of the quoting step", () => {
       orderRenewLeadMs: 5_000,
       reconcileIntervalMs: 600_000,
     };
-    rig = new CancelReasonsRig({
+    const r = newRig({
       options,
       sign: (markets) => async (i) => ({
         ...testSign(i, markets),
-        expiry: Math.floor((rig as CancelReasonsRig).h.clock.now() / 1000) + 60,
+        expiry: Math.floor(r.h.clock.now() / 1000) + 60,
       }),
     });
-    const r = rig;
     const [yes] = r.h.tokens();
     r.h.crowdQuote(yes, "0.48", "0.52");
     await r.h.engine.start();
@@ -136,8 +130,7 @@ describe("cancel reasons of the quoting step", () => {
   });
 
   it("superseded: a queued placement is replaced before it is sent (no request: counted, not_sent)", async () => {
-    rig = new CancelReasonsRig({ latencyMs: 50, options: { queue: { concurrency: 1 } } });
-    const r = rig;
+    const r = newRig({ latencyMs: 50, options: { queue: { concurrency: 1 } } });
     const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.44", "0.48");
     await r.h.run(10); // one request at a time: the cancels go first, the new placements wait queued
@@ -154,13 +147,12 @@ describe("cancel reasons of the quoting step", () => {
     // Review 22: the diff retired every queued placement as `superseded`, though nothing replaced
     // these — the order-size limit emptied their levels — so the limit's drops read as churn.
     const s = switchable("2");
-    rig = new CancelReasonsRig({
+    const r = newRig({
       latencyMs: 50,
       options: { queue: { concurrency: 1 } },
       risk: { order: { maxSize: "5", oversize: "drop" } },
       configured: s.strategy,
     });
-    const r = rig;
     const yes = await r.startQuoting();
     expect(r.h.botQuotes(yes)).toHaveLength(2);
     // The crowd moves: the cancels go first, one request at a time; the replacements wait queued.
@@ -181,12 +173,11 @@ describe("cancel reasons of the quoting step", () => {
 
   it("not_desired, not superseded: a queued placement on a level the strategy stopped quoting", async () => {
     const s = switchable();
-    rig = new CancelReasonsRig({
+    const r = newRig({
       latencyMs: 50,
       options: { queue: { concurrency: 1 } },
       configured: s.strategy,
     });
-    const r = rig;
     const yes = await r.startQuoting();
     r.h.crowdQuote(yes, "0.44", "0.48");
     await r.h.run(10); // both cancels on their way, both replacements queued

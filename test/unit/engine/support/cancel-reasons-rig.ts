@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { Registry } from "prom-client";
+import { afterEach } from "vitest";
 import { SimClock } from "../../../../src/core/sim-clock.js";
 import type { EngineEvent } from "../../../../src/engine/engine-events.js";
 import type { CancelReason } from "../../../../src/execution/intents.js";
@@ -91,4 +92,20 @@ export class CancelReasonsRig {
     this.metrics.close();
     this.#db.close();
   }
+}
+
+/**
+ * The maker of a test file's rigs: each rig it makes is closed after its test (call once, at the
+ * file's top level, where vitest's afterEach belongs).
+ */
+export function cancelReasonsRigs(): (o?: HarnessOptions) => CancelReasonsRig {
+  const open: CancelReasonsRig[] = [];
+  afterEach(() => {
+    for (const rig of open.splice(0)) rig.close();
+  });
+  return (o = {}) => {
+    const rig = new CancelReasonsRig(o);
+    open.push(rig);
+    return rig;
+  };
 }
