@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { toWei } from "../../../src/core/wei.js";
 import { USDC } from "../../../src/venue/ledger.js";
 import { parseStrategyConfig } from "../../../strategies/registry.js";
-import { cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
-import { BOT, oldClientOrderId, T0 } from "./support/harness.js";
+import { type CancelReasonsRig, cancelReasonsRigs } from "./support/cancel-reasons-rig.js";
+import { BOT, type HarnessOptions, oldClientOrderId, T0 } from "./support/harness.js";
 
 /*
  * The cancels of the engine's own life carry their reason too (intents.ts CancelReason): the
@@ -112,21 +112,30 @@ describe("cancel reasons of adopted orders", () => {
   });
 });
 
+/**
+ * A rig quoting token 1's yes by A–S (it reads the clock: the timer steps it) against a crowd at
+ * 0.40/0.60, its wallet left 0.5 USDC: it cannot fund its 10-share bid. Not started.
+ */
+function shortOfFunds(o: HarnessOptions = {}): { r: CancelReasonsRig; yes: string } {
+  const r = newRig({
+    configured: parseStrategyConfig({
+      name: "avellaneda-stoikov",
+      params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
+    }),
+    closesAt: () => T0 + 120_000,
+    options: { requoteIntervalMs: 1_000 },
+    ...o,
+  });
+  const [yes] = r.h.tokens();
+  r.h.crowdQuote(yes, "0.40", "0.60");
+  const { available } = r.h.venue.balances(BOT).usdc;
+  r.h.venue.debit(BOT, USDC, available - toWei("0.5", "usdc"));
+  return { r, yes };
+}
+
 describe("mm_quote_levels_backed_off", () => {
   it("counts a bid level the refusal back-off holds empty, and drops to 0 once it is accepted", async () => {
-    // A–S reads the clock (the timer steps it); the wallet cannot fund its 10-share bid.
-    const r = newRig({
-      configured: parseStrategyConfig({
-        name: "avellaneda-stoikov",
-        params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
-      }),
-      closesAt: () => T0 + 120_000,
-      options: { requoteIntervalMs: 1_000 },
-    });
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.40", "0.60");
-    const { available } = r.h.venue.balances(BOT).usdc;
-    r.h.venue.debit(BOT, USDC, available - toWei("0.5", "usdc"));
+    const { r, yes } = shortOfFunds();
     await r.h.engine.start();
     await r.h.run(5_000);
     expect(r.h.eventsOf("place_outcome").some((e) => e.code === "insufficient_funds")).toBe(true);
@@ -143,19 +152,7 @@ describe("mm_quote_levels_backed_off", () => {
     // Review 22: RequoteTimer.refused ignored the stop, so a refusal answered after it started a
     // run of its own, counted until a later step of the stopped engine (if one came: here the
     // answer to the stop's cancel-all, 5 ms on).
-    const r = newRig({
-      configured: parseStrategyConfig({
-        name: "avellaneda-stoikov",
-        params: { gamma: 2, k: 1000, orderSize: "10", sigma: Math.sqrt(0.0033) },
-      }),
-      closesAt: () => T0 + 120_000,
-      options: { requoteIntervalMs: 1_000 },
-      latencyMs: 50,
-    });
-    const [yes] = r.h.tokens();
-    r.h.crowdQuote(yes, "0.40", "0.60");
-    const { available } = r.h.venue.balances(BOT).usdc;
-    r.h.venue.debit(BOT, USDC, available - toWei("0.5", "usdc"));
+    const { r } = shortOfFunds({ latencyMs: 50 });
     const starting = r.h.engine.start();
     const sentBids = () => r.h.eventsOf("place_sent").filter((e) => e.order?.side === "buy").length;
     const refusals = () =>
