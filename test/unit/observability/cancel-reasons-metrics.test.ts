@@ -40,22 +40,17 @@ describe("metrics: cancel requests by reason, levels backed off", () => {
       expect(sumOf(f, "mm_order_cancel_requests_total", { reason }), reason).toBe(0);
     }
     const at = T0;
-    metrics.listener({
-      type: "cancel_requested",
-      atMs: at,
-      reason: "requote",
-      scope: "order",
-      marketId: "m1",
-      clientOrderId: "c1",
-    });
-    metrics.listener({
-      type: "cancel_requested",
-      atMs: at,
-      reason: "requote",
-      scope: "order",
-      marketId: "m1",
-      clientOrderId: "c2",
-    });
+    // Two orders' requote cancels on one market.
+    for (const clientOrderId of ["c1", "c2"]) {
+      metrics.listener({
+        type: "cancel_requested",
+        atMs: at,
+        reason: "requote",
+        scope: "order",
+        marketId: "m1",
+        clientOrderId,
+      });
+    }
     metrics.listener({
       type: "cancel_requested",
       atMs: at,
