@@ -1,9 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, afterEach } from "vitest";
 import type { SimClock } from "../../../src/core/sim-clock.js";
 import { type RecordableChannel, record } from "../../../src/gateway/record/recorder.js";
-import type { Answer, RawServer } from "../gateway/raw-server.js";
+import { settle, until } from "../gateway/harness.js";
+import { type Answer, RawServer } from "../gateway/raw-server.js";
 
 export const TOKEN = "111";
 export const CONDITION = `0x${"ab".repeat(32)}`;
@@ -153,5 +155,35 @@ export function recordOn(
   return { abort, run, outDir };
 }
 
-/** A temporary folder for recordings (remove it after the tests). */
-export const recordRoot = () => mkdtempSync(join(tmpdir(), "mm-rec-dropped-"));
+/** How many times the server was sent `cmd` (its `at` times). */
+export const count = (at: Record<string, number[]>, cmd: string) => at[cmd]?.length ?? 0;
+
+/**
+ * A test file's recordings: a temporary folder (removed after the file) and one scripted server at
+ * a time (closed after each test). `start` serves `s` on 127.0.0.1 and records TOKEN's `channels`
+ * from it on `clock`, returning once the first subscribe was sent (`what`) and 50 ms have passed;
+ * `conn` is the recorder's socket at the server.
+ */
+export function recordings() {
+  const root = mkdtempSync(join(tmpdir(), "mm-rec-dropped-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let srv: RawServer | undefined;
+  afterEach(async () => {
+    await srv?.close();
+    srv = undefined;
+  });
+  return async function start(
+    clock: SimClock,
+    s: { answer: Answer; at: Record<string, number[]> },
+    channels: readonly RecordableChannel[],
+    what = "the subscribe",
+  ) {
+    const server = await new RawServer(s.answer).listen();
+    srv = server;
+    const recording = recordOn(root, server, clock, channels);
+    await until(() => count(s.at, "subscribe") === 1, what);
+    await settle(50);
+    const conn = () => server.conns[0] as RawServer["conns"][number];
+    return { ...recording, conn };
+  };
+}

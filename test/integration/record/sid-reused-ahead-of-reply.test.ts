@@ -1,10 +1,9 @@
-import { rmSync } from "node:fs";
-import { afterAll, afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { settle, until } from "../gateway/harness.js";
-import { type Answer, RawServer } from "../gateway/raw-server.js";
-import { print, recordOn, recordRoot } from "./drop-server.js";
+import type { Answer } from "../gateway/raw-server.js";
+import { count, print, recordings } from "./drop-server.js";
 import { readAll } from "./record-io.js";
 
 /*
@@ -17,13 +16,7 @@ import { readAll } from "./record-io.js";
  * flight the push is kept and nothing is sent; the reply decides (orphans.ts).
  */
 
-const root = recordRoot();
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let srv: RawServer | undefined;
-afterEach(async () => {
-  await srv?.close();
-  srv = undefined;
-});
+const start = recordings();
 
 /**
  * A server that forgot sid 1 on its own (left out of the list), answers nothing to an unsubscribe
@@ -67,7 +60,6 @@ function reuseServer(clock: SimClock) {
   return { answer, at, held, unsubscribedHeld, forget: (sid: number) => void held.delete(sid) };
 }
 
-const count = (at: Record<string, number[]>, cmd: string) => at[cmd]?.length ?? 0;
 const trades = (recs: RecordedFrame[]) =>
   recs
     .map((r) => r.frame)
@@ -77,11 +69,7 @@ const trades = (recs: RecordedFrame[]) =>
 async function scenario() {
   const clock = new SimClock(1_000_000);
   const s = reuseServer(clock);
-  srv = await new RawServer(s.answer).listen();
-  const { abort, run } = recordOn(root, srv, clock, ["token_trade_matches"]);
-  await until(() => count(s.at, "subscribe") === 1, "the subscribe");
-  await settle(50);
-  const conn = () => srv?.conns[0] as RawServer["conns"][number];
+  const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
   conn().send(print(1, "before"));
   await until(() => count(s.at, "list_subscriptions") === 1, "the first check", { clock, advanceMs: 250 });
   await settle(30);

@@ -1,10 +1,9 @@
-import { rmSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SimClock } from "../../../src/core/sim-clock.js";
 import type { RecordedFrame } from "../../../src/recorded/format.js";
 import { settle, until } from "../gateway/harness.js";
-import { RawServer } from "../gateway/raw-server.js";
-import { delta, dropServer, print, recordOn, recordRoot, TOKEN } from "./drop-server.js";
+import type { RawServer } from "../gateway/raw-server.js";
+import { count, delta, dropServer, print, recordings, TOKEN } from "./drop-server.js";
 import { readAll } from "./record-io.js";
 
 /*
@@ -18,16 +17,9 @@ import { readAll } from "./record-io.js";
  * `strays`). A scripted server on 127.0.0.1, the recorder on a SimClock.
  */
 
-const root = recordRoot();
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-let srv: RawServer | undefined;
-afterEach(async () => {
-  await srv?.close();
-  srv = undefined;
-});
+const start = recordings();
 
 const CHECK = { advanceMs: 250 } as const;
-const count = (at: Record<string, number[]>, cmd: string) => at[cmd]?.length ?? 0;
 const frames = (recs: RecordedFrame[]) => recs.map((r) => r.frame);
 const trades = (recs: RecordedFrame[]) =>
   frames(recs)
@@ -64,11 +56,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
   it("marks the token's prints missed from the last check that listed it to the resubscribe", async () => {
     const clock = new SimClock(1_000_000);
     const s = dropServer(clock);
-    srv = await new RawServer(s.answer).listen();
-    const { abort, run } = recordOn(root, srv, clock, ["token_trade_matches"]);
-    await until(() => count(s.at, "subscribe") === 1, "the subscribe");
-    await settle(50);
-    const conn = () => srv?.conns[0] as RawServer["conns"][number];
+    const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
     conn().send(print(1, "before"));
     await settle(30);
     const t = await dropFound(s, clock, conn, "drop");
@@ -103,11 +91,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
   it("leaves out the pushes of a sid it no longer holds and of ids it does not want, never one it holds", async () => {
     const clock = new SimClock(1_000_000);
     const s = dropServer(clock);
-    srv = await new RawServer(s.answer).listen();
-    const { abort, run } = recordOn(root, srv, clock, ["token_trade_matches"]);
-    await until(() => count(s.at, "subscribe") === 1, "the subscribe");
-    await settle(50);
-    const conn = () => srv?.conns[0] as RawServer["conns"][number];
+    const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
     conn().send(print(1, "before"));
     // The server left sid 1 out of its list but still holds it: the unsubscribe goes unanswered.
     const t = await dropFound(s, clock, conn, "ghost");
@@ -130,15 +114,12 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
     const clock = new SimClock(1_000_000);
     const s = dropServer(clock);
     s.state.refuse = 1;
-    srv = await new RawServer(s.answer).listen();
-    const { abort, run } = recordOn(root, srv, clock, ["token_trade_matches"]);
-    await until(() => count(s.at, "subscribe") === 1, "the refused subscribe");
-    await settle(50);
+    const { abort, run, conn } = await start(clock, s, ["token_trade_matches"], "the refused subscribe");
     await until(() => count(s.at, "subscribe") === 2, "the retry", { clock, advanceMs: 100 });
     await settle(50);
     const [refusedAt = 0, acceptedAt = 0] = s.at.subscribe ?? [];
     expect(acceptedAt).toBeGreaterThan(refusedAt);
-    srv.conns[0]?.send(print(1, "after"));
+    conn().send(print(1, "after"));
     await settle(50);
     abort.abort();
     const summary = await run;
@@ -158,11 +139,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
     const clock = new SimClock(1_000_000);
     const s = dropServer(clock);
     s.state.bookSeq = 5;
-    srv = await new RawServer(s.answer).listen();
-    const { abort, run } = recordOn(root, srv, clock, ["token_book"]);
-    await until(() => count(s.at, "subscribe") === 1, "the subscribe");
-    await settle(50);
-    const conn = () => srv?.conns[0] as RawServer["conns"][number];
+    const { abort, run, conn } = await start(clock, s, ["token_book"]);
     conn().send(delta(1, 6));
     conn().send(delta(1, 7));
     await settle(30);
