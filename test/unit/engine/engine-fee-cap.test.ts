@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { assertFeeBps } from "../../../src/core/fees.js";
 import type { PlaceOrderRequest } from "../../../src/core/types.js";
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
+import { badSignature } from "./support/fee-fakes.js";
 import { Harness, type HarnessOptions } from "./support/harness.js";
 import { testSign } from "./support/sign.js";
 
@@ -68,15 +68,7 @@ describe("engine: a market whose feeTakerBps is above the cap", () => {
     // The exchange refuses a placement not signed with the market's fee now; its record says that fee.
     const place = h.exchange.place.bind(h.exchange);
     h.exchange.place = async (req: PlaceOrderRequest): Promise<PlaceOrderOutcome> => {
-      if (fee === 0 || req.marketId !== "m1") return place(req);
-      const error = new ExchangeError({
-        code: "bad_signature",
-        message: "EIP-712 recovery failed",
-        outcome: "rejected",
-        endpoint: "POST /api/orders/place",
-        httpStatus: 400,
-      });
-      return { kind: "rejected", code: "bad_signature", retryable: false, error };
+      return fee === 0 || req.marketId !== "m1" ? place(req) : badSignature();
     };
     h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => ({ status: "OPEN", feeTakerBps: fee });
     for (const t of [a, b]) h.crowdQuote(t, "0.48", "0.52");

@@ -5,8 +5,8 @@ import { MARKET_REFUSED_COOLDOWN_MS } from "../../../src/engine/market-refusals.
 import type { MarketRecordStatus } from "../../../src/engine/ports.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
-import { CROWD, Harness } from "./support/harness.js";
-import { testSign } from "./support/sign.js";
+import { feeNotingSigner, pullBestBid, refuseUnlessSignedWith } from "./support/fee-fakes.js";
+import { Harness } from "./support/harness.js";
 
 /**
  * The spec on `bad_signature`: "the usual cause is feeRateBps not equal to the market's
@@ -19,39 +19,13 @@ import { testSign } from "./support/sign.js";
 /** An exchange that refuses, `bad_signature`, a placement not signed with the market's fee now. */
 function feeCheckingExchange(initialFee: number) {
   const state = { fee: initialFee, reads: 0, signed: new Map<string, number | null>() };
-  const h = new Harness({
-    sign: (markets) => async (i, market) => {
-      // What the fee of the signed struct would be: the market the engine passes, if any.
-      state.signed.set(i.clientOrderId, market === undefined ? null : market.feeTakerBps);
-      return testSign(i, markets);
-    },
-  });
-  const place = h.exchange.place.bind(h.exchange);
-  h.exchange.place = async (req: PlaceOrderRequest): Promise<PlaceOrderOutcome> => {
-    if (state.signed.get(req.clientOrderId ?? "") === state.fee) return place(req);
-    const error = new ExchangeError({
-      code: "bad_signature",
-      message: "EIP-712 recovery failed",
-      outcome: "rejected",
-      endpoint: "POST /api/orders/place",
-      httpStatus: 400,
-    });
-    return { kind: "rejected", code: "bad_signature", retryable: false, error };
-  };
+  const h = new Harness({ sign: feeNotingSigner(state.signed) });
+  refuseUnlessSignedWith(h, state.signed, () => state.fee);
   h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
     state.reads++;
     return { status: "OPEN", feeTakerBps: state.fee };
   };
   return { h, state };
-}
-
-/** The crowd pulls its best bid on the token: its book moves, the engine requotes. */
-function pullBestBid(h: Harness, tokenId: string): void {
-  const best = h.venue
-    .openOrders(CROWD)
-    .filter((o) => o.tokenId === tokenId && o.side === "buy")
-    .sort((x, y) => Number(y.price - x.price))[0];
-  if (best !== undefined) h.venue.cancel(CROWD, best.id);
 }
 
 async function quotingWithDepth(h: Harness, tokenId: string): Promise<void> {

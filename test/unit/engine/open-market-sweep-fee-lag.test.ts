@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PlaceOrderRequest } from "../../../src/core/types.js";
 import type { ListedMarketStatus, MarketRecordStatus } from "../../../src/engine/ports.js";
-import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import type { PlaceOrderOutcome } from "../../../src/exchange/place-outcome.js";
-import { CROWD, Harness } from "./support/harness.js";
-import { testSign } from "./support/sign.js";
+import { feeNotingSigner, pullBestBid, refuseUnlessSignedWith } from "./support/fee-fakes.js";
+import { Harness } from "./support/harness.js";
 
 /*
  * review22 r3 (the fix: the sweep reads the record of a market its list shows with another fee than
@@ -34,23 +31,9 @@ function lagging() {
   const h = new Harness({
     latencyMs: 50,
     options: { marketRecheckMs: RECHECK_MS },
-    sign: (markets) => async (i, market) => {
-      state.signed.set(i.clientOrderId, market === undefined ? null : market.feeTakerBps);
-      return testSign(i, markets);
-    },
+    sign: feeNotingSigner(state.signed),
   });
-  const place = h.exchange.place.bind(h.exchange);
-  h.exchange.place = async (req: PlaceOrderRequest): Promise<PlaceOrderOutcome> => {
-    if (state.signed.get(req.clientOrderId ?? "") === state.fee) return place(req);
-    const error = new ExchangeError({
-      code: "bad_signature",
-      message: "EIP-712 recovery failed",
-      outcome: "rejected",
-      endpoint: "POST /api/orders/place",
-      httpStatus: 400,
-    });
-    return { kind: "rejected", code: "bad_signature", retryable: false, error };
-  };
+  refuseUnlessSignedWith(h, state.signed, () => state.fee);
   // The record says the fee now; the list (GET /api/markets) still serves the old one.
   h.exchange.marketRecord = async (): Promise<MarketRecordStatus> => {
     state.reads++;
@@ -67,14 +50,6 @@ function lagging() {
       ...(state.listFee === undefined ? {} : { feeTakerBps: state.listFee }),
     }));
   return { h, state };
-}
-
-function pullBestBid(h: Harness, tokenId: string): void {
-  const best = h.venue
-    .openOrders(CROWD)
-    .filter((o) => o.tokenId === tokenId && o.side === "buy")
-    .sort((x, y) => Number(y.price - x.price))[0];
-  if (best !== undefined) h.venue.cancel(CROWD, best.id);
 }
 
 const badSignatures = (h: Harness) =>
