@@ -1,4 +1,5 @@
 import type { DesiredQuote } from "../core/trading.js";
+import { GATE_REASONS } from "../risk/decision.js";
 
 /**
  * What the order manager asks the order queue to do. The queue decides when (rate budget,
@@ -16,7 +17,7 @@ export type Intent = PlaceIntent | CancelIntent | CancelAllIntent;
  * - superseded: a queued placement replaced before it was sent (no request is made);
  * - expiring: renewed before its on-chain expiry (order-renewal.ts);
  * - risk_limit: a risk limit dropped the level's quote (size, notional, inventory caps, price band…);
- * - the risk gates (decision.ts GateReason): kill_switch, platform_frozen, error_rate_halt,
+ * - the risk gates (decision.ts GATE_REASONS, spread in): kill_switch, platform_frozen, error_rate_halt,
  *   market_not_open (closed, paused, resolved, past its close), market_unquotable (its fee rate
  *   above the signable cap), book_crossed, book_resyncing
  *   (a gap, a resync, no snapshot yet), book_stale;
@@ -32,14 +33,8 @@ export const CANCEL_REASONS = [
   "superseded",
   "expiring",
   "risk_limit",
-  "kill_switch",
-  "platform_frozen",
-  "error_rate_halt",
-  "market_not_open",
-  "market_unquotable",
-  "book_crossed",
-  "book_resyncing",
-  "book_stale",
+  // A gate's cancels carry the gate's own name: the risk guard's list, so a new gate is one here too.
+  ...GATE_REASONS,
   "quoting_disabled",
   "no_strategy",
   "startup",
