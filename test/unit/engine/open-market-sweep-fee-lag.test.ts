@@ -55,6 +55,18 @@ function lagging() {
 const badSignatures = (h: Harness) =>
   h.eventsOf("place_outcome").filter((e) => e.code === "bad_signature").length;
 
+/** lagging(), its first token quoted against a crowd at 0.48/0.52, the engine started. */
+async function quotingLagging() {
+  const { h, state } = lagging();
+  const [a] = h.tokens();
+  if (a === undefined) throw new Error("no token");
+  h.crowdQuote(a, "0.48", "0.52");
+  const starting = h.engine.start();
+  await h.run(500);
+  await starting;
+  return { h, state, a };
+}
+
 describe("open-market sweep: its list's fee lagging the market's record", () => {
   it("a fee hold learnt from the record is not lifted each period by a list still showing the old fee", async () => {
     const { h, state } = lagging();
@@ -114,12 +126,7 @@ describe("open-market sweep: its list's fee lagging the market's record", () => 
   });
 
   it("a list whose fee lags is read against the record each period, said once at info", async () => {
-    const { h, state } = lagging();
-    const [a] = h.tokens();
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { h, state, a } = await quotingLagging();
     // The list shows the fee held (0): no difference, no read.
     await h.run(RECHECK_MS * 2);
     expect(state.reads).toBe(0);
@@ -141,12 +148,7 @@ describe("open-market sweep: its list's fee lagging the market's record", () => 
   });
 
   it("a list entry with no fee, or a null one, is no difference: no read, the fee held kept", async () => {
-    const { h, state } = lagging();
-    const [a] = h.tokens();
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { h, state, a } = await quotingLagging();
     state.fee = 30; // the record would say 30: only a read of it would change the fee
     state.listFee = undefined;
     await h.run(RECHECK_MS * 2);
@@ -158,12 +160,7 @@ describe("open-market sweep: its list's fee lagging the market's record", () => 
   });
 
   it("a record read that fails leaves the fee held, the list's not taken; read again next period", async () => {
-    const { h, state } = lagging();
-    const [a] = h.tokens();
-    h.crowdQuote(a, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(500);
-    await starting;
+    const { h, state, a } = await quotingLagging();
     state.fee = 1500;
     state.listFee = 1500;
     state.failing = 1;
