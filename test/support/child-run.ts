@@ -20,8 +20,13 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /** Runs a real child process (node with `args`) and collects its output and exit code. */
 export function runNode(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Run> {
+  return runChild(process.execPath, args, env, cwd);
+}
+
+/** Runs `command` with `args` as a real child process and collects its output and exit code. */
+export function runChild(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => {

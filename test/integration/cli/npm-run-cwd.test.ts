@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { callerCwd } from "../../../src/cli/main.js";
-import { cleanEnv, ROOT, type Run } from "../../support/child-run.js";
+import { cleanEnv, ROOT, type Run, runChild } from "../../support/child-run.js";
 
 /*
  * npm runs a script from the package root, so `npm run mm -- backtest … --out report.json` wrote
@@ -19,26 +18,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `npm --prefix ROOT run mm -- args…` from `cwd`, a folder outside the repository. */
 function npmRunMm(args: string[], cwd: string): Promise<Run> {
-  return new Promise((done, fail) => {
-    const env = cleanEnv();
-    // As from a shell: not the npm_* of whatever npm started this test run.
-    for (const k of Object.keys(env)) if (k.startsWith("npm_") || k === "INIT_CWD") delete env[k];
-    const child = spawn("npm", ["--prefix", ROOT, "run", "--silent", "mm", "--", ...args], {
-      cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
+  const env = cleanEnv();
+  // As from a shell: not the npm_* of whatever npm started this test run.
+  for (const k of Object.keys(env)) if (k.startsWith("npm_") || k === "INIT_CWD") delete env[k];
+  return runChild("npm", ["--prefix", ROOT, "run", "--silent", "mm", "--", ...args], env, cwd);
 }
 
 describe("npm run mm resolves relative paths from the caller's folder", () => {
