@@ -33,7 +33,8 @@ export interface Engine {
    * The exchange says it ended an order (user_orders `order_cancelled`: self-trade prevention, an
    * expiry, an operator's cancel…). When it names an order tracked as resting and not being
    * cancelled by mm, a reconcile follows soon: the spec does not show the event's fields other than
-   * clientOrderId, so the open-orders read settles the order's fate and fills.
+   * clientOrderId, so the open-orders read settles the order's fate and fills. One pushed while its
+   * placement's answer is on its way gets that reconcile when the answer makes it resting.
    */
   onOrderEnded(orderId: string | undefined, clientOrderId: string | undefined): void;
   /**

@@ -47,6 +47,7 @@ import type { Fill } from "../core/trading.js";
 import type { TokenAccount } from "../execution/inventory-math.js";
 import { isTerminal } from "../execution/order-state.js";
 import type { RateBudget } from "../execution/rate-budget.js";
+import { EndedInFlight } from "./ended-in-flight.js";
 import type { Engine, EngineStatus, StopCount } from "./engine-api.js";
 import type { EngineCore } from "./engine-core.js";
 import { type EngineDeps, resolveEngineOptions } from "./engine-deps.js";
@@ -108,6 +109,8 @@ export class TradingEngine implements Engine {
     lastOkAtMs: undefined,
   };
   readonly #dirty = new Set<string>();
+  /** Placements pushed ended before their answer came (ended-in-flight.ts). */
+  readonly #endedInFlight = new EndedInFlight();
   #flushQueued = false;
   #started = false;
   /** The start-up reconcile has completed: later runs (a reconnect during start) may act. */
@@ -136,7 +139,12 @@ export class TradingEngine implements Engine {
       marketRefused: (marketId) => this.#markets.refused(marketId),
       recordSettled: (marketId, record, after) =>
         this.#markets.recordRead(marketId, record, `after ${after}`),
-      onReport: (r) => handleQueueReport(this.#core, r, this.#waiters, this.#signFailures),
+      onReport: (r) => {
+        handleQueueReport(this.#core, r, this.#waiters, this.#signFailures);
+        if (this.#endedInFlight.answered(r, (cid) => this.#core.store.get(cid))) {
+          this.#scheduler.soon("order_ended");
+        }
+      },
     });
     // An earlier run's trip the operator never re-armed holds from the first quoting step on.
     restoreKillSwitch(this.#core);
@@ -273,6 +281,8 @@ export class TradingEngine implements Engine {
       (orderId === undefined ? undefined : store.byOrderId(orderId));
     // Our own cancels (cancelling) and orders already ended need nothing: their answers settle them.
     if (o?.state === "open") this.#scheduler.soon("order_ended");
+    // One whose placement's answer is still on its way: the reconcile comes with that answer.
+    else if (o !== undefined) this.#endedInFlight.note(o);
   }
 
   stop(reason: string, timeoutMs: number): Promise<StopCount> {
