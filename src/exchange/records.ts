@@ -165,6 +165,7 @@ export function normaliseTradeRecord(value: unknown, path: string): TradeRecord 
     vaultAddress: str(o, "vaultAddress", path),
     // The spec: "Fee is the per-wallet amount, resolved after settlement" — null until then.
     fee: decOrNull(o, "fee", path),
+    // Assumed our wallet's side, as the spec says of user_fill (README, Assumptions).
     side: oneOf(o, "side", SIDES, path),
     price: dec(o, "price", path),
     quantity: dec(o, "quantity", path),
