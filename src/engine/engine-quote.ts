@@ -3,6 +3,7 @@ import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { bookWithout } from "../book/net-book.js";
 import type { BookView } from "../book/order-book.js";
+import { MmError } from "../core/errors.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, type RiskReason, tokenDecision } from "../risk/decision.js";
@@ -298,9 +299,37 @@ function strategyQuotes(
     },
   };
   try {
-    return { quotes: strategy.quote(ctx), reads: watched.reads, failed: false };
+    return { quotes: checkedOutput(strategy.quote(ctx)), reads: watched.reads, failed: false };
   } catch (err) {
     core.log.error({ err, tokenId: market.tokenId, strategy: strategy.name }, "strategy failed: no quote");
     return { quotes: [], reads: watched.reads, failed: true };
   }
+}
+
+/**
+ * The strategy's output when it is an array of objects, else a throw (`strategy_output_invalid`)
+ * that the caller logs and takes as no quote. Only the type stands between a strategy and the
+ * engine, and a hole of `new Array<DesiredQuote>(n)`, an undefined return or an async `quote`'s
+ * promise passes it: read by the guard, it threw out of the step (the other tokens of that flush
+ * unquoted, the process stopped on an uncaughtException). A field of a quote object is the risk
+ * guard's to judge (`invalid_quote`). No allocation.
+ */
+function checkedOutput(out: unknown): DesiredQuote[] {
+  if (!Array.isArray(out)) {
+    throw new MmError("strategy_output_invalid", `quote returned ${kindOf(out)}, not an array of quotes`);
+  }
+  // An index loop: for…of and forEach disagree on holes, and a hole is what to find.
+  for (let i = 0; i < out.length; i++) {
+    const q: unknown = out[i];
+    if (typeof q !== "object" || q === null) {
+      throw new MmError("strategy_output_invalid", `quote returned ${kindOf(q)} at [${i}], not a quote`);
+    }
+  }
+  return out as DesiredQuote[];
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "object" && typeof (v as { then?: unknown }).then === "function") return "a promise";
+  return typeof v === "object" ? "an object" : typeof v;
 }
