@@ -10,10 +10,10 @@ describe("RiskGuard.filter on quotes", () => {
     // inventory); the off-tick ask is dropped; the other ask reduces the position and passes.
     const res = guard.filter(
       ctx({ position: 180 }),
-      [q("buy", "0.40", 80), q("sell", "0.555", 10), q("sell", "0.56", 10)],
+      [q("buy", "0.40", 80), q("sell", "0.555", 10), q("sell", "0.56", 10, 1)],
       0,
     );
-    expect(res.allowed).toEqual([q("sell", "0.56", 10)]);
+    expect(res.allowed).toEqual([q("sell", "0.56", 10, 1)]);
     expect(res.decisions.map((d) => [d.reason, d.action, d.side])).toEqual([
       ["order_size_clipped", "clip", "buy"],
       ["price_off_tick", "drop", "sell"],
@@ -34,7 +34,10 @@ describe("RiskGuard.filter on quotes", () => {
     const g = () => new RiskGuard(smallConfig());
     const drop = new RiskGuard(smallConfig({ order: { oversize: "drop" } }));
     const bad = { ...q("buy", "0.5", 10), sizeMicro: 0n };
-    note(g().filter(ctx(), [bad, q("buy", "0.505", 10), q("buy", "1", 10), q("buy", "0.5", 1)], 0).decisions);
+    note(
+      g().filter(ctx(), [bad, q("buy", "0.505", 10, 1), q("buy", "1", 10, 2), q("buy", "0.5", 1, 3)], 0)
+        .decisions,
+    );
     note(g().filter(ctx(), [q("buy", "0.1", 80), q("sell", "0.9", 40)], 0).decisions);
     note(drop.filter(ctx(), [q("buy", "0.1", 80), q("sell", "0.9", 40)], 0).decisions);
     note(
@@ -53,7 +56,7 @@ describe("RiskGuard.filter on quotes", () => {
     );
     note(g().filter(ctx({ position: 200 }), [q("buy", "0.1", 10)], 0).decisions);
     const touch = { ...ctx(), bestBidMicro: 300_000, bestAskMicro: 700_000 };
-    note(g().filter(touch, [q("buy", "0.7", 10), q("buy", "0.5", 10), q("sell", "0.5", 10)], 0).decisions);
+    note(g().filter(touch, [q("buy", "0.7", 10), q("buy", "0.5", 10, 1), q("sell", "0.5", 10)], 0).decisions);
     note(g().filter(ctx({ held: 12 }), [q("sell", "0.6", 10), q("sell", "0.7", 10, 1)], 0).decisions);
     const fit = g().fitPlacements(ctx(), [q("buy", "0.4", 10), q("sell", "0.6", 10)], {
       buy: sh(192),

@@ -64,7 +64,7 @@ describe("RiskGuard.filter: quotes through the touch, own quotes crossed", () =>
 
   it("a quote dropped for its price never takes a sound one down with it", () => {
     // The bid through the touch and the off-tick bid are above the ask, but they do not rest.
-    const desired = [q("buy", "0.65", 20), q("buy", "0.555", 20), q("sell", "0.55", 20)];
+    const desired = [q("buy", "0.65", 20), q("buy", "0.555", 20, 1), q("sell", "0.55", 20)];
     const r = guard().filter(touch("0.30", "0.60"), desired, 0);
     expect(r.allowed).toEqual([desired[2]]);
     expect(reasons(r)).toEqual(["price_crosses_book buy", "price_off_tick buy"]);
