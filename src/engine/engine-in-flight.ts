@@ -2,6 +2,7 @@ import type { DesiredQuote } from "../core/trading.js";
 import type { DiffPreview, QuotedToken } from "../execution/order-manager.js";
 import type { TrackedOrder } from "../execution/order-state.js";
 import type { RiskDecision } from "../risk/decision.js";
+import type { CommittedSize } from "../risk/in-flight.js";
 import type { InventoryExposure, SideLimits } from "../risk/inventory-caps.js";
 import type { EngineCore } from "./engine-core.js";
 import type { TokenSlot } from "./engine-tokens.js";
@@ -27,6 +28,7 @@ export interface HeldSides {
 }
 
 const NONE: readonly RiskDecision[] = Object.freeze([]);
+const NO_SIZES: Readonly<CommittedSize> = Object.freeze({ buy: 0n, sell: 0n });
 /** No side waits. */
 export const NOTHING_HELD: Readonly<HeldSides> = Object.freeze({ buy: false, sell: false });
 
@@ -40,7 +42,11 @@ export const NOTHING_HELD: Readonly<HeldSides> = Object.freeze({ buy: false, sel
  * diff still cancels what it replaces; the engine requotes the token when an answer comes back).
  *
  * `inventory` counts the fills the exchange has reported but inventory has not taken yet
- * (withUnapplied, unapplied-exposure.ts): an order's remainder no longer counts them.
+ * (withUnapplied, unapplied-exposure.ts): an order's remainder no longer counts them. An order
+ * confirmed cancelled keeps its remainder on its side until a reconcile has read the trades matched
+ * before the cancel (OrderStore.cancelled): a cancel's answer says nothing of what the order filled
+ * first, and that fill's notice can come after it. When it is what holds a placement back or clips
+ * it, a reconcile is asked for soon, and its end requotes the token.
  *
  * Cheap when nothing binds: if the live orders' remainders plus every desired quote fit each side,
  * no placement can overflow and the desired set goes through untouched. Otherwise the diff is
@@ -57,15 +63,17 @@ export function fitToLiveOrders(
   now: number,
 ): InFlightFit {
   const live = core.store.live(token.tokenId);
+  // Orders confirmed cancelled whose fills up to the cancel may be on their way still count.
+  const cancelled = core.store.cancelled.sides(token.tokenId) ?? NO_SIZES;
   const ctx = { market: slot.market, inventory };
   const limits = core.risk.sideLimits(ctx);
-  if (fitsAnyway(live, allowed, limits)) return untouchedBy(allowed, undefined);
+  if (fitsAnyway(live, cancelled, allowed, limits)) return untouchedBy(allowed, undefined);
   const preview = core.om.preview(token, allowed, now);
   // Untouched, the order manager applies this very diff: it is not worked out twice.
   const { places: planned, superseded, withdrawn } = preview.result;
   if (planned.length === 0) return untouchedBy(allowed, preview);
   const retired = new Set([...superseded, ...withdrawn]);
-  const committed = { buy: 0n, sell: 0n };
+  const committed = { buy: cancelled.buy, sell: cancelled.sell };
   for (const o of live) if (!retired.has(o)) committed[o.side] += remaining(o);
   const places = planned.map((p) => p.quote);
   const { fitted, decisions } = core.risk.fitPlacements(ctx, places, committed);
@@ -85,6 +93,14 @@ export function fitToLiveOrders(
   for (let i = 0; i < places.length; i++) {
     if (fitted[i] === undefined) held[(places[i] as DesiredQuote).side] = true;
   }
+  // Those cancels' fills are settled by a reconcile's trade read: soon, rather than at the periodic
+  // run, when they count on a side that had to keep a placement back or small.
+  for (const d of decisions) {
+    if (d.side !== undefined && cancelled[d.side] > 0n) {
+      core.reconcileSoon("unresolved");
+      break;
+    }
+  }
   return { desired, decisions, held, preview: undefined };
 }
 
@@ -92,14 +108,18 @@ function untouchedBy(allowed: readonly DesiredQuote[], preview: DiffPreview | un
   return { desired: allowed, decisions: NONE, held: NOTHING_HELD, preview };
 }
 
-/** True when every live order's remainder plus every desired quote fits each side's limit. */
+/**
+ * True when every live order's remainder, the unsettled cancelled ones' and every desired quote fit
+ * each side's limit.
+ */
 function fitsAnyway(
   live: readonly TrackedOrder[],
+  cancelled: CommittedSize,
   desired: readonly DesiredQuote[],
   limits: SideLimits,
 ): boolean {
-  let buy = 0n;
-  let sell = 0n;
+  let buy = cancelled.buy;
+  let sell = cancelled.sell;
   for (const o of live) {
     if (o.side === "buy") buy += remaining(o);
     else sell += remaining(o);

@@ -106,6 +106,8 @@ export async function reconcileOnce(
   const { clock, tokens, positions, options } = core;
   const started = clock.now();
   const startedMono = monotonicNow(clock);
+  // Cancels confirmed before the trade read: their fills up to the cancel are in it (once applied).
+  const cancelsMark = core.store.cancelled.mark();
   // Trade cut-offs and the compaction floor are compared with the exchange's stamps (createdAt,
   // tsMs), so they are taken on its clock: on ours, running ahead by more than the lookback, the
   // floor would pass the exchange's present and refuse every new fill as a late duplicate. The
@@ -207,6 +209,12 @@ export async function reconcileOnce(
     if (t !== undefined) core.requote(t);
   }
   for (const f of report.backfill.applied) afterFill(core, f, "backfill");
+  // Read to its end, the trade history holds every fill matched before those cancels: their
+  // remainders stop counting against the caps (OrderStore.cancelled), and a side they held
+  // back is quoted again.
+  if (report.tradesCapped === undefined && !resume.catchingUp) {
+    for (const t of core.store.cancelled.settle(cancelsMark)) core.requote(t);
+  }
   for (const { fill, fee } of report.backfill.foreign) {
     core.emit({ type: "restored_fill", atMs: clock.now(), fill, fee });
   }

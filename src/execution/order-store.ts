@@ -2,6 +2,7 @@ import type { Fill, LocalOrderState } from "../core/trading.js";
 import type { Side } from "../core/types.js";
 import { isTerminal, type OrderEvent, refreshFilled, type TrackedOrder, transition } from "./order-state.js";
 import { MonotonicStamps, type OrderAges, wallAges } from "./order-store-ages.js";
+import { type CancelledCount, CancelledIndex } from "./order-store-cancelled.js";
 import { type UnappliedFills, UnappliedIndex } from "./order-store-unapplied.js";
 
 export type { OrderAges } from "./order-store-ages.js";
@@ -63,6 +64,9 @@ export class OrderStore {
   readonly #fills = new Map<string, Map<string, bigint>>();
   // Fills the exchange reported that no intake has recorded yet (order-store-unapplied.ts).
   readonly #unapplied = new UnappliedIndex();
+  readonly #cancelled = new CancelledIndex((t) => this.#bump(t));
+  /** Orders confirmed cancelled whose fills up to the cancel may be on their way (order-store-cancelled.ts). */
+  readonly cancelled: CancelledCount = this.#cancelled;
   #illegal = 0;
   readonly #stamps: MonotonicStamps | undefined;
   readonly #onChange: ((tokenId: string) => void) | undefined;
@@ -146,6 +150,7 @@ export class OrderStore {
       return false;
     }
     if (ev.kind === "sent") this.#stamps?.sent(o);
+    if (ev.kind === "cancel_confirmed") this.#cancelled.confirmed(o);
     if (o.orderId !== undefined) this.#bind(o, o.orderId, now);
     this.#file(o);
     return true;
@@ -266,14 +271,9 @@ export class OrderStore {
    * Per side, the shares the exchange reports filled on the token's orders (live and terminal ones
    * still tracked) that inventory has not taken yet; undefined when there are none (the usual case).
    *
-   * Why: a placement answered FILLED or PARTIAL, or a reconcile's filledQty, raises an order's
-   * filledMicro (so its remainder falls, and a FILLED one leaves `live`) at once, while inventory
-   * moves only when the fill itself arrives (user_fill, trade backfill): the spec does not order the
-   * answer and the push. In between, those shares are in neither the position nor any remainder,
-   * and a cap fitted to those two alone would let a new order rest beyond it. An order's figure is
-   * its filledQty less the fills an intake recorded for it, less what an adopted order had filled
-   * when taken over (see order-store-unapplied.ts). When the fill arrives it moves from here into
-   * the position: their sum is unchanged.
+   * Why: a placement answered FILLED or PARTIAL, or a reconcile's filledQty, lowers an order's
+   * remainder at once, while inventory moves only when the fill itself arrives: in between, those
+   * shares are in neither figure (see order-store-unapplied.ts for the account).
    * @example const u = store.unapplied(tokenId); const committedBuy = (u?.buy ?? 0n) + remainders;
    */
   unapplied(tokenId: string): UnappliedFills | undefined {
@@ -333,6 +333,7 @@ export class OrderStore {
       }
       touched.add(o.tokenId);
       this.#unapplied.forget(o);
+      this.#cancelled.forget(o);
       n++;
     }
     for (const t of touched) {
@@ -356,6 +357,7 @@ export class OrderStore {
   #file(o: TrackedOrder): void {
     this.#stamps?.changed(o);
     const t = o.tokenId;
+    this.#cancelled.update(o);
     this.#bump(t);
     // filledQty never falls: an order never reported filled has nothing unapplied, nor had it before.
     if (o.remoteFilledMicro > 0n) {

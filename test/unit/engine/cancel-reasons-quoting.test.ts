@@ -98,7 +98,7 @@ describe("cancel reasons of the quoting step", () => {
     r.h.crowdQuote(yes, "0.49", "0.53");
     await r.h.run(20);
     expect(r.h.eventsOf("decision").some((e) => e.decision.reason === "in_flight_held")).toBe(true);
-    await r.h.run(200);
+    await r.h.run(1_000); // the cancels' answers, then the reconcile that settles their fills
     expect(r.h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
     expect(r.requested()).toEqual(["requote", "requote"]);
     expect(await r.counted()).toEqual({ requote: 2 });

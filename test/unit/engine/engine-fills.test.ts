@@ -81,7 +81,9 @@ describe("engine fills: inventory, skew, caps, idempotence, backfill", () => {
     h.crowdQuote(yes, "0.48", "0.52");
     await h.run();
     h.crowdQuote(yes, "0.48", "0.53"); // more book updates: the decision holds, the log does not repeat
-    await h.run();
+    // The ask's replacement waits for its cancel and a reconcile's trade read (the old ask may have
+    // filled before the cancel: order-store-cancelled.ts).
+    await h.run(1_000);
     expect(h.engine.positionOf(yes)).toBe(10_000_000n);
     expect(h.botQuotes(yes)).toEqual(["sell 0.54 10"]);
     const logged = h.logs.records().filter((r) => r.msg === "risk: soft_cap_reduce_only");

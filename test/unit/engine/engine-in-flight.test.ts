@@ -35,7 +35,7 @@ describe("engine: the inventory caps hold through a cancel-replace in flight", (
     expect(clipped[0]?.decision).toMatchObject({ side: "buy", detail: { committed: "10", to: "5" } });
   });
 
-  it("a replacement with no room waits for the cancel, and goes out when the cancel is answered", async () => {
+  it("a replacement with no room waits for the cancel and a reconcile's trade read, then goes out", async () => {
     const risk = { inventory: { perMarket: { soft: "10", hard: "10" } } };
     const h = new Harness({ risk, latencyMs: 50 });
     const [yes] = h.tokens();
@@ -52,8 +52,15 @@ describe("engine: the inventory caps hold through a cancel-replace in flight", (
     const held = h.eventsOf("decision").filter((e) => e.decision.reason === "in_flight_held");
     expect(new Set(held.map((e) => e.decision.side))).toEqual(new Set(["buy", "sell"]));
 
-    // No book update, fill or timer needed: the cancels' answers requote the token.
+    // The cancels are answered, but the old orders may have filled before them, the fills still on
+    // their way (order-store-cancelled.ts): nothing is placed until a reconcile's trade read.
     await h.run(200);
+    expect(h.exchange.of("cancel")).toHaveLength(2);
+    expect(h.botQuotes(yes)).toEqual([]);
+    expect(h.exchange.of("place")).toHaveLength(2);
+    // No book update, fill or timer of the test needed: the reconcile the fit asked for requotes.
+    await h.run(800);
+    expect(h.eventsOf("reconcile").map((e) => e.summary.reason)).toContain("unresolved");
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.48 10", "sell 0.54 10"]);
     expect(h.exchange.of("place")).toHaveLength(4);
   });

@@ -17,7 +17,8 @@ describe("engine: fills answered before they reach inventory count against the c
    */
   async function answeredBeforeFill(hard: string, askSize = "100"): Promise<{ h: Harness; yes: string }> {
     const risk = { inventory: { perMarket: { soft: hard, hard } } };
-    const h = new Harness({ risk, latencyMs: 50 });
+    // No reconcile within the test's window: its trade read would bring the fills itself.
+    const h = new Harness({ risk, latencyMs: 50, options: { reconcileDebounceMs: 60_000 } });
     const [yes] = h.tokens();
     h.crowdQuote(yes, "0.48", "0.52");
     const starting = h.engine.start();
@@ -79,13 +80,17 @@ describe("engine: fills answered before they reach inventory count against the c
   it("a placement answered PARTIAL: its filled part and its remainder both count", async () => {
     // Only 4 of the crowd's ask at 0.47: our bid is answered PARTIAL 4 and rests 6. The book moves,
     // so it is cancel-replaced: the replacement waits for the cancel (4 filled + 6 resting = the
-    // cap), then goes out with the 6 of room the 4 on their way leave.
+    // cap), and then for a reconcile's trade read (the 6 cancelled may have filled before the
+    // cancel: order-store-cancelled.ts), then goes out with the 6 of room the 4 leave.
     const { h, yes } = await answeredBeforeFill("10", "4");
     expect(h.fills.map((f) => f.sizeMicro)).toEqual([4_000_000n]);
     expect(h.engine.positionOf(yes)).toBe(0n);
+    expect(h.botQuotes(yes).filter((q) => q.startsWith("buy"))).toEqual([]);
+    await h.run(60_000); // the reconcile: its trade read brings the 4 (the user channel still lags)
+    expect(h.engine.positionOf(yes)).toBe(4_000_000n);
     const bids = h.botQuotes(yes).filter((q) => q.startsWith("buy"));
     expect(bids).toHaveLength(1);
-    expect(bids[0]).toMatch(/ 6$/); // 10 once the cancel had landed, without the fit's account of the 4
+    expect(bids[0]).toMatch(/ 6$/); // 10 without the account of the 4
     h.take(yes, "sell", "0.30", "200");
     await h.run(10);
     await deliverFills(h);

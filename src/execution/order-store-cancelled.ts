@@ -1,0 +1,115 @@
+import type { TrackedOrder } from "./order-state.js";
+
+/** Per side, share micro-units. */
+export interface SideSizes {
+  readonly buy: bigint;
+  readonly sell: bigint;
+}
+
+/** What the OrderStore shows of its CancelledIndex (OrderStore.cancelled). */
+export interface CancelledCount {
+  /**
+   * Per side, the remainders of the token's orders confirmed cancelled whose fills up to the cancel
+   * may still be on their way: they count against the caps as if the orders still rested, until
+   * `settle`. Undefined when none is above 0 (the usual case).
+   */
+  sides(tokenId: string): SideSizes | undefined;
+  /** Take before a reconcile's trade read; hand to `settle` once its trades are applied. */
+  mark(): number;
+  /** Stops counting the cancels confirmed up to `mark`; returns the tokens whose figure moved. */
+  settle(mark: number): string[];
+}
+
+/**
+ * The OrderStore's account of orders the exchange confirmed cancelled (a cancel's answer, a
+ * cancel-all's) whose fills up to the cancel are not known yet, per token: each order's remainder
+ * (size − filledMicro) as the store last saw it.
+ *
+ * Why: a cancel's answer says the order is off the book, not what it filled first; neither the
+ * spec's answer nor a cancel-all's carries a filled quantity. A fill matched just before the cancel
+ * can still be on its way on /ws/user (the spec does not order the HTTP answer and the push, and a
+ * dropped user socket delivers it only through the next reconcile's trade backfill). Once the order
+ * leaves `live` its remainder no longer counts, and the position has not moved: those shares are in
+ * neither figure, and a replacement sized into the room they left rests beyond the hard cap once the
+ * fill lands. So the remainder keeps counting against its side until a reconcile that began after
+ * the confirmation has read the trades (`settle`): every fill matched before the cancel is then in
+ * the position. A fill arriving meanwhile moves shares from here into the position (filledMicro
+ * rises, the remainder falls by as much): their sum is unchanged.
+ */
+export class CancelledIndex implements CancelledCount {
+  /** Per token, each order's remainder counted and the confirmation's sequence number. */
+  readonly #byToken = new Map<string, Map<TrackedOrder, { remainder: bigint; seq: number }>>();
+  #seq = 0;
+  readonly #moved: (tokenId: string) => void;
+
+  /** @param moved told of each token `settle` moved (the store's version bump). */
+  constructor(moved: (tokenId: string) => void) {
+    this.#moved = moved;
+  }
+
+  /** An order just confirmed cancelled (its state already moved). */
+  confirmed(o: TrackedOrder): void {
+    let perOrder = this.#byToken.get(o.tokenId);
+    if (perOrder === undefined) {
+      perOrder = new Map();
+      this.#byToken.set(o.tokenId, perOrder);
+    }
+    perOrder.set(o, { remainder: remainderOf(o), seq: ++this.#seq });
+  }
+
+  /** Re-reads an order's remainder after a change of it (a late fill, a complete one: 0). */
+  update(o: TrackedOrder): void {
+    const e = this.#byToken.get(o.tokenId)?.get(o);
+    if (e !== undefined) e.remainder = remainderOf(o);
+  }
+
+  /** Forgets a pruned order. */
+  forget(o: TrackedOrder): void {
+    const perOrder = this.#byToken.get(o.tokenId);
+    if (perOrder?.delete(o) === true && perOrder.size === 0) this.#byToken.delete(o.tokenId);
+  }
+
+  /** The sequence number of the last confirmation: `settle(mark)` clears it and every earlier one. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Clears the confirmations up to `mark` (taken before a reconcile's trade read that has now been
+   * applied). Returns the tokens whose figure moved.
+   */
+  settle(mark: number): string[] {
+    const touched: string[] = [];
+    for (const [tokenId, perOrder] of this.#byToken) {
+      let moved = false;
+      for (const [o, e] of perOrder) {
+        if (e.seq > mark) continue;
+        perOrder.delete(o);
+        if (e.remainder > 0n) moved = true;
+      }
+      if (perOrder.size === 0) this.#byToken.delete(tokenId);
+      if (moved) touched.push(tokenId);
+    }
+    for (const t of touched) this.#moved(t);
+    return touched;
+  }
+
+  /** Per side, the token's remainders still counted; undefined when none is above 0 (the usual case). */
+  sides(tokenId: string): SideSizes | undefined {
+    const perOrder = this.#byToken.get(tokenId);
+    if (perOrder === undefined) return undefined;
+    let buy = 0n;
+    let sell = 0n;
+    for (const [o, e] of perOrder) {
+      if (o.side === "buy") buy += e.remainder;
+      else sell += e.remainder;
+    }
+    return buy === 0n && sell === 0n ? undefined : { buy, sell };
+  }
+}
+
+function remainderOf(o: TrackedOrder): bigint {
+  if (o.state !== "cancelled") return 0n;
+  const r = o.sizeMicro - o.filledMicro;
+  return r > 0n ? r : 0n;
+}
