@@ -37,8 +37,12 @@ export interface CancelledCount {
  * rises, the remainder falls by as much): their sum is unchanged.
  */
 export class CancelledIndex implements CancelledCount {
-  /** Per token, each order's remainder counted and the confirmation's sequence number. */
-  readonly #byToken = new Map<string, Map<TrackedOrder, { remainder: bigint; seq: number }>>();
+  /**
+   * Per token, each order's remainder counted with its confirmation's sequence number, and the
+   * running sums per side: `sides` runs on every quoting step that has to fit its placements, and
+   * a saturated replay confirms hundreds of cancels per token between two reconciles.
+   */
+  readonly #byToken = new Map<string, TokenCancels>();
   #seq = 0;
   readonly #moved: (tokenId: string) => void;
 
@@ -49,24 +53,36 @@ export class CancelledIndex implements CancelledCount {
 
   /** An order just confirmed cancelled (its state already moved). */
   confirmed(o: TrackedOrder): void {
-    let perOrder = this.#byToken.get(o.tokenId);
-    if (perOrder === undefined) {
-      perOrder = new Map();
-      this.#byToken.set(o.tokenId, perOrder);
+    let t = this.#byToken.get(o.tokenId);
+    if (t === undefined) {
+      t = { orders: new Map(), buy: 0n, sell: 0n };
+      this.#byToken.set(o.tokenId, t);
     }
-    perOrder.set(o, { remainder: remainderOf(o), seq: ++this.#seq });
+    const remainder = remainderOf(o);
+    const before = t.orders.get(o);
+    if (before !== undefined) add(t, o.side, -before.remainder);
+    t.orders.set(o, { remainder, seq: ++this.#seq });
+    add(t, o.side, remainder);
   }
 
   /** Re-reads an order's remainder after a change of it (a late fill, a complete one: 0). */
   update(o: TrackedOrder): void {
-    const e = this.#byToken.get(o.tokenId)?.get(o);
-    if (e !== undefined) e.remainder = remainderOf(o);
+    const t = this.#byToken.get(o.tokenId);
+    const e = t?.orders.get(o);
+    if (t === undefined || e === undefined) return;
+    const remainder = remainderOf(o);
+    add(t, o.side, remainder - e.remainder);
+    e.remainder = remainder;
   }
 
   /** Forgets a pruned order. */
   forget(o: TrackedOrder): void {
-    const perOrder = this.#byToken.get(o.tokenId);
-    if (perOrder?.delete(o) === true && perOrder.size === 0) this.#byToken.delete(o.tokenId);
+    const t = this.#byToken.get(o.tokenId);
+    const e = t?.orders.get(o);
+    if (t === undefined || e === undefined) return;
+    t.orders.delete(o);
+    add(t, o.side, -e.remainder);
+    if (t.orders.size === 0) this.#byToken.delete(o.tokenId);
   }
 
   /** The sequence number of the last confirmation: `settle(mark)` clears it and every earlier one. */
@@ -80,14 +96,15 @@ export class CancelledIndex implements CancelledCount {
    */
   settle(mark: number): string[] {
     const touched: string[] = [];
-    for (const [tokenId, perOrder] of this.#byToken) {
+    for (const [tokenId, t] of this.#byToken) {
       let moved = false;
-      for (const [o, e] of perOrder) {
+      for (const [o, e] of t.orders) {
         if (e.seq > mark) continue;
-        perOrder.delete(o);
+        t.orders.delete(o);
+        add(t, o.side, -e.remainder);
         if (e.remainder > 0n) moved = true;
       }
-      if (perOrder.size === 0) this.#byToken.delete(tokenId);
+      if (t.orders.size === 0) this.#byToken.delete(tokenId);
       if (moved) touched.push(tokenId);
     }
     for (const t of touched) this.#moved(t);
@@ -96,16 +113,22 @@ export class CancelledIndex implements CancelledCount {
 
   /** Per side, the token's remainders still counted; undefined when none is above 0 (the usual case). */
   sides(tokenId: string): SideSizes | undefined {
-    const perOrder = this.#byToken.get(tokenId);
-    if (perOrder === undefined) return undefined;
-    let buy = 0n;
-    let sell = 0n;
-    for (const [o, e] of perOrder) {
-      if (o.side === "buy") buy += e.remainder;
-      else sell += e.remainder;
-    }
-    return buy === 0n && sell === 0n ? undefined : { buy, sell };
+    const t = this.#byToken.get(tokenId);
+    if (t === undefined || (t.buy === 0n && t.sell === 0n)) return undefined;
+    return { buy: t.buy, sell: t.sell };
   }
+}
+
+/** One token's cancels counted, with their sums per side. */
+interface TokenCancels {
+  readonly orders: Map<TrackedOrder, { remainder: bigint; seq: number }>;
+  buy: bigint;
+  sell: bigint;
+}
+
+function add(t: TokenCancels, side: TrackedOrder["side"], delta: bigint): void {
+  if (side === "buy") t.buy += delta;
+  else t.sell += delta;
 }
 
 function remainderOf(o: TrackedOrder): bigint {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { TrackedOrder } from "../../../src/execution/order-state.js";
 import { OrderStore } from "../../../src/execution/order-store.js";
+import { CancelledIndex } from "../../../src/execution/order-store-cancelled.js";
+import { mulberry32 } from "../../support/mulberry32.js";
 
 /**
  * OrderStore.cancelled: an order answered cancelled keeps its remainder (size − filled) on its side
@@ -72,5 +75,68 @@ describe("order store: cancelled orders whose fills are not known yet", () => {
     });
     expect(store.cancelled.sides("t")).toBeUndefined();
     expect(store.cancelled.settle(store.cancelled.mark())).toEqual([]);
+  });
+});
+
+describe("CancelledIndex: the running sums per side", () => {
+  /** A plain recount of what the index should report, from the orders it holds. */
+  function recount(
+    orders: Map<TrackedOrder, boolean>,
+    tokenId: string,
+  ): { buy: bigint; sell: bigint } | undefined {
+    let buy = 0n;
+    let sell = 0n;
+    for (const [o, held] of orders) {
+      if (!held || o.tokenId !== tokenId || o.state !== "cancelled") continue;
+      const r = o.sizeMicro - o.filledMicro > 0n ? o.sizeMicro - o.filledMicro : 0n;
+      if (o.side === "buy") buy += r;
+      else sell += r;
+    }
+    return buy === 0n && sell === 0n ? undefined : { buy, sell };
+  }
+
+  it("equal a recount after any mix of confirmations, fills, prunes and settles", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rnd = mulberry32(seed);
+      const index = new CancelledIndex(() => {});
+      const held = new Map<TrackedOrder, boolean>();
+      const marks = new Map<TrackedOrder, number>();
+      const orders: TrackedOrder[] = [];
+      for (let step = 0; step < 200; step++) {
+        const r = rnd();
+        if (r < 0.35 || orders.length === 0) {
+          const o = {
+            tokenId: rnd() < 0.5 ? "t1" : "t2",
+            side: rnd() < 0.5 ? "buy" : "sell",
+            state: "cancelled",
+            sizeMicro: BigInt(1 + Math.floor(rnd() * 100)),
+            filledMicro: 0n,
+          } as unknown as TrackedOrder;
+          orders.push(o);
+          index.confirmed(o);
+          held.set(o, true);
+          marks.set(o, index.mark());
+        } else {
+          const o = orders[Math.floor(rnd() * orders.length)] as TrackedOrder;
+          if (r < 0.6) {
+            (o as { filledMicro: bigint }).filledMicro += BigInt(Math.floor(rnd() * 30));
+            index.update(o);
+          } else if (r < 0.7) {
+            index.confirmed(o); // a repeated confirmation is counted once
+            held.set(o, true);
+            marks.set(o, index.mark());
+          } else if (r < 0.85) {
+            index.forget(o);
+            held.set(o, false);
+          } else {
+            const mark = Math.floor(rnd() * (index.mark() + 1));
+            index.settle(mark);
+            for (const [x, m] of marks) if (m <= mark) held.set(x, false);
+          }
+        }
+        for (const t of ["t1", "t2"])
+          expect(index.sides(t), `seed ${seed} step ${step}`).toEqual(recount(held, t));
+      }
+    }
   });
 });
