@@ -63,7 +63,7 @@ export interface BookCounters {
   snapshotTimeouts: number;
   /** Frames lacking seq (or prevSeq), dropped per the spec. */
   droppedMissingSeq: number;
-  /** Frames whose seq was not newer than the book's, dropped. */
+  /** Frames whose seq was not newer than the book's, and snapshots behind a seq their stream showed, dropped. */
   droppedStale: number;
   /** Updates and deltas ignored while the book was resyncing. */
   droppedWhileResyncing: number;

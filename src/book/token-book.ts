@@ -16,6 +16,11 @@ export class TokenBook {
   since: number;
   lastSeq: number | undefined;
   lastUpdateTs: number | undefined;
+  /**
+   * Highest seq the current subscription's stream has shown (applied or not): a snapshot below it
+   * is older than changes already seen go by. Cleared when a subscribe is (re)sent: a new stream.
+   */
+  seen: number | undefined;
   /** A snapshot has been asked for (or is due after subscribe) and not yet received. */
   awaiting = true;
   /**
@@ -35,6 +40,30 @@ export class TokenBook {
     this.rate = new ArrivalRate(alpha);
     this.since = now;
     this.retry = makeRetry(this);
+  }
+
+  /** Notes a valid seq of the stream (any frame, applied or not). */
+  saw(seq: number): void {
+    if (this.seen === undefined || seq > this.seen) this.seen = seq;
+  }
+
+  /** A subscribe is (re)sent: the snapshot it brings is to come, on a new stream. */
+  resubscribing(): void {
+    this.spent = false;
+    this.seen = undefined;
+  }
+
+  /**
+   * What a snapshot at `seq` is to this book: `old` when it is synced or stale and the snapshot is
+   * not newer than its seq (an answer it asked for may be at it: nothing happened since); `behind`
+   * when below a frame of this stream already seen (a slow, held-back or repeated answer: the
+   * exchange's book moved on since); else `take` (resyncing: any other snapshot is the cure).
+   */
+  snapshotAt(seq: number): "take" | "old" | "behind" {
+    const last = this.lastSeq;
+    const synced = this.status !== "resyncing" && last !== undefined;
+    if (synced && (this.awaiting ? seq < last : seq <= last)) return "old";
+    return this.seen !== undefined && seq < this.seen ? "behind" : "take";
   }
 
   /** Quotable: synced and not crossed. */

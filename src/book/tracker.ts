@@ -28,6 +28,7 @@ import {
  * - book_update (full replacement) and book_delta (changes) must carry prevSeq = the last seq;
  *   otherwise it is a gap: `resyncing`, one get_book_snapshot, frames ignored until a snapshot;
  * - frames lacking seq or prevSeq are dropped; frames with seq ≤ the last one are dropped;
+ * - a snapshot below a seq its stream already showed is dropped and asked again (it is behind);
  * - book_snapshot_failed and unanswered requests are retried with exponential back-off;
  * - a crossed book is not quotable and, under the "resync" policy, is resynced;
  * - stalls are judged per book against its own rate and the liveness of its link (linkOf).
@@ -99,7 +100,7 @@ export class BookTracker {
     if (st === undefined) return;
     st.awaiting = true;
     st.probe = false;
-    st.spent = false; // a subscribe is sent again, its snapshot to come
+    st.resubscribing(); // a subscribe is sent again
     this.#pub.set(st, "resyncing", "resubscribed");
     st.retry.park();
   }
@@ -248,6 +249,7 @@ export class BookTracker {
   #sequenced(st: TokenBook, e: BookDeltaEvent | BookUpdateEvent): void {
     const c = this.#counters;
     const { seq, prevSeq } = e;
+    if (seq !== undefined && isSeq(seq)) st.saw(seq);
     if (seq === undefined || prevSeq === undefined) c.droppedMissingSeq++;
     else if (!isSeq(seq) || !isSeq(prevSeq)) c.malformed++;
     else if (st.status === "resyncing") c.droppedWhileResyncing++;
@@ -284,12 +286,9 @@ export class BookTracker {
     const seq = e.seq;
     if (seq === undefined) return void c.droppedMissingSeq++;
     if (!isSeq(seq)) return void c.malformed++;
-    const last = st.lastSeq;
-    // Resyncing: any snapshot is the cure. Otherwise only a newer one (or, for an answer we asked
-    // for, one at our own seq: nothing happened since).
-    if (st.status !== "resyncing" && last !== undefined && (st.awaiting ? seq < last : seq <= last)) {
-      return void c.droppedStale++;
-    }
+    const taken = st.snapshotAt(seq);
+    if (taken === "behind") st.retry.failed(); // a book known to be behind: asked again
+    if (taken !== "take") return void c.droppedStale++;
     const buf = this.#entries(st, e);
     if (buf === undefined) return;
     const now = this.#clock.now();
@@ -298,6 +297,7 @@ export class BookTracker {
     }
     st.book.replace(buf);
     st.lastSeq = seq;
+    st.seen = seq;
     st.lastUpdateTs = now;
     st.rate.restart(now);
     st.awaiting = false;
@@ -355,7 +355,7 @@ export class BookTracker {
   }
 
   #resync(st: TokenBook, reason: BookStateReason, requestNow: boolean): void {
-    if (reason === "resubscribed") st.spent = false; // a subscribe's snapshot is to come
+    if (reason === "resubscribed") st.resubscribing();
     st.awaiting = true;
     st.probe = false;
     this.#pub.set(st, "resyncing", reason);
