@@ -70,8 +70,7 @@ describe("resyncs of a whole connection are one episode in the log", () => {
   it("a gap on one book is logged on its own, once, and its recovery once, even during an episode", async () => {
     const h = await started();
     const [yes] = h.tokens(1);
-    const gap = () =>
-      h.tracker.onEvent({ type: "book_delta", tokenId: yes, seq: 1_000, prevSeq: 999, changes: [] });
+    const gap = () => h.gap(yes);
     gap();
     await h.run(1_000);
     expect(h.tracker.state(yes)?.status).toBe("synced");

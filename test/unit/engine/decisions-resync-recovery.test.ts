@@ -33,12 +33,12 @@ describe("a resync right after the first snapshot", () => {
     h.tracker.onEvent({
       type: "book_snapshot",
       tokenId: yes,
-      seq: 10,
+      seq: h.venue.bookSnapshot(yes)?.seq ?? 0,
       bids: [],
       asks: [],
       tsMs: h.clock.now(),
     });
-    h.tracker.onEvent({ type: "book_delta", tokenId: yes, seq: 12, prevSeq: 11, changes: [] });
+    h.gap(yes);
     expect(h.tracker.state(yes)?.status).toBe("resyncing");
     await h.run();
     expect(info().map((r) => r.msg)).toEqual(["risk: book_resyncing"]); // news: the book had been synced

@@ -18,7 +18,7 @@ describe("engine gates: no quote on data or states the risk guard does not trust
     await quoting(h);
     expect(h.botQuotes(yes)).toHaveLength(2);
     h.holdSnapshots = true;
-    h.tracker.onEvent({ type: "book_delta", tokenId: yes, seq: 10_000, prevSeq: 9_999, changes: [] }); // a gap
+    h.gap(yes);
     await h.run();
     expect(h.botQuotes(yes)).toEqual([]);
     const from = h.exchange.calls.length;

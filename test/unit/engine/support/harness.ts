@@ -92,6 +92,8 @@ export class Harness {
   /** Tokens whose snapshots are never sent (the exchange does not answer for them); delete to answer. */
   readonly withheld: Set<string>;
   readonly #heldSnapshots: string[] = [];
+  /** Tokens whose next book delta is lost on its way (gap). */
+  readonly #lost = new Set<string>();
 
   constructor(o: HarnessOptions = {}) {
     this.withheld = new Set(o.withhold);
@@ -131,6 +133,7 @@ export class Harness {
     this.tracker.onBook((b) => this.engine.onBook(b.tokenId, b));
     this.venue.subscribe((e) => {
       if (e.type === "book_changes") {
+        if (this.#lost.delete(e.tokenId)) return;
         const changes = wireChanges(e.changes);
         this.tracker.onEvent({
           type: "book_delta",
@@ -175,16 +178,26 @@ export class Harness {
   }
 
   /** One resting order of the crowd on a token. */
-  crowdOrder(tokenId: string, side: Side, price: string, size = "50"): void {
+  crowdOrder(tokenId: string, side: Side, price: string, size = "50"): string {
     const m = this.#market(tokenId);
-    this.venue.place({
+    return this.venue.place({
       wallet: CROWD,
       marketId: m.marketId,
       outcome: m.outcome,
       side,
       price: toWei(price, "price"),
       quantity: toWei(size, "size"),
-    });
+    }).orderId;
+  }
+
+  /**
+   * A sequence gap on a token as the exchange makes one: the delta of a far crowd bid is lost on its
+   * way, and the delta of its cancel arrives with a prevSeq the tracker never saw. The venue's book
+   * ends as it was, at a seq two past the tracker's (the snapshot that cures the gap is at it).
+   */
+  gap(tokenId: string): void {
+    this.#lost.add(tokenId);
+    this.venue.cancel(CROWD, this.crowdOrder(tokenId, "buy", "0.01", "1"));
   }
 
   /**
