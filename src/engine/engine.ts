@@ -388,6 +388,10 @@ export class TradingEngine implements Engine {
 
   #flush(): void {
     this.#flushQueued = false;
+    // Before the start the store holds only what the start-up reconcile adopted: a step now (a book
+    // update during the start's last reads) cancelled them all as quoting_disabled, losing the queue
+    // priority `adopt` keeps. They stay dirty for the start's requoteAll; a stop steps them (cancels).
+    if (!this.#started && this.#stopping === undefined) return;
     const batch = [...this.#dirty];
     this.#dirty.clear();
     for (const t of batch) quoteToken(this.#core, t);
