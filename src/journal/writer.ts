@@ -98,6 +98,9 @@ export type SettlementRecord = Omit<Extract<EngineEvent, { type: "market_settlem
 /** A traded market's new slug, learned from the market list: the engine's event, as journaled. */
 export type MarketSlugRecord = Omit<Extract<EngineEvent, { type: "market_slug" }>, "type">;
 
+/** SQLite's `synchronous` level FULL (NORMAL is 1). */
+const FULL = 2;
+
 /**
  * Every write into the journal, as prepared statements. Each call is its own transaction (SQLite
  * autocommit), so what a call wrote is durable when it returns; `batch` groups several calls into
@@ -327,9 +330,14 @@ export class JournalWriter {
     });
   }
 
-  /** A trip or re-arm of the kill switch: the account's last one decides how its next run starts. */
+  /**
+   * A trip or re-arm of the kill switch: the account's last one decides how its next run starts. A
+   * trip's commit fsyncs the WAL (synchronous FULL for it, ~1–3 ms): only the journal knows the switch,
+   * and under NORMAL a power loss soon after rolled it back, so the restart quoted again. A lost
+   * re-arm only starts the next run tripped.
+   */
   killSwitch(run: number, k: KillSwitchRecord): void {
-    this.#s.kill.run({
+    const row = {
       run,
       atMs: wholeMs(k.atMs),
       action: k.action,
@@ -337,7 +345,19 @@ export class JournalWriter {
       pnlMicro: k.pnlMicro,
       drawdownMicro: k.drawdownMicro,
       limitMicro: k.limitMicro,
-    });
+    };
+    // SQLite refuses a change of safety level inside a transaction: in a batch the batch's commit decides.
+    const level = Number(this.#db.pragma("synchronous", { simple: true }));
+    if (k.action !== "trip" || level >= FULL || this.#db.inTransaction) {
+      this.#s.kill.run(row);
+      return;
+    }
+    this.#db.pragma("synchronous = FULL");
+    try {
+      this.#s.kill.run(row);
+    } finally {
+      this.#db.pragma(`synchronous = ${level === 1 ? "NORMAL" : level}`);
+    }
   }
 
   /** The first read of a settled market's record for its payouts: its day of reads runs from `atMs`. */
