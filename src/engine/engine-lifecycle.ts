@@ -79,9 +79,9 @@ async function baselineRead(
 
 /**
  * Shutdown: cancels every quote and reports what is left open on the exchange.
- * 1. a cancel-all per market the engine has orders in, then the wallet-wide cancel-all (the queue
- *    folds them into one request), and single cancels of every open order riding along (they are
- *    sent one by one only if cancel-all fails or is not offered); queued placements are dropped;
+ * 1. the wallet-wide cancel-all (queued placements dropped unsent first), a cancel-all per market the
+ *    engine has orders in (the queue folds them into one request), and single cancels of every open
+ *    order riding along (they are sent one by one only if cancel-all fails or is not offered);
  * 2. the queue closes: no more placements, and it resolves once every cancel has been answered;
  * 3. GET /api/orders/open, and while it fails or lists orders, rounds of one more wallet cancel-all
  *    then, if that does not succeed, single cancels (of the orders listed, or of every live order the
@@ -119,8 +119,12 @@ async function cancelEverything(
   const markets = marketsWithOrders(core);
   // The stop's own words (SIGTERM, a fatal close…) are logged; every cancel it asks for is `shutdown`.
   const why = "shutdown";
-  const intents: Intent[] = markets.map((marketId) => ({ kind: "cancel_all", marketId, reason: why }));
-  intents.push(...core.om.killAll(why, now));
+  // The kill switch's batch first: its cancels of queued placements reach the queue while they are
+  // still in its lane, and are dropped there unsent. After a cancel-all (which drops them itself),
+  // each was a cancel without an exchange id, refused `order_id_unknown`: a failed cancel, a
+  // "cancel found the order gone" line and a reconcile for every placement that never left.
+  const intents: Intent[] = core.om.killAll(why, now);
+  for (const marketId of markets) intents.push({ kind: "cancel_all", marketId, reason: why });
   for (const m of markets) intents.push(...core.om.cancelMarket(m, why, now));
   core.send(intents);
   if ((await untilDeadline(core.clock, core.queue.close(), limit)) === TIMED_OUT) {
