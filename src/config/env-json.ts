@@ -5,10 +5,14 @@ import { settings } from "./schema.js";
 /**
  * What is wrong with JSON text that does not parse, without a word of the text: V8's own message
  * quotes the input ('Unexpected token …, "<text>" is not valid JSON'), and the text may hold a
- * key typed by hand next to a missing bracket. Only the position (1-based) and the length are said.
+ * key typed by hand next to a missing bracket. Only the position is said, by `where` (given V8's
+ * 0-based offset; by default the 1-based character and the length, for a one-line variable).
  * @example jsonSyntaxProblem('["a", "b"') // 'is not valid JSON: it ends before it is complete (a missing bracket or quote?)'
  */
-export function jsonSyntaxProblem(text: string): string | null {
+export function jsonSyntaxProblem(
+  text: string,
+  where: (offset: number) => string = (at) => `character ${at + 1} of ${text.length}`,
+): string | null {
   try {
     JSON.parse(text);
     return null;
@@ -18,8 +22,8 @@ export function jsonSyntaxProblem(text: string): string | null {
     const at = /position (\d+)/.exec(message)?.[1];
     const ended = at === undefined ? /unexpected end/i.test(message) : Number(at) >= text.trimEnd().length;
     if (ended) return "is not valid JSON: it ends before it is complete (a missing bracket or quote?)";
-    const where = at === undefined ? "" : ` at character ${Number(at) + 1} of ${text.length}`;
-    return `is not valid JSON${where} (JSON has no comments and no trailing commas)`;
+    const place = at === undefined ? "" : ` at ${where(Number(at))}`;
+    return `is not valid JSON${place} (JSON has no comments and no trailing commas)`;
   }
 }
 

@@ -99,7 +99,7 @@ function oneWordApart(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Optimal-string-alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows: number[][] = [];
   for (let i = 0; i <= a.length; i++) {
     const row: number[] = [i];

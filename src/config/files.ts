@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { exceedsDepth, MAX_CONFIG_DEPTH } from "./depth.js";
+import { jsonSyntaxProblem } from "./env-json.js";
+import { editDistance } from "./env-names.js";
 import type { ConfigIssue } from "./errors.js";
 import { type JsonType, jsonTypeOf } from "./formats.js";
 import { isSetting, type SchemaNode, type SettingSpec, schema } from "./schema.js";
@@ -35,11 +37,9 @@ export function readConfigFile(file: string): CheckedFile {
   try {
     parsed = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
-    return {
-      data: {},
-      paths: [],
-      issues: [{ field: file, message: "is not valid JSON (JSON has no comments and no trailing commas)" }],
-    };
+    // Where, by line and column (a file is edited by line), never what: the text may hold a key.
+    const problem = jsonSyntaxProblem(text, (at) => lineColumn(text, at)) ?? "is not valid JSON";
+    return { data: {}, paths: [], issues: [{ field: file, message: problem }] };
   }
   if (!isObject(parsed)) {
     return {
@@ -93,7 +93,10 @@ function checkGroup(
     if (secrets.length > 0) {
       issues.push(...secrets);
     } else if (child === undefined) {
-      issues.push({ field: path, message: `unknown setting ${where}` });
+      const meant = nearestKey(key, group);
+      const hint =
+        meant === undefined ? "" : `: did you mean ${prefix === "" ? meant : `${prefix}.${meant}`}?`;
+      issues.push({ field: path, message: `unknown setting ${where}${hint}` });
     } else {
       const taken = booleanAsString(value, child.format);
       const problem = jsonProblem(taken, jsonTypeOf(child.format));
@@ -106,6 +109,32 @@ function checkGroup(
     }
   }
   return out;
+}
+
+/**
+ * The key of `group` an unknown `key` was probably meant as: the same once case, `_` and `-` are
+ * set aside (snake_case for camelCase, Hummingbot's habit), else a slip of the keyboard (1 edit; 2
+ * for names of 10 characters or more). Env-only settings (the secrets) are never offered.
+ * @example nearestKey("request_timeout_ms", exchangeGroup) // "requestTimeoutMs"
+ */
+function nearestKey(key: string, group: SchemaNode): string | undefined {
+  const bare = (k: string) => k.toLowerCase().replace(/[-_]/g, "");
+  const wanted = bare(key);
+  let best: { key: string; distance: number } | undefined;
+  for (const [name, node] of Object.entries(group as Record<string, SchemaNode>)) {
+    if (isSetting(node) && node.envOnly === true) continue;
+    const target = bare(name);
+    const distance = editDistance(wanted, target);
+    if (distance > (target.length < 10 ? 1 : 2)) continue;
+    if (best === undefined || distance < best.distance) best = { key: name, distance };
+  }
+  return best?.key;
+}
+
+/** `line L, column C` (1-based) of a 0-based offset into `text`. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
 const HOW =

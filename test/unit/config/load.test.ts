@@ -148,7 +148,7 @@ describe("loadConfig: refusals", () => {
     expect(e).toBeInstanceOf(ConfigError);
     expect(hasCode(e, "config_invalid")).toBe(true);
     expect(e.lines()).toEqual([
-      `exchange.baseUrll: unknown setting (in ${a})`,
+      `exchange.baseUrll: unknown setting (in ${a}): did you mean exchange.baseUrl?`,
       `extra: unknown setting (in ${a})`,
     ]);
   });
@@ -302,7 +302,7 @@ describe("loadConfig: refusals", () => {
     const e = configError(() => loadConfig({ files: [missing, broken], env: {} }));
     expect(e.lines()).toEqual([
       `${missing}: cannot read config file (ENOENT)`,
-      `${broken}: is not valid JSON (JSON has no comments and no trailing commas)`,
+      `${broken}: is not valid JSON: it ends before it is complete (a missing bracket or quote?)`,
     ]);
     expect(e.message).not.toContain("secret-ish-content");
   });
