@@ -26,7 +26,8 @@ COPY config ./config
 # has to create is root's, where node could write neither the journal nor the account lock.
 RUN mkdir -p /home/node/.local/share/mm && chown -R node:node /home/node/.local
 # Secrets come from the environment (MM_API_KEY, MM_PRIVATE_KEY) or mounted files, never the image.
-# Run it with an init (`docker run --init`, compose `init: true`): see README, Observability ("The stack").
+# Run it with an init and a stop timeout above shutdown.timeoutMs (`docker run --init --stop-timeout 30`,
+# compose `init: true` and `stop_grace_period: 30s`): see README, Observability ("The stack").
 USER node
 ENTRYPOINT ["node", "bin/mm.js"]
 CMD ["--help"]
