@@ -121,7 +121,10 @@ export class DaemonReporter {
     const s = engine.status();
     this.#log.info(
       { ...s, pnlMicro: s.pnlMicro.toString(), fills: this.#fills },
-      `${what}: ${s.quotingTokens} token(s) quoted, ${s.openOrders} open order(s), ${s.inFlight} in flight, ` +
+      `${what}: ${s.quotingTokens} token(s) quoted, ${s.openOrders} open order(s), ` +
+        // Queued placements are quotes the bot means to have: without them a line read "0 open".
+        (s.queuedPlacements === undefined ? "" : `${s.queuedPlacements} placement(s) queued, `) +
+        `${s.inFlight} in flight, ` +
         `${this.#fills} fill(s), PnL ${signed(s.pnlMicro)} USDC${s.killSwitch ? ", KILL SWITCH ON" : ""}`,
     );
   }

@@ -75,6 +75,12 @@ export interface EngineStatus {
   readonly reconciled: boolean;
   readonly quotingTokens: number;
   readonly openOrders: number;
+  /**
+   * Placements waiting in the order queue for the rate budget (not yet sent): with a tight budget
+   * (paper's) a requote wave keeps dozens there while `openOrders` and `inFlight` read near 0.
+   * Absent where no engine keeps a queue (fakes).
+   */
+  readonly queuedPlacements?: number;
   readonly inFlight: number;
   readonly killSwitch: boolean;
   /** Total PnL (realised + unrealised at mid) in USDC micro-units. */

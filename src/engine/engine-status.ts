@@ -10,6 +10,7 @@ export function engineStatus(core: EngineCore, started: boolean, reconciled: boo
   const { store, queue, risk, tokens, positions } = core;
   let openOrders = 0;
   for (const o of store.all()) if (o.state === "open" || o.state === "cancelling") openOrders++;
+  const depth = queue.depth();
   let quotingTokens = 0;
   for (const s of tokens.slots()) if (s.quoting) quotingTokens++;
   return {
@@ -17,7 +18,8 @@ export function engineStatus(core: EngineCore, started: boolean, reconciled: boo
     reconciled,
     quotingTokens,
     openOrders,
-    inFlight: queue.depth().inFlight,
+    queuedPlacements: depth.place,
+    inFlight: depth.inFlight,
     killSwitch: risk.killSwitchActive(),
     pnlMicro: positions.pnlMicro,
     drawdownMicro: risk.killSwitchDrawdownMicro,
