@@ -65,6 +65,11 @@ export interface CancelIntent {
   /** The exchange id; undefined while the placement is still in flight. */
   readonly orderId: string | undefined;
   readonly reason: CancelReason;
+  /**
+   * The quote level of the order, on a quoting step's cancel: once the cancel is done, the placement
+   * queued for that level replaces nothing resting any more, and the queue ranks it as a missing quote.
+   */
+  readonly level?: { readonly side: DesiredQuote["side"]; readonly level: number };
 }
 
 export interface CancelAllIntent {

@@ -266,6 +266,7 @@ function cancelIntent(
     clientOrderId: o.clientOrderId,
     orderId: o.orderId,
     reason,
+    level: { side: o.side, level: o.level },
   };
 }
 

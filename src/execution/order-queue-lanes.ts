@@ -1,5 +1,6 @@
 import type { PlaceOrderOutcome } from "../exchange/place-outcome.js";
 import type { CancelAllIntent, CancelIntent, PlaceIntent } from "./intents.js";
+import { MISSING_LIVE_URGENCY } from "./order-manager-diff.js";
 
 /** The answer to an earlier send of a placement that was re-queued (a retryable reject). */
 export interface PlaceAnswer {
@@ -10,7 +11,8 @@ export interface PlaceAnswer {
 
 /** A placement waiting to be sent. */
 export interface QueuedPlace {
-  readonly intent: PlaceIntent;
+  /** Swapped for a copy ranked as a missing quote when its level empties (levelEmptied). */
+  intent: PlaceIntent;
   readonly key: string;
   /** Place in line; a placement superseding a queued one of the same key keeps that one's (and its enqueuedAt). */
   readonly seq: number;
@@ -60,7 +62,35 @@ export interface QueuedCancelAll {
 
 /** (tokenId, side, level): a newer placement for the same key supersedes a queued one. */
 export function quoteKey(i: PlaceIntent): string {
-  return `${i.tokenId}|${i.quote.side}|${i.quote.level}`;
+  return levelKey(i.tokenId, i.quote.side, i.quote.level);
+}
+
+function levelKey(tokenId: string, side: string, level: number): string {
+  return `${tokenId}|${side}|${level}`;
+}
+
+/**
+ * A quoting step's cancel is done: the placement queued for its level (the cancel-replace's) was
+ * ranked by that order's few ticks off, while the level now stands empty. Under a saturated place
+ * budget busy tokens' placements for emptied levels (missing quotes, the most urgent) kept coming
+ * ahead of it, and a quiet token's level stayed empty for as long as they did (or, ranked calm, it
+ * was shed). It is ranked as a missing quote now, keeping its place in line; one in flight is
+ * ranked so too, should a 429 send it back to the lane.
+ */
+export function levelEmptied(lane: PlacementLane, inFlight: Iterable<QueuedPlace>, done: CancelIntent): void {
+  if (done.level === undefined) return;
+  const key = levelKey(done.tokenId, done.level.side, done.level.level);
+  const raise = (p: QueuedPlace) => {
+    if (p.intent.urgencyTicks < MISSING_LIVE_URGENCY)
+      p.intent = { ...p.intent, urgencyTicks: MISSING_LIVE_URGENCY };
+  };
+  const queued = lane.byKey(key);
+  if (queued !== undefined) {
+    lane.remove(queued);
+    raise(queued);
+    lane.add(queued);
+  }
+  for (const p of inFlight) if (p.key === key) raise(p);
 }
 
 /** Most urgent first; among equals, oldest first (by the quote's place in line: see QueuedPlace.seq). */

@@ -3,6 +3,7 @@ import { ForgoneRetries } from "./forgone-retries.js";
 import type { CancelAllIntent, CancelIntent, Intent, PlaceIntent } from "./intents.js";
 import {
   CancelLane,
+  levelEmptied,
   type PlaceAnswer,
   PlacementLane,
   type QueuedCancel,
@@ -101,6 +102,9 @@ export class QueueState implements SettleTarget {
   }
 
   report(r: QueueReport): void {
+    // A quoting step's cancel done: the placement queued for its level replaces nothing resting now.
+    if (r.kind === "cancel" && (r.outcome.kind === "done" || r.outcome.kind === "covered"))
+      levelEmptied(this.places, this.inFlightPlaces.values(), r.intent);
     this.#o.onReport(r);
   }
 

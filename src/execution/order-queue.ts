@@ -24,7 +24,8 @@ const PRIORITY: Record<QueueOp, number> = { cancel_all: 3, cancel: 2, place: 1 }
  * sent, never sending on an empty bucket. Rules (README "How a quote is made"):
  * - order: kill-switch cancel-all, then market cancel-alls, then cancels (FIFO), then placements by
  *   urgencyTicks (far from desired first, then oldest). Each lane spends its own bucket, so a lane
- *   whose bucket is empty does not hold back the next;
+ *   whose bucket is empty does not hold back the next; a placement whose level's old quote is
+ *   cancelled (the cancel done) ranks as a missing quote from then on (levelEmptied);
  * - supersede, local cancel of unsent placements, cancel-all absorption: see QueueState;
  * - cancel-all substitution: see preferCancelAll; none once closed (the stop's single cancels are its
  *   fallback for a cancel-all that did not succeed), nor for SUBSTITUTION_PAUSE_MS in a market whose

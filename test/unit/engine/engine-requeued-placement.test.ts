@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../../src/core/clock.js";
 import { Harness } from "./support/harness.js";
 import { limitNextPlacement } from "./support/rate-limited.js";
 
@@ -17,8 +18,15 @@ describe("engine: a re-queued 429 placement that the queue then drops", () => {
     await h.run();
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
 
-    // The next placement is answered 429 with Retry-After 2 s (the budget blocks past the shed horizon).
+    // The next placement is answered 429 with Retry-After 2 s (the budget blocks past the shed horizon),
+    // while the cancels of the old quotes are still unanswered: they may rest yet, so the requote is
+    // still a calm one (once a cancel is done, its level's placement is ranked as a missing quote).
     const limited = limitNextPlacement(h, 2_000);
+    const cancel = h.exchange.cancel.bind(h.exchange);
+    h.exchange.cancel = async (orderId) => {
+      await sleep(h.clock, 500);
+      return cancel(orderId);
+    };
     h.crowdQuote(yes, "0.49", "0.53"); // mid 0.50 → 0.51: a one-tick (calm) requote of both levels
     await h.run();
     const coid = limited();

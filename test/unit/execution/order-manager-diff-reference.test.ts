@@ -40,6 +40,7 @@ function reference<T extends LiveOrder>(input: DiffInput<T>): DiffResult<T> {
     clientOrderId: o.clientOrderId,
     orderId: o.orderId,
     reason,
+    level: { side: o.side, level: o.level },
   });
   const cancels: CancelIntent[] = [];
   const places: PlaceIntent[] = [];

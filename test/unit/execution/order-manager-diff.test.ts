@@ -69,6 +69,7 @@ describe("diffQuotes", () => {
         clientOrderId: "x",
         orderId: "ox",
         reason: "not_desired",
+        level: { side: "sell", level: 0 },
       },
     ]);
   });
