@@ -94,10 +94,11 @@ export function fitToLiveOrders(
     if (fitted[i] === undefined) held[(places[i] as DesiredQuote).side] = true;
   }
   // Those cancels' fills are settled by a reconcile's trade read: soon, rather than at the periodic
-  // run, when they count on a side that had to keep a placement back or small.
+  // run, when they count on a side that had to keep a placement back or small. Once until a run
+  // settles them: while runs fail or read short, the scheduler's backoff and periodic run pace them.
   for (const d of decisions) {
     if (d.side !== undefined && cancelled[d.side] > 0n) {
-      core.reconcileSoon("unresolved");
+      if (core.store.cancelled.askReconcile()) core.reconcileSoon("unresolved");
       break;
     }
   }

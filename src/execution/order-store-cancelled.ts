@@ -16,8 +16,18 @@ export interface CancelledCount {
   sides(tokenId: string): SideSizes | undefined;
   /** Take before a reconcile's trade read; hand to `settle` once its trades are applied. */
   mark(): number;
-  /** Stops counting the cancels confirmed up to `mark`; returns the tokens whose figure moved. */
+  /**
+   * Stops counting the cancels confirmed up to `mark`; returns the tokens whose figure moved and
+   * those still counting later cancels (a step of theirs may ask for the next reconcile).
+   */
   settle(mark: number): string[];
+  /**
+   * True when no reconcile was asked for since the last `settle`: the caller asks for one (and the
+   * next call answers false). One ask per settling run, not one per quoting step: a run that fails
+   * or stops short of the trades' end settles nothing, and a step asking again at each book update
+   * ran a reconcile every debounce past the scheduler's failure backoff.
+   */
+  askReconcile(): boolean;
 }
 
 /**
@@ -44,6 +54,8 @@ export class CancelledIndex implements CancelledCount {
    */
   readonly #byToken = new Map<string, TokenCancels>();
   #seq = 0;
+  /** A reconcile was asked for (askReconcile) and no run has settled since. */
+  #asked = false;
   readonly #moved: (tokenId: string) => void;
 
   /** @param moved told of each token `settle` moved (the store's version bump). */
@@ -92,10 +104,14 @@ export class CancelledIndex implements CancelledCount {
 
   /**
    * Clears the confirmations up to `mark` (taken before a reconcile's trade read that has now been
-   * applied). Returns the tokens whose figure moved.
+   * applied). Returns the tokens whose figure moved, then those whose later confirmations still
+   * count: a step of theirs asked for a reconcile while this run was under way, and that ask is
+   * spent (askReconcile), so they are stepped again to ask for the run that settles them.
    */
   settle(mark: number): string[] {
+    this.#asked = false;
     const touched: string[] = [];
+    const still: string[] = [];
     for (const [tokenId, t] of this.#byToken) {
       let moved = false;
       for (const [o, e] of t.orders) {
@@ -106,9 +122,16 @@ export class CancelledIndex implements CancelledCount {
       }
       if (t.orders.size === 0) this.#byToken.delete(tokenId);
       if (moved) touched.push(tokenId);
+      else if (t.buy > 0n || t.sell > 0n) still.push(tokenId);
     }
     for (const t of touched) this.#moved(t);
-    return touched;
+    return [...touched, ...still];
+  }
+
+  askReconcile(): boolean {
+    if (this.#asked) return false;
+    this.#asked = true;
+    return true;
   }
 
   /** Per side, the token's remainders still counted; undefined when none is above 0 (the usual case). */

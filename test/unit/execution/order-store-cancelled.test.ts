@@ -10,19 +10,18 @@ import { mulberry32 } from "../../support/mulberry32.js";
  * position); a late fill moves shares from it into the position.
  */
 describe("order store: cancelled orders whose fills are not known yet", () => {
+  const NEW = {
+    clientOrderId: "",
+    tokenId: "t",
+    marketId: "m",
+    side: "buy",
+    level: 0,
+    priceMicro: 470_000,
+    sizeMicro: 10n,
+  } as const;
+
   function restingBid(store: OrderStore, id: string, size: bigint): void {
-    store.track(
-      {
-        clientOrderId: id,
-        tokenId: "t",
-        marketId: "m",
-        side: "buy",
-        level: 0,
-        priceMicro: 470_000,
-        sizeMicro: size,
-      },
-      0,
-    );
+    store.track({ ...NEW, clientOrderId: id, sizeMicro: size }, 0);
     store.apply(id, { kind: "sent" }, 1);
     store.apply(id, { kind: "accepted", orderId: `o-${id}`, status: "OPEN", filledMicro: 0n }, 2);
     store.apply(id, { kind: "cancel_requested" }, 3);
@@ -45,6 +44,27 @@ describe("order store: cancelled orders whose fills are not known yet", () => {
     expect(store.cancelled.sides("t")).toEqual({ buy: 5n, sell: 0n });
     expect(store.cancelled.settle(store.cancelled.mark())).toEqual(["t"]);
     expect(store.cancelled.sides("t")).toBeUndefined();
+  });
+
+  it("asks for one reconcile per settling run; a settle names the tokens still counting", () => {
+    const store = new OrderStore();
+    restingBid(store, "a", 10n);
+    store.apply("a", { kind: "cancel_confirmed" }, 4);
+    expect(store.cancelled.askReconcile()).toBe(true);
+    // Steps until a run settles (one failing, or reading short, settles nothing) ask no more.
+    expect(store.cancelled.askReconcile()).toBe(false);
+    const mark = store.cancelled.mark();
+    restingBid(store, "b", 5n);
+    store.apply("b", { kind: "cancel_confirmed" }, 5);
+    expect(store.cancelled.askReconcile()).toBe(false); // spent while that run was under way
+    store.track({ ...NEW, clientOrderId: "c", tokenId: "u" }, 5);
+    store.apply("c", { kind: "sent" }, 5);
+    store.apply("c", { kind: "accepted", orderId: "o-c", status: "OPEN", filledMicro: 0n }, 5);
+    store.apply("c", { kind: "cancel_requested" }, 5);
+    store.apply("c", { kind: "cancel_confirmed" }, 6);
+    // t moved (a settled), u did not but still counts c: both stepped again, so u's step can ask.
+    expect(store.cancelled.settle(mark)).toEqual(["t", "u"]);
+    expect(store.cancelled.askReconcile()).toBe(true);
   });
 
   it("a fill arriving after the answer moves its shares out of the remainder", () => {
