@@ -315,6 +315,9 @@ function strategyQuotes(
  * guard's to judge (`invalid_quote`). No allocation.
  */
 function checkedOutput(out: unknown): DesiredQuote[] {
+  // An async quote that rejects would reach the process as an unhandledRejection, which stops mm
+  // run: its output is already this step's failure (logged), so its later outcome is dropped.
+  if (isThenable(out)) out.then(undefined, () => undefined);
   if (!Array.isArray(out)) {
     throw new MmError("strategy_output_invalid", `quote returned ${kindOf(out)}, not an array of quotes`);
   }
@@ -328,8 +331,12 @@ function checkedOutput(out: unknown): DesiredQuote[] {
   return out as DesiredQuote[];
 }
 
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
 function kindOf(v: unknown): string {
   if (v === null) return "null";
-  if (typeof v === "object" && typeof (v as { then?: unknown }).then === "function") return "a promise";
+  if (isThenable(v)) return "a promise";
   return typeof v === "object" ? "an object" : typeof v;
 }

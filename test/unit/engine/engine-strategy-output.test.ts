@@ -87,4 +87,32 @@ describe("engine: a strategy output that is not an array of quotes", () => {
       expect(h.botQuotes(h.tokens(2)[1]).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
     });
   }
+  it("an async quote that rejects: a failed strategy, not an unhandledRejection (which stops mm run)", async () => {
+    const unhandled: unknown[] = [];
+    const heard = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", heard);
+    try {
+      const s = strategy("11", () =>
+        (async () => {
+          throw new Error("no model yet");
+        })(),
+      );
+      const h = new Harness({ configured: s });
+      const [yes] = h.tokens();
+      h.crowdQuote(yes, "0.40", "0.60");
+      await h.engine.start();
+      await h.run(1000);
+      s.on = true;
+      h.crowdQuote(yes, "0.41", "0.59");
+      await h.run(1000);
+      // Node reports an unhandled rejection once the microtasks have drained: a macrotask later.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(h.botQuotes(yes)).toEqual([]);
+      const failed = h.logs.records().filter((r) => r.msg === "strategy failed: no quote");
+      expect(failed.length).toBeGreaterThan(0);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", heard);
+    }
+  });
 });
