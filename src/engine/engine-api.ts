@@ -81,6 +81,12 @@ export interface EngineStatus {
    * Absent where no engine keeps a queue (fakes).
    */
   readonly queuedPlacements?: number;
+  /**
+   * Milliseconds the longest-waiting of those placements has waited (its level's first queued
+   * placement: a superseding one keeps its place), 0 when none waits (OrderQueue.oldestPlacementAgeMs).
+   * Absent where no engine keeps a queue (fakes).
+   */
+  readonly oldestPlacementAgeMs?: number;
   readonly inFlight: number;
   readonly killSwitch: boolean;
   /** Total PnL (realised + unrealised at mid) in USDC micro-units. */

@@ -19,6 +19,7 @@ export function engineStatus(core: EngineCore, started: boolean, reconciled: boo
     quotingTokens,
     openOrders,
     queuedPlacements: depth.place,
+    oldestPlacementAgeMs: queue.oldestPlacementAgeMs(),
     inFlight: depth.inFlight,
     killSwitch: risk.killSwitchActive(),
     pnlMicro: positions.pnlMicro,

@@ -139,6 +139,18 @@ export class PlacementLane {
     return this.#byKey.get(key);
   }
 
+  /**
+   * The earliest enqueuedAt among the queued placements (undefined when none): how long the longest
+   * waiting level has waited (a superseding placement keeps the old one's). A scan, not an index: it
+   * is read only at scrape time, and the lane's add/remove on the sending path stay as they are.
+   */
+  oldestEnqueuedAt(): number | undefined {
+    let oldest: number | undefined;
+    for (const item of this.#items)
+      if (oldest === undefined || item.enqueuedAt < oldest) oldest = item.enqueuedAt;
+    return oldest;
+  }
+
   /** The most urgent placement `eligible` accepts. */
   first(eligible: (item: QueuedPlace) => boolean): QueuedPlace | undefined {
     for (const item of this.#items) if (eligible(item)) return item;

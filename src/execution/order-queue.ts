@@ -98,6 +98,17 @@ export class OrderQueue {
     return this.#s.depth(this.#pq.pending + this.#pq.size);
   }
 
+  /**
+   * Milliseconds the longest-waiting queued placement has waited (on the queue's clock), 0 when none
+   * waits. mm_queue_wait_seconds sees a placement only once it is sent, so a level starved under a
+   * saturated place budget showed nowhere while it starved; this is its scrape-time reading.
+   */
+  oldestPlacementAgeMs(): number {
+    const at = this.#s.places.oldestEnqueuedAt();
+    // A wall clock stepped back could put the enqueue in the future: an age is never negative.
+    return at === undefined ? 0 : Math.max(0, this.#o.clock.now() - at);
+  }
+
   /** Running totals: sent per op, 429s, shed, superseded, cancelled unsent, substitutions, re-queued. */
   get stats(): Readonly<QueueStats> {
     return this.#s.stats;

@@ -137,6 +137,14 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
       labelNames: ["lane"] as const,
       registers,
     }),
+    oldestPlacement: new Gauge({
+      name: "mm_queue_oldest_placement_age_seconds",
+      help: "How long the longest-waiting queued placement has waited unsent (since its level's first queued placement), 0 when none waits: a level starved by the place budget shows here while mm_queue_wait_seconds sees it only once sent.",
+      registers,
+      collect() {
+        this.set((sources.engine?.status().oldestPlacementAgeMs ?? 0) / 1_000);
+      },
+    }),
     queueWait: new Histogram({
       name: "mm_queue_wait_seconds",
       help: "Time an intent waited in the order queue before it was sent, by op (a placement: since the first queued one of its quote it superseded).",

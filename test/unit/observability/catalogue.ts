@@ -43,6 +43,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_orders_unknown: ["gauge", []],
   mm_quote_levels_backed_off: ["gauge", ["market"]],
   mm_queue_depth: ["gauge", ["lane"]],
+  mm_queue_oldest_placement_age_seconds: ["gauge", []],
   mm_queue_wait_seconds: ["histogram", ["op"]],
   mm_queue_sent_total: ["counter", ["op"]],
   mm_queue_rate_limited_total: ["counter", ["op"]],
