@@ -11,6 +11,7 @@ import { RiskGuard } from "../../../src/risk/guard.js";
 import { USDC } from "../../../src/venue/ledger.js";
 import { wireLevels } from "../../../src/venue/wire.js";
 import { type ConfiguredStrategy, parseStrategyConfig } from "../../../strategies/registry.js";
+import { mulberry32 } from "../../support/mulberry32.js";
 import { testSign } from "../../unit/engine/support/sign.js";
 import { VenueExchange } from "../../unit/engine/support/venue-exchange.js";
 import { ChaosProxy, type ChaosRates } from "./chaos-proxy.js";
@@ -49,18 +50,6 @@ const STEPS = 120;
 const trace = (s: string) => {
   if (process.env.MM_CHAOS_TRACE !== undefined) console.log(s);
 };
-
-/** mulberry32: a small seeded generator, the run's only source of randomness. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** The venue's book of every token at every seq the feed handed out for it. */
 class Oracle {
@@ -148,11 +137,11 @@ function tokenMarket(m: MarketScenario, yes: boolean): TokenMarket {
 
 async function chaosRun(seed: number): Promise<void> {
   // Two streams: the venue's mutations do not shift with how many frames the sockets carried.
-  const rnd = rng(seed);
+  const rnd = mulberry32(seed);
   trace(`seed ${seed}`);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const mock = await startMock();
-  const proxy = await ChaosProxy.start(mock.wsUrl, rng(seed ^ 0x5eed), RATES);
+  const proxy = await ChaosProxy.start(mock.wsUrl, mulberry32(seed ^ 0x5eed), RATES);
   const clock = mock.clock;
   const feed = new MarketDataFeed({
     client: marketClient(mock, { url: proxy.url }),
