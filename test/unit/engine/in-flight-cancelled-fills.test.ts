@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Harness } from "./support/harness.js";
+import { quotingAtCap } from "./support/cap-rig.js";
 
 /**
  * A requote cancels a bid that was partly filled a moment before; the cancel is answered "done"
@@ -9,14 +9,7 @@ import { Harness } from "./support/harness.js";
  */
 describe("engine: a fill of an order answered cancelled before its notice arrived", () => {
   it("keeps the replacement bid within the hard cap", async () => {
-    const risk = { inventory: { perMarket: { soft: "10", hard: "10" } } };
-    const h = new Harness({ risk, latencyMs: 50 });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(1_000);
-    await starting;
-    expect(h.botQuotes(yes).filter((q) => q.startsWith("buy"))).toEqual(["buy 0.47 10"]);
+    const { h, yes } = await quotingAtCap();
     // The exchange's truth: the shares the bot bought, plus every bid of its that can still fill.
     const worst = () => {
       const held = h.fills.reduce((s, f) => s + (f.side === "buy" ? f.sizeMicro : -f.sizeMicro), 0n);

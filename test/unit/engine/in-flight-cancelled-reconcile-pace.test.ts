@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
-import { Harness } from "./support/harness.js";
+import { quotingAtCap } from "./support/cap-rig.js";
 
 /** GET /api/me/trades answered 500 (an ambiguous failure that lasts). */
 function tradesFailed(): ExchangeError {
@@ -23,14 +23,7 @@ function tradesFailed(): ExchangeError {
  */
 describe("engine: a cancelled remainder held near a cap while the trade read keeps failing", () => {
   it("does not bring a reconcile on every quoting step past the failure backoff", async () => {
-    const risk = { inventory: { perMarket: { soft: "10", hard: "10" } } };
-    const h = new Harness({ risk, latencyMs: 50 });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.48", "0.52");
-    const starting = h.engine.start();
-    await h.run(1_000);
-    await starting;
-    expect(h.botQuotes(yes).filter((q) => q.startsWith("buy"))).toEqual(["buy 0.47 10"]);
+    const { h, yes } = await quotingAtCap();
     // The trade history stops answering, for good.
     h.exchange.trades = async () => {
       throw tradesFailed();
