@@ -59,6 +59,11 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
       "needs a market status read failing twice in a row and 5 minutes more; the mock answers every market read. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
     probe: "max by (watch) (mm_market_status_reads_failing)",
   },
+  MmQueueStarved: {
+    reason:
+      "needs a placement left unsent for over a minute and 2 minutes more; the run's budget keeps up. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max by (instance) (mm_queue_oldest_placement_age_seconds)",
+  },
   MmReconcileStale: {
     reason: "needs 5 minutes without a successful reconcile",
     probe: "time() - max(mm_reconcile_last_success_timestamp_seconds)",
