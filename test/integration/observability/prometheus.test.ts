@@ -97,7 +97,7 @@ describe.runIf(installed)("observability against a real Prometheus", () => {
     const up = await prom.waitFor('up{job="mm"} == 1', (a) => a.result.length === 1, 15_000);
     expect(up.result, `target never up: ${prom.log()}`).toHaveLength(1);
     await incidents(stack, prom);
-  }, 75_000);
+  }, 120_000);
 
   afterAll(async () => {
     await prom?.close();
