@@ -1,7 +1,7 @@
-import type { Clock } from "../core/clock.js";
+import { type Clock, monotonicNow } from "../core/clock.js";
 
 export interface ServerClockSnapshot {
-  /** Estimated server time minus local clock time, ms; undefined before the first sample. */
+  /** Estimated server time minus our wall clock's (now), ms; undefined before the first sample. */
   offsetMs: number | undefined;
   /** Round-trip time of the last sample, ms. */
   lastRttMs: number | undefined;
@@ -14,14 +14,22 @@ export interface ServerClockSnapshot {
  * `sample = serverTime − (sentAt + rtt/2)`. Samples are smoothed with an exponential moving average so
  * one slow response does not yank the estimate; samples whose RTT is far above the best seen carry the
  * most asymmetry error and get a smaller weight.
+ *
+ * The estimate is kept against the clock's monotonic reading (monotonicNow), not its wall time: a
+ * step of our wall clock (NTP correcting a host that ran minutes ahead, a VM resumed) does not move
+ * the exchange's. Kept against the wall, the moving average carried the old offset past the step
+ * and took several answers to unlearn it: a host stepped back by more than signing.orderExpirySeconds
+ * signed its next placements already expired (400 `expired`), and by less, orders that lived that
+ * much shorter than their renewal assumed.
  * @example
  * const sc = new ServerClock(clock);
- * sc.observe(sentAt, receivedAt, Number(res.headers["x-server-time"]));
- * sc.serverNow(); // clock.now() + offset
+ * sc.observe(sentMono, receivedMono, Number(res.headers["x-server-time"])); // monotonicNow readings
+ * sc.serverNow(); // monotonicNow(clock) + the estimated offset
  */
 export class ServerClock {
   readonly #clock: Clock;
   readonly #alpha: number;
+  /** Server time minus the monotonic reading, ms (the wall clock's offset when it has none). */
   #offset: number | undefined;
   #lastRtt: number | undefined;
   #minRtt = Number.POSITIVE_INFINITY;
@@ -34,7 +42,10 @@ export class ServerClock {
     this.#alpha = alpha;
   }
 
-  /** Feeds one sample; `sentAt`/`receivedAt` are local clock readings around the request. */
+  /**
+   * Feeds one sample; `sentAt`/`receivedAt` are readings of monotonicNow(clock) around the request
+   * (the wall clock's on a clock without a monotonic one: a SimClock never steps).
+   */
   observe(sentAt: number, receivedAt: number, serverTimeMs: number): void {
     if (!Number.isFinite(serverTimeMs) || receivedAt < sentAt) return;
     const rtt = receivedAt - sentAt;
@@ -51,22 +62,31 @@ export class ServerClock {
     this.#offset += weight * (sample - this.#offset);
   }
 
-  /** Estimated offset (server − local), ms; undefined until a response carried X-Server-Time. */
+  /**
+   * Estimated offset (server − our wall clock now), ms; undefined until a response carried
+   * X-Server-Time. After a step of the wall clock it shows the new offset at once.
+   */
   get offsetMs(): number | undefined {
-    return this.#offset;
+    if (this.#offset === undefined) return undefined;
+    return this.#offset - (this.#clock.now() - monotonicNow(this.#clock));
   }
 
-  /** Best estimate of the server's current time; the local clock when nothing was observed yet. */
+  /** Best estimate of the server's current time; the local wall clock when nothing was observed yet. */
   serverNow(): number {
-    return this.serverTimeAt(this.#clock.now());
+    if (this.#offset === undefined) return this.#clock.now();
+    return this.serverTimeAt(monotonicNow(this.#clock));
   }
 
-  /** The server's time at local clock reading `localMs` (that reading itself until a sample came). */
-  serverTimeAt(localMs: number): number {
-    return localMs + Math.round(this.#offset ?? 0);
+  /**
+   * The server's time at monotonicNow reading `monoMs`: `monoMs` plus the estimated offset. Until a
+   * sample came, the wall clock's time at that reading.
+   */
+  serverTimeAt(monoMs: number): number {
+    const offset = this.#offset ?? this.#clock.now() - monotonicNow(this.#clock);
+    return monoMs + Math.round(offset);
   }
 
   snapshot(): ServerClockSnapshot {
-    return { offsetMs: this.#offset, lastRttMs: this.#lastRtt, samples: this.#samples };
+    return { offsetMs: this.offsetMs, lastRttMs: this.#lastRtt, samples: this.#samples };
   }
 }

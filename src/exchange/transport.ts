@@ -3,7 +3,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http"
 import https from "node:https";
 import type { Socket } from "node:net";
 import type { Logger } from "pino";
-import type { Clock } from "../core/clock.js";
+import { type Clock, monotonicNow } from "../core/clock.js";
 import { classifyTransportFailure, clientClosedError, ExchangeError } from "./exchange-error.js";
 import {
   type RateLimitState,
@@ -158,6 +158,8 @@ export class HttpTransport {
     if (this.#userWallet !== undefined) headers["x-user-wallet"] = this.#userWallet;
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const sentAt = this.#clock.now();
+    // The server-clock estimate is kept on the monotonic clock (a wall step must not move it).
+    const sentMono = monotonicNow(this.#clock);
     const tls = this.#module === https;
 
     return new Promise<TransportResponse>((resolve, reject) => {
@@ -216,6 +218,7 @@ export class HttpTransport {
       request.on("response", (res: IncomingMessage) => {
         response = res;
         const receivedAt = this.#clock.now();
+        const receivedMono = monotonicNow(this.#clock);
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -236,7 +239,10 @@ export class HttpTransport {
           settled = true;
           this.#clock.cancelTimer(timer);
           resolve(
-            this.#finish(req, endpoint, res, Buffer.concat(chunks).toString("utf8"), sentAt, receivedAt),
+            this.#finish(req, endpoint, res, Buffer.concat(chunks).toString("utf8"), sentAt, receivedAt, {
+              sent: sentMono,
+              received: receivedMono,
+            }),
           );
         });
       });
@@ -251,11 +257,12 @@ export class HttpTransport {
     text: string,
     sentAt: number,
     receivedAt: number,
+    mono: { readonly sent: number; readonly received: number },
   ): TransportResponse {
     const now = this.#clock.now();
     const h = res.headers;
     const serverTimeMs = headerNumber(h["x-server-time"]);
-    if (serverTimeMs !== undefined) this.serverClock.observe(sentAt, receivedAt, serverTimeMs);
+    if (serverTimeMs !== undefined) this.serverClock.observe(mono.sent, mono.received, serverTimeMs);
     const rateLimit = readRateLimitHeaders(h, receivedAt);
     if (rateLimit !== undefined) this.rateLimits.update(endpoint, rateLimit);
     const apiVersion = headerString(h["x-api-version"]);
@@ -275,7 +282,7 @@ export class HttpTransport {
       serverTimeMs,
       rateLimit,
       // An HTTP-date is the exchange's clock: read against its estimate (this answer's X-Server-Time included).
-      retryAfterMs: readRetryAfterMs(h["retry-after"], this.serverClock.serverTimeAt(receivedAt)),
+      retryAfterMs: readRetryAfterMs(h["retry-after"], this.serverClock.serverTimeAt(mono.received)),
       sentAt,
       receivedAt,
       durationMs: now - sentAt,
