@@ -1,7 +1,7 @@
-import type { Clock, TimerId } from "../core/clock.js";
+import { type Clock, monotonicNow, type TimerId } from "../core/clock.js";
 import type { Side } from "../core/types.js";
 import type { TrackedOrder } from "../execution/order-state.js";
-import type { OrderStore } from "../execution/order-store.js";
+import type { OrderAges, OrderStore } from "../execution/order-store.js";
 import type { TokenTable } from "./engine-tokens.js";
 
 /**
@@ -36,9 +36,12 @@ export function renewAfterMs(lifetimeMs: number, leadMs: number): number {
  * Replacement of quotes before their on-chain expiry (signing.orderExpirySeconds). A signed order
  * expires `lifetime` after it was signed (on our clock: withExpiry stamps it on the exchange's
  * clock, which judges it); left to expire, it vanishes at the exchange and its level stays empty
- * until mm learns it ended. The engine knows when each order of this run was created
- * (TrackedOrder.createdAtMs, on the injected clock), and an order is signed only after that, so
- * creation + lifetime − 1 s is never later than its real expiry: the safe side. An order within
+ * until mm learns it ended. The engine knows when each order of this run was created, and an order
+ * is signed only after that, so creation + lifetime − 1 s is never later than its real expiry: the
+ * safe side. Its age is elapsed time (OrderStore.agesAt: the monotonic clock where the wall clock can
+ * step), as is the exchange's expiry once signed: timed on the wall stamps, a step back of our clock
+ * by minutes (NTP correcting a host that ran ahead) held every renewal back by the step, and the
+ * quotes expired on the book, their levels empty until the renewal came. An order within
  * the lead of that is `expiring`: the order manager no longer keeps it even at the desired price
  * and replaces it — an ask placement first where the shares let both rest (its replacement sized
  * beside it: engine-in-flight.ts), a bid cancel-then-place (its USDC is not there twice:
@@ -70,6 +73,8 @@ export class OrderRenewal {
   readonly #leadMs: number;
   /** Levels being renewed, by levelKey: until when their old order may rest, and whether refused. */
   readonly #renewing = new Map<string, Renewing>();
+  // One ages view per wall reading: the order manager asks for every live order within one step.
+  #ages: { readonly now: number; readonly ages: OrderAges } | undefined;
   #timer: TimerId | undefined;
   #armedAt = Number.POSITIVE_INFINITY;
   #stopped = false;
@@ -98,14 +103,22 @@ export class OrderRenewal {
     return this.#enabled;
   }
 
-  /** When the order is to be replaced (engine clock, ms); an adopted one at once. */
-  renewAtMs(o: TrackedOrder): number {
-    return o.adopted ? Number.NEGATIVE_INFINITY : o.createdAtMs + this.#afterMs;
+  /**
+   * How long until the order is to be replaced, ms (0 or less: due), by its age in `ages`; an
+   * adopted one at once.
+   */
+  renewInMs(o: TrackedOrder, ages: OrderAges): number {
+    return o.adopted ? Number.NEGATIVE_INFINITY : this.#afterMs - ages.createdMs(o);
   }
 
   /** Whether an open order is to be replaced at `now` (OrderManagerOptions.expiring). */
   expiring(o: TrackedOrder, now: number): boolean {
-    return this.#enabled && o.state === "open" && this.renewAtMs(o) <= now;
+    return this.#enabled && o.state === "open" && this.renewInMs(o, this.#agesAt(now)) <= 0;
+  }
+
+  #agesAt(now: number): OrderAges {
+    if (this.#ages?.now !== now) this.#ages = { now, ages: this.#store.agesAt(now) };
+    return this.#ages.ages;
   }
 
   /**
@@ -117,7 +130,7 @@ export class OrderRenewal {
    */
   refused(tokenId: string, side: Side, level: number, now: number): void {
     const r = this.#renewing.get(levelKey(tokenId, side, level));
-    if (r === undefined || r.untilMs <= now) return;
+    if (r === undefined || r.untilMono <= monotonicNow(this.#clock)) return;
     r.refused = true;
     this.#arm(now + this.#retryMs);
   }
@@ -151,25 +164,27 @@ export class OrderRenewal {
     this.#timer = undefined;
     this.#armedAt = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
+    const ages = this.#store.agesAt(now);
+    const mono = monotonicNow(this.#clock);
     let next = Number.POSITIVE_INFINITY;
     const stepped = new Set<string>();
     for (const slot of this.#tokens.slots()) {
       const tokenId = slot.market.tokenId;
       let due = false;
       for (const o of this.#store.live(tokenId)) {
-        const at = this.renewAtMs(o);
-        if (o.state === "open" && at <= now) {
+        const inMs = this.renewInMs(o, ages);
+        if (o.state === "open" && inMs <= 0) {
           due = true;
-          this.#renewal(o, now);
+          this.#renewal(o, ages, mono);
         }
         // Placements in flight are armed for too: they will rest.
-        else if (at > now && at < next) next = at;
+        else if (inMs > 0 && now + inMs < next) next = now + inMs;
       }
       if (due) stepped.add(tokenId);
     }
     for (const [key, r] of this.#renewing) {
       // Past the old order's earliest expiry, or quoted again by an order not due: over.
-      if (r.untilMs <= now || this.#quoted(r, now)) this.#renewing.delete(key);
+      if (r.untilMono <= mono || this.#quoted(r, ages)) this.#renewing.delete(key);
       else if (r.refused) stepped.add(r.tokenId);
     }
     for (const tokenId of stepped) {
@@ -184,20 +199,20 @@ export class OrderRenewal {
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   }
 
-  /** Notes the level of a due order as being renewed (once per lifetime of it). */
-  #renewal(o: TrackedOrder, now: number): void {
+  /** Notes the level of a due order as being renewed (once per lifetime of it); `mono`: monotonicNow. */
+  #renewal(o: TrackedOrder, ages: OrderAges, mono: number): void {
     const key = levelKey(o.tokenId, o.side, o.level);
     const known = this.#renewing.get(key);
-    if (known !== undefined && known.untilMs > now) return;
+    if (known !== undefined && known.untilMono > mono) return;
     // An adopted order's expiry is unknown: the lead is the window its renewal gets.
-    const untilMs = o.adopted ? now + this.#leadMs : o.createdAtMs + this.#lifetimeMs - 1_000;
-    this.#renewing.set(key, { tokenId: o.tokenId, side: o.side, level: o.level, untilMs, refused: false });
+    const untilMono = mono + (o.adopted ? this.#leadMs : this.#lifetimeMs - 1_000 - ages.createdMs(o));
+    this.#renewing.set(key, { tokenId: o.tokenId, side: o.side, level: o.level, untilMono, refused: false });
   }
 
   /** Whether the level holds an order of ours not due for renewal (placing or resting). */
-  #quoted(r: Renewing, now: number): boolean {
+  #quoted(r: Renewing, ages: OrderAges): boolean {
     for (const o of this.#store.live(r.tokenId)) {
-      if (o.side === r.side && o.level === r.level && o.state !== "cancelling" && this.renewAtMs(o) > now)
+      if (o.side === r.side && o.level === r.level && o.state !== "cancelling" && this.renewInMs(o, ages) > 0)
         return true;
     }
     return false;
@@ -209,7 +224,8 @@ interface Renewing {
   readonly tokenId: string;
   readonly side: Side;
   readonly level: number;
-  readonly untilMs: number;
+  /** The old order's earliest expiry, on monotonicNow's scale (a wall step does not move it). */
+  readonly untilMono: number;
   refused: boolean;
 }
 

@@ -2,6 +2,8 @@ import type { TrackedOrder } from "./order-state.js";
 
 /** Ages of orders at one instant (OrderStore.agesAt), ms. */
 export interface OrderAges {
+  /** Since the order was created (tracked). */
+  createdMs(o: TrackedOrder): number;
   /** Since the placement was sent (created, while never sent). */
   sentMs(o: TrackedOrder): number;
   /** Since the order last changed (its updatedAtMs was set). */
@@ -15,6 +17,7 @@ export interface OrderAges {
  */
 export function wallAges(now: number): OrderAges {
   return {
+    createdMs: (o) => now - o.createdAtMs,
     sentMs: (o) => now - (o.sentAtMs ?? o.createdAtMs),
     changedMs: (o) => now - o.updatedAtMs,
   };
@@ -27,13 +30,14 @@ interface ChangeStamp {
 }
 
 /**
- * Monotonic stamps of orders beside their wall ones (creation or send, last change), so that their
+ * Monotonic stamps of orders beside their wall ones (creation, send, last change), so that their
  * ages are elapsed time whatever the wall clock did. Kept out of TrackedOrder in weak maps: only the
- * unknown-order grace reads them, and only a store given a monotonic clock keeps them (a backtest's
+ * unknown-order grace and the renewal before expiry (OrderRenewal) read them, and only a store given a monotonic clock keeps them (a backtest's
  * store pays nothing).
  */
 export class MonotonicStamps {
   readonly #mono: () => number;
+  readonly #created = new WeakMap<TrackedOrder, number>();
   readonly #sent = new WeakMap<TrackedOrder, number>();
   readonly #changed = new WeakMap<TrackedOrder, ChangeStamp>();
 
@@ -43,7 +47,10 @@ export class MonotonicStamps {
 
   /** The order was created (its age since "sent" until it is) or its placement left now. */
   sent(o: TrackedOrder): void {
-    this.#sent.set(o, this.#mono());
+    const mono = this.#mono();
+    // The first call is its creation (OrderStore.track): what its renewal is timed from.
+    if (!this.#created.has(o)) this.#created.set(o, mono);
+    this.#sent.set(o, mono);
   }
 
   /** The order may have changed: a new updatedAtMs is a change, dated now. */
@@ -64,6 +71,10 @@ export class MonotonicStamps {
     const mono = this.#mono();
     const wall = wallAges(now);
     return {
+      createdMs: (o) => {
+        const at = this.#created.get(o);
+        return at === undefined ? wall.createdMs(o) : mono - at;
+      },
       sentMs: (o) => {
         const at = this.#sent.get(o);
         return at === undefined ? wall.sentMs(o) : mono - at;

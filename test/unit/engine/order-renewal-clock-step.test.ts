@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { SteppedClock } from "../../support/stepped-clock.js";
+import { Harness, T0 } from "./support/harness.js";
+import { testSign } from "./support/sign.js";
+
+/*
+ * The renewal before on-chain expiry (signing.orderExpirySeconds) used to be timed on the orders'
+ * wall stamps: NTP stepping the host clock back by 2 min held every renewal back 2 min, and the
+ * quotes expired on the book (order_expired), both sides empty for ~114 s here. Their age is now
+ * elapsed time, as their expiry on the exchange's clock is.
+ */
+
+const LIFETIME_S = 60;
+
+/** A started engine on a SteppedClock whose signer stamps expiries on the exchange's clock. */
+async function started(): Promise<{ h: Harness; wall: SteppedClock; yes: string; expired: () => number }> {
+  let wall: SteppedClock | undefined;
+  const h: Harness = new Harness({
+    engineClock: (x) => {
+      wall = new SteppedClock(x);
+      return wall;
+    },
+    // Expiries on the exchange's clock (the SimClock), as withExpiry stamps them from ServerClock.
+    sign: (markets) => async (i) => ({
+      ...testSign(i, markets),
+      expiry: Math.floor(h.clock.now() / 1000) + LIFETIME_S,
+    }),
+    options: { orderExpirySeconds: LIFETIME_S, orderRenewLeadMs: 5_000, reconcileIntervalMs: 600_000 },
+  });
+  const [yes] = h.tokens();
+  h.crowdQuote(yes, "0.48", "0.52");
+  let expired = 0;
+  h.venue.subscribe((e) => {
+    if (e.type === "order_expired") expired++;
+  });
+  await h.engine.start();
+  await h.run();
+  expect(h.botOrders(yes)).toHaveLength(2);
+  await h.run(10_000);
+  if (wall === undefined) throw new Error("engine clock not built");
+  return { h, wall, yes, expired: () => expired };
+}
+
+describe("order renewal across a step of the wall clock", () => {
+  it("replaces quotes before their expiry when NTP steps our clock back 2 min after they were placed", async () => {
+    const { h, wall, yes, expired } = await started();
+    wall.stepMs = -120_000; // the host ran 2 min ahead; the exchange's clock does not move
+    const gaps: number[] = [];
+    for (let t = 0; t < 3 * LIFETIME_S * 1_000; t += 100) {
+      await h.run(100);
+      if (h.botQuotes(yes).length !== 2) gaps.push(h.clock.now() - T0);
+    }
+    expect({ expired: expired(), gaps: gaps.length }).toEqual({ expired: 0, gaps: 0 });
+  });
+});
