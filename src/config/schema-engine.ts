@@ -72,7 +72,7 @@ function riskDefaults(): Record<string, unknown> {
 export const engineSchema = {
   engine: {
     markets: setting<string[]>({
-      doc: 'Markets to quote, by slug (both outcome tokens of each), or ["*"] for every market the exchange lists. Empty quotes nothing and mm run refuses to start. Env: a JSON array or a comma-separated list.',
+      doc: 'Markets to quote, by slug (both outcome tokens of each), or ["*"] for every market the exchange lists at start (the list is not read again for new markets: one listed later is quoted from the next start). Empty quotes nothing and mm run refuses to start. Env: a JSON array or a comma-separated list.',
       format: "mm-market-list",
       default: [],
       env: "MM_ENGINE_MARKETS",
