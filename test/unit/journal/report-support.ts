@@ -13,7 +13,8 @@ const TOKENS = [
 
 /**
  * Two runs of one wallet, journaled as the recorder would (fill, then the token's account):
- * day 1: buy 10 @0.47, sell 4 @0.53 (fee 0.002 USDC); day 2: sell 6 @0.45 on m1, buy 2.5 @0.333333 on m2
+ * each fee settling a minute after its fill (zero unless named). Day 1: buy 10 @0.47, sell 4 @0.53
+ * (fee 0.002 USDC); day 2: sell 6 @0.45 on m1, buy 2.5 @0.333333 on m2
  * (fee 0.01 share), marked at 0.35 at the stop; restart, which trades m1 only (m2's position stays
  * the first run's); day 3: buy 1 @0.50, marked at 0.51.
  */
@@ -23,15 +24,16 @@ export function twoRunJournal(): string {
   const w = new JournalWriter(db);
   let inv = new Inventory();
   const r1 = w.beginRun({ account: "a", session: "one", atMs: at(1, 9), tokens: TOKENS });
+  // Every fill's fee settles a minute later, as the engine journals it: a zero fee (a maker's) is a
+  // fee row too, so the report counts no fill as still waiting for its fee.
   const trade = (run: number, f: Fill, fee?: FeeAmount) => {
     inv.applyFill(f);
     w.fill(run, f, "stream");
     w.account(run, f.tsMs, "fill", f.tokenId, inv.account(f.tokenId), undefined);
-    if (fee !== undefined) {
-      inv.setFee(f.tradeId, f.orderId, fee);
-      w.fee(f, fee, f.tsMs + 60_000);
-      w.account(run, f.tsMs + 60_000, "reconcile", f.tokenId, inv.account(f.tokenId), undefined);
-    }
+    const settled = fee ?? { asset: f.side === "buy" ? "shares" : "usdc", amountMicro: 0n };
+    inv.setFee(f.tradeId, f.orderId, settled);
+    w.fee(f, settled, f.tsMs + 60_000);
+    w.account(run, f.tsMs + 60_000, "reconcile", f.tokenId, inv.account(f.tokenId), undefined);
   };
   trade(r1, fill({ tradeId: "A", priceMicro: 470_000, sizeMicro: 10_000_000n, tsMs: at(1, 10) }));
   trade(

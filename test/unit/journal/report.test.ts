@@ -28,6 +28,7 @@ describe("mm report figures", () => {
       unrealisedPnl: "0.05150083",
       totalPnl: "0.1661675",
       positionsWithoutMark: 0,
+      fillsWithoutFee: 0,
     });
     expect(json.positions).toEqual([
       {
