@@ -74,7 +74,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     position: new Gauge({
       name: "mm_position_shares",
-      help: "Position taken since start (fills and corrections, relative to the holdings at start), per token.",
+      help: "Position in the engine's accounts, per token: fills and corrections since start plus the position an earlier run left (restored from the journal), relative to the holdings beside it.",
       labelNames: ["market", "outcome"] as const,
       registers,
       collect() {
@@ -111,7 +111,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     unrealised: new Gauge({
       name: "mm_pnl_unrealised_usdc",
-      help: "Unrealised PnL of the session's positions at the engine's mark (the mid; a resolved market's payout; 0 while it has neither), per market.",
+      help: "Unrealised PnL of the engine's positions (an earlier run's restored position included) at the engine's mark (the mid; a resolved market's payout; 0 while it has neither), per market.",
       labelNames: ["market"] as const,
       registers,
       collect() {
@@ -128,7 +128,7 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
     }),
     pnlTotal: new Gauge({
       name: "mm_pnl_total_usdc",
-      help: "The engine's total PnL of the session (realised - fees + unrealised at the engine's mark: the mid, or a resolved market's payout), what the kill switch watches.",
+      help: "The engine's total PnL (realised - fees + unrealised at the engine's mark: the mid, or a resolved market's payout; an earlier run's restored PnL and position included), what the kill switch watches.",
       registers,
       collect() {
         const e = sources.engine;
