@@ -80,19 +80,65 @@ export function expandSecrets(secrets: readonly string[]): string[] {
 /**
  * Builds a function that replaces every occurrence of the given secrets in a line. Matching is
  * case-insensitive: a hex private key may be printed in either case, and over-redacting a case
- * variant of a base64url secret costs nothing.
+ * variant of a base64url secret costs nothing. A secret cut short by a quote's `…` (an exchange
+ * body echoing X-Api-Key, quoted to 120 characters) is replaced too: cut, it is no longer the whole
+ * secret, and its first 42 of 43 characters would leave 6 bits to guess.
  */
 export function secretScrubber(secrets: readonly string[]): (line: string) => string {
   if (secrets.length === 0) return (line) => line;
+  const lower = secrets.map((s) => s.toLowerCase());
   let pattern: RegExp;
   try {
     pattern = new RegExp(secrets.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "gi");
     pattern.exec(""); // V8 compiles on first use: an oversized pattern throws here, not on a log line
   } catch {
     // Too large for the regex engine (a "secret" of tens of kB, never a real key): exact matches.
-    return (line) => secrets.reduce((out, s) => out.split(s).join(CENSOR), line);
+    return (line) =>
+      scrubCut(
+        secrets.reduce((out, s) => out.split(s).join(CENSOR), line),
+        lower,
+      );
   }
-  return (line) => line.replace(pattern, CENSOR);
+  return (line) => scrubCut(line.replace(pattern, CENSOR), lower);
+}
+
+/** The shortest cut secret replaced: as expandSecrets' shortest secret. Shorter, it reveals little. */
+const MIN_CUT = 8;
+const ELLIPSIS = "…";
+
+/**
+ * `line` with every secret's leading part that ends at a `…` (a value cut short where it was quoted)
+ * replaced, from the longest such part of any secret. Lines without an ellipsis pass untouched.
+ * `lower`: the secrets in lowercase (matching ignores case, as the whole secrets' does).
+ */
+function scrubCut(line: string, lower: readonly string[]): string {
+  if (!line.includes(ELLIPSIS)) return line;
+  let out = "";
+  let from = 0;
+  for (let at = line.indexOf(ELLIPSIS); at !== -1; at = line.indexOf(ELLIPSIS, at + 1)) {
+    const cut = longestCutSecret(line, from, at, lower);
+    if (cut === 0) continue;
+    out += line.slice(from, at - cut) + CENSOR;
+    from = at;
+  }
+  return out + line.slice(from);
+}
+
+/** How many characters before `at` (not before `from`) are a leading part of a secret, or 0. */
+function longestCutSecret(line: string, from: number, at: number, lower: readonly string[]): number {
+  if (at - from < MIN_CUT) return 0;
+  const tail = line.slice(at - MIN_CUT, at).toLowerCase();
+  let best = 0;
+  for (const s of lower) {
+    if (!s.includes(tail)) continue; // most lines: no secret ends this way
+    for (let n = Math.min(s.length, at - from); n >= Math.max(MIN_CUT, best + 1); n--) {
+      if (line.slice(at - n, at).toLowerCase() === s.slice(0, n)) {
+        best = n;
+        break;
+      }
+    }
+  }
+  return best;
 }
 
 /**
