@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from "../config/errors.js";
+import { cleartextKeyIssues } from "../config/key-transport.js";
 import { requireApiKey, requirePrivateKey } from "../config/secrets.js";
 import type { MmConfig } from "../config/types.js";
 
@@ -10,7 +11,8 @@ export const NO_MARKETS_ISSUE: ConfigIssue = {
 
 /**
  * The settings the daemon needs beyond a valid configuration that are missing: the API key, the
- * wallet key and a non-empty `engine.markets`, one issue each (none when all are there).
+ * wallet key and a non-empty `engine.markets`, one issue each (none when all are there); and an
+ * exchange URL that would carry the key unencrypted beyond this machine (cleartextKeyIssues).
  * @example startSettingsIssues(config); // [] when mm run can start
  */
 export function startSettingsIssues(config: MmConfig): ConfigIssue[] {
@@ -24,6 +26,7 @@ export function startSettingsIssues(config: MmConfig): ConfigIssue[] {
     }
   }
   if (config.engine.markets.length === 0) issues.push(NO_MARKETS_ISSUE);
+  issues.push(...cleartextKeyIssues(config));
   return issues;
 }
 

@@ -3,6 +3,8 @@ import type { Writable } from "node:stream";
 import { takeEarlySignals } from "../app/early-signals.js";
 import { exchangeClient } from "../app/exchange.js";
 import { restStatusSource } from "../app/record-status.js";
+import { ConfigError } from "../config/errors.js";
+import { cleartextKeyIssues } from "../config/key-transport.js";
 import { requireApiKey, secretValues } from "../config/secrets.js";
 import type { Clock } from "../core/clock.js";
 import { LiveClock } from "../core/live-clock.js";
@@ -139,6 +141,9 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       const drainIdleMs = positive("--drain-seconds", values["drain-seconds"], DEFAULT_DRAIN_SECONDS) * 1_000;
       const config = loadConfigFromFlags(values.config, io);
       const apiKey = requireApiKey(config);
+      // Both URLs carry the key: the gateway's upgrade, and the REST status reads.
+      const cleartext = cleartextKeyIssues(config);
+      if (cleartext.length > 0) throw new ConfigError(cleartext);
       const logger = createLogger({
         level: config.log.level,
         pretty: false,
