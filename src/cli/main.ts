@@ -43,7 +43,7 @@ function version(): string {
  * @example process.exitCode = await main(["config", "--config", "live.json"], processIo());
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const secrets = expandSecrets(envSecrets(io.env));
+  const secrets = expandSecrets([...envSecrets(io.env), ...argvSecrets(argv)]);
   const safe: CliIo = { ...io, stderr: (text) => io.stderr(scrub(text, secrets)) };
   const [first, ...rest] = argv;
   if (first === undefined) {
@@ -83,6 +83,25 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
     (v) => secretShape(v) !== null,
   );
   const keys = [env.MM_API_KEY ?? "", env.MM_PRIVATE_KEY ?? "", ...files];
+  const parts = keys.flatMap((k) => {
+    const parsed = parseApiKey(k.trim());
+    return parsed.ok ? [parsed.parts.secret] : [];
+  });
+  return [...keys, ...parts];
+}
+
+/**
+ * Arguments shaped like a key, or an option's `=value` that is one: a key typed where a path or
+ * nothing belongs (`mm run $MM_API_KEY`, `--config "$(cat key)"`) would come back whole in a usage
+ * or `cannot read` error. Ordinary arguments stay readable. An API key's secret part is registered
+ * on its own too, as envSecrets does.
+ */
+function argvSecrets(argv: readonly string[]): string[] {
+  const values = argv.flatMap((a) => {
+    const eq = a.startsWith("-") ? a.indexOf("=") : -1;
+    return eq === -1 ? [a] : [a, a.slice(eq + 1)];
+  });
+  const keys = values.filter((v) => secretShape(v) !== null);
   const parts = keys.flatMap((k) => {
     const parsed = parseApiKey(k.trim());
     return parsed.ok ? [parsed.parts.secret] : [];
