@@ -9,6 +9,7 @@ import { HttpExchange } from "../engine/http-exchange.js";
 import { intentSigner } from "../engine/intent-signer.js";
 import { renewLeadMs } from "../engine/order-renewal.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
+import { ClockSkewWatch } from "../exchange/clock-skew.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
 import { instrumentExchange } from "../observability/instrument-exchange.js";
 import type { Logger } from "../observability/logger.js";
@@ -127,6 +128,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   // `mm run` takes the claim earlier, before its metrics server, and hands it over.
   const { builder, session, lock } = opts.claim ?? claimStart(config, opts.journal, clock);
   const client = releasingOnThrow(() => exchangeClient(config, clock, logger), lock);
+  // From the first answer on (the market reads): a host clock seconds off is told, once a crossing.
+  const skew = new ClockSkewWatch(logger.child({ component: "exchange" }));
+  client.serverClock.onSample((offsetMs) => skew.check(offsetMs));
   let feeds: Feeds | undefined;
   let journal: DaemonJournal | undefined;
   let daemonRun: DaemonRun | undefined;
@@ -327,7 +331,10 @@ function queueMetricsOf(opts: DaemonOptions): { queueMetrics?: OrderQueueMetrics
   return q === undefined ? {} : { queueMetrics: q };
 }
 
-/** Points the metrics at everything they sample: markets, books, both gateways, rate limits, the engine. */
+/**
+ * Points the metrics at everything they sample: markets, books, both gateways, rate limits, the
+ * exchange's clock, the engine.
+ */
 function watch(
   metrics: Metrics,
   parts: { markets: QuotedMarkets; feeds: Feeds; client: ExchangeHttpClient; engine: TradingEngine },
@@ -337,6 +344,7 @@ function watch(
   metrics.watchGateway("market", parts.feeds.market.client);
   metrics.watchGateway("user", parts.feeds.user);
   metrics.watchRateLimits(parts.client.rateLimits);
+  metrics.watchServerClock(parts.client.serverClock);
   metrics.watchRateBudget(parts.engine.rateBudget);
   metrics.watchEngine(parts.engine);
 }

@@ -34,6 +34,7 @@ export class ServerClock {
   #lastRtt: number | undefined;
   #minRtt = Number.POSITIVE_INFINITY;
   #samples = 0;
+  readonly #listeners = new Set<(offsetMs: number) => void>();
 
   /** @param alpha weight of a new low-latency sample in the moving average (0 < alpha ≤ 1). */
   constructor(clock: Clock, alpha = 0.2) {
@@ -55,11 +56,23 @@ export class ServerClock {
     this.#samples++;
     if (this.#offset === undefined) {
       this.#offset = sample;
-      return;
+    } else {
+      // A sample with a much larger RTT than the best one has a wider uncertainty band (±rtt/2).
+      const weight = rtt > 2 * this.#minRtt + 10 ? this.#alpha / 4 : this.#alpha;
+      this.#offset += weight * (sample - this.#offset);
     }
-    // A sample with a much larger RTT than the best one has a wider uncertainty band (±rtt/2).
-    const weight = rtt > 2 * this.#minRtt + 10 ? this.#alpha / 4 : this.#alpha;
-    this.#offset += weight * (sample - this.#offset);
+    const offsetMs = this.offsetMs as number;
+    for (const fn of this.#listeners) fn(offsetMs);
+  }
+
+  /**
+   * Calls `fn` with the new estimate (offsetMs) after every accepted sample, in the response's
+   * handling: it must be cheap and must not throw. Returns the unsubscribe.
+   * @example const off = sc.onSample((offsetMs) => skew.check(offsetMs));
+   */
+  onSample(fn: (offsetMs: number) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
   }
 
   /**

@@ -43,6 +43,7 @@ import {
   midMicroOf,
   type RateBudgetLike,
   type RateLimitsLike,
+  type ServerClockLike,
 } from "./metrics/sources.js";
 import { TickToOrder } from "./metrics/tick-to-order.js";
 
@@ -55,6 +56,7 @@ export type {
   GatewayName,
   RateBudgetLike,
   RateLimitsLike,
+  ServerClockLike,
 } from "./metrics/sources.js";
 
 export interface MetricsOptions {
@@ -179,6 +181,11 @@ export class Metrics implements EngineEventSink {
   /** The server's X-RateLimit-* view per endpoint (ExchangeHttpClient.rateLimits). */
   watchRateLimits(limits: RateLimitsLike): void {
     this.ctx.sources.rateLimits.add(limits);
+  }
+
+  /** The exchange's clock as estimated from X-Server-Time (ExchangeHttpClient.serverClock). */
+  watchServerClock(serverClock: ServerClockLike): void {
+    this.ctx.sources.serverClock = serverClock;
   }
 
   /**

@@ -42,6 +42,17 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
       },
     });
   return {
+    clockOffset: new Gauge({
+      name: "mm_exchange_clock_offset_seconds",
+      help: "The exchange's clock minus ours, as estimated from X-Server-Time (positive: ours is behind); absent until an answer carried it.",
+      registers,
+      collect() {
+        const offsetMs = sources.serverClock?.offsetMs;
+        // A gauge without labels exports 0 by default: no sample at all until there is an estimate.
+        if (offsetMs === undefined) this.remove({});
+        else this.set(offsetMs / 1_000);
+      },
+    }),
     placed: new Counter({
       name: "mm_orders_placed_total",
       help: "Placements the exchange accepted, per market.",

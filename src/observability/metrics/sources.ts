@@ -54,6 +54,12 @@ export interface RateLimitsLike {
   entries(): ReadonlyMap<string, RateLimitState>;
 }
 
+/** The HTTP client's estimate of the exchange's clock (ExchangeHttpClient.serverClock fits). */
+export interface ServerClockLike {
+  /** Exchange time minus our wall clock, ms; undefined until an answer carried X-Server-Time. */
+  readonly offsetMs: number | undefined;
+}
+
 /** The WebSocket gateways the metrics know. */
 export type GatewayName = "market" | "user";
 
@@ -67,6 +73,7 @@ export interface Sources {
   readonly budgets: Set<RateBudgetLike>;
   readonly rateLimits: Set<RateLimitsLike>;
   engine: EngineLike | undefined;
+  serverClock: ServerClockLike | undefined;
 }
 
 /** Shared state of the metric families and their adapters. */
@@ -85,6 +92,7 @@ export function emptySources(): Sources {
     budgets: new Set(),
     rateLimits: new Set(),
     engine: undefined,
+    serverClock: undefined,
   };
 }
 

@@ -55,6 +55,7 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_queue_bucket_limit: ["gauge", ["bucket", "op", "scope"]],
   mm_exchange_rate_limit_remaining: ["gauge", ["endpoint"]],
   mm_exchange_rate_limit_limit: ["gauge", ["endpoint"]],
+  mm_exchange_clock_offset_seconds: ["gauge", []],
   mm_tick_to_order_seconds: ["histogram", []],
   mm_http_request_duration_seconds: ["histogram", ["endpoint", "outcome"]],
   mm_http_gate_wait_seconds: ["histogram", ["endpoint"]],

@@ -4,6 +4,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import type { Fill } from "../../../src/core/trading.js";
 import type { EngineStatus } from "../../../src/engine/engine-api.js";
 import { RateLimitTracker } from "../../../src/exchange/rate-limit-state.js";
+import { ServerClock } from "../../../src/exchange/server-clock.js";
 import type { PlaceIntent } from "../../../src/execution/intents.js";
 import { Inventory } from "../../../src/execution/inventory.js";
 import { RateBudget } from "../../../src/execution/rate-budget.js";
@@ -84,6 +85,10 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
   const limits = new RateLimitTracker();
   limits.update("POST /api/orders/place", { limit: 50, remaining: 42, resetAt: T0 + 1_000, observedAt: T0 });
   metrics.watchRateLimits(limits);
+  // One answer with a 10 ms round trip, stamped 2.5 s ahead of our clock at its midpoint.
+  const serverClock = new ServerClock(clock);
+  serverClock.observe(T0 - 10, T0, T0 - 5 + 2_500);
+  metrics.watchServerClock(serverClock);
   const status: EngineStatus = {
     started: true,
     reconciled: true,

@@ -178,6 +178,7 @@ describe("createMetrics: values", () => {
     expect(sumOf(f, "mm_queue_foreign_tokens_total", { op: "cancel" })).toBe(2);
     expect(sumOf(f, "mm_queue_bucket_remaining", { op: "place", scope: "wallet" })).toBe(50);
     expect(sumOf(f, "mm_exchange_rate_limit_remaining", { endpoint: "POST /api/orders/place" })).toBe(42);
+    expect(sumOf(f, "mm_exchange_clock_offset_seconds")).toBe(2.5);
     expect(sumOf(f, "mm_tick_to_order_seconds_count")).toBe(1);
     expect(sumOf(f, "mm_tick_to_order_seconds_sum")).toBeCloseTo(0.003, 9);
     expect(sumOf(f, "mm_http_request_duration_seconds_count", { outcome: "accepted" })).toBe(1);
