@@ -64,6 +64,11 @@ const INCIDENT_FREE: Readonly<Record<string, { reason: string; probe: string }>>
       "needs a placement left unsent for over a minute and 2 minutes more; the run's budget keeps up. Its timing is pinned by promtool test rules (ALERT_RULE_TESTS)",
     probe: "max by (instance) (mm_queue_oldest_placement_age_seconds)",
   },
+  MmClockSkew: {
+    reason:
+      "needs the host's clock over 2 s off the exchange's for 5 minutes; paper mode's mock shares the bot's clock. Its timing, either way of the skew, is pinned by promtool test rules (ALERT_RULE_TESTS)",
+    probe: "max by (instance) (abs(mm_exchange_clock_offset_seconds))",
+  },
   MmReconcileStale: {
     reason: "needs 5 minutes without a successful reconcile",
     probe: "time() - max(mm_reconcile_last_success_timestamp_seconds)",
