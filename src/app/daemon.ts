@@ -8,6 +8,7 @@ import type { EngineEvent } from "../engine/engine-events.js";
 import { HttpExchange } from "../engine/http-exchange.js";
 import { intentSigner } from "../engine/intent-signer.js";
 import { renewLeadMs } from "../engine/order-renewal.js";
+import { SignedOrders } from "../engine/signature-check.js";
 import type { ExchangeHttpClient } from "../exchange/client.js";
 import { ClockSkewWatch } from "../exchange/clock-skew.js";
 import type { OrderQueueMetrics } from "../execution/order-queue-types.js";
@@ -177,6 +178,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       opts.metrics === undefined
         ? new HttpExchange(client, keyless)
         : instrumentExchange(new HttpExchange(client, keyless), opts.metrics);
+    // Each order as signed, to compare a bad_signature's platform_canonical_struct with.
+    const signedOrders = new SignedOrders();
     const engine = createEngine({
       clock,
       exchange,
@@ -184,7 +187,9 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
       sign: intentSigner(
         withExpiry(builder, config.signing.orderExpirySeconds, () => client.serverClock.serverNow()),
         markets.tokens,
+        { signed: signedOrders },
       ),
+      signedOrders,
       markets: markets.tokens,
       strategyFor: (m) => markets.strategyFor(m),
       risk: new RiskGuard(parseRiskConfig(config.risk)),

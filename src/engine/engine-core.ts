@@ -18,6 +18,7 @@ import type { TokenTable } from "./engine-tokens.js";
 import type { OrderRenewal } from "./order-renewal.js";
 import type { ExchangePort, MarketRecordStatus } from "./ports.js";
 import type { RequoteTimer } from "./requote-timer.js";
+import type { SignatureCheck } from "./signature-check.js";
 
 /**
  * The engine's shared state, handed to the step functions that live in their own files (quoting,
@@ -72,6 +73,8 @@ export interface EngineCore {
    * again (fee-recheck.ts).
    */
   signatureRefused(marketId: string): void;
+  /** Explains `bad_signature` refusals against the orders as signed (signature-check.ts). */
+  readonly signatures: SignatureCheck;
   /**
    * A market's record, read after a sign that it may have resolved silently (a refusal, a position
    * drift), says it is settled: taken as the push that never came (market-record-read.ts).

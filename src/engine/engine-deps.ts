@@ -18,6 +18,7 @@ import type { EngineEvent } from "./engine-events.js";
 import { RENEW_LEAD_MIN_MS } from "./order-renewal.js";
 import type { ExchangePort } from "./ports.js";
 import { requoteIntervalProblem } from "./requote-timer.js";
+import type { SignedOrders } from "./signature-check.js";
 
 /** What to do with the wallet's open orders found at start. */
 export type StartupPolicy = "cancel" | "adopt";
@@ -201,6 +202,12 @@ export interface EngineDeps {
    * `bad_signature`: fee-recheck.ts).
    */
   readonly sign: (intent: PlaceIntent, market?: TokenMarket) => Promise<PlaceOrderRequest>;
+  /**
+   * The orders `sign` signed (intentSigner's `signed` option, the same object): a `bad_signature`
+   * reply is compared with them and its cause logged (signature-check.ts). Absent: the cause is
+   * logged without a comparison.
+   */
+  readonly signedOrders?: SignedOrders;
   /** Every token the engine may quote or hold (both outcomes of each market). */
   readonly markets: readonly TokenMarket[];
   /** The token's configured strategy; undefined = tracked (fills, risk) but never quoted. */

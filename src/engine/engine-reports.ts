@@ -57,6 +57,7 @@ export function handleQueueReport(
       onPlace(core, signFailures, r.intent, r, now);
       return;
     case "place_dropped":
+      core.signatures.dropped(r.intent.clientOrderId);
       markPlacementDropped(core.store, r.intent.clientOrderId, now);
       core.emit({ type: "place_dropped", atMs: now, intent: r.intent, reason: r.reason });
       requoteIfAwaiting(core, r.intent.tokenId, r.intent.quote.side);
@@ -178,6 +179,8 @@ function onPlace(
     latencyMs: r.answeredAt - r.sentAt,
     ...(orderId === undefined ? {} : { orderId }),
   });
+  // Compared with the order as signed: the fee re-read below is not the only cause (a domain).
+  core.signatures.answered(intent, outcome);
   if (outcome.kind === "rejected" && outcome.code === SIGN_FAILED) {
     // Nothing was sent, but an order attempt failed: it counts towards the halt, so a signer that
     // fails every time (a KMS down) stops quoting as an exchange refusing every order would. It only

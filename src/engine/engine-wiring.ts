@@ -28,6 +28,7 @@ import { EXCHANGE_UNAVAILABLE } from "./platform-watch.js";
 import type { MarketRecordStatus } from "./ports.js";
 import { RequoteTimer } from "./requote-timer.js";
 import { ResyncGroup } from "./resync-group.js";
+import { SignatureCheck } from "./signature-check.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
 export interface CoreHooks {
@@ -233,6 +234,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
     enforce: (d) => hooks.enforce(d),
     marketRefused: (marketId) => hooks.marketRefused(marketId),
     signatureRefused: (marketId) => fees.refused(marketId),
+    signatures: new SignatureCheck(log, deps.signedOrders, (m) => tokens.slugOf(m)),
     recordSettled: (marketId, record, after) => hooks.recordSettled(marketId, record, after),
     orderError: (code) => hooks.orderError(code),
   };

@@ -5,6 +5,7 @@ import { weiToString } from "../core/wei.js";
 import type { PlaceIntent } from "../execution/intents.js";
 import type { OrderBuilder } from "../signing/order-builder.js";
 import type { OrderMarket } from "../signing/order-struct.js";
+import type { SignedOrders } from "./signature-check.js";
 
 /** Settings of the placements the engine signs. */
 export interface IntentSignerOptions {
@@ -14,6 +15,11 @@ export interface IntentSignerOptions {
    * rolling lifetime); a number is the same absolute instant for every order.
    */
   readonly expiry?: number | (() => number);
+  /**
+   * Keeps each order as signed, by clientOrderId, for the engine to compare a `bad_signature`
+   * reply with (pass the same object as EngineDeps.signedOrders).
+   */
+  readonly signed?: SignedOrders;
 }
 
 /**
@@ -64,6 +70,11 @@ export function intentSigner(
       clientOrderId: intent.clientOrderId,
       type: "limit",
       timeInForce: "gtc",
+    });
+    opts.signed?.remember(intent.clientOrderId, {
+      struct: built.struct,
+      domain: built.domain,
+      negRisk: market.negRisk,
     });
     return built.body;
   };
