@@ -1,3 +1,4 @@
+import { devSigningDomainWarning } from "../config/dev-signing-domain.js";
 import { requireApiKey } from "../config/secrets.js";
 import type { MmConfig } from "../config/types.js";
 import type { Clock } from "../core/clock.js";
@@ -124,6 +125,8 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
   const clock = opts.clock ?? new LiveClock();
   const logger = opts.logger;
   requireStartSettings(config);
+  const devDomain = devSigningDomainWarning(config);
+  if (devDomain !== undefined) logger.warn({ settings: devDomain.settings }, devDomain.message);
   const apiKey = requireApiKey(config);
   // Before any request: a second daemon on this account and journal is refused untouched (exit 2).
   // `mm run` takes the claim earlier, before its metrics server, and hands it over.

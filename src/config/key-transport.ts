@@ -29,7 +29,7 @@ export function cleartextKeyIssues(config: Pick<MmConfig, "exchange" | "setBy">)
 }
 
 /** localhost (and its subdomains, which resolvers keep on loopback), 127.0.0.0/8 and ::1. */
-function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   if (host === "localhost" || host.endsWith(".localhost")) return true;
   if (host === "::1" || host === "::ffff:7f00:1") return true;
