@@ -50,7 +50,7 @@ export class SignedOrders {
 // What the settings behind a differing field are, for the operator.
 const FIELD_HINTS: Readonly<Partial<Record<string, string>>> = {
   feeRateBps:
-    "the market's feeTakerBps (its record is read again now), or signing.defaultFeeRateBps where it is null",
+    "the market's feeTakerBps, its record read again now; signing.defaultFeeRateBps where it is null",
   signatureType: "signing.signatureType",
   maker: "signing.maker / signing.vaultAddress",
   signer: "secrets.privateKey",
