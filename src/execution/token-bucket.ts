@@ -53,6 +53,12 @@ export class BucketEmptyError extends MmError {
  * costs at most the tokens it lasted: a one-second 429 leaves a full IP placement bucket (burst 167,
  * 1000 per 60 s) 150 tokens, where restarting every bucket from one token held placements at the
  * IP's 16.7/s for ten seconds.
+ *
+ * While our own sends fill the log the pacer keeps at most one token. Tokens it refilled while the
+ * log held a send back could only leave the instant old sends left the log: under steady demand the
+ * IP's placement bucket (burst 167, 1000 per 60 s) filled its log ~50 s after a start-up burst, held
+ * everything ~10 s until that burst left it, refilled its whole burst meanwhile and spent it in that
+ * instant — the same burst and the same 10 s without a placement every minute, for good.
  * Time is always passed in (ms on the injected Clock); the bucket never reads time itself.
  * @example
  * const b = new TokenBucket({ limit: 50, windowMs: 1000, marginMs: 50 });
@@ -137,7 +143,8 @@ export class TokenBucket {
     const end = now + horizonMs;
     if (this.#blockedUntil > end) return 0;
     const logTokens = this.#capacity - this.#reserved - this.#aliveHeld(end) - this.#aliveForeign(end);
-    const from = Math.max(now, this.#unitsAt);
+    // The pacer grants what it holds once the log has room again, plus its rate from then on.
+    const from = Math.min(end, Math.max(now, this.#unitsAt, this.#logFreeAt(this.#unitsAt)));
     const pacer = this.#paced(now)
       ? Math.floor((this.#unitsNow(from) + this.limit * Math.max(0, end - from)) / this.holdMs)
       : Number.POSITIVE_INFINITY;
@@ -328,8 +335,31 @@ export class TokenBucket {
     if (n > 0) this.#held.splice(0, n);
   }
 
+  /**
+   * The pacer's units at `now`. While the log is full it keeps at most one token (see the class):
+   * from the last update (unitsAt) until the log next has room it refills only up to one token,
+   * then on to its burst.
+   */
   #unitsNow(now: number): number {
-    return Math.min(this.burst * this.holdMs, this.#units + this.limit * Math.max(0, now - this.#unitsAt));
+    const cap = this.burst * this.holdMs;
+    const from = this.#unitsAt;
+    if (now <= from) return Math.min(cap, this.#units);
+    const free = this.#logFreeAt(from);
+    if (free <= from) return Math.min(cap, this.#units + this.limit * (now - from));
+    const whileFull = Math.min(this.holdMs, this.#units + this.limit * (Math.min(now, free) - from));
+    return Math.min(cap, whileFull + this.limit * Math.max(0, now - free));
+  }
+
+  /**
+   * When our own sends, filling the log at `at`, next leave room (Infinity while only a commit can
+   * free a token); `at` when they do not fill it. Read from the log as it is now: a reservation
+   * committed since `at` was out at `at` as well. Foreign use is left out: it leaves at the server's
+   * reset, all at once, as the server's own window frees it — no echo of ours.
+   */
+  #logFreeAt(at: number): number {
+    const over = this.#reserved + this.#aliveHeld(at) - this.#capacity + 1;
+    if (over <= 0) return at;
+    return this.#held[upperBound(this.#held, at) + over - 1] ?? Number.POSITIVE_INFINITY;
   }
 
   #pacerTokens(now: number): number {
