@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.js";
+import { OffsetClock } from "../../support/offset-clock.js";
 import { parseExposition } from "../../unit/observability/exposition.js";
-import { OffsetClock } from "./offset-clock.js";
 import { daemonConfig, daemonSlots, market, memoryLogger, seedMarket, startMock } from "./support.js";
 
 const ARG = market("arg-vs-fra-final-arg-win");

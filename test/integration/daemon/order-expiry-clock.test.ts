@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { createMockExchange } from "../../../src/mock/mock-exchange.js";
-import { OffsetClock } from "./offset-clock.js";
+import { OffsetClock } from "../../support/offset-clock.js";
 import {
   daemonConfig,
   daemonSlots,

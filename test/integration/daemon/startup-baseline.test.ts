@@ -8,7 +8,7 @@ import { toWei } from "../../../src/core/wei.js";
 import type { EngineEvent } from "../../../src/engine/engine-events.js";
 import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
 import { createMetrics } from "../../../src/observability/metrics.js";
-import { OffsetClock } from "./offset-clock.js";
+import { OffsetClock } from "../../support/offset-clock.js";
 import {
   daemonConfig,
   daemonSlots,

@@ -1,31 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withExpiry } from "../../../src/app/order-expiry.js";
-import type { Clock, TimerId } from "../../../src/core/clock.js";
-import { LiveClock } from "../../../src/core/live-clock.js";
 import { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { createMockExchange, type MockExchange } from "../../../src/mock/mock-exchange.js";
 import { defaultScenarioPath, loadScenario } from "../../../src/mock/scenario/load.js";
 import { OrderBuilder } from "../../../src/signing/order-builder.js";
 import { PrivateKeySigner } from "../../../src/signing/private-key-signer.js";
 import { silentLogger } from "../../support/exchange-fixtures.js";
-
-/** The host's clock: real time plus `stepMs` (a clock running ahead; NTP then stepping it). */
-class HostClock implements Clock {
-  stepMs = 0;
-  readonly #live = new LiveClock();
-  now(): number {
-    return this.#live.now() + this.stepMs;
-  }
-  monotonic(): number {
-    return this.#live.monotonic();
-  }
-  setTimer(delayMs: number, fn: () => void): TimerId {
-    return this.#live.setTimer(delayMs, fn);
-  }
-  cancelTimer(id: TimerId): void {
-    this.#live.cancelTimer(id);
-  }
-}
+import { OffsetClock } from "../../support/offset-clock.js";
 
 describe("signed expiries after NTP steps the host clock back", () => {
   let mock: MockExchange;
@@ -38,8 +19,8 @@ describe("signed expiries after NTP steps the host clock back", () => {
   });
 
   it("an order signed right after the step is accepted, not refused `expired`", async () => {
-    const host = new HostClock();
-    host.stepMs = 300_000; // 5 min ahead of the exchange (a VM resumed with a stale clock)
+    // 5 min ahead of the exchange (a VM resumed with a stale clock)
+    const host = new OffsetClock(300_000, { monotonic: true });
     const client = new ExchangeHttpClient({
       baseUrl: mock.httpUrl,
       apiKey: scenario.apiKeys[0]?.key ?? "",
@@ -60,7 +41,7 @@ describe("signed expiries after NTP steps the host clock back", () => {
     // A daemon's reads: the X-Server-Time of each answer tells the 5 min offset.
     for (let i = 0; i < 10; i++) await client.markets.list();
     expect(Math.abs((client.serverClock.offsetMs ?? 0) + 300_000)).toBeLessThan(1_000);
-    host.stepMs = 0; // NTP steps the host clock back: it now agrees with the exchange's
+    host.offsetMs = 0; // NTP steps the host clock back: it now agrees with the exchange's
     const built = await signing.build({
       market: {
         marketId: market.id,

@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRecordCommand } from "../../../src/cli/record.js";
-import type { Clock, TimerId } from "../../../src/core/clock.js";
-import { LiveClock } from "../../../src/core/live-clock.js";
 import { type RecordedFrame, readRecorded } from "../../../src/recorded/format.js";
+import { OffsetClock } from "../../support/offset-clock.js";
 import { churn, type Mock, market, settle, startMock, until } from "../gateway/harness.js";
 import { recordIo } from "./record-io.js";
 
@@ -25,21 +24,6 @@ afterEach(async () => {
 });
 
 const HOUR = 3_600_000;
-
-/** The wall clock, off by `offsetMs` (the test corrects it); timers run on real time. */
-class OffsetClock implements Clock {
-  offsetMs = 0;
-  readonly #live = new LiveClock();
-  now(): number {
-    return Date.now() + this.offsetMs;
-  }
-  setTimer(delayMs: number, fn: () => void): TimerId {
-    return this.#live.setTimer(delayMs, fn);
-  }
-  cancelTimer(id: TimerId): void {
-    this.#live.cancelTimer(id);
-  }
-}
 
 describe("mm record when the wall clock is corrected back by hours", () => {
   it("keeps the frames' intervals after the correction and logs the step once", async () => {
