@@ -5,6 +5,7 @@ import { ServerClock } from "../../../src/exchange/server-clock.js";
 import { createLogger } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 import { SteppedClock } from "../../support/stepped-clock.js";
+import { serverAnswer } from "./server-answer.js";
 
 const T0 = 1_700_000_000_000;
 
@@ -18,15 +19,7 @@ function rig() {
   const server = new ServerClock(wall);
   const watch = new ClockSkewWatch(logger);
   server.onSample((offsetMs) => watch.check(offsetMs));
-  /** One answer: a 10 ms round trip, stamped midway on the exchange's clock, then a second's pause. */
-  const answer = () => {
-    const sent = wall.monotonic();
-    sim.advanceBy(5);
-    const stamp = sim.now();
-    sim.advanceBy(5);
-    server.observe(sent, wall.monotonic(), stamp);
-    sim.advanceBy(1_000);
-  };
+  const answer = () => serverAnswer(sim, wall, server);
   const lines = () => sink.records().map((r) => ({ level: r.level, offsetMs: r.offsetMs }));
   return { wall, server, watch, answer, lines, sink };
 }

@@ -4,6 +4,7 @@ import { SimClock } from "../../../src/core/sim-clock.js";
 import { ServerClock } from "../../../src/exchange/server-clock.js";
 import type { OrderBuilder, OrderRequest } from "../../../src/signing/order-builder.js";
 import { SteppedClock } from "../../support/stepped-clock.js";
+import { serverAnswer } from "./server-answer.js";
 
 const request = { side: "buy", price: "0.5", quantity: "1", expiry: 0 } as unknown as OrderRequest;
 
@@ -14,15 +15,7 @@ describe("ServerClock across a step of our wall clock", () => {
     const wall = new SteppedClock(sim);
     wall.stepMs = 300_000;
     const server = new ServerClock(wall);
-    for (let i = 0; i < 20; i++) {
-      // 10 ms round trips, stamped midway on the exchange's clock.
-      const sent = wall.monotonic();
-      sim.advanceBy(5);
-      const stamp = sim.now();
-      sim.advanceBy(5);
-      server.observe(sent, wall.monotonic(), stamp);
-      sim.advanceBy(1_000);
-    }
+    for (let i = 0; i < 20; i++) serverAnswer(sim, wall, server);
     expect(server.serverNow()).toBe(sim.now());
     // NTP corrects our clock: it steps back 5 min and now agrees with the exchange's.
     wall.stepMs = 0;
