@@ -32,8 +32,8 @@ interface ChangeStamp {
 /**
  * Monotonic stamps of orders beside their wall ones (creation, send, last change), so that their
  * ages are elapsed time whatever the wall clock did. Kept out of TrackedOrder in weak maps: only the
- * unknown-order grace and the renewal before expiry (OrderRenewal) read them, and only a store given a monotonic clock keeps them (a backtest's
- * store pays nothing).
+ * unknown-order grace and the renewal before expiry (OrderRenewal) read them, and only a store given
+ * a monotonic clock keeps them (a backtest's store pays nothing).
  */
 export class MonotonicStamps {
   readonly #mono: () => number;
