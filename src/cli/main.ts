@@ -101,12 +101,24 @@ function argvSecrets(argv: readonly string[]): string[] {
     const eq = a.startsWith("-") ? a.indexOf("=") : -1;
     return eq === -1 ? [a] : [a, a.slice(eq + 1)];
   });
-  const keys = values.filter((v) => secretShape(v) !== null);
+  const keys = values.filter((v) => {
+    const shape = secretShape(v);
+    return shape === "an API key" || (shape === "a private key" && !namesFile(v));
+  });
   const parts = keys.flatMap((k) => {
     const parsed = parseApiKey(k.trim());
     return parsed.ok ? [parsed.parts.secret] : [];
   });
   return [...keys, ...parts];
+}
+
+/**
+ * A path, or a file's name after a 64-hex run: a directory or capture named by a condition id or a
+ * hash has a private key's shape, and scrubbing it would hide the very path its error is about. A key
+ * typed where a path belongs comes bare (`$(cat key)`), with no separator and no extension after it.
+ */
+function namesFile(arg: string): boolean {
+  return /[\\/]/.test(arg) || /[0-9a-fA-F]{64}\.[A-Za-z]/.test(arg);
 }
 
 function find(name: string): Command | undefined {

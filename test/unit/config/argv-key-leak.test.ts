@@ -43,6 +43,17 @@ describe("a key typed on the command line never comes back on stderr", () => {
     }
   });
 
+  // review s24-rsig: a path naming a market by its condition id (a private key's shape) was
+  // registered whole, and its own error read `config error: [REDACTED]: cannot read config file`.
+  it("a path holding a condition id, in a directory or as a file's name, stays readable", async () => {
+    const conditionId = "0x5f65177b394277fd294cd75650044e32ba009a95022d88a0c1d565897d72f8f1";
+    for (const path of [`/captures/${conditionId}/live.json`, `${conditionId}.json`]) {
+      const { err } = await run(["config", "--config", path]);
+      expect(err).toContain("cannot read config file");
+      expect(err).toContain(path);
+    }
+  });
+
   it("an ordinary argument stays readable", async () => {
     const { err } = await run(["run", "live.json"]);
     expect(err).toContain("Unexpected argument 'live.json'");
