@@ -76,6 +76,7 @@ export class OrderRenewal {
   // One ages view per wall reading: the order manager asks for every live order within one step.
   #ages: { readonly now: number; readonly ages: OrderAges } | undefined;
   #timer: TimerId | undefined;
+  /** When the timer fires, on monotonicNow's scale. */
   #armedAt = Number.POSITIVE_INFINITY;
   #stopped = false;
 
@@ -147,11 +148,20 @@ export class OrderRenewal {
     this.#disarm();
   }
 
+  /**
+   * Arms the timer for wall instant `atMs` (read in the same run as the caller's `now`) unless one
+   * fires sooner. The armed instant is compared on the monotonic clock, as the timer runs: compared
+   * on the wall, a placement after a step back of the clock looked earlier than the armed renewal of
+   * older quotes, replaced it, and those quotes expired on the book before the timer came.
+   */
   #arm(atMs: number): void {
-    if (this.#stopped || atMs >= this.#armedAt) return;
+    if (this.#stopped) return;
+    const delayMs = Math.max(0, atMs - this.#clock.now());
+    const atMono = monotonicNow(this.#clock) + delayMs;
+    if (atMono >= this.#armedAt) return;
     this.#disarm();
-    this.#armedAt = atMs;
-    this.#timer = this.#clock.setTimer(Math.max(0, atMs - this.#clock.now()), () => this.#fire());
+    this.#armedAt = atMono;
+    this.#timer = this.#clock.setTimer(delayMs, () => this.#fire());
   }
 
   #disarm(): void {
