@@ -1,6 +1,7 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { startDaemon } from "../../../src/app/daemon.js";
+import type { Clock } from "../../../src/core/clock.js";
 import { LiveClock } from "../../../src/core/live-clock.js";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.js";
 import { OffsetClock } from "../../support/offset-clock.js";
@@ -16,6 +17,17 @@ const SLACK_S = 0.5;
 
 const slots = daemonSlots();
 
+/** The daemon quoting one market against the mock on `clock`, with its metrics and log lines. */
+async function started(clock: Clock) {
+  const m = await startMock();
+  slots.mock = m;
+  seedMarket(m, ARG, "0.50", "0.60");
+  const metrics = createMetrics({ registry: new Registry(), defaultMetrics: false });
+  const { logger, sink } = memoryLogger("info");
+  slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug]), { logger, metrics, clock });
+  return { metrics, sink };
+}
+
 async function offsetSeconds(metrics: Metrics): Promise<number[]> {
   const text = await metrics.registry.metrics();
   return (parseExposition(text).get(OFFSET)?.samples ?? []).map((s) => s.value);
@@ -28,16 +40,7 @@ async function offsetSeconds(metrics: Metrics): Promise<number[]> {
  */
 describe("the host clock's skew from the exchange's (daemon against the mock)", () => {
   it("a host 5 s behind: the gauge reads +5 s and one warning names the offset", async () => {
-    const m = await startMock();
-    slots.mock = m;
-    seedMarket(m, ARG, "0.50", "0.60");
-    const metrics = createMetrics({ registry: new Registry(), defaultMetrics: false });
-    const { logger, sink } = memoryLogger("info");
-    slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug]), {
-      logger,
-      metrics,
-      clock: new OffsetClock(-BEHIND_MS),
-    });
+    const { metrics, sink } = await started(new OffsetClock(-BEHIND_MS));
     const [seconds, ...rest] = await offsetSeconds(metrics);
     expect(rest).toEqual([]);
     // The estimate's error is the answer's asymmetry: a loopback round trip is a few ms, but bot and
@@ -51,16 +54,7 @@ describe("the host clock's skew from the exchange's (daemon against the mock)", 
   });
 
   it("a host in step with the exchange: the gauge reads about 0 and nothing is said", async () => {
-    const m = await startMock();
-    slots.mock = m;
-    seedMarket(m, ARG, "0.50", "0.60");
-    const metrics = createMetrics({ registry: new Registry(), defaultMetrics: false });
-    const { logger, sink } = memoryLogger("info");
-    slots.daemon = await startDaemon(daemonConfig(m, [ARG.slug]), {
-      logger,
-      metrics,
-      clock: new LiveClock(),
-    });
+    const { metrics, sink } = await started(new LiveClock());
     const [seconds, ...rest] = await offsetSeconds(metrics);
     expect(rest).toEqual([]);
     expect(Math.abs(seconds as number)).toBeLessThan(SLACK_S);

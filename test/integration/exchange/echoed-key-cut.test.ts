@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LiveClock } from "../../../src/core/live-clock.js";
-import { ExchangeHttpClient } from "../../../src/exchange/client.js";
 import { ExchangeError } from "../../../src/exchange/exchange-error.js";
 import { createLogger, scrubbingWriter } from "../../../src/observability/logger.js";
 import { collectingStream } from "../../support/collecting-stream.js";
 import { TEST_API_KEY, TEST_KEY_SECRET, TEST_WALLET } from "../../support/exchange-fixtures.js";
 import { startTestServer, type TestServer } from "../../support/http-test-server.js";
+import { clientFor } from "./helpers.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -44,15 +43,7 @@ describe("an exchange answer echoing the API key, quoted cut at 120 characters",
       const sink = collectingStream();
       const secrets = [TEST_API_KEY, TEST_KEY_SECRET];
       const logger = createLogger({ level: "debug", pretty: false, destination: sink, secrets });
-      const c = new ExchangeHttpClient({
-        baseUrl: server.url,
-        apiKey: TEST_API_KEY,
-        userWallet: TEST_WALLET,
-        clock: new LiveClock(),
-        logger,
-        timeoutMs: 5_000,
-        random: () => 0,
-      });
+      const c = clientFor(server, { logger, userWallet: TEST_WALLET, random: () => 0 });
       cleanups.push(() => c.close());
       const err = await c.orders.open().then(
         () => undefined,
