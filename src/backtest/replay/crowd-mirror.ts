@@ -5,7 +5,7 @@ import type { VenueEvent } from "../../venue/events.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import { CROWD } from "../sim/actors.js";
 import type { BotOrders } from "../sim/bot-orders.js";
-import type { ExchangeBooks, LevelChange } from "../sim/exchange-books.js";
+import { atTouchTrade, type ExchangeBooks, type LevelChange } from "../sim/exchange-books.js";
 import type { MarketSetup } from "../sim/markets.js";
 import { BotReach } from "./bot-reach.js";
 import {
@@ -34,8 +34,8 @@ import type { QueueModelSpec } from "./queue-model-spec.js";
  *    the deltas already gave: re-listing there would make fills depend on how often it rotated).
  * 3. Queue position (QueueModel, chosen by config): a bot order joins behind the recorded size at
  *    its price. Trades consume the queue from the front: inferred ones (a decrease of the level
- *    while it was its side's best) or the recording's trade prints (`onTrade`), per the model's
- *    `trades` setting. What a trade gives the bot's orders (the model walks them in the venue's
+ *    while it was its side's best, not in a snapshot) or the recording's trade prints (`onTrade`),
+ *    per the model's `trades` setting. What a trade gives the bot's orders (the model walks them in the venue's
  *    priority, the trade's volume used up as it goes) is taken: the market sends an IOC of that
  *    size through the level (its own orders at that price and better stepped aside first), which
  *    fills the same orders in the same price-time order, as a real aggressor would. Other decreases are cancels: they only shorten the queue
@@ -146,7 +146,7 @@ export class CrowdMirror {
       // still be a trade at the touch, which went through the bot's better orders first.
       if (c.before === 0n) this.#reject("invalid_amounts");
       if (c.after < c.before) {
-        const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
+        const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, atTouchTrade(c));
         if (through > 0n) this.#inferred(this.#take(c.tokenId, side, BigInt(c.price), through));
         this.#uncross(c.tokenId, side, c.price);
       }
@@ -171,7 +171,7 @@ export class CrowdMirror {
       return;
     }
     const delta = c.before - c.after;
-    const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, c.wasTouch);
+    const through = this.queue.decrease(c.tokenId, side, c.price, c.before, c.after, atTouchTrade(c));
     const left = have <= delta ? 0n : have - delta;
     if (through > 0n) {
       if (level?.orderId !== undefined) this.#settle(key, level, c.tokenId, side, price, 0n, c.before);

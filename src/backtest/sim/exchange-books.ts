@@ -14,6 +14,12 @@ export interface LevelChange {
   readonly after: bigint;
   /** The level was its side's best just before this change (trades happen at the touch). */
   readonly wasTouch: boolean;
+  /**
+   * The change comes from a book_snapshot: the book restated after a (re)subscribe or a gap (the
+   * spec sends one only then), not an event seen as it happened. What it removes left at some
+   * unknown time in between — traded or cancelled — so it is never taken for a trade at the touch.
+   */
+  readonly restated: boolean;
 }
 
 /**
@@ -73,8 +79,10 @@ export class ExchangeBooks {
       e.type === "book_delta" && buf.length <= SMALL_FRAME
         ? this.#deltaChanges(e.tokenId, book, buf)
         : this.#replaceChanges(e.tokenId, book, buf, e.type !== "book_delta");
+    const restated = e.type === "book_snapshot";
     for (const c of changes) {
       c.wasTouch = book.side(c.side).bestPrice() === c.price;
+      c.restated = restated;
       book.apply(c.side, c.price, c.after);
       onChange(c);
     }
@@ -100,7 +108,7 @@ export class ExchangeBooks {
       const after = buf.sizes[i] as bigint;
       const before = book.depthAt(side, price);
       if (before === after) continue;
-      const c: Change = { tokenId, side, price, before, after, wasTouch: false };
+      const c: Change = { tokenId, side, price, before, after, wasTouch: false, restated: false };
       (after < before ? down : up).push(c);
     }
     if (down.length > 1) down.sort(bestFirst);
@@ -129,7 +137,15 @@ export class ExchangeBooks {
     for (const t of target.values()) {
       const before = book.depthAt(t.side, t.price);
       if (before === t.after) continue;
-      const c = { tokenId, side: t.side, price: t.price, before, after: t.after, wasTouch: false };
+      const c = {
+        tokenId,
+        side: t.side,
+        price: t.price,
+        before,
+        after: t.after,
+        wasTouch: false,
+        restated: false,
+      };
       (t.after < before ? down : up).push(c);
     }
     down.sort(bestFirst);
@@ -138,9 +154,20 @@ export class ExchangeBooks {
   }
 }
 
-/** A LevelChange as built here: `wasTouch` is set as the frame is applied, change by change. */
-interface Change extends Omit<LevelChange, "wasTouch"> {
+/**
+ * Whether a decrease may be a trade at the touch (where the queue model infers trades): at its
+ * side's best, and not one a snapshot restates (`restated`: a book wiped by the next import's empty
+ * first snapshot, or moved across a gap, is no sweep through the bot's quotes on both sides).
+ * @example atTouchTrade({ ...change, wasTouch: true, restated: false }) // true
+ */
+export function atTouchTrade(c: LevelChange): boolean {
+  return c.wasTouch && !c.restated;
+}
+
+/** A LevelChange as built here: `wasTouch` and `restated` are set as the frame is applied, change by change. */
+interface Change extends Omit<LevelChange, "wasTouch" | "restated"> {
   wasTouch: boolean;
+  restated: boolean;
 }
 
 /** Delta frames up to this many entries take the allocation-light path. */

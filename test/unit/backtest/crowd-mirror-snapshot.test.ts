@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { BOT } from "../../../src/backtest/sim/actors.js";
 import { fillsOf, T, u, world } from "./support/mirror-world.js";
 
 /*
@@ -48,5 +49,42 @@ describe("CrowdMirror: a recorded snapshot after the bot took liquidity", () => 
     w.delta(["ask", "0.52", "8"]);
     w.snapshot([["0.48", "100"]], [["0.52", "12"]]);
     expect(fillsOf(w)).toEqual(["maker buy 530000 8000000", "maker buy 530000 4000000"]);
+  });
+});
+
+/*
+ * A book_snapshot restates the book (the spec sends one only after a subscribe or on a gap): what
+ * it removes left at some unknown time before, so it is no trade at the touch, even with trades
+ * inferred. Found by review: the next `mm import`'s empty first snapshot in a directory wiped the
+ * book best level first, each level the touch as it went, and the "trades" filled the bot's bid
+ * and ask at the same instant (the real capture cut in two: buy 50 at 0.19 and sell 50 at 0.21).
+ */
+describe("CrowdMirror: a recorded snapshot's decreases are no trades", () => {
+  it("an empty snapshot fills none of the bot's resting quotes, though each level it removes was the touch", () => {
+    const w = world();
+    w.snapshot([["0.49", "100"]], [["0.52", "100"]]);
+    w.bot("buy", "0.50", "10"); // inside the spread: a seller at 0.49 would meet it first
+    w.bot("sell", "0.51", "10"); // likewise for a buyer at 0.52
+    w.snapshot([], []);
+    expect(fillsOf(w)).toEqual([]);
+    expect(w.mirror.counters.inferredTrades).toBe(0);
+  });
+
+  it("the same decrease in a delta is a trade at the touch, through the bot's better bid", () => {
+    const w = world();
+    w.snapshot([["0.49", "100"]], [["0.52", "100"]]);
+    w.bot("buy", "0.50", "10");
+    w.delta(["buy", "0.49", "0"]);
+    expect(fillsOf(w)).toEqual(["maker buy 500000 10000000"]);
+  });
+
+  it("a snapshot's decrease is a cancel to the queue: the bid moves up, unfilled", () => {
+    const w = world();
+    w.snapshot([["0.49", "100"]], [["0.52", "100"]]);
+    w.bot("buy", "0.49", "10"); // behind 100
+    const id = w.venue.openOrders(BOT)[0]?.id ?? "";
+    w.snapshot([["0.49", "30"]], [["0.52", "100"]]);
+    expect(fillsOf(w)).toEqual([]);
+    expect(w.mirror.queue.ahead(id)).toBe(u("30")); // conservative: the 70 left ahead of it
   });
 });
