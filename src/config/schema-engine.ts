@@ -131,7 +131,7 @@ export const engineSchema = {
     }),
   },
   risk: setting<Record<string, unknown>>({
-    doc: "Risk limits (JSON, amounts as decimal strings): inventory.perMarket / inventory.total {soft, hard} in shares, order {maxSize, maxNotional, oversize: clip | drop}, killSwitch.maxDrawdown in USDC, errorRate {maxErrors ≥ 1 and below the order requests the queue.* rate limits let be answered within windowMs (else the halt could never trip), windowMs and coolDownMs ≥ 1000, ignoreCodes}; order.maxSize, order.maxNotional and the hard caps must fit one minimum-size quote on every market engine.markets names; omitted limits take their defaults. Files merge key by key; the env var (JSON) replaces the whole tree (mm config shows it with the defaults filled in).",
+    doc: "Risk limits (JSON, amounts as decimal strings): inventory.perMarket / inventory.total {soft, hard} in shares, order {maxSize, maxNotional, oversize: clip | drop, maxLevels: quotes per side of a token kept, those nearest the touch, 1 to 1000}, killSwitch.maxDrawdown in USDC, errorRate {maxErrors ≥ 1 and below the order requests the queue.* rate limits let be answered within windowMs (else the halt could never trip), windowMs and coolDownMs ≥ 1000, ignoreCodes}; order.maxSize, order.maxNotional and the hard caps must fit one minimum-size quote on every market engine.markets names; omitted limits take their defaults. Files merge key by key; the env var (JSON) replaces the whole tree (mm config shows it with the defaults filled in).",
     format: "mm-risk",
     default: riskDefaults(),
     env: "MM_RISK",

@@ -27,6 +27,11 @@ export interface RiskConfig {
     /** Largest price × size of one quote, USDC (rounded up, as a BUY's makerAmount). */
     readonly maxNotionalMicro: bigint;
     readonly oversize: OversizePolicy;
+    /**
+     * Most quotes a strategy may ask for on one side of one token; the rest, farthest from the
+     * touch, are dropped (quote-levels.ts levelExcess).
+     */
+    readonly maxLevels: number;
   };
   readonly killSwitch: {
     /** Trips when peak − current total PnL exceeds this, USDC. */
@@ -47,7 +52,8 @@ export interface RiskConfig {
  * Defaults, as they would be written in a config file. Sized for the paper scenario (100,000 USDC,
  * 5,000 shares per token, book levels of 250 shares): a quote is at most 250 shares or 250 USDC,
  * one market may carry 2,000 shares gross, the wallet 20,000, and a 500 USDC fall from the PnL
- * peak stops everything. More than 10 order errors within 30 s halt quoting for 60 s; a cancel
+ * peak stops everything. A strategy quotes at most 10 levels per side of a token (the shipped ones
+ * quote 1 or one per band): a runaway ladder cannot fill the order queue. More than 10 order errors within 30 s halt quoting for 60 s; a cancel
  * that lost the race against a fill (`not_cancellable`, `order_not_found`) is not an error.
  */
 export const DEFAULT_RISK_SETTINGS = {
@@ -55,7 +61,7 @@ export const DEFAULT_RISK_SETTINGS = {
     perMarket: { soft: "1000", hard: "2000" },
     total: { soft: "10000", hard: "20000" },
   },
-  order: { maxSize: "250", maxNotional: "250", oversize: "clip" as OversizePolicy },
+  order: { maxSize: "250", maxNotional: "250", oversize: "clip" as OversizePolicy, maxLevels: 10 },
   killSwitch: { maxDrawdown: "500" },
   errorRate: {
     maxErrors: 10,
@@ -89,6 +95,16 @@ function fillDefaults(base: unknown, over: unknown): unknown {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * risk.order.maxLevels' range: at least one quote per side, and at most 1,000 (each is an order of
+ * the wallet's budget: 1,000 levels on both sides of one token are already minutes of placements).
+ */
+const MAX_LEVELS_BOUNDS = {
+  min: 1,
+  max: 1_000,
+  belowMin: "no quote could ever rest",
+} as const;
 
 /**
  * The error-rate halt's accepted ranges. The floors keep the halt a halt: below them it either trips
@@ -137,7 +153,7 @@ export function parseRiskConfig(raw: unknown): RiskConfig {
   };
   const perMarket = cap("perMarket");
   const total = cap("total");
-  const ord = r.section(root.order, "order", ["maxSize", "maxNotional", "oversize"]);
+  const ord = r.section(root.order, "order", ["maxSize", "maxNotional", "oversize", "maxLevels"]);
   const kill = r.section(root.killSwitch, "killSwitch", ["maxDrawdown"]);
   const err = r.section(root.errorRate, "errorRate", ["maxErrors", "windowMs", "coolDownMs", "ignoreCodes"]);
   const cfg: RiskConfig = {
@@ -146,6 +162,7 @@ export function parseRiskConfig(raw: unknown): RiskConfig {
       maxSizeMicro: r.amount(ord, "order", "maxSize", d.order.maxSize),
       maxNotionalMicro: r.amount(ord, "order", "maxNotional", d.order.maxNotional),
       oversize: r.oneOf(ord, "order", "oversize", ["clip", "drop"] as const, d.order.oversize),
+      maxLevels: r.int(ord, "order", "maxLevels", d.order.maxLevels, MAX_LEVELS_BOUNDS),
     },
     killSwitch: { maxDrawdownMicro: r.amount(kill, "killSwitch", "maxDrawdown", d.killSwitch.maxDrawdown) },
     errorRate: {

@@ -13,7 +13,7 @@ import { type BookHealth, bookGate, marketGate } from "./gates.js";
 import { type CommittedSize, fitInFlight } from "./in-flight.js";
 import { applyInventoryCaps, type InventoryExposure, type SideLimits, sideLimits } from "./inventory-caps.js";
 import { DrawdownKillSwitch, type KillSwitchTrip } from "./kill-switch.js";
-import { checkDuplicate, laterDuplicates } from "./quote-levels.js";
+import { checkDuplicate, checkLevelCap, laterDuplicates, levelExcess } from "./quote-levels.js";
 import { checkSize, sizeDrops } from "./quote-limits.js";
 import { type BookTouch, checkOwnCross, checkPrice, mayCrossOwn, ownExtremes } from "./quote-prices.js";
 
@@ -106,9 +106,13 @@ export class RiskGuard {
     // A later quote on a side and level already quoted is never sent (the order manager keeps a
     // level's first): dropped, named, and crossing nothing of ours.
     const duplicates = laterDuplicates(desired);
+    // Beyond risk.order.maxLevels on its side: dropped, and crossing nothing of ours either.
+    const cap = this.config.order.maxLevels;
+    const excess = levelExcess(desired, cap, duplicates);
     if (mayCrossOwn(desired)) {
       const order = this.config.order;
-      sent = (q) => duplicates?.has(q) !== true && !sizeDrops(q, market, order);
+      sent = (q) =>
+        duplicates?.has(q) !== true && excess?.dropped.has(q) !== true && !sizeDrops(q, market, order);
       ({ maxBid, minAsk } = ownExtremes(desired, market.tickMicro, ctx, sent));
     }
     for (const q of desired) {
@@ -116,6 +120,7 @@ export class RiskGuard {
       // that may not rest at all is dropped before any limit clips it, one decision per quote, and
       // one the size rules drop is dropped for its size (it crosses nothing: it is never sent).
       if (!checkDuplicate(q, market, duplicates, decisions)) continue;
+      if (!checkLevelCap(q, market, cap, excess, decisions)) continue;
       if (!checkPrice(q, market, ctx, decisions)) continue;
       if (sent?.(q) === true && !checkOwnCross(q, market, maxBid, minAsk, decisions)) continue;
       const ok = checkSize(q, market, this.config.order, decisions);

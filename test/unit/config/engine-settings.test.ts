@@ -66,12 +66,16 @@ describe("trading settings: validation, one line per bad field", () => {
   it("reports risk problems as risk.<field>", () => {
     const e = configError(() =>
       loadConfig({
-        env: { MM_RISK: '{"inventory":{"perMarket":{"soft":"300","hard":"200"}},"order":{"maxSize":5}}' },
+        env: {
+          MM_RISK:
+            '{"inventory":{"perMarket":{"soft":"300","hard":"200"}},"order":{"maxSize":5,"maxLevels":0}}',
+        },
       }),
     );
     expect(e.lines()).toEqual([
       "risk.inventory.perMarket.soft: must be <= hard (from env MM_RISK)",
       "risk.order.maxSize: must be a decimal string with at most 6 decimals, got 5 (from env MM_RISK)",
+      "risk.order.maxLevels: must be an integer in [1, 1000], got 0: no quote could ever rest (from env MM_RISK)",
     ]);
   });
 
@@ -126,7 +130,7 @@ describe("trading settings: layering", () => {
     });
     const c = loadConfig({ files: [a, b], env: {} });
     expect(c.engine.strategyByMarket).toEqual({ x: GLFT, y: GLFT });
-    expect(c.risk.order).toEqual({ maxSize: "100", maxNotional: "250", oversize: "drop" });
+    expect(c.risk.order).toEqual({ maxSize: "100", maxNotional: "250", oversize: "drop", maxLevels: 10 });
     expect(c.risk.killSwitch).toEqual({ maxDrawdown: "50" });
     const env = loadConfig({
       files: [a, b],

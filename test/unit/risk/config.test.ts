@@ -23,7 +23,7 @@ describe("parseRiskConfig", () => {
         perMarket: { softMicro: sh(1000), hardMicro: sh(2000) },
         total: { softMicro: sh(10000), hardMicro: sh(20000) },
       },
-      order: { maxSizeMicro: sh(250), maxNotionalMicro: sh(250), oversize: "clip" },
+      order: { maxSizeMicro: sh(250), maxNotionalMicro: sh(250), oversize: "clip", maxLevels: 10 },
       killSwitch: { maxDrawdownMicro: sh(500) },
       errorRate: {
         maxErrors: 10,
