@@ -208,6 +208,7 @@ export async function startDaemon(config: MmConfig, opts: DaemonOptions): Promis
         reconcileDriftSettleMs: config.reconcile.driftSettleMs,
         marketRecheckMs: config.engine.marketRecheckMs,
         requoteIntervalMs: config.engine.requoteIntervalMs,
+        strategySlowMs: config.engine.strategySlowMs,
         // Quotes are replaced before the expiry the signer gives them (order-renewal.ts).
         orderExpirySeconds: config.signing.orderExpirySeconds,
         orderRenewLeadMs: renewLeadMs(config.exchange.requestTimeoutMs),

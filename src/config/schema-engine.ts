@@ -22,6 +22,7 @@ export interface RawEngineConfig {
     session: string;
     marketRecheckMs: number;
     requoteIntervalMs: number;
+    strategySlowMs: number;
   };
   /** A JSON tree read by parseRiskConfig (src/risk/config.ts). */
   risk: Record<string, unknown>;
@@ -128,6 +129,14 @@ export const engineSchema = {
       format: "mm-requote-interval",
       default: 1_000,
       env: "MM_ENGINE_REQUOTE_INTERVAL_MS",
+    }),
+    strategySlowMs: setting({
+      doc: "A strategy call taking longer than this, in ms, is slow: a strategy runs synchronously on the event loop, so its time delays every other token's step and every socket. Each slow call is counted (mm_strategy_slow_calls_total) and warned of at most once a minute per strategy (the count and the slowest since the last line); its quotes stand (a slow strategy still prices correctly, and a step's time depends on the host's load). A call cannot be stopped midway: only measured.",
+      format: "mm-int",
+      default: 50,
+      env: "MM_ENGINE_STRATEGY_SLOW_MS",
+      min: 1,
+      max: 60_000,
     }),
   },
   risk: setting<Record<string, unknown>>({

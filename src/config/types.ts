@@ -77,6 +77,8 @@ export interface MmConfig {
     readonly marketRecheckMs: number;
     /** Period of the time-driven requote of tokens whose quotes depend on time, ms; 0 = off. */
     readonly requoteIntervalMs: number;
+    /** A strategy call longer than this (ms) is counted and warned of as slow. */
+    readonly strategySlowMs: number;
   };
   /**
    * Risk settings (JSON), valid for parseRiskConfig, every omitted limit filled with its default

@@ -19,6 +19,7 @@ import type { OrderRenewal } from "./order-renewal.js";
 import type { ExchangePort, MarketRecordStatus } from "./ports.js";
 import type { RequoteTimer } from "./requote-timer.js";
 import type { SignatureCheck } from "./signature-check.js";
+import type { StrategyHealth } from "./strategy-health.js";
 
 /**
  * The engine's shared state, handed to the step functions that live in their own files (quoting,
@@ -40,6 +41,8 @@ export interface EngineCore {
   readonly tokens: TokenTable;
   readonly positions: PositionBook;
   readonly decisions: DecisionLog;
+  /** Counts strategy failures and slow calls, and throttles their log lines (strategy-health.ts). */
+  readonly strategies: StrategyHealth;
   /**
    * Tokens whose fills had a fee attached since the last drain (inventory's onFee hook): their PnL
    * and exposure totals are refreshed after the reconcile that set the fees (afterFees).

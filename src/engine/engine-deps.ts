@@ -152,6 +152,12 @@ export interface EngineOptions {
    */
   readonly requoteIntervalMs?: number;
   /**
+   * A strategy call taking longer than this (ms, on the clock's monotonic reading) is slow: counted
+   * (strategy_slow) and warned of at most once a minute per strategy (strategy-health.ts); its
+   * quotes stand. An integer in [1, 60 000]. Default 50.
+   */
+  readonly strategySlowMs?: number;
+  /**
    * The on-chain lifetime the signer gives each order, seconds (signing.orderExpirySeconds): resting
    * quotes are replaced `orderRenewLeadMs` before it ends (order-renewal.ts). 0 (default): orders
    * do not expire, nothing is replaced for its age.
@@ -253,6 +259,7 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     reconcileDriftSettleMs: o.reconcileDriftSettleMs ?? 30_000,
     marketRecheckMs: o.marketRecheckMs ?? 60_000,
     requoteIntervalMs: o.requoteIntervalMs ?? 1_000,
+    strategySlowMs: o.strategySlowMs ?? 50,
     orderExpirySeconds: o.orderExpirySeconds ?? 0,
     orderRenewLeadMs: o.orderRenewLeadMs ?? RENEW_LEAD_MIN_MS,
     unknownGraceMs: o.unknownGraceMs ?? 30_000,
@@ -289,6 +296,12 @@ export function resolveEngineOptions(o: EngineOptions): ResolvedEngineOptions {
     if (!Number.isSafeInteger(v) || v < 0) {
       throw new ValidationError("engine_options_invalid", `${field}: must be an integer ≥ 0`, { [field]: v });
     }
+  }
+  const slow = r.strategySlowMs;
+  if (!Number.isSafeInteger(slow) || slow < 1 || slow > 60_000) {
+    throw new ValidationError("engine_options_invalid", "strategySlowMs: must be an integer in [1, 60000]", {
+      strategySlowMs: slow,
+    });
   }
   const settle = r.reconcileDriftSettleMs;
   if (!(settle >= 0) || !Number.isFinite(settle)) {

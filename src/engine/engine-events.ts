@@ -255,6 +255,22 @@ export type EngineEvent =
     }
   /** A risk decision (every one, also those the log does not repeat). */
   | { readonly type: "decision"; readonly atMs: number; readonly decision: RiskDecision }
+  /** A strategy call gave no quote (strategy-health.ts): mm_strategy_failures_total. */
+  | {
+      readonly type: "strategy_failed";
+      readonly atMs: number;
+      readonly tokenId: string;
+      readonly strategy: string;
+      readonly reason: "threw" | "output_invalid";
+    }
+  /** A strategy call took longer than engine.strategySlowMs: mm_strategy_slow_calls_total. */
+  | {
+      readonly type: "strategy_slow";
+      readonly atMs: number;
+      readonly tokenId: string;
+      readonly strategy: string;
+      readonly tookMs: number;
+    }
   /** A size order.maxSize drops outright on a token, told once per token and size (OversizeNotice). */
   | {
       readonly type: "oversize_dropped";

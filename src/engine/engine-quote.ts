@@ -3,7 +3,6 @@ import { sigma } from "../../strategies/volatility.js";
 import type { BookState } from "../book/book-state.js";
 import { bookWithout } from "../book/net-book.js";
 import type { BookView } from "../book/order-book.js";
-import { MmError } from "../core/errors.js";
 import type { DesiredQuote } from "../core/trading.js";
 import type { Intent } from "../execution/intents.js";
 import { type GateReason, type RiskDecision, type RiskReason, tokenDecision } from "../risk/decision.js";
@@ -16,6 +15,7 @@ import type { TokenSlot } from "./engine-tokens.js";
 import { judgedQuotes } from "./judged-quotes.js";
 import { IN_BOOK, openQuotes } from "./open-quotes.js";
 import { type SideDemand, type StepInputs, TOUCH_READ } from "./quote-memo.js";
+import { callStrategy } from "./strategy-call.js";
 import { withUnapplied } from "./unapplied-exposure.js";
 
 const WALLET_GATES: ReadonlySet<GateReason> = new Set(["kill_switch", "platform_frozen", "error_rate_halt"]);
@@ -65,7 +65,7 @@ const INVENTORY_REASONS: ReadonlySet<RiskReason> = new Set([
  *   orders into intents.
  * - A book that is not quotable without a gate (one side empty) gives the strategy nothing to quote
  *   from; the desired set is empty, so live quotes go.
- * A strategy that throws is logged and treated as "no quote" (never a made-up price).
+ * A strategy that throws is logged and treated as "no quote" (never a made-up price): strategy-call.ts.
  * A step whose inputs have not changed since the token's last step, when that step sent nothing,
  * would send nothing again: it is skipped (see QuoteMemo), its risk decisions reported again.
  * @returns the intents sent (for tests and the benchmark).
@@ -298,45 +298,6 @@ function strategyQuotes(
       return sigma(vol);
     },
   };
-  try {
-    return { quotes: checkedOutput(strategy.quote(ctx)), reads: watched.reads, failed: false };
-  } catch (err) {
-    core.log.error({ err, tokenId: market.tokenId, strategy: strategy.name }, "strategy failed: no quote");
-    return { quotes: [], reads: watched.reads, failed: true };
-  }
-}
-
-/**
- * The strategy's output when it is an array of objects, else a throw (`strategy_output_invalid`)
- * that the caller logs and takes as no quote. Only the type stands between a strategy and the
- * engine, and a hole of `new Array<DesiredQuote>(n)`, an undefined return or an async `quote`'s
- * promise passes it: read by the guard, it threw out of the step (the other tokens of that flush
- * unquoted, the process stopped on an uncaughtException). A field of a quote object is the risk
- * guard's to judge (`invalid_quote`). No allocation.
- */
-function checkedOutput(out: unknown): DesiredQuote[] {
-  // An async quote that rejects would reach the process as an unhandledRejection, which stops mm
-  // run: its output is already this step's failure (logged), so its later outcome is dropped.
-  if (isThenable(out)) out.then(undefined, () => undefined);
-  if (!Array.isArray(out)) {
-    throw new MmError("strategy_output_invalid", `quote returned ${kindOf(out)}, not an array of quotes`);
-  }
-  // An index loop: for…of and forEach disagree on holes, and a hole is what to find.
-  for (let i = 0; i < out.length; i++) {
-    const q: unknown = out[i];
-    if (typeof q !== "object" || q === null) {
-      throw new MmError("strategy_output_invalid", `quote returned ${kindOf(q)} at [${i}], not a quote`);
-    }
-  }
-  return out as DesiredQuote[];
-}
-
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
-}
-
-function kindOf(v: unknown): string {
-  if (v === null) return "null";
-  if (isThenable(v)) return "a promise";
-  return typeof v === "object" ? "an object" : typeof v;
+  const quotes = callStrategy(core.strategies, market.tokenId, strategy, ctx, now);
+  return { quotes: quotes ?? [], reads: watched.reads, failed: quotes === undefined };
 }

@@ -29,6 +29,7 @@ import type { MarketRecordStatus } from "./ports.js";
 import { RequoteTimer } from "./requote-timer.js";
 import { ResyncGroup } from "./resync-group.js";
 import { SignatureCheck } from "./signature-check.js";
+import { StrategyHealth } from "./strategy-health.js";
 
 /** What the engine object supplies to the core: its switches and schedulers. */
 export interface CoreHooks {
@@ -216,6 +217,7 @@ export function buildCore(deps: EngineDeps, options: ResolvedEngineOptions, hook
       new ResyncGroup(clock, log),
       (m) => tokens.slugOf(m),
     ),
+    strategies: new StrategyHealth(clock, log, emit, options.strategySlowMs),
     feeTokens,
     emit,
     quotingEnabled: () => hooks.quotingEnabled(),

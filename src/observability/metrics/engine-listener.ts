@@ -66,6 +66,12 @@ export function applyEngineEvent(sink: EngineEventSink, e: EngineEvent): void {
     case "decision":
       sink.onRiskDecision(e.decision);
       return;
+    case "strategy_failed":
+      sink.families.trading.strategyFailures.inc({ strategy: e.strategy, reason: e.reason });
+      return;
+    case "strategy_slow":
+      sink.families.trading.strategySlowCalls.inc({ strategy: e.strategy });
+      return;
     case "oversize_dropped":
       sink.families.trading.oversizeSizes.inc({ market: labels.ofMarket(e.marketId) });
       return;

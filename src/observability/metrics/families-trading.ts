@@ -147,6 +147,18 @@ export function tradingFamilies(registry: Registry, ctx: MetricsContext) {
       labelNames: ["market"] as const,
       registers,
     }),
+    strategyFailures: new Counter({
+      name: "mm_strategy_failures_total",
+      help: "Strategy calls that gave no quote (the token's quotes withdrawn), by strategy and reason: threw, or output_invalid (not an array of quotes). Every failure, logged or not (the log keeps the first of each message per token).",
+      labelNames: ["strategy", "reason"] as const,
+      registers,
+    }),
+    strategySlowCalls: new Counter({
+      name: "mm_strategy_slow_calls_total",
+      help: "Strategy calls that took longer than engine.strategySlowMs on the event loop, by strategy (their quotes stand).",
+      labelNames: ["strategy"] as const,
+      registers,
+    }),
     halts: new Counter({
       name: "mm_risk_halts_total",
       help: "Wallet- or market-wide halts (every quote cancelled), by reason and scope; a market halt's status is the market status that gated it (CLOSED past its closesAt, NOT_OPEN for a refused placement).",

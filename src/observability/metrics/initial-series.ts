@@ -1,3 +1,4 @@
+import { STRATEGY_NAMES } from "../../../strategies/registry.js";
 import { CANCEL_REASONS } from "../../execution/intents.js";
 import { GATE_REASONS_BY_SCOPE, haltStatusesOf } from "./halt-reasons.js";
 import type { MarketLabels } from "./market-labels.js";
@@ -53,6 +54,12 @@ export function initialSeries(f: Families, horizonsMs: readonly number[], nowMs:
   }
   for (const h of horizonsMs) t.markoutMissing.inc({ horizon: horizonLabel(h) }, 0);
   for (const watch of ["closed", "open"] as const) t.statusReadsFailing.set({ watch }, 0);
+  // The registered strategies (the only ones a config can name): a first failure shows in increase().
+  for (const strategy of STRATEGY_NAMES) {
+    for (const reason of ["threw", "output_invalid"] as const)
+      t.strategyFailures.inc({ strategy, reason }, 0);
+    t.strategySlowCalls.inc({ strategy }, 0);
+  }
   // "No fill since start" ages from the start, so a bot that never trades still alerts.
   t.lastFill.set(nowMs / 1_000);
 }

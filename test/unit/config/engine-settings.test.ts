@@ -24,6 +24,7 @@ describe("trading settings: defaults", () => {
       session: null,
       marketRecheckMs: 60_000,
       requoteIntervalMs: 1_000,
+      strategySlowMs: 50,
     });
     expect(c.risk).toEqual(JSON.parse(JSON.stringify(DEFAULT_RISK_SETTINGS)));
     expect(c.queue).toEqual({ rateLimitPerMin: 600, concurrency: 16, ipLimitFactor: 1 });
@@ -109,6 +110,16 @@ describe("trading settings: validation, one line per bad field", () => {
     for (const bad of ["50", "-1", "1.5", "soon", "3600001"]) {
       const e = configError(() => loadConfig({ env: { MM_ENGINE_REQUOTE_INTERVAL_MS: bad } }));
       expect(fields(e)).toEqual(["engine.requoteIntervalMs"]);
+    }
+  });
+});
+
+describe("trading settings: engine.strategySlowMs", () => {
+  it("takes an integer ms in [1, 60000], and names it otherwise (exit 2)", () => {
+    expect(loadConfig({ env: { MM_ENGINE_STRATEGY_SLOW_MS: "20" } }).engine.strategySlowMs).toBe(20);
+    for (const bad of ["0", "-1", "1.5", "slow", "60001"]) {
+      const e = configError(() => loadConfig({ env: { MM_ENGINE_STRATEGY_SLOW_MS: bad } }));
+      expect(fields(e)).toEqual(["engine.strategySlowMs"]);
     }
   });
 });

@@ -72,6 +72,8 @@ export const CATALOGUE: Readonly<Record<string, readonly [string, readonly strin
   mm_pnl_unrealised_usdc: ["gauge", ["market"]],
   mm_pnl_total_usdc: ["gauge", []],
   mm_risk_decisions_total: ["counter", ["action", "reason", "scope"]],
+  mm_strategy_failures_total: ["counter", ["reason", "strategy"]],
+  mm_strategy_slow_calls_total: ["counter", ["strategy"]],
   mm_risk_oversize_sizes_total: ["counter", ["market"]],
   mm_risk_halts_total: ["counter", ["reason", "scope", "status"]],
   mm_risk_kill_switch: ["gauge", []],
