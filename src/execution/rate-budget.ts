@@ -8,7 +8,8 @@ import {
   RateLimitStreak,
   type RetryAfterLog,
 } from "./rate-budget-hold.js";
-import { type ServerRateView, TokenBucket } from "./token-bucket.js";
+import { headerBucket, type PaceLog, type ServerRateView } from "./reported-limit.js";
+import { TokenBucket } from "./token-bucket.js";
 
 /**
  * The requests the engine paces: the order queue's writes, the reconciler's order reads, and the
@@ -82,8 +83,11 @@ export interface RateBudgetOptions {
    * over MIN_BLOCK_MS: a cap set below it is the longest any hold lasts (0: a 429 holds nothing).
    */
   maxBlockMs?: number;
-  /** Told, at warn and once per op and episode, of a hold asked beyond maxBlockMs (a pino Logger fits). */
-  log?: RetryAfterLog | undefined;
+  /**
+   * Told, at warn and once per op and episode, of a hold asked beyond maxBlockMs, and at info of each
+   * change of a bucket's pace by the exchange's headers (a pino Logger fits).
+   */
+  log?: (RetryAfterLog & Partial<PaceLog>) | undefined;
 }
 
 /** One bucket as metrics see it. */
@@ -121,7 +125,7 @@ export class RateBudget {
   readonly #holds = new Map<BudgetOp, OverLongRetryAfter>();
   readonly #streaks = new Map<BudgetOp, RateLimitStreak>();
   readonly #maxBlockMs: number | undefined;
-  readonly #log: RetryAfterLog | undefined;
+  readonly #log: (RetryAfterLog & Partial<PaceLog>) | undefined;
 
   constructor(opts: RateBudgetOptions) {
     if (opts.maxBlockMs !== undefined && !(Number.isFinite(opts.maxBlockMs) && opts.maxBlockMs >= 0))
@@ -272,13 +276,48 @@ export class RateBudget {
 
   /**
    * Applies an answer's X-RateLimit-* headers. They describe the tightest applicable bucket without
-   * naming it, so they go to the bucket of `op` the header most plausibly describes (see
-   * {@link headerSlot}): one whose window the reset fits in, nearest by limit.
+   * naming it, so they go to the bucket of `op` the header most plausibly describes (headerBucket,
+   * src/execution/reported-limit.ts): one whose window the reset fits in, nearest by limit. Its
+   * limit sets that bucket's pace (lower, or back up to the table: ReportedLimit), and a lowered pace
+   * of `op`'s other buckets that no header repeated for long goes back to the table; each change is
+   * logged at info.
    * @returns tokens charged as foreign use
    */
   observe(op: BudgetOp, view: ServerRateView, sentAt: number, now: number): number {
-    const best = headerSlot(this.#of(op), view);
-    return best === undefined ? 0 : best.tb.observe(view, sentAt, now);
+    const slots = this.#of(op);
+    const before = slots.map((s) => s.tb.capacity);
+    for (const s of slots) s.tb.lapse(now);
+    const best = headerBucket(slots, (s) => s.tb, view);
+    const charged = best === undefined ? 0 : best.tb.observe(view, sentAt, now);
+    slots.forEach((s, i) => {
+      if (s.tb.capacity !== before[i]) this.#paceChanged(op, s, s === best ? view.limit : undefined);
+    });
+    return charged;
+  }
+
+  /**
+   * One info line per change of a bucket's pace (limits and rates only: nothing secret); `reported`
+   * is the header's limit, undefined when a lowered pace lapsed unconfirmed.
+   */
+  #paceChanged(op: BudgetOp, s: Slot, reported: number | undefined): void {
+    const { capacity, limit, windowMs } = s.tb;
+    this.#log?.info?.(
+      {
+        op,
+        bucket: s.bucket,
+        scope: s.scope,
+        limit: capacity,
+        tableLimit: limit,
+        windowMs,
+        perSecond: Number(((capacity * 1000) / windowMs).toFixed(3)),
+        ...(reported === undefined ? {} : { reportedLimit: reported }),
+      },
+      capacity < limit
+        ? "rate budget: pacing the bucket at the lower limit the exchange reports"
+        : reported === undefined
+          ? "rate budget: no answer repeated the bucket's lower limit for 5 min; pacing it at the table's limit again"
+          : "rate budget: pacing the bucket at the table's limit again, as the exchange reports",
+    );
   }
 
   /** Remaining budget of every bucket, for metrics. */
@@ -310,39 +349,6 @@ export class RateBudget {
     if (slots === undefined) throw new RangeError(`unknown budget op ${op}`);
     return slots;
   }
-}
-
-/** X-RateLimit-Reset is whole delta seconds: a reset up to this long fits a one-second window. */
-const ONE_SECOND_RESET_MS = 1_000;
-
-/**
- * The bucket an answer's X-RateLimit-* headers describe. By the limit alone (nearest by ratio) a
- * lifted rateLimitPerMin misleads: at 12000 or 30000 the wallet's place bucket is 1000 or 2500 per
- * second, as near to or farther from the wallet's baseline header (limit 50) than the IP's 1000 per
- * 60 s, and the header lowered the IP bucket to 50 per 60 s until restart. So the reset decides first:
- * - a reset longer than a bucket's window rules that bucket out (its window refills sooner);
- * - a reset of at most one second is taken for a one-second window when the op has one: such a
- *   window always shows it, a 60 s window only in its last second. Wrong then (a 60 s header in its
- *   last second), the header can lower the 1 s bucket only to a limit that the 60 s bucket spends in a
- *   minute: still sixty times its own rate, so it never binds; its foreign charge ends by the reset.
- * Among what is left, nearest limit by ratio, ties to the shorter window. Should the reset rule every
- * bucket out (a server outside the spec), the limit alone decides.
- */
-function headerSlot(slots: readonly Slot[], view: ServerRateView): Slot | undefined {
-  const resetMs = Math.max(0, view.resetAt - view.observedAt);
-  let fits = slots.filter((s) => resetMs <= s.tb.windowMs);
-  if (resetMs <= ONE_SECOND_RESET_MS && fits.some((s) => s.tb.windowMs <= ONE_SECOND_RESET_MS))
-    fits = fits.filter((s) => s.tb.windowMs <= ONE_SECOND_RESET_MS);
-  let best: Slot | undefined;
-  let bestDist = Number.POSITIVE_INFINITY;
-  for (const s of fits.length > 0 ? fits : slots) {
-    const dist = Math.abs(Math.log(Math.max(1, view.limit) / s.tb.limit));
-    if (dist < bestDist || (dist === bestDist && best !== undefined && s.tb.windowMs < best.tb.windowMs)) {
-      best = s;
-      bestDist = dist;
-    }
-  }
-  return best;
 }
 
 /** One-second windows may burst their whole limit; longer ones are paced with ten seconds' worth. */

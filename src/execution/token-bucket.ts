@@ -1,5 +1,6 @@
 import { ClockStepWatch } from "../core/clock-step.js";
 import { MmError } from "../core/errors.js";
+import { pacedBurst, ReportedLimit, type ServerRateView } from "./reported-limit.js";
 import { insertSorted, lowerBound, upperBound } from "./token-bucket-sorted.js";
 
 /** X-RateLimit-Reset is whole seconds: the server's window may have begun up to this much earlier. */
@@ -15,16 +16,11 @@ export interface TokenBucketOptions {
    * our send and the server's count (latency jitter, signing), because the server counts arrivals.
    */
   marginMs?: number;
-  /** Smoothing: at most this many sends back to back, refilled at limit / (window + margin). */
+  /**
+   * Smoothing: at most this many sends back to back, refilled at limit / (window + margin). Paced at a
+   * lower reported limit, the burst shrinks in proportion (a whole-limit burst stays whole).
+   */
   burst?: number;
-}
-
-/** What the exchange's X-RateLimit-* headers said, anchored to the local clock (see rate-limit-state.ts). */
-export interface ServerRateView {
-  limit: number;
-  remaining: number;
-  resetAt: number;
-  observedAt: number;
 }
 
 /** Thrown when code tries to take a token the bucket does not have: a bug, never a runtime condition. */
@@ -59,6 +55,8 @@ export class BucketEmptyError extends MmError {
  * IP's placement bucket (burst 167, 1000 per 60 s) filled its log ~50 s after a start-up burst, held
  * everything ~10 s until that burst left it, refilled its whole burst meanwhile and spent it in that
  * instant — the same burst and the same 10 s without a placement every minute, for good.
+ * The pacer refills at the capacity (the table's limit, or a lower one the exchange reports:
+ * ReportedLimit): at the table's rate, a 60 s bucket capped lower sent it all in half a window.
  * Time is always passed in (ms on the injected Clock); the bucket never reads time itself.
  * @example
  * const b = new TokenBucket({ limit: 50, windowMs: 1000, marginMs: 50 });
@@ -71,7 +69,10 @@ export class TokenBucket {
   readonly burst: number;
   /** window + margin: how long one token stays out after its send. */
   readonly holdMs: number;
+  /** The limit the bucket is paced at (see capacity); #burst is its burst at that limit. */
   #capacity: number;
+  #burst: number;
+  readonly #reported: ReportedLimit;
   /** Release times (send + holdMs) of committed sends, ascending. */
   readonly #held: number[] = [];
   #reserved = 0;
@@ -98,10 +99,12 @@ export class TokenBucket {
     this.holdMs = this.windowMs + this.marginMs;
     this.burst = Math.min(this.limit, Math.max(1, Math.floor(opts.burst ?? this.limit)));
     this.#capacity = this.limit;
+    this.#burst = this.burst;
+    this.#reported = new ReportedLimit(this.limit);
     this.#units = this.burst * this.holdMs;
   }
 
-  /** Current ceiling: the table's limit, or lower once the server reported a lower X-RateLimit-Limit. */
+  /** The limit per window the bucket is paced at: the table's, or lower while the server reports lower. */
   get capacity(): number {
     return this.#capacity;
   }
@@ -129,7 +132,7 @@ export class TokenBucket {
       // The pacer refills from the end of a hold still running (unitsAt), else from now.
       const from = Math.max(now, this.#unitsAt);
       const units = this.#unitsNow(from);
-      if (units < this.holdMs) at = Math.max(at, from + Math.ceil((this.holdMs - units) / this.limit));
+      if (units < this.holdMs) at = Math.max(at, from + Math.ceil((this.holdMs - units) / this.#capacity));
     }
     return at;
   }
@@ -146,7 +149,7 @@ export class TokenBucket {
     // The pacer grants what it holds once the log has room again, plus its rate from then on.
     const from = Math.min(end, Math.max(now, this.#unitsAt, this.#logFreeAt(this.#unitsAt)));
     const pacer = this.#paced(now)
-      ? Math.floor((this.#unitsNow(from) + this.limit * Math.max(0, end - from)) / this.holdMs)
+      ? Math.floor((this.#unitsNow(from) + this.#capacity * Math.max(0, end - from)) / this.holdMs)
       : Number.POSITIVE_INFINITY;
     return Math.max(0, Math.min(logTokens, pacer));
   }
@@ -192,7 +195,7 @@ export class TokenBucket {
       return;
     }
     const at = Math.max(now, this.#unitsAt);
-    this.#units = Math.min(this.burst * this.holdMs, this.#unitsNow(at) + this.holdMs);
+    this.#units = Math.min(this.#burst * this.holdMs, this.#unitsNow(at) + this.holdMs);
     this.#unitsAt = at;
   }
 
@@ -220,14 +223,14 @@ export class TokenBucket {
 
   /** The pacer's units at the hold's end (unitsAt = blockedUntil): see block. */
   #restart(): void {
-    const refilled = this.limit * Math.max(0, this.#blockedUntil - this.#hold.from);
-    const left = Math.min(this.#hold.units, this.burst * this.holdMs - refilled);
+    const refilled = this.#capacity * Math.max(0, this.#blockedUntil - this.#hold.from);
+    const left = Math.min(this.#hold.units, this.#burst * this.holdMs - refilled);
     this.#units = Math.max(this.holdMs, left);
   }
 
   /**
-   * Brings the local view in step with the server's headers; can only lower it. A lower
-   * X-RateLimit-Limit lowers the capacity for good. Requests the server counted beyond ours (another
+   * Brings the local view in step with the server's headers. X-RateLimit-Limit sets the pace
+   * (ReportedLimit: lower, or back up to the table, never above). Requests the server counted beyond ours (another
    * process on the same wallet or IP) are charged as foreign use until the server's reset. Our own
    * sends that the server may have counted are those within window + margin before the answered
    * request and everything sent since, less those sent before the server's window began (as its
@@ -240,7 +243,7 @@ export class TokenBucket {
    */
   observe(view: ServerRateView, sentAt: number, now: number): number {
     this.#follow(now);
-    if (view.limit >= 1 && view.limit < this.#capacity) this.#capacity = view.limit;
+    this.#repace(this.#reported.heard(view.limit, now), now);
     const until = Math.min(view.resetAt, view.observedAt + this.holdMs);
     if (until <= now) return 0;
     const serverUsed = Math.max(0, view.limit - view.remaining);
@@ -268,6 +271,21 @@ export class TokenBucket {
     return foreign;
   }
 
+  /** A lowered pace no header has repeated for long goes back to the table (ReportedLimit.lapse). */
+  lapse(now: number): void {
+    this.#follow(now);
+    this.#repace(this.#reported.lapse(now), now);
+  }
+
+  /** Paces at `capacity` from `now`: the units brought to `now` at the old pace, then capped at the new burst. */
+  #repace(capacity: number, now: number): void {
+    if (capacity === this.#capacity) return;
+    if (now > this.#unitsAt) [this.#units, this.#unitsAt] = [this.#unitsNow(now), now];
+    this.#capacity = capacity;
+    this.#burst = pacedBurst(this.limit, this.burst, capacity);
+    this.#units = Math.min(this.#units, this.#burst * this.holdMs);
+  }
+
   /** Sends and charges still out at `now` (for metrics and tests). */
   outstanding(now: number): number {
     return this.#reserved + this.#aliveHeld(now) + this.#aliveForeign(now);
@@ -287,6 +305,7 @@ export class TokenBucket {
     this.#unitsAt -= step;
     this.#hold = { from: this.#hold.from - step, units: this.#hold.units };
     this.#forgottenUpTo -= step;
+    this.#reported.shift(step);
     if (this.#blockedUntil > now) this.#blockedUntil -= step;
     if (this.#foreign.until > now)
       this.#foreign = { count: this.#foreign.count, until: this.#foreign.until - step };
@@ -341,13 +360,14 @@ export class TokenBucket {
    * then on to its burst.
    */
   #unitsNow(now: number): number {
-    const cap = this.burst * this.holdMs;
+    const cap = this.#burst * this.holdMs;
+    const rate = this.#capacity;
     const from = this.#unitsAt;
     if (now <= from) return Math.min(cap, this.#units);
     const free = this.#logFreeAt(from);
-    if (free <= from) return Math.min(cap, this.#units + this.limit * (now - from));
-    const whileFull = Math.min(this.holdMs, this.#units + this.limit * (Math.min(now, free) - from));
-    return Math.min(cap, whileFull + this.limit * Math.max(0, now - free));
+    if (free <= from) return Math.min(cap, this.#units + rate * (now - from));
+    const whileFull = Math.min(this.holdMs, this.#units + rate * (Math.min(now, free) - from));
+    return Math.min(cap, whileFull + rate * Math.max(0, now - free));
   }
 
   /**
@@ -368,8 +388,8 @@ export class TokenBucket {
 
   /** Whether the pacer limits sends at `now`: always below a whole-limit burst, else while ramping. */
   #paced(now: number): boolean {
-    if (this.burst < this.limit) return true;
-    if (this.#ramping && now >= this.#unitsAt && this.#unitsNow(now) >= this.burst * this.holdMs) {
+    if (this.#burst < this.#capacity) return true;
+    if (this.#ramping && now >= this.#unitsAt && this.#unitsNow(now) >= this.#burst * this.holdMs) {
       this.#ramping = false;
     }
     return this.#ramping;

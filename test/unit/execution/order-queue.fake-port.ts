@@ -43,6 +43,11 @@ export interface FakePortOptions {
   phaseMs?: number;
   /** Request (to arrival) and response (after arrival) delays per call; zero by default. */
   latency?: () => { inMs: number; outMs: number };
+  /**
+   * The server's own limits per table bucket id (e.g. `{ "place-ip": 500 }`), where they differ from
+   * the table: an exchange whose figures shifted (the spec: "may shift by a small factor").
+   */
+  serverLimits?: Readonly<Record<string, number>>;
 }
 
 interface Window {
@@ -59,7 +64,7 @@ interface Window {
 export class FakeExchangePort implements Pick<ExchangePort, "place" | "cancel" | "cancelAll"> {
   readonly calls: FakeCall[] = [];
   readonly rateLimits = new RateLimitTracker();
-  readonly rules: Record<FakeOp, AppliedRateLimit[]>;
+  rules: Record<FakeOp, AppliedRateLimit[]>;
   readonly #o: FakePortOptions;
   readonly #windows = new Map<string, Window>();
   readonly #script: Record<FakeOp, Scripted[]> = { place: [], cancel: [], cancel_all: [] };
@@ -67,13 +72,25 @@ export class FakeExchangePort implements Pick<ExchangePort, "place" | "cancel" |
 
   constructor(opts: FakePortOptions) {
     this.#o = opts;
+    this.rules = this.#rulesFor(opts.serverLimits ?? {});
+  }
+
+  /** The server changes its limits from now on (its windows' counts stay): see FakePortOptions.serverLimits. */
+  setServerLimits(limits: Readonly<Record<string, number>>): void {
+    this.rules = this.#rulesFor(limits);
+  }
+
+  #rulesFor(limits: Readonly<Record<string, number>>): Record<FakeOp, AppliedRateLimit[]> {
+    const opts = this.#o;
     const rules = (op: FakeOp) => {
       const e = BUDGET_ENDPOINTS[op];
-      return rateLimitsFor(e.method, e.route, { rateLimitPerMin: opts.rateLimitPerMin ?? 600 }).map((a) =>
-        a.rule.scope === "ip" ? { ...a, limit: Math.floor(a.limit * (opts.ipLimitFactor ?? 1)) } : a,
-      );
+      return rateLimitsFor(e.method, e.route, { rateLimitPerMin: opts.rateLimitPerMin ?? 600 }).map((a) => {
+        const own = limits[a.rule.bucket];
+        if (own !== undefined) return { ...a, limit: own };
+        return a.rule.scope === "ip" ? { ...a, limit: Math.floor(a.limit * (opts.ipLimitFactor ?? 1)) } : a;
+      });
     };
-    this.rules = { place: rules("place"), cancel: rules("cancel"), cancel_all: rules("cancel_all") };
+    return { place: rules("place"), cancel: rules("cancel"), cancel_all: rules("cancel_all") };
   }
 
   /** Queues scripted answers for the next requests of `op`. */

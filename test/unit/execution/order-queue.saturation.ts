@@ -13,6 +13,8 @@ export interface SaturationOptions {
   seed: number;
   /** Requests in flight at most; it must cover rate × round trip (default 16). */
   concurrency?: number;
+  /** The server's own limits per table bucket id where they differ from the table (FakePortOptions). */
+  serverLimits?: Readonly<Record<string, number>>;
 }
 
 /** What a measurement window showed. */
@@ -71,6 +73,7 @@ export class SaturationSim {
         rateLimitPerMin: o.rateLimitPerMin,
         ipLimitFactor: o.ipLimitFactor,
         latency: () => ({ inMs: 2 + Math.floor(u() * 45), outMs: Math.floor(u() * 30) }),
+        ...(o.serverLimits === undefined ? {} : { serverLimits: o.serverLimits }),
       },
       budget: { rateLimitPerMin: o.rateLimitPerMin, ipLimitFactor: o.ipLimitFactor, marginMs: 50 },
       queue: {
