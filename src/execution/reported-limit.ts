@@ -9,13 +9,12 @@
 const ONE_SECOND_RESET_MS = 1_000;
 
 /**
- * A reported limit above this many times the bucket's table limit is not taken as that bucket's: the
- * spec's figures "may shift by a small factor", and the one header that reaches a one-second bucket
- * wrongly — a 60 s bucket's, in its window's last second, when its reset reads 1 s as the other's
- * does — is the IP's 1000 per 60 s beside the wallet's 50 per s (20 times). Taken, it would end the
- * wallet bucket's lowered pace until the wallet's next header.
+ * A reported limit above this many times a bucket's table limit is not taken as that bucket's: the
+ * spec's figures "may shift by a small factor", and the header that looks like a one-second bucket's
+ * but is not — a 60 s bucket's in its window's last second, its reset reading 1 s as the other's
+ * does — is the IP's 1000 per 60 s beside the wallet's 50 per s (20 times). See headerBucket.
  */
-export const RAISE_PLAUSIBLE_FACTOR = 4;
+export const PLAUSIBLE_FACTOR = 4;
 
 /**
  * A lowered limit no header has repeated for this long goes back to the table. The headers name only
@@ -66,10 +65,13 @@ export interface HeaderCandidate {
  * lowered the IP bucket to 50 per 60 s until restart. So the reset decides first:
  * - a reset longer than a bucket's window rules that bucket out (its window refills sooner);
  * - a reset of at most one second is taken for a one-second window when the op has one: such a
- *   window always shows it, a 60 s window only in its last second. Wrong then (a 60 s header in its
- *   last second), the header can lower the 1 s bucket only to a limit that the 60 s bucket spends in a
- *   minute: still sixty times its own rate, so it never binds; it raises it only within
- *   RAISE_PLAUSIBLE_FACTOR of its table (see ReportedLimit); its foreign charge ends by the reset.
+ *   window always shows it, a 60 s window only in its last second — unless the limit is more than
+ *   PLAUSIBLE_FACTOR times every one-second bucket's and within that factor of a longer one's: that
+ *   is the longer window's last second (given to the wallet's 50 per s, the IP's 1000 per 60 s
+ *   charged its ~980 counted requests as foreign use until the reset: no placement for ~1 s a minute).
+ *   Still wrong (a lifted rateLimitPerMin brings the limits within the factor), the header can lower
+ *   the 1 s bucket only to a limit the 60 s bucket spends in a minute: sixty times its own rate, so
+ *   it never binds; it raises it only within PLAUSIBLE_FACTOR of its table (ReportedLimit).
  * Among what is left, nearest limit by ratio, ties to the shorter window. Should the reset rule every
  * bucket out (a server outside the spec), the limit alone decides.
  * @example headerBucket([{ limit: 1000, windowMs: 60_000 }, { limit: 50, windowMs: 1_000 }], view) // the 1 s one for a 1 s reset
@@ -81,8 +83,14 @@ export function headerBucket<T>(
 ): T | undefined {
   const resetMs = Math.max(0, view.resetAt - view.observedAt);
   let fits = buckets.filter((b) => resetMs <= shape(b).windowMs);
-  if (resetMs <= ONE_SECOND_RESET_MS && fits.some((b) => shape(b).windowMs <= ONE_SECOND_RESET_MS))
-    fits = fits.filter((b) => shape(b).windowMs <= ONE_SECOND_RESET_MS);
+  const short = fits.filter((b) => shape(b).windowMs <= ONE_SECOND_RESET_MS);
+  if (resetMs <= ONE_SECOND_RESET_MS && short.length > 0) {
+    const plausible = (b: T) =>
+      view.limit <= PLAUSIBLE_FACTOR * shape(b).limit && view.limit * PLAUSIBLE_FACTOR >= shape(b).limit;
+    const long = fits.filter((b) => shape(b).windowMs > ONE_SECOND_RESET_MS && plausible(b));
+    const beyondShort = short.every((b) => view.limit > PLAUSIBLE_FACTOR * shape(b).limit);
+    fits = beyondShort && long.length > 0 ? long : short;
+  }
   let best: T | undefined;
   let bestDist = Number.POSITIVE_INFINITY;
   for (const b of fits.length > 0 ? fits : buckets) {
@@ -101,7 +109,7 @@ export function headerBucket<T>(
  * the bucket was given (headerBucket) lowers it to the reported limit; a higher one raises it again,
  * never above the table (the header names only the tightest bucket, so a figure above the table may
  * be another bucket's, and the table is the spec's ceiling) and only when it is within
- * RAISE_PLAUSIBLE_FACTOR of the table. A lowered limit that no header has repeated for
+ * PLAUSIBLE_FACTOR of the table. A lowered limit that no header has repeated for
  * LOWERED_LIMIT_LAPSE_MS goes back to the table. A limit below 1 or not an integer (a malformed
  * header) is ignored: the bucket is never paced at 0.
  * @example
@@ -132,7 +140,7 @@ export class ReportedLimit {
     if (limit <= this.#limit) {
       this.#limit = limit;
       this.#confirmedAt = now;
-    } else if (limit <= this.table * RAISE_PLAUSIBLE_FACTOR) {
+    } else if (limit <= this.table * PLAUSIBLE_FACTOR) {
       this.#limit = Math.min(limit, this.table);
       this.#confirmedAt = now;
     }

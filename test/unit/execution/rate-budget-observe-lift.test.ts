@@ -65,3 +65,21 @@ describe("queue: a wallet rate-limit header under a lifted rateLimitPerMin", () 
     expect(byWindow.get(1_000)).toBe(40);
   });
 });
+
+describe("queue: the IP's place header in its window's last second (session 25)", () => {
+  it("a 1 s reset with the IP's limit charges the IP bucket, not the wallet's 50 per s", () => {
+    const budget = new RateBudget({ rateLimitPerMin: 600 });
+    const now = 100_000;
+    // Our own 984 placements over the last minute, then the IP's header: 16 left, reset 1 s.
+    for (let i = 0; i < 984; i++)
+      budget.take("place", budget.nextAvailableAt("place", now - 60_000 + i * 60));
+    const [ip, wallet] = budget.buckets("place");
+    const t = Math.max(now, budget.nextAvailableAt("place", now));
+    budget.observe("place", { limit: 1_000, remaining: 16, resetAt: t + 1_000, observedAt: t }, t - 5, t);
+    expect(wallet?.windowMs).toBe(1_000);
+    expect(ip?.windowMs).toBe(60_000);
+    // Nothing charged as foreign: the IP bucket's own log explains the 984.
+    expect(wallet?.available(t)).toBeGreaterThan(0);
+    expect(budget.available("place", t)).toBeGreaterThan(0);
+  });
+});
