@@ -148,7 +148,7 @@ export const engineSchema = {
   }),
   queue: {
     rateLimitPerMin: setting({
-      doc: "The partner's rateLimitPerMin from the exchange (600 = the baseline 1x): scales every wallet-scoped rate limit the order queue budgets for. Set it to what the integration manager granted; higher than granted means 429s. It is not the spec's market-maker lift (10 to 50 times on place and cancel only): it scales cancel-all, order reads and portfolio reads too, so a lift expressed through it budgets those above their un-lifted limits (429s, and cancel-alls substituted for fewer cancels).",
+      doc: "The partner's rateLimitPerMin from the exchange (600 = the baseline 1x): scales every wallet-scoped rate limit the order queue budgets for. Set it to what the integration manager granted; higher than granted means 429s until the exchange's X-RateLimit-Limit headers bring each wallet bucket down to the grant (it is paced at what they report, see Assumptions, \"a reported rate limit\"), lower is the ceiling whatever the headers say. It is not the spec's market-maker lift (10 to 50 times on place and cancel only): it scales cancel-all, order reads and portfolio reads too, so a lift expressed through it budgets those above their un-lifted limits (429s, and cancel-alls substituted for fewer cancels).",
       format: "mm-int",
       default: 600,
       env: "MM_QUEUE_RATE_LIMIT_PER_MIN",

@@ -203,7 +203,7 @@ export function orderFamilies(registry: Registry, ctx: MetricsContext) {
     ),
     bucketLimit: budgetGauge(
       "mm_queue_bucket_limit",
-      "Capacity of each local rate bucket (requests per window), per op, bucket and scope.",
+      "Limit each local rate bucket is paced at (requests per window), per op, bucket and scope: the rate-limit table's, or lower while the exchange's X-RateLimit-Limit reports lower.",
       "limit",
     ),
     serverRemaining: serverGauge(

@@ -4,7 +4,7 @@ import { type InstrumentedStack, startInstrumentedStack } from "./stack.js";
 
 /**
  * README "Metrics" lists mm_queue_bucket_remaining and mm_queue_bucket_limit ("Requests the local rate
- * budget may send now", "Capacity of each local rate bucket"), and issue 7 asks for the queue's "bucket
+ * budget may send now", "Limit each local rate bucket is paced at"), and issue 7 asks for the queue's "bucket
  * remaining". Their only source is Metrics.watchRateBudget, which the daemon did not call (the engine
  * built its RateBudget inside and never exposed it), so mm run / mm paper exported both families with
  * no sample at all (found by review). The engine exposes it now (TradingEngine.rateBudget).
