@@ -162,6 +162,8 @@ export class RecordedWriter {
    * deflate may keep it until a block fills, tens of KB compressed.
    */
   async flush(opts: { readonly sync?: boolean } = {}): Promise<void> {
+    // A failed file confirms nothing: resolving here would count lost lines as written.
+    if (this.#failure !== undefined) throw this.#failure;
     if (this.#batch.length > 0) {
       const text = this.#batch.join("");
       this.#batch = [];
@@ -180,8 +182,11 @@ export class RecordedWriter {
     while (this.#gzip.readableLength > 0 && this.#failure === undefined) {
       await Promise.race([once(this.#file, "drain"), this.#done]);
     }
-    // Writes complete in order: this callback comes once every earlier byte was written.
-    await new Promise<void>((resolve) => this.#file.write(NOTHING, () => resolve()));
+    // Writes complete in order: this callback comes once every earlier byte was written (or with
+    // the error of one that was not, the disk full, say: then nothing after the failure is on disk).
+    const err = await new Promise<Error | null | undefined>((resolve) => this.#file.write(NOTHING, resolve));
+    if (err !== null && err !== undefined) throw this.#failure ?? err;
+    if (this.#failure !== undefined) throw this.#failure;
   }
 
   /** Flushes and closes the file; rejects if anything failed on the way. */

@@ -147,6 +147,10 @@ export class RotatingWriter {
   #giveUp: ((cause: DrainGiveUp) => void) | undefined;
   #giveUpAsked: DrainGiveUp | undefined;
   #closed = false;
+  /** A file operation failed (#diskFailed): `frames` counts only what was confirmed on disk. */
+  #lost = false;
+  /** The file whose open failed, if one did (the writer stops there: at most one). */
+  #neverCreated: string | undefined;
 
   constructor(opts: RotatingWriterOptions) {
     this.#dir = opts.dir;
@@ -156,7 +160,7 @@ export class RotatingWriter {
     this.#queue = new LineQueue(
       { write: (line) => this.#write(line), flush: () => this.#flush() },
       opts.maxPendingBytes ?? DEFAULT_MAX_PENDING_BYTES,
-      (err) => this.#fail(err),
+      (err) => this.#diskFailed(err),
     );
     this.#openSink = opts.openSink;
     this.#onFailure = opts.onFailure;
@@ -171,14 +175,18 @@ export class RotatingWriter {
     this.#fileTime = new RecvClamp(opts.monotonic === undefined ? {} : { monotonic: opts.monotonic });
   }
 
-  /** Files started so far, in order (absolute when `dir` is). */
+  /** Files started so far, in order (absolute when `dir` is), but one that could not be created. */
   get files(): readonly string[] {
-    return this.#files;
+    const never = this.#neverCreated;
+    return never === undefined ? this.#files : this.#files.filter((f) => f !== never);
   }
 
-  /** Frames written. */
+  /**
+   * Frames written; after a disk error (ENOSPC, EACCES…), only those confirmed on disk before it
+   * (the last sync flush or file close): the others may be missing from the file.
+   */
   get frames(): number {
-    return this.#frames;
+    return this.#lost ? this.#safeFrames : this.#frames;
   }
 
   /** Frames written at the heads of rotated files (the `carry` option), not in `frames`. */
@@ -285,7 +293,7 @@ export class RotatingWriter {
     if (w !== undefined)
       await w.close().then(
         () => this.#safe(),
-        (err: unknown) => this.#fail(err),
+        (err: unknown) => this.#diskFailed(err),
       );
   }
 
@@ -315,6 +323,18 @@ export class RotatingWriter {
   async #flush(): Promise<void> {
     await this.#writer?.flush();
     this.#safe();
+  }
+
+  /**
+   * A file operation failed: what was not confirmed on disk before is not counted as written (a
+   * stall may have stopped the writer first: its queued frames were then lost here), and a file
+   * whose open failed (EACCES, ENOENT) is not listed: it does not exist.
+   */
+  #diskFailed(err: unknown): void {
+    this.#lost = true;
+    const e = err as { syscall?: unknown; path?: unknown } | null;
+    if (e?.syscall === "open" && e.path === this.#files.at(-1)) this.#neverCreated = e.path as string;
+    this.#fail(err);
   }
 
   #fail(err: unknown): void {
