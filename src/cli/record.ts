@@ -1,3 +1,4 @@
+import { mkdir, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { takeEarlySignals } from "../app/early-signals.js";
@@ -155,6 +156,7 @@ export function createRecordCommand(deps: RecordCommandDeps = {}): Command {
       // The markets' and the platform's statuses are read over REST at each (re)subscribe: pushes
       // carry only changes, and one made while the socket was down would be missing otherwise.
       const http = exchangeClient(config, clock, logger);
+      await requireOutFolder(outDir, values.out);
       const { signal, onStopAgain, release } = stopSignal(deps.signal, deps.signals ?? process);
       let summary: RecordSummary;
       try {
@@ -284,6 +286,25 @@ function stopSignal(
       for (const { name, handler } of handlers) source.off(name, handler);
     },
   };
+}
+
+/**
+ * Creates `--out` (with its parents) before connecting, refusing as bad usage (exit 2, naming the
+ * option) a path that cannot be a folder: a file (EEXIST), one under a file (ENOTDIR), or one it
+ * may not create (EACCES, EROFS…). Left to the recorder, these ended as an unexpected error, exit 1.
+ */
+async function requireOutFolder(outDir: string, given: string): Promise<void> {
+  const st = await stat(outDir).catch(() => undefined);
+  if (st !== undefined && !st.isDirectory()) {
+    throw new UsageError(`--out ${given}: ${outDir} is a file, not a folder`);
+  }
+  try {
+    await mkdir(outDir, { recursive: true });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code !== "string") throw err;
+    throw new UsageError(`--out ${given}: cannot create the folder ${outDir} (${code})`);
+  }
 }
 
 function parseTokens(values: readonly string[] | undefined): string[] {
