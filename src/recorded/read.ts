@@ -17,6 +17,14 @@ export interface ReadOptions {
   readonly onTruncated?: (file: string) => void;
 }
 
+/**
+ * The receive times a record may have, ms since the epoch: 1973-03-03 to year 5138. Outside, the
+ * stamp is almost surely in another unit (seconds now are about 1.7e9, microseconds 1.7e15).
+ */
+export const MIN_RECV_TS_MS = 1e11;
+/** See MIN_RECV_TS_MS. */
+export const MAX_RECV_TS_MS = 1e14;
+
 /** Validates one parsed line; a description of the problem, or undefined when it is a record. */
 export function recordProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not an object";
@@ -24,6 +32,11 @@ export function recordProblem(value: unknown): string | undefined {
   if (typeof v.recvTs !== "number" || !Number.isFinite(v.recvTs)) return "recvTs is not a number";
   // The replay's clock and the report count whole milliseconds (a fraction would fail at the first fill).
   if (!Number.isInteger(v.recvTs)) return "recvTs is not a whole number of milliseconds";
+  // A stamp in seconds (1.7e9) or microseconds (1.7e15) is a number too: read as milliseconds the
+  // replay would run in January 1970, a thousand times too fast, or in year 50,000, and say nothing.
+  if (v.recvTs < MIN_RECV_TS_MS || v.recvTs > MAX_RECV_TS_MS) {
+    return `recvTs ${v.recvTs} is not milliseconds since the epoch (seconds or microseconds?)`;
+  }
   const f = v.frame;
   if (typeof f !== "object" || f === null || Array.isArray(f)) return "frame is not an object";
   if (typeof (f as { type?: unknown }).type !== "string") return "frame.type is not a string";

@@ -11,6 +11,7 @@ import { parseTimestampMicros } from "../../src/backtest/import/timestamp.js";
 import { parseEventFrame } from "../../src/gateway/schema/events.js";
 import { RecordedFormatError } from "../../src/recorded/errors.js";
 import { type RecordedFrame, readRecorded, recordLine } from "../../src/recorded/format.js";
+import { MAX_RECV_TS_MS, MIN_RECV_TS_MS } from "../../src/recorded/read.js";
 import { MARKET_FRAMES } from "./frames/corpus.js";
 import { mutateAll, mutateTextAll, mutationsArb, textMutationsArb, tryParse } from "./mutate.js";
 import { fuzz, fuzzAsync, printTally, timeoutFor } from "./runs.js";
@@ -226,7 +227,7 @@ describe("fuzz: recorded-data readers", () => {
         .tuple(fc.nat(MARKET_FRAMES.length - 1), mutationsArb, textMutationsArb)
         .map(([i, ms, ts]) =>
           mutateTextAll(
-            JSON.stringify(mutateAll({ recvTs: 1, frame: MARKET_FRAMES[i] }, ms)) ?? "",
+            JSON.stringify(mutateAll({ recvTs: 1_750_000_000_000, frame: MARKET_FRAMES[i] }, ms)) ?? "",
             ts,
           ).replaceAll("\n", " "),
         ),
@@ -244,6 +245,9 @@ describe("fuzz: recorded-data readers", () => {
     const ok =
       // Whole milliseconds only: a fractional recvTs broke BigInt fill times in the backtest.
       Number.isInteger(v.recvTs) &&
+      // Milliseconds since the epoch: a stamp in seconds or microseconds is refused.
+      (v.recvTs as number) >= MIN_RECV_TS_MS &&
+      (v.recvTs as number) <= MAX_RECV_TS_MS &&
       typeof f === "object" &&
       f !== null &&
       !Array.isArray(f) &&

@@ -62,12 +62,12 @@ function line(g: Gen, i: number): string {
   if (g.envelope === "other") frame.id = other;
   if (g.type === "market_status") frame.channel = "market_status";
   if (g.type === "trade_matched") frame.channel = "market_trades";
-  const rec = JSON.stringify({ recvTs: 1_000 + i, frame });
+  const rec = JSON.stringify({ recvTs: 1_750_000_000_000 + i, frame });
   switch (g.spelling) {
     case "plain":
       return rec;
     case "spaced":
-      return JSON.stringify({ recvTs: 1_000 + i, frame }, null, 1).replace(/\n/g, " ");
+      return JSON.stringify({ recvTs: 1_750_000_000_000 + i, frame }, null, 1).replace(/\n/g, " ");
     case "escapedKey": // the same JSON, key "id" spelled with a \u escape
       return rec.replace('"id":', '"\\u0069d":');
     case "duplicate": // a decoy value first: JSON.parse keeps the last

@@ -116,13 +116,16 @@ describe("recorded format: gzip JSON Lines of {recvTs, frame}", () => {
   });
 });
 
+/** A receive time in ms since the epoch (2025-06-15). */
+const T = 1_750_000_000_000;
+
 describe("readRecordedBatches", () => {
   it("reads the records of readRecorded, in batches, across decompressed chunks", async () => {
     const path = join(dir, "many.jsonl.gz");
     const w = RecordedWriter.create(path);
     // ~1.2 MB of JSON: several 256 KiB chunks, records cut across chunk boundaries.
     for (let i = 0; i < 6_000; i++)
-      await w.write({ recvTs: i, frame: { type: "x", data: { pad: "p".repeat(i % 300), i } } });
+      await w.write({ recvTs: T + i, frame: { type: "x", data: { pad: "p".repeat(i % 300), i } } });
     await w.close();
     const one = await all(readRecorded(path));
     const batched = await all(readRecordedBatches(path));
@@ -133,13 +136,13 @@ describe("readRecordedBatches", () => {
 
   it("delivers the records before a bad line, then throws RecordedFormatError with its line number", async () => {
     const path = join(dir, "bad.jsonl.gz");
-    const good = (i: number) => JSON.stringify({ recvTs: i, frame: { type: "x" } });
+    const good = (i: number) => JSON.stringify({ recvTs: T + i, frame: { type: "x" } });
     writeFileSync(path, gzipSync(`${good(1)}\n${good(2)}\nnot json\n${good(4)}\n`));
     const seen: number[] = [];
     const err = await (async () => {
       for await (const b of readRecordedBatches(path)) for (const r of b) seen.push(r.recvTs);
     })().catch((e: unknown) => e);
-    expect(seen).toEqual([1, 2]);
+    expect(seen).toEqual([T + 1, T + 2]);
     expect(err).toBeInstanceOf(RecordedFormatError);
     expect(err).toMatchObject({ code: "bad_record" });
     expect((err as RecordedFormatError).details).toMatchObject({ line: 3, problem: "not JSON" });
