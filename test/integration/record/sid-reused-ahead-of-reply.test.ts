@@ -67,7 +67,7 @@ const trades = (recs: RecordedFrame[]) =>
     .map((f) => `${String(f.sid)}:${(f.data as { tradeId: string }).tradeId}`);
 
 async function scenario() {
-  const clock = new SimClock(1_000_000);
+  const clock = new SimClock(1_750_000_000_000);
   const s = reuseServer(clock);
   const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
   conn().send(print(1, "before"));

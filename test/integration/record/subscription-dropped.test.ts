@@ -54,7 +54,7 @@ async function dropFound(
 
 describe("mm record: a subscription the server dropped on a live socket", () => {
   it("marks the token's prints missed from the last check that listed it to the resubscribe", async () => {
-    const clock = new SimClock(1_000_000);
+    const clock = new SimClock(1_750_000_000_000);
     const s = dropServer(clock);
     const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
     conn().send(print(1, "before"));
@@ -89,7 +89,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
   }, 20_000);
 
   it("leaves out the pushes of a sid it no longer holds and of ids it does not want, never one it holds", async () => {
-    const clock = new SimClock(1_000_000);
+    const clock = new SimClock(1_750_000_000_000);
     const s = dropServer(clock);
     const { abort, run, conn } = await start(clock, s, ["token_trade_matches"]);
     conn().send(print(1, "before"));
@@ -111,7 +111,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
   }, 30_000);
 
   it("marks the prints of a subscribe refused with a retryable code, from the refusal to the accepting retry", async () => {
-    const clock = new SimClock(1_000_000);
+    const clock = new SimClock(1_750_000_000_000);
     const s = dropServer(clock);
     s.state.refuse = 1;
     const { abort, run, conn } = await start(clock, s, ["token_trade_matches"], "the refused subscribe");
@@ -136,7 +136,7 @@ describe("mm record: a subscription the server dropped on a live socket", () => 
   }, 20_000);
 
   it("records the snapshot that follows a dropped book's resubscribe: no delta is replayed across the gap", async () => {
-    const clock = new SimClock(1_000_000);
+    const clock = new SimClock(1_750_000_000_000);
     const s = dropServer(clock);
     s.state.bookSeq = 5;
     const { abort, run, conn } = await start(clock, s, ["token_book"]);
