@@ -8,6 +8,7 @@ import { ExchangeError } from "../../exchange/exchange-error.js";
 import type { PlaceOrderOutcome } from "../../exchange/place-outcome.js";
 import type { CancelAllResult, Order, TradeRecord } from "../../exchange/types.js";
 import type { ClientIdSearch, ReconcileSource, TimeWindow } from "../../execution/reconcile-run.js";
+import { placeRejectStatus } from "../../venue/reject-status.js";
 import type { SimVenue } from "../../venue/sim-venue.js";
 import type { Keyset } from "../../venue/types.js";
 import { weiToString, wireOrder, wireTradeRow } from "../../venue/wire.js";
@@ -106,7 +107,7 @@ export class VenueExchange implements ExchangePort, ReconcileSource {
       const code = r.code ?? "matcher_error";
       this.counts.placeRejected++;
       this.counts.rejectCodes.set(code, (this.counts.rejectCodes.get(code) ?? 0) + 1);
-      const err = error(code, code === "market_not_open" ? 409 : 400, "POST /api/orders/place");
+      const err = error(code, placeRejectStatus(code), "POST /api/orders/place");
       return { kind: "rejected", code, retryable: false, error: err };
     }
     const result = {

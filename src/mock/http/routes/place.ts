@@ -1,4 +1,5 @@
 import { toWei } from "../../../core/wei.js";
+import { placeRejectStatus } from "../../../venue/reject-status.js";
 import type { PlacementResult } from "../../../venue/types.js";
 import { weiToString, wirePlacement } from "../../../venue/wire.js";
 import { refuseWhileFrozen, takeHangingPlacement } from "../../faults/placement-gate.js";
@@ -7,20 +8,6 @@ import { NO_ANSWER } from "../server.js";
 import { parsePlacementBody, placementProblem } from "./place-body.js";
 import { canonicalOrder, checkOrderSignature } from "./place-signature.js";
 import { actingWallet, type RouteDeps } from "./shared.js";
-
-/**
- * HTTP status of each venue reject: business rejects stay 201 in the body (spec: "always read the
- * body"), validation rejects take their catalogue status, still in the placement shape.
- */
-const REJECT_STATUS: Readonly<Record<string, number>> = {
-  insufficient_funds: 201,
-  matcher_error: 201,
-  invalid_amounts: 400,
-  invalid_tif: 400,
-  invalid_outcome: 400,
-  expired: 400,
-  market_not_open: 409,
-};
 
 /**
  * POST /api/orders/place (orders:write, KYC-cleared wallet). In order: platform freeze (503),
@@ -107,7 +94,7 @@ function placementAnswer(result: PlacementResult): RouteResult {
     details[k] = MICRO_FIELDS.has(k) && typeof v === "string" && /^\d+$/.test(v) ? weiToString(BigInt(v)) : v;
   }
   return {
-    status: REJECT_STATUS[result.code ?? ""] ?? 201,
+    status: placeRejectStatus(result.code),
     body: Object.keys(details).length > 0 ? { ...body, details } : body,
   };
 }
