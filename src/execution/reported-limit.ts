@@ -65,8 +65,9 @@ export interface HeaderCandidate {
  * lowered the IP bucket to 50 per 60 s until restart. So the reset decides first:
  * - a reset longer than a bucket's window rules that bucket out (its window refills sooner);
  * - a reset of at most one second is taken for a one-second window when the op has one: such a
- *   window always shows it, a 60 s window only in its last second — unless the limit is more than
- *   PLAUSIBLE_FACTOR times every one-second bucket's and within that factor of a longer one's: that
+ *   window always shows it, a 60 s window only in its last second — unless the requests it counted
+ *   (limit − remaining) are more than PLAUSIBLE_FACTOR times every one-second bucket's limit and its
+ *   limit within that factor of a longer one's: that
  *   is the longer window's last second (given to the wallet's 50 per s, the IP's 1000 per 60 s
  *   charged its ~980 counted requests as foreign use until the reset: no placement for ~1 s a minute).
  *   Still wrong (a lifted rateLimitPerMin brings the limits within the factor), the header can lower
@@ -79,7 +80,7 @@ export interface HeaderCandidate {
 export function headerBucket<T>(
   buckets: readonly T[],
   shape: (b: T) => HeaderCandidate,
-  view: { limit: number; resetAt: number; observedAt: number },
+  view: { limit: number; remaining: number; resetAt: number; observedAt: number },
 ): T | undefined {
   const resetMs = Math.max(0, view.resetAt - view.observedAt);
   let fits = buckets.filter((b) => resetMs <= shape(b).windowMs);
@@ -88,7 +89,13 @@ export function headerBucket<T>(
     const plausible = (b: T) =>
       view.limit <= PLAUSIBLE_FACTOR * shape(b).limit && view.limit * PLAUSIBLE_FACTOR >= shape(b).limit;
     const long = fits.filter((b) => shape(b).windowMs > ONE_SECOND_RESET_MS && plausible(b));
-    const beyondShort = short.every((b) => view.limit > PLAUSIBLE_FACTOR * shape(b).limit);
+    // By what the server counted, not its limit: a wallet whose partner limit is above mm's
+    // rateLimitPerMin (250 per s against the default's 50) reports a limit beyond the factor too, and
+    // read as the IP's it paced placements at 250 per 60 s, a quarter of the IP's, for good (its
+    // header is the tightest most of each minute). That header counts at most what mm sent in a
+    // second plus another process's use; the IP's last second, the tightest, counts nearly its 1000.
+    const counted = Math.max(0, view.limit - view.remaining);
+    const beyondShort = short.every((b) => counted > PLAUSIBLE_FACTOR * shape(b).limit);
     fits = beyondShort && long.length > 0 ? long : short;
   }
   let best: T | undefined;

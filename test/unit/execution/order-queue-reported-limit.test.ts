@@ -107,4 +107,24 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
     expect(gap).toBeLessThan(500);
     expect(sim.result().responses429).toBe(0);
   }, 60_000);
+  it("a wallet reporting 250/s (its partner at rateLimitPerMin 3000, mm left at 600): the IP bucket keeps 1000/60 s", async () => {
+    // Its header (limit 250, reset 1 s) is the tightest most of each minute; read as the IP's last
+    // second because 250 is beyond four times the wallet's 50, it paced placements at 250 per 60 s:
+    // 4.2/s, utilisation 25%. It counts what mm sent in the second, not the IP's ~1000.
+    const sim = new SaturationSim({
+      tokens: 40,
+      requoteEveryMs: 200,
+      rateLimitPerMin: 600,
+      ipLimitFactor: 1,
+      seed: 7,
+      serverLimits: { place: 250 },
+    });
+    await sim.advance(60);
+    sim.markStart();
+    await sim.advance(120);
+    const res = sim.result();
+    expect(sim.r.budget.buckets("place").map((b) => b.capacity)).toEqual([1000, 50]);
+    expect(res.responses429).toBe(0);
+    expect(res.utilisation).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
 });
