@@ -107,6 +107,32 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
     expect(gap).toBeLessThan(500);
     expect(sim.result().responses429).toBe(0);
   }, 60_000);
+
+  it("an IP whitelisted in mm's config (ipLimitFactor 10) but not on the exchange: no gap of a second once a minute either", async () => {
+    // The exchange reports the IP's 1000 and mm paces at it; in the window's last second that 1000 was
+    // judged against the table's 10000 (beyond the factor), so given to the wallet's 50 per s.
+    const sim = new SaturationSim({
+      tokens: 40,
+      requoteEveryMs: 200,
+      rateLimitPerMin: 600,
+      ipLimitFactor: 10,
+      seed: 7,
+      serverLimits: { "place-ip": 1000 },
+    });
+    await sim.advance(120);
+    sim.markStart();
+    const from = sim.r.clock.now();
+    await sim.advance(180);
+    const at = sim.r.port
+      .of("place")
+      .filter((c) => !c.limited && c.sentAt >= from)
+      .map((c) => c.sentAt);
+    let gap = 0;
+    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+    expect(sim.r.budget.buckets("place").map((b) => b.capacity)).toEqual([1000, 50]);
+    expect(gap).toBeLessThan(500);
+  }, 60_000);
+
   it("a wallet reporting 250/s (its partner at rateLimitPerMin 3000, mm left at 600): the IP bucket keeps 1000/60 s", async () => {
     // Its header (limit 250, reset 1 s) is the tightest most of each minute; read as the IP's last
     // second because 250 is beyond four times the wallet's 50, it paced placements at 250 per 60 s:
