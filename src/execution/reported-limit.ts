@@ -101,7 +101,12 @@ export function headerBucket<T>(
     // header is the tightest most of each minute). That header counts at most what mm sent in a
     // second plus another process's use; the IP's last second, the tightest, counts nearly its 1000.
     const counted = Math.max(0, view.limit - view.remaining);
-    const beyondShort = short.every((b) => counted > PLAUSIBLE_FACTOR * shape(b).limit);
+    // At the pace a report set, if lower: with rateLimitPerMin 3000 (250 per s) against a grant of
+    // 600 (50), the IP's ~980 read against 250 went to the wallet's bucket, raised it back to 250
+    // and charged it as foreign use: a 1 s gap and two pace changes a minute.
+    const beyondShort = short.every(
+      (b) => counted > PLAUSIBLE_FACTOR * Math.min(shape(b).limit, shape(b).capacity ?? shape(b).limit),
+    );
     fits = beyondShort && long.length > 0 ? long : short;
   }
   let best: T | undefined;

@@ -133,6 +133,42 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
     expect(gap).toBeLessThan(500);
   }, 60_000);
 
+  it("rateLimitPerMin 3000 in mm's config, 600 granted: the wallet stays at the reported 50, no gap a minute", async () => {
+    // The IP's last-second header (1000, ~980 counted) was judged against the wallet's table 250, not
+    // the 50 it was paced at: given to the wallet, it raised it back to 250 (two pace changes a minute)
+    // and charged ~980 as foreign use (1,050 ms without a placement once a minute).
+    const sim = new SaturationSim({
+      tokens: 40,
+      requoteEveryMs: 200,
+      rateLimitPerMin: 3000,
+      ipLimitFactor: 1,
+      seed: 7,
+      serverLimits: { place: 50 },
+    });
+    await sim.advance(120);
+    sim.markStart();
+    const from = sim.r.clock.now();
+    const paces = new Set<string>();
+    for (let i = 0; i < 180; i++) {
+      await sim.advance(1);
+      paces.add(
+        sim.r.budget
+          .buckets("place")
+          .map((b) => b.capacity)
+          .join("/"),
+      );
+    }
+    const at = sim.r.port
+      .of("place")
+      .filter((c) => !c.limited && c.sentAt >= from)
+      .map((c) => c.sentAt);
+    let gap = 0;
+    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+    expect([...paces]).toEqual(["1000/50"]);
+    expect(gap).toBeLessThan(500);
+    expect(sim.result().responses429).toBe(0);
+  }, 60_000);
+
   it("a wallet reporting 250/s (its partner at rateLimitPerMin 3000, mm left at 600): the IP bucket keeps 1000/60 s", async () => {
     // Its header (limit 250, reset 1 s) is the tightest most of each minute; read as the IP's last
     // second because 250 is beyond four times the wallet's 50, it paced placements at 250 per 60 s:
