@@ -15,18 +15,28 @@ export const STRATEGY_NOTICE_MS = 60_000;
  */
 const MAX_MESSAGES = 4;
 
-/** A token whose strategy has been failing since its last success. */
+/**
+ * A token's failing episode: from its first failure until a success with no failure in the
+ * STRATEGY_NOTICE_MS before it. A strategy that fails on some book states and not others fails and
+ * succeeds by turns as the book flips; each flip is not an episode of its own.
+ */
 interface Failing {
+  /** Whether the last call failed. */
+  failing: boolean;
   /** Failures since the episode began. */
   failures: number;
   /** Failures since the last line (not logged on their own). */
   suppressed: number;
-  /** Monotonic time of the episode's first failure and of its last line. */
+  /** Monotonic time of the episode's first failure, of its last failure and of its last line. */
   readonly sinceMono: number;
+  lastFailMono: number;
   lastLineMono: number;
+  /** Successes after a failure in this episode. */
+  recoveries: number;
+  /** The kind of the episode's last line: a recovery told is followed by the next failure's line. */
+  told: "failed" | "recovered";
   /** The messages logged in this episode (at most MAX_MESSAGES). */
   readonly messages: Set<string>;
-  lastMessage: string;
 }
 
 /** A strategy whose calls took longer than the threshold, since its last line. */
@@ -41,11 +51,13 @@ interface Slow {
  * Throttles what a misbehaving strategy writes to the log, and reports every occurrence as an
  * event (the metrics count them). A strategy runs on every quoting step: one that throws on each
  * would log at the quoting rate, per token.
- * - Failures, per token: the first of an episode (failures until the next success) at error with
- *   the error and its stack, and each new message of the episode once (at most MAX_MESSAGES); the
- *   rest are counted, and summed up at error at most every STRATEGY_NOTICE_MS while they go on
- *   (`strategy still failing: no quote`); the first success after them is told at info
- *   (`strategy recovered`, with the episode's count).
+ * - Failures, per token: the first of an episode (until a success a minute after its last failure)
+ *   at error with the error and its stack, and each new message of the episode once (at most
+ *   MAX_MESSAGES); the rest are counted, and summed up at error at most every STRATEGY_NOTICE_MS
+ *   while they go on (`strategy still failing: no quote`); the first success after them is told at
+ *   info (`strategy recovered`, with the episode's count), and so is the first failure after that.
+ *   A strategy failing and quoting by turns (on some book states only) is one episode: its further
+ *   recoveries and relapses are counted, told at most every STRATEGY_NOTICE_MS.
  * - Slow calls, per strategy (its cost is the event loop's, not one token's): the first at warn,
  *   then at most one line every STRATEGY_NOTICE_MS with the count and the slowest since the last.
  * Time is the engine clock's monotonic reading: a wall-clock step neither floods nor silences it.
@@ -71,17 +83,36 @@ export class StrategyHealth {
     return monotonicNow(this.#clock);
   }
 
-  /** A call of `strategy` for the token gave quotes: ends the token's failing episode, if any. */
+  /**
+   * A call of `strategy` for the token gave quotes. The first success after failures is told
+   * (`strategy recovered`); a recovery after a relapse only once STRATEGY_NOTICE_MS passed since the
+   * episode's last line. A minute without failure ends the episode (forgotten).
+   */
   succeeded(tokenId: string, strategy: string): void {
     if (this.#failing.size === 0) return;
     const f = this.#failing.get(tokenId);
     if (f === undefined) return;
-    this.#failing.delete(tokenId);
-    const failingMs = this.mono() - f.sinceMono;
-    this.#log.info({ tokenId, strategy, failures: f.failures, failingMs }, "strategy recovered");
+    const mono = this.mono();
+    if (!f.failing) {
+      if (mono - f.lastFailMono >= STRATEGY_NOTICE_MS) this.#failing.delete(tokenId);
+      return;
+    }
+    f.failing = false;
+    if (f.recoveries++ > 0 && mono - f.lastLineMono < STRATEGY_NOTICE_MS) return;
+    f.told = "recovered";
+    f.lastLineMono = mono;
+    const failingMs = mono - f.sinceMono;
+    this.#log.info(
+      { tokenId, strategy, failures: f.failures, recoveries: f.recoveries, failingMs },
+      "strategy recovered",
+    );
   }
 
-  /** A call of `strategy` for the token failed with `err` at `atMs` (the engine clock's time). */
+  /**
+   * A call of `strategy` for the token failed with `err` at `atMs` (the engine clock's time): told
+   * when it begins an episode, follows a recovery told, or brings a new message; else counted and
+   * summed up at most every STRATEGY_NOTICE_MS.
+   */
   failed(tokenId: string, strategy: string, err: unknown, atMs: number): void {
     const reason: StrategyFailure =
       err instanceof MmError && err.code === "strategy_output_invalid" ? "output_invalid" : "threw";
@@ -89,21 +120,29 @@ export class StrategyHealth {
     const mono = this.mono();
     const message = messageOf(err);
     let f = this.#failing.get(tokenId);
+    // Quiet a minute since its last failure: what follows is a new episode.
+    if (f !== undefined && !f.failing && mono - f.lastFailMono >= STRATEGY_NOTICE_MS) f = undefined;
     if (f === undefined) {
       f = {
+        failing: true,
         failures: 0,
+        recoveries: 0,
         suppressed: 0,
         sinceMono: mono,
+        lastFailMono: mono,
         lastLineMono: mono,
+        told: "failed",
         messages: new Set(),
-        lastMessage: "",
       };
       this.#failing.set(tokenId, f);
     }
+    f.failing = true;
     f.failures++;
-    f.lastMessage = message;
-    if (!f.messages.has(message) && f.messages.size < MAX_MESSAGES) {
-      f.messages.add(message);
+    f.lastFailMono = mono;
+    const news = !f.messages.has(message) && f.messages.size < MAX_MESSAGES;
+    if (news || f.told === "recovered") {
+      if (news) f.messages.add(message);
+      f.told = "failed";
       f.lastLineMono = mono;
       f.suppressed = 0;
       this.#log.error({ err, tokenId, strategy, failures: f.failures }, "strategy failed: no quote");
@@ -116,6 +155,7 @@ export class StrategyHealth {
         tokenId,
         strategy,
         failures: f.failures,
+        recoveries: f.recoveries,
         suppressed: f.suppressed,
         failingMs: mono - f.sinceMono,
         lastError: message,

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { DesiredQuote } from "../../../src/core/trading.js";
+import type { ConfiguredStrategy } from "../../../strategies/registry.js";
+import { Harness } from "./support/harness.js";
+
+/*
+ * A strategy that fails on some book states and not others (it throws on a one-sided or a too-wide
+ * book, say) fails and succeeds by turns as the book flips. Each success ended the failing episode
+ * and each failure began a new one, so every flip wrote `strategy failed: no quote` at error with
+ * its stack and every flip back `strategy recovered`: the flood the throttle was there to stop,
+ * at the quoting rate, per token.
+ */
+describe("engine: a strategy failing every other step", () => {
+  it("logs a handful of lines a minute, not two per flip", async () => {
+    let calls = 0;
+    const quotes: DesiredQuote[] = [
+      { side: "buy", level: 0, priceMicro: 470_000, sizeMicro: 10_000_000n },
+      { side: "sell", level: 0, priceMicro: 530_000, sizeMicro: 10_000_000n },
+    ];
+    const s: ConfiguredStrategy = {
+      name: "flappy",
+      params: {},
+      quote: () => {
+        calls++;
+        if (calls > 5 && calls % 2 === 0) throw new Error("book one-sided");
+        return quotes;
+      },
+    };
+    const h = new Harness({ configured: s });
+    const [yes] = h.tokens();
+    h.crowdQuote(yes, "0.40", "0.60");
+    await h.engine.start();
+    await h.run(1000);
+    for (let i = 0; i < 200; i++) {
+      h.crowdQuote(yes, i % 2 === 0 ? "0.41" : "0.40", "0.60");
+      await h.run(100);
+    }
+    const failures = h.eventsOf("strategy_failed").length;
+    expect(failures).toBeGreaterThanOrEqual(90); // every failure still counted
+    const lines = h.logs
+      .records()
+      .filter((r) => typeof r.msg === "string" && r.msg.startsWith("strategy ") && r.tokenId === yes);
+    // The first failure, the first recovery, the relapse after it; then counted (a line a minute).
+    expect(lines.map((r) => r.msg)).toEqual([
+      "strategy failed: no quote",
+      "strategy recovered",
+      "strategy failed: no quote",
+    ]);
+  });
+});
