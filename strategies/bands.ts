@@ -132,4 +132,5 @@ export const bands: Strategy<BandsParams> = {
   parseParams: parseBandsParams,
   quote: bandsQuotes,
   quoteSizes: (p) => p.bands.map((b, i) => ({ field: `bands[${i}].size`, sizeMicro: b.sizeMicro })),
+  levelsPerSide: (p) => ({ field: "bands", levels: p.bands.length }),
 };

@@ -63,6 +63,12 @@ export interface Strategy<P> {
    * strategy whose sizes all fall short there would never quote). Absent: not checked.
    */
   quoteSizes?(params: P): readonly QuoteSize[];
+  /**
+   * The most quotes the strategy asks for on one side of a token, and the parameter that sets it:
+   * what the config loader checks against risk.order.maxLevels (the guard drops the farther ones on
+   * every step, so such a setting could never quote as written). Absent: not checked.
+   */
+  levelsPerSide?(params: P): { readonly field: string; readonly levels: number };
 }
 
 /** A size a strategy quotes and the parameter that sets it ("orderSize", "bands[0].size"). */

@@ -3,6 +3,7 @@ import { errorRateReachIssues } from "./error-rate-reach.js";
 import type { ConfigIssue } from "./errors.js";
 import { marketLimitIssues } from "./market-limits.js";
 import type { RawConfig } from "./schema.js";
+import { strategyLevelIssues } from "./strategy-levels.js";
 import { strategySizeFindings } from "./strategy-sizes.js";
 
 /**
@@ -98,6 +99,7 @@ export function crossCheck(
   ) {
     issues.push(...strategySizeFindings(raw).issues);
   }
+  if (ok("risk", "engine.strategy", "engine.strategyByMarket")) issues.push(...strategyLevelIssues(raw));
   if (ok("risk", "queue.rateLimitPerMin", "queue.ipLimitFactor", "queue.concurrency")) {
     issues.push(...errorRateReachIssues(raw));
   }
