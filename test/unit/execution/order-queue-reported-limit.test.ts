@@ -1,6 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { SaturationSim } from "./order-queue.saturation.js";
 
+type SimOptions = ConstructorParameters<typeof SaturationSim>[0];
+
+/** 40 tokens requoting every 200 ms at the baseline limits, seed 7: saturating demand; `o` overrides. */
+const saturated = (o: Partial<SimOptions> = {}) =>
+  new SaturationSim({
+    tokens: 40,
+    requoteEveryMs: 200,
+    rateLimitPerMin: 600,
+    ipLimitFactor: 1,
+    seed: 7,
+    ...o,
+  });
+
+/** Accepted placements' send times within [from, to). */
+const sends = (sim: SaturationSim, from: number, to = Number.POSITIVE_INFINITY) =>
+  sim.r.port
+    .of("place")
+    .filter((c) => !c.limited && c.sentAt >= from && c.sentAt < to)
+    .map((c) => c.sentAt);
+
+/** The longest time between two consecutive sends. */
+const longestGap = (at: readonly number[]) => {
+  let gap = 0;
+  for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+  return gap;
+};
+
 /**
  * Session 25: an exchange whose IP placement limit is 500 per 60 s — below the table's 1000, within
  * the spec's "may shift by a small factor" — told so in every answer's X-RateLimit-Limit. The queue
@@ -10,28 +37,8 @@ import { SaturationSim } from "./order-queue.saturation.js";
  * limit. Paced at what the exchange reports, they go at 8.3/s with no gap.
  */
 describe("queue: a place limit the exchange reports below the table", () => {
-  /** Accepted placements' send times within [from, to). */
-  const sends = (sim: SaturationSim, from: number, to: number) =>
-    sim.r.port
-      .of("place")
-      .filter((c) => !c.limited && c.sentAt >= from && c.sentAt < to)
-      .map((c) => c.sentAt);
-
-  const longestGap = (at: readonly number[]) => {
-    let gap = 0;
-    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
-    return gap;
-  };
-
   it("ip 500/60 s: placements spread at the reported rate, no 30 s hold each minute", async () => {
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 600,
-      ipLimitFactor: 1,
-      seed: 7,
-      serverLimits: { "place-ip": 500 },
-    });
+    const sim = saturated({ serverLimits: { "place-ip": 500 } });
     await sim.advance(60); // the first window: the start-up burst, and the header tells 500
     sim.markStart();
     const from = sim.r.clock.now();
@@ -52,14 +59,7 @@ describe("queue: a place limit the exchange reports below the table", () => {
   }, 60_000);
 
   it("the exchange back at 1000: the pace follows within the 5 min a lowered limit lasts unrepeated", async () => {
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 600,
-      ipLimitFactor: 1,
-      seed: 8,
-      serverLimits: { "place-ip": 500 },
-    });
+    const sim = saturated({ seed: 8, serverLimits: { "place-ip": 500 } });
     await sim.advance(120);
     const ip = () => sim.r.budget.buckets("place").find((b) => b.windowMs === 60_000)?.capacity;
     expect(ip()).toBe(500);
@@ -87,23 +87,12 @@ describe("queue: a place limit the exchange reports below the table", () => {
  */
 describe("queue: the 60 s bucket's header in its window's last second", () => {
   it("baseline limits: no placement gap of a second once a minute", async () => {
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 600,
-      ipLimitFactor: 1,
-      seed: 7,
-    });
+    const sim = saturated();
     await sim.advance(120);
     sim.markStart();
     const from = sim.r.clock.now();
     await sim.advance(180);
-    const at = sim.r.port
-      .of("place")
-      .filter((c) => !c.limited && c.sentAt >= from)
-      .map((c) => c.sentAt);
-    let gap = 0;
-    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+    const gap = longestGap(sends(sim, from));
     expect(gap).toBeLessThan(500);
     expect(sim.result().responses429).toBe(0);
   }, 60_000);
@@ -111,24 +100,12 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
   it("an IP whitelisted in mm's config (ipLimitFactor 10) but not on the exchange: no gap of a second once a minute either", async () => {
     // The exchange reports the IP's 1000 and mm paces at it; in the window's last second that 1000 was
     // judged against the table's 10000 (beyond the factor), so given to the wallet's 50 per s.
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 600,
-      ipLimitFactor: 10,
-      seed: 7,
-      serverLimits: { "place-ip": 1000 },
-    });
+    const sim = saturated({ ipLimitFactor: 10, serverLimits: { "place-ip": 1000 } });
     await sim.advance(120);
     sim.markStart();
     const from = sim.r.clock.now();
     await sim.advance(180);
-    const at = sim.r.port
-      .of("place")
-      .filter((c) => !c.limited && c.sentAt >= from)
-      .map((c) => c.sentAt);
-    let gap = 0;
-    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+    const gap = longestGap(sends(sim, from));
     expect(sim.r.budget.buckets("place").map((b) => b.capacity)).toEqual([1000, 50]);
     expect(gap).toBeLessThan(500);
   }, 60_000);
@@ -137,14 +114,7 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
     // The IP's last-second header (1000, ~980 counted) was judged against the wallet's table 250, not
     // the 50 it was paced at: given to the wallet, it raised it back to 250 (two pace changes a minute)
     // and charged ~980 as foreign use (1,050 ms without a placement once a minute).
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 3000,
-      ipLimitFactor: 1,
-      seed: 7,
-      serverLimits: { place: 50 },
-    });
+    const sim = saturated({ rateLimitPerMin: 3000, serverLimits: { place: 50 } });
     await sim.advance(120);
     sim.markStart();
     const from = sim.r.clock.now();
@@ -158,12 +128,7 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
           .join("/"),
       );
     }
-    const at = sim.r.port
-      .of("place")
-      .filter((c) => !c.limited && c.sentAt >= from)
-      .map((c) => c.sentAt);
-    let gap = 0;
-    for (let i = 1; i < at.length; i++) gap = Math.max(gap, (at[i] as number) - (at[i - 1] as number));
+    const gap = longestGap(sends(sim, from));
     expect([...paces]).toEqual(["1000/50"]);
     expect(gap).toBeLessThan(500);
     expect(sim.result().responses429).toBe(0);
@@ -173,14 +138,7 @@ describe("queue: the 60 s bucket's header in its window's last second", () => {
     // Its header (limit 250, reset 1 s) is the tightest most of each minute; read as the IP's last
     // second because 250 is beyond four times the wallet's 50, it paced placements at 250 per 60 s:
     // 4.2/s, utilisation 25%. It counts what mm sent in the second, not the IP's ~1000.
-    const sim = new SaturationSim({
-      tokens: 40,
-      requoteEveryMs: 200,
-      rateLimitPerMin: 600,
-      ipLimitFactor: 1,
-      seed: 7,
-      serverLimits: { place: 250 },
-    });
+    const sim = saturated({ serverLimits: { place: 250 } });
     await sim.advance(60);
     sim.markStart();
     await sim.advance(120);
