@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DesiredQuote } from "../../../src/core/trading.js";
 import type { ConfiguredStrategy } from "../../../strategies/registry.js";
-import { Harness } from "./support/harness.js";
+import { churn, startedWith, TWO_QUOTES } from "./support/strategy-steps.js";
 
 /*
  * A strategy that fails on some book states and not others (it throws on a one-sided or a too-wide
@@ -13,28 +12,17 @@ import { Harness } from "./support/harness.js";
 describe("engine: a strategy failing every other step", () => {
   it("logs a handful of lines a minute, not two per flip", async () => {
     let calls = 0;
-    const quotes: DesiredQuote[] = [
-      { side: "buy", level: 0, priceMicro: 470_000, sizeMicro: 10_000_000n },
-      { side: "sell", level: 0, priceMicro: 530_000, sizeMicro: 10_000_000n },
-    ];
     const s: ConfiguredStrategy = {
       name: "flappy",
       params: {},
       quote: () => {
         calls++;
         if (calls > 5 && calls % 2 === 0) throw new Error("book one-sided");
-        return quotes;
+        return [...TWO_QUOTES];
       },
     };
-    const h = new Harness({ configured: s });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
-    await h.engine.start();
-    await h.run(1000);
-    for (let i = 0; i < 200; i++) {
-      h.crowdQuote(yes, i % 2 === 0 ? "0.41" : "0.40", "0.60");
-      await h.run(100);
-    }
+    const { h, yes } = await startedWith(s);
+    await churn(h, yes, 200);
     const failures = h.eventsOf("strategy_failed").length;
     expect(failures).toBeGreaterThanOrEqual(90); // every failure still counted
     const lines = h.logs

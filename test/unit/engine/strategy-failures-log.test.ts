@@ -3,6 +3,7 @@ import type { DesiredQuote } from "../../../src/core/trading.js";
 import type { ConfiguredStrategy } from "../../../strategies/registry.js";
 import type { StrategyContext } from "../../../strategies/types.js";
 import { Harness } from "./support/harness.js";
+import { churn, logsNamed, startedWith, TWO_QUOTES } from "./support/strategy-steps.js";
 
 /*
  * A strategy that throws on every quoting step (or returns something that is not an array of
@@ -13,11 +14,6 @@ import { Harness } from "./support/harness.js";
  * go on, and a line says when the strategy quotes again. Every failure is still counted
  * (mm_strategy_failures_total, from the strategy_failed event) and still withdraws the token's quotes.
  */
-
-const quotes: DesiredQuote[] = [
-  { side: "buy", level: 0, priceMicro: 470_000, sizeMicro: 10_000_000n },
-  { side: "sell", level: 0, priceMicro: 530_000, sizeMicro: 10_000_000n },
-];
 
 /** Quotes 0.47 / 0.53 until `fault` is set; then throws it, or returns it when it is not an Error. */
 function failing(): ConfiguredStrategy & { fault: unknown; calls: number } {
@@ -30,30 +26,16 @@ function failing(): ConfiguredStrategy & { fault: unknown; calls: number } {
       s.calls++;
       if (s.fault instanceof Error) throw s.fault;
       if (s.fault !== undefined) return s.fault as DesiredQuote[];
-      return quotes;
+      return [...TWO_QUOTES];
     },
   };
   return s;
 }
 
-/** Moves the crowd's touch `n` times, one book change every `everyMs`. */
-async function churn(h: Harness, tokenId: string, n: number, everyMs = 100): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    h.crowdQuote(tokenId, i % 2 === 0 ? "0.41" : "0.40", "0.60");
-    await h.run(everyMs);
-  }
-}
-
-const named = (h: Harness, msg: string) => h.logs.records().filter((r) => r.msg === msg);
-
 describe("engine: a strategy failing on every step", () => {
   it("logs the first failure and each new message once, counts the rest, sums up each minute, says when it recovers", async () => {
     const s = failing();
-    const h = new Harness({ configured: s });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
-    await h.engine.start();
-    await h.run(1000);
+    const { h, yes } = await startedWith(s);
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
 
     s.fault = new Error("model not fitted");
@@ -62,7 +44,7 @@ describe("engine: a strategy failing on every step", () => {
     const failedCalls = s.calls - before;
     expect(failedCalls).toBeGreaterThanOrEqual(30);
     expect(h.botQuotes(yes)).toEqual([]); // withdrawn, as before
-    let failed = named(h, "strategy failed: no quote");
+    let failed = logsNamed(h, "strategy failed: no quote");
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ level: 50, tokenId: yes, strategy: "flaky" });
     expect((failed[0]?.err as { message?: string } | undefined)?.message).toBe("model not fitted");
@@ -77,25 +59,25 @@ describe("engine: a strategy failing on every step", () => {
     // A new message is news: logged once too.
     s.fault = "not an array";
     await churn(h, yes, 5);
-    failed = named(h, "strategy failed: no quote");
+    failed = logsNamed(h, "strategy failed: no quote");
     expect(failed).toHaveLength(2);
     expect((failed[1]?.err as { code?: string } | undefined)?.code).toBe("strategy_output_invalid");
     expect(h.eventsOf("strategy_failed").at(-1)?.reason).toBe("output_invalid");
 
     // Still failing a minute on: one summary line with the count since the last line.
     await churn(h, yes, 260, 250); // 65 s
-    const still = named(h, "strategy still failing: no quote");
+    const still = logsNamed(h, "strategy still failing: no quote");
     expect(still.length).toBeGreaterThanOrEqual(1);
     expect(still.length).toBeLessThanOrEqual(2);
     expect(still[0]).toMatchObject({ level: 50, tokenId: yes, strategy: "flaky" });
     expect(Number(still[0]?.suppressed)).toBeGreaterThan(200);
-    expect(named(h, "strategy failed: no quote")).toHaveLength(2);
+    expect(logsNamed(h, "strategy failed: no quote")).toHaveLength(2);
 
     // Quotes again: one line, with the episode's count.
     const total = h.eventsOf("strategy_failed").length;
     s.fault = undefined;
     await churn(h, yes, 3);
-    const recovered = named(h, "strategy recovered");
+    const recovered = logsNamed(h, "strategy recovered");
     expect(recovered).toHaveLength(1);
     expect(recovered[0]).toMatchObject({ level: 30, tokenId: yes, strategy: "flaky", failures: total });
     expect(h.botQuotes(yes).sort()).toEqual(["buy 0.47 10", "sell 0.53 10"]);
@@ -103,7 +85,7 @@ describe("engine: a strategy failing on every step", () => {
     // A later failure starts a new episode: logged again.
     s.fault = new Error("model not fitted");
     await churn(h, yes, 3);
-    expect(named(h, "strategy failed: no quote")).toHaveLength(3);
+    expect(logsNamed(h, "strategy failed: no quote")).toHaveLength(3);
   });
 
   it("logs each token's first failure: one token's failures do not hide another's", async () => {
@@ -118,17 +100,13 @@ describe("engine: a strategy failing on every step", () => {
       for (const t of all) h.crowdQuote(t, i % 2 === 0 ? "0.41" : "0.40", "0.60");
       await h.run(100);
     }
-    const failed = named(h, "strategy failed: no quote");
+    const failed = logsNamed(h, "strategy failed: no quote");
     expect(failed.map((r) => r.tokenId).sort()).toEqual([...all].sort());
   });
 
   it("a message that changes every step (a price in it) is logged at most 4 times per episode", async () => {
     const s = failing();
-    const h = new Harness({ configured: s });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
-    await h.engine.start();
-    await h.run(1000);
+    const { h, yes } = await startedWith(s);
     let n = 0;
     const quote = s.quote;
     s.quote = (ctx) => {
@@ -137,7 +115,7 @@ describe("engine: a strategy failing on every step", () => {
     };
     await churn(h, yes, 20);
     expect(n).toBeGreaterThanOrEqual(20);
-    expect(named(h, "strategy failed: no quote")).toHaveLength(4);
+    expect(logsNamed(h, "strategy failed: no quote")).toHaveLength(4);
     expect(h.eventsOf("strategy_failed")).toHaveLength(n);
   });
 });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { DesiredQuote } from "../../../src/core/trading.js";
 import { resolveEngineOptions } from "../../../src/engine/engine-deps.js";
 import type { ConfiguredStrategy } from "../../../strategies/registry.js";
 import { SteppedClock } from "../../support/stepped-clock.js";
-import { Harness } from "./support/harness.js";
+import { churn, logsNamed, startedWith, TWO_QUOTES } from "./support/strategy-steps.js";
 
 /*
  * `quote` runs synchronously on the event loop: a strategy that takes 80 ms per call delays every
@@ -23,11 +22,6 @@ class CallTimedClock extends SteppedClock {
   }
 }
 
-const quotes: DesiredQuote[] = [
-  { side: "buy", level: 0, priceMicro: 470_000, sizeMicro: 10_000_000n },
-  { side: "sell", level: 0, priceMicro: 530_000, sizeMicro: 10_000_000n },
-];
-
 async function started(slowMs: number | undefined) {
   let clock: CallTimedClock | undefined;
   const s: ConfiguredStrategy & { takesMs: number; calls: number } = {
@@ -38,32 +32,18 @@ async function started(slowMs: number | undefined) {
     quote() {
       s.calls++;
       if (clock !== undefined) clock.spentMs += s.takesMs;
-      return quotes;
+      return [...TWO_QUOTES];
     },
   };
-  const h = new Harness({
-    configured: s,
+  const { h, yes } = await startedWith(s, {
     engineClock: (x) => {
       clock = new CallTimedClock(x);
       return clock;
     },
     options: slowMs === undefined ? {} : { strategySlowMs: slowMs },
   });
-  const [yes] = h.tokens();
-  h.crowdQuote(yes, "0.40", "0.60");
-  await h.engine.start();
-  await h.run(1000);
   return { h, s, yes };
 }
-
-async function churn(h: Harness, tokenId: string, n: number, everyMs = 100): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    h.crowdQuote(tokenId, i % 2 === 0 ? "0.41" : "0.40", "0.60");
-    await h.run(everyMs);
-  }
-}
-
-const named = (h: Harness, msg: string) => h.logs.records().filter((r) => r.msg === msg);
 
 describe("engine: a strategy whose calls take long", () => {
   it("counts every call above engine.strategySlowMs, warns at most once a minute, keeps quoting", async () => {
@@ -76,7 +56,7 @@ describe("engine: a strategy whose calls take long", () => {
     const events = h.eventsOf("strategy_slow");
     expect(events).toHaveLength(slowCalls);
     expect(events.every((e) => e.strategy === "sluggish" && e.tookMs === 80 && e.tokenId === yes)).toBe(true);
-    let warned = named(h, "strategy slow");
+    let warned = logsNamed(h, "strategy slow");
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({
       level: 40,
@@ -90,7 +70,7 @@ describe("engine: a strategy whose calls take long", () => {
     // Another minute of slow calls: one more line, with their count and the slowest.
     s.takesMs = 120;
     await churn(h, yes, 250, 250); // 60+ s of monotonic time
-    warned = named(h, "strategy slow");
+    warned = logsNamed(h, "strategy slow");
     expect(warned.length).toBeGreaterThanOrEqual(2);
     expect(warned.length).toBeLessThanOrEqual(3);
     expect(Number(warned[1]?.slowCalls)).toBeGreaterThan(100);
@@ -104,13 +84,10 @@ describe("engine: a strategy whose calls take long", () => {
   });
 
   it("measures 0 on a clock that does not move during the call (a backtest's SimClock)", async () => {
-    const h = new Harness({
-      configured: { name: "instant", params: {}, quote: () => quotes },
-      options: { strategySlowMs: 1 },
-    });
-    const [yes] = h.tokens();
-    h.crowdQuote(yes, "0.40", "0.60");
-    await h.engine.start();
+    const { h, yes } = await startedWith(
+      { name: "instant", params: {}, quote: () => [...TWO_QUOTES] },
+      { options: { strategySlowMs: 1 } },
+    );
     await churn(h, yes, 5);
     expect(h.eventsOf("strategy_slow")).toEqual([]);
   });
