@@ -3,8 +3,9 @@ import { latencyLane } from "../../../src/backtest/sim/latency.js";
 import { Pump } from "../../../src/backtest/sim/pump.js";
 import { VenueExchange } from "../../../src/backtest/sim/venue-exchange.js";
 import { SimClock } from "../../../src/core/sim-clock.js";
-import type { Address, Hex } from "../../../src/core/types.js";
+import type { Address } from "../../../src/core/types.js";
 import type { SimVenue } from "../../../src/venue/sim-venue.js";
+import { placeRequest } from "../../integration/exchange/helpers.js";
 
 /** Only what VenueExchange.place touches: every placement rejected with `code`. */
 function rejectingVenue(code: string): SimVenue {
@@ -31,17 +32,7 @@ describe("backtest: a rejected placement carries the status the exchange answers
       entry: latencyLane(0, 1, "entry"),
       response: latencyLane(0, 1, "response"),
     });
-    const answer = ex.place({
-      marketId: "m1",
-      side: "buy",
-      outcome: "YES",
-      price: "0.5",
-      quantity: "10",
-      nonce: "1",
-      expiry: 0,
-      maker: "0xbot" as Address,
-      signature: "0x" as Hex,
-    });
+    const answer = ex.place(placeRequest());
     await pump.advanceTo(clock.now() + 10);
     const out = await answer;
     expect(out.kind).toBe("rejected");

@@ -1,11 +1,8 @@
-import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
 import type { EngineStatus } from "../../../src/engine/engine-api.js";
 import { CANCEL_REASONS } from "../../../src/execution/intents.js";
-import { createMetrics } from "../../../src/observability/metrics.js";
 import { labelNamesOf, parseExposition, sumOf } from "./exposition.js";
-import { SLUGS, T0, TOKENS } from "./fixture.js";
+import { bareMetrics, SLUGS, T0, TOKENS } from "./fixture.js";
 
 const STATUS: EngineStatus = {
   started: true,
@@ -19,13 +16,7 @@ const STATUS: EngineStatus = {
 };
 
 function rig(status: EngineStatus) {
-  const registry = new Registry();
-  const metrics = createMetrics({
-    registry,
-    maxMarketLabels: 2,
-    clock: new SimClock(T0),
-    defaultMetrics: false,
-  });
+  const { registry, metrics } = bareMetrics();
   metrics.registerMarkets(TOKENS, (id) => SLUGS[id]);
   metrics.watchEngine({ status: () => status });
   const scrape = async () => parseExposition(await registry.metrics());

@@ -58,11 +58,10 @@ export function fill(
 }
 
 /**
- * Metrics on a SimClock wired to real components (BookTracker, RateBudget, RateLimitTracker, gateway
- * counters) and a hand-written engine over a real Inventory (what the metrics read positions and PnL
- * from), then driven through one of everything.
+ * Metrics on their own registry and a SimClock at T0, at most 2 market labels, wired to nothing:
+ * what a test feeds by hand. Default Node metrics off unless asked for.
  */
-export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
+export function bareMetrics(opts: { defaultMetrics?: boolean } = {}) {
   const clock = new SimClock(T0);
   const registry = new Registry();
   const metrics = createMetrics({
@@ -71,6 +70,16 @@ export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
     clock,
     defaultMetrics: opts.defaultMetrics ?? false,
   });
+  return { clock, registry, metrics };
+}
+
+/**
+ * Metrics on a SimClock wired to real components (BookTracker, RateBudget, RateLimitTracker, gateway
+ * counters) and a hand-written engine over a real Inventory (what the metrics read positions and PnL
+ * from), then driven through one of everything.
+ */
+export function drivenMetrics(opts: { defaultMetrics?: boolean } = {}) {
+  const { clock, registry, metrics } = bareMetrics(opts);
   metrics.registerMarkets(TOKENS, (id) => SLUGS[id]);
   const requested: string[] = [];
   const tracker = new BookTracker({

@@ -1,10 +1,7 @@
-import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { SimClock } from "../../../src/core/sim-clock.js";
-import { createMetrics } from "../../../src/observability/metrics.js";
 import { STRATEGY_NAMES } from "../../../strategies/registry.js";
 import { parseExposition, sumOf } from "./exposition.js";
-import { T0 } from "./fixture.js";
+import { bareMetrics, T0 } from "./fixture.js";
 
 /*
  * A failing strategy's log keeps the first failure of each message per token (strategy-health.ts):
@@ -13,13 +10,7 @@ import { T0 } from "./fixture.js";
  */
 describe("metrics: strategy failures and slow calls", () => {
   it("counts each failure by strategy and reason, each slow call by strategy, from 0", async () => {
-    const registry = new Registry();
-    const metrics = createMetrics({
-      registry,
-      maxMarketLabels: 2,
-      clock: new SimClock(T0),
-      defaultMetrics: false,
-    });
+    const { registry, metrics } = bareMetrics();
     const scrape = async () => parseExposition(await registry.metrics());
     let f = await scrape();
     for (const strategy of STRATEGY_NAMES) {
